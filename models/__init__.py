@@ -1,0 +1,1 @@
+"""Data package: the 3D models and textures shipped with towerworld (see towerworld/paths.py)."""

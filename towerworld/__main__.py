@@ -1,0 +1,5 @@
+import sys
+
+from towerworld.cli import main
+
+sys.exit(main())

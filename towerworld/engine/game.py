@@ -1,0 +1,300 @@
+"""The game contract every towerworld game implements.
+
+Modelled on OpenSpiel's `spiel.h`: a game is a stateless object of pure functions over small immutable states.
+Randomness is explicit: shuffles, rolls and draws are chance moves (`current_player(state) == CHANCE`), recorded like
+any other move, so a record replays without ever calling a random generator.
+"""
+from __future__ import annotations
+
+import base64
+import pickle
+import random
+from dataclasses import dataclass, field
+from typing import Any, Hashable, Iterable, Sequence
+
+CHANCE = -1
+TERMINAL = -2
+
+Move = Hashable
+State = Hashable
+
+
+class TowerworldError(ValueError):
+    """Base of every error whose message is one sentence meant for a person."""
+
+
+class IllegalMove(TowerworldError):
+    """A move that the rules forbid; the message says which rule, in words a player understands."""
+
+
+class BadNotation(TowerworldError):
+    """Text that is not a move in the game's notation."""
+
+
+class BadOption(TowerworldError):
+    """A game option or variant that does not exist or has a bad value."""
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened during a move, in the order it happened.
+
+    `kind` is a short tag the stage and HUD understand ("flip", "remove", "fall", "settle", "roll", "score", "capture",
+    ...); `pieces` are the piece ids involved (the stage orders animation phases by events); `text` is the HUD sentence.
+    `reveals` marks information that was hidden before (a face-down tile turned up): no undo across it between people.
+    """
+    kind: str
+    pieces: tuple[str, ...] = ()
+    text: str = ""
+    reveals: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One game option. `choices` lists legal values; otherwise `kind` (int, bool, str) and the bounds say what is legal."""
+    name: str
+    default: Any
+    help: str
+    choices: tuple = ()
+    low: int | None = None
+    high: int | None = None
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A named preset of options (e.g. K'Dak 'solitaire')."""
+    name: str
+    help: str
+    options: dict = field(default_factory=dict)
+    players: tuple[int, int] | None = None  # (min, max) when the variant changes the player count
+
+
+class Game:
+    """Base class of the contract. Subclasses override the methods marked 'required'.
+
+    State values are hashable and never mutated. `apply` checks legality and explains refusals; `apply_unchecked` is
+    the hot path for search and random play and trusts its caller.
+    """
+    name: str = ""            # registry key and record field, e.g. "kdak"
+    title: str = ""           # shown to people
+    min_players: int = 2
+    max_players: int = 2
+    options: tuple[Option, ...] = ()
+    variants: tuple[Variant, ...] = ()
+    max_plies: int = 10_000   # upper bound on a game's length, chance moves included (for OpenSpiel's GameInfo)
+    max_moves: int = 1_000    # upper bound on the number of legal moves or chance outcomes at any state
+    perfect_information: bool = True
+
+    # ---- options -------------------------------------------------------------------------------------------------
+    def resolve_options(self, options: dict | None = None, variant: str | None = None,
+                        players: int | None = None) -> tuple[dict, int]:
+        """Full option dict and player count from a variant name and explicit options, or BadOption naming the fault."""
+        merged: dict = {o.name: o.default for o in self.options}
+        lo, hi = self.min_players, self.max_players
+        if variant:
+            by_name = {v.name: v for v in self.variants}
+            if variant not in by_name:
+                known = ", ".join(by_name) or "none"
+                raise BadOption(f"{self.title} has no variant '{variant}' (variants: {known}).")
+            merged.update(by_name[variant].options)
+            if by_name[variant].players:
+                lo, hi = by_name[variant].players
+        known = {o.name: o for o in self.options}
+        for key, value in (options or {}).items():
+            if key not in known:
+                names = ", ".join(known) or "none"
+                raise BadOption(f"{self.title} has no option '{key}' (options: {names}).")
+            merged[key] = _check_option(known[key], value)
+        if players is None:
+            players = lo
+        if not isinstance(players, int) or isinstance(players, bool) or not lo <= players <= hi:
+            span = f"{lo}" if lo == hi else f"{lo} to {hi}"
+            raise BadOption(f"{self.title}{' (' + variant + ')' if variant else ''} is for {span} players, "
+                            f"not {players}.")
+        return merged, players
+
+    def non_default_options(self, options: dict) -> dict:
+        defaults = {o.name: o.default for o in self.options}
+        return {k: v for k, v in options.items() if defaults.get(k, object()) != v}
+
+    # ---- required --------------------------------------------------------------------------------------------------
+    def new_state(self, options: dict | None = None, players: int | None = None) -> State:
+        """Setup. `options` may be partial; validate with `resolve_options` (required)."""
+        raise NotImplementedError
+
+    def num_players(self, state: State) -> int:
+        raise NotImplementedError
+
+    def current_player(self, state: State) -> int:
+        """The player to move, CHANCE, or TERMINAL (required)."""
+        raise NotImplementedError
+
+    def legal_moves(self, state: State) -> list[Move]:
+        """Sorted, unique decision moves; empty at chance and terminal states (required)."""
+        raise NotImplementedError
+
+    def chance_outcomes(self, state: State) -> list[tuple[Move, float]]:
+        """At a chance state: (outcome, probability) pairs, sorted by outcome, probabilities summing to 1."""
+        return []
+
+    def apply_unchecked(self, state: State, move: Move) -> tuple[State, list[Event]]:
+        """The new state and what happened, trusting that `move` is legal (required)."""
+        raise NotImplementedError
+
+    def returns(self, state: State) -> list[float]:
+        """Per-player utility at a terminal state (win 1, loss -1, draw 0 in two-player games) (required)."""
+        raise NotImplementedError
+
+    def scores(self, state: State) -> list[int]:
+        """The visible score of each player (points, captured pieces, cheats...)."""
+        return [0] * self.num_players(state)
+
+    def result(self, state: State) -> str:
+        """One sentence describing the outcome of a finished game."""
+        r = self.returns(state)
+        best = max(r)
+        winners = [i for i, v in enumerate(r) if v == best]
+        if len(winners) != 1:
+            return "Draw."
+        return f"Player {winners[0] + 1} wins."
+
+    def observation(self, state: State, player: int) -> Hashable:
+        """What `player` may know; hidden information must not leak. Perfect-information games return the state."""
+        return state
+
+    def layout(self, state: State):
+        """Where every physical piece is (towerworld.engine.layout.Layout) (required)."""
+        raise NotImplementedError
+
+    def format_move(self, state: State, move: Move) -> str:
+        """The move in the game's notation, as text (required)."""
+        raise NotImplementedError
+
+    def parse_move(self, state: State, text: str) -> Move:
+        """Inverse of format_move in `state`; BadNotation with a clear sentence otherwise.
+
+        The default looks the text up among the legal moves and chance outcomes of `state`.
+        """
+        text = text.strip()
+        for move in self._moves_here(state):
+            if self.format_move(state, move) == text:
+                return move
+        raise BadNotation(f"'{text}' is not a legal move here.")
+
+    # ---- optional, with sensible defaults -------------------------------------------------------------------------
+    def is_terminal(self, state: State) -> bool:
+        return self.current_player(state) == TERMINAL
+
+    def picks(self, state: State, move: Move) -> tuple[str, ...]:
+        """The clicks that make up `move` on the play screen: piece ids or cell ids, in order."""
+        return (self.format_move(state, move),)
+
+    def explain(self, state: State, picks: Sequence[str]) -> str:
+        """Why the picks so far lead to no legal move: one sentence naming the rule broken."""
+        return "That is not a legal move here."
+
+    def hud(self, state: State) -> dict[str, str]:
+        """Lines for the HUD: turn, phase, scores and whatever the game wants players to see."""
+        cp = self.current_player(state)
+        who = "Game over" if cp == TERMINAL else "Chance" if cp == CHANCE else f"Player {cp + 1} to move"
+        return {"turn": who, "scores": "  ".join(f"P{i + 1}: {s}" for i, s in enumerate(self.scores(state)))}
+
+    def heuristic(self, state: State, player: int) -> float:
+        """A cheap evaluation for greedy play: higher is better for `player`."""
+        if self.is_terminal(state):
+            return self.returns(state)[player] * 1000.0
+        s = self.scores(state)
+        best_other = max((v for i, v in enumerate(s) if i != player), default=0)
+        return float(s[player] - best_other)
+
+    def state_key(self, state: State) -> Hashable:
+        """A hashable identity of the state (used for repetition and equality checks)."""
+        return state
+
+    def serialize(self, state: State) -> str:
+        return base64.b64encode(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)).decode("ascii")
+
+    def deserialize(self, text: str) -> State:
+        return pickle.loads(base64.b64decode(text.encode("ascii")))
+
+    def agents(self) -> dict:
+        """Game-specific agents: {name: factory(game, seed, level) -> Agent}."""
+        return {}
+
+    # ---- derived ----------------------------------------------------------------------------------------------------
+    def apply(self, state: State, move: Move) -> tuple[State, list[Event]]:
+        """Apply a move after checking it is legal; IllegalMove with the reason otherwise. Never mutates `state`."""
+        cp = self.current_player(state)
+        if cp == TERMINAL:
+            raise IllegalMove("The game is over.")
+        if cp == CHANCE:
+            if move not in {m for m, _ in self.chance_outcomes(state)}:
+                raise IllegalMove(f"{move!r} is not a possible outcome here.")
+        elif move not in set(self.legal_moves(state)):
+            raise IllegalMove(self.why_illegal(state, move))
+        return self.apply_unchecked(state, move)
+
+    def why_illegal(self, state: State, move: Move) -> str:
+        """The reason `move` is refused; games override to name the rule."""
+        try:
+            return self.explain(state, self.picks(state, move))
+        except Exception:  # a move of the wrong shape cannot be picked at all
+            return "That is not a legal move here."
+
+    def _moves_here(self, state: State) -> Iterable[Move]:
+        if self.current_player(state) == CHANCE:
+            return [m for m, _ in self.chance_outcomes(state)]
+        return self.legal_moves(state)
+
+    def sample_chance(self, state: State, rng: random.Random) -> Move:
+        outcomes = self.chance_outcomes(state)
+        r = rng.random()
+        acc = 0.0
+        for move, p in outcomes:
+            acc += p
+            if r < acc:
+                return move
+        return outcomes[-1][0]
+
+    def random_playout(self, state: State, rng: random.Random, max_plies: int | None = None) -> State:
+        """Play uniformly random moves (and sampled chance) to the end; the hot loop of rollouts and benchmarks."""
+        limit = max_plies or self.max_plies
+        cp = self.current_player(state)
+        plies = 0
+        while cp != TERMINAL and plies < limit:
+            if cp == CHANCE:
+                move = self.sample_chance(state, rng)
+            else:
+                moves = self.legal_moves(state)
+                move = moves[rng.randrange(len(moves))]
+            state, _ = self.apply_unchecked(state, move)
+            cp = self.current_player(state)
+            plies += 1
+        return state
+
+
+def _check_option(opt: Option, value):
+    if opt.choices:
+        if value not in opt.choices:
+            allowed = ", ".join(str(c) for c in opt.choices)
+            raise BadOption(f"Option '{opt.name}' must be one of {allowed}, not {value!r}.")
+        return value
+    if isinstance(opt.default, bool):
+        if isinstance(value, str) and value.lower() in ("1", "true", "yes", "on", "0", "false", "no", "off"):
+            return value.lower() in ("1", "true", "yes", "on")
+        if not isinstance(value, bool):
+            raise BadOption(f"Option '{opt.name}' must be true or false, not {value!r}.")
+        return value
+    if isinstance(opt.default, int):
+        try:
+            if isinstance(value, bool):
+                raise ValueError
+            value = int(value)
+        except (TypeError, ValueError):
+            raise BadOption(f"Option '{opt.name}' must be a whole number, not {value!r}.") from None
+        if (opt.low is not None and value < opt.low) or (opt.high is not None and value > opt.high):
+            raise BadOption(f"Option '{opt.name}' must be between {opt.low} and {opt.high}, not {value}.")
+        return value
+    if isinstance(opt.default, str) and not isinstance(value, str):
+        raise BadOption(f"Option '{opt.name}' must be text, not {value!r}.")
+    return value

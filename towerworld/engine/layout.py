@@ -1,0 +1,72 @@
+"""Layout: where every physical piece is, in millimetres. Computed by a game from a state; drawn by the stage.
+
+Piece ids are stable across states ("tile:moons:3", "pawn:1") so the stage can diff two layouts and animate. Cells
+are pickable places that are not pieces (an empty square, a table spot): id -> box (x, y, z, w, d).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from towerworld.engine.pieces import size
+
+
+def look(**values) -> tuple:
+    """A hashable look: what the stage needs to draw the piece's faces (suit, rank, colour, pips...)."""
+    return tuple(sorted(values.items()))
+
+
+@dataclass(frozen=True, slots=True)
+class Pose:
+    kind: str                 # a key of engine.pieces.PIECES
+    x: float
+    y: float
+    z: float                  # bottom of the piece
+    heading: float = 0.0      # degrees about z
+    face_up: bool = True
+    look: tuple = ()          # from look(...)
+    tilt: float = 0.0         # degrees about the piece's own x axis (cards fanned, a tile lying on edge)
+
+    def get(self, key, default=None):
+        for k, v in self.look:
+            if k == key:
+                return v
+        return default
+
+    @property
+    def top(self) -> float:
+        return self.z + size(self.kind).h
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    x: float
+    y: float
+    z: float
+    w: float
+    d: float
+    label: str = ""
+
+
+@dataclass
+class Layout:
+    pieces: dict[str, Pose] = field(default_factory=dict)
+    cells: dict[str, Cell] = field(default_factory=dict)
+    labels: dict[str, tuple[float, float, float, str]] = field(default_factory=dict)  # id -> (x, y, z, text)
+
+    def place(self, piece_id: str, pose: Pose) -> None:
+        if piece_id in self.pieces:
+            raise ValueError(f"piece id '{piece_id}' placed twice")
+        self.pieces[piece_id] = pose
+
+    def bounds(self) -> tuple[float, float, float, float, float, float]:
+        """(xmin, ymin, zmin, xmax, ymax, zmax) of every piece, for framing the camera."""
+        xs, ys, zs, xe, ye, ze = [], [], [], [], [], []
+        for p in self.pieces.values():
+            s = size(p.kind)
+            r = max(s.w, s.d) / 2
+            xs.append(p.x - r); xe.append(p.x + r)
+            ys.append(p.y - r); ye.append(p.y + r)
+            zs.append(p.z); ze.append(p.z + s.h)
+        if not xs:
+            return (0, 0, 0, 0, 0, 0)
+        return (min(xs), min(ys), min(zs), max(xe), max(ye), max(ze))

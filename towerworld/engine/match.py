@@ -1,0 +1,177 @@
+"""A match: one game being played, its history, undo/redo, seeking, and autosave.
+
+Live chance moves are sampled from a seeded generator; replaying a record never calls it.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from towerworld.engine.game import CHANCE, TERMINAL, Event, Game, IllegalMove, Move, State
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    name: str
+    kind: str = "human"        # "human" or "ai"
+    agent: str | None = None   # agent name for ai players ("random", "greedy", "mcts", ...)
+
+    @property
+    def is_ai(self) -> bool:
+        return self.kind == "ai"
+
+
+@dataclass(frozen=True)
+class Ply:
+    move: Move
+    text: str
+    mover: int                 # player index, or CHANCE
+    events: tuple[Event, ...]
+
+    @property
+    def reveals(self) -> bool:
+        return self.mover == CHANCE or any(e.reveals for e in self.events)
+
+
+class Match:
+    SNAPSHOT_EVERY = 32
+
+    def __init__(self, game: Game, options: dict | None = None, players: list[PlayerSpec] | None = None,
+                 seed: int | None = None, variant: str | None = None, autosave: str | None = None):
+        count = len(players) if players else None
+        self.game = game
+        self.options, n = game.resolve_options(options, variant, count)
+        self.variant = variant
+        self.players = list(players) if players else [PlayerSpec(f"Player {i + 1}") for i in range(n)]
+        self.seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
+        self.rng = random.Random(self.seed)
+        self.initial: State = game.new_state(self.options, n)
+        self.state: State = self.initial
+        self.plies: list[Ply] = []
+        self._snapshots: dict[int, State] = {0: self.initial}
+        self._redo: list[list[Move]] = []
+        self.autosave_path = autosave
+        self.created: str | None = None
+
+    # ---- playing ------------------------------------------------------------------------------------------------------
+    @property
+    def vs_ai(self) -> bool:
+        return any(p.is_ai for p in self.players)
+
+    @property
+    def current_player(self) -> int:
+        return self.game.current_player(self.state)
+
+    @property
+    def over(self) -> bool:
+        return self.current_player == TERMINAL
+
+    def apply(self, move: Move, *, save: bool = True, keep_redo: bool = False) -> list[Event]:
+        """Apply a legal move (decision or chance outcome); IllegalMove otherwise. Clears redo unless told not to."""
+        mover = self.game.current_player(self.state)
+        text = self.game.format_move(self.state, move)
+        new_state, events = self.game.apply(self.state, move)
+        self._push(Ply(move, text, mover, tuple(events)), new_state)
+        if not keep_redo:
+            self._redo.clear()
+        if save:
+            self.autosave()
+        return events
+
+    def apply_text(self, text: str, *, save: bool = True) -> list[Event]:
+        return self.apply(self.game.parse_move(self.state, text), save=save)
+
+    def play_chance(self, *, save: bool = True) -> list[Event]:
+        """Sample and apply chance outcomes until a player must decide or the game ends."""
+        events: list[Event] = []
+        while self.game.current_player(self.state) == CHANCE:
+            events += self.apply(self.game.sample_chance(self.state, self.rng), save=False, keep_redo=True)
+        if save and events:
+            self.autosave()
+        return events
+
+    def _push(self, ply: Ply, new_state: State) -> None:
+        self.plies.append(ply)
+        self.state = new_state
+        if len(self.plies) % self.SNAPSHOT_EVERY == 0:
+            self._snapshots[len(self.plies)] = new_state
+
+    # ---- undo / redo --------------------------------------------------------------------------------------------------
+    def _undo_target(self) -> int | None:
+        """The ply count undo returns to, or None when undo is not allowed now.
+
+        Against an AI undo is free: back to the last decision a person made. Between people only the latest move may
+        be taken back, and only while it revealed nothing (no chance outcome, no face-down piece turned up).
+        """
+        if not self.plies:
+            return None
+        if self.vs_ai:
+            for i in range(len(self.plies) - 1, -1, -1):
+                mover = self.plies[i].mover
+                if mover >= 0 and not self.players[mover].is_ai:
+                    return i
+            return None
+        last = self.plies[-1]
+        if last.reveals:
+            return None
+        return len(self.plies) - 1
+
+    def can_undo(self) -> bool:
+        return self._undo_target() is not None
+
+    def why_no_undo(self) -> str:
+        if not self.plies:
+            return "Nothing to undo yet."
+        if self.vs_ai:
+            return "There is no move of yours to take back."
+        return "That move revealed hidden information, so it cannot be taken back."
+
+    def undo(self) -> bool:
+        target = self._undo_target()
+        if target is None:
+            return False
+        undone = [p.move for p in self.plies[target:]]
+        self._truncate(target)
+        self._redo.append(undone)
+        self.autosave()
+        return True
+
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
+    def redo(self) -> bool:
+        if not self._redo:
+            return False
+        chunk = self._redo.pop()
+        for move in chunk:
+            self.apply(move, save=False, keep_redo=True)
+        self.autosave()
+        return True
+
+    def _truncate(self, ply: int) -> None:
+        self.state = self.state_at(ply)
+        del self.plies[ply:]
+        for k in [k for k in self._snapshots if k > ply]:
+            del self._snapshots[k]
+
+    # ---- seeking (replay) --------------------------------------------------------------------------------------------
+    def state_at(self, ply: int) -> State:
+        """The state after `ply` plies, rebuilt from the nearest snapshot."""
+        if not 0 <= ply <= len(self.plies):
+            raise IndexError(f"ply {ply} is outside 0..{len(self.plies)}")
+        if ply == len(self.plies):
+            return self.state
+        base = max(k for k in self._snapshots if k <= ply)
+        state = self._snapshots[base]
+        for p in self.plies[base:ply]:
+            state, _ = self.game.apply_unchecked(state, p.move)
+        return state
+
+    # ---- saving ----------------------------------------------------------------------------------------------------------
+    def autosave(self) -> None:
+        if self.autosave_path:
+            from towerworld.engine.record import save_match
+            save_match(self, self.autosave_path)
+
+    def result_text(self) -> str:
+        return self.game.result(self.state) if self.over else "in progress"
