@@ -1,0 +1,1 @@
+"""The ShowBase application: play and replay screens."""

@@ -1,0 +1,1 @@
+"""Panda3D: stage (layout -> nodes, layout diff -> intervals), camera, picking, HUD."""

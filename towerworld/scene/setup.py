@@ -1,0 +1,79 @@
+"""Panda3D configuration and the look of the scene: offscreen settings, GLSL lighting with shadows, camera framing."""
+from __future__ import annotations
+
+import os
+
+from panda3d.core import (AmbientLight, DirectionalLight, NodePath, Shader, Vec4, loadPrcFileData)
+
+from towerworld.engine.layout import Layout
+from towerworld.paths import shader_file
+
+_CONFIGURED = False
+
+
+def configure(offscreen: bool, width: int = 1280, height: int = 800, title: str = "towerworld") -> None:
+    """Set Panda3D's config before the first ShowBase; offscreen uses EGL on any GL (Mesa included)."""
+    global _CONFIGURED
+    if _CONFIGURED:
+        return
+    _CONFIGURED = True
+    lines = [
+        f"win-size {width} {height}",
+        f"window-title {title}",
+        "notify-level-device fatal",
+        "notify-level-glgsg fatal",
+        "notify-level-display error",
+        "audio-library-name null",
+        "sync-video false",
+        "framebuffer-multisample 1",
+        "multisamples 4",
+        "textures-power-2 none",
+        "show-frame-rate-meter false",
+        "model-path " + os.path.dirname(shader_file("x")),
+    ]
+    if offscreen:
+        os.environ.setdefault("EGL_PLATFORM", "surfaceless")
+        lines += ["load-display p3headlessgl", "window-type offscreen", "aux-display p3headlessgl"]
+    loadPrcFileData("towerworld", "\n".join(lines))
+
+
+def dress(render: NodePath, layout: Layout | None = None) -> DirectionalLight:
+    """Our GLSL 330 shader, a shadow-casting key light and ambient light on `render`."""
+    shader = Shader.load(Shader.SL_GLSL, vertex=shader_file("lit.vert"), fragment=shader_file("lit.frag"))
+    render.setShader(shader)
+    render.setShaderInput("highlight", Vec4(0, 0, 0, 0))
+    render.setShaderInput("shadow_on", 1.0)
+    render.setShaderInput("unlit", 0.0)
+    amb = AmbientLight("ambient")
+    amb.setColor((0.42, 0.42, 0.46, 1))
+    render.setLight(render.attachNewNode(amb))
+    sun = DirectionalLight("key")
+    sun.setColor((0.78, 0.76, 0.7, 1))
+    sun.setShadowCaster(True, 2048, 2048)
+    sun_np = render.attachNewNode(sun)
+    sun_np.setHpr(35, -58, 0)
+    render.setLight(sun_np)
+    frame_light(sun_np, layout)
+    return sun
+
+
+def frame_light(sun_np: NodePath, layout: Layout | None) -> None:
+    """Fit the shadow camera around the pieces so shadows stay sharp."""
+    x0, y0, z0, x1, y1, z1 = layout.bounds() if layout and layout.pieces else (-150, -150, 0, 150, 150, 100)
+    span = max(x1 - x0, y1 - y0, z1 - z0) * 1.6 + 60
+    lens = sun_np.node().getLens()
+    lens.setFilmSize(span, span)
+    lens.setNearFar(-span * 2, span * 2)
+    sun_np.setPos((x0 + x1) / 2, (y0 + y1) / 2, (z0 + z1) / 2)
+
+
+def add_table(render: NodePath, layout: Layout | None) -> NodePath:
+    """A table top under everything: pieces cast their shadows onto it."""
+    from towerworld.scene.models import box
+    x0, y0, _z0, x1, y1, _z1 = layout.bounds() if layout and layout.pieces else (-150, -150, 0, 150, 150, 0)
+    w = max(x1 - x0, y1 - y0) * 2.2 + 400
+    table = box(w, w, 10, (0.33, 0.42, 0.36, 1), z0=-10.02)
+    table.setPos((x0 + x1) / 2, (y0 + y1) / 2, 0)
+    table.reparentTo(render)
+    table.setName("table")
+    return table

@@ -1,0 +1,273 @@
+"""The stage: one NodePath per piece id, placed from a Layout, animated from the diff of two layouts.
+
+Games never move nodes. `plan(old, new, events)` is a pure diff (testable without a window); `transition` turns the
+plan into one Panda3D interval: what the events name happens first, in their order (a tile disintegrates, then the pawn
+falls, then the tiles above settle); pieces that only went down fall with gravity, turned pieces flip over an edge,
+removed ones crumble away, new ones drop in, others travel in an arc.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from direct.interval.IntervalGlobal import Func, LerpFunc, Parallel, Sequence, Wait
+from panda3d.core import NodePath, TransparencyAttrib
+
+from towerworld.engine.game import Event
+from towerworld.engine.layout import Cell, Layout, Pose
+from towerworld.engine.pieces import size
+from towerworld.scene import models
+
+HIGHLIGHT_TARGET = (0.2, 0.9, 0.35, 0.45)
+HIGHLIGHT_PICKED = (1.0, 0.8, 0.1, 0.5)
+HIGHLIGHT_HOVER = (0.5, 0.8, 1.0, 0.3)
+
+
+@dataclass(frozen=True)
+class Change:
+    piece: str
+    action: str            # "arrive", "leave", "fall", "flip", "move", "restyle"
+    old: Pose | None
+    new: Pose | None
+
+
+def _classify(pid: str, a: Pose | None, b: Pose | None) -> str | None:
+    if a is None:
+        return "arrive"
+    if b is None:
+        return "leave"
+    if a == b:
+        return None
+    same_place = abs(a.x - b.x) < 1e-6 and abs(a.y - b.y) < 1e-6
+    if a.face_up != b.face_up:
+        return "flip"
+    if same_place and abs(a.heading - b.heading) < 1e-6 and abs(a.z - b.z) < 1e-6:
+        return "restyle"
+    if same_place and b.z < a.z and abs(a.heading - b.heading) < 1e-6:
+        return "fall"
+    return "move"
+
+
+def plan(old: Layout | None, new: Layout, events: list[Event] = ()) -> list[list[Change]]:
+    """Phases of changes: the pieces named by each event in event order, then everything else together."""
+    old_pieces = old.pieces if old else {}
+    changes: dict[str, Change] = {}
+    for pid in list(old_pieces) + [p for p in new.pieces if p not in old_pieces]:
+        action = _classify(pid, old_pieces.get(pid), new.pieces.get(pid))
+        if action:
+            changes[pid] = Change(pid, action, old_pieces.get(pid), new.pieces.get(pid))
+    phases: list[list[Change]] = []
+    placed: set[str] = set()
+    for event in events:
+        phase = [changes[p] for p in event.pieces if p in changes and p not in placed]
+        placed.update(c.piece for c in phase)
+        if phase:
+            phases.append(phase)
+    rest = [c for pid, c in changes.items() if pid not in placed]
+    # what was not named: moves and arrivals together, then whatever only fell settles last
+    first = [c for c in rest if c.action != "fall"]
+    last = [c for c in rest if c.action == "fall"]
+    phases += [p for p in (first, last) if p]
+    return phases
+
+
+class Stage:
+    def __init__(self, parent: NodePath):
+        self.root = parent.attachNewNode("stage")
+        self.pieces_root = self.root.attachNewNode("pieces")
+        self.cells_root = self.root.attachNewNode("cells")
+        self.labels_root = self.root.attachNewNode("labels")
+        self.nodes: dict[str, NodePath] = {}
+        self.models: dict[str, NodePath] = {}
+        self.poses: dict[str, Pose] = {}
+        self.cells: dict[str, NodePath] = {}
+        self.layout: Layout | None = None
+        self.show_hidden = False   # memory aid: draw face-down pieces' faces translucently above them
+
+    # ---- placing -------------------------------------------------------------------------------------------------------
+    def show(self, layout: Layout) -> None:
+        """Place every piece at once (no animation); reuses nodes whose id survives."""
+        for pid in [p for p in self.nodes if p not in layout.pieces]:
+            self.nodes.pop(pid).removeNode()
+            self.models.pop(pid, None)
+            self.poses.pop(pid, None)
+        for pid, pose in layout.pieces.items():
+            self._place(pid, pose)
+        self._sync_cells(layout.cells)
+        self._sync_labels(layout)
+        self.layout = layout
+
+    def _holder(self, pid: str) -> NodePath:
+        node = self.nodes.get(pid)
+        if node is None:
+            node = self.pieces_root.attachNewNode(pid)
+            node.setPythonTag("piece", pid)
+            node.setTag("piece", pid)
+            self.nodes[pid] = node
+        return node
+
+    def _place(self, pid: str, pose: Pose) -> None:
+        node = self._holder(pid)
+        old = self.poses.get(pid)
+        if old is None or old.look != pose.look or old.kind != pose.kind or pid not in self.models:
+            self._restyle(pid, pose)
+        node.setPos(pose.x, pose.y, pose.z)
+        node.setHpr(pose.heading, 0, 0)
+        node.setScale(1)
+        node.clearColorScale()
+        self._orient(pid, pose)
+        self.poses[pid] = pose
+
+    def _restyle(self, pid: str, pose: Pose) -> None:
+        node = self._holder(pid)
+        if pid in self.models:
+            self.models.pop(pid).removeNode()
+        m = models.build(pose)
+        m.reparentTo(node)
+        self.models[pid] = m
+
+    def _orient(self, pid: str, pose: Pose, flip: float | None = None) -> None:
+        """Face-down pieces lie turned over about their own y axis; `flip` in [0, 1] is part way through a turn."""
+        m = self.models[pid]
+        h = size(pose.kind).h
+        r = (0.0 if pose.face_up else 180.0) if flip is None else flip * 180.0
+        m.setHpr(0, pose.tilt, r)
+        m.setPos(0, 0, h if abs(r) > 90 else 0)
+
+    def _sync_cells(self, cells: dict[str, Cell]) -> None:
+        for cid in [c for c in self.cells if c not in cells]:
+            self.cells.pop(cid).removeNode()
+        for cid, cell in cells.items():
+            node = self.cells.get(cid)
+            if node is None:
+                node = models.box(cell.w, cell.d, 0.6, (1, 1, 1, 1))
+                node.reparentTo(self.cells_root)
+                node.setTag("cell", cid)
+                node.setPythonTag("cell", cid)
+                node.setTransparency(TransparencyAttrib.MAlpha)
+                node.setDepthOffset(1)
+                self.cells[cid] = node
+            node.setPos(cell.x, cell.y, cell.z + 0.05)
+            node.setColorScale(1, 1, 1, 0)
+
+    def _sync_labels(self, layout: Layout) -> None:
+        self.labels_root.getChildren().detach()
+        for _lid, (x, y, z, words) in layout.labels.items():
+            models.text_upright(words, 7, (0.1, 0.1, 0.1, 1), (x, y, z)).reparentTo(self.labels_root)
+
+    # ---- highlighting -----------------------------------------------------------------------------------------------
+    def highlight(self, targets: dict[str, tuple]) -> None:
+        """targets: piece or cell id -> rgba highlight. Everything else is cleared."""
+        for pid, node in self.nodes.items():
+            if pid in targets:
+                node.setShaderInput("highlight", targets[pid])
+            else:
+                node.clearShaderInput("highlight")
+        for cid, node in self.cells.items():
+            if cid in targets:
+                r, g, b, a = targets[cid]
+                node.setColorScale(r, g, b, min(0.75, a + 0.2))
+            else:
+                node.setColorScale(1, 1, 1, 0)
+
+    # ---- animating ------------------------------------------------------------------------------------------------------
+    def transition(self, old: Layout | None, new: Layout, events: list[Event] = (), speed: float = 1.0):
+        """One interval from `old` to `new`. Its end is exactly `show(new)`."""
+        phases = plan(old if old is not None else self.layout, new, events)
+        if self.layout is None and old is not None:
+            self.show(old)
+        rolled = {pid for e in events if e.kind == "roll" for pid in e.pieces}
+        seq = Sequence(name="stage-transition")
+        for phase in phases:
+            par = Parallel()
+            for change in phase:
+                if change.piece in rolled and change.new is not None and change.old is not None:
+                    par.append(self._tumble(change, speed))
+                else:
+                    par.append(self._animate(change, speed))
+            seq.append(par)
+        seq.append(Func(self.show, new))
+        return seq
+
+    def _animate(self, ch: Change, speed: float):
+        pid = ch.piece
+        d = 0.45 / speed
+        if ch.action == "arrive":
+            pose = ch.new
+
+            def drop(t, pid=pid, pose=pose):
+                if pid not in self.models or self.poses.get(pid) != pose:
+                    self._place(pid, pose)
+                self.nodes[pid].setZ(pose.z + 120 * (1 - t) ** 2)
+            return LerpFunc(drop, fromData=0.0, toData=1.0, duration=d)
+        if ch.action == "leave":
+            def crumble(t, pid=pid):
+                node = self.nodes.get(pid)
+                if node is not None:
+                    node.setScale(max(0.01, 1 - t))
+                    node.setColorScale(1, 1, 1, 1 - t)
+                    node.setTransparency(TransparencyAttrib.MAlpha)
+            return Sequence(LerpFunc(crumble, fromData=0.0, toData=1.0, duration=d), Func(self._remove, pid))
+        a, b = ch.old, ch.new
+        if ch.action == "restyle":
+            return Func(self._place, pid, b)
+        if ch.action == "fall":
+            def fall(t, pid=pid, a=a, b=b):
+                self.nodes[pid].setZ(a.z + (b.z - a.z) * t * t)   # gravity: ease in
+            return Sequence(Func(self._ensure, pid, a), LerpFunc(fall, fromData=0.0, toData=1.0, duration=d * 0.8),
+                            Func(self._place, pid, b))
+        if ch.action == "flip":
+            h = max(size(b.kind).w, size(b.kind).d) / 2
+
+            def turn(t, pid=pid, a=a, b=b, h=h):
+                node = self.nodes[pid]
+                node.setPos(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t,
+                            a.z + (b.z - a.z) * t + h * math.sin(math.pi * t))
+                frac = t if b.face_up is False else 1 - t
+                self._orient(pid, a if t < 0.5 else b, flip=frac)
+            restyle_first = a.look != b.look
+            steps = [Func(self._ensure, pid, a)]
+            if restyle_first:
+                steps.append(Func(self._restyle_keep, pid, b))
+            steps += [LerpFunc(turn, fromData=0.0, toData=1.0, duration=d), Func(self._place, pid, b)]
+            return Sequence(*steps)
+
+        def arc(t, pid=pid, a=a, b=b):
+            dist = math.hypot(b.x - a.x, b.y - a.y)
+            lift = min(60.0, 10 + dist * 0.3)
+            node = self.nodes[pid]
+            s = t * t * (3 - 2 * t)
+            node.setPos(a.x + (b.x - a.x) * s, a.y + (b.y - a.y) * s,
+                        a.z + (b.z - a.z) * s + lift * math.sin(math.pi * t))
+            node.setH(a.heading + (b.heading - a.heading) * s)
+        return Sequence(Func(self._ensure, pid, a), LerpFunc(arc, fromData=0.0, toData=1.0, duration=d),
+                        Func(self._place, pid, b))
+
+    def _tumble(self, ch: Change, speed: float):
+        """A die roll: the die hops and spins, then lands showing its new face."""
+        a, b = ch.old, ch.new
+
+        def spin(t, pid=ch.piece, a=a, b=b):
+            node = self.nodes[pid]
+            node.setPos(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, a.z + (b.z - a.z) * t + 40 * math.sin(math.pi * t))
+            node.setHpr(a.heading + 720 * t, 540 * t, 360 * t)
+        return Sequence(Func(self._ensure, ch.piece, a), LerpFunc(spin, fromData=0.0, toData=1.0, duration=0.7 / speed),
+                        Func(self._place, ch.piece, b))
+
+    def _ensure(self, pid: str, pose: Pose) -> None:
+        if pid not in self.nodes or pid not in self.models:
+            self._place(pid, pose)
+
+    def _restyle_keep(self, pid: str, pose: Pose) -> None:
+        """New faces (a revealed tile) before the turn-over animation, keeping the current orientation."""
+        cur = self.poses.get(pid)
+        self._restyle(pid, pose)
+        if cur is not None:
+            self._orient(pid, cur)
+
+    def _remove(self, pid: str) -> None:
+        node = self.nodes.pop(pid, None)
+        self.models.pop(pid, None)
+        self.poses.pop(pid, None)
+        if node is not None:
+            node.removeNode()
