@@ -1,0 +1,121 @@
+"""Plain-Python agents: the Agent base, random play and one-ply greedy play, and the agent factory."""
+from __future__ import annotations
+
+import random
+
+from towerworld.engine.game import CHANCE, TERMINAL, BadOption, Game, Move, State
+
+BUILTIN = ("random", "greedy", "mcts")
+
+
+class Agent:
+    """Chooses a move for the player to move. `choose` is only called at a decision state of a player it plays."""
+    name = "agent"
+
+    def choose(self, game: Game, state: State) -> Move:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"
+
+
+def decision_moves(game: Game, state: State) -> tuple[int, list[Move]]:
+    """The player to move and their legal moves; ValueError when the state is not a decision (a caller's bug)."""
+    player = game.current_player(state)
+    if player in (CHANCE, TERMINAL):
+        raise ValueError("An agent was asked to move at a chance or terminal state.")
+    moves = game.legal_moves(state)
+    if not moves:
+        raise ValueError("An agent was asked to move where there is no legal move.")
+    return player, moves
+
+
+class RandomAgent(Agent):
+    """A uniformly random legal move, from a seeded generator."""
+    name = "random"
+
+    def __init__(self, seed: int | None = None):
+        self.rng = random.Random(seed)
+
+    def choose(self, game, state):
+        _, moves = decision_moves(game, state)
+        return moves[self.rng.randrange(len(moves))]
+
+
+class GreedyAgent(Agent):
+    """One-ply lookahead on `game.heuristic`, averaging over chance outcomes (expectimax one level deep).
+
+    The work is capped: at most `max_evals` heuristic calls per decision, spread over the moves; a chance node with
+    more outcomes than a move's share is sampled instead of enumerated. Ties are broken by the seeded generator. In a
+    hidden-information game with `game.determinize`, the agent looks at a determinization (never the hidden truth).
+    """
+    name = "greedy"
+    max_evals = 2000
+    chance_chain = 64          # longest run of consecutive chance moves followed by sampling
+
+    def __init__(self, seed: int | None = None):
+        self.rng = random.Random(seed)
+
+    def choose(self, game, state):
+        player, moves = decision_moves(game, state)
+        if len(moves) == 1:
+            return moves[0]
+        if not game.perfect_information and hasattr(game, "determinize"):
+            state = game.determinize(state, player, self.rng)
+        share = max(1, self.max_evals // len(moves))
+        best: list[Move] = []
+        best_value = float("-inf")
+        for move in moves:
+            after, _ = game.apply_unchecked(state, move)
+            value = self._value(game, after, player, share)
+            if value > best_value + 1e-9:
+                best, best_value = [move], value
+            elif value >= best_value - 1e-9:
+                best.append(move)
+        return best[self.rng.randrange(len(best))]
+
+    def _value(self, game: Game, state: State, player: int, budget: int) -> float:
+        if game.current_player(state) != CHANCE:
+            return game.heuristic(state, player)
+        outcomes = game.chance_outcomes(state)
+        if len(outcomes) <= budget:
+            total = 0.0
+            for outcome, p in outcomes:
+                after, _ = game.apply_unchecked(state, outcome)
+                total += p * game.heuristic(self._settle(game, after), player)
+            return total
+        total = 0.0
+        for _ in range(budget):
+            total += game.heuristic(self._settle(game, state), player)
+        return total / budget
+
+    def _settle(self, game: Game, state: State) -> State:
+        """Sample chance moves until a decision or the end (a few chance moves may follow each other)."""
+        for _ in range(self.chance_chain):
+            if game.current_player(state) != CHANCE:
+                break
+            state, _ = game.apply_unchecked(state, game.sample_chance(state, self.rng))
+        return state
+
+
+def agent_names(game: Game | None = None) -> list[str]:
+    """The agent names `make_agent` accepts for `game`: the built-in ones, then the game's own."""
+    names = list(BUILTIN)
+    if game is not None:
+        names += [n for n in sorted(game.agents()) if n not in names]
+    return names
+
+
+def make_agent(name: str, game: Game | None = None, seed: int | None = None, level: str | None = None) -> Agent:
+    """An agent by name: "random", "greedy", "mcts", or one of `game.agents()` (a game's own agent wins a clash)."""
+    own = game.agents() if game is not None else {}
+    if name in own:
+        return own[name](game, seed, level)
+    if name == "random":
+        return RandomAgent(seed)
+    if name == "greedy":
+        return GreedyAgent(seed)
+    if name == "mcts":
+        from towerworld.ai.mcts import MCTSAgent
+        return MCTSAgent(seed, level)
+    raise BadOption(f"There is no agent called '{name}' (agents: {', '.join(agent_names(game))}).")

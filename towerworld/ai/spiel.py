@@ -1,0 +1,303 @@
+"""A generic adapter exposing any towerworld `Game` as an OpenSpiel (`pyspiel`) python game.
+
+Action i is the i-th legal move (`legal_moves` is sorted) or, at a chance node, the i-th chance outcome. The adapter
+keeps the native towerworld state (`state.tw_state`) so search code can step out to fast native play (rollouts).
+
+pyspiel is imported lazily: `import towerworld.ai` works without open_spiel installed.
+"""
+from __future__ import annotations
+
+from towerworld.engine.game import CHANCE, TERMINAL, BadOption, Game
+
+PREFIX = "towerworld_"
+
+_CLASSES = None
+_REGISTERED: set[str] = set()
+_CREATORS: list = []
+
+
+def require_pyspiel():
+    """The pyspiel module, or BadOption with one sentence when open_spiel is missing."""
+    try:
+        import pyspiel
+    except ImportError:
+        raise BadOption("This needs OpenSpiel: install it with 'pip install open_spiel'.") from None
+    return pyspiel
+
+
+def short_name(game: Game) -> str:
+    return PREFIX + game.name
+
+
+def has_chance(game: Game) -> bool:
+    """Whether the game may have chance nodes (a game may say `has_chance = False`; by default we assume it does)."""
+    return bool(getattr(game, "has_chance", True))
+
+
+def _player_span(game: Game) -> tuple[int, int]:
+    lo, hi = game.min_players, game.max_players
+    for v in game.variants:
+        if v.players:
+            lo, hi = min(lo, v.players[0]), max(hi, v.players[1])
+    return lo, hi
+
+
+def _param_spec(game: Game) -> dict:
+    spec = {"variant": "", "players": 0}
+    for o in game.options:
+        if isinstance(o.default, (bool, int, float, str)) and o.name not in spec:
+            spec[o.name] = o.default
+    return spec
+
+
+def _game_type(game: Game):
+    pyspiel = require_pyspiel()
+    gt = pyspiel.GameType
+    lo, hi = _player_span(game)
+    return gt(
+        short_name=short_name(game),
+        long_name=f"towerworld {game.title or game.name}",
+        dynamics=gt.Dynamics.SEQUENTIAL,
+        chance_mode=gt.ChanceMode.EXPLICIT_STOCHASTIC if has_chance(game) else gt.ChanceMode.DETERMINISTIC,
+        information=(gt.Information.PERFECT_INFORMATION if game.perfect_information
+                     else gt.Information.IMPERFECT_INFORMATION),
+        utility=gt.Utility.ZERO_SUM if getattr(game, "zero_sum", False) else gt.Utility.GENERAL_SUM,
+        reward_model=gt.RewardModel.TERMINAL,
+        max_num_players=hi,
+        min_num_players=lo,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=False,
+        parameter_specification=_param_spec(game),
+    )
+
+
+class _Native:
+    """An immutable box around a native state with its cached player and moves; deep-copies to itself."""
+    __slots__ = ("game", "state", "_cp", "_moves")
+
+    def __init__(self, game: Game, state):
+        self.game = game
+        self.state = state
+        self._cp = None
+        self._moves = None
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __copy__(self):
+        return self
+
+    def player(self) -> int:
+        if self._cp is None:
+            self._cp = self.game.current_player(self.state)
+        return self._cp
+
+    def moves(self) -> list:
+        if self._moves is None:
+            cp = self.player()
+            if cp == CHANCE:
+                self._moves = [m for m, _ in self.game.chance_outcomes(self.state)]
+            elif cp == TERMINAL:
+                self._moves = []
+            else:
+                self._moves = self.game.legal_moves(self.state)
+        return self._moves
+
+
+class _Observer:
+    """PyObserver for towerworld games: strings from `game.observation(state, player)`; no tensors."""
+
+    def __init__(self, info_state: bool):
+        self.tensor = None
+        self.dict = {}
+        self._info_state = info_state
+
+    def set_from(self, state, player):
+        pass
+
+    def string_from(self, state, player):
+        obs = state.tw_game.observation(state.tw_state, player)
+        return f"p{player} {obs!r}"
+
+
+def _classes():
+    """Build the pyspiel subclasses on first use (so pyspiel is only imported when needed)."""
+    global _CLASSES
+    if _CLASSES is not None:
+        return _CLASSES
+    pyspiel = require_pyspiel()
+    P_CHANCE = int(pyspiel.PlayerId.CHANCE)
+    P_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
+    class TowerworldSpielGame(pyspiel.Game):
+        """One towerworld game with fixed options and player count, as a pyspiel game."""
+
+        def __init__(self, game: Game, params: dict | None = None, initial=None):
+            params = dict(params or {})
+            variant = params.pop("variant", "") or None
+            players = params.pop("players", 0) or None
+            if initial is None:
+                defaults = {o.name: o.default for o in game.options}
+                options = {k: v for k, v in params.items() if defaults.get(k, object()) != v}
+                self.tw_options, n = game.resolve_options(options, variant, players)
+                initial = game.new_state(self.tw_options, n)
+            else:  # a game around a given state (search from a position): its options are already in the state
+                self.tw_options = {o.name: o.default for o in game.options}
+                n = game.num_players(initial)
+            self.tw_game = game
+            self.tw_variant = variant
+            self.tw_initial = initial
+            chance = has_chance(game)
+            info = pyspiel.GameInfo(
+                num_distinct_actions=game.max_moves,
+                max_chance_outcomes=game.max_moves if chance else 0,
+                num_players=n,
+                min_utility=float(getattr(game, "min_utility", -1.0)),
+                max_utility=float(getattr(game, "max_utility", 1.0)),
+                utility_sum=0.0 if getattr(game, "zero_sum", False) else None,
+                max_game_length=game.max_plies)
+            full = {**_param_spec(game), **{k: v for k, v in self.tw_options.items() if k in _param_spec(game)},
+                    "variant": variant or "", "players": n}
+            super().__init__(_game_type(game), info, full)
+
+        def new_initial_state(self, tw_state=None):
+            return TowerworldSpielState(self, self.tw_initial if tw_state is None else tw_state)
+
+        def make_py_observer(self, iig_obs_type=None, params=None):
+            if params:
+                raise ValueError(f"Observation parameters not supported; passed {params}")
+            return _Observer(bool(iig_obs_type is not None and iig_obs_type.perfect_recall))
+
+    class TowerworldSpielState(pyspiel.State):
+        """A pyspiel state wrapping a native towerworld state (`tw_state`).
+
+        pyspiel clones a python state by deep-copying each attribute; the only attribute is a `_Native` box that
+        deep-copies to itself (native states are immutable), so a clone costs no copying of the game or the state.
+        """
+
+        def __init__(self, sgame: TowerworldSpielGame, tw_state):
+            super().__init__(sgame)
+            self._n = _Native(sgame.tw_game, tw_state)
+
+        @property
+        def tw_game(self):
+            return self._n.game
+
+        @property
+        def tw_state(self):
+            return self._n.state
+
+        # the native side --------------------------------------------------------------------------------------------
+        def native_moves(self):
+            """The moves (or chance outcomes) in action order."""
+            return self._n.moves()
+
+        def action_of(self, move) -> int:
+            return self._n.moves().index(move)
+
+        # the pyspiel API ------------------------------------------------------------------------------------------------
+        def current_player(self):
+            cp = self._n.player()
+            if cp == CHANCE:
+                return P_CHANCE
+            if cp == TERMINAL:
+                return P_TERMINAL
+            return cp
+
+        def _legal_actions(self, player):
+            if player != self._n.player():
+                return []
+            return list(range(len(self._n.moves())))
+
+        def chance_outcomes(self):
+            n = self._n
+            if n.player() != CHANCE:
+                return []
+            return [(i, p) for i, (_, p) in enumerate(n.game.chance_outcomes(n.state))]
+
+        def _apply_action(self, action):
+            n = self._n
+            state, _ = n.game.apply_unchecked(n.state, n.moves()[action])
+            self._n = _Native(n.game, state)
+
+        def _action_to_string(self, player, action):
+            n = self._n
+            moves = n.moves()
+            if 0 <= action < len(moves):
+                return n.game.format_move(n.state, moves[action])
+            return f"action {action}"
+
+        def is_terminal(self):
+            return self._n.player() == TERMINAL
+
+        def returns(self):
+            n = self._n
+            if n.player() == TERMINAL:
+                return [float(r) for r in n.game.returns(n.state)]
+            return [0.0] * n.game.num_players(n.state)
+
+        def __str__(self):
+            return repr(self._n.state)
+
+    _CLASSES = (TowerworldSpielGame, TowerworldSpielState)
+    return _CLASSES
+
+
+def spiel_game(game: Game, variant: str | None = None, options: dict | None = None, players: int | None = None,
+               initial=None):
+    """A pyspiel.Game for `game` with the given variant, options and player count (no registration needed).
+
+    With `initial` (a native state), the pyspiel game starts from that state instead: search agents use this to
+    search from the position they are asked about, whatever options or variant produced it.
+    """
+    cls, _ = _classes()
+    params = dict(options or {})
+    if variant:
+        params["variant"] = variant
+    if players:
+        params["players"] = players
+    return cls(game, params, initial)
+
+
+def register(game: Game) -> str:
+    """Register `game` with pyspiel under `towerworld_<name>` (once per process); returns the short name."""
+    pyspiel = require_pyspiel()
+    name = short_name(game)
+    if name in _REGISTERED or name in pyspiel.registered_names():
+        _REGISTERED.add(name)
+        return name
+    base, _ = _classes()
+
+    # A class, not a closure: pyspiel keeps the creator until after the interpreter finalizes, and freeing a plain
+    # function then aborts the process; a class lives in a reference cycle and is never freed there.
+    class Creator(base):
+        def __init__(self, params=None):
+            super().__init__(game, params)
+
+    Creator.__name__ = Creator.__qualname__ = f"TowerworldSpielGame_{game.name}"
+    _CREATORS.append(Creator)
+    pyspiel.register_game(_game_type(game), Creator)
+    _REGISTERED.add(name)
+    return name
+
+
+def register_all() -> list[str]:
+    """Register every game of the registry; returns their short names."""
+    from towerworld.engine.registry import all_games
+    return [register(g) for g in all_games().values()]
+
+
+def load_game(name: str, **params):
+    """pyspiel.load_game for a towerworld game name ("kdak" or "towerworld_kdak"), registering it on demand."""
+    from towerworld.engine.registry import get_game
+    pyspiel = require_pyspiel()
+    game = get_game(name[len(PREFIX):] if name.startswith(PREFIX) else name)
+    register(game)
+    return pyspiel.load_game(short_name(game), params)
+
+
+def spiel_state(sgame, tw_state):
+    """A pyspiel state of `sgame` holding the native state `tw_state` (history not replayed)."""
+    return sgame.new_initial_state(tw_state)
