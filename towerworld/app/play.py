@@ -1,0 +1,457 @@
+"""The table: one ShowBase window for playing (people and AIs) and for replaying records.
+
+A move is built from picks. The legal moves are narrowed by the picks made so far; the next possible picks are
+highlighted; a pick that leads nowhere is refused with the game's reason. Picks that are not places on the table
+(pass, spend, stay) become buttons.
+"""
+from __future__ import annotations
+
+import os
+import threading
+import time
+
+from towerworld.engine.game import CHANCE, TERMINAL, TowerworldError
+from towerworld.engine.match import Match
+from towerworld.scene.setup import configure
+
+SAVE_DIR = os.path.join(os.path.expanduser("~"), ".towerworld", "saves")
+
+
+def rules_summary(game) -> str:
+    """Short rules for the help overlay: the game's `help` text, else its package docstring."""
+    text = getattr(game, "help", None)
+    if not text:
+        import importlib
+        text = importlib.import_module(type(game).__module__.rsplit(".", 1)[0]).__doc__ or game.title
+    return text
+
+
+class Table:
+    """Shared window setup: scene, stage, camera controls, HUD."""
+
+    def __init__(self, match: Match, size=(1280, 800), frames: int | None = None):
+        configure(offscreen=frames is not None, width=size[0], height=size[1], title=f"towerworld: {match.game.title}")
+        from direct.showbase.ShowBase import ShowBase
+
+        from towerworld.scene.camera import framing
+        from towerworld.scene.hud import Hud
+        from towerworld.scene.picking import Picker
+        from towerworld.scene.setup import add_table, dress, frame_light
+        from towerworld.scene.stage import Stage
+
+        self.base = ShowBase(windowType="offscreen" if frames is not None else None)
+        self.base.disableMouse()
+        self.base.setBackgroundColor(0.78, 0.84, 0.9, 1)
+        self.base.camLens.setFov(40)
+        self.base.camLens.setNearFar(5, 20000)
+        self.match = match
+        self.game = match.game
+        layout = self.game.layout(match.state)
+        self.sun = dress(self.base.render, layout)
+        self._frame_light = frame_light
+        add_table(self.base.render, layout)
+        self.stage = Stage(self.base.render)
+        self.stage.show(layout)
+        self.home = framing(layout, aspect=size[0] / size[1])
+        self.orbit = framing(layout, aspect=size[0] / size[1])
+        self.orbit.apply(self.base.camera)
+        self.hud = Hud(self.base)
+        self.picker = Picker(self.base, self.stage)
+        self.anim = None
+        self.frames = frames
+        self._drag = None
+        self._bind_camera()
+        self.base.accept("h", self.toggle_help)
+        self.base.accept("f1", self.toggle_help)
+        self.base.accept("q", self.quit)
+        self.base.accept("escape-up", lambda: None)
+
+    # ---- camera -------------------------------------------------------------------------------------------------------
+    def _bind_camera(self):
+        b = self.base
+        for key, (dh, dp) in {"arrow_left": (-6, 0), "arrow_right": (6, 0), "arrow_up": (0, 4),
+                              "arrow_down": (0, -4)}.items():
+            b.accept(key, self._orbit, [dh, dp])
+            b.accept(key + "-repeat", self._orbit, [dh, dp])
+        for key, f in {"+": 0.9, "=": 0.9, "-": 1.1, "wheel_up": 0.9, "wheel_down": 1.1}.items():
+            b.accept(key, self._zoom, [f])
+            b.accept(key + "-repeat", self._zoom, [f])
+        for key, (r, f) in {"a": (-0.04, 0), "d": (0.04, 0), "w": (0, 0.04), "s": (0, -0.04)}.items():
+            b.accept(key, self._pan, [r, f])
+            b.accept(key + "-repeat", self._pan, [r, f])
+        b.accept("r", self.reset_view)
+        b.accept("home", self.reset_view)
+        b.accept("mouse1", self._press, ["orbit"])
+        b.accept("mouse3", self._press, ["pan"])
+        b.accept("mouse2", self._press, ["pan"])
+        b.accept("mouse1-up", self._release, ["orbit"])
+        b.accept("mouse3-up", self._release, ["pan"])
+        b.accept("mouse2-up", self._release, ["pan"])
+        b.taskMgr.add(self._drag_task, "camera-drag")
+
+    def _orbit(self, dh, dp):
+        self.orbit.orbit(dh, dp)
+        self.orbit.apply(self.base.camera)
+
+    def _zoom(self, f):
+        self.orbit.zoom(f)
+        self.orbit.apply(self.base.camera)
+
+    def _pan(self, r, f):
+        self.orbit.pan(r, f)
+        self.orbit.apply(self.base.camera)
+
+    def reset_view(self):
+        from dataclasses import replace
+        self.orbit = replace(self.home)
+        self.orbit.apply(self.base.camera)
+
+    def _mouse(self):
+        mw = self.base.mouseWatcherNode
+        return (mw.getMouseX(), mw.getMouseY()) if mw.hasMouse() else None
+
+    def _press(self, mode):
+        m = self._mouse()
+        if m:
+            self._drag = (mode, m, m, False)
+
+    def _release(self, mode):
+        drag = self._drag
+        self._drag = None
+        if drag and drag[0] == mode == "orbit" and not drag[3]:
+            self.on_click()
+
+    def _drag_task(self, task):
+        if self._drag:
+            mode, start, last, moved = self._drag
+            m = self._mouse()
+            if m:
+                dx, dy = m[0] - last[0], m[1] - last[1]
+                moved = moved or abs(m[0] - start[0]) + abs(m[1] - start[1]) > 0.01
+                if moved:
+                    if mode == "orbit":
+                        self.orbit.orbit(dx * 120, -dy * 80)
+                    else:
+                        self.orbit.pan(-dx * 0.5, -dy * 0.5)
+                    self.orbit.apply(self.base.camera)
+                self._drag = (mode, start, m, moved)
+        return task.cont
+
+    # ---- shared -------------------------------------------------------------------------------------------------------
+    def on_click(self):
+        pass
+
+    def toggle_help(self):
+        self.hud.toggle_help(rules_summary(self.game))
+
+    def quit(self):
+        self.base.userExit()
+
+    def animate_to(self, old_layout, new_layout, events, speed=1.0, then=None):
+        if self.anim is not None:
+            self.anim.finish()
+        self.anim = self.stage.transition(old_layout, new_layout, events, speed=speed)
+        if then is not None:
+            from direct.interval.IntervalGlobal import Func, Sequence
+            self.anim = Sequence(self.anim, Func(then))
+        self.anim.start()
+
+    @property
+    def animating(self) -> bool:
+        return self.anim is not None and self.anim.isPlaying()
+
+    def status_lines(self, state) -> list[str]:
+        lines = [self.game.title]
+        hud = self.game.hud(state)
+        lines += [f"{v}" if k in ("turn",) else f"{k}: {v}" for k, v in hud.items()]
+        return lines
+
+    def run(self) -> int:
+        if self.frames is not None:
+            for _ in range(self.frames):
+                self.base.taskMgr.step()
+            return 0
+        self.base.run()
+        return 0
+
+
+class PlayTable(Table):
+    def __init__(self, match: Match, size=(1280, 800), level=None, frames=None):
+        super().__init__(match, size, frames)
+        from towerworld.ai import make_agent
+        self.agents = {i: make_agent(p.agent, self.game, seed=match.seed + i, level=level)
+                       for i, p in enumerate(match.players) if p.is_ai}
+        self.picks: list[str] = []
+        self.thinking = None
+        if match.autosave_path is None:
+            os.makedirs(SAVE_DIR, exist_ok=True)
+            match.autosave_path = os.path.join(SAVE_DIR, f"autosave-{self.game.name}.tower.json")
+        b = self.base
+        b.accept("escape", self.clear_picks)
+        b.accept("backspace", self.back_pick)
+        b.accept("enter", self.commit_exact)
+        b.accept("z", self.undo)
+        b.accept("control-z", self.undo)
+        b.accept("y", self.redo)
+        b.accept("control-y", self.redo)
+        b.accept("control-s", self.save)
+        b.accept("m", self.toggle_memory)
+        b.taskMgr.add(self._turn_task, "turns")
+        self.refresh()
+
+    # ---- turn flow ---------------------------------------------------------------------------------------------------
+    def _turn_task(self, task):
+        if self.animating:
+            return task.cont
+        m = self.match
+        cp = m.current_player
+        if cp == CHANCE:
+            self._play(lambda: m.play_chance())
+        elif cp >= 0 and cp in self.agents:
+            if self.thinking is None:
+                agent, state = self.agents[cp], m.state
+                box: dict = {}
+
+                def think():
+                    try:
+                        box["move"] = agent.choose(self.game, state)
+                    except Exception as e:  # an agent bug must not freeze the table
+                        box["error"] = str(e)
+                self.thinking = (threading.Thread(target=think, daemon=True), box, state)
+                self.thinking[0].start()
+                self.hud.say(f"{m.players[cp].name} is thinking...")
+            elif not self.thinking[0].is_alive():
+                _t, box, state = self.thinking
+                self.thinking = None
+                if state is m.state:
+                    if "error" in box:
+                        self.hud.say(f"The AI failed: {box['error']}")
+                    else:
+                        self._play(lambda: m.apply(box["move"]))
+        return task.cont
+
+    def _play(self, action):
+        old = self.stage.layout
+        try:
+            events = action()
+        except TowerworldError as e:
+            self.hud.say(str(e))
+            return
+        self.picks = []
+        new = self.game.layout(self.match.state)
+        self._frame_light(self.base.render.find("**/key"), new)
+        self.hud.say("  ".join(e.text for e in events if e.text)[:200])
+        self.animate_to(old, new, events, then=self.refresh)
+        self.refresh(highlight=False)
+
+    # ---- picking -------------------------------------------------------------------------------------------------------
+    def _human_turn(self) -> bool:
+        cp = self.match.current_player
+        return cp >= 0 and cp not in self.agents and not self.animating
+
+    def _candidates(self, picks):
+        state = self.match.state
+        n = len(picks)
+        out = []
+        for move in self.game.legal_moves(state):
+            path = tuple(self.game.picks(state, move))
+            if path[:n] == tuple(picks):
+                out.append((move, path))
+        return out
+
+    def on_click(self):
+        if not self._human_turn():
+            if self.match.over:
+                self.hud.say("The game is over: Z undoes, Q quits.")
+            return
+        target = self.picker.pick()
+        if target is None:
+            self.hud.say("Nothing there to pick: click a highlighted piece or square.")
+            return
+        self.choose(target)
+
+    def choose(self, target: str):
+        trial = self.picks + [target]
+        cands = self._candidates(trial)
+        if not cands:
+            self.hud.say(self.game.explain(self.match.state, trial))
+            return
+        exact = [m for m, path in cands if len(path) == len(trial)]
+        longer = [m for m, path in cands if len(path) > len(trial)]
+        if exact and not longer:
+            self._play(lambda: self.match.apply(exact[0]))
+            return
+        self.picks = trial
+        if exact:
+            self.hud.say("Press Enter to play " + self.game.format_move(self.match.state, exact[0]) +
+                         ", or pick on.")
+        self.refresh()
+
+    def commit_exact(self):
+        if not self._human_turn():
+            return
+        exact = [m for m, p in self._candidates(self.picks) if len(p) == len(self.picks)]
+        if exact:
+            self._play(lambda: self.match.apply(exact[0]))
+
+    def clear_picks(self):
+        if self.hud.help.isHidden():
+            self.picks = []
+            self.refresh()
+        else:
+            self.hud.help.hide()
+
+    def back_pick(self):
+        self.picks = self.picks[:-1]
+        self.refresh()
+
+    def undo(self):
+        if self.picks:
+            self.back_pick()
+            return
+        if self.thinking is not None or self.animating:
+            return
+        if not self.match.undo():
+            self.hud.say(self.match.why_no_undo())
+            return
+        self._jump("Move taken back.")
+
+    def redo(self):
+        if self.animating or not self.match.redo():
+            self.hud.say("Nothing to redo.")
+            return
+        self._jump("Move replayed.")
+
+    def _jump(self, text):
+        self.picks = []
+        self.stage.show(self.game.layout(self.match.state))
+        self.hud.say(text)
+        self.refresh()
+
+    def save(self):
+        from towerworld.engine.record import save_match
+        os.makedirs(SAVE_DIR, exist_ok=True)
+        path = os.path.join(SAVE_DIR, f"{self.game.name}-{time.strftime('%Y%m%d-%H%M%S')}.tower.json")
+        try:
+            save_match(self.match, path)
+            self.hud.say(f"Saved to {path}")
+        except OSError as e:
+            self.hud.say(f"Could not save: {e.strerror or e}.")
+
+    def toggle_memory(self):
+        self.stage.show_hidden = not self.stage.show_hidden
+        self.hud.say("Memory aid " + ("on" if self.stage.show_hidden else "off") + ".")
+
+    # ---- display -------------------------------------------------------------------------------------------------------
+    def refresh(self, highlight: bool = True):
+        from towerworld.scene.stage import HIGHLIGHT_PICKED, HIGHLIGHT_TARGET
+        m = self.match
+        state = m.state
+        lines = self.status_lines(state)
+        cp = m.current_player
+        if cp >= 0:
+            lines.insert(1, f"{m.players[cp].name} to play")
+        if self.picks:
+            lines.append("picked: " + " ".join(self.picks))
+        if m.over:
+            lines.append(m.result_text())
+        self.hud.set_status(lines)
+        targets: dict = {}
+        buttons = []
+        if highlight and self._human_turn():
+            for p in self.picks:
+                targets[p] = HIGHLIGHT_PICKED
+            spatial = set(self.stage.nodes) | set(self.stage.cells)
+            seen = set()
+            for move, path in self._candidates(self.picks):
+                if len(path) <= len(self.picks):
+                    continue
+                nxt = path[len(self.picks)]
+                if nxt in spatial:
+                    targets.setdefault(nxt, HIGHLIGHT_TARGET)
+                elif nxt not in seen:
+                    seen.add(nxt)
+                    buttons.append((nxt, lambda nxt=nxt: self.choose(nxt)))
+        self.stage.highlight(targets)
+        if highlight:
+            self.hud.set_buttons(buttons[:8])
+
+
+class ReplayTable(Table):
+    """Animated replay: Space play/pause, Right/Left step, [ ] speed, Home/End first/last position."""
+
+    def __init__(self, match: Match, size=(1280, 800), speed=1.0, frames=None):
+        super().__init__(match, size, frames)
+        self.ply = 0
+        self.speed = speed
+        self.playing = True
+        self.stage.show(self.game.layout(match.state_at(0)))
+        b = self.base
+        b.accept("space", self.toggle)
+        b.accept("period", self.step, [1])
+        b.accept("comma", self.step, [-1])
+        b.accept("shift-arrow_right", self.step, [1])
+        b.accept("shift-arrow_left", self.step, [-1])
+        b.accept("]", self.faster, [1.5])
+        b.accept("[", self.faster, [1 / 1.5])
+        b.accept("home", self.jump, [0])
+        b.accept("end", self.jump, [len(match.plies)])
+        b.taskMgr.add(self._tick, "replay")
+        self.last = 0.0
+        self.refresh()
+
+    def toggle(self):
+        self.playing = not self.playing
+        self.refresh()
+
+    def faster(self, f):
+        self.speed = max(0.25, min(8.0, self.speed * f))
+        self.refresh()
+
+    def jump(self, ply):
+        self.ply = ply
+        self.stage.show(self.game.layout(self.match.state_at(ply)))
+        self.refresh()
+
+    def step(self, d):
+        if self.animating:
+            self.anim.finish()
+        target = self.ply + d
+        if not 0 <= target <= len(self.match.plies):
+            return
+        if d < 0:
+            self.jump(target)
+            return
+        old = self.game.layout(self.match.state_at(self.ply))
+        new = self.game.layout(self.match.state_at(target))
+        events = list(self.match.plies[self.ply].events)
+        self.ply = target
+        self.animate_to(old, new, events, speed=self.speed, then=self.refresh)
+        self.hud.say(self.match.plies[target - 1].text + "   " + "  ".join(e.text for e in events if e.text))
+        self.refresh()
+
+    def _tick(self, task):
+        if self.playing and not self.animating and self.ply < len(self.match.plies):
+            now = task.time
+            if now - self.last > 0.35 / self.speed:
+                self.last = now
+                self.step(1)
+        return task.cont
+
+    def refresh(self):
+        state = self.match.state_at(self.ply)
+        lines = self.status_lines(state)
+        lines.append(f"replay: ply {self.ply}/{len(self.match.plies)}  speed {self.speed:.2f}x  "
+                     f"{'playing' if self.playing else 'paused'}")
+        lines.append("Space play/pause  , . step  [ ] speed  Home/End")
+        if self.game.current_player(state) == TERMINAL:
+            lines.append(self.game.result(state))
+        self.hud.set_status(lines)
+
+
+def run_play(match: Match, size=(1280, 800), level=None, frames=None) -> int:
+    return PlayTable(match, size, level, frames).run()
+
+
+def run_replay(match: Match, size=(1280, 800), speed=1.0, frames=None) -> int:
+    return ReplayTable(match, size, speed, frames).run()

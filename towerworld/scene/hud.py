@@ -1,0 +1,51 @@
+"""The HUD: status lines, a message line for reasons and events, action buttons, and the help overlay."""
+from __future__ import annotations
+
+from direct.gui.DirectGui import DirectButton, DirectFrame
+from direct.gui.OnscreenText import OnscreenText
+from panda3d.core import TextNode
+
+KEYS_HELP = """Mouse: left-drag orbit, right-drag pan, wheel zoom, click a highlighted piece or square to pick
+Keys: arrows orbit, +/- zoom, W/A/S/D pan, R reset view
+Esc clear picks   Backspace take back the last pick   Enter play the highlighted complete move
+Z undo   Y redo   Ctrl-S save   H or F1 this help   M memory aid   Q quit"""
+
+
+class Hud:
+    def __init__(self, base):
+        self.base = base
+        style = dict(fg=(1, 1, 1, 1), shadow=(0, 0, 0, 0.9), mayChange=True, scale=0.045)
+        self.status = OnscreenText(text="", pos=(-1.0, 0.9), align=TextNode.ALeft, parent=base.a2dTopLeft,
+                                   **{**style, "pos": (0.05, -0.08)})
+        self.message = OnscreenText(text="", pos=(0, 0.1), align=TextNode.ACenter, parent=base.a2dBottomCenter,
+                                    **{**style, "fg": (1, 0.92, 0.6, 1), "scale": 0.05})
+        self.hint = OnscreenText(text="H: help", pos=(-0.05, 0.05), align=TextNode.ARight,
+                                 parent=base.a2dBottomRight, **{**style, "scale": 0.035})
+        self.help = DirectFrame(frameColor=(0, 0, 0, 0.78), frameSize=(-1.5, 1.5, -0.9, 0.9), pos=(0, 0, 0))
+        self.help_text = OnscreenText(text="", parent=self.help, align=TextNode.ALeft, pos=(-1.4, 0.8), scale=0.04,
+                                      fg=(1, 1, 1, 1), mayChange=True, wordwrap=68)
+        self.help.hide()
+        self.buttons: list = []
+
+    def set_status(self, lines: list[str]) -> None:
+        self.status.setText("\n".join(lines))
+
+    def say(self, text: str) -> None:
+        self.message.setText(text)
+
+    def toggle_help(self, rules: str) -> None:
+        if self.help.isHidden():
+            self.help_text.setText(rules.strip() + "\n\n" + KEYS_HELP)
+            self.help.show()
+        else:
+            self.help.hide()
+
+    def set_buttons(self, actions: list[tuple[str, object]]) -> None:
+        """Buttons for picks that are not places on the table (pass, spend a talisman, stay...)."""
+        for b in self.buttons:
+            b.destroy()
+        self.buttons = []
+        for i, (label, callback) in enumerate(actions):
+            b = DirectButton(text=label, scale=0.05, pos=(0.25 + 0.42 * i, 0, 0.22), parent=self.base.a2dBottomLeft,
+                             command=callback, frameColor=(0.95, 0.9, 0.75, 1), pad=(0.4, 0.25))
+            self.buttons.append(b)
