@@ -39,7 +39,11 @@ class Table:
         from towerworld.scene.setup import add_table, dress, frame_light
         from towerworld.scene.stage import Stage
 
-        self.base = ShowBase(windowType="offscreen" if frames is not None else None)
+        try:
+            self.base = ShowBase(windowType="offscreen" if frames is not None else None)
+        except Exception as e:  # no display, no GL: say so in one sentence
+            raise TowerworldError(f"Could not open a window ({e}); towerworld play needs a desktop session "
+                                  "(try 'towerworld render' for a picture without one).") from None
         self.base.disableMouse()
         self.base.setBackgroundColor(0.78, 0.84, 0.9, 1)
         self.base.camLens.setFov(40)
