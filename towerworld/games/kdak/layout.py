@@ -1,0 +1,161 @@
+"""Where every K'Dak piece stands, in millimetres, and the HUD lines.
+
+The tower stands at the origin: four columns (a back left, b back right, c front right, d front left; +y is the back)
+of tiles stacked straight up, a tile of level L lying at z = L * 6.35. Around it: the pawns waiting to enter (left),
+the place for pawns out of the tower (further left, the "out" cell), the level coins on ledges by each storey (right),
+the die by level 5, the score track behind, talismans in front of their owners (player 1 sits in front, player 2
+behind), and the discarded tiles face up in rows in front.
+"""
+from __future__ import annotations
+
+from towerworld.engine.layout import Cell, Layout, Pose, look
+from towerworld.engine.pieces import size
+from towerworld.games.kdak.rules import (COLUMNS, LEVELS, MOVE, NOT_IN, OUT, OVER, RANKS, REMOVE, REVEAL, ROLL, SPEND,
+                                         SUITS, TILES, face_up_on_level, pawn_place, tile_id)
+
+TILE = size("pp_tile")
+COIN = size("pp_coin")
+PAWN = size("pp_pawn")
+TRACK = size("track")
+GAP = 0.4
+HALF = (TILE.w + GAP) / 2
+# column centres: a back left, b back right, c front right, d front left
+CENTRES = ((-HALF, HALF), (HALF, HALF), (HALF, -HALF), (-HALF, -HALF))
+PAWN_COLOURS = ("suns", "moons")
+TRACK_Y = 150.0
+TRACK_MAX = 60          # the tiles hold 60 points in all
+
+
+def column_centre(c: int) -> tuple[float, float]:
+    return CENTRES[c]
+
+
+def _tile_look(state, slot):
+    v = state.ident[slot]
+    if v < 0:
+        return look()
+    return look(suit=SUITS[v // 6], rank=RANKS[v % 6])
+
+
+def build_layout(state) -> Layout:
+    lay = Layout()
+    o = state.opts
+    cols, up = state.cols, state.up
+    for c, col in enumerate(cols):
+        x, y = CENTRES[c]
+        for lv, slot in enumerate(col):
+            lay.place(tile_id(slot), Pose("pp_tile", x, y, lv * TILE.h, face_up=bool(up >> slot & 1),
+                                          look=_tile_look(state, slot)))
+    # discards, face up, rows of eight in front of the tower
+    for i, slot in enumerate(state.discards):
+        lay.place(tile_id(slot), Pose("pp_tile", -3.5 * 56 + (i % 8) * 56, -120 - (i // 8) * 56, 0.0,
+                                      face_up=True, look=_tile_look(state, slot)))
+    # pawns
+    where = {}
+    for p, slot in enumerate(state.pawns):
+        if slot >= 0:
+            where.setdefault(slot, []).append(p)
+    for p, slot in enumerate(state.pawns):
+        pl = look(suit=PAWN_COLOURS[p % 2], player=p)
+        if slot == NOT_IN:
+            pose = Pose("pp_pawn", -2 * HALF - 30, 15 - 30 * p, 0.0, look=pl)
+        elif slot == OUT:
+            pose = Pose("pp_pawn", -2 * HALF - 80, 15 - 30 * p, 0.0, look=pl)
+        else:
+            c, lv = pawn_place(state, p)
+            x, y = CENTRES[c]
+            sharing = where[slot]
+            if len(sharing) > 1:
+                x += -11 if sharing.index(p) == 0 else 11
+            pose = Pose("pp_pawn", x, y, (lv + 1) * TILE.h, look=pl)
+        lay.place(f"pawn:{p}", pose)
+    lay.cells["out"] = Cell(-2 * HALF - 80, 0.0, 0.0, 50.0, 80.0, "leave the tower")
+    # level coins on ledges by each storey, and labels
+    for lv in range(LEVELS):
+        x, y = 2 * HALF + 16, -2 * HALF + 12 + lv * 17
+        lay.place(f"coin:level:{lv}", Pose("pp_coin", x, y, lv * TILE.h, face_up=True, look=look(rank=RANKS[lv])))
+        lay.labels[f"level:{lv}"] = (x + 16, y, lv * TILE.h + COIN.h, f"level {lv}")
+    # the die by level 5
+    lay.place("die", Pose("pp_die", 2 * HALF + 20, 2 * HALF + 12, 0.0,
+                          look=look(face=RANKS[state.roll]) if state.roll >= 0 else look()))
+    # the score track and markers (one per player, or one pooled)
+    lay.place("track", Pose("track", 0.0, TRACK_Y, 0.0))
+    markers = [sum(state.scores)] if o.pooled else list(state.scores)
+    for p, pts in enumerate(markers):
+        x = -TRACK.w / 2 + 10 + (TRACK.w - 20) * min(pts, TRACK_MAX) / TRACK_MAX
+        dy = 0.0 if len(markers) == 1 else (-9.6 if p == 0 else 9.6)
+        lay.place(f"score:{p}", Pose("pp_coin", x, TRACK_Y + dy, TRACK.h, face_up=False, look=look(score=pts)))
+    # talismans in front of their owners (player 1 in front of the tower, player 2 behind it)
+    for p, count in enumerate(state.tal):
+        tower_coin = state.tower_tal == p
+        for k in range(count):
+            pid = "talisman:tower" if tower_coin else f"talisman:{p}:{k}"
+            x = 2 * HALF + 40 + k * 22
+            y = -2 * HALF - 25 if p == 0 else 2 * HALF + 45
+            lay.place(pid, Pose("pp_coin", x, y, 0.0, face_up=False, look=look(talisman=True)))
+    if state.tower_tal == -1:
+        lay.place("talisman:tower", Pose("pp_coin", 2 * HALF + 16 + 22, -2 * HALF + 12 + 5 * 17, 5 * TILE.h,
+                                         face_up=False, look=look(talisman=True)))
+    if state.stage == SPEND:
+        y = -2 * HALF - 25 if state.turn == 0 else 2 * HALF + 45
+        lay.cells["spend"] = Cell(2 * HALF + 40, y, 0.0, 40.0, 25.0, "spend a talisman")
+        lay.cells["pass"] = Cell(2 * HALF + 100, y, 0.0, 40.0, 25.0, "pass")
+    if state.stage == MOVE and state.pawns[state.turn] >= 0:
+        c, lv = pawn_place(state, state.turn)
+        x, y = CENTRES[c]
+        lay.cells["stay"] = Cell(x, y, (lv + 1) * TILE.h, 20.0, 20.0, "stay")
+    return lay
+
+
+def hud(game, state) -> dict:
+    o = state.opts
+    n = o.n
+    st = state.stage
+    if st == OVER:
+        turn = "Game over: " + game.result(state)
+    elif st == ROLL:
+        turn = f"Player {state.turn + 1} rolls the die"
+    elif st == REVEAL:
+        turn = "A tile is revealed"
+    elif st == REMOVE:
+        turn = f"Player {state.turn + 1}: remove a tile of level {state.level}"
+    elif st == SPEND:
+        turn = f"Player {state.turn + 1}: spend a talisman for an extra turn, or pass"
+    else:
+        turn = f"Player {state.turn + 1} to move" + (" (talisman turn, no removal)" if state.free else "")
+    phase = "escaping the crumbling tower" if state.door else (
+        "climbing (the tower crumbles)" if o.crumble else "climbing the tower")
+    if o.pooled:
+        scores = f"pooled: {sum(state.scores)}"
+    else:
+        scores = "  ".join(f"P{i + 1}: {s}" for i, s in enumerate(state.scores))
+    where = []
+    for p in range(n):
+        slot = state.pawns[p]
+        if slot == NOT_IN:
+            where.append(f"P{p + 1} outside")
+        elif slot == OUT:
+            where.append(f"P{p + 1} out")
+        else:
+            c, lv = pawn_place(state, p)
+            where.append(f"P{p + 1} at {COLUMNS[c]}{lv}")
+    lines = {
+        "turn": turn,
+        "phase": phase,
+        "scores": scores,
+        "roll": "no roll yet" if state.roll < 0 else f"last roll: {RANKS[state.roll]}",
+        "door": "door open" if state.door else "door shut",
+        "pawns": ", ".join(where),
+        "tiles": f"{TILES - len(state.discards)} tiles stand, {state.up.bit_count()} face up",
+    }
+    if o.talisman or o.l5t:
+        lines["talismans"] = "  ".join(f"P{i + 1}: {t}" for i, t in enumerate(state.tal))
+        if o.l5t:
+            lines["talismans"] += "  (level-5 talisman " + (
+                "still by level 5)" if state.tower_tal == -1 else f"taken by P{state.tower_tal + 1})")
+    if st == MOVE and state.pawns[state.turn] >= 0 and o.up2 and not state.door:
+        c, lv = pawn_place(state, state.turn)
+        k = face_up_on_level(state.cols, state.up, lv)
+        lines["climb"] = f"{k} face-up tile{'s' if k != 1 else ''} on level {lv}" + (
+            "" if k >= 2 else ": you need two to go up")
+    return lines
