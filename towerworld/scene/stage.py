@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass
 
 from direct.interval.IntervalGlobal import Func, LerpFunc, Parallel, Sequence, Wait
-from panda3d.core import NodePath, TransparencyAttrib
+from panda3d.core import NodePath, TransparencyAttrib, Vec4
 
 from towerworld.engine.game import Event
 from towerworld.engine.layout import Cell, Layout, Pose
@@ -160,7 +160,7 @@ class Stage:
         """targets: piece or cell id -> rgba highlight. Everything else is cleared."""
         for pid, node in self.nodes.items():
             if pid in targets:
-                node.setShaderInput("highlight", targets[pid])
+                node.setShaderInput("highlight", Vec4(*targets[pid]))
             else:
                 node.clearShaderInput("highlight")
         for cid, node in self.cells.items():

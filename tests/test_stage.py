@@ -1,0 +1,115 @@
+"""The stage diff and its animation, without a window: plan() is pure, intervals are driven with setT/finish."""
+from towerworld.engine.game import Event
+from towerworld.engine.layout import Cell, Layout, Pose, look
+from towerworld.scene.stage import Stage, plan
+
+
+def tower(removed=False, fallen=False):
+    L = Layout()
+    L.place("tile:a0", Pose("pp_tile", 0, 0, 0, look=look(suit="suns", rank=1)))
+    if not removed:
+        L.place("tile:a1", Pose("pp_tile", 0, 0, 6.35, face_up=False))
+    top = 6.35 if removed else 12.7
+    L.place("tile:a2", Pose("pp_tile", 0, 0, top, face_up=False))
+    L.place("pawn:0", Pose("pp_pawn", 0, 0, top + 6.35 if not fallen else 6.35, look=look(colour=0)))
+    L.cells["out"] = Cell(80, 0, 0, 30, 30)
+    return L
+
+
+def actions(phases):
+    return [[(c.piece, c.action) for c in phase] for phase in phases]
+
+
+def test_unchanged_layout_needs_no_animation():
+    assert plan(tower(), tower()) == []
+
+
+def test_pieces_that_only_went_down_fall_after_named_events():
+    old, new = tower(), tower(removed=True)
+    events = [Event("remove", ("tile:a1",), "a tile disintegrates")]
+    phases = actions(plan(old, new, events))
+    assert phases[0] == [("tile:a1", "leave")]
+    assert sorted(phases[-1]) == [("pawn:0", "fall"), ("tile:a2", "fall")]
+
+
+def test_events_order_the_phases():
+    old, new = tower(), tower(removed=True)
+    events = [Event("remove", ("tile:a1",)), Event("fall", ("pawn:0",)), Event("settle", ("tile:a2",))]
+    assert actions(plan(old, new, events)) == [[("tile:a1", "leave")], [("pawn:0", "fall")], [("tile:a2", "fall")]]
+
+
+def test_turning_over_is_a_flip_and_new_pieces_arrive():
+    old = tower()
+    new = tower()
+    new.pieces["tile:a2"] = Pose("pp_tile", 0, 0, 12.7, face_up=True, look=look(suit="moons", rank=5))
+    new.place("die", Pose("pp_die", 90, 0, 0, look=look(face=3)))
+    kinds = dict(c for phase in actions(plan(old, new)) for c in phase)
+    assert kinds == {"tile:a2": "flip", "die": "arrive"}
+
+
+def test_sideways_moves_arc_and_look_changes_restyle():
+    old = tower()
+    new = tower()
+    new.pieces["pawn:0"] = Pose("pp_pawn", 51, 0, 0, look=look(colour=0))
+    new.pieces["tile:a0"] = Pose("pp_tile", 0, 0, 0, look=look(suit="suns", rank=2))
+    kinds = dict(c for phase in actions(plan(old, new)) for c in phase)
+    assert kinds == {"pawn:0": "move", "tile:a0": "restyle"}
+
+
+def _world(stage, pid):
+    node = stage.nodes[pid]
+    return tuple(round(v, 3) for v in node.getPos())
+
+
+def test_transition_ends_exactly_at_the_new_layout():
+    from panda3d.core import NodePath
+    stage = Stage(NodePath("root"))
+    old, new = tower(), tower(removed=True)
+    stage.show(old)
+    ival = stage.transition(old, new, [Event("remove", ("tile:a1",))])
+    ival.setT(ival.getDuration() * 0.3)   # mid-way the removed tile is still there, shrinking
+    assert "tile:a1" in stage.nodes
+    ival.finish()
+    assert "tile:a1" not in stage.nodes
+    assert _world(stage, "pawn:0") == (0, 0, round(6.35 + 6.35, 3))
+    assert _world(stage, "tile:a2") == (0, 0, 6.35)
+
+
+def test_fall_is_gravity_eased():
+    """Half-way through a fall a piece has dropped a quarter of the way (ease-in), not half."""
+    from panda3d.core import NodePath
+    stage = Stage(NodePath("root"))
+    old, new = tower(), tower(removed=True)
+    stage.show(old)
+    ival = stage.transition(old, new, [])
+    fall_phase_start = ival.getDuration() - 0.45 * 0.8   # the fall phase runs last
+    ival.setT(fall_phase_start + 0.45 * 0.8 / 2)
+    z = stage.nodes["tile:a2"].getZ()
+    assert abs(z - (12.7 - 6.35 * 0.25)) < 0.3
+
+
+def test_flip_turns_the_model_over():
+    from panda3d.core import NodePath
+    stage = Stage(NodePath("root"))
+    old = tower()
+    new = tower()
+    new.pieces["tile:a2"] = Pose("pp_tile", 0, 0, 12.7, face_up=True, look=look(suit="moons", rank=5))
+    stage.show(old)
+    assert abs(abs(stage.models["tile:a2"].getR()) - 180) < 1e-3
+    ival = stage.transition(old, new, [])
+    ival.finish()
+    assert abs(stage.models["tile:a2"].getR()) < 1e-3
+    assert stage.poses["tile:a2"].get("rank") == 5
+
+
+def test_highlight_marks_targets_only():
+    from panda3d.core import NodePath
+    stage = Stage(NodePath("root"))
+    stage.show(tower())
+    stage.highlight({"tile:a2": (0, 1, 0, 0.5), "out": (0, 1, 0, 0.5)})
+    glow = stage.nodes["tile:a2"].getShaderInput("highlight")   # keep a reference: the vector lives in it
+    assert tuple(glow.getVector()) == (0, 1, 0, 0.5)
+    assert stage.nodes["tile:a0"].getShaderInput("highlight").getValueType() == 0   # not highlighted
+    assert stage.cells["out"].getColorScale()[3] > 0
+    stage.highlight({})
+    assert stage.cells["out"].getColorScale()[3] == 0
