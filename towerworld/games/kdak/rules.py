@@ -380,7 +380,7 @@ def pawn_moves(state: KState, p: int) -> list:
 class KDakGame(Game):
     name = "kdak"
     title = "K'Dak's Tower of Confusion"
-    min_players = 1
+    min_players = 2
     max_players = 2
     options = (
         Option("talisman", False, "talisman variant: every null tile turned face up gives a talisman (an extra turn)"),
@@ -411,9 +411,18 @@ class KDakGame(Game):
 
     # ---- setup -------------------------------------------------------------------------------------------------------
     def resolve_options(self, options=None, variant=None, players=None):
-        merged, n = super().resolve_options(options, variant, players)
-        if players is None and not variant:
+        """Options and player count. Without a count, the options decide: one player for the solitaire rules (the
+        level-5 talisman without a pooled score), two otherwise; combinations that make no game are refused."""
+        merged, _ = super().resolve_options(options, variant, None)
+        n = players
+        if n is None:
             n = 1 if merged["level5_talisman"] and not merged["pooled"] else 2
+        if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 2:
+            raise BadOption(f"{self.title} is for one or two players, not {n!r}.")
+        v = next((x for x in self.variants if x.name == variant), None)
+        if v is not None and v.players and not v.players[0] <= n <= v.players[1]:
+            raise BadOption(f"{self.title} ({variant}) is for {v.players[0]} player{'s' if v.players[0] > 1 else ''}, "
+                            f"not {n}.")
         _check_combo(merged, n)
         return merged, n
 
