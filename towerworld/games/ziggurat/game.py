@@ -1,0 +1,425 @@
+"""Ziggurat: the Game contract (rules, notation, layout, picks, explanations). Rules core in rules.py."""
+from __future__ import annotations
+
+import re
+
+from towerworld.engine.game import CHANCE, TERMINAL, BadNotation, Event, Game, IllegalMove, Option, Variant
+from towerworld.engine.layout import Cell, Layout, Pose, look
+from towerworld.engine.pieces import size
+
+from towerworld.games.ziggurat.rules import (
+    ALL_MASK, CHEAT, DEAL, DINDEX, DOMINOES, DRAW, EMPTY, IN_TIER, NB, NCELLS, NUMBERED_DEALS, PLACE, TIER_SQUARES,
+    ZState, cell_index, cname, deal_order, dname, heights, lift, placements, position_of, tier_counts, title,
+)
+
+CELL_MM = 25.4
+MAP_H = size("domino_map").h
+DOM_H = size("domino").h
+HAND_X = 3 * CELL_MM + 45.0
+PILE_X = -(3 * CELL_MM + 45.0)
+
+_PLACE_RE = re.compile(r"^(\d)\s*-\s*(\d)\s*@\s*([a-f][1-6])\s*-\s*([a-f][1-6])(?:\s+t\s*(\d))?$")
+_CHEAT_RE = re.compile(r"^cheat\s+(?:(\d)\s*-\s*(\d))?\s*(?:@?\s*([a-f][1-6])(?:\s*-\s*([a-f][1-6]))?)?"
+                       r"(?:\s+t\s*(\d))?$")
+_DRAW_RE = re.compile(r"^draw\s+(\d)\s*-\s*(\d)$")
+_DEAL_RE = re.compile(r"^deal\s+(\d+)$")
+
+
+def cell_xy(c: int) -> tuple[float, float]:
+    return ((c % 6 - 2.5) * CELL_MM, (c // 6 - 2.5) * CELL_MM)
+
+
+class Ziggurat(Game):
+    name = "ziggurat"
+    title = "Ziggurat"
+    min_players = 1
+    max_players = 1
+    options = (
+        Option("cheat_limit", 20, "the game ends, given up, once this many cheats are counted", low=5, high=100),
+        Option("deal", 0, "0: a shuffled pile (every draw a chance move); n >= 1: the fixed numbered deal n; "
+                          "-1: a chance move picks numbered deal 1-1000", low=-1, high=1_000_000_000),
+    )
+    variants = (
+        Variant("numbered", "FreeCell-style numbered deals: the first chance move picks deal 1-1000, which fixes the "
+                            "pile order (the solver agent reads it; nobody else sees it)", {"deal": -1}),
+    )
+    # draws <= 28, cheat moves <= limit, placements <= 28 + limit - 1, one deal pick (limit <= 100)
+    max_plies = 28 + 100 + 28 + 99 + 1
+    max_moves = max(28 * 120 + 28, NUMBERED_DEALS)
+    perfect_information = False
+    min_utility = -1.0
+    max_utility = 1.0
+
+    # ---- setup ------------------------------------------------------------------------------------------------------
+    def new_state(self, options=None, players=None):
+        opts, _ = self.resolve_options(options, players=players)
+        deal = opts["deal"]
+        pile = deal_order(deal) if deal > 0 else ()
+        return ZState(EMPTY, EMPTY, (), ALL_MASK, pile, 0, opts["cheat_limit"], deal)
+
+    def num_players(self, state):
+        return 1
+
+    # ---- rules ------------------------------------------------------------------------------------------------------
+    def current_player(self, state):
+        if state.cheats >= state.limit:
+            return TERMINAL
+        if state.deal < 0:
+            return CHANCE
+        if len(state.hand) < 3 and state.unseen:
+            return CHANCE
+        if not state.hand:
+            return TERMINAL
+        return 0
+
+    def legal_moves(self, state):
+        if self.current_player(state) != 0:
+            return []
+        moves = placements(state.vals, state.hand)
+        placed = sorted({d for d in state.owner if d >= 0})
+        moves += [(CHEAT, d) for d in placed]
+        moves.sort()
+        return moves
+
+    def chance_outcomes(self, state):
+        if self.current_player(state) != CHANCE:
+            return []
+        if state.deal < 0:
+            p = 1.0 / NUMBERED_DEALS
+            return [((DEAL, n), p) for n in range(1, NUMBERED_DEALS + 1)]
+        if state.pile:
+            return [((DRAW, state.pile[0]), 1.0)]
+        ds = [d for d in range(28) if state.unseen >> d & 1]
+        p = 1.0 / len(ds)
+        return [((DRAW, d), p) for d in ds]
+
+    def apply_unchecked(self, state, move):
+        kind = move[0]
+        if kind == PLACE:
+            _, t, c1, c2, v1, v2 = move
+            d = DINDEX[(v1, v2)]
+            s1, s2 = t * 36 + c1, t * 36 + c2
+            nv = list(state.vals)
+            no = list(state.owner)
+            nv[s1] = v1
+            nv[s2] = v2
+            no[s1] = no[s2] = d
+            hand = tuple(x for x in state.hand if x != d)
+            new = ZState(tuple(nv), tuple(no), hand, state.unseen, state.pile, state.cheats, state.limit, state.deal)
+            return new, [Event("place", (f"domino:{dname(d)}",),
+                               f"{v1}-{v2} placed on {cname(c1)}-{cname(c2)}, tier {t}.")]
+        if kind == DRAW:
+            d = move[1]
+            hand = tuple(sorted(state.hand + (d,)))
+            pile = state.pile[1:] if state.pile else ()
+            new = ZState(state.vals, state.owner, hand, state.unseen & ~(1 << d), pile, state.cheats, state.limit,
+                         state.deal)
+            return new, [Event("draw", (f"domino:{dname(d)}",), f"You draw the {dname(d)}.", reveals=True)]
+        if kind == CHEAT:
+            d = move[1]
+            nv, no, lifted = lift(state.vals, state.owner, d)
+            hand = tuple(sorted(state.hand + tuple(lifted)))
+            cheats = state.cheats + len(lifted)
+            new = ZState(nv, no, hand, state.unseen, state.pile, cheats, state.limit, state.deal)
+            names = ", ".join(dname(x) for x in lifted)
+            text = (f"Cheat: the {dname(d)} is picked up" + (f" with what rested on it ({names})" if len(lifted) > 1
+                                                              else "") + f"; {len(lifted)} cheat"
+                    + ("s" if len(lifted) > 1 else "") + f", {cheats} in all.")
+            return new, [Event("lift", tuple(f"domino:{dname(x)}" for x in lifted), text)]
+        if kind == DEAL:
+            n = move[1]
+            new = ZState(state.vals, state.owner, state.hand, state.unseen, deal_order(n), state.cheats,
+                         state.limit, n)
+            return new, [Event("shuffle", (), "The dominoes are mixed face down.")]
+        raise IllegalMove("That is not a Ziggurat move.")
+
+    # ---- outcome ----------------------------------------------------------------------------------------------------
+    def complete(self, state) -> bool:
+        return not state.hand and not state.unseen and state.deal >= 0
+
+    def returns(self, state):
+        if self.complete(state):
+            return [1.0 - 2.0 * min(state.cheats, state.limit) / state.limit]
+        if self.current_player(state) == TERMINAL:
+            return [-1.0]
+        return [0.0]
+
+    def scores(self, state):
+        return [state.cheats]
+
+    def result(self, state):
+        if self.complete(state):
+            c = state.cheats
+            return (f"{title(c)}: the ziggurat stands with {c} cheat{'s' if c != 1 else ''}.")
+        if self.current_player(state) == TERMINAL:
+            return (f"Given up after {state.cheats} cheats (the limit is {state.limit}): "
+                    f"{title(state.cheats)}.")
+        return "in progress"
+
+    def observation(self, state, player=0):
+        # the pile order and the deal number stay hidden: only which dominoes are unseen is known
+        return (state.vals, state.owner, state.hand, state.unseen, state.cheats, state.limit, state.deal < 0)
+
+    def heuristic(self, state, player=0):
+        if self.is_terminal(state):
+            return self.returns(state)[0] * 1000.0
+        placed = sum(1 for v in state.vals if v >= 0) // 2
+        return placed - 3.0 * state.cheats
+
+    # ---- notation ---------------------------------------------------------------------------------------------------
+    def format_move(self, state, move):
+        kind = move[0]
+        if kind == PLACE:
+            _, t, c1, c2, v1, v2 = move
+            return f"{v1}-{v2} @{cname(c1)}-{cname(c2)} t{t}"
+        if kind == CHEAT:
+            pos = position_of(state.vals, state.owner, move[1])
+            if pos is None:
+                return f"cheat {dname(move[1])}"
+            t, c1, c2, v1, v2 = pos
+            return f"cheat {v1}-{v2} @{cname(c1)}-{cname(c2)} t{t}"
+        if kind == DRAW:
+            return f"draw {dname(move[1])}"
+        if kind == DEAL:
+            return f"deal {move[1]}"
+        raise BadNotation(f"{move!r} is not a Ziggurat move.")
+
+    def parse_move(self, state, text):
+        raw = text
+        text = " ".join(text.strip().lower().split())
+        m = _PLACE_RE.match(text)
+        if m:
+            v1, v2 = int(m[1]), int(m[2])
+            if v1 > 6 or v2 > 6:
+                raise BadNotation(f"'{raw}': domino halves run from 0 to 6.")
+            c1, c2 = cell_index(m[3]), cell_index(m[4])
+            if c2 not in NB[c1]:
+                raise BadNotation(f"'{raw}': {m[3]} and {m[4]} are not side by side, so no domino covers both.")
+            if c1 > c2:
+                c1, c2, v1, v2 = c2, c1, v2, v1
+            if m[5] is not None:
+                t = int(m[5])
+                if t > 2:
+                    raise BadNotation(f"'{raw}': the tiers are t0 (bottom), t1 and t2 (top).")
+            else:
+                h = heights(state.vals)
+                t = min(max(h[c1], h[c2]), 2)
+            return (PLACE, t, c1, c2, v1, v2)
+        m = _CHEAT_RE.match(text)
+        if m and (m[1] or m[3]):
+            if m[1]:
+                v1, v2 = int(m[1]), int(m[2])
+                if v1 > 6 or v2 > 6:
+                    raise BadNotation(f"'{raw}': domino halves run from 0 to 6.")
+                return (CHEAT, DINDEX[(v1, v2)])
+            c = cell_index(m[3])
+            if m[5] is not None:
+                t = int(m[5])
+                if t > 2:
+                    raise BadNotation(f"'{raw}': the tiers are t0 (bottom), t1 and t2 (top).")
+            else:
+                t = heights(state.vals)[c] - 1
+                if t < 0:
+                    raise BadNotation(f"'{raw}': nothing stands on {m[3]}.")
+            d = state.owner[t * 36 + c]
+            if d < 0:
+                raise BadNotation(f"'{raw}': nothing lies on {m[3]} on tier {t}.")
+            return (CHEAT, d)
+        m = _DRAW_RE.match(text)
+        if m:
+            v1, v2 = int(m[1]), int(m[2])
+            if v1 > 6 or v2 > 6:
+                raise BadNotation(f"'{raw}': domino halves run from 0 to 6.")
+            return (DRAW, DINDEX[(v1, v2)])
+        m = _DEAL_RE.match(text)
+        if m:
+            return (DEAL, int(m[1]))
+        raise BadNotation(f"'{raw}' is not Ziggurat notation (try '3-2 @c3-d3 t1', 'cheat 3-2' or 'draw 5-1').")
+
+    # ---- explanations -----------------------------------------------------------------------------------------------
+    def why_illegal(self, state, move):
+        cp = self.current_player(state)
+        if cp == TERMINAL:
+            return "The game is over."
+        if cp == CHANCE:
+            return "The next domino must be drawn from the pile first."
+        if not isinstance(move, tuple) or not move:
+            return "That is not a Ziggurat move."
+        if move[0] == CHEAT:
+            d = move[1] if len(move) == 2 and isinstance(move[1], int) and 0 <= move[1] < 28 else None
+            if d is None:
+                return "That is not a domino."
+            if d in state.hand:
+                return f"The {dname(d)} is in your hand: only a domino standing in the ziggurat can be picked up."
+            return f"The {dname(d)} is still face down in the pile: only a placed domino can be picked up."
+        if move[0] in (DRAW, DEAL):
+            return "Drawing from the pile happens by itself after each placement."
+        if move[0] != PLACE or len(move) != 6:
+            return "That is not a Ziggurat move."
+        reason = self.placement_problem(state, *move[1:])
+        return reason or "That is not a legal move here."
+
+    def placement_problem(self, state, t, c1, c2, v1, v2) -> str | None:
+        """The first rule a placement breaks, as a sentence; None when it is legal."""
+        if not (0 <= v1 <= 6 and 0 <= v2 <= 6):
+            return "Domino halves run from 0 to 6."
+        d = DINDEX[(v1, v2)]
+        if d not in state.hand:
+            if d in {x for x in state.owner if x >= 0}:
+                return f"The {dname(d)} already stands in the ziggurat (picking it up is a cheat)."
+            return f"The {dname(d)} is not in your hand: it is still face down in the pile."
+        if c2 not in NB[c1]:
+            return f"{cname(c1)} and {cname(c2)} are not side by side."
+        if not 0 <= t <= 2:
+            return "The tiers are t0 (bottom), t1 and t2 (top)."
+        for c in (c1, c2):
+            if not IN_TIER[t][c]:
+                return (f"No overhang: tier {t} is the centred square {TIER_SQUARES[t]}, and {cname(c)} lies "
+                        f"outside it.")
+        h = heights(state.vals)
+        for c in (c1, c2):
+            if h[c] > t:
+                return f"{cname(c)} is already covered on tier {t}."
+        for c in (c1, c2):
+            if h[c] < t:
+                return (f"No balancing: on tier {t} each half must rest on a domino half directly below, and "
+                        f"{cname(c)} has nothing on tier {t - 1}.")
+        if t:
+            for c, v in ((c1, v1), (c2, v2)):
+                b = state.vals[(t - 1) * 36 + c]
+                if v <= b:
+                    word = "an equal" if v == b else "a greater"
+                    return (f"The {v} half would rest on a {b} ({word} value): each half must be greater than what "
+                            f"lies beneath.")
+        if any(x >= 0 for x in state.vals[:NCELLS]):
+            ok = False
+            for c, v in ((c1, v1), (c2, v2)):
+                for n in NB[c]:
+                    if any(state.vals[u * 36 + n] == v for u in range(3)):
+                        ok = True
+            if not ok:
+                return (f"Neither half is beside a half of equal value (a {v1} next to {cname(c1)} or a {v2} next "
+                        f"to {cname(c2)}, on any tier; diagonals do not count).")
+        return None
+
+    def explain(self, state, picks):
+        cp = self.current_player(state)
+        if cp == TERMINAL:
+            return "The game is over."
+        if cp == CHANCE:
+            return "The next domino must be drawn from the pile first."
+        if not picks:
+            return "Pick a domino in your hand, or a placed domino to pick it up (a cheat)."
+        first = picks[0]
+        if not first.startswith("domino:"):
+            return "Pick a domino in your hand first (or a placed domino to cheat)."
+        try:
+            lo, hi = (int(x) for x in first[7:].split("-"))
+            d = DINDEX[(lo, hi)]
+        except (ValueError, KeyError):
+            return "That is not a domino."
+        if d not in state.hand:
+            if d in state.owner:
+                return f"Picking up the {dname(d)} is a cheat; pick it alone."
+            return f"The {dname(d)} is still face down in the pile."
+        cells = []
+        for p in picks[1:3]:
+            parts = p.split(":")
+            if len(parts) != 3 or parts[0] != "cell" or not parts[1].startswith("t"):
+                return "Pick two side-by-side cells of the foundation map for the domino."
+            try:
+                cells.append((int(parts[1][1:]), cell_index(parts[2])))
+            except (ValueError, IndexError):
+                return "Pick two side-by-side cells of the foundation map for the domino."
+        if len(cells) == 1:
+            t, c = cells[0]
+            partners = [(t, n) for n in NB[c]]
+            reasons = []
+            for _, n in partners:
+                for a, b in ((lo, hi), (hi, lo)):
+                    r = self._pair_problem(state, t, c, n, a, b)
+                    if r is None:
+                        return "That cell is fine: now pick the cell for the other half."
+                    reasons.append(r)
+            # the first half's own fault beats a fault of its possible partners
+            own = [r for r in reasons if cname(c) in r]
+            return (own or reasons or ["No domino fits there."])[0]
+        if len(cells) >= 2:
+            (t, c1), (t2, c2) = cells[0], cells[1]
+            if t != t2:
+                return "No balancing: both halves of a domino lie on the same tier."
+            r = self._pair_problem(state, t, c1, c2, lo, hi)
+            if r is None and lo != hi:
+                r = self._pair_problem(state, t, c1, c2, hi, lo)
+            return r or "That is not a legal move here."
+        return "That is not a legal move here."
+
+    def _pair_problem(self, state, t, c1, c2, v1, v2):
+        if c1 > c2:
+            c1, c2, v1, v2 = c2, c1, v2, v1
+        return self.placement_problem(state, t, c1, c2, v1, v2)
+
+    # ---- play screen ------------------------------------------------------------------------------------------------
+    def picks(self, state, move):
+        kind = move[0]
+        if kind == PLACE:
+            _, t, c1, c2, v1, v2 = move
+            d = DINDEX[(v1, v2)]
+            lo, hi = DOMINOES[d]
+            # the first cell takes the low half (as the hand shows it, low half on the left), the second the high
+            if v1 == lo:
+                return (f"domino:{dname(d)}", f"cell:t{t}:{cname(c1)}", f"cell:t{t}:{cname(c2)}")
+            return (f"domino:{dname(d)}", f"cell:t{t}:{cname(c2)}", f"cell:t{t}:{cname(c1)}")
+        if kind == CHEAT:
+            return (f"domino:{dname(move[1])}",)
+        return (self.format_move(state, move),)
+
+    def hud(self, state):
+        cp = self.current_player(state)
+        t0, t1, t2 = tier_counts(state.owner)
+        lines = {
+            "turn": ("Game over: " + self.result(state)) if cp == TERMINAL else
+                    "Drawing from the pile" if cp == CHANCE else "Place a domino from your hand, or cheat",
+            "cheats": f"Cheats: {state.cheats} ({title(state.cheats)} so far)",
+            "tiers": f"Tiers: bottom {t0}/18, middle {t1}/8, top {t2}/2",
+            "hand": "Hand: " + (" ".join(f"[{dname(d)}]" for d in state.hand) or "empty"),
+            "pile": f"Pile: {bin(state.unseen).count('1')} face down",
+        }
+        if cp == 0 and not placements(state.vals, state.hand):
+            lines["turn"] = "No domino in your hand fits anywhere: you must cheat (pick up a placed domino)."
+        return lines
+
+    def layout(self, state):
+        lay = Layout()
+        lay.place("map", Pose("domino_map", 0.0, 0.0, 0.0))
+        done = set()
+        for s in range(108):
+            d = state.owner[s]
+            if d < 0 or d in done:
+                continue
+            done.add(d)
+            t, c1, c2, v1, v2 = position_of(state.vals, state.owner, d)
+            (x1, y1), (x2, y2) = cell_xy(c1), cell_xy(c2)
+            # c1 < c2: c2 is to the right (+x, heading 0) or above (+y, heading 90); look a is the half at local -x
+            heading = 0.0 if c2 == c1 + 1 else 90.0
+            lay.place(f"domino:{dname(d)}", Pose("domino", (x1 + x2) / 2, (y1 + y2) / 2, MAP_H + t * DOM_H,
+                                                 heading, True, look(a=v1, b=v2)))
+        for i, d in enumerate(state.hand):
+            lo, hi = DOMINOES[d]
+            col, row = divmod(i, 6)
+            lay.place(f"domino:{dname(d)}", Pose("domino", HAND_X + col * 58.0, 2.5 * CELL_MM - row * 30.0, 0.0,
+                                                 0.0, True, look(a=lo, b=hi)))
+        n = bin(state.unseen).count("1")
+        for i in range(n):
+            lay.place(f"pile:{i}", Pose("domino", PILE_X, 0.0, i * DOM_H, 0.0 if i % 2 == 0 else 3.0, False))
+        if n:
+            lay.labels["pile"] = (PILE_X, -30.0, 0.0, f"pile: {n}")
+        lay.labels["hand"] = (HAND_X, 2.5 * CELL_MM + 24.0, 0.0, "hand")
+        h = heights(state.vals)
+        for c in range(NCELLS):
+            t = h[c]
+            if t <= 2 and IN_TIER[t][c]:
+                x, y = cell_xy(c)
+                lay.cells[f"cell:t{t}:{cname(c)}"] = Cell(x, y, MAP_H + t * DOM_H, CELL_MM, CELL_MM,
+                                                          f"{cname(c)} t{t}")
+        return lay
