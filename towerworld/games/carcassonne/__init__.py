@@ -1,0 +1,6 @@
+"""Carcassonne with The Tower and the Black Tower (seed 003). See docs/rules/carcassonne.md."""
+from .rules import Carcassonne
+
+GAME = Carcassonne()
+
+__all__ = ["GAME", "Carcassonne"]
