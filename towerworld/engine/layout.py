@@ -63,9 +63,15 @@ class Layout:
         xs, ys, zs, xe, ye, ze = [], [], [], [], [], []
         for p in self.pieces.values():
             s = size(p.kind)
-            r = max(s.w, s.d) / 2
-            xs.append(p.x - r); xe.append(p.x + r)
-            ys.append(p.y - r); ye.append(p.y + r)
+            turn = p.heading % 180
+            if turn == 0:
+                rx, ry = s.w / 2, s.d / 2
+            elif turn == 90:
+                rx, ry = s.d / 2, s.w / 2
+            else:
+                rx = ry = max(s.w, s.d) / 2
+            xs.append(p.x - rx); xe.append(p.x + rx)
+            ys.append(p.y - ry); ye.append(p.y + ry)
             zs.append(p.z); ze.append(p.z + s.h)
         if not xs:
             return (0, 0, 0, 0, 0, 0)

@@ -43,10 +43,24 @@ class Orbit:
 
 
 def framing(layout: Layout, fov: float = 40.0, aspect: float = 1.6, heading: float = -25.0, pitch: float = 38.0) -> Orbit:
-    """The default view: the whole layout in frame, looking down at the given angles."""
+    """The default view: every corner of the layout's bounds inside the frame, looking down at the given angles."""
     x0, y0, z0, x1, y1, z1 = layout.bounds()
-    cx, cy, cz = (x0 + x1) / 2, (y0 + y1) / 2, (z0 + z1) / 3
-    radius = max(40.0, 0.5 * math.sqrt((x1 - x0) ** 2 + (y1 - y0) ** 2 + (z1 - z0) ** 2))
-    half = math.radians(fov / 2) * (min(1.0, aspect))
-    dist = radius / math.sin(half) * 0.92
-    return Orbit(cx, cy, cz, heading, pitch, dist)
+    orbit = Orbit((x0 + x1) / 2, (y0 + y1) / 2, (z0 + z1) / 3, heading, pitch, 100.0)
+    corners = [(x, y, z) for x in (x0, x1) for y in (y0, y1) for z in (z0, z1)]
+    tan_h = math.tan(math.radians(fov / 2))          # Panda's setFov(f) is the horizontal field of view
+    tan_v = tan_h / max(aspect, 1e-3)
+    h, p = math.radians(heading), math.radians(pitch)
+    fwd = (-math.sin(h) * math.cos(p), math.cos(h) * math.cos(p), -math.sin(p))   # eye -> target
+    right = (math.cos(h), math.sin(h), 0.0)
+    up = (right[1] * fwd[2] - right[2] * fwd[1], right[2] * fwd[0] - right[0] * fwd[2],
+          right[0] * fwd[1] - right[1] * fwd[0])
+    need = 60.0
+    for cx, cy, cz in corners:
+        rel = (cx - orbit.tx, cy - orbit.ty, cz - orbit.tz)
+        along = sum(a * b for a, b in zip(rel, fwd))
+        side = abs(sum(a * b for a, b in zip(rel, right)))
+        lift = abs(sum(a * b for a, b in zip(rel, up)))
+        # the corner is in frame when side <= tan_h * (dist + along) and lift <= tan_v * (dist + along)
+        need = max(need, side / tan_h - along, lift / tan_v - along)
+    orbit.distance = need * 1.08
+    return orbit

@@ -276,11 +276,19 @@ def _fallback(pose: Pose) -> NodePath:
 
 
 # ---- piecepack -----------------------------------------------------------------------------------------------------------
+RANK_GLYPHS = {"null": "0", "ace": "A", 0: "0", 1: "A"}
+
+
+def rank_glyph(rank) -> str:
+    """Piecepack ranks as printed: null shows 0 (it scores nothing), ace shows A."""
+    return RANK_GLYPHS.get(rank, str(rank))
+
+
 def _face_symbol(suit: str | None, rank, w: float, z: float, up: bool = True) -> NodePath:
     root = NodePath("face")
     colour = SUIT_COLOURS.get(suit, (0.2, 0.2, 0.2, 1))
     if rank is not None:
-        text(str(rank), w * 0.46, colour, z, y=w * 0.1 * (1 if up else -1), up=up).reparentTo(root)
+        text(rank_glyph(rank), w * 0.46, colour, z, y=w * 0.1 * (1 if up else -1), up=up).reparentTo(root)
     if suit:
         text(SUIT_SYMBOLS.get(suit, "?"), w * 0.3, colour, z, y=-w * 0.27 * (1 if up else -1), up=up).reparentTo(root)
     return root
@@ -312,12 +320,18 @@ def build_pp_coin(pose: Pose) -> NodePath:
     colour = pose.get("colour")
     body = player_colour(colour) if colour is not None else (0.8, 0.7, 0.45, 1)
     cylinder(s.w / 2, s.h, body).reparentTo(root)
-    value = pose.get("value")
+    value = pose.get("value", pose.get("rank"))
+    ink = (0.1, 0.08, 0.05, 1)
     if value is not None:
-        text(str(value), s.w * 0.6, (0.1, 0.08, 0.05, 1), s.h + 0.05).reparentTo(root)
+        text(rank_glyph(value), s.w * 0.6, ink, s.h + 0.05).reparentTo(root)
+    # the back: a suit, else what the coin stands for (a score marker's points, a talisman)
     suit = pose.get("suit")
     if suit:
         text(SUIT_SYMBOLS.get(suit, "?"), s.w * 0.55, SUIT_COLOURS.get(suit, (0, 0, 0, 1)), -0.05, up=False).reparentTo(root)
+    elif pose.get("score") is not None:
+        text(str(pose.get("score")), s.w * 0.5, ink, -0.05, up=False).reparentTo(root)
+    elif pose.get("talisman"):
+        text("\u2625", s.w * 0.6, (0.55, 0.1, 0.45, 1), -0.05, up=False).reparentTo(root)
     return root
 
 
@@ -327,19 +341,21 @@ def build_pp_die(pose: Pose) -> NodePath:
     s = size("pp_die")
     root = NodePath("pp_die")
     box(s.w, s.d, s.h, IVORY, bevel=1.2).reparentTo(root)
-    face = pose.get("face", 0)
-    others = [f for f in range(6) if f != face]
+    faces = ["null", "ace", "2", "3", "4", "5"]
+    face = pose.get("face")
+    face = faces[face] if isinstance(face, int) else face
+    others = [f for f in faces if f != face]
     ink = (0.1, 0.1, 0.1, 1)
-    text(str(face), s.w * 0.7, (0.75, 0.05, 0.05, 1), s.h + 0.05).reparentTo(root)
-    text(str(others[-1]), s.w * 0.7, ink, -0.05, up=False).reparentTo(root)
-    for i, (hpr, f) in enumerate(zip(((0, 90, 0), (90, 90, 0), (180, 90, 0), (270, 90, 0)), others[:4])):
-        side = text(str(f), s.w * 0.7, ink, 0)
-        side.setHpr(hpr[0], 0, 0)
+    if face is not None:
+        text(rank_glyph(face), s.w * 0.7, (0.75, 0.05, 0.05, 1), s.h + 0.05).reparentTo(root)
+    text(rank_glyph(others[-1]), s.w * 0.7, ink, -0.05, up=False).reparentTo(root)
+    for heading, f in zip((0, 90, 180, 270), others[:4]):
+        side = text(rank_glyph(f), s.w * 0.6, ink, 0)
+        side.setH(heading)
         inner = side.getChild(0)
         inner.setP(0)
-        inner.setPos(0, -s.d / 2 - 0.05, s.h / 2 - s.w * 0.7 * 0.35)
+        inner.setPos(0, -s.d / 2 - 0.05, s.h / 2 - s.w * 0.6 * 0.35)
         side.reparentTo(root)
-        del i
     return root
 
 
@@ -347,7 +363,8 @@ def build_pp_die(pose: Pose) -> NodePath:
 def build_pp_pawn(pose: Pose) -> NodePath:
     s = size("pp_pawn")
     root = NodePath("pp_pawn")
-    colour = player_colour(pose.get("colour", 0))
+    suit = pose.get("suit")
+    colour = SUIT_COLOURS[suit] if suit in SUIT_COLOURS else player_colour(pose.get("colour", pose.get("player", 0)))
     cylinder(s.w / 2, 4, colour).reparentTo(root)
     cylinder(s.w / 2 * 0.72, s.h - 10, colour, z0=4, r_top=s.w / 2 * 0.35).reparentTo(root)
     sphere(s.w * 0.3, colour, (0, 0, s.h - s.w * 0.3)).reparentTo(root)
