@@ -88,8 +88,8 @@ class Config:
 
 # ---- union-find -------------------------------------------------------------------------------------------------------
 def find(p: list, x: int) -> int:
+    """The root of node x. Read-only: lists may be shared by several states (put_tile compresses its own copy)."""
     while p[x] != x:
-        p[x] = p[p[x]]
         x = p[x]
     return x
 
@@ -200,6 +200,7 @@ def put_tile(ns: CState, t: int, r: int, pos: int, kk: int = 0) -> None:
         for j, sl, isedge in joins[d]:
             a = base + j
             while parent[a] != a:
+                parent[a] = parent[parent[a]]
                 a = parent[a]
             b = nbase + nslot[sl]
             while parent[b] != b:

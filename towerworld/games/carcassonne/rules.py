@@ -600,7 +600,7 @@ def feature_spot(t: int, r: int, j: int) -> tuple[float, float]:
     xs = sum(_EDGE_SPOT[d][0] for d in locs) / len(locs)
     ys = sum(_EDGE_SPOT[d][1] for d in locs) / len(locs)
     if abs(xs) < 0.05 and abs(ys) < 0.05:
-        xs, ys = 0.12, 0.0 if kind == TL.ROAD else (0.12, 0.12)
+        xs, ys = (0.12, 0.0) if kind == TL.ROAD else (0.12, 0.12)
     return (xs, ys)
 
 
@@ -679,10 +679,9 @@ def make_layout(game: Carcassonne, s: CState) -> Layout:
                     x, y = supply_xy(p, kk, 1 + ptype)
                     lay.place(tower_id(code), Pose("tower_piece", x, y, 0.0,
                                                    look=look(colour=E.PIECE_NAMES[ptype], player=p + 1)))
-                if left:
-                    x, y = supply_xy(p, total - left, 1 + ptype)
-                    lay.cells.setdefault(f"piece:{E.PIECE_NAMES[ptype]}", Cell(x, y, 0.0, 18.0, 17.0,
-                                                                                E.PIECE_NAMES[ptype]))
+                if p == s.player and s.phase == ACTION:
+                    x, y = supply_xy(p, -1, 1 + ptype)
+                    lay.cells[f"piece:{E.PIECE_NAMES[ptype]}"] = Cell(x, y, 0.0, 18.0, 17.0, E.PIECE_NAMES[ptype])
     if s.phase == ACTION:
         t, r, pos, base = s.tiles[-1][:4]
         x, y = xy(pos)
