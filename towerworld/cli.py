@@ -335,6 +335,24 @@ def main(argv: list[str] | None = None) -> int:
         print(f"towerworld: {e.strerror or e}{': ' + e.filename if getattr(e, 'filename', None) else ''}.",
               file=sys.stderr)
         return 1
+    except Exception as e:  # a bug: one sentence for the person, the details in a log for us
+        log = _log_crash()
+        print(f"towerworld: something went wrong inside towerworld ({type(e).__name__}: {e}); "
+              f"details are in {log}.", file=sys.stderr)
+        return 3
+
+
+def _log_crash() -> str:
+    import traceback
+    folder = os.path.join(os.path.expanduser("~"), ".towerworld")
+    path = os.path.join(folder, "error.log")
+    try:
+        os.makedirs(folder, exist_ok=True)
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(time.strftime("%Y-%m-%d %H:%M:%S ") + traceback.format_exc() + "\n")
+    except OSError:
+        return "(the log could not be written)"
+    return path
 
 
 if __name__ == "__main__":

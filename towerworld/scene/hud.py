@@ -15,8 +15,8 @@ class Hud:
     def __init__(self, base):
         self.base = base
         style = dict(fg=(1, 1, 1, 1), shadow=(0, 0, 0, 0.9), mayChange=True, scale=0.045)
-        self.status = OnscreenText(text="", pos=(-1.0, 0.9), align=TextNode.ALeft, parent=base.a2dTopLeft,
-                                   **{**style, "pos": (0.05, -0.08)})
+        self.status = OnscreenText(text="", pos=(0.05, -0.08), align=TextNode.ALeft, parent=base.a2dTopLeft,
+                                   **style)
         self.message = OnscreenText(text="", pos=(0, 0.1), align=TextNode.ACenter, parent=base.a2dBottomCenter,
                                     **{**style, "fg": (1, 0.92, 0.6, 1), "scale": 0.05})
         self.hint = OnscreenText(text="H: help", pos=(-0.05, 0.05), align=TextNode.ARight,

@@ -29,6 +29,7 @@ def configure(offscreen: bool, width: int = 1280, height: int = 800, title: str 
         "multisamples 4",
         "textures-power-2 none",
         "show-frame-rate-meter false",
+        "print-pipe-types false",
         "model-path " + os.path.dirname(shader_file("x")),
     ]
     if offscreen:
