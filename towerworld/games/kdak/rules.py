@@ -342,7 +342,7 @@ def _step(w: _W, move: tuple, ev) -> None:
         w.free = w.opts.l5t
         w.stage = MOVE
         if ev is not None:
-            ev.append(Event("spend", (f"talisman:{p}:{w.tal[p]}",),
+            ev.append(Event("spend", ("talisman:tower" if w.tower_tal == p else f"talisman:{p}:{w.tal[p]}",),
                             f"Player {p + 1} spends a talisman for an extra turn"
                             f"{' without a removal' if w.free else ''}."))
     elif kind == "pass":
