@@ -522,3 +522,31 @@ def test_random_games_terminate(variant):
             assert plies <= G.max_plies
         assert G.result(m.state) and len(G.returns(m.state)) == n
         assert m.state.stage == OVER
+
+
+# ---- agents ----------------------------------------------------------------------------------------------------------
+def test_memory_agent_forgets_and_plays_legal_moves():
+    """Rulings: "AIs may have perfect or limited memory (a difficulty knob)." """
+    agent = G.agents()["memory"](G, 3, "0")
+    s = known(face_up(pawns_at(escaping(), p0="a0", p1="c0"), "a0"), a0="suns:1", b0="moons:5", d0="arms:2")
+    view = agent.view(s)
+    assert view.ident[slot("b0")] == -1 and view.ident[slot("a0")] == ident("suns:1"), "face-up tiles are seen"
+    assert G.agents()["memory"](G, 3, "hard").view(s) == s
+    with pytest.raises(BadOption):
+        G.agents()["memory"](G, 3, "2.5")
+    for level in ("easy", "hard"):
+        m = Match(G, variant="standard", seed=4)
+        agent = G.agents()["memory"](G, 4, level)
+        while not m.over:
+            if m.current_player == CHANCE:
+                m.play_chance(save=False)
+            else:
+                m.apply(agent.choose(G, m.state), save=False)
+        assert G.result(m.state)
+
+
+def test_perfect_memory_greedy_prefers_the_remembered_five():
+    """The memory game pays: with b0 remembered as a 5 and d0 as an ace, greedy play steps onto b0."""
+    from towerworld.ai.agents import GreedyAgent
+    s = known(pawns_at(escaping(), p0="a0", p1="c3"), b0="moons:5", d0="arms:1")
+    assert GreedyAgent(1).choose(G, s) == ("go", 1, 0)

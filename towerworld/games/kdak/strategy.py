@@ -44,4 +44,55 @@ def heuristic(game, state, player: int) -> float:
     return value
 
 
-AGENTS: dict = {}
+MEMORY_LEVELS = {"easy": 0.35, "medium": 0.7, "hard": 1.0}
+
+
+def forgetful_agent(game, seed=None, level=None):
+    """Greedy play with a limited memory (the difficulty knob of rulings.md): each face-down tile the agent has seen is
+    remembered with probability `keep` (easy 0.35, medium 0.7, hard 1.0, or a number 0..1 as the level), decided once
+    per tile; forgotten tiles look unseen to it, so it weighs them as an unknown draw."""
+    from towerworld.ai.agents import GreedyAgent
+    from towerworld.engine.game import BadOption
+
+    if level is None:
+        keep = MEMORY_LEVELS["medium"]
+    elif str(level).lower() in MEMORY_LEVELS:
+        keep = MEMORY_LEVELS[str(level).lower()]
+    else:
+        try:
+            keep = float(level)
+        except ValueError:
+            keep = -1.0
+        if not 0.0 <= keep <= 1.0:
+            raise BadOption(f"The memory agent's level is easy, medium, hard or a number from 0 to 1, not {level!r}.")
+
+    class ForgetfulAgent(GreedyAgent):
+        name = "memory"
+
+        def __init__(self):
+            super().__init__(seed)
+            self.keep = keep
+            self.memory: dict = {}
+
+        def view(self, state):
+            """The state as this agent remembers it."""
+            ids = list(state.ident)
+            changed = False
+            for col in state.cols:
+                for s in col:
+                    if ids[s] >= 0 and not state.up >> s & 1:
+                        key = (s, ids[s])
+                        if key not in self.memory:
+                            self.memory[key] = self.rng.random() < self.keep
+                        if not self.memory[key]:
+                            ids[s] = -1
+                            changed = True
+            return state._replace(ident=tuple(ids)) if changed else state
+
+        def choose(self, game, state):
+            return super().choose(game, self.view(state))   # legal moves never depend on identities
+
+    return ForgetfulAgent()
+
+
+AGENTS: dict = {"memory": forgetful_agent}
