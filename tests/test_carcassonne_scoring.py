@@ -1,0 +1,163 @@
+"""Carcassonne base game: placement, followers and scoring, from hand-placed positions played on with real moves."""
+from __future__ import annotations
+
+import pytest
+
+from towerworld.engine.game import CHANCE, TERMINAL, IllegalMove
+from towerworld.games.carcassonne import GAME
+from towerworld.games.carcassonne import engine as E
+from towerworld.games.carcassonne.positions import build, follower_at
+
+
+def play(s, *texts):
+    for text in texts:
+        s, _ = GAME.apply(s, GAME.parse_move(s, text))
+    return s
+
+
+def names(s):
+    return sorted(GAME.format_move(s, m) for m in GAME.legal_moves(s))
+
+
+def supply(s, p):
+    return sum(1 for loc in s.fl[p * E.FOLLOWERS:(p + 1) * E.FOLLOWERS] if loc == E.SUPPLY)
+
+
+def test_start_position():
+    """Rulings: the start tile face up; 7 followers each; the bag holds the other 71 base and 18 Tower tiles."""
+    s = GAME.new_state(None, 3)
+    assert GAME.current_player(s) == CHANCE
+    assert len(s.tiles) == 1 and s.tiles[0][:3] == (E.INDEX["D"], 0, E.pos_of(0, 0))
+    assert s.bagn == 71 + 18
+    assert all(supply(s, p) == 7 for p in range(3))
+    assert sum(p for _m, p in GAME.chance_outcomes(s)) == pytest.approx(1.0)
+    base = GAME.new_state({"tower": False, "black_tower": False}, 2)
+    assert base.bagn == 71 and not base.cfg.tower
+
+
+def test_placement_needs_every_touching_edge_to_match():
+    s = play(GAME.new_state(), "draw E")
+    moves = names(s)
+    # E (city N) may close the start tile's city from above only with its city facing down
+    assert "E 0,1 r180" in moves and "E 0,1 r0" not in moves
+    # east of the start tile the road must continue: E has no road, so it never fits there
+    assert not any(m.startswith("E 1,0 ") for m in moves)
+    with pytest.raises(IllegalMove, match="does not match"):
+        play(s, "E 0,1 r0")
+    with pytest.raises(IllegalMove, match="touches none"):
+        play(s, "E 5,5 r0")
+    # all four rotations are offered where they fit: a field tile below the field side of the start tile
+    s2 = play(GAME.new_state(), "draw B")
+    assert [m for m in names(s2) if m.startswith("B 0,-1")] == ["B 0,-1 r0", "B 0,-1 r180", "B 0,-1 r270",
+                                                                 "B 0,-1 r90"]
+
+
+def test_unplaceable_tile_is_discarded_and_redrawn():
+    """A drawn tile that fits nowhere is discarded and the same player draws again."""
+    s = build(tiles=[("C", 0, 0, 0)], start=False)          # a lone all-city tile: every neighbour needs a city edge
+    before = s.bagn
+    s2 = play(s, "draw B")                                   # a cloister in a field fits nowhere
+    assert GAME.current_player(s2) == CHANCE and s2.player == 0
+    assert [t for t, _k in s2.discarded] == [E.INDEX["B"]] and s2.bagn == before - 1
+    s3 = play(s2, "draw E")
+    assert GAME.current_player(s3) == 0
+
+
+def test_follower_only_on_an_unoccupied_feature_of_the_new_tile():
+    s = build(followers=[(0, 0, 0, "road E W")], player=1)
+    s = play(s, "draw U", "U 1,0 r0")
+    moves = names(s)
+    assert "follower road E W" not in moves                  # the road joins P1's road
+    assert "follower field NL NR EL WR" in moves and "follower field ER SL SR WL" in moves
+    with pytest.raises(IllegalMove, match="occupied"):
+        play(s, "follower road E W")
+
+
+def test_completed_road_scores_and_returns_the_follower():
+    """A road closed at both ends scores 1 per tile; the follower goes back to its owner."""
+    s = build(tiles=[("A", 1, 0, 90)], followers=[(0, 0, 0, "road E W")], player=1)
+    assert supply(s, 0) == 6
+    s = play(s, "draw L", "L -1,0 r0", "pass")
+    assert s.scores == (3, 0)
+    assert supply(s, 0) == 7
+
+
+def test_completed_city_with_pennant_scores_two_per_tile_and_pennant():
+    s = build(tiles=[("U", 1, 0, 0), ("E", 1, 1, 270)], followers=[(0, 0, 0, "city N")], player=1)
+    s = play(s, "draw M", "M 0,1 r180", "pass")
+    assert s.scores == (8, 0)                                # 3 tiles + 1 pennant, x2
+    # a two-tile city without pennant: 4
+    s = build(followers=[(1, 0, 0, "city N")])
+    s = play(s, "draw E", "E 0,1 r180", "pass")
+    assert s.scores == (0, 4)
+
+
+@pytest.mark.parametrize("extra, expected", [(False, (8, 8)), (True, (10, 0))])
+def test_city_majority_and_ties(extra, expected):
+    """Most followers on a completed feature score it all; equal most all score in full."""
+    followers = [(0, 0, 0, "city N"), (1, 1, 1, "city W")]
+    tiles = [("U", 1, 0, 0), ("E", 1, 1, 270)]
+    if extra:
+        tiles += [("U", -1, 0, 0), ("E", -1, 1, 90)]         # a third city part, held by P1 too
+        followers.append((0, -1, 1, "city E"))
+    s = build(tiles=tiles, followers=followers, player=1)
+    draw = "draw Q" if extra else "draw M"
+    place = "Q 0,1 r180" if extra else "M 0,1 r180"
+    s = play(s, draw, place, "pass")
+    assert s.scores == expected                              # 4 tiles + Q's pennant = 10; or 3 tiles + M's = 8
+    assert supply(s, 0) == 7 and supply(s, 1) == 7
+
+
+def test_road_tie():
+    s = build(tiles=[("A", 1, 0, 90), ("U", -1, 0, 0)], followers=[(0, 0, 0, "road E W"), (1, -1, 0, "road E W")],
+              player=0)
+    s = play(s, "draw L", "L -2,0 r0", "pass")
+    assert s.scores == (4, 4)
+
+
+def test_completed_cloister_scores_nine():
+    tiles = [("B", 0, -1, 0), ("U", -1, 0, 0), ("U", 1, 0, 0), ("B", -1, -1, 0), ("B", 1, -1, 0),
+             ("B", -1, -2, 0), ("A", 0, -2, 0)]
+    s = build(tiles=tiles, followers=[(0, 0, -1, "cloister")], player=1)
+    s = play(s, "draw E", "E 1,-2 r180", "pass")
+    assert s.scores == (9, 0) and supply(s, 0) == 7
+
+
+def test_follower_placed_on_the_completing_tile_scores_at_once():
+    s = build(tiles=[("A", 1, 0, 90)])
+    s = play(s, "draw L", "L -1,0 r0", "follower road E")
+    assert s.scores == (3, 0) and supply(s, 0) == 7
+
+
+def test_end_game_unfinished_features_and_farms():
+    """Final scoring: unfinished roads 1 per tile, cities 1 per tile and pennant, cloisters 1 + neighbours, and
+    farms 3 per completed city touching the field (rulings: current farm rule)."""
+    tiles = [("E", 0, 1, 180),                 # closes the start tile's city: completed city 1
+             ("U", 1, 0, 0),                   # road continues east; its upper field joins the start tile's upper field
+             ("E", 1, 1, 0), ("E", 1, 2, 180),  # completed city 2, touched by the same field
+             ("M", -1, 1, 270),                # an unfinished one-tile city with a pennant, open south and west
+             ("B", 0, -1, 0)]                  # a cloister with 2 neighbours: (0,0) and (1,0)
+    followers = [(0, 0, 0, "field EL WR"), (1, 0, 0, "road E W"), (1, -1, 1, "city S W"), (0, 0, -1, "cloister")]
+    s = build(tiles=tiles, followers=followers)
+    add, details = E.final_scores(s)
+    kinds = {d[0]: d for d in details}
+    assert kinds["field"] == ("field", [0], 6)       # two completed cities touch P1's field
+    assert kinds["road"] == ("road", [1], 2)         # start tile + U, open at both ends
+    assert kinds["city"] == ("city", [1], 2)         # one tile and its pennant, 1 point each
+    assert kinds["cloister"] == ("cloister", [0], 1 + 2)
+    assert add == [6 + 3, 2 + 2]
+
+
+def test_game_end_adds_final_scores():
+    """After the last tile is placed the game ends with the final scoring."""
+    s = build(followers=[(0, 0, 0, "road E W")], player=1)
+    s = s.copy()
+    s.bag = tuple(0 for _ in s.bag)
+    bag = list(s.bag)
+    bag[E.INDEX["U"]] = 1
+    s.bag, s.bagn = tuple(bag), 1
+    s = play(s, "draw U", "U 1,0 r0", "pass")
+    assert GAME.current_player(s) == TERMINAL
+    assert s.scores == (2, 0)
+    assert GAME.returns(s) == [1.0, -1.0]
+    assert "Player 1 wins" in GAME.result(s)
