@@ -39,8 +39,11 @@ class Table:
         from towerworld.scene.setup import add_table, dress, frame_light
         from towerworld.scene.stage import Stage
 
+        import builtins
+        self.owns_base = getattr(builtins, "base", None) is None
         try:
-            self.base = ShowBase(windowType="offscreen" if frames is not None else None)
+            self.base = ShowBase(windowType="offscreen" if frames is not None else None) if self.owns_base \
+                else builtins.base
         except Exception as e:  # no display, no GL: say so in one sentence
             raise TowerworldError(f"Could not open a window ({e}); towerworld play needs a desktop session "
                                   "(try 'towerworld render' for a picture without one).") from None
@@ -51,10 +54,11 @@ class Table:
         self.match = match
         self.game = match.game
         layout = self.game.layout(match.state)
-        self.sun = dress(self.base.render, layout)
+        self.scene = self.base.render.attachNewNode("table-scene")
+        self.sun = dress(self.scene, layout)
         self._frame_light = frame_light
-        add_table(self.base.render, layout)
-        self.stage = Stage(self.base.render)
+        add_table(self.scene, layout)
+        self.stage = Stage(self.scene)
         self.stage.show(layout)
         self.home = framing(layout, aspect=size[0] / size[1])
         self.orbit = framing(layout, aspect=size[0] / size[1])
@@ -151,6 +155,17 @@ class Table:
     def quit(self):
         self.base.userExit()
 
+    def close(self):
+        """Take the table down without closing a ShowBase it did not open (tests share one)."""
+        if self.anim is not None:
+            self.anim.finish()
+        for name in ("camera-drag", "turns", "replay"):
+            self.base.taskMgr.remove(name)
+        self.base.ignoreAll()
+        self.hud.destroy()
+        self.picker.ray_np.removeNode()
+        self.scene.removeNode()
+
     def animate_to(self, old_layout, new_layout, events, speed=1.0, then=None):
         if self.anim is not None:
             self.anim.finish()
@@ -243,7 +258,7 @@ class PlayTable(Table):
             return
         self.picks = []
         new = self.game.layout(self.match.state)
-        self._frame_light(self.base.render.find("**/key"), new)
+        self._frame_light(self.scene.find("**/key"), new)
         self.hud.say("  ".join(e.text for e in events if e.text)[:200])
         self.animate_to(old, new, events, then=self.refresh)
         self.refresh(highlight=False)

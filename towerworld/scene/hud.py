@@ -49,3 +49,8 @@ class Hud:
             b = DirectButton(text=label, scale=0.05, pos=(0.25 + 0.42 * i, 0, 0.22), parent=self.base.a2dBottomLeft,
                              command=callback, frameColor=(0.95, 0.9, 0.75, 1), pad=(0.4, 0.25))
             self.buttons.append(b)
+
+    def destroy(self) -> None:
+        self.set_buttons([])
+        for item in (self.status, self.message, self.hint, self.help_text, self.help):
+            item.destroy()

@@ -56,6 +56,7 @@ def render_layout(layout: Layout, out: str, width: int = 1280, height: int = 800
         buf.addRenderTexture(tex, GraphicsOutput.RTMCopyRam)
         buf.setClearColor((0.78, 0.84, 0.9, 1))
         cam = b.makeCamera(buf, scene=b.render, lens=None)
+        cam.reparentTo(b.render)   # makeCamera hangs it under base.camera, which a table may have moved
         cam.node().getLens().setFov(40)
         cam.node().getLens().setAspectRatio(width / height)
         cam.node().getLens().setNearFar(5, 20000)

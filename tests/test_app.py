@@ -1,0 +1,105 @@
+"""The play table, driven as a person would: picks, highlights, refusals with reasons, undo, save; and a picture."""
+import json
+
+import pytest
+
+from towerworld.engine.match import Match, PlayerSpec
+from towerworld.engine.registry import get_game
+
+
+def settle(table, limit=200):
+    """Run the table's tasks until a person must act (animations skipped to their end)."""
+    for _ in range(limit):
+        if table.anim is not None:
+            table.anim.finish()
+        table.base.taskMgr.step()
+        if table.anim is not None:
+            table.anim.finish()
+        if table._human_turn() or table.match.over:
+            return
+
+
+@pytest.fixture
+def table(showbase, tmp_path):
+    from towerworld.app.play import PlayTable
+    game = get_game("kdak")
+    match = Match(game, players=[PlayerSpec("Ann"), PlayerSpec("Bob")], seed=5,
+                  autosave=str(tmp_path / "auto.tower.json"))
+    t = PlayTable(match)
+    settle(t)
+    yield t
+    t.close()
+
+
+def test_a_move_is_made_by_picking_its_path(table):
+    game, match = table.game, table.match
+    state = match.state
+    move = game.legal_moves(state)[0]
+    path = game.picks(state, move)
+    for pick in path:
+        table.choose(pick)
+    assert match.plies[-1].move == move or move in [p.move for p in match.plies]
+    settle(table)
+    saved = json.load(open(match.autosave_path))
+    assert saved["moves"][: len(match.plies)] == [p.text for p in match.plies]
+
+
+def test_next_picks_are_highlighted_and_others_are_not(table):
+    game, state = table.game, table.match.state
+    firsts = {game.picks(state, m)[0] for m in game.legal_moves(state)}
+    table.refresh()
+    lit = {pid for pid, node in table.stage.nodes.items() if node.getShaderInput("highlight").getValueType() != 0}
+    lit |= {cid for cid, node in table.stage.cells.items() if node.getColorScale()[3] > 0}
+    spatial = set(table.stage.nodes) | set(table.stage.cells)
+    assert lit == {f for f in firsts if f in spatial}
+    assert len(table.hud.buttons) == len({f for f in firsts if f not in spatial})
+
+
+def test_a_pick_that_leads_nowhere_is_refused_with_a_reason(table):
+    game, state = table.game, table.match.state
+    firsts = {game.picks(state, m)[0] for m in game.legal_moves(state)}
+    wrong = next(pid for pid in table.stage.nodes if pid not in firsts)
+    before = len(table.match.plies)
+    table.choose(wrong)
+    assert len(table.match.plies) == before
+    reason = table.hud.message.getText()
+    assert reason and reason.endswith(".")
+
+
+def test_undo_takes_back_a_move_that_revealed_nothing(table):
+    game, match = table.game, table.match
+    # play moves until one that reveals nothing was made by a person, then undo it
+    for _ in range(40):
+        state = match.state
+        move = game.legal_moves(state)[-1]
+        for pick in game.picks(state, move):
+            table.choose(pick)
+        settle(table)
+        if match.can_undo():
+            break
+    assert match.can_undo()
+    plies = len(match.plies)
+    table.undo()
+    assert len(match.plies) == plies - 1
+    assert table.stage.layout.pieces == game.layout(match.state).pieces
+
+
+def test_offscreen_render_shows_the_tower(showbase, tmp_path):
+    """The picture's centre holds the tower: ivory tile edges and dark tile backs, not table or sky."""
+    from panda3d.core import PNMImage, Filename
+    from towerworld.scene.offscreen import render_layout
+    game = get_game("kdak")
+    out = str(tmp_path / "kdak.png")
+    render_layout(game.layout(game.new_state()), out, 320, 200)
+    img = PNMImage()
+    assert img.read(Filename.fromOsSpecific(out))
+    dark = ivory = 0
+    for x in range(60, 260, 4):
+        for y in range(30, 170, 4):
+            r, g, b = img.getRed(x, y), img.getGreen(x, y), img.getBlue(x, y)
+            if r > 0.75 and g > 0.72 and b > 0.6 and r - b < 0.3:
+                ivory += 1
+            if r < 0.4 and g < 0.32 and b < 0.25 and r > b:
+                dark += 1
+    assert dark > 50, "the tile backs (dark brown) should fill the middle of the picture"
+    assert ivory > 10, "the ivory edges of stacked tiles should show"
