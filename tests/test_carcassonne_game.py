@@ -1,0 +1,158 @@
+"""Carcassonne: conservation of every tile and piece over random games, options, notation and refusals."""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from towerworld.engine.game import CHANCE, TERMINAL, BadNotation, BadOption
+from towerworld.games.carcassonne import GAME
+from towerworld.games.carcassonne import engine as E
+from towerworld.games.carcassonne import tiles as TL
+
+
+def check_conservation(s):
+    """Every tile is on the board, in the bag, discarded or in hand; every follower and tower piece is on the board,
+    in a supply or a prisoner; the union-find's follower counts agree with the followers."""
+    n = s.cfg.players
+    count = Counter()
+    for t, _r, _p, _b, _k in s.tiles:
+        count[t] += 1
+    for t, _k in s.discarded:
+        count[t] += 1
+    if s.phase == E.PLACE:
+        count[s.drawn] += 1
+    for t, c in enumerate(s.bag):
+        count[t] += c
+    for t, total in enumerate(TL.COUNT):
+        expected = total if (s.cfg.tower or not TL.IS_TOWER_TILE[t]) else 0
+        assert count[t] == expected, f"tile {TL.CODES[t]}: {count[t]} != {expected}"
+    assert s.bagn == sum(s.bag)
+    ids = [(t, k) for t, _r, _p, _b, k in s.tiles] + list(s.discarded)
+    assert len(set(ids)) == len(ids)
+    # followers
+    assert len(s.fl) == n * E.FOLLOWERS
+    recount = Counter()
+    for fid, loc in enumerate(s.fl):
+        owner = fid // E.FOLLOWERS
+        if loc >= 0:
+            assert loc < len(s.parent) and s.nkind[loc] in (TL.ROAD, TL.CITY, TL.FIELD, TL.CLOISTER)
+            recount[E.find(s.parent, loc)] += 1 << (4 * owner)
+        elif loc <= E.TOP0:
+            pos = E.TOP0 - loc
+            assert pos in s.towers and s.towers[pos] and s.towers[pos][-1] & 3 != E.WHITE
+        elif loc != E.SUPPLY:
+            captor = -2 - loc
+            assert 0 <= captor < n and captor != owner
+    for node in range(len(s.parent)):
+        if s.parent[node] == node:
+            assert s.occ[node] == recount.get(node, 0), f"follower count of feature {node}"
+    # tower pieces
+    used = Counter()
+    codes = []
+    for pos, stack in s.towers.items():
+        assert s.tiles[s.board[pos]][0] in [t for t in range(len(TL.TILES)) if TL.IS_TOWER_TILE[t]]
+        for i, code in enumerate(stack):
+            p, ptype, k = E.piece_parts(code)
+            used[p, ptype] += 1
+            codes.append(code)
+            if ptype == E.WHITE:
+                assert i == len(stack) - 1 and i > 0            # white caps a tower under construction, for good
+    assert len(set(codes)) == len(codes)
+    for p in range(n):
+        for ptype in range(3):
+            assert used[p, ptype] + s.tsup[3 * p + ptype] == s.cfg.pieces[ptype]
+
+
+CONFIGS = [(2, None), (3, None), (6, None), (2, {"black_tower": False}), (4, {"tower": False, "black_tower": False})]
+
+
+@pytest.mark.parametrize("players, options", CONFIGS)
+def test_every_tile_and_piece_is_conserved_in_random_games(players, options):
+    rng = random.Random(players * 101 + len(options or {}))
+    for _game in range(3):
+        s = GAME.new_state(options, players)
+        plies = 0
+        while True:
+            check_conservation(s)
+            cp = GAME.current_player(s)
+            if cp == TERMINAL:
+                break
+            if cp == CHANCE:
+                move = GAME.sample_chance(s, rng)
+            else:
+                moves = GAME.legal_moves(s)
+                move = moves[rng.randrange(len(moves))]
+            if plies % 40 == 0:
+                lay = GAME.layout(s)
+                kinds = Counter(p.kind for p in lay.pieces.values())
+                assert kinds["meeple"] == players * E.FOLLOWERS
+                assert kinds["tower_piece"] == players * sum(s.cfg.pieces)
+                assert kinds["ccs_tile"] == (90 if s.cfg.tower else 72)
+            s, _ = GAME.apply(s, move)
+            plies += 1
+            assert plies <= GAME.max_plies
+        assert s.bagn == 0
+        # the random playout (fast path) ends in a finished game too
+        end = GAME.random_playout(GAME.new_state(options, players), rng)
+        check_conservation(end)
+        assert GAME.current_player(end) == TERMINAL
+
+
+def test_fast_playout_matches_checked_play():
+    """random_playout draws with the bag's frequencies and applies the same steps: replaying its choices through the
+    checked apply gives the same final state."""
+    s0 = GAME.new_state()
+    rng = random.Random(3)
+    s = s0
+    while GAME.current_player(s) != TERMINAL:
+        if GAME.current_player(s) == CHANCE:
+            move = GAME.sample_chance(s, rng)
+        else:
+            moves = GAME.legal_moves(s)
+            move = moves[rng.randrange(len(moves))]
+        s2, _ = GAME.apply(s, move)
+        s3, _ = GAME.apply_unchecked(s, move)
+        assert s2 == s3 and hash(s2) == hash(s3)
+        s = s2
+    assert GAME.returns(s) in ([1.0, -1.0], [-1.0, 1.0], [0.0, 0.0])
+
+
+def test_options_and_player_counts():
+    with pytest.raises(BadOption, match="needs The Tower"):
+        GAME.new_state({"tower": False}, 2)
+    with pytest.raises(BadOption, match="2 to 6 players"):
+        GAME.new_state(None, 7)
+    with pytest.raises(BadOption):
+        GAME.new_state({"farms": True}, 2)
+    base = GAME.new_state({"tower": False, "black_tower": False}, 2)
+    assert not any(TL.IS_TOWER_TILE[t] and c for t, c in enumerate(base.bag))
+
+
+def test_notation_and_refusals():
+    s = GAME.new_state()
+    assert GAME.format_move(s, E.M_DRAW | TL.INDEX["TQ"]) == "draw TQ"
+    assert GAME.parse_move(s, "draw TQ") == E.M_DRAW | TL.INDEX["TQ"]
+    with pytest.raises(BadNotation, match="not a tile code"):
+        GAME.parse_move(s, "draw ZZ")
+    with pytest.raises(BadNotation, match="not Carcassonne notation"):
+        GAME.parse_move(s, "jump over the moon")
+    s = GAME.apply(s, GAME.parse_move(s, "draw V"))[0]
+    with pytest.raises(BadNotation, match="tile to place is V"):
+        GAME.parse_move(s, "U 0,1 r0")
+    m = GAME.parse_move(s, "V  0 , -1  r0")
+    assert GAME.format_move(s, m) == "V 0,-1 r0"
+    assert GAME.picks(s, m) == ("at:0,-1", "rot:0")
+    lay = GAME.layout(s)
+    assert "at:0,-1" in lay.cells and "rot:0" in lay.cells
+    s = GAME.apply(s, m)[0]
+    for move in GAME.legal_moves(s):
+        assert GAME.parse_move(s, GAME.format_move(s, move)) == move
+        for pick in GAME.picks(s, move):
+            assert pick in GAME.layout(s).cells or pick in GAME.layout(s).pieces
+    with pytest.raises(BadNotation, match="no feature"):
+        GAME.parse_move(s, "follower city N")
+    assert GAME.why_illegal(s, E.M_TOWER | E.pos_of(3, 3) << 2).startswith("There is no tower")
+    hud = GAME.hud(s)
+    assert hud["turn"].startswith("P1") and "bag" in hud
