@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import tiles as TL
-from .tiles import CITY, CLOISTER, FIELD, ROAD, ROTS, FITS, COUNT, IS_TOWER_TILE, INDEX
+from .tiles import CITY, CLOISTER, FIELD, ROAD, ROTS, FITS, NFITS, COUNT, IS_TOWER_TILE, INDEX
 
 # ---- phases, move kinds ------------------------------------------------------------------------------------------
 DRAW, PLACE, ACTION, CAPTURE, RANSOM, OVER = range(6)
@@ -97,7 +97,7 @@ def find(p: list, x: int) -> int:
 class CState:
     """A Carcassonne state. Immutable by convention: apply builds a new one that shares unchanged containers."""
     __slots__ = ("cfg", "phase", "player", "bag", "bagn", "drawn", "tiles", "board", "frontier", "parent", "opn",
-                 "mask", "pen", "occ", "nkind", "ntile", "discarded", "fl", "towers", "tsup", "scores", "cache",
+                 "mask", "pen", "occ", "nkind", "ntile", "discarded", "fl", "towers", "tsup", "scores",
                  "cands", "_hash")
 
     def copy(self) -> "CState":
@@ -106,7 +106,7 @@ class CState:
         n.drawn = self.drawn; n.tiles = self.tiles; n.board = self.board; n.frontier = self.frontier
         n.parent = self.parent; n.opn = self.opn; n.mask = self.mask; n.pen = self.pen; n.occ = self.occ
         n.nkind = self.nkind; n.ntile = self.ntile; n.discarded = self.discarded; n.fl = self.fl
-        n.towers = self.towers; n.tsup = self.tsup; n.scores = self.scores; n.cache = self.cache
+        n.towers = self.towers; n.tsup = self.tsup; n.scores = self.scores
         n.cands = self.cands; n._hash = None
         return n
 
@@ -162,7 +162,6 @@ def initial_state(cfg: Config) -> CState:
     s.towers = {}
     s.tsup = cfg.pieces * cfg.players
     s.scores = (0,) * cfg.players
-    s.cache = None
     s.cands = ()
     s._hash = None
     put_tile(s, start, 0, pos_of(0, 0))
@@ -223,16 +222,27 @@ def put_tile(ns: CState, t: int, r: int, pos: int, kk: int = 0) -> None:
 
 
 def placements(frontier: dict, t: int) -> list:
+    """Every placement move of tile type t, sorted."""
     fits = FITS[t]
-    out = []
-    for pos, key in frontier.items():
-        rs = fits[key]
-        if rs:
-            b = M_PLACE | pos << 2
-            for r in rs:
-                out.append(b | r)
+    out = [M_PLACE | pos << 2 | r for pos, key in frontier.items() for r in fits[key]]
     out.sort()
     return out
+
+
+def placeable(frontier: dict, t: int) -> bool:
+    return any(map(NFITS[t].__getitem__, frontier.values()))
+
+
+def random_placement(frontier: dict, t: int, x: float) -> int:
+    """A uniformly chosen placement of tile t (x uniform in [0, 1)), without building the list of all of them."""
+    nf = NFITS[t]
+    i = int(x * sum(map(nf.__getitem__, frontier.values())))
+    for pos, key in frontier.items():
+        c = nf[key]
+        if i < c:
+            return M_PLACE | pos << 2 | FITS[t][key][i]
+        i -= c
+    raise ValueError("no placement")
 
 
 def follower_pos(s: CState, loc: int) -> int:
@@ -294,7 +304,8 @@ def action_moves(s: CState) -> list:
     towers = s.towers
     if towers:
         sup = s.tsup[3 * p:3 * p + 3]
-        closed = closed_towers(s.fl)
+        fl = s.fl
+        closed = closed_towers(fl) if min(fl) <= TOP0 else ()
         for tpos, stack in towers.items():
             if tpos in closed:
                 continue

@@ -67,7 +67,7 @@ class Carcassonne(Game):
     def legal_moves(self, s: CState) -> list:
         ph = s.phase
         if ph == PLACE:
-            return list(s.cache)
+            return E.placements(s.frontier, s.drawn)
         if ph == ACTION:
             return E.action_moves(s)
         if ph == CAPTURE:
@@ -140,8 +140,7 @@ class Carcassonne(Game):
                     i -= c
                 s = step(s, M_DRAW | t, None)
             elif ph == PLACE:
-                c = s.cache
-                s = step(s, c[int(rand() * len(c))], None)
+                s = step(s, E.random_placement(s.frontier, s.drawn, rand()), None)
             else:
                 moves = self.legal_moves(s)
                 s = step(s, moves[int(rand() * len(moves))], None)
@@ -427,7 +426,6 @@ def step(s: CState, move: int, ev) -> CState:
         E.put_tile(ns, t, v & 3, v >> 2, COUNT[t] - s.bag[t] - 1)
         ns.phase = ACTION
         ns.drawn = -1
-        ns.cache = None
         if ev is not None:
             ev.append(("place", ns.tiles[-1]))
         return ns
@@ -438,11 +436,9 @@ def step(s: CState, move: int, ev) -> CState:
         ns.bag = tuple(bag)
         ns.bagn = s.bagn - 1
         kk = COUNT[t] - bag[t] - 1
-        moves = E.placements(s.frontier, t)
-        if moves:
+        if E.placeable(s.frontier, t):
             ns.drawn = t
             ns.phase = PLACE
-            ns.cache = tuple(moves)
             if ev is not None:
                 ev.append(("draw", t, kk))
         else:

@@ -193,3 +193,4 @@ def _fits():
 
 
 FITS = _fits()
+NFITS = tuple(tuple(len(rs) for rs in row) for row in FITS)
