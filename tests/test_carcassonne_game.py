@@ -156,3 +156,17 @@ def test_notation_and_refusals():
     assert GAME.why_illegal(s, E.M_TOWER | E.pos_of(3, 3) << 2).startswith("There is no tower")
     hud = GAME.hud(s)
     assert hud["turn"].startswith("P1") and "bag" in hud
+
+
+def test_explain_names_the_rule():
+    s = GAME.apply(GAME.new_state(), GAME.parse_move(GAME.new_state(), "draw E"))[0]
+    assert "touches none" in GAME.explain(s, ["at:5,5"])
+    assert "does not match" in GAME.explain(s, ["at:0,1", "rot:0"])
+    assert "already a tile" in GAME.explain(s, ["at:0,0"])
+    assert "no rotation" in GAME.explain(s, ["at:1,0"])
+    from towerworld.games.carcassonne.positions import build
+    s = build(tiles=[("TB", 0, -1, 0)])
+    s = GAME.apply(s, GAME.parse_move(s, "draw U"))[0]
+    s = GAME.apply(s, GAME.parse_move(s, "U 1,0 r0"))[0]
+    assert "directly to a tower foundation" in GAME.explain(s, ["tower:0,-1", "piece:white"])
+    assert "at least one storey" in GAME.explain(s, ["tower:0,-1", "piece:follower"])

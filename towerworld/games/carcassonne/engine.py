@@ -6,7 +6,7 @@ Speed notes (apply_unchecked is the hot loop of random play and MCTS):
 - the frontier (empty places next to tiles) maps pos -> an 8-bit key of required edges, and tiles.FITS[t][key] lists
   the rotations that fit, so the placements of a drawn tile are one dict scan;
 - roads, cities and fields are an incremental union-find over feature nodes kept in flat lists (parent, open edges,
-  tile bitmask, pennants, follower counts packed 4 bits per player), copied (C-speed) only by the moves that change them;
+  tile bitmask, pennants, follower counts packed 4 bits per player), copied (C speed) only by moves that change them;
 - a state shares every container it does not change with its parent; containers are never mutated once a state is
   built, except path halving in the union-find, which never changes any answer.
 Moves are ints: kind << 20 | payload (see the M_* constants).
@@ -86,7 +86,7 @@ class Config:
     pieces: tuple            # (normal, black, white) per player at the start
 
 
-# ---- union-find -------------------------------------------------------------------------------------------------------
+# ---- union-find ------------------------------------------------------------------------------------------------------
 def find(p: list, x: int) -> int:
     """The root of node x. Read-only: lists may be shared by several states (put_tile compresses its own copy)."""
     while p[x] != x:
@@ -342,7 +342,7 @@ def ransom_moves(s: CState) -> list:
     return [M_RANSOM | q for q in held] + [M_NORANSOM]
 
 
-# ---- scoring ----------------------------------------------------------------------------------------------------------
+# ---- scoring ---------------------------------------------------------------------------------------------------------
 def majority(occ: int, n: int) -> list:
     counts = [(occ >> (4 * i)) & 15 for i in range(n)]
     best = max(counts)

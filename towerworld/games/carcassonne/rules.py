@@ -39,7 +39,7 @@ class Carcassonne(Game):
     perfect_information = True
     has_chance = True
 
-    # ---- setup --------------------------------------------------------------------------------------------------------
+    # ---- setup -------------------------------------------------------------------------------------------------------
     def new_state(self, options: dict | None = None, players: int | None = None) -> CState:
         opts, n = self.resolve_options(options, None, players)
         if opts["black_tower"] and not opts["tower"]:
@@ -315,8 +315,8 @@ class Carcassonne(Game):
             t, r = s.tiles[-1][0], s.tiles[-1][1]
             if v >= len(ROTS[t][r].kinds):
                 return "The tile just placed has no such feature."
-            return (f"The {ROTS[t][r].names[v].split()[0]} is already occupied by a follower: a follower may only go on "
-                    "a feature nobody occupies.")
+            return (f"The {ROTS[t][r].names[v].split()[0]} is already occupied by a follower: a follower may only go "
+                    "on a feature nobody occupies.")
         if k in (K_TOWER, K_TOP):
             pos = v >> 2 if k == K_TOWER else v
             x, y = xy(pos)
@@ -342,6 +342,53 @@ class Carcassonne(Game):
         return "That is not a legal move here."
 
     def explain(self, s: CState, picks: Sequence[str]) -> str:
+        """Why the picks so far lead to no legal move, naming the rule (maps the picks to a move, then why_illegal)."""
+        try:
+            return self._explain(s, list(picks))
+        except (ValueError, IndexError, KeyError):
+            return "That is not a legal move here."
+
+    def _explain(self, s: CState, picks: list) -> str:
+        if not picks:
+            return "Pick something to start a move."
+        first = picks[0]
+        ph = s.phase
+        if ph == OVER:
+            return "The game is over."
+        if ph == DRAW:
+            return "A tile must be drawn from the bag first."
+        if first.startswith("at:"):
+            x, y = (int(v) for v in first[3:].split(","))
+            pos = pos_of(x, y)
+            if ph != PLACE:
+                return "The tile is already placed this turn."
+            if len(picks) > 1 and picks[1].startswith("rot:"):
+                return self.why_illegal(s, M_PLACE | pos << 2 | int(picks[1][4:]) // 90)
+            if pos in s.board or pos not in s.frontier:
+                return self.why_illegal(s, M_PLACE | pos << 2)
+            return f"Tile {CODES[s.drawn]} fits at {x},{y} in no rotation: every touching edge must match."
+        if first.startswith("feature:"):
+            if ph != ACTION:
+                return "Followers are deployed after placing the tile."
+            return self.why_illegal(s, M_FOLLOW | int(first[8:]))
+        if first.startswith("tower:"):
+            if ph != ACTION:
+                return "Tower pieces are played after placing the tile, instead of a follower."
+            x, y = (int(v) for v in first[6:].split(","))
+            pos = pos_of(x, y)
+            piece = picks[1][6:] if len(picks) > 1 and picks[1].startswith("piece:") else "normal"
+            if piece == "follower":
+                return self.why_illegal(s, M_TOP | pos)
+            return self.why_illegal(s, M_TOWER | pos << 2 | E.PIECE_NAMES.index(piece))
+        if first.startswith("meeple:"):
+            if ph != CAPTURE:
+                return "Followers can only be captured right after building a normal or black tower storey."
+            return "That follower is not in range of the tower just built."
+        if first.startswith("ransom:"):
+            return ("You can only ransom at the end of your turn, with at least 3 points, from a player holding "
+                    "your follower.")
+        if ph == PLACE:
+            return f"Place the drawn tile {CODES[s.drawn]} first."
         return "That is not a legal move here."
 
     # ---- picks ------------------------------------------------------------------------------------------------------
@@ -370,7 +417,7 @@ class Carcassonne(Game):
             return (f"ransom:{v + 1}",)
         return ("pass",)
 
-    # ---- HUD ------------------------------------------------------------------------------------------------------------
+    # ---- HUD ---------------------------------------------------------------------------------------------------------
     def hud(self, s: CState) -> dict:
         n = s.cfg.players
         if s.phase == OVER:
@@ -574,7 +621,7 @@ def _finish(ns: CState, ev) -> None:
         ev.append(("final", add))
 
 
-# ---- layout -------------------------------------------------------------------------------------------------------------
+# ---- layout ----------------------------------------------------------------------------------------------------------
 # feature spots on a tile, in tile units from its centre, at rotation 0 (then rotated)
 _EDGE_SPOT = ((0.0, 0.33), (0.33, 0.0), (0.0, -0.33), (-0.33, 0.0))
 _HALF_SPOT = ((-0.22, 0.36), (0.22, 0.36), (0.36, 0.22), (0.36, -0.22), (0.22, -0.36), (-0.22, -0.36),
