@@ -113,3 +113,18 @@ def test_highlight_marks_targets_only():
     assert stage.cells["out"].getColorScale()[3] > 0
     stage.highlight({})
     assert stage.cells["out"].getColorScale()[3] == 0
+
+
+def test_memory_aid_labels_face_down_pieces_whose_face_is_known():
+    from panda3d.core import NodePath
+    stage = Stage(NodePath("root"))
+    L = tower()
+    L.pieces["tile:a1"] = Pose("pp_tile", 0, 0, 6.35, face_up=False, look=look(suit="moons", rank=4))
+    stage.show(L)
+    assert stage.nodes["tile:a1"].find("memory").isEmpty()
+    stage.set_memory_aid(True)
+    assert not stage.nodes["tile:a1"].find("memory").isEmpty()      # seen before: labelled
+    assert stage.nodes["tile:a2"].find("memory").isEmpty()          # never seen: nothing to remember
+    assert stage.nodes["tile:a0"].find("memory").isEmpty()          # face up: no need
+    stage.set_memory_aid(False)
+    assert stage.nodes["tile:a1"].find("memory").isEmpty()

@@ -358,7 +358,7 @@ class PlayTable(Table):
             self.hud.say(f"Could not save: {e.strerror or e}.")
 
     def toggle_memory(self):
-        self.stage.show_hidden = not self.stage.show_hidden
+        self.stage.set_memory_aid(not self.stage.show_hidden)
         self.hud.say("Memory aid " + ("on" if self.stage.show_hidden else "off") + ".")
 
     # ---- display -------------------------------------------------------------------------------------------------------

@@ -117,6 +117,26 @@ class Stage:
         node.clearColorScale()
         self._orient(pid, pose)
         self.poses[pid] = pose
+        self._memory_tag(pid, pose)
+
+    def _memory_tag(self, pid: str, pose: Pose) -> None:
+        """The memory aid: a small label over a face-down piece whose face was seen (its look is known)."""
+        node = self.nodes[pid]
+        old = node.find("memory")
+        if not old.isEmpty():
+            old.removeNode()
+        if self.show_hidden and not pose.face_up and pose.look:
+            words = " ".join(models.rank_glyph(v) if k == "rank" else models.SUIT_SYMBOLS.get(v, str(v))
+                             for k, v in pose.look if k in ("rank", "suit"))
+            if words:
+                tag = models.text_upright(words, 7, (0.15, 0.1, 0.4, 1), (0, 0, size(pose.kind).h + 5))
+                tag.setName("memory")
+                tag.reparentTo(node)
+
+    def set_memory_aid(self, on: bool) -> None:
+        self.show_hidden = on
+        for pid, pose in self.poses.items():
+            self._memory_tag(pid, pose)
 
     def _restyle(self, pid: str, pose: Pose) -> None:
         node = self._holder(pid)
