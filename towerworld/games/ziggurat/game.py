@@ -8,7 +8,7 @@ from towerworld.engine.layout import Cell, Layout, Pose, look
 from towerworld.engine.pieces import size
 
 from towerworld.games.ziggurat.rules import (
-    ALL_MASK, CHEAT, DEAL, DINDEX, DOMINOES, DRAW, EMPTY, IN_TIER, NB, NCELLS, NUMBERED_DEALS, PLACE, TIER_SQUARES,
+    ALL_MASK, CHEAT, DEAL, GIVE_UP, DINDEX, DOMINOES, DRAW, EMPTY, IN_TIER, NB, NCELLS, NUMBERED_DEALS, PLACE, TIER_SQUARES,
     ZState, cell_index, cname, deal_order, dname, heights, lift, placements, position_of, tier_counts, title,
 )
 
@@ -43,8 +43,8 @@ class Ziggurat(Game):
         Variant("numbered", "FreeCell-style numbered deals: the first chance move picks deal 1-1000, which fixes the "
                             "pile order (the solver agent reads it; nobody else sees it)", {"deal": -1}),
     )
-    # draws <= 28, cheat moves <= limit, placements <= 28 + limit - 1, one deal pick (limit <= 100)
-    max_plies = 28 + 100 + 28 + 99 + 1
+    # draws <= 28, cheat moves <= limit, placements <= 28 + limit - 1, one deal pick, one give-up (limit <= 100)
+    max_plies = 28 + 100 + 28 + 99 + 1 + 1
     max_moves = max(28 * 120 + 28, NUMBERED_DEALS)
     perfect_information = False
     min_utility = -1.0
@@ -62,7 +62,7 @@ class Ziggurat(Game):
 
     # ---- rules ------------------------------------------------------------------------------------------------------
     def current_player(self, state):
-        if state.cheats >= state.limit:
+        if state.cheats >= state.limit or state.gave_up:
             return TERMINAL
         if state.deal < 0:
             return CHANCE
@@ -76,6 +76,8 @@ class Ziggurat(Game):
         if self.current_player(state) != 0:
             return []
         moves = placements(state.vals, state.hand)
+        if not moves:
+            moves.append((GIVE_UP,))
         placed = sorted({d for d in state.owner if d >= 0})
         moves += [(CHEAT, d) for d in placed]
         moves.sort()
@@ -126,6 +128,10 @@ class Ziggurat(Game):
                                                               else "") + f"; {len(lifted)} cheat"
                     + ("s" if len(lifted) > 1 else "") + f", {cheats} in all.")
             return new, [Event("lift", tuple(f"domino:{dname(x)}" for x in lifted), text)]
+        if kind == GIVE_UP:
+            new = ZState(state.vals, state.owner, state.hand, state.unseen, state.pile, state.cheats, state.limit,
+                         state.deal, True)
+            return new, [Event("give_up", (), "You give up: the gods are not pleased.")]
         if kind == DEAL:
             n = move[1]
             new = ZState(state.vals, state.owner, state.hand, state.unseen, deal_order(n), state.cheats,
@@ -151,20 +157,35 @@ class Ziggurat(Game):
         if self.complete(state):
             c = state.cheats
             return (f"{title(c)}: the ziggurat stands with {c} cheat{'s' if c != 1 else ''}.")
+        if state.gave_up:
+            return f"Given up with {state.cheats} cheats, the ziggurat unfinished: Disgraceful Blundering Saboteur."
         if self.current_player(state) == TERMINAL:
             return (f"Given up after {state.cheats} cheats (the limit is {state.limit}): "
-                    f"{title(state.cheats)}.")
+                    f"Disgraceful Blundering Saboteur.")
         return "in progress"
 
     def observation(self, state, player=0):
         # the pile order and the deal number stay hidden: only which dominoes are unseen is known
-        return (state.vals, state.owner, state.hand, state.unseen, state.cheats, state.limit, state.deal < 0)
+        return (state.vals, state.owner, state.hand, state.unseen, state.cheats, state.limit, state.deal < 0,
+                state.gave_up)
+
+    def determinize(self, state, player, rng):
+        """What the player knows with the unknown made concrete: the pile order is forgotten, so every draw becomes a
+        chance move among the unseen dominoes again (search never sees a numbered deal's order)."""
+        if state.deal <= 0:
+            return state
+        return ZState(state.vals, state.owner, state.hand, state.unseen, (), state.cheats, state.limit, 0,
+                      state.gave_up)
 
     def heuristic(self, state, player=0):
         if self.is_terminal(state):
             return self.returns(state)[0] * 1000.0
         placed = sum(1 for v in state.vals if v >= 0) // 2
         return placed - 3.0 * state.cheats
+
+    def agents(self):
+        from towerworld.games.ziggurat.solver import agents
+        return agents()
 
     # ---- notation ---------------------------------------------------------------------------------------------------
     def format_move(self, state, move):
@@ -182,6 +203,8 @@ class Ziggurat(Game):
             return f"draw {dname(move[1])}"
         if kind == DEAL:
             return f"deal {move[1]}"
+        if kind == GIVE_UP:
+            return "give up"
         raise BadNotation(f"{move!r} is not a Ziggurat move.")
 
     def parse_move(self, state, text):
@@ -231,6 +254,8 @@ class Ziggurat(Game):
             if v1 > 6 or v2 > 6:
                 raise BadNotation(f"'{raw}': domino halves run from 0 to 6.")
             return (DRAW, DINDEX[(v1, v2)])
+        if text in ("give up", "giveup", "resign"):
+            return (GIVE_UP,)
         m = _DEAL_RE.match(text)
         if m:
             return (DEAL, int(m[1]))
@@ -252,6 +277,8 @@ class Ziggurat(Game):
             if d in state.hand:
                 return f"The {dname(d)} is in your hand: only a domino standing in the ziggurat can be picked up."
             return f"The {dname(d)} is still face down in the pile: only a placed domino can be picked up."
+        if move[0] == GIVE_UP:
+            return "You may only give up when no domino in your hand fits anywhere."
         if move[0] in (DRAW, DEAL):
             return "Drawing from the pile happens by itself after each placement."
         if move[0] != PLACE or len(move) != 6:
@@ -386,7 +413,7 @@ class Ziggurat(Game):
             "pile": f"Pile: {bin(state.unseen).count('1')} face down",
         }
         if cp == 0 and not placements(state.vals, state.hand):
-            lines["turn"] = "No domino in your hand fits anywhere: you must cheat (pick up a placed domino)."
+            lines["turn"] = "No domino in your hand fits anywhere: cheat (pick up a placed domino) or give up."
         return lines
 
     def layout(self, state):

@@ -12,12 +12,13 @@ Moves (tuples of ints, mutually comparable):
   (CHEAT, d)                     pick up placed domino d and everything resting on it, back to the hand
   (DRAW, d)                      chance: the next domino from the pile is d (shuffled pile)
   (DEAL, n)                      chance: numbered deal n is the pile order (variant "numbered")
+  (GIVE_UP,)                     give up (only when no domino in the hand fits anywhere)
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-PLACE, CHEAT, DRAW, DEAL = 0, 1, 2, 3
+PLACE, CHEAT, DRAW, DEAL, GIVE_UP = 0, 1, 2, 3, 4
 N = 6
 NCELLS = 36
 NSLOTS = 108
@@ -76,6 +77,7 @@ class ZState:
     cheats: int
     limit: int                 # the game ends, given up, once cheats reach this
     deal: int                  # 0 shuffled, n > 0 numbered deal n, -1 a numbered deal is still to be picked
+    gave_up: bool = False
 
 
 EMPTY = (-1,) * NSLOTS
