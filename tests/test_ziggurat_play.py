@@ -1,0 +1,115 @@
+"""Ziggurat play support: picks, explanations, layout, hint, agents and the analyser."""
+from __future__ import annotations
+
+import random
+
+from towerworld.engine.game import CHANCE, TERMINAL
+from towerworld.engine.pieces import size
+from towerworld.games.ziggurat import GAME, hint
+from towerworld.games.ziggurat.rules import CHEAT, DINDEX, PLACE, deal_order
+from towerworld.games.ziggurat.solver import Player, Solver, analyse, feasible
+
+G = GAME
+
+
+def play(state, *texts):
+    for text in texts:
+        state, _ = G.apply(state, G.parse_move(state, text))
+    return state
+
+
+def example():
+    s = play(G.new_state(), "draw 1-1", "draw 1-4", "draw 1-3")
+    return play(s, "1-1 @c3-d3 t0", "draw 2-3", "1-4 @c4-c5 t0", "draw 5-6", "3-1 @c2-d2 t0", "draw 0-0")
+
+
+def test_picks_domino_then_low_cell_then_high_cell():
+    s = example()
+    mv = G.parse_move(s, "3-2 @c3-d3 t1")
+    assert G.picks(s, mv) == ("domino:2-3", "cell:t1:d3", "cell:t1:c3")
+    assert G.picks(s, (CHEAT, DINDEX[(1, 1)])) == ("domino:1-1",)
+    lay = G.layout(s)
+    for move in G.legal_moves(s):
+        for pick in G.picks(s, move):
+            if pick.startswith("cell:"):
+                assert pick in lay.cells
+            else:
+                assert pick in lay.pieces
+
+
+def test_explain_names_rule_and_half():
+    s = example()
+    # the 2-3 picked, then d3 for its 2 half and c3 for its 3: the adjacency rule is the fault when turned round
+    assert "equal value" in G.explain(s, ("domino:2-3", "cell:t1:c3", "cell:t1:d3"))
+    assert "That cell is fine" in G.explain(s, ("domino:2-3", "cell:t1:d3"))
+    # 0-0 on tier 1 over the 1s: the 0 half would rest on a 1
+    s2 = play(G.new_state(), "draw 1-1", "draw 0-0", "draw 0-1", "1-1 @c3-d3 t0", "draw 6-6")
+    msg = G.explain(s2, ("domino:0-0", "cell:t1:c3", "cell:t1:d3"))
+    assert msg.startswith("The 0 half would rest on a 1") and "greater than what lies beneath" in msg
+    assert "face down" in G.explain(s2, ("domino:5-5",))
+
+
+def test_layout_true_sizes_hand_and_pile():
+    s = example()
+    lay = G.layout(s)
+    dom = size("domino")
+    hand = [k for k in lay.pieces if k.startswith("domino:") and lay.pieces[k].z == 0.0]
+    assert len(hand) == 3
+    assert all(lay.pieces[k].face_up and lay.pieces[k].x > 76.2 + dom.w / 2 for k in hand)   # beside the map
+    pile = sorted((p.z for k, p in lay.pieces.items() if k.startswith("pile:")))
+    assert pile == [i * dom.h for i in range(len(pile))] and len(pile) == 22
+    placed = lay.pieces["domino:1-1"]
+    assert placed.get("a") == 1 and placed.get("b") == 1 and placed.heading == 0.0
+    vertical = lay.pieces["domino:1-4"]     # c4-c5: along y, the 1 at the -y end
+    assert vertical.heading == 90.0 and vertical.get("a") == 1 and vertical.get("b") == 4
+
+
+def test_hint_and_agents_play_legal_moves():
+    s = example()
+    mv = hint(s, budget=0.05)
+    assert mv in G.legal_moves(s)
+    rng = random.Random(3)
+    for agent in (Player(seed=1, level=1), Solver(seed=1, level=0)):
+        state = G.new_state({"deal": 5, "cheat_limit": 6})
+        plies = 0
+        while G.current_player(state) != TERMINAL and plies < 80:
+            if G.current_player(state) == CHANCE:
+                move = G.sample_chance(state, rng)
+            else:
+                move = agent.choose(G, state)
+                assert move in G.legal_moves(state)
+            state, _ = G.apply(state, move)
+            plies += 1
+        assert G.current_player(state) == TERMINAL
+
+
+def test_agents_are_exposed():
+    ag = G.agents()
+    assert {"solver", "player"} <= set(ag)
+    a = ag["player"](G, 0, "fast")
+    s = example()
+    assert a.choose(G, s) in G.legal_moves(s)
+
+
+def test_analyser_proves_a_blocked_start():
+    """Deal 6 opens 0-6, 1-5, 3-4, then 1-1, 3-3: no two of them can ever be joined by equal values, so no
+    zero-cheat ziggurat exists; the analyser proves it (status impossible)."""
+    order = deal_order(6)
+    a = analyse(order, budget=3.0)
+    assert a.status == "impossible"
+
+
+def test_feasibility_prunes_a_six_under_an_upper_tier():
+    vals = [-1] * 108
+    vals[2 * 6 + 2] = 6         # a 6 on c3, tier 0: nothing can ever stand on it
+    counts = [8] * 7
+    counts[6] -= 1
+    counts[0] -= 1
+    vals[2 * 6 + 1] = 0
+    assert not feasible(vals, counts)
+    vals[2 * 6 + 2] = 4
+    counts = [8] * 7
+    counts[4] -= 1
+    counts[0] -= 1
+    assert feasible(vals, counts)
+    _ = PLACE
