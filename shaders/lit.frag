@@ -35,12 +35,14 @@ void main() {
     float lit = 1.0;
     if (shadow_on > 0.5) {
         vec3 sc = v_shadow.xyz / v_shadow.w;
-        vec2 texel = 1.0 / vec2(textureSize(p3d_LightSource[0].shadowMap, 0));
+        // four taps half a texel apart: with the map's linear filtering that is a soft 4x4 PCF at a quarter the cost
+        vec2 texel = 0.5 / vec2(textureSize(p3d_LightSource[0].shadowMap, 0));
         float sum = 0.0;
-        for (int x = -1; x <= 1; ++x)
-            for (int y = -1; y <= 1; ++y)
-                sum += texture(p3d_LightSource[0].shadowMap, vec3(sc.xy + vec2(x, y) * texel, sc.z - 0.0015));
-        lit = sum / 9.0;
+        sum += texture(p3d_LightSource[0].shadowMap, vec3(sc.xy + vec2(-texel.x, -texel.y), sc.z - 0.0015));
+        sum += texture(p3d_LightSource[0].shadowMap, vec3(sc.xy + vec2(texel.x, -texel.y), sc.z - 0.0015));
+        sum += texture(p3d_LightSource[0].shadowMap, vec3(sc.xy + vec2(-texel.x, texel.y), sc.z - 0.0015));
+        sum += texture(p3d_LightSource[0].shadowMap, vec3(sc.xy + vec2(texel.x, texel.y), sc.z - 0.0015));
+        lit = sum * 0.25;
     }
     vec3 v = normalize(-v_view_pos);
     vec3 h = normalize(l + v);

@@ -208,7 +208,7 @@ def cmd_render(args) -> int:
     else:
         raise CliError(f"'{args.source}' is neither a game (see 'towerworld games') nor a record file.")
     from towerworld.scene.offscreen import render_layout
-    render_layout(game.layout(state), args.out, w, h)
+    render_layout(game.layout(state), args.out, w, h, cutaway=game.cutaway(state))
     print(f"wrote {args.out}")
     return 0
 

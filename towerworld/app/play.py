@@ -73,6 +73,26 @@ class Table:
         self.base.accept("f1", self.toggle_help)
         self.base.accept("q", self.quit)
         self.base.accept("escape-up", lambda: None)
+        self.cut_offset = 0          # page up/down move the cutaway storey by storey
+        self.base.accept("page_up", self.move_cut, [1])
+        self.base.accept("page_down", self.move_cut, [-1])
+
+    def move_cut(self, d):
+        self.cut_offset += d
+        self.apply_cutaway(self.current_state())
+
+    def current_state(self):
+        return self.match.state
+
+    def apply_cutaway(self, state):
+        hint = self.game.cutaway(state)
+        if hint is None:
+            self.stage.set_cutaway(None)
+            return
+        height, kinds = hint
+        from towerworld.engine.pieces import size
+        step = min(size(k).h for k in kinds) if kinds else 1.0
+        self.stage.set_cutaway(height + self.cut_offset * step, kinds)
 
     # ---- camera -------------------------------------------------------------------------------------------------------
     def _bind_camera(self):
@@ -392,6 +412,7 @@ class PlayTable(Table):
                     seen.add(nxt)
                     buttons.append((nxt, lambda nxt=nxt: self.choose(nxt)))
         self.stage.highlight(targets)
+        self.apply_cutaway(state)
         if highlight:
             self.hud.set_buttons(buttons[:8])
 
@@ -457,8 +478,12 @@ class ReplayTable(Table):
                 self.step(1)
         return task.cont
 
+    def current_state(self):
+        return self.match.state_at(self.ply)
+
     def refresh(self):
         state = self.match.state_at(self.ply)
+        self.apply_cutaway(state)
         lines = self.status_lines(state)
         lines.append(f"replay: ply {self.ply}/{len(self.match.plies)}  speed {self.speed:.2f}x  "
                      f"{'playing' if self.playing else 'paused'}")

@@ -199,6 +199,11 @@ class Game:
         who = "Game over" if cp == TERMINAL else "Chance" if cp == CHANCE else f"Player {cp + 1} to move"
         return {"turn": who, "scores": "  ".join(f"P{i + 1}: {s}" for i, s in enumerate(self.scores(state)))}
 
+    def cutaway(self, state: State) -> tuple[float, tuple[str, ...]] | None:
+        """A view hint: (height, piece kinds) to ghost the stack pieces at or above that height, so pieces inside a
+        tower can be seen and picked. None shows everything."""
+        return None
+
     def heuristic(self, state: State, player: int) -> float:
         """A cheap evaluation for greedy play: higher is better for `player`."""
         if self.is_terminal(state):

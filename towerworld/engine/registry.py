@@ -26,6 +26,15 @@ def all_games() -> dict[str, Game]:
 
 
 def get_game(name: str) -> Game:
+    if _GAMES is None and name.isidentifier():
+        # fast path: import just the named game's package (startup cost matters for `towerworld play`)
+        try:
+            module = importlib.import_module(f"towerworld.games.{name}")
+        except ModuleNotFoundError:
+            module = None
+        game = getattr(module, "GAME", None)
+        if isinstance(game, Game) and game.name == name:
+            return game
     games = all_games()
     if name not in games:
         known = ", ".join(sorted(games)) or "none"

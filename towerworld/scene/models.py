@@ -259,6 +259,7 @@ def text_upright(s: str, height: float, color, pos=(0, 0, 0)) -> NodePath:
     tn.setTextColor(*color)
     tn.setCardColor(1, 1, 1, 0.75)
     tn.setCardAsMargin(0.15, 0.15, 0.05, 0.05)
+    tn.setCardDecal(True)   # the text draws over its card instead of fighting it for depth
     np = NodePath(tn.generate())
     np.setScale(height)
     np.setPos(*pos)

@@ -25,7 +25,7 @@ def base(width: int = 1280, height: int = 800):
 
 
 def render_layout(layout: Layout, out: str, width: int = 1280, height: int = 800, orbit=None,
-                  highlight: dict | None = None) -> str:
+                  highlight: dict | None = None, cutaway=None) -> str:
     """Draw `layout` and save a PNG to `out`; returns the path."""
     from panda3d.core import Filename, FrameBufferProperties, GraphicsOutput, GraphicsPipe, Texture, WindowProperties
 
@@ -42,6 +42,8 @@ def render_layout(layout: Layout, out: str, width: int = 1280, height: int = 800
         stage.show(layout)
         if highlight:
             stage.highlight(highlight)
+        if cutaway is not None:
+            stage.set_cutaway(*cutaway)
         fb = FrameBufferProperties()
         fb.setRgbColor(True)
         fb.setRgbaBits(8, 8, 8, 8)

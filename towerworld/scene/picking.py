@@ -34,6 +34,8 @@ class Picker:
                     return cell.getTag("cell")
                 continue
             piece = np.findNetTag("piece")
+            if not piece.isEmpty() and piece.hasTag("ghost"):
+                continue   # ghosted storeys of a cutaway let clicks through to what is inside
             if not piece.isEmpty():
                 return piece.getTag("piece")
         return None

@@ -50,7 +50,7 @@ def dress(render: NodePath, layout: Layout | None = None) -> DirectionalLight:
     render.setLight(render.attachNewNode(amb))
     sun = DirectionalLight("key")
     sun.setColor((0.78, 0.76, 0.7, 1))
-    sun.setShadowCaster(True, 2048, 2048)
+    sun.setShadowCaster(True, 1024, 1024)
     sun_np = render.attachNewNode(sun)
     sun_np.setHpr(35, -58, 0)
     render.setLight(sun_np)

@@ -118,6 +118,7 @@ class Stage:
         self._orient(pid, pose)
         self.poses[pid] = pose
         self._memory_tag(pid, pose)
+        self._ghost(pid, pose)
 
     def _memory_tag(self, pid: str, pose: Pose) -> None:
         """The memory aid: a small label over a face-down piece whose face was seen (its look is known)."""
@@ -132,6 +133,28 @@ class Stage:
                 tag = models.text_upright(words, 7, (0.15, 0.1, 0.4, 1), (0, 0, size(pose.kind).h + 5))
                 tag.setName("memory")
                 tag.reparentTo(node)
+
+    def set_cutaway(self, height: float | None, kinds: tuple[str, ...] = ()) -> None:
+        """Ghost the stack pieces (of `kinds`) lying at or above `height`, so what is inside a tower shows."""
+        self.cut = (height, tuple(kinds)) if height is not None else None
+        for pid, pose in self.poses.items():
+            self._ghost(pid, pose)
+
+    def _ghost(self, pid: str, pose: Pose) -> None:
+        node = self.nodes[pid]
+        cut = getattr(self, "cut", None)
+        ghost = cut is not None and pose.kind in cut[1] and pose.z >= cut[0] - 0.01
+        if ghost:
+            node.setTransparency(TransparencyAttrib.MAlpha)
+            node.setColorScale(1, 1, 1, 0.16)
+            node.setDepthWrite(False)
+            node.setBin("transparent", 10)
+            node.setTag("ghost", "1")
+        elif node.hasTag("ghost"):
+            node.clearTag("ghost")
+            node.clearColorScale()
+            node.clearDepthWrite()
+            node.clearBin()
 
     def set_memory_aid(self, on: bool) -> None:
         self.show_hidden = on
