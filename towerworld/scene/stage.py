@@ -92,9 +92,11 @@ class Stage:
             self.models.pop(pid, None)
             self.poses.pop(pid, None)
         for pid, pose in layout.pieces.items():
-            self._place(pid, pose)
+            if self.poses.get(pid) != pose or pid not in self.models:   # untouched pieces stay as they are
+                self._place(pid, pose)
         self._sync_cells(layout.cells)
-        self._sync_labels(layout)
+        if self.layout is None or self.layout.labels != layout.labels:
+            self._sync_labels(layout)
         self.layout = layout
 
     def _holder(self, pid: str) -> NodePath:
