@@ -1,0 +1,63 @@
+"""Ziggurat performance rows for scripts/bench.py: (label, value, goal)."""
+from __future__ import annotations
+
+import random
+import time
+
+
+def bench_rows(seconds: float = 2.0, deals: int = 5) -> list[tuple[str, str, str]]:
+    from towerworld.games.ziggurat import GAME
+    from towerworld.games.ziggurat.rules import deal_order
+    from towerworld.games.ziggurat.solver import Player, analyse
+
+    rows = []
+    rng = random.Random(1)
+    n = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        s = GAME.random_playout(GAME.new_state(), rng)
+        n += 1
+    el = time.perf_counter() - t0
+    rows.append(("ziggurat random games/s (random_playout)", f"{n / el:.0f}", ">= 100"))
+
+    s = GAME.new_state()
+    t0 = time.perf_counter()
+    k = 0
+    while time.perf_counter() - t0 < seconds / 2:
+        if GAME.current_player(s) == -2:
+            s = GAME.new_state()
+        if GAME.current_player(s) == -1:
+            m = GAME.sample_chance(s, rng)
+        else:
+            m = rng.choice(GAME.legal_moves(s))
+        s, _ = GAME.apply_unchecked(s, m)
+        k += 1
+    rows.append(("ziggurat random plies/s (legal_moves + apply)", f"{k / (time.perf_counter() - t0):.0f}", ">= 5000"))
+
+    times, zero = [], 0
+    for i in range(1, deals + 1):
+        t = time.perf_counter()
+        a = analyse(deal_order(i), budget=1.0)
+        times.append(time.perf_counter() - t)
+        zero += a.status == "zero"
+    rows.append((f"ziggurat analyser s/deal (budget 1 s + clairvoyant finish, {deals} deals)",
+                 f"{sum(times) / len(times):.2f} (max {max(times):.2f}, {zero} zero-cheat)", "<= 5"))
+
+    p = Player(seed=0, level=2)
+    s = GAME.new_state({"deal": 3})
+    decisions = 0
+    t0 = time.perf_counter()
+    while GAME.current_player(s) != -2 and decisions < 10:
+        if GAME.current_player(s) == -1:
+            s, _ = GAME.apply(s, GAME.chance_outcomes(s)[0][0])
+            continue
+        s, _ = GAME.apply(s, p.choose(GAME, s))
+        decisions += 1
+    rows.append(("ziggurat player s/decision (level normal)", f"{(time.perf_counter() - t0) / max(1, decisions):.3f}",
+                 "<= 0.5"))
+    return rows
+
+
+if __name__ == "__main__":
+    for row in bench_rows():
+        print(" | ".join(row))
