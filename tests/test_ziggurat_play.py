@@ -6,7 +6,7 @@ import random
 from towerworld.engine.game import CHANCE, TERMINAL
 from towerworld.engine.pieces import size
 from towerworld.games.ziggurat import GAME, hint
-from towerworld.games.ziggurat.rules import CHEAT, DINDEX, PLACE, deal_order
+from towerworld.games.ziggurat.rules import CHEAT, DINDEX, DOMINOES, PLACE, deal_order
 from towerworld.games.ziggurat.solver import Player, Solver, analyse, feasible
 
 G = GAME
@@ -70,7 +70,7 @@ def test_hint_and_agents_play_legal_moves():
     assert mv in G.legal_moves(s)
     rng = random.Random(3)
     for agent in (Player(seed=1, level=1), Solver(seed=1, level=0)):
-        state = G.new_state({"deal": 5, "cheat_limit": 3})
+        state = G.new_state({"deal": 5, "cheat_limit": 5})
         plies = 0
         while G.current_player(state) != TERMINAL and plies < 40:
             if G.current_player(state) == CHANCE:
@@ -92,11 +92,19 @@ def test_agents_are_exposed():
 
 
 def test_analyser_proves_a_blocked_start():
-    """Deal 6 opens 0-6, 1-5, 3-4, then 1-1, 3-3: no two of them can ever be joined by equal values, so no
-    zero-cheat ziggurat exists; the analyser proves it (status impossible)."""
+    """Deal 6 opens 0-6, 1-5, 3-4, then 1-1, 3-3: no three of these five share values in a chain, and every domino
+    placed since the ziggurat was last empty shares a value with one placed before it, so three never stand at once
+    and no sixth domino is ever drawn: blocked for any number of cheats. The zero-cheat search proves its part too."""
+    import time
+
+    from towerworld.games.ziggurat.solver import _ZeroSearch, blocked_at, largest_group
     order = deal_order(6)
-    a = analyse(order, budget=3.0)
-    assert a.status == "impossible"
+    assert [DOMINOES[d] for d in order[:5]] == [(0, 6), (1, 5), (3, 4), (1, 1), (3, 3)]
+    assert largest_group(order[:5]) == 2
+    assert blocked_at(order) == 5
+    assert analyse(order, budget=1.0).status == "blocked"
+    assert _ZeroSearch(time.perf_counter() + 10).run((-1,) * 108, order[:3], order[3:]) is None
+    assert blocked_at(deal_order(1)) is None
 
 
 def test_feasibility_prunes_a_six_under_an_upper_tier():

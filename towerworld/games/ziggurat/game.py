@@ -8,7 +8,8 @@ from towerworld.engine.layout import Cell, Layout, Pose, look
 from towerworld.engine.pieces import size
 
 from towerworld.games.ziggurat.rules import (
-    ALL_MASK, CHEAT, DEAL, GIVE_UP, DINDEX, DOMINOES, DRAW, EMPTY, IN_TIER, NB, NCELLS, NUMBERED_DEALS, PLACE, TIER_SQUARES,
+    ALL_MASK, CHEAT, DEAL, DINDEX, DOMINOES, DRAW, EMPTY, GIVE_UP, IN_TIER, NB, NCELLS, NUMBERED_DEALS, PLACE,
+    TIER_SQUARES,
     ZState, cell_index, cname, deal_order, dname, heights, lift, placements, position_of, tier_counts, title,
 )
 

@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass, field
 
 from towerworld.games.ziggurat.rules import (
-    ABOVE, CHEAT, DINDEX, DOMINOES, IN_TIER, NB, NCELLS, PAIRS, PLACE, adjacent_values, heights, lift, placements,
+    ABOVE, CHEAT, DINDEX, DOMINOES, GIVE_UP, IN_TIER, NB, NCELLS, PLACE, heights, lift, placements,
 )
 
 # ---- bit tricks for tiling parity ------------------------------------------------------------------------------------
@@ -142,13 +142,52 @@ def _order_key(vals, move):
     return -score
 
 
+def largest_group(dominoes) -> int:
+    """The most dominoes of `dominoes` joined by shared values (a domino a-b joins values a and b).
+
+    Every domino placed since the ziggurat was last empty shares a value with one placed before it, so the ziggurat
+    always holds dominoes of one such group."""
+    parent = list(range(7))
+
+    def find(x):
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for d in dominoes:
+        lo, hi = DOMINOES[d]
+        parent[find(lo)] = find(hi)
+    count: dict = {}
+    for d in dominoes:
+        r = find(DOMINOES[d][0])
+        count[r] = count.get(r, 0) + 1
+    return max(count.values(), default=0)
+
+
+def blocked(drawn, pile_left: int) -> bool:
+    """No number of cheats can ever finish: to draw again, all but two of the drawn dominoes must stand at once (all of
+    them when the pile is empty), but they split into value groups too small (see largest_group)."""
+    need = len(drawn) - 2 if pile_left else len(drawn)
+    return largest_group(drawn) < need
+
+
+def blocked_at(order):
+    """The number of draws after which deal `order` is blocked for good (see blocked), or None."""
+    for k in range(3, 29):
+        if blocked(order[:k], 28 - k):
+            return k
+    return None
+
+
 class _Timeout(Exception):
     pass
 
 
 @dataclass
 class Analysis:
-    status: str                    # "zero" (a zero-cheat ziggurat exists), "impossible" (proven none), "undecided"
+    status: str                    # "zero" (a zero-cheat ziggurat exists), "impossible" (proven none), "undecided",
+    #                                "blocked" (proven: no number of cheats finishes, see blocked_at)
     cheats: int | None             # fewest cheats found (0 when status is zero); None if nothing was completed
     line: list = field(default_factory=list)   # decision moves of the best line found (placements and cheats)
     nodes: int = 0
@@ -163,13 +202,16 @@ class _ZeroSearch:
         self.node_limit = node_limit
         self.nodes = 0
         self.failed: set = set(avoid)  # positions (see key()) never to enter: known dead ends or already visited
-        self.deepest = 0
+        self.deepest = 0                # placements on the best line seen (by dominoes drawn, then placements)
+        self.deepest_drawn = 0          # dominoes drawn from the pile along that line
+        self.best = (-1, -1)
         self.deepest_line: list = []
 
     def run(self, vals, hand, pile, line=None):
         """Moves completing the ziggurat, or None (exhausted). Raises _Timeout past the deadline or node limit."""
         self.line = list(line or [])
         self.vals = list(vals)
+        self.pile0 = len(pile)
         return self._dfs(tuple(sorted(hand)), tuple(pile))
 
     def _dfs(self, hand, pile):
@@ -184,8 +226,10 @@ class _ZeroSearch:
         key = position_key(vals, hand)
         if self.line and key in self.failed:
             return None
-        if len(self.line) > self.deepest:
-            self.deepest = len(self.line)
+        here = (self.pile0 - len(pile), len(self.line))
+        if here > self.best:
+            self.best = here
+            self.deepest_drawn, self.deepest = here
             self.deepest_line = list(self.line)
         empty = all(v < 0 for v in vals[:36])
         moves = [m for m in placements(vals, hand, empty) if _room_ok(m)]
@@ -238,30 +282,59 @@ def _mobility(vals, dominoes) -> int:
     return len(fits)
 
 
-def _progress(vals, hand, pile, node_limit: int, deadline: float, avoid=()) -> int:
-    """How many placements a short exact search gets through from here (100 + more when it finishes)."""
+def _progress(vals, hand, pile, node_limit: int, deadline: float, avoid=()) -> tuple[float, int]:
+    """(progress, placements) of a short exact search from here: progress counts the dominoes it gets to draw from
+    the pile (the only real progress: re-placing lifted dominoes draws nothing), 100 more when it finishes."""
     s = _ZeroSearch(deadline, node_limit=node_limit, avoid=avoid)
     try:
         line = s.run(vals, hand, pile)
         if line is not None:
-            return 100 + len(line)
+            return 100.0 + len(pile), len(line)
     except _Timeout:
         pass
-    return s.deepest
+    return float(s.deepest_drawn), s.deepest
 
 
-def cheat_options(vals, owner, pairs: bool):
-    """Ways to cheat: (cheat moves, dominoes lifted, vals after, owner after); single lifts, and pairs of lifts when
-    `pairs` (a stuck start often needs two dominoes out of the way)."""
+def _near_spots(vals) -> set:
+    """Plan cells where a domino half could go now (the next tier up is inside its square), and their neighbours."""
+    h = heights(vals)
+    spots = {c for c in range(NCELLS) if h[c] <= 2 and IN_TIER[h[c]][c]}
+    near = set(spots)
+    for c in spots:
+        near.update(NB[c])
+    return near
+
+
+def _cells_of(owner, d) -> set:
+    return {s % 36 for s in range(108) if owner[s] == d}
+
+
+def cheat_options(vals, owner, pairs: bool, max_pairs: int = 80):
+    """Ways to cheat: (cheat moves, dominoes lifted, vals after, owner after): every single lift, and pairs of lifts
+    (a stuck position often needs two dominoes out of the way): all pairs when `pairs`, else pairs of dominoes next
+    to where something could be placed."""
     out = []
     placed = sorted({x for x in owner if x >= 0})
+    near = _near_spots(vals)
+    n_pairs = 0
     for d in placed:
         nv, no, lifted = lift(vals, owner, d)
         out.append(([(CHEAT, d)], lifted, nv, no))
-        if pairs:
-            for e in sorted({x for x in no if x > d}):
-                nv2, no2, lifted2 = lift(nv, no, e)
-                out.append(([(CHEAT, d), (CHEAT, e)], lifted + lifted2, nv2, no2))
+        if not pairs and not (_cells_of(owner, d) & near):
+            continue
+        near2 = near if not pairs else None
+        if near2 is not None:
+            near2 = _near_spots(nv)
+        for e in sorted({x for x in no if x > d}):
+            if n_pairs >= max_pairs:
+                break
+            if near2 is not None and not (_cells_of(no, e) & near2):
+                continue
+            nv2, no2, lifted2 = lift(nv, no, e)
+            if len(lifted) + len(lifted2) > 3:
+                continue
+            out.append(([(CHEAT, d), (CHEAT, e)], lifted + lifted2, nv2, no2))
+            n_pairs += 1
     out.sort(key=lambda o: (len(o[1]), o[0]))
     return out
 
@@ -282,7 +355,8 @@ def choose_cheat(vals, owner, hand, piles, deadline: float, node_limit: int = 20
             if position_key(nv, nh) in avoid or not feasible(nv, _counts_of(nh + tuple(pile))):
                 total -= 5
                 continue
-            total += _progress(nv, nh, pile, node_limit, deadline + 0.05, avoid) - cost
+            drawn, placed_after = _progress(nv, nh, pile, node_limit, deadline + 0.05, avoid)
+            total += drawn + 0.1 * (placed_after - cost)
         score = total / max(len(piles), 1) - 2.0 * cost
         if best is None or score > best[0]:
             best = (score, moves)
@@ -322,15 +396,20 @@ def clairvoyant_move(vals, owner, hand, pile, budget: float, avoid=()):
         pass
     if s.deepest_line:
         return [s.deepest_line[0]], None
-    return choose_cheat(vals, owner, hand, [tuple(pile)], start + budget, avoid=avoid), None
+    if not placements(vals, hand) and blocked(list(hand) + [x for x in set(owner) if x >= 0], len(pile)):
+        return [(GIVE_UP,)], None
+    # cheats decide the score: they get more time than a placement
+    return choose_cheat(vals, owner, hand, [tuple(pile)], start + max(budget * 4, 0.4), avoid=avoid), None
 
 
-def analyse(order, budget: float = 2.0, move_budget: float = 0.05, limit: int = 60) -> Analysis:
+def analyse(order, budget: float = 2.0, move_budget: float = 0.05, limit: int = 30) -> Analysis:
     """Decide whether deal `order` (pile top first) admits a zero-cheat ziggurat, spending about `budget` seconds on
     that question; then (if no zero-cheat line was found) play the deal out with the clairvoyant policy to report the
     fewest cheats found."""
     start = time.perf_counter()
     order = tuple(order)
+    if blocked_at(order) is not None:
+        return Analysis("blocked", None, [], 0, time.perf_counter() - start)
     search = _ZeroSearch(start + budget)
     status = "undecided"
     try:
@@ -344,7 +423,7 @@ def analyse(order, budget: float = 2.0, move_budget: float = 0.05, limit: int = 
     return Analysis(status, cheats, line, search.nodes, time.perf_counter() - start)
 
 
-def play_clairvoyant(order, move_budget: float = 0.05, limit: int = 60):
+def play_clairvoyant(order, move_budget: float = 0.05, limit: int = 30):
     """(cheats, line) of the clairvoyant policy on deal `order`; cheats None if it gave up at `limit`."""
     vals, owner = (-1,) * 108, (-1,) * 108
     hand, pile, cheats = list(order[:3]), list(order[3:]), 0
@@ -352,6 +431,8 @@ def play_clairvoyant(order, move_budget: float = 0.05, limit: int = 60):
     seen: set = set()
     while hand and cheats < limit:
         seen.add(position_key(vals, hand))
+        if blocked(list(hand) + [x for x in set(owner) if x >= 0], len(pile)):
+            return None, line + [(GIVE_UP,)]
         ms, zero = clairvoyant_move(vals, owner, tuple(hand), tuple(pile), move_budget, seen)
         if zero is not None:
             return cheats, line + zero
@@ -369,7 +450,7 @@ def play_clairvoyant(order, move_budget: float = 0.05, limit: int = 60):
     return (None if hand else cheats), line
 
 
-# ---- agents ------------------------------------------------------------------------------------------------------------
+# ---- agents ----------------------------------------------------------------------------------------------------
 class Player:
     """The fair AI: sees the hand, the ziggurat and the set of unseen dominoes, never the pile order."""
 
@@ -403,6 +484,9 @@ class Player:
             return self.plan.pop(0)
         self.plan = []
         if not moves:
+            drawn = list(hand) + [x for x in set(owner) if x >= 0]
+            if not placements(vals, hand) and blocked(drawn, len(unseen)):
+                return (GIVE_UP,)   # proven: no number of cheats can finish this deal
             piles = self._piles(unseen, min(self.samples, 3))
             self.plan = choose_cheat(vals, owner, hand, piles, start + self.budget, node_limit=100,
                                      avoid=self.seen)
