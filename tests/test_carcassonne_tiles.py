@@ -80,7 +80,7 @@ def _norm_mine(text):
 
 
 def test_every_feature_matches_the_reference(ref):
-    """Roads, cities (with pennants), fields with the cities they touch, cloisters and foundations, feature by feature."""
+    """Roads, cities (with pennants), fields with the cities they touch, cloisters, foundations: feature by feature."""
     rows = _rows()
     for part in ("base", "tower"):
         for t in ref[part]:
