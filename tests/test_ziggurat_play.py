@@ -56,8 +56,10 @@ def test_layout_true_sizes_hand_and_pile():
     hand = [k for k in lay.pieces if k.startswith("domino:") and lay.pieces[k].z == 0.0]
     assert len(hand) == 3
     assert all(lay.pieces[k].face_up and lay.pieces[k].x > 76.2 + dom.w / 2 for k in hand)   # beside the map
-    pile = sorted((p.z for k, p in lay.pieces.items() if k.startswith("pile:")))
-    assert pile == [i * dom.h for i in range(len(pile))] and len(pile) == 22
+    pile = [lay.pieces[f"pile:{i}"] for i in range(22)]
+    assert sum(1 for k in lay.pieces if k.startswith("pile:")) == 22
+    assert [p.z for p in pile[:8]] == [i * dom.h for i in range(7)] + [0.0]   # stacks of seven, true thickness
+    assert all(not p.face_up and p.x < -76.2 - dom.w / 2 for p in pile)
     placed = lay.pieces["domino:1-1"]
     assert placed.get("a") == 1 and placed.get("b") == 1 and placed.heading == 0.0
     vertical = lay.pieces["domino:1-4"]     # c4-c5: along y, the 1 at the -y end

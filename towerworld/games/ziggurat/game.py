@@ -439,9 +439,12 @@ class Ziggurat(Game):
                                                  0.0, True, look(a=lo, b=hi)))
         n = bin(state.unseen).count("1")
         for i in range(n):
-            lay.place(f"pile:{i}", Pose("domino", PILE_X, 0.0, i * DOM_H, 0.0 if i % 2 == 0 else 3.0, False))
+            # four short stacks of up to seven, front to back; pile:0 is the bottom of the first stack
+            stack, level = divmod(i, 7)
+            lay.place(f"pile:{i}", Pose("domino", PILE_X, 45.0 - stack * 30.0, level * DOM_H,
+                                        0.0 if level % 2 == 0 else 2.0, False))
         if n:
-            lay.labels["pile"] = (PILE_X, -30.0, 0.0, f"pile: {n}")
+            lay.labels["pile"] = (PILE_X, -75.0, 0.0, f"pile: {n}")
         lay.labels["hand"] = (HAND_X, 2.5 * CELL_MM + 24.0, 0.0, "hand")
         h = heights(state.vals)
         for c in range(NCELLS):
