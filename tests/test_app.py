@@ -103,3 +103,28 @@ def test_offscreen_render_shows_the_tower(showbase, tmp_path):
                 dark += 1
     assert dark > 50, "the tile backs (dark brown) should fill the middle of the picture"
     assert ivory > 10, "the ivory edges of stacked tiles should show"
+
+
+def test_save_then_open_the_latest_save(table, tmp_path, monkeypatch):
+    import towerworld.app.play as play
+    monkeypatch.setattr(play, "SAVE_DIR", str(tmp_path / "saves"))
+    table.load_latest()
+    assert "no saved" in table.hud.message.getText()
+    game, match = table.game, table.match
+    move = game.legal_moves(match.state)[0]
+    for pick in game.picks(match.state, move):
+        table.choose(pick)
+    settle(table)
+    plies = [p.text for p in match.plies]
+    table.save()
+    assert "Saved to" in table.hud.message.getText()
+    table.load_latest()
+    assert [p.text for p in table.match.plies] == plies
+    assert table.match is not match
+    # a damaged newest save is refused and the game in hand is kept
+    newest = sorted((tmp_path / "saves").glob("*.tower.json"))[-1]
+    newest.write_text("{not json")
+    kept = table.match
+    table.load_latest()
+    assert table.match is kept
+    assert "Could not load" in table.hud.message.getText()

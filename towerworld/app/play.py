@@ -234,6 +234,7 @@ class PlayTable(Table):
         b.accept("y", self.redo)
         b.accept("control-y", self.redo)
         b.accept("control-s", self.save)
+        b.accept("control-o", self.load_latest)
         b.accept("m", self.toggle_memory)
         b.taskMgr.add(self._turn_task, "turns")
         self.refresh()
@@ -376,6 +377,26 @@ class PlayTable(Table):
             self.hud.say(f"Saved to {path}")
         except OSError as e:
             self.hud.say(f"Could not save: {e.strerror or e}.")
+
+    def load_latest(self):
+        """Open the newest save of this game (Ctrl-O); a damaged file is refused and the current game kept."""
+        import glob
+
+        from towerworld.engine.record import load_match
+        files = sorted(glob.glob(os.path.join(SAVE_DIR, f"{self.game.name}-*.tower.json")), key=os.path.getmtime)
+        if not files:
+            self.hud.say(f"There is no saved {self.game.title} game in {SAVE_DIR} yet (Ctrl-S saves).")
+            return
+        try:
+            loaded = load_match(files[-1], autosave=self.match.autosave_path)
+        except TowerworldError as e:
+            self.hud.say(f"Could not load {os.path.basename(files[-1])}: {e}")
+            return
+        if self.thinking is not None:
+            self.thinking = None
+        loaded.players = self.match.players if len(loaded.players) == len(self.match.players) else loaded.players
+        self.match = loaded
+        self._jump(f"Loaded {os.path.basename(files[-1])}.")
 
     def toggle_memory(self):
         self.stage.set_memory_aid(not self.stage.show_hidden)
