@@ -157,7 +157,7 @@ class ToyGame(Game):
         return list(state.scores)
 
     def observation(self, state, player):
-        hands = tuple(h if i == player else tuple(n for _, n in h) for i, h in enumerate(state.hands))
+        hands = tuple(h if i == player else tuple(sorted(n for _, n in h)) for i, h in enumerate(state.hands))
         return (player, state.n, sum(state.deck), hands, state.pile, state.scores, state.to_move, state.drawing,
                 state.drawn, state.limit, state.copies)
 
