@@ -50,6 +50,7 @@ class Match:
         self.plies: list[Ply] = []
         self._snapshots: dict[int, State] = {0: self.initial}
         self._redo: list[list[Move]] = []
+        self._undoer: int | None = None    # between people: whose moves are being taken back since the last new move
         self.autosave_path = autosave
         self.created: str | None = None
 
@@ -74,6 +75,7 @@ class Match:
         self._push(Ply(move, text, mover, tuple(events)), new_state)
         if not keep_redo:
             self._redo.clear()
+            self._undoer = None
         if save:
             self.autosave()
         return events
@@ -101,7 +103,8 @@ class Match:
         """The ply count undo returns to, or None when undo is not allowed now.
 
         Against an AI undo is free: back to the last decision a person made. Between people only the latest move may
-        be taken back, and only while it revealed nothing (no chance outcome, no face-down piece turned up).
+        be taken back, and only while it revealed nothing (no chance outcome, no face-down piece turned up); a person may
+        go on taking back their own earlier moves, never another player's.
         """
         if not self.plies:
             return None
@@ -112,7 +115,7 @@ class Match:
                     return i
             return None
         last = self.plies[-1]
-        if last.reveals:
+        if last.reveals or (self._undoer is not None and last.mover != self._undoer):
             return None
         return len(self.plies) - 1
 
@@ -124,6 +127,8 @@ class Match:
             return "Nothing to undo yet."
         if self.vs_ai:
             return "There is no move of yours to take back."
+        if not self.plies[-1].reveals and self._undoer is not None and self.plies[-1].mover != self._undoer:
+            return "Another player's move cannot be taken back."
         return "That move revealed hidden information, so it cannot be taken back."
 
     def undo(self) -> bool:
@@ -131,6 +136,8 @@ class Match:
         if target is None:
             return False
         undone = [p.move for p in self.plies[target:]]
+        if not self.vs_ai:
+            self._undoer = self.plies[target].mover
         self._truncate(target)
         self._redo.append(undone)
         self.autosave()
