@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import pickle
 import random
+import reprlib
 from dataclasses import dataclass, field
 from typing import Any, Hashable, Iterable, Sequence
 
@@ -95,7 +96,7 @@ class Game:
             by_name = {v.name: v for v in self.variants}
             if variant not in by_name:
                 known = ", ".join(by_name) or "none"
-                raise BadOption(f"{self.title} has no variant '{variant}' (variants: {known}).")
+                raise BadOption(f"{self.title} has no variant '{_cut(variant)}' (variants: {known}).")
             merged.update(by_name[variant].options)
             if by_name[variant].players:
                 lo, hi = by_name[variant].players
@@ -103,7 +104,7 @@ class Game:
         for key, value in (options or {}).items():
             if key not in known:
                 names = ", ".join(known) or "none"
-                raise BadOption(f"{self.title} has no option '{key}' (options: {names}).")
+                raise BadOption(f"{self.title} has no option '{_cut(key)}' (options: {names}).")
             merged[key] = _check_option(known[key], value)
         if players is None:
             players = lo
@@ -278,17 +279,28 @@ class Game:
         return state
 
 
+def _cut(text, limit: int = 40) -> str:
+    """Text from outside (a record, the command line) as it may appear in a one-sentence message: cut short."""
+    text = str(text)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _shown(value, limit: int = 40) -> str:
+    """A value from outside as it may appear in a one-sentence message: its repr, bounded in depth and length."""
+    return _cut(reprlib.repr(value), limit)
+
+
 def _check_option(opt: Option, value):
     if opt.choices:
         if value not in opt.choices:
             allowed = ", ".join(str(c) for c in opt.choices)
-            raise BadOption(f"Option '{opt.name}' must be one of {allowed}, not {value!r}.")
+            raise BadOption(f"Option '{opt.name}' must be one of {allowed}, not {_shown(value)}.")
         return value
     if isinstance(opt.default, bool):
         if isinstance(value, str) and value.lower() in ("1", "true", "yes", "on", "0", "false", "no", "off"):
             return value.lower() in ("1", "true", "yes", "on")
         if not isinstance(value, bool):
-            raise BadOption(f"Option '{opt.name}' must be true or false, not {value!r}.")
+            raise BadOption(f"Option '{opt.name}' must be true or false, not {_shown(value)}.")
         return value
     if isinstance(opt.default, int):
         try:
@@ -296,10 +308,10 @@ def _check_option(opt: Option, value):
                 raise ValueError
             value = int(value)
         except (TypeError, ValueError):
-            raise BadOption(f"Option '{opt.name}' must be a whole number, not {value!r}.") from None
+            raise BadOption(f"Option '{opt.name}' must be a whole number, not {_shown(value)}.") from None
         if (opt.low is not None and value < opt.low) or (opt.high is not None and value > opt.high):
             raise BadOption(f"Option '{opt.name}' must be between {opt.low} and {opt.high}, not {value}.")
         return value
     if isinstance(opt.default, str) and not isinstance(value, str):
-        raise BadOption(f"Option '{opt.name}' must be text, not {value!r}.")
+        raise BadOption(f"Option '{opt.name}' must be text, not {_shown(value)}.")
     return value

@@ -38,5 +38,6 @@ def get_game(name: str) -> Game:
     games = all_games()
     if name not in games:
         known = ", ".join(sorted(games)) or "none"
-        raise BadOption(f"There is no game called '{name}' (games: {known}).")
+        shown = name if len(str(name)) <= 40 else str(name)[:37] + "..."
+        raise BadOption(f"There is no game called '{shown}' (games: {known}).")
     return games[name]
