@@ -20,9 +20,11 @@ from towerworld.engine.pieces import PIECES
 from towerworld.engine.record import match_from_record, match_to_record
 
 try:
-    from toygame import GAME as TOY
+    from toygame import GAME as TOY, NIM
 except ImportError:  # tests run as a package
-    from tests.toygame import GAME as TOY
+    from tests.toygame import GAME as TOY, NIM
+
+TOYS = (TOY, NIM)   # test-only games, not packages of towerworld.games
 
 SEEDS = (0, 1, 2)
 MAX_PLIES = 600          # cap on each random game (the game's own max_plies still bounds a finished game)
@@ -33,7 +35,8 @@ HEAVY = 12               # states per game checked by the heavier checks (notati
 
 def games() -> dict[str, Game]:
     found = dict(registry.all_games())
-    found[TOY.name] = TOY
+    for toy in TOYS:
+        found[toy.name] = toy
     return found
 
 
@@ -54,8 +57,9 @@ CASES = cases()
 
 @pytest.fixture(autouse=True)
 def toy_registered(monkeypatch):
-    """The toy game is not a package of towerworld.games; records of it load while a test runs."""
-    monkeypatch.setitem(registry.all_games(), TOY.name, TOY)
+    """The toy games are not packages of towerworld.games; records of them load while a test runs."""
+    for toy in TOYS:
+        monkeypatch.setitem(registry.all_games(), toy.name, toy)
 
 
 class Trajectory:

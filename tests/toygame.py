@@ -223,3 +223,72 @@ class ToyGame(Game):
 
 
 GAME = ToyGame()
+
+
+class ToyNim(Game):
+    """Toy Nim: deterministic, perfect information, no chance. Take 1 to `max_take` coins from the stack; whoever takes
+    the last coin wins. Notation: `t2` (take two). State: (coins left, player to move, max_take)."""
+    name = "toynim"
+    title = "Toy Nim"
+    options = (
+        Option("stones", 7, "coins in the stack at the start", low=1, high=15),
+        Option("max_take", 3, "most coins one move may take", low=1, high=3),
+    )
+    max_plies = 15
+    max_moves = 3
+    has_chance = False
+    zero_sum = True
+
+    def new_state(self, options=None, players=None):
+        opts, n = self.resolve_options(options, None, players)
+        return (opts["stones"], 0, opts["max_take"])
+
+    def num_players(self, state):
+        return 2
+
+    def current_player(self, state):
+        return TERMINAL if state[0] == 0 else state[1]
+
+    def legal_moves(self, state):
+        if state[0] == 0:
+            return []
+        return [("take", k) for k in range(1, min(state[2], state[0]) + 1)]
+
+    def apply_unchecked(self, state, move):
+        k = move[1]
+        ids = tuple(f"coin:{i}" for i in range(state[0] - k, state[0]))
+        return (state[0] - k, 1 - state[1], state[2]), [Event("take", ids, f"Player {state[1] + 1} takes {k}.")]
+
+    def why_illegal(self, state, move):
+        if state[0] == 0:
+            return "The game is over."
+        return f"You may take 1 to {min(state[2], state[0])} coins."
+
+    def returns(self, state):
+        if state[0]:
+            return [0.0, 0.0]
+        winner = 1 - state[1]          # the player who took the last coin
+        return [1.0 if i == winner else -1.0 for i in range(2)]
+
+    def format_move(self, state, move):
+        return f"t{move[1]}"
+
+    def parse_move(self, state, text):
+        t = text.strip()
+        if len(t) == 2 and t[0] == "t" and t[1] in "123":
+            return ("take", int(t[1]))
+        raise BadNotation(f"'{text}' is not Toy Nim notation (t1, t2 or t3).")
+
+    def layout(self, state):
+        lay = Layout()
+        for i in range(state[0]):
+            lay.place(f"coin:{i}", Pose("pp_coin", 0.0, 0.0, i * 3.18))
+        lay.place("marker", Pose("marker", 40.0, -20.0 + 40.0 * state[1], 0.0))   # whose turn it is
+        lay.cells["table"] = Cell(0.0, 0.0, 0.0, 40.0, 40.0, "table")
+        return lay
+
+    def picks(self, state, move):
+        return (f"coin:{state[0] - move[1]}",) if state[0] else ("table",)
+
+
+NIM = ToyNim()

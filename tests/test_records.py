@@ -1,0 +1,374 @@
+"""Records: damaged and hostile files are refused with one RecordError sentence (never another exception), saving is
+atomic, and the Match's undo/redo and seek policies hold."""
+from __future__ import annotations
+
+import json
+import os
+import random
+
+import pytest
+
+from towerworld.engine import record as rec
+from towerworld.engine import registry
+from towerworld.engine.game import CHANCE, TERMINAL
+from towerworld.engine.match import Match, PlayerSpec
+from towerworld.engine.record import (FORMAT_VERSION, RecordError, load_match, match_from_record, match_to_record,
+                                      save_match)
+
+try:
+    from toygame import GAME as TOY, NIM
+except ImportError:  # tests run as a package
+    from tests.toygame import GAME as TOY, NIM
+
+
+@pytest.fixture(autouse=True)
+def toys_registered(monkeypatch):
+    for toy in (TOY, NIM):
+        monkeypatch.setitem(registry.all_games(), toy.name, toy)
+
+
+def played(game=TOY, plies=12, seed=5, players=None, variant=None) -> Match:
+    """A match of `game` with `plies` random plies (chance sampled), humans unless `players` says otherwise."""
+    m = Match(game, players=players, seed=seed, variant=variant)
+    rng = random.Random(seed)
+    while len(m.plies) < plies and not m.over:
+        if m.current_player == CHANCE:
+            m.apply(game.sample_chance(m.state, rng), save=False)
+        else:
+            moves = game.legal_moves(m.state)
+            m.apply(moves[rng.randrange(len(moves))], save=False)
+    return m
+
+
+def good_record(**changes) -> dict:
+    data = json.loads(json.dumps(match_to_record(played())))
+    data.update(changes)
+    return data
+
+
+def refused(data) -> str:
+    with pytest.raises(RecordError) as err:
+        match_from_record(data)
+    msg = str(err.value)
+    assert msg.strip() and "\n" not in msg and len(msg) < 400, f"not one sentence: {msg!r}"
+    return msg
+
+
+def refused_file(tmp_path, content: bytes) -> str:
+    path = tmp_path / "bad.tower.json"
+    path.write_bytes(content)
+    with pytest.raises(RecordError) as err:
+        load_match(str(path))
+    msg = str(err.value)
+    assert msg.strip() and "\n" not in msg and len(msg) < 400, f"not one sentence: {msg!r}"
+    return msg
+
+
+# ---- a good record ------------------------------------------------------------------------------------------------------
+def test_a_saved_record_loads_back_to_the_same_state(tmp_path):
+    m = played(plies=40)
+    path = tmp_path / "game.tower.json"
+    save_match(m, str(path))
+    back = load_match(str(path))
+    assert back.state == m.state and [p.text for p in back.plies] == [p.text for p in m.plies]
+    data = json.loads(path.read_text("utf-8"))
+    assert data["format"] == rec.FORMAT and data["format_version"] == FORMAT_VERSION and data["game"] == "toy"
+    assert all(isinstance(t, str) for t in data["moves"])
+
+
+# ---- damaged files ------------------------------------------------------------------------------------------------------
+def test_not_json_is_refused(tmp_path):
+    assert "not valid JSON" in refused_file(tmp_path, b"this is not a record {")
+
+
+def test_binary_garbage_is_refused(tmp_path):
+    rng = random.Random(1)
+    refused_file(tmp_path, bytes(rng.randrange(256) for _ in range(4000)))
+    refused_file(tmp_path, b"\x00" * 100)
+    refused_file(tmp_path, b"\xff\xfe{\x00}\x00")
+
+
+def test_empty_and_truncated_files_are_refused(tmp_path):
+    refused_file(tmp_path, b"")
+    text = json.dumps(match_to_record(played(plies=30)), indent=1).encode()
+    for cut in (1, len(text) // 3, len(text) // 2, len(text) - 2):
+        refused_file(tmp_path, text[:cut])
+
+
+def test_huge_nesting_is_refused(tmp_path):
+    refused_file(tmp_path, b"[" * 200_000 + b"]" * 200_000)
+    refused_file(tmp_path, b'{"a":' * 100_000 + b"1" + b"}" * 100_000)
+
+
+def test_deep_values_inside_a_record_are_refused():
+    deep = []
+    for _ in range(900):
+        deep = [deep]
+    refused(good_record(options={"copies": deep}))
+    refused(good_record(moves=[deep]))
+    refused(good_record(players=[{"name": deep, "kind": "human"}, {"name": "b", "kind": "human"}]))
+
+
+def test_a_huge_file_is_refused_before_reading(tmp_path, monkeypatch):
+    monkeypatch.setattr(rec, "MAX_BYTES", 200)
+    text = json.dumps(match_to_record(played(plies=40)), indent=1).encode()
+    assert len(text) > 200
+    assert "more than a record can be" in refused_file(tmp_path, text)
+
+
+def test_a_missing_file_is_refused(tmp_path):
+    with pytest.raises(RecordError):
+        load_match(str(tmp_path / "nowhere.tower.json"))
+    with pytest.raises(RecordError):
+        load_match(str(tmp_path))          # a folder, not a file
+
+
+# ---- wrong contents -----------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("data", [[], "record", 3, None, True])
+def test_a_record_must_be_an_object(data):
+    refused(data)
+
+
+def test_wrong_format_is_refused():
+    assert "format" in refused(good_record(format="chess-pgn"))
+    data = good_record()
+    del data["format"]
+    assert "'format'" in refused(data)
+
+
+def test_newer_format_version_is_refused():
+    msg = refused(good_record(format_version=FORMAT_VERSION + 1))
+    assert "Update towerworld" in msg
+    refused(good_record(format_version=0))
+    refused(good_record(format_version=-5))
+
+
+def test_unknown_game_is_refused():
+    assert "no game called 'chess'" in refused(good_record(game="chess"))
+    refused(good_record(game="x" * 100_000))
+
+
+def test_bad_option_is_refused():
+    assert "copies" in refused(good_record(options={"copies": 99}))
+    assert "no option 'colour'" in refused(good_record(options={"colour": "red"}))
+    refused(good_record(options={"copies": "many"}))
+    refused(good_record(options={"copies": True}))
+    refused(good_record(variant="no-such-variant"))
+    refused(good_record(variant="v" * 100_000))
+    refused(good_record(options={"o" * 100_000: 1}))
+    refused(good_record(options={"copies": "9" * 100_000}))
+
+
+@pytest.mark.parametrize("field,value", [
+    ("format_version", "1"), ("format_version", 1.0), ("format_version", True), ("game", 7), ("options", []),
+    ("seed", "42"), ("seed", 4.2), ("seed", None), ("players", {}), ("moves", "p1 p2"), ("moves", None),
+    ("variant", 3), ("variant", None),
+])
+def test_wrong_types_are_refused(field, value):
+    assert field in refused(good_record(**{field: value}))
+
+
+@pytest.mark.parametrize("players", [
+    [1, 2],
+    [{"name": "a"}, {"name": "b", "kind": "human"}],
+    [{"name": "a", "kind": "robot"}, {"name": "b", "kind": "human"}],
+    [{"name": 5, "kind": "human"}, {"name": "b", "kind": "human"}],
+    [{"name": "a", "kind": "ai", "agent": 3}, {"name": "b", "kind": "human"}],
+    [{"name": f"p{i}", "kind": "human"} for i in range(50)],        # more players than the game allows
+    [{"name": "alone", "kind": "human"}],                           # fewer
+])
+def test_bad_players_are_refused(players):
+    refused(good_record(players=players))
+
+
+def test_missing_fields_are_refused():
+    for name in ("format", "format_version", "game", "seed", "players", "moves"):
+        data = good_record()
+        del data[name]
+        assert f"'{name}'" in refused(data)
+
+
+def test_an_illegal_move_is_refused_naming_its_ply():
+    data = good_record()
+    moves = data["moves"]
+    # ply 1 is a draw (chance); ply 2 is player 1's decision: playing a value they do not hold is illegal
+    held = moves[0][1]
+    bad = "p" + next(v for v in "1234" if v != held)
+    data["moves"] = moves[:1] + [bad] + moves[2:]
+    msg = refused(data)
+    assert msg.startswith("Ply 2") and bad in msg
+
+
+def test_bad_notation_is_refused_naming_its_ply():
+    data = good_record()
+    data["moves"] = data["moves"][:3] + ["castle kingside"] + data["moves"][3:]
+    assert refused(data).startswith("Ply 4")
+    data = good_record()
+    data["moves"] = data["moves"][:2] + [7]
+    assert refused(data).startswith("Ply 3")
+    data["moves"] = data["moves"][:2] + ["x" * 10_000]
+    assert refused(data).startswith("Ply 3")
+
+
+def test_moves_after_the_end_are_refused():
+    m = played(NIM, plies=100)
+    assert m.over
+    data = json.loads(json.dumps(match_to_record(m)))
+    data["moves"].append("t1")
+    assert refused(data).startswith(f"Ply {len(data['moves'])}")
+
+
+HOSTILE_TEXTS = ["", " ", "0", "-1", "99999999999999999999", "a" * 199, "\x00", "\u202e", "🂡", "None", "()",
+                 "[1, 2]", "{}", "pass pass", "1-2-3-4-5-6", "a1", "a1-a1", "z99", "..", "%s%s%n", "\\", "'", '"']
+
+
+@pytest.mark.parametrize("name", sorted(registry.all_games()) + ["toy", "toynim"])
+def test_hostile_move_texts_never_crash_a_game(name):
+    """Whatever text a record holds, loading either replays it or refuses it with a RecordError, never a traceback."""
+    game = registry.all_games()[name] if name in registry.all_games() else {"toy": TOY, "toynim": NIM}[name]
+    m = played(game, plies=6, seed=3)
+    base = json.loads(json.dumps(match_to_record(m)))
+    for text in HOSTILE_TEXTS:
+        data = dict(base, moves=base["moves"] + [text])
+        try:
+            match_from_record(data)
+        except RecordError as e:
+            assert str(e).startswith(f"Ply {len(data['moves'])}"), str(e)
+
+
+# ---- saving -------------------------------------------------------------------------------------------------------------
+def test_save_is_atomic_when_the_write_fails(tmp_path, monkeypatch):
+    path = tmp_path / "game.tower.json"
+    m = played(plies=6)
+    save_match(m, str(path))
+    before = path.read_bytes()
+    m2 = played(plies=20)
+
+    def fail(_fd):
+        raise OSError(28, "No space left on device")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(os, "fsync", fail)
+        with pytest.raises(OSError):
+            save_match(m2, str(path))
+    assert path.read_bytes() == before
+    assert sorted(os.listdir(tmp_path)) == ["game.tower.json"], "a temp file was left behind"
+    save_match(m2, str(path))
+    assert load_match(str(path)).state == m2.state
+    assert sorted(os.listdir(tmp_path)) == ["game.tower.json"]
+
+
+def test_save_is_atomic_when_the_replace_fails(tmp_path, monkeypatch):
+    path = tmp_path / "game.tower.json"
+    save_match(played(plies=4), str(path))
+    before = path.read_bytes()
+
+    def fail(_a, _b):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(os, "replace", fail)
+    with pytest.raises(OSError):
+        save_match(played(plies=10), str(path))
+    assert path.read_bytes() == before
+    assert sorted(os.listdir(tmp_path)) == ["game.tower.json"]
+
+
+def test_autosave_writes_after_every_move(tmp_path):
+    path = tmp_path / "auto.tower.json"
+    m = Match(NIM, seed=1, autosave=str(path))
+    m.apply(("take", 2))
+    assert json.loads(path.read_text("utf-8"))["moves"] == ["t2"]
+    m.apply(("take", 1))
+    assert json.loads(path.read_text("utf-8"))["moves"] == ["t2", "t1"]
+    m.undo()
+    assert json.loads(path.read_text("utf-8"))["moves"] == ["t2"]
+
+
+# ---- undo / redo ----------------------------------------------------------------------------------------------------------
+def test_undo_against_an_ai_is_free():
+    """Against an AI undo goes back to before the person's latest decision, AI replies included; redo restores."""
+    m = Match(NIM, players=[PlayerSpec("me"), PlayerSpec("bot", "ai", "random")], seed=1)
+    states = [m.state]
+    for k in (1, 2, 1, 1):
+        m.apply(("take", k), save=False)
+        states.append(m.state)
+    assert m.undo() and len(m.plies) == 2 and m.state == states[2]
+    assert m.undo() and len(m.plies) == 0 and m.state == states[0]
+    assert not m.can_undo() and not m.undo()
+    assert m.redo() and m.state == states[2]
+    assert m.redo() and m.state == states[4]
+    assert not m.can_redo()
+
+
+def test_undo_against_an_ai_crosses_chance_and_reveals():
+    m = Match(TOY, players=[PlayerSpec("me"), PlayerSpec("bot", "ai", "random")], seed=2)
+    m.play_chance(save=False)
+    start = m.state
+    m.apply(TOY.legal_moves(m.state)[0], save=False)          # the person's decision
+    m.play_chance(save=False)                                  # a draw for the AI (reveals)
+    m.apply(TOY.legal_moves(m.state)[-1], save=False)          # the AI's move
+    assert m.can_undo() and m.undo()
+    assert m.state == start and len(m.plies) == 1              # the first draw came before any decision of ours
+
+
+def test_undo_between_people_takes_back_only_the_last_move():
+    """Between people only the latest move may be taken back, never another player's."""
+    m = Match(NIM, seed=1)
+    m.apply(("take", 1), save=False)      # player 1
+    m.apply(("take", 2), save=False)      # player 2
+    assert m.can_undo() and m.undo()       # player 2 takes their move back
+    assert len(m.plies) == 1
+    assert not m.can_undo() and not m.undo(), "player 1's move was taken back by player 2"
+    assert "Another player's move" in m.why_no_undo()
+    assert m.redo() and len(m.plies) == 2
+    m.undo()
+    m.apply(("take", 3), save=False)      # a new move by player 2
+    assert not m.can_redo()
+    assert m.undo() and len(m.plies) == 1 and not m.can_undo()
+
+
+def test_undo_between_people_refuses_revealing_moves():
+    m = Match(TOY, seed=4)
+    m.play_chance(save=False)             # a draw: chance reveals
+    assert not m.can_undo() and "revealed" in m.why_no_undo()
+    move = next(mv for mv in TOY.legal_moves(m.state) if mv[0] == "play")   # a play turns a card up: it reveals too
+    m.apply(move, save=False)
+    assert not m.can_undo()
+
+
+def test_nothing_to_undo_at_the_start():
+    m = Match(NIM, seed=1)
+    assert not m.can_undo() and not m.undo() and not m.can_redo() and not m.redo()
+    assert m.why_no_undo() == "Nothing to undo yet."
+
+
+# ---- seeking ------------------------------------------------------------------------------------------------------------
+def test_seek_equals_replay(monkeypatch):
+    monkeypatch.setattr(Match, "SNAPSHOT_EVERY", 4)
+    m = played(TOY, plies=200, seed=9, variant="solo")
+    assert m.over
+    replay = [m.initial]
+    for p in m.plies:
+        replay.append(TOY.apply(replay[-1], p.move)[0])
+    assert [m.state_at(k) for k in range(len(m.plies) + 1)] == replay
+    with pytest.raises(IndexError):
+        m.state_at(len(m.plies) + 1)
+    with pytest.raises(IndexError):
+        m.state_at(-1)
+
+
+def test_seek_after_undo_and_new_moves(monkeypatch):
+    monkeypatch.setattr(Match, "SNAPSHOT_EVERY", 2)
+    m = Match(NIM, players=[PlayerSpec("me"), PlayerSpec("bot", "ai", "random")], seed=1,
+              options={"stones": 15})
+    for k in (1, 1, 1, 1, 1, 1):
+        m.apply(("take", k), save=False)
+    m.undo()
+    m.undo()
+    for k in (3, 3):
+        m.apply(("take", k), save=False)
+    replay = [m.initial]
+    for p in m.plies:
+        replay.append(NIM.apply(replay[-1], p.move)[0])
+    assert [m.state_at(k) for k in range(len(m.plies) + 1)] == replay
+    assert NIM.current_player(m.state) != TERMINAL
