@@ -162,34 +162,53 @@ class MCTSAgent(Agent):
         else:
             worlds = 1
         visits: dict = {}
-        value: dict = {}
+        reward: dict = {}
+        proven: dict = {}
         sims = 0
+        lo = hi = None
         for k in range(worlds):
             world = state if worlds == 1 else game.determinize(state, player, self.rng)
             now = time.perf_counter()
             end = now + (deadline - now) / (worlds - k)
             cap = max(1, (self.max_simulations - sims) // (worlds - k))
-            root, sstate = self._search(game, world, end, cap)
+            root, sstate, lo, hi = self._search(game, world, end, cap)
             sims += root.explore_count
             native = sstate.native_moves()
             for child in root.children:
                 move = native[child.action]
-                proven = child.outcome[player] if child.outcome is not None else None
-                # a proven result dominates visit counts (MCTS-Solver), as in OpenSpiel's best_child
                 visits[move] = visits.get(move, 0) + child.explore_count
-                value[move] = max(value.get(move, float("-inf")), proven if proven is not None else float("-inf"))
-            if time.perf_counter() >= deadline and k + 1 < worlds and sims > 0:
+                reward[move] = reward.get(move, 0.0) + child.total_reward
+                if worlds == 1 and child.outcome is not None:
+                    proven[move] = child.outcome[player]
+            if time.perf_counter() >= deadline and sims > 0:
                 break
         self.last_simulations = sims
         legal = set(moves)
         ranked = [m for m in visits if m in legal]
         if not ranked:
             return moves[self.rng.randrange(len(moves))]
-        if worlds == 1:
-            best = max(ranked, key=lambda m: (value[m] if value[m] != float("-inf") else 0.0, visits[m]))
-        else:
-            best = max(ranked, key=lambda m: visits[m])
-        return best
+        return self._best(ranked, visits, reward, {m: v for m, v in proven.items() if m in legal}, lo, hi)
+
+    @staticmethod
+    def _best(ranked, visits, reward, proven, lo, hi):
+        """The most visited move, except that MCTS-Solver's proven results count: a proven win is taken, a proven loss
+        avoided, and another proven result beats the most visited move when it is worth more than that move's mean.
+
+        (OpenSpiel's best_child prefers any proven result above 0 to every unproven move, which is wrong when returns
+        are not centred on 0, e.g. a solitaire score in [0, 1]; and a proven child gets no exploration visits.)
+        """
+        wins = [m for m, v in proven.items() if v >= hi]
+        if wins:
+            return max(wins, key=lambda m: visits[m])
+        open_moves = [m for m in ranked if m not in proven and visits[m] > 0]
+        alive = [m for m, v in proven.items() if v > lo]
+        best_open = max(open_moves, key=lambda m: visits[m]) if open_moves else None
+        best_proven = max(alive, key=lambda m: proven[m]) if alive else None
+        if best_open is None:
+            return best_proven if best_proven is not None else max(ranked, key=lambda m: proven.get(m, lo))
+        if best_proven is not None and proven[best_proven] >= reward[best_open] / visits[best_open]:
+            return best_proven
+        return best_open
 
     def _search(self, game: Game, state, deadline: float, cap: int):
         import numpy as np
@@ -202,4 +221,4 @@ class MCTSAgent(Agent):
                            random_state=np.random.RandomState(self.rng.randrange(2**31)))
         bot.deadline = deadline
         root = bot.mcts_search(sstate)
-        return root, sstate
+        return root, sstate, lo, hi
