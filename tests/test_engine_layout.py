@@ -1,0 +1,57 @@
+"""Layouts, poses and the piece catalog."""
+import math
+
+import pytest
+
+from towerworld.engine.layout import Cell, Layout, Pose, look
+from towerworld.engine.pieces import PIECES, PYRAMID_NEST_LIFT, size
+
+
+def test_every_piece_has_a_positive_true_size():
+    for kind, s in PIECES.items():
+        assert all(math.isfinite(v) and v > 0 for v in (s.w, s.d, s.h)), kind
+
+
+def test_catalog_facts():
+    assert size("pp_tile").w == size("pp_tile").d == 50.8           # piecepack tiles are two inches square
+    assert size("pyramid_1").h < size("pyramid_2").h < size("pyramid_3").h
+    assert size("domino").w == 2 * size("domino").d
+    assert PYRAMID_NEST_LIFT[1] == 0.0
+
+
+def test_unknown_kind_names_the_catalog():
+    with pytest.raises(KeyError) as err:
+        size("teapot")
+    assert "pieces.py" in str(err.value)
+
+
+def test_look_is_hashable_and_order_free():
+    assert look(suit="moons", rank=3) == look(rank=3, suit="moons")
+    hash(look(suit="moons", rank=3))
+    pose = Pose("pp_tile", 0, 0, 0, look=look(suit="suns", rank=0))
+    assert pose.get("suit") == "suns" and pose.get("colour", "none") == "none"
+
+
+def test_pose_top_stacks_by_true_thickness():
+    tile = Pose("pp_tile", 0, 0, 0)
+    coin = Pose("pp_coin", 0, 0, tile.top)
+    assert coin.z == pytest.approx(6.35) and coin.top == pytest.approx(6.35 + 3.18)
+
+
+def test_a_piece_cannot_be_placed_twice():
+    lay = Layout()
+    lay.place("tile:1", Pose("pp_tile", 0, 0, 0))
+    with pytest.raises(ValueError):
+        lay.place("tile:1", Pose("pp_tile", 60, 0, 0))
+
+
+def test_bounds_frame_every_piece():
+    lay = Layout()
+    assert lay.bounds() == (0, 0, 0, 0, 0, 0)
+    lay.place("a", Pose("pp_tile", 0, 0, 0))
+    lay.place("b", Pose("pp_pawn", 100, -50, 6.35))
+    lay.cells["c"] = Cell(0, 0, 0, 10, 10, "c")
+    x0, y0, z0, x1, y1, z1 = lay.bounds()
+    assert x0 == pytest.approx(-25.4) and x1 == pytest.approx(100 + 15.9 / 2)
+    assert y0 == pytest.approx(-50 - 15.9 / 2) and y1 == pytest.approx(25.4)
+    assert z0 == 0 and z1 == pytest.approx(6.35 + 28.6)
