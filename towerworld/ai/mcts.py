@@ -156,6 +156,7 @@ class MCTSAgent(Agent):
         if len(moves) == 1:
             self.last_simulations = 0
             return moves[0]
+        _bot_class()                  # import OpenSpiel (and numpy) before the clock starts
         deadline = time.perf_counter() + self.seconds
         if not game.perfect_information and hasattr(game, "determinize"):
             worlds = self.determinizations
