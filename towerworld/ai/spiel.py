@@ -3,6 +3,11 @@
 Action i is the i-th legal move (`legal_moves` is sorted) or, at a chance node, the i-th chance outcome. The adapter
 keeps the native towerworld state (`state.tw_state`) so search code can step out to fast native play (rollouts).
 
+Optional attributes a game may declare (read with getattr; the contract's Game base class does not define them):
+`min_utility` / `max_utility` (bounds of `returns`, default -1 and 1), `zero_sum` (default False: GENERAL_SUM),
+`has_chance` (default True: EXPLICIT_STOCHASTIC; False declares a deterministic game) and `determinize(state, player,
+rng)` (used by the search agents in hidden-information games).
+
 pyspiel is imported lazily: `import towerworld.ai` works without open_spiel installed.
 """
 from __future__ import annotations
