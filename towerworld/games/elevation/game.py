@@ -227,6 +227,16 @@ class Elevation(Game):
             lines["repetition"] = f"this position has occurred {rep} times"
         return lines
 
+    def heuristic(self, state: State, player: int) -> float:
+        """Material, capture threats, striking distance (near and two steps above an enemy) and height."""
+        from towerworld.games.elevation.agent import evaluate
+        return evaluate(state, player)
+
+    def agents(self) -> dict:
+        """Elevation's own search: 'mcts' (heuristic-guided MCTS, replaces the generic one) and 'elev-greedy'."""
+        from towerworld.games.elevation.agent import agent_factories
+        return agent_factories()
+
     def state_key(self, state: State):
         return (state.heights, state.board, state.mover, state.phase, state.used)
 
