@@ -58,6 +58,38 @@ def bench_rows(seconds: float = 2.0, deals: int = 5) -> list[tuple[str, str, str
     return rows
 
 
+def measure(mode: str, first: int, last: int):
+    """The figures of docs/rules/ziggurat.md, one JSON-ready dict per numbered deal: mode "analyse" (the deal analyser,
+    3 s for the zero-cheat question) or an agent name ("solver", "player") playing the deal at level normal."""
+    from towerworld.games.ziggurat import GAME
+    from towerworld.games.ziggurat.rules import deal_order
+    from towerworld.games.ziggurat.solver import agents, analyse
+
+    for i in range(first, last + 1):
+        t = time.perf_counter()
+        if mode == "analyse":
+            a = analyse(deal_order(i), budget=3.0)
+            yield dict(deal=i, status=a.status, cheats=a.cheats, nodes=a.nodes,
+                       seconds=round(time.perf_counter() - t, 2))
+            continue
+        agent = agents()[mode](GAME, i, "normal")
+        s = GAME.new_state({"deal": i})
+        rng = random.Random(i)
+        while GAME.current_player(s) != -2:
+            m = GAME.sample_chance(s, rng) if GAME.current_player(s) == -1 else agent.choose(GAME, s)
+            s, _ = GAME.apply(s, m)
+        yield dict(deal=i, complete=GAME.complete(s), cheats=s.cheats, gave_up=s.gave_up, result=GAME.result(s),
+                   seconds=round(time.perf_counter() - t, 2))
+
+
 if __name__ == "__main__":
-    for row in bench_rows():
-        print(" | ".join(row))
+    # python -m towerworld.games.ziggurat.bench                  the bench rows
+    # python -m towerworld.games.ziggurat.bench player 1 100     per-deal figures as JSON lines
+    import json
+    import sys
+    if len(sys.argv) == 4:
+        for rec in measure(sys.argv[1], int(sys.argv[2]), int(sys.argv[3])):
+            print(json.dumps(rec), flush=True)
+    else:
+        for row in bench_rows():
+            print(" | ".join(row))
