@@ -36,7 +36,8 @@ def _parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("play", help="play a game in a window")
     sp.add_argument("game", nargs="?", help="game name (omit with --load)")
     game_setup(sp)
-    sp.add_argument("--players", help="comma-separated seats: human or an agent (random, greedy, mcts...)")
+    sp.add_argument("--players", help="comma-separated seats: human or an agent (random, greedy, mcts...), "
+                                      "optionally with a level: mcts:strong")
     sp.add_argument("--load", metavar="FILE", help="continue a saved game")
     sp.add_argument("--level", help="AI level (fast, normal, strong)")
     sp.add_argument("--size", default="1280x800", help="window size WxH")
@@ -59,7 +60,8 @@ def _parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("simulate", help="headless games between agents")
     sp.add_argument("game")
     game_setup(sp)
-    sp.add_argument("--agents", default="random,random", help="comma-separated agents, one per seat")
+    sp.add_argument("--agents", default="random,random",
+                    help="comma-separated agents, one per seat, optionally with a level: mcts:fast,random")
     sp.add_argument("--games", type=int, default=10)
     sp.add_argument("--level", help="AI level (fast, normal, strong)")
     sp.add_argument("--out", metavar="DIR", help="write each game's record here")
@@ -120,7 +122,7 @@ def _seats(game, spec: str | None, variant: str | None, options: dict):
     for i, name in enumerate(names):
         if name == "human":
             seats.append(PlayerSpec(f"Player {i + 1}", "human"))
-        elif name in known:
+        elif name.split(":", 1)[0] in known:
             seats.append(PlayerSpec(f"{name} ({i + 1})", "ai", name))
         else:
             raise CliError(f"'{name}' is not a player: use human or one of {', '.join(known)}.")
