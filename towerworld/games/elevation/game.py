@@ -92,6 +92,34 @@ class Elevation(Game):
         key = position_key(heights, board, 0, -1)
         return State(tuple(stacks), heights, board, tuple(pos), 0, 0, False, -1, 0, (key,), ONGOING, "", rules)
 
+    def position(self, pieces: dict, heights=None, mover: int = 0, options: dict | None = None) -> State:
+        """A custom position (puzzles, tests): `pieces` maps square names to piece ids ("dragon:0:b"); `heights` is
+        a dict of square name -> height (others 3) or a 36-tuple. Tiles are numbered bottom to top, a1 first."""
+        base = self.new_state(options)
+        if heights is None:
+            hs = list(base.heights)
+        elif isinstance(heights, dict):
+            hs = [3] * SQUARES
+            for name, h in heights.items():
+                hs[sq_of(name)] = h
+        else:
+            hs = list(heights)
+        stacks, n = [], 0
+        for h in hs:
+            stacks.append(tuple(range(n, n + h)))
+            n += h
+        board = [-1] * SQUARES
+        pos = [-1] * PIECES
+        for name, pid in pieces.items():
+            i = PIECE_INDEX[pid]
+            board[sq_of(name)] = i
+            pos[i] = sq_of(name)
+        board = tuple(board)
+        heights_t = tuple(hs)
+        key = position_key(heights_t, board, mover, -1)
+        return State(tuple(stacks), heights_t, board, tuple(pos), mover, 0, False, -1, 0, (key,), ONGOING, "",
+                     base.rules)
+
     def num_players(self, state) -> int:
         return 2
 

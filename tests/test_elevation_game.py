@@ -1,0 +1,99 @@
+"""Elevation beyond single rules: terrain conservation over random games, the layout, the heuristic and the AI."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from towerworld.engine.game import TERMINAL
+from towerworld.engine.pieces import size
+from towerworld.games.elevation import GAME as G
+from towerworld.games.elevation.agent import ElevationMCTS, evaluate, threats
+from towerworld.games.elevation.rules import DRAW, sq_of
+
+
+def random_game(options, seed, plies=120):
+    rng = random.Random(seed)
+    st = G.new_state(options)
+    states = [st]
+    while G.current_player(st) != TERMINAL and len(states) <= plies:
+        moves = G.legal_moves(st)
+        st, _ = G.apply_unchecked(st, moves[rng.randrange(len(moves))])
+        states.append(st)
+    return states
+
+
+@pytest.mark.parametrize("options", [{}, {"terrain": "hills"}, {"terrain": "checker", "ocean": True},
+                                     {"undermining": True, "samurai_undermining": True}, {"two_pieces": True}])
+def test_terrain_is_conserved(options):
+    """Rulings: 108 tiles; a dig only moves a tile. Every reachable state holds the 108 tiles, each exactly once."""
+    for seed in range(2):
+        for st in random_game(options, seed):
+            assert sum(st.heights) == 108
+            assert all(len(stack) == h for stack, h in zip(st.stacks, st.heights))
+            assert sorted(n for stack in st.stacks for n in stack) == list(range(108))
+            on_board = [b for b in st.board if b >= 0]
+            assert len(on_board) == len(set(on_board)) == sum(1 for p in st.pos if p >= 0)
+            assert all(st.board[p] == i for i, p in enumerate(st.pos) if p >= 0)
+
+
+def test_layout_every_tile_is_a_piece_stacked_true_to_size():
+    st = random_game({}, 5, plies=40)[-1]
+    lay = G.layout(st)
+    tiles = {k: p for k, p in lay.pieces.items() if p.kind == "terrain"}
+    assert len(tiles) == 108
+    floor = size("elev_box").h
+    th = size("terrain").h
+    for s in range(36):
+        for level, n in enumerate(st.stacks[s]):
+            assert tiles[f"terr:{n:03d}"].z == pytest.approx(floor + level * th)
+    pieces = {k: p for k, p in lay.pieces.items() if p.kind == "elev_piece"}
+    assert len(pieces) == 12
+    for pid, pose in pieces.items():
+        assert pose.get("piece") in ("fish", "dragon", "samurai") and pose.get("side") in (0, 1)
+    assert len(lay.cells) == 36
+    for s in range(36):
+        name = f"{'abcdef'[s % 6]}{s // 6 + 1}"
+        assert lay.cells[f"sq:{name}"].z == pytest.approx(floor + st.heights[s] * th)
+    xmin, ymin, _, xmax, ymax, _ = lay.bounds()
+    assert abs(xmin + xmax) < 1 and abs(ymin + ymax) < 100  # around the origin
+
+
+def test_a_dug_tile_keeps_its_id_in_the_layout():
+    st = G.position({"c3": "samurai:0:a", "f6": "samurai:1:a"})
+    top = st.stacks[sq_of("b2")][-1]
+    before = G.layout(st).pieces[f"terr:{top:03d}"]
+    after_state, events = G.apply(st, G.parse_move(st, "Sc3 b2>d4 -c4"))
+    after = G.layout(after_state).pieces[f"terr:{top:03d}"]
+    assert (before.x, before.y) != (after.x, after.y) and after.z == pytest.approx(4 + 3 * 8)
+    assert events[0].kind == "dig" and events[0].pieces[0] == f"terr:{top:03d}"
+
+
+def test_threats_and_heuristic_see_a_capture():
+    st = G.position({"c3": "samurai:0:a", "c4": "fish:1:c", "f6": "dragon:1:b"}, heights={"c3": 5})
+    assert sq_of("c4") in threats(st.heights, st.board, 0, st.rules)
+    assert not threats(st.heights, st.board, 1, st.rules)
+    capture = G.parse_move(st, "Sc3 b2>b3 xc4")
+    quiet = G.parse_move(st, "Sc3 b2>b3 -b4")
+    assert evaluate(G.apply(st, capture)[0], 0) > evaluate(G.apply(st, quiet)[0], 0)
+    assert G.heuristic(st, 0) == evaluate(st, 0)
+
+
+def test_mcts_takes_the_winning_capture():
+    st = G.position({"c3": "samurai:0:a", "c4": "fish:1:c"}, heights={"c3": 5})
+    agent = G.agents()["mcts"](G, 1, "fast")
+    move = agent.choose(G, st)
+    after, _ = G.apply(st, move)
+    assert G.returns(after) == [1.0, -1.0]
+
+
+def test_mcts_avoids_walking_under_an_enemy():
+    """A fish two steps below an enemy dragon is lost; the search should not leave it in reach when it can flee."""
+    st = G.position({"a1": "fish:0:c", "b2": "dragon:1:b", "f6": "samurai:1:a", "f1": "samurai:0:a"},
+                    heights={"a1": 1, "b2": 3})
+    assert sq_of("a1") in threats(st.heights, st.board, 1, st.rules)
+    agent = ElevationMCTS(seed=2, seconds=0.5)
+    move = agent.choose(G, st)
+    after, _ = G.apply(st, move)
+    assert move[0] != DRAW
+    assert not set(threats(after.heights, after.board, 1, after.rules)) & {p for p in after.pos[:6] if p >= 0}
