@@ -87,13 +87,15 @@ def test_mcts_takes_the_winning_capture():
     assert G.returns(after) == [1.0, -1.0]
 
 
-def test_mcts_avoids_walking_under_an_enemy():
-    """A fish two steps below an enemy dragon is lost; the search should not leave it in reach when it can flee."""
-    st = G.position({"a1": "fish:0:c", "b2": "dragon:1:b", "f6": "samurai:1:a", "f1": "samurai:0:a"},
-                    heights={"a1": 1, "b2": 3})
-    assert sq_of("a1") in threats(st.heights, st.board, 1, st.rules)
-    agent = ElevationMCTS(seed=2, seconds=0.5)
-    move = agent.choose(G, st)
-    after, _ = G.apply(st, move)
-    assert move[0] != DRAW
-    assert not set(threats(after.heights, after.board, 1, after.rules)) & {p for p in after.pos[:6] if p >= 0}
+def test_mcts_does_not_step_under_an_enemy():
+    """A piece that ends its turn next to an enemy two steps above it is lost; the search keeps its pieces safe."""
+    st = G.position({"d1": "samurai:0:a", "a1": "fish:0:c", "d3": "dragon:1:b", "f6": "samurai:1:a"},
+                    heights={"d3": 5})
+    mine = lambda state: {p for p in state.pos[:6] if p >= 0}  # noqa: E731
+    assert not set(threats(st.heights, st.board, 1, st.rules)) & mine(st)
+    for seed in range(2):
+        agent = ElevationMCTS(seed=seed, seconds=0.3)
+        move = agent.choose(G, st)
+        after, _ = G.apply(st, move)
+        assert move[0] != DRAW
+        assert not set(threats(after.heights, after.board, 1, after.rules)) & mine(after)

@@ -102,17 +102,22 @@ def static_eval(H, B, player: int, to_move: int, rules) -> float:
     return score
 
 
+# DIST1[e][a]: king-move distance from a to e, minus one (how many steps until a stands next to e)
+DIST1 = tuple(tuple(max(abs(a // 6 - e // 6), abs(a % 6 - e % 6)) - 1 for a in range(SQUARES))
+              for e in range(SQUARES))
+
+
 def _reach(H, attackers, targets) -> float:
     total = 0.0
     for e in targets:
-        he = H[e]
-        er, ec = divmod(e, 6)
+        he2 = H[e] + 2
+        de = DIST1[e]
         best = 99.0
         for a in attackers:
-            ar, ac = divmod(a, 6)
-            d = max(abs(ar - er), abs(ac - ec))
-            deficit = he + 2 - H[a]
-            c = max(d - 1, 0) + (deficit if deficit > 0 else 0) * 0.7
+            c = de[a]
+            deficit = he2 - H[a]
+            if deficit > 0:
+                c += 0.7 * deficit
             if c < best:
                 best = c
         total += best
@@ -157,6 +162,25 @@ def successor(H, B, move):
     return tuple(H), tuple(B), gain
 
 
+def _captures(board, move) -> bool:
+    """Whether a turn moves onto an enemy piece (the mover is the piece on move[0])."""
+    kind = move[1]
+    side = board[move[0]] // 6
+    if kind == DM or kind == FDM:
+        targets = (move[4],)
+    elif kind == MD or kind == FMD or kind == CLIMB:
+        targets = (move[2],)
+    elif kind == MM:
+        targets = (move[2], move[3])
+    else:
+        return False
+    for t in targets:
+        b = board[t]
+        if b >= 0 and b // 6 != side:
+            return True
+    return False
+
+
 # ---- agents -----------------------------------------------------------------------------------------------------------
 
 class _Node:
@@ -179,7 +203,7 @@ class ElevationMCTS:
     LEVELS = {"fast": 0.25, "normal": 1.0, "strong": 3.0}
 
     def __init__(self, seed=None, level=None, seconds: float | None = None, width: int = 12, c: float = 0.6,
-                 max_iterations: int = 100_000):
+                 max_iterations: int = 100_000, sample: int = 120):
         self.rng = random.Random(seed)
         if seconds is None:
             if level is None:
@@ -197,10 +221,13 @@ class ElevationMCTS:
         self.width = width
         self.c = c
         self.max_iterations = max_iterations
+        self.sample = sample
         self.last_iterations = 0
 
     # candidate turns, ranked: the heuristic after the turn, merged by resulting position
-    def _rank(self, game, state):
+    def _rank(self, game, state, full: bool = True):
+        """Candidate turns, best first. Below the root (`full` false) only captures and a sample of the other turns
+        are evaluated, so that the tree can grow within the time budget."""
         moves = all_turns(state)
         if not moves:
             return [], []
@@ -210,6 +237,11 @@ class ElevationMCTS:
         rules = state.rules
         nxt = 1 - me if not rules.two_pieces else me  # approximation in the two-pieces game
         seen = {}
+        if not full and len(moves) > self.sample:
+            board = state.board
+            caps = [m for m in moves if m[0] != DRAW and _captures(board, m)]
+            rest = [m for m in moves if m[0] != DRAW]
+            moves = caps + self.rng.sample(rest, self.sample)
         for m in moves:
             if m[0] == DRAW:
                 continue
@@ -238,7 +270,7 @@ class ElevationMCTS:
             return moves[0] if v < -150 else moves[1]
         deadline = time.perf_counter() + self.seconds
         root = _Node(state)
-        self._expand(game, root)
+        self._expand(game, root, full=True)
         # an immediate win ends the search
         for m in root.moves[:3]:
             after, _ = game.apply_unchecked(state, m)
@@ -254,8 +286,8 @@ class ElevationMCTS:
         best = max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].value / max(kv[1].visits, 1)))
         return best[0]
 
-    def _expand(self, game, node):
-        node.moves, node.priors = self._rank(game, node.state)
+    def _expand(self, game, node, full: bool = False):
+        node.moves, node.priors = self._rank(game, node.state, full)
 
     def _allowed(self, node) -> int:
         return min(len(node.moves), 2 + int(self.width * math.sqrt(node.visits + 1) / 3))
