@@ -276,7 +276,7 @@ class Elevation(Game):
             x, y = sq_xy(s)
             for level, n in enumerate(state.stacks[s]):
                 lay.place(tile_id(n), Pose("terrain", x, y, BOX_FLOOR + level * TILE_H,
-                                           heading=(n * 90) % 360, look=look(layer=level, tile=n)))
+                                           heading=(n * 90) % 360, look=look(layer=level, tone=n % 3)))
             top = BOX_FLOOR + state.heights[s] * TILE_H
             lay.cells[f"sq:{sq_name(s)}"] = Cell(x, y, top, TILE_W, TILE_W, sq_name(s))
         for i in range(PIECES):

@@ -118,7 +118,10 @@ def position_key(heights: tuple, board: tuple, mover: int, used: int) -> int:
     """Identity of a position for repetition: heights, what stands where, who moves (tile identity is irrelevant).
 
     Stored as Python's deterministic hash of a tuple of ints (the same in every process)."""
-    return hash((heights, tuple(PCODE[b] if b >= 0 else 0 for b in board), mover, used))
+    return hash((heights, tuple(map(_PCODE_EXT.__getitem__, board)), mover, used))
+
+
+_PCODE_EXT = PCODE + (0,)        # index -1 (an empty square) reads the trailing 0
 
 
 def owners(board) -> list:
