@@ -99,3 +99,21 @@ def test_mcts_does_not_step_under_an_enemy():
         after, _ = G.apply(st, move)
         assert move[0] != DRAW
         assert not set(threats(after.heights, after.board, 1, after.rules)) & mine(after)
+
+
+@pytest.mark.parametrize("options", [{}, {"undermining": True, "samurai_undermining": True, "ocean": True}])
+def test_picks_are_distinct_and_no_turn_is_a_prefix_of_another(options):
+    """The play screen narrows turns by pick prefixes: a finished turn must never be the start of a longer one."""
+    states = random_game(options, 9, plies=60)
+    for st in states[::12]:
+        if G.current_player(st) == TERMINAL:
+            continue
+        picks = {}
+        for m in G.legal_moves(st):
+            p = G.picks(st, m)
+            assert p not in picks
+            picks[p] = m
+            assert G.parse_move(st, G.format_move(st, m)) == m
+        for p in picks:
+            for k in range(1, len(p)):
+                assert p[:k] not in picks
