@@ -550,3 +550,30 @@ def test_perfect_memory_greedy_prefers_the_remembered_five():
     from towerworld.ai.agents import GreedyAgent
     s = known(pawns_at(escaping(), p0="a0", p1="c3"), b0="moons:5", d0="arms:1")
     assert GreedyAgent(1).choose(G, s) == ("go", 1, 0)
+
+
+def test_cutaway_shows_the_storey_of_the_pawn_to_move():
+    """View hint, not a rule: the storeys above the acting pawn are ghosted so it can be seen inside the tower."""
+    import random
+    from towerworld.engine.game import CHANCE, TERMINAL
+    from towerworld.games.kdak.rules import pawn_place
+    game = G
+    rng = random.Random(11)
+    state = game.new_state()
+    seen_inside = False
+    for _ in range(200):
+        cp = game.current_player(state)
+        if cp == TERMINAL:
+            break
+        hint = game.cutaway(state)
+        place = pawn_place(state, state.turn)
+        if place is None or place[1] == 5:
+            assert hint is None
+        else:
+            height, kinds = hint
+            assert kinds == ("pp_tile",)
+            assert abs(height - (place[1] + 1) * 6.35) < 1e-9
+            seen_inside = True
+        move = game.sample_chance(state, rng) if cp == CHANCE else rng.choice(game.legal_moves(state))
+        state, _ = game.apply_unchecked(state, move)
+    assert seen_inside

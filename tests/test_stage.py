@@ -128,3 +128,17 @@ def test_memory_aid_labels_face_down_pieces_whose_face_is_known():
     assert stage.nodes["tile:a0"].find("memory").isEmpty()          # face up: no need
     stage.set_memory_aid(False)
     assert stage.nodes["tile:a1"].find("memory").isEmpty()
+
+
+def test_cutaway_lifts_storeys_above_a_height_and_lets_clicks_through():
+    from panda3d.core import NodePath
+    stage = Stage(NodePath("root"))
+    stage.show(tower())
+    stage.set_cutaway(12.7, ("pp_tile",))
+    assert stage.nodes["tile:a2"].isHidden() and stage.nodes["tile:a2"].hasTag("ghost")
+    assert not stage.nodes["tile:a1"].isHidden()
+    assert not stage.nodes["pawn:0"].isHidden()        # only the stack's own kinds are lifted away
+    stage.show(tower(removed=True))                      # tile:a2 fell to 6.35: below the cut, visible again
+    assert not stage.nodes["tile:a2"].isHidden()
+    stage.set_cutaway(None)
+    assert not any(n.isHidden() for n in stage.nodes.values())

@@ -374,7 +374,7 @@ def build_pp_pawn(pose: Pose) -> NodePath:
 
 @model("track")
 def build_track(pose: Pose) -> NodePath:
-    """A score track: `cells` numbered squares in a row (w along x)."""
+    """A score track: `cells` squares in a row (w along x); square i is labelled (first + i) * per."""
     s = size("track")
     cells = int(pose.get("cells", 10))
     step = float(pose.get("step", s.w / cells))
@@ -387,7 +387,7 @@ def build_track(pose: Pose) -> NodePath:
         box(step - 1, s.d - 10, 0.2, shade, z0=s.h).reparentTo(root)
         root.getChildren()[-1].setX(cx)
         if (first + i) % int(pose.get("label_every", 5)) == 0:
-            text(str(first + i), min(step * 0.7, 8), (0.25, 0.18, 0.1, 1), s.h + 0.3, x=cx, y=-s.d * 0.3).reparentTo(root)
+            text(str((first + i) * int(pose.get("per", 1))), min(step * 0.7, 8), (0.25, 0.18, 0.1, 1), s.h + 0.3, x=cx, y=-s.d * 0.3).reparentTo(root)
     return root
 
 

@@ -137,7 +137,7 @@ class Stage:
                 tag.reparentTo(node)
 
     def set_cutaway(self, height: float | None, kinds: tuple[str, ...] = ()) -> None:
-        """Ghost the stack pieces (of `kinds`) lying at or above `height`, so what is inside a tower shows."""
+        """Lift away the stack pieces (of `kinds`) lying at or above `height`, so what is inside a tower shows."""
         self.cut = (height, tuple(kinds)) if height is not None else None
         for pid, pose in self.poses.items():
             self._ghost(pid, pose)
@@ -147,16 +147,12 @@ class Stage:
         cut = getattr(self, "cut", None)
         ghost = cut is not None and pose.kind in cut[1] and pose.z >= cut[0] - 0.01
         if ghost:
-            node.setTransparency(TransparencyAttrib.MAlpha)
-            node.setColorScale(1, 1, 1, 0.16)
-            node.setDepthWrite(False)
-            node.setBin("transparent", 10)
+            # hidden, not translucent: faces seen through several glass storeys do not read
+            node.hide()
             node.setTag("ghost", "1")
         elif node.hasTag("ghost"):
             node.clearTag("ghost")
-            node.clearColorScale()
-            node.clearDepthWrite()
-            node.clearBin()
+            node.show()
 
     def set_memory_aid(self, on: bool) -> None:
         self.show_hidden = on

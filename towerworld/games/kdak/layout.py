@@ -3,7 +3,7 @@
 The tower stands at the origin: four columns (a back left, b back right, c front right, d front left; +y is the back)
 of tiles stacked straight up, a tile of level L lying at z = L * 6.35. Around it: the pawns waiting to enter (left),
 the place for pawns out of the tower (further left, the "out" cell), the level coins on ledges by each storey (right),
-the die by level 5, the score track behind, talismans in front of their owners (player 1 sits in front, player 2
+the die in front on the right (where it can be seen rolling), the score track behind, talismans in front of their owners (player 1 sits in front, player 2
 behind), and the discarded tiles face up in rows in front.
 """
 from __future__ import annotations
@@ -76,14 +76,16 @@ def build_layout(state) -> Layout:
         lay.place(f"coin:level:{lv}", Pose("pp_coin", x, y, lv * TILE.h, face_up=True, look=look(rank=RANKS[lv])))
         lay.labels[f"level:{lv}"] = (x + 16, y, lv * TILE.h + COIN.h, f"level {lv}")
     # the die by level 5
-    lay.place("die", Pose("pp_die", 2 * HALF + 20, 2 * HALF + 12, 0.0,
+    lay.place("die", Pose("pp_die", 2 * HALF + 34, -2 * HALF - 22, 0.0,
                           look=look(face=RANKS[state.roll]) if state.roll >= 0 else look()))
     # the score track and markers (one per player, or one pooled)
-    lay.place("track", Pose("track", 0.0, TRACK_Y, 0.0))
+    # 13 squares of 5 points: 0 at the left end, 60 (all the gold in the tower) at the right
+    lay.place("track", Pose("track", 0.0, TRACK_Y, 0.0, look=look(cells=TRACK_MAX // 5 + 1, per=5, label_every=1)))
     markers = [sum(state.scores)] if o.pooled else list(state.scores)
     for p, pts in enumerate(markers):
-        x = -TRACK.w / 2 + 10 + (TRACK.w - 20) * min(pts, TRACK_MAX) / TRACK_MAX
-        dy = 0.0 if len(markers) == 1 else (-9.6 if p == 0 else 9.6)
+        step = TRACK.w / (TRACK_MAX // 5 + 1)
+        x = -TRACK.w / 2 + step / 2 + step * min(pts, TRACK_MAX) / 5
+        dy = 0.0 if len(markers) == 1 else (-10.5 if p == 0 else 3.0)
         lay.place(f"score:{p}", Pose("pp_coin", x, TRACK_Y + dy, TRACK.h, face_up=False, look=look(score=pts)))
     # talismans in front of their owners (player 1 in front of the tower, player 2 behind it)
     for p, count in enumerate(state.tal):

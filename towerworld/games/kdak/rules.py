@@ -15,6 +15,7 @@ import random
 from typing import NamedTuple
 
 from towerworld.engine.game import CHANCE, TERMINAL, BadOption, Event, Game, IllegalMove, Option, Variant
+from towerworld.engine.pieces import size
 
 SUITS = ("suns", "moons", "crowns", "arms")
 RANKS = ("null", "ace", "2", "3", "4", "5")
@@ -588,6 +589,16 @@ class KDakGame(Game):
     def layout(self, state):
         from towerworld.games.kdak.layout import build_layout
         return build_layout(state)
+
+    def cutaway(self, state):
+        """Storeys above the pawn whose turn it is are lifted away, so that pawn and its storey can be seen and picked."""
+        place = pawn_place(state, state.turn) if 0 <= state.turn < len(state.pawns) else None
+        if place is None:
+            return None
+        _column, level = place
+        if level >= LEVELS - 1:
+            return None
+        return ((level + 1) * size("pp_tile").h, ("pp_tile",))
 
     def hud(self, state):
         from towerworld.games.kdak.layout import hud
