@@ -203,7 +203,15 @@ class Table:
         lines = [self.game.title]
         hud = self.game.hud(state)
         lines += [f"{v}" if k in ("turn",) else f"{k}: {v}" for k, v in hud.items()]
-        return lines
+        return [self.with_names(ln) for ln in lines]
+
+    def with_names(self, text: str) -> str:
+        """Games speak of "Player 2"; the table knows who that is."""
+        names = [p.name for p in self.match.players]
+        for i in range(len(names) - 1, -1, -1):
+            if names[i] != f"Player {i + 1}":
+                text = text.replace(f"Player {i + 1}", names[i])
+        return text
 
     def run(self) -> int:
         if self.frames is not None:
@@ -280,7 +288,7 @@ class PlayTable(Table):
         self.picks = []
         new = self.game.layout(self.match.state)
         self._frame_light(self.scene.find("**/key"), new)
-        self.hud.say("  ".join(e.text for e in events if e.text)[:200])
+        self.hud.say(self.with_names("  ".join(e.text for e in events if e.text)[:200]))
         self.animate_to(old, new, events, then=self.refresh)
         self.refresh(highlight=False)
 
@@ -408,9 +416,6 @@ class PlayTable(Table):
         m = self.match
         state = m.state
         lines = self.status_lines(state)
-        cp = m.current_player
-        if cp >= 0:
-            lines.insert(1, f"{m.players[cp].name} to play")
         if self.picks:
             lines.append("picked: " + " ".join(self.picks))
         if m.over:

@@ -259,13 +259,21 @@ def text_upright(s: str, height: float, color, pos=(0, 0, 0)) -> NodePath:
     tn.setTextColor(*color)
     tn.setCardColor(1, 1, 1, 0.75)
     tn.setCardAsMargin(0.15, 0.15, 0.05, 0.05)
-    tn.setCardDecal(True)   # the text draws over its card instead of fighting it for depth
     np = NodePath(tn.generate())
     np.setScale(height)
     np.setPos(*pos)
     np.setBillboardPointEye()
     np.setTransparency(TransparencyAttrib.MAlpha)
     np.setShaderInput("unlit", 1.0)
+    # labels are read, not occluded: drawn last, over everything, card first and then its text
+    np.setDepthTest(False)
+    np.setDepthWrite(False)
+    np.setBin("fixed", 40)
+    from towerworld.scene.setup import SHADOW_MASK
+    np.hide(SHADOW_MASK)
+    children = np.getChildren()
+    for i in range(children.getNumPaths()):
+        children[i].setBin("fixed", 40 + i)
     return np
 
 

@@ -3,12 +3,13 @@ from __future__ import annotations
 
 import os
 
-from panda3d.core import (AmbientLight, DirectionalLight, NodePath, Shader, Vec4, loadPrcFileData)
+from panda3d.core import (AmbientLight, BitMask32, DirectionalLight, NodePath, Shader, Vec4, loadPrcFileData)
 
 from towerworld.engine.layout import Layout
 from towerworld.paths import shader_file
 
 _CONFIGURED = False
+SHADOW_MASK = BitMask32.bit(3)   # the key light's shadow camera; labels hide from it so they cast no shadow
 
 
 def configure(offscreen: bool, width: int = 1280, height: int = 800, title: str = "towerworld") -> None:
@@ -51,6 +52,7 @@ def dress(render: NodePath, layout: Layout | None = None) -> DirectionalLight:
     sun = DirectionalLight("key")
     sun.setColor((0.78, 0.76, 0.7, 1))
     sun.setShadowCaster(True, 1024, 1024)
+    sun.setCameraMask(SHADOW_MASK)
     sun_np = render.attachNewNode(sun)
     sun_np.setHpr(35, -58, 0)
     render.setLight(sun_np)
