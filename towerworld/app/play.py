@@ -202,7 +202,9 @@ class Table:
     def status_lines(self, state) -> list[str]:
         lines = [self.game.title]
         hud = self.game.hud(state)
-        lines += [f"{v}" if k in ("turn",) else f"{k}: {v}" for k, v in hud.items()]
+        # a value that already names itself ("Cheats: 0") is shown as it is
+        lines += [f"{v}" if k == "turn" or str(v).lower().startswith(k.lower()) else f"{k}: {v}"
+                  for k, v in hud.items()]
         return [self.with_names(ln) for ln in lines]
 
     def with_names(self, text: str) -> str:
@@ -436,7 +438,8 @@ class PlayTable(Table):
                     targets.setdefault(nxt, HIGHLIGHT_TARGET)
                 elif nxt not in seen:
                     seen.add(nxt)
-                    buttons.append((nxt, lambda nxt=nxt: self.choose(nxt)))
+                    label = nxt.replace(":", " ").replace("_", " ")
+                    buttons.append((label[:1].upper() + label[1:], lambda nxt=nxt: self.choose(nxt)))
         self.stage.highlight(targets)
         self.apply_cutaway(state)
         if highlight:
