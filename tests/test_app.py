@@ -128,3 +128,20 @@ def test_save_then_open_the_latest_save(table, tmp_path, monkeypatch):
     table.load_latest()
     assert table.match is kept
     assert "Could not load" in table.hud.message.getText()
+
+
+def test_every_game_has_a_rules_summary_for_the_help_overlay():
+    from towerworld.app.play import rules_summary
+    from towerworld.engine.registry import all_games
+    for game in all_games().values():
+        text = rules_summary(game)
+        assert len(text.splitlines()) >= 5, game.name
+
+
+def test_help_overlay_toggles(table):
+    assert table.hud.help.isHidden()
+    table.toggle_help()
+    assert not table.hud.help.isHidden()
+    assert "null level" in table.hud.help_text.getText()
+    table.clear_picks()      # Esc closes the overlay first
+    assert table.hud.help.isHidden()

@@ -18,12 +18,13 @@ SAVE_DIR = os.path.join(os.path.expanduser("~"), ".towerworld", "saves")
 
 
 def rules_summary(game) -> str:
-    """Short rules for the help overlay: the game's `help` text, else its package docstring."""
-    text = getattr(game, "help", None)
-    if not text:
-        import importlib
-        text = importlib.import_module(type(game).__module__.rsplit(".", 1)[0]).__doc__ or game.title
-    return text
+    """Short rules for the help overlay: the game package's `helptext.HELP`, else its docstring."""
+    import importlib
+    package = f"towerworld.games.{game.name}"
+    try:
+        return importlib.import_module(f"{package}.helptext").HELP
+    except ImportError:
+        return importlib.import_module(package).__doc__ or game.title
 
 
 class Table:
