@@ -142,3 +142,18 @@ def test_cutaway_lifts_storeys_above_a_height_and_lets_clicks_through():
     assert not stage.nodes["tile:a2"].isHidden()
     stage.set_cutaway(None)
     assert not any(n.isHidden() for n in stage.nodes.values())
+
+
+def test_a_removed_piece_crumbles_where_it_stood_before_it_goes_to_the_discards():
+    from panda3d.core import NodePath
+    stage = Stage(NodePath("root"))
+    old = tower()
+    new = tower(removed=True)
+    new.place("tile:a1", Pose("pp_tile", 0, -120, 0, look=look(suit="arms", rank=3)))   # discarded face up in front
+    stage.show(old)
+    ival = stage.transition(old, new, [Event("remove", ("tile:a1",))])
+    ival.setT(0.3)                                  # crumbling: still over its column, smaller
+    node = stage.nodes["tile:a1"]
+    assert abs(node.getY()) < 2 and node.getSx() < 1
+    ival.finish()
+    assert tuple(round(v, 3) for v in node.getPos()) == (0, -120, 0) and node.getSx() == 1

@@ -18,6 +18,7 @@ from towerworld.engine.layout import Cell, Layout, Pose
 from towerworld.engine.pieces import size
 from towerworld.scene import models
 
+CRUMBLE_EVENTS = {"remove", "disintegrate", "destroy"}   # named pieces crumble where they stood, then go aside
 HIGHLIGHT_TARGET = (0.2, 0.9, 0.35, 0.45)
 HIGHLIGHT_PICKED = (1.0, 0.8, 0.1, 0.5)
 HIGHLIGHT_HOVER = (0.5, 0.8, 1.0, 0.3)
@@ -218,12 +219,15 @@ class Stage:
         if self.layout is None and old is not None:
             self.show(old)
         rolled = {pid for e in events if e.kind == "roll" for pid in e.pieces}
+        crumbled = {pid for e in events if e.kind in CRUMBLE_EVENTS for pid in e.pieces}
         seq = Sequence(name="stage-transition")
         for phase in phases:
             par = Parallel()
             for change in phase:
                 if change.piece in rolled and change.new is not None and change.old is not None:
                     par.append(self._tumble(change, speed))
+                elif change.piece in crumbled and change.new is not None and change.old is not None:
+                    par.append(self._crumble_away(change, speed))
                 else:
                     par.append(self._animate(change, speed))
             seq.append(par)
@@ -283,6 +287,24 @@ class Stage:
             node.setH(a.heading + (b.heading - a.heading) * s)
         return Sequence(Func(self._ensure, pid, a), LerpFunc(arc, fromData=0.0, toData=1.0, duration=d),
                         Func(self._place, pid, b))
+
+    def _crumble_away(self, ch: Change, speed: float):
+        """A piece destroyed in place: it shakes, shrinks and fades where it stood, then drops onto its discard spot."""
+        a, b, pid = ch.old, ch.new, ch.piece
+
+        def crumble(t, pid=pid, a=a):
+            node = self.nodes[pid]
+            jitter = 1.2 * math.sin(t * 60) * (1 - t)
+            node.setPos(a.x + jitter, a.y - jitter, a.z - 3 * t)
+            node.setScale(max(0.05, 1 - 0.9 * t), max(0.05, 1 - 0.9 * t), max(0.05, 1 - 0.6 * t))
+            node.setTransparency(TransparencyAttrib.MAlpha)
+            node.setColorScale(1, 0.9, 0.8, 1 - t)
+
+        def land(t, pid=pid, b=b):
+            node = self.nodes[pid]
+            node.setZ(b.z + 80 * (1 - t) ** 2)
+        return Sequence(Func(self._ensure, pid, a), LerpFunc(crumble, fromData=0.0, toData=1.0, duration=0.6 / speed),
+                        Func(self._place, pid, b), LerpFunc(land, fromData=0.0, toData=1.0, duration=0.3 / speed))
 
     def _tumble(self, ch: Change, speed: float):
         """A die roll: the die hops and spins, then lands showing its new face."""
