@@ -72,6 +72,15 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def _needs_scene(game, state) -> None:
+    """Refuse, in one sentence, to open a table for a game whose pieces have no 3D models yet."""
+    from towerworld.scene.models import missing_models
+    missing = missing_models(game.layout(state))
+    if missing:
+        raise CliError(f"{game.title} has no 3D table yet (no models for {', '.join(sorted(missing))}); "
+                       f"'towerworld simulate {game.name}' plays it headless.")
+
+
 def _size(text: str) -> tuple[int, int]:
     try:
         w, h = (int(v) for v in text.lower().split("x"))
@@ -164,6 +173,7 @@ def cmd_play(args) -> int:
         seats = _seats(game, args.players, args.variant, opts)
         from towerworld.engine.match import Match
         match = Match(game, options=opts, players=seats, seed=args.seed, variant=args.variant)
+    _needs_scene(match.game, match.state)
     return run_play(match, size=(w, h), level=args.level, frames=args.frames)
 
 
@@ -172,6 +182,7 @@ def cmd_replay(args) -> int:
     from towerworld.engine.record import load_match
     w, h = _size(args.size)
     match = load_match(args.file)
+    _needs_scene(match.game, match.state)
     return run_replay(match, size=(w, h), speed=args.speed, frames=args.frames)
 
 
@@ -210,6 +221,7 @@ def cmd_render(args) -> int:
     else:
         raise CliError(f"'{args.source}' is neither a game (see 'towerworld games') nor a record file.")
     from towerworld.scene.offscreen import render_layout
+    _needs_scene(game, state)
     render_layout(game.layout(state), args.out, w, h, cutaway=game.cutaway(state))
     print(f"wrote {args.out}")
     return 0

@@ -62,6 +62,12 @@ def build(pose: Pose) -> NodePath:
 _LOADED = False
 
 
+def missing_models(layout) -> set[str]:
+    """The piece kinds of `layout` that no builder draws (they would show as grey boxes)."""
+    _load_game_builders()
+    return {p.kind for p in layout.pieces.values()} - set(BUILDERS)
+
+
 def _load_game_builders() -> None:
     global _LOADED
     if _LOADED:
