@@ -567,7 +567,9 @@ def test_cutaway_shows_the_storey_of_the_pawn_to_move():
             break
         hint = game.cutaway(state)
         place = pawn_place(state, state.turn)
-        if place is None or place[1] == 5:
+        if state.pawns[state.turn] == NOT_IN and cp == state.turn:
+            assert hint == (6.35, ("pp_tile",))     # about to enter: the null level is shown
+        elif place is None or place[1] == 5:
             assert hint is None
         else:
             height, kinds = hint

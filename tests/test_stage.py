@@ -157,3 +157,17 @@ def test_a_removed_piece_crumbles_where_it_stood_before_it_goes_to_the_discards(
     assert abs(node.getY()) < 2 and node.getSx() < 1
     ival.finish()
     assert tuple(round(v, 3) for v in node.getPos()) == (0, -120, 0) and node.getSx() == 1
+
+
+def test_a_lifted_away_piece_that_is_a_target_shows_as_clickable_glass():
+    from panda3d.core import NodePath
+    stage = Stage(NodePath("root"))
+    stage.show(tower())
+    stage.set_cutaway(6.35, ("pp_tile",))
+    assert stage.nodes["tile:a1"].isHidden()
+    stage.highlight({"tile:a1": (0, 1, 0, 0.5)})          # climbing up is a legal pick
+    node = stage.nodes["tile:a1"]
+    assert not node.isHidden() and not node.hasTag("ghost") and node.getColorScale()[3] < 1
+    assert stage.nodes["tile:a2"].isHidden()             # not a target: still lifted away
+    stage.highlight({})
+    assert node.isHidden()

@@ -83,7 +83,8 @@ class Stage:
         self.poses: dict[str, Pose] = {}
         self.cells: dict[str, NodePath] = {}
         self.layout: Layout | None = None
-        self.show_hidden = False   # memory aid: draw face-down pieces' faces translucently above them
+        self.show_hidden = False   # memory aid: label face-down pieces whose faces were seen
+        self.targets: dict[str, tuple] = {}
 
     # ---- placing -------------------------------------------------------------------------------------------------------
     def show(self, layout: Layout) -> None:
@@ -147,6 +148,17 @@ class Stage:
         node = self.nodes[pid]
         cut = getattr(self, "cut", None)
         ghost = cut is not None and pose.kind in cut[1] and pose.z >= cut[0] - 0.01
+        if ghost and pid in self.targets:
+            # a lifted-away piece that is a legal target (the tile above, to climb to) shows as glass, clickable
+            node.show()
+            node.clearTag("ghost")
+            node.setTransparency(TransparencyAttrib.MAlpha)
+            node.setColorScale(1, 1, 1, 0.45)
+            node.setTag("glass", "1")
+            return
+        if node.hasTag("glass"):
+            node.clearTag("glass")
+            node.clearColorScale()
         if ghost:
             # hidden, not translucent: faces seen through several glass storeys do not read
             node.hide()
@@ -200,6 +212,7 @@ class Stage:
     # ---- highlighting -----------------------------------------------------------------------------------------------
     def highlight(self, targets: dict[str, tuple]) -> None:
         """targets: piece or cell id -> rgba highlight. Everything else is cleared."""
+        self.targets = dict(targets)
         for pid, node in self.nodes.items():
             if pid in targets:
                 node.setShaderInput("highlight", Vec4(*targets[pid]))
@@ -211,6 +224,9 @@ class Stage:
                 node.setColorScale(r, g, b, min(0.75, a + 0.2))
             else:
                 node.setColorScale(1, 1, 1, 0)
+        if getattr(self, "cut", None) is not None:
+            for pid, pose in self.poses.items():
+                self._ghost(pid, pose)
 
     # ---- animating ------------------------------------------------------------------------------------------------------
     def transition(self, old: Layout | None, new: Layout, events: list[Event] = (), speed: float = 1.0):

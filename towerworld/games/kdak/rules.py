@@ -591,8 +591,13 @@ class KDakGame(Game):
         return build_layout(state)
 
     def cutaway(self, state):
-        """Storeys above the pawn whose turn it is are lifted away, so that pawn and its storey can be seen and picked."""
-        place = pawn_place(state, state.turn) if 0 <= state.turn < len(state.pawns) else None
+        """Storeys above the pawn whose turn it is are lifted away, so that pawn and its storey can be seen and picked;
+        before a pawn enters, everything above the null level, where it must enter."""
+        if not 0 <= state.turn < len(state.pawns):
+            return None
+        if state.pawns[state.turn] == NOT_IN and self.current_player(state) == state.turn:
+            return (size("pp_tile").h, ("pp_tile",))
+        place = pawn_place(state, state.turn)
         if place is None:
             return None
         _column, level = place
