@@ -88,3 +88,9 @@ def test_replay_and_play_open_offscreen(tmp_path):
     path = next(tmp_path.glob("*.tower.json"))
     assert run("replay", str(path), "--frames", "30").returncode == 0
     assert run("play", "--load", str(path), "--players", "human,human", "--frames", "5").returncode == 0
+
+
+def test_simulate_a_solitaire_reports_wins_by_score():
+    r = run("simulate", "kdak", "--variant", "solitaire", "--agents", "random", "--games", "3", "--seed", "1")
+    assert r.returncode == 0, r.stderr
+    assert "won, by score:" in r.stdout and "not won:" in r.stdout

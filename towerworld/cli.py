@@ -269,7 +269,7 @@ def cmd_simulate(args) -> int:
             st["games"] += 1
             st["score"] += sc[i]
             if n_players == 1:
-                st["wins" if r[i] > 0 else "losses"] += 1
+                st["wins" if game.solitaire_won(match.state) else "losses"] += 1
             elif r.count(best) > 1 and r[i] == best:
                 st["draws"] += 1
             elif r[i] == best:
@@ -277,7 +277,8 @@ def cmd_simulate(args) -> int:
             else:
                 st["losses"] += 1
         if n_players == 1:
-            score_hist[sc[0]] = score_hist.get(sc[0], 0) + 1
+            key = (game.solitaire_won(match.state), sc[0])
+            score_hist[key] = score_hist.get(key, 0) + 1
         res = game.result(match.state)
         results[res] = results.get(res, 0) + 1
         if args.out:
@@ -292,7 +293,13 @@ def cmd_simulate(args) -> int:
         print(f"{n:12s} {st['games']:6d} {st['wins']:6d} {st['draws']:6d} {st['losses']:6d} {share:6.1f} "
               f"{st['score'] / max(1, st['games']):11.2f}")
     if score_hist:
-        print("score distribution: " + ", ".join(f"{k}: {v}" for k, v in sorted(score_hist.items())))
+        # solitaire: how the finished games scored (for Ziggurat the score is the cheats), and how many were not won
+        won = {k[1]: v for k, v in score_hist.items() if k[0]}
+        lost = sum(v for k, v in score_hist.items() if not k[0])
+        n = args.games
+        print("won, by score: " + (", ".join(f"{k}: {v} ({100.0 * v / n:.0f}%)" for k, v in sorted(won.items()))
+                                  or "none"))
+        print(f"not won: {lost} ({100.0 * lost / n:.0f}%)")
     print("results:")
     for text, count in sorted(results.items(), key=lambda kv: -kv[1])[:10]:
         print(f"  {count:5d}  {text}")

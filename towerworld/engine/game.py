@@ -159,6 +159,10 @@ class Game:
             return "Draw."
         return f"Player {winners[0] + 1} wins."
 
+    def solitaire_won(self, state: State) -> bool:
+        """In a one-player game: did the player achieve the goal (the tower escaped, the ziggurat stands)?"""
+        return self.returns(state)[0] > 0
+
     def observation(self, state: State, player: int) -> Hashable:
         """What `player` may know; hidden information must not leak. Perfect-information games return the state."""
         return state

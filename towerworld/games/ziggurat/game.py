@@ -144,6 +144,10 @@ class Ziggurat(Game):
     def complete(self, state) -> bool:
         return not state.hand and not state.unseen and state.deal >= 0
 
+    def solitaire_won(self, state):
+        """Won means the ziggurat stands, however many cheats it took (the title says how well)."""
+        return self.complete(state)
+
     def returns(self, state):
         if self.complete(state):
             return [1.0 - 2.0 * min(state.cheats, state.limit) / state.limit]
