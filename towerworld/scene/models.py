@@ -54,7 +54,7 @@ def build(pose: Pose) -> NodePath:
     if proto is None:
         builder = BUILDERS.get(pose.kind, _fallback)
         proto = builder(pose)
-        proto.flattenMedium()
+        proto.flattenStrong()   # one geom per render state: a tile is its body and its text
         _CACHE[key] = proto
     return proto.copyTo(NodePath("piece"))
 
