@@ -83,7 +83,7 @@ def startup_rows() -> list[tuple[str, str, str]]:
     bare = ("from panda3d.core import loadPrcFileData; loadPrcFileData('', 'load-display p3headlessgl\\n"
             "window-type offscreen\\naudio-library-name null\\nnotify-level-device fatal');"
             "from direct.showbase.ShowBase import ShowBase; b = ShowBase(); b.graphicsEngine.renderFrame()")
-    ours = "import sys; from towerworld.cli import main; sys.exit(main(['play', 'kdak', '--players', 'human,random', '--frames', '2']))"
+    ours = "import sys; from towerworld.cli import main; sys.exit(main(['play', 'kdak', '--players', 'human,random', '--frames', '1']))"
 
     def timed(code: str) -> float:
         best = float("inf")
