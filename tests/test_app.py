@@ -145,3 +145,31 @@ def test_help_overlay_toggles(table):
     assert "null level" in table.hud.help_text.getText()
     table.clear_picks()      # Esc closes the overlay first
     assert table.hud.help.isHidden()
+
+
+def test_hint_lights_up_a_legal_move(table):
+    table.show_hint()
+    text = table.hud.message.getText()
+    assert text.startswith("Hint: ")
+    move = table.game.parse_move(table.match.state, text[len("Hint: "):].split(" (click")[0])
+    assert move in table.game.legal_moves(table.match.state)
+    lit = {pid for pid, node in table.stage.nodes.items() if node.getShaderInput("highlight").getValueType() != 0}
+    lit |= {cid for cid, node in table.stage.cells.items() if node.getColorScale()[3] > 0}
+    assert set(table.game.picks(table.match.state, move)) & (set(table.stage.nodes) | set(table.stage.cells)) <= lit
+
+
+def test_ziggurat_hint_comes_from_what_a_person_can_know(showbase, tmp_path):
+    """Issue 4: "a hint key that shows the move the AI rates best from what the player can know"."""
+    from towerworld.app.play import PlayTable
+    game = get_game("ziggurat")
+    match = Match(game, players=[PlayerSpec("Ann")], seed=3, autosave=str(tmp_path / "z.tower.json"))
+    t = PlayTable(match)
+    try:
+        settle(t)
+        t.show_hint()
+        text = t.hud.message.getText()
+        assert text.startswith("Hint: "), text
+        move = game.parse_move(match.state, text[len("Hint: "):].split(" (click")[0])
+        assert move in game.legal_moves(match.state)
+    finally:
+        t.close()

@@ -247,6 +247,7 @@ class PlayTable(Table):
         b.accept("control-s", self.save)
         b.accept("control-o", self.load_latest)
         b.accept("m", self.toggle_memory)
+        b.accept("t", self.show_hint)
         b.taskMgr.add(self._turn_task, "turns")
         self.refresh()
 
@@ -408,6 +409,33 @@ class PlayTable(Table):
         loaded.players = self.match.players if len(loaded.players) == len(self.match.players) else loaded.players
         self.match = loaded
         self._jump(f"Loaded {os.path.basename(files[-1])}.")
+
+    def hint_move(self):
+        """The move to suggest: the game's own `hint(state)` (Ziggurat's reads only what a person can know), else the
+        greedy agent's choice from the player's observation."""
+        import importlib
+        state = self.match.state
+        own = getattr(importlib.import_module(f"towerworld.games.{self.game.name}"), "hint", None)
+        if own is not None:
+            return own(state)
+        from towerworld.ai import make_agent
+        return make_agent("greedy", self.game, seed=len(self.match.plies)).choose(self.game, state)
+
+    def show_hint(self):
+        """T: light up the suggested move's picks and name it."""
+        from towerworld.scene.stage import HIGHLIGHT_PICKED
+        if not self._human_turn():
+            self.hud.say("A hint is for your own turn.")
+            return
+        move = self.hint_move()
+        if move is None:
+            self.hud.say("No hint here.")
+            return
+        state = self.match.state
+        self.picks = []
+        self.refresh()
+        self.stage.highlight({p: HIGHLIGHT_PICKED for p in self.game.picks(state, move)})
+        self.hud.say("Hint: " + self.game.format_move(state, move) + " (click it, or Esc).")
 
     def toggle_memory(self):
         self.stage.set_memory_aid(not self.stage.show_hidden)

@@ -8,7 +8,7 @@ from panda3d.core import TextNode
 KEYS_HELP = """Mouse: left-drag orbit, right-drag pan, wheel zoom, click a highlighted piece or square to pick
 Keys: arrows orbit, +/- zoom, W/A/S/D pan, R reset view, PgUp/PgDn show more or fewer storeys
 Esc clear picks   Backspace take back the last pick   Enter play the highlighted complete move
-Z undo   Y redo   Ctrl-S save   Ctrl-O open the latest save   H or F1 this help   M memory aid   Q quit"""
+Z undo   Y redo   Ctrl-S save   Ctrl-O open the latest save   H or F1 this help   M memory aid   T hint   Q quit"""
 
 
 class Hud:
