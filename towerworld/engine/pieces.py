@@ -39,6 +39,7 @@ PIECES: dict[str, Size] = {
     "elev_box": Size(240.0, 240.0, 4.0),
     "elev_piece": Size(24.0, 24.0, 30.0),
     # table-top helpers
+    "level_stair": Size(22.0, 102.0, 31.75),   # K'Dak: six steps beside the tower, one per storey, for the level coins
     "track": Size(300.0, 30.0, 1.0),
     "marker": Size(10.0, 10.0, 4.0),
 }

@@ -414,3 +414,16 @@ def build_marker(pose: Pose) -> NodePath:
 @model("label")
 def build_label(pose: Pose) -> NodePath:
     return text_upright(str(pose.get("text", "")), float(pose.get("height", 8)), (0.1, 0.1, 0.1, 1))
+
+
+@model("level_stair")
+def build_level_stair(pose: Pose) -> NodePath:
+    """Steps rising along +y, each `rise` higher than the last: things set on step i stand at height i * rise."""
+    s = size("level_stair")
+    steps, rise, run = int(pose.get("steps", 6)), float(pose.get("rise", 6.35)), float(pose.get("run", 17))
+    root = NodePath("level_stair")
+    for i in range(1, steps):
+        step = box(s.w, run, i * rise, WOOD)
+        step.setY((i - (steps - 1) / 2) * run)
+        step.reparentTo(root)
+    return root

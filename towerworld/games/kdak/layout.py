@@ -70,7 +70,9 @@ def build_layout(state) -> Layout:
             pose = Pose("pp_pawn", x, y, (lv + 1) * TILE.h, look=pl)
         lay.place(f"pawn:{p}", pose)
     lay.cells["out"] = Cell(-2 * HALF - 80, 0.0, 0.0, 50.0, 80.0, "leave the tower")
-    # level coins on ledges by each storey, and labels
+    # level coins on a stair of six steps beside the tower, each step level with its storey, and labels
+    stair_y = -2 * HALF + 12 + (LEVELS - 1) * 17 / 2
+    lay.place("stair", Pose("level_stair", 2 * HALF + 16, stair_y, 0.0, look=look(steps=LEVELS, rise=TILE.h, run=17)))
     for lv in range(LEVELS):
         x, y = 2 * HALF + 16, -2 * HALF + 12 + lv * 17
         lay.place(f"coin:level:{lv}", Pose("pp_coin", x, y, lv * TILE.h, face_up=True, look=look(rank=RANKS[lv])))
