@@ -94,3 +94,13 @@ def test_simulate_a_solitaire_reports_wins_by_score():
     r = run("simulate", "kdak", "--variant", "solitaire", "--agents", "random", "--games", "3", "--seed", "1")
     assert r.returncode == 0, r.stderr
     assert "won, by score:" in r.stdout and "not won:" in r.stdout
+
+
+def test_play_without_a_display_says_so_in_one_sentence():
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env.update(EGL_PLATFORM="surfaceless", PYTHONPATH=ROOT)
+    r = subprocess.run([sys.executable, "-m", "towerworld", "play", "kdak"], capture_output=True, text=True,
+                       timeout=120, env=env, cwd=ROOT)
+    assert r.returncode != 0
+    assert one_sentence(r.stderr), r.stderr
+    assert "desktop session" in r.stderr

@@ -45,9 +45,11 @@ class Table:
         try:
             self.base = ShowBase(windowType="offscreen" if frames is not None else None) if self.owns_base \
                 else builtins.base
-        except Exception as e:  # no display, no GL: say so in one sentence
-            raise TowerworldError(f"Could not open a window ({e}); towerworld play needs a desktop session "
-                                  "(try 'towerworld render' for a picture without one).") from None
+        except Exception:  # no display, no GL: say so in one sentence
+            where = os.environ.get("DISPLAY")
+            raise TowerworldError("Could not open a window" + (f" on display {where}" if where else
+                                  " (no display is set)") + "; the table needs a desktop session, and "
+                                  "'towerworld render' makes a picture without one.") from None
         self.base.disableMouse()
         self.base.setBackgroundColor(0.78, 0.84, 0.9, 1)
         self.base.camLens.setFov(40)
