@@ -246,7 +246,9 @@ def test_give_up_only_when_stuck_and_cheat_limit():
     assert (GIVE_UP,) in G.legal_moves(s)
     assert "cheat" in G.hud(s)["turn"]
     end = play(s, "give up")
-    assert G.current_player(end) == TERMINAL and G.returns(end) == [-1.0] and "Given up" in G.result(end)
+    assert G.current_player(end) == TERMINAL and "Given up" in G.result(end)
+    assert G.returns(end) == [-1.0 + 1 / 28]          # unfinished: -1 plus a share for the one domino standing
+    assert not G.solitaire_won(end)
     # cheat limit: lifting and re-placing the same domino counts every time
     s = G.new_state({"cheat_limit": 5})
     s = play(s, "draw 3-4", "draw 0-6", "draw 1-5", "3-4 @c3-d3 t0", "draw 1-1")
@@ -320,3 +322,14 @@ def test_notation_examples_round_trip():
         G.parse_move(s, "cheat e6")
     with pytest.raises(BadNotation):
         G.parse_move(s, "7-2 @c3-d3")
+
+
+def test_search_rollouts_never_cheat_and_value_progress():
+    """The rollout used by MCTS places fitting dominoes and gives up when none fits; its end is valued by how much
+    stands (a finished ziggurat, 1 less a share per cheat, is worth more than any unfinished one, which is below 0)."""
+    for seed in range(5):
+        end = G.rollout(G.new_state({"deal": seed + 1}), random.Random(seed))
+        assert G.current_player(end) == TERMINAL and end.cheats == 0
+        placed = sum(1 for v in end.vals if v >= 0) // 2
+        assert G.returns(end) == ([1.0] if G.complete(end) else [-1.0 + placed / 28])   # no cheats in rollouts
+        assert G.complete(end) or G.returns(end)[0] < 0

@@ -1,8 +1,8 @@
 """Monte-Carlo tree search through the OpenSpiel adapter.
 
 The tree is OpenSpiel's own (`open_spiel.python.algorithms.mcts.MCTSBot`, UCT with chance nodes and MCTS-Solver) over
-the pyspiel adapter of `towerworld.ai.spiel`; leaves are evaluated by native random playouts (`game.random_playout`
-on the towerworld state, no pyspiel stepping). Each move gets a time budget and a simulation cap. Hidden-information
+the pyspiel adapter of `towerworld.ai.spiel`; leaves are evaluated by native playouts (`game.rollout`, uniformly
+random unless the game plays a policy, on the towerworld state, no pyspiel stepping). Each move gets a time budget and a simulation cap. Hidden-information
 games that provide `game.determinize(state, player, rng)` are searched over several determinizations (what the player
 may know, with the unknown sampled) and the visit counts summed; without it the state is searched as is.
 """
@@ -87,7 +87,7 @@ def _bot_class():
 
 
 class NativeRolloutEvaluator:
-    """An OpenSpiel MCTS evaluator whose rollouts run natively: `game.random_playout` on the wrapped towerworld state.
+    """An OpenSpiel MCTS evaluator whose rollouts run natively: `game.rollout` on the wrapped towerworld state.
 
     A playout cut short by `max_plies` before the end scores 0 for everyone.
     """
@@ -104,7 +104,7 @@ class NativeRolloutEvaluator:
         n = game.num_players(start)
         total = np.zeros(n)
         for _ in range(self.n_rollouts):
-            end = game.random_playout(start, self.rng, self.max_plies)
+            end = game.rollout(start, self.rng, self.max_plies)
             if game.current_player(end) == TERMINAL:
                 total += np.asarray(game.returns(end), dtype=float)
         self.rollouts += self.n_rollouts

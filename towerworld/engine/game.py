@@ -266,6 +266,11 @@ class Game:
                 return move
         return outcomes[-1][0]
 
+    def rollout(self, state: State, rng: random.Random, max_plies: int | None = None) -> State:
+        """Play to the end for a search's leaf value. Uniformly random by default; a game whose uniform play says
+        nothing (a solitaire where random moves cheat as often as they build) plays a cheap policy instead."""
+        return self.random_playout(state, rng, max_plies)
+
     def random_playout(self, state: State, rng: random.Random, max_plies: int | None = None) -> State:
         """Play uniformly random moves (and sampled chance) to the end; the hot loop of rollouts and benchmarks."""
         limit = max_plies or self.max_plies

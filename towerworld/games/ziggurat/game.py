@@ -149,11 +149,37 @@ class Ziggurat(Game):
         return self.complete(state)
 
     def returns(self, state):
+        """A standing ziggurat is worth 1 less a share per cheat (0 cheats: 1, the cheat limit: 0); an unfinished one
+        is worth -1 plus a share per domino standing less one per cheat, so every finished ziggurat beats every
+        unfinished one and a search can tell a near miss from a collapse without learning that cheating pays."""
         if self.complete(state):
-            return [1.0 - 2.0 * min(state.cheats, state.limit) / state.limit]
+            return [1.0 - min(state.cheats, state.limit) / state.limit]
         if self.current_player(state) == TERMINAL:
-            return [-1.0]
+            placed = sum(1 for v in state.vals if v >= 0) // 2
+            return [-1.0 + max(0, placed - state.cheats) / 28.0]
         return [0.0]
+
+    def rollout(self, state, rng, max_plies=None):
+        """Search rollouts place a random fitting domino while one fits and give up when none does: uniform play
+        cheats as often as it builds and never finishes a deal, so its value says nothing."""
+        limit = max_plies or self.max_plies
+        for _ in range(limit):
+            cp = self.current_player(state)
+            if cp == TERMINAL:
+                break
+            if cp == CHANCE:
+                move = self.sample_chance(state, rng)
+            else:
+                moves = self.legal_moves(state)
+                places = [m for m in moves if m[0] == PLACE]
+                if places:
+                    move = places[rng.randrange(len(places))]
+                elif (GIVE_UP,) in moves:
+                    move = (GIVE_UP,)
+                else:
+                    move = moves[rng.randrange(len(moves))]
+            state, _ = self.apply_unchecked(state, move)
+        return state
 
     def scores(self, state):
         return [state.cheats]
