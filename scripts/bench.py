@@ -32,6 +32,27 @@ def random_games(game, seconds: float = 2.0) -> tuple[float, float]:
     return len(times) / sum(times), statistics.median(times) * 1000
 
 
+def agent_rows() -> list[tuple[str, str, str]]:
+    """Seconds per move of the default opponent (MCTS, level normal) over the first decisions of a K'Dak game."""
+    from towerworld.ai import make_agent
+    from towerworld.engine.game import CHANCE
+    from towerworld.engine.registry import get_game
+    game = get_game("kdak")
+    agent = make_agent("mcts", game, seed=1)
+    rng = random.Random(1)
+    state, times = game.new_state(), []
+    while len(times) < 4 and not game.is_terminal(state):
+        if game.current_player(state) == CHANCE:
+            move = game.sample_chance(state, rng)
+        else:
+            t = time.perf_counter()
+            move = agent.choose(game, state)
+            times.append(time.perf_counter() - t)
+        state, _ = game.apply_unchecked(state, move)
+    return [("K'Dak default opponent (mcts, normal): seconds per move", f"{statistics.mean(times):.2f} s "
+             f"(max {max(times):.2f})", "about 1 s")]
+
+
 def stage_rows() -> list[tuple[str, str, str]]:
     from towerworld.engine.match import Match
     from towerworld.engine.registry import get_game
@@ -110,6 +131,7 @@ def main() -> int:
             continue
         rows += extra.bench_rows()
     if "kdak" in all_games():
+        rows += agent_rows()
         rows += stage_rows()
         rows += startup_rows()
     width = max(len(r[0]) for r in rows)
