@@ -8,6 +8,8 @@ import random
 import statistics
 import time
 
+from towerworld.engine.measure import checked_plies_per_second
+
 
 def random_games(options: dict | None = None, players: int = 2, seconds: float = 1.0) -> tuple[float, float, float]:
     """(games per second, median ms per game, mean plies per game) of uniformly random play from the start."""
@@ -24,26 +26,6 @@ def random_games(options: dict | None = None, players: int = 2, seconds: float =
     return len(times) / sum(times), statistics.median(times) * 1000, plies / len(times)
 
 
-def _apply_rate(seconds: float) -> float:
-    """Checked plies per second through the contract (legal_moves / chance_outcomes + apply with events)."""
-    from towerworld.engine.game import CHANCE, TERMINAL
-    from towerworld.games.carcassonne import GAME
-    rng = random.Random(5)
-    plies = 0
-    begin = time.perf_counter()
-    while time.perf_counter() - begin < seconds:
-        state = GAME.new_state()
-        while (cp := GAME.current_player(state)) != TERMINAL:
-            if cp == CHANCE:
-                move = GAME.sample_chance(state, rng)
-            else:
-                moves = GAME.legal_moves(state)
-                move = moves[rng.randrange(len(moves))]
-            state, _ = GAME.apply(state, move)
-            plies += 1
-    return plies / (time.perf_counter() - begin)
-
-
 def bench_rows(seconds: float = 1.0) -> list[tuple[str, str, str]]:
     rows = []
     gps, ms, _ = random_games(None, 2, seconds)
@@ -52,8 +34,9 @@ def bench_rows(seconds: float = 1.0) -> list[tuple[str, str, str]]:
     gps, ms, _ = random_games({"tower": False, "black_tower": False}, 2, seconds / 2)
     rows.append(("Carcassonne base game only: median ms per random 2p game", f"{ms:.2f}",
                  "< 19 ms (fastest public Python engine)"))
-    rows.append(("Carcassonne checked plies per second (apply with events)", f"{_apply_rate(seconds / 2):.0f}",
-                 ">= 20000"))
+    from towerworld.games.carcassonne import GAME
+    rows.append(("Carcassonne checked plies per second (apply with events)",
+                 f"{checked_plies_per_second(GAME, seconds / 2):.0f}", ">= 20000"))
     return rows
 
 

@@ -5,6 +5,8 @@ import random
 import statistics
 import time
 
+from towerworld.engine.measure import checked_plies_per_second
+
 
 def _games_per_second(game, variant: str | None, seconds: float) -> tuple[float, float]:
     options, n = game.resolve_options(None, variant)
@@ -19,25 +21,6 @@ def _games_per_second(game, variant: str | None, seconds: float) -> tuple[float,
     return len(times) / sum(times), statistics.median(times) * 1000
 
 
-def _apply_rate(game, seconds: float) -> float:
-    """Checked plies per second through apply (legal_moves + apply with events), random play."""
-    from towerworld.engine.game import CHANCE, TERMINAL
-    rng = random.Random(5)
-    plies = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        state = game.new_state()
-        while (cp := game.current_player(state)) != TERMINAL:
-            if cp == CHANCE:
-                move = game.sample_chance(state, rng)
-            else:
-                moves = game.legal_moves(state)
-                move = moves[rng.randrange(len(moves))]
-            state, _ = game.apply(state, move)
-            plies += 1
-    return plies / (time.perf_counter() - start)
-
-
 def bench_rows(seconds: float = 1.0) -> list[tuple[str, str, str]]:
     from towerworld.games.kdak import GAME
     rows = []
@@ -45,7 +28,7 @@ def bench_rows(seconds: float = 1.0) -> list[tuple[str, str, str]]:
     rows.append(("random K'Dak games per second", f"{gps:.0f} ({ms:.2f} ms median)", ">= 500 (a game under 2 ms)"))
     gps, ms = _games_per_second(GAME, "solitaire", seconds / 2)
     rows.append(("random K'Dak solitaire games per second", f"{gps:.0f} ({ms:.2f} ms median)", ">= 500"))
-    rows.append(("K'Dak checked plies per second (apply with events)", f"{_apply_rate(GAME, seconds / 2):.0f}",
+    rows.append(("K'Dak checked plies per second (apply with events)", f"{checked_plies_per_second(GAME, seconds / 2):.0f}",
                  ">= 20000"))
     return rows
 
