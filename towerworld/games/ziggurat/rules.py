@@ -124,13 +124,10 @@ def _or(vm, cells):
     return m
 
 
-def placements(vals, dominoes, empty: bool | None = None) -> list[tuple]:
-    """Every legal PLACE move for the given domino indices on the ziggurat `vals` (sorted)."""
-    if empty is None:
-        empty = all(v < 0 for v in vals[:36])
-    h = heights(vals)
-    adj = adjacent_values(vals)
-    out = []
+def open_spots(vals, h, adj):
+    """Every cell pair a domino could cover now, with what lies beneath each cell (-1 on the map) and the values
+    placed next to each: (tier, c1, c2, below1, below2, beside1, beside2)."""
+    spots = []
     for c1, c2 in PAIRS:
         t = h[c1]
         if t != h[c2] or t > 2:
@@ -143,7 +140,16 @@ def placements(vals, dominoes, empty: bool | None = None) -> list[tuple]:
             b2 = vals[(t - 1) * 36 + c2]
         else:
             b1 = b2 = -1
-        a1, a2 = adj[c1], adj[c2]
+        spots.append((t, c1, c2, b1, b2, adj[c1], adj[c2]))
+    return spots
+
+
+def placements(vals, dominoes, empty: bool | None = None) -> list[tuple]:
+    """Every legal PLACE move for the given domino indices on the ziggurat `vals` (sorted)."""
+    if empty is None:
+        empty = all(v < 0 for v in vals[:36])
+    out = []
+    for t, c1, c2, b1, b2, a1, a2 in open_spots(vals, heights(vals), adjacent_values(vals)):
         for d in dominoes:
             lo, hi = DOMINOES[d]
             if lo > b1 and hi > b2 and (empty or (a1 >> lo) & 1 or (a2 >> hi) & 1):
@@ -155,24 +161,9 @@ def placements(vals, dominoes, empty: bool | None = None) -> list[tuple]:
 
 def has_placement(vals, d: int, h=None, adj=None, empty=False) -> bool:
     """Whether domino d fits anywhere on `vals` (used by the agents)."""
-    if h is None:
-        h = heights(vals)
-    if adj is None:
-        adj = adjacent_values(vals)
     lo, hi = DOMINOES[d]
-    for c1, c2 in PAIRS:
-        t = h[c1]
-        if t != h[c2] or t > 2:
-            continue
-        it = IN_TIER[t]
-        if not (it[c1] and it[c2]):
-            continue
-        if t:
-            b1 = vals[(t - 1) * 36 + c1]
-            b2 = vals[(t - 1) * 36 + c2]
-        else:
-            b1 = b2 = -1
-        a1, a2 = adj[c1], adj[c2]
+    for _t, _c1, _c2, b1, b2, a1, a2 in open_spots(vals, heights(vals) if h is None else h,
+                                                    adjacent_values(vals) if adj is None else adj):
         if lo > b1 and hi > b2 and (empty or (a1 >> lo) & 1 or (a2 >> hi) & 1):
             return True
         if hi > b1 and lo > b2 and (empty or (a1 >> hi) & 1 or (a2 >> lo) & 1):
