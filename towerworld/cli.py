@@ -123,7 +123,10 @@ def _seats(game, spec: str | None, variant: str | None, options: dict):
     from towerworld.engine.match import PlayerSpec
     _, n_default = game.resolve_options(options, variant)
     if spec is None:
-        names = ["human"] + ["mcts"] * (n_default - 1)
+        import importlib.util
+        # the default opponent is MCTS; where OpenSpiel is not installed (no wheels for Windows), the greedy agent
+        searching = "mcts" in game.agents() or importlib.util.find_spec("pyspiel") is not None
+        names = ["human"] + ["mcts" if searching else "greedy"] * (n_default - 1)
     else:
         names = [s.strip() for s in spec.split(",") if s.strip()]
     known = agent_names(game)
