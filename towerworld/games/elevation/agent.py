@@ -181,7 +181,7 @@ def _captures(board, move) -> bool:
     return False
 
 
-# ---- agents -----------------------------------------------------------------------------------------------------------
+# ---- agents ----------------------------------------------------------------------------------------------------------
 
 class _Node:
     __slots__ = ("state", "moves", "priors", "children", "visits", "value", "expanded", "terminal_value")
@@ -232,8 +232,6 @@ class ElevationMCTS:
         if not moves:
             return [], []
         me = state.mover ^ state.phase
-        if state.phase == 1 or moves[0][0] == DRAW and len(moves) <= 2 and state.phase == 1:
-            pass
         rules = state.rules
         nxt = 1 - me if not rules.two_pieces else me  # approximation in the two-pieces game
         seen = {}

@@ -323,7 +323,7 @@ def has_turn(H, B, me: int, rules: Rules, used: int = -1) -> bool:
     return False
 
 
-# ---- applying a turn --------------------------------------------------------------------------------------------------
+# ---- applying a turn -------------------------------------------------------------------------------------------------
 
 def turn_actions(move) -> list:
     """The move as a list of actions: ("dig", f, t), ("move", to), ("undermine", f, t), ("climb", to)."""
