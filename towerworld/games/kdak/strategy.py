@@ -21,13 +21,21 @@ def heuristic(game, state, player: int) -> float:
         value = float(scores[player] - scores[1 - player])
     value += 1.5 * state.tal[player] - (0.0 if o.n == 1 or o.pooled else 1.5 * state.tal[1 - player])
     here = pawn_place(state, player)
+    if o.l5t and state.tower_tal >= 0:
+        value += 25.0          # the talisman is taken: the door is open and the points can start
     if not state.door:
         # climbing: height is progress towards the switch, face-up tiles are knowledge for later
         if here is not None:
             value += 0.6 * here[1]
         value += 0.1 * bin(state.up).count("1")
-        if o.l5t and not any(len(col) == LEVELS for col in state.cols):
+        full = [len(col) == LEVELS for col in state.cols]
+        if o.l5t and not any(full):
             value -= 50.0
+        elif o.l5t or o.crumble:
+            # the tower crumbles while climbing: keep level 5 standing, above all over your own pawn
+            value += 2.0 * sum(full)
+            if here is not None and full[here[0]]:
+                value += 2.0
     else:
         # escaping: unscored tiles near the pawn are worth something; being out ends your scoring
         if here is not None:
