@@ -579,3 +579,24 @@ def test_cutaway_shows_the_storey_of_the_pawn_to_move():
         move = game.sample_chance(state, rng) if cp == CHANCE else rng.choice(game.legal_moves(state))
         state, _ = game.apply_unchecked(state, move)
     assert seen_inside
+
+
+def test_greedy_solitaire_takes_the_talisman_and_spares_its_column():
+    """Seed (Solitaire): "Reaching any level 5 tile will retrieve the talisman" -- the heuristic must want it, and the
+    roller should not knock down the column it is climbing."""
+    from towerworld.ai.agents import GreedyAgent
+    s = pawns_at(start("solitaire"), p0="a4")
+    assert GreedyAgent(1).choose(G, s) == ("go", 0, 5)
+    s = pawns_at(start("solitaire", stage=REMOVE, level=2), p0="a3")
+    assert GreedyAgent(1).choose(G, s) != ("remove", 0)
+
+
+def test_solitaire_rollout_policy_reaches_the_talisman_often():
+    """Search playouts under the solitaire rules use a climbing policy (uniform play almost never reaches level 5)."""
+    rng = random.Random(1)
+    s0 = start("solitaire")
+    ends = [G.rollout(s0, rng) for _ in range(200)]
+    assert all(e.stage == OVER for e in ends)
+    assert sum(e.tower_tal >= 0 for e in ends) > 100
+    uniform = [G.random_playout(s0, rng) for _ in range(200)]
+    assert sum(e.tower_tal >= 0 for e in uniform) < sum(e.tower_tal >= 0 for e in ends)

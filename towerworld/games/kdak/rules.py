@@ -507,6 +507,31 @@ class KDakGame(Game):
             plies += 1
         return state
 
+    def rollout(self, state, rng: random.Random, max_plies=None):
+        """Leaf playouts for search: uniform in the two-player game; a climbing policy under the solitaire rules, where
+        uniform play almost never reaches level 5 and so tells a search nothing."""
+        if not state.opts.l5t:
+            return self.random_playout(state, rng, max_plies)
+        from towerworld.games.kdak.strategy import policy_move
+        limit = max_plies or self.max_plies
+        rand = rng.random
+        plies = 0
+        while state.stage != OVER and plies < limit:
+            st = state.stage
+            if st == ROLL:
+                move = ("roll", int(rand() * 6))
+            elif st == REVEAL:
+                seen = state.ident
+                left = [v for v in range(TILES) if v not in seen]
+                move = ("reveal", left[int(rand() * len(left))])
+            else:
+                move = policy_move(state, self.legal_moves(state), rand)
+            w = _W(state)
+            _step(w, move, None)
+            state = w.freeze()
+            plies += 1
+        return state
+
     # ---- outcome -----------------------------------------------------------------------------------------------------
     def scores(self, state):
         if state.opts.pooled:

@@ -104,3 +104,46 @@ def forgetful_agent(game, seed=None, level=None):
 
 
 AGENTS: dict = {"memory": forgetful_agent}
+
+
+def policy_move(state, moves, rand):
+    """A cheap rollout policy for the solitaire rules (uniform play almost never reaches level 5, so it says nothing):
+    climb straight up, spare level 5 and your own column, then hunt face-down tiles on the way down."""
+    from towerworld.games.kdak.rules import MOVE, REMOVE, SPEND
+    if len(moves) == 1 or rand() < 0.15:
+        return moves[int(rand() * len(moves))]
+    st = state.stage
+    p = state.turn
+    here = pawn_place(state, p)
+    if st == SPEND:
+        return ("spend",)
+    if st == REMOVE:
+        mine = here[0] if here is not None else -1
+        good = [m for m in moves if m[1] != mine and len(state.cols[m[1]]) < LEVELS]
+        good = good or [m for m in moves if m[1] != mine] or moves
+        return good[int(rand() * len(good))]
+    if st == MOVE and here is not None:
+        c, lv = here
+        if not state.door:
+            ups = [m for m in moves if m[0] == "go" and m[2] == lv + 1]
+            if ups:
+                return ups[0]
+            side = [m for m in moves if m[0] == "go" and m[2] == lv and len(state.cols[m[1]]) == LEVELS]
+            if side:
+                return side[0]
+        else:
+            best, best_v = None, -1.0
+            for m in moves:
+                if m[0] == "stay":
+                    return m
+                if m[0] == "go":
+                    s = state.cols[m[1]][m[2]]
+                    if not state.up >> s & 1:
+                        v = state.ident[s] % 6 if state.ident[s] >= 0 else 2.5
+                        if v > best_v:
+                            best, best_v = m, v
+            if best is not None:
+                return best
+            if ("out",) in moves and rand() < 0.5:
+                return ("out",)
+    return moves[int(rand() * len(moves))]
