@@ -173,3 +173,66 @@ def test_ziggurat_hint_comes_from_what_a_person_can_know(showbase, tmp_path):
         assert move in game.legal_moves(match.state)
     finally:
         t.close()
+
+
+def test_a_click_that_could_mean_two_picks_asks_with_buttons(showbase, tmp_path):
+    """Elevation: after picking a piece, the square next door is both a move target and the home of a tile to dig;
+    one click on it must not guess."""
+    from towerworld.app.play import PlayTable
+    game = get_game("elevation")
+    match = Match(game, players=[PlayerSpec("Ann"), PlayerSpec("Bob")], seed=1, autosave=str(tmp_path / "e.json"))
+    t = PlayTable(match)
+    try:
+        settle(t)
+        state = match.state
+        moves = [m for m in game.legal_moves(state) if len(game.picks(state, m)) > 2]
+        piece = game.picks(state, moves[0])[0]
+        t.choose(piece)
+        seconds = {game.picks(state, m)[1] for m in moves if game.picks(state, m)[0] == piece}
+        square = next(s for s in seconds if s.startswith("sq:"))
+        pose = game.layout(state).pieces
+        cell = game.layout(state).cells[square]
+        tile = next(s for s in seconds if s.startswith("terr:") and abs(pose[s].x - cell.x) < 1
+                    and abs(pose[s].y - cell.y) < 1)
+        t.choose_among([square, tile])                    # what the picker reports for a click on that square
+        assert t.picks == [piece]                          # nothing guessed
+        labels = [b["text"] for b in t.hud.buttons]
+        assert labels == [f"Move to {square[3:]}", f"Dig the top tile of {square[3:]}"]
+        t.hud.buttons[1]["command"]()                      # choose to dig
+        assert t.picks == [piece, tile]
+    finally:
+        t.close()
+
+
+def film_point(table, x, y, z):
+    """Where a table point shows on the screen, in the -1..1 film coordinates the mouse uses."""
+    from panda3d.core import Point2, Point3
+    cam = table.base.cam
+    p = cam.getRelativePoint(table.base.render, Point3(x, y, z))
+    out = Point2()
+    assert table.base.camLens.project(p, out)
+    return (out.x, out.y)
+
+
+def test_the_picker_finds_what_is_under_the_cursor(showbase, tmp_path):
+    """A ray through a highlighted square finds the square's cell and the tile lying there; a ray through a piece
+    finds the piece."""
+    from towerworld.app.play import PlayTable
+    game = get_game("elevation")
+    match = Match(game, players=[PlayerSpec("Ann"), PlayerSpec("Bob")], seed=1, autosave=str(tmp_path / "e.json"))
+    t = PlayTable(match)
+    try:
+        settle(t)
+        layout = game.layout(match.state)
+        piece = game.picks(match.state, game.legal_moves(match.state)[-1])[0]
+        pose = layout.pieces[piece]
+        assert t.picker.pick_all(film_point(t, pose.x, pose.y, pose.z + 10))[0] == piece
+        t.choose(piece)
+        lit = [c for c, node in t.stage.cells.items() if node.getColorScale()[3] > 0]
+        assert lit
+        cell = layout.cells[lit[0]]
+        hits = t.picker.pick_all(film_point(t, cell.x, cell.y, cell.z))
+        assert hits[0] == lit[0]
+        assert any(h.startswith("terr:") for h in hits[1:])
+    finally:
+        t.close()

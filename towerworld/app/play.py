@@ -318,11 +318,24 @@ class PlayTable(Table):
             if self.match.over:
                 self.hud.say("The game is over: Z undoes, Q quits.")
             return
-        target = self.picker.pick()
-        if target is None:
+        hits = self.picker.pick_all()
+        if not hits:
             self.hud.say("Nothing there to pick: click a highlighted piece or square.")
             return
-        self.choose(target)
+        self.choose_among(hits)
+
+    def choose_among(self, hits: list[str]):
+        """One click, maybe several things under it: the legal next picks among them. When a square and the tile on
+        it are both legal (dig it, or step onto it), ask with buttons instead of guessing."""
+        valid = [h for h in hits if self._candidates(self.picks + [h])]
+        if len(valid) <= 1:
+            self.choose(valid[0] if valid else hits[0])
+            return
+        state = self.match.state
+        self.hud.say("That spot offers " + " or ".join(self.game.describe_pick(state, self.picks, v) for v in valid)
+                     + ": choose below.")
+        self.hud.set_buttons([(self.game.describe_pick(state, self.picks, v).capitalize(),
+                               lambda v=v: self.choose(v)) for v in valid])
 
     def choose(self, target: str):
         trial = self.picks + [target]
@@ -469,7 +482,7 @@ class PlayTable(Table):
                     targets.setdefault(nxt, HIGHLIGHT_TARGET)
                 elif nxt not in seen:
                     seen.add(nxt)
-                    label = nxt.replace(":", " ").replace("_", " ")
+                    label = self.game.describe_pick(state, self.picks, nxt)
                     buttons.append((label[:1].upper() + label[1:], lambda nxt=nxt: self.choose(nxt)))
         self.stage.highlight(targets)
         self.apply_cutaway(state)

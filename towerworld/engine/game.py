@@ -198,6 +198,10 @@ class Game:
         """Why the picks so far lead to no legal move: one sentence naming the rule broken."""
         return "That is not a legal move here."
 
+    def describe_pick(self, state: State, picks: Sequence[str], pick: str) -> str:
+        """A few words for a button offering `pick` next, when one click could mean more than one pick."""
+        return pick.replace(":", " ").replace("_", " ")
+
     def hud(self, state: State) -> dict[str, str]:
         """Lines for the HUD: turn, phase, scores and whatever the game wants players to see."""
         cp = self.current_player(state)

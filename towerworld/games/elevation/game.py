@@ -433,6 +433,20 @@ class Elevation(Game):
         except (IndexError, TypeError, KeyError):
             return "That is not a move of Elevation."
 
+    def describe_pick(self, state: State, picks, pick: str) -> str:
+        """Where a square and its top tile are both legal next picks: digging that tile, or stepping (or dropping the
+        dug tile) onto the square."""
+        if pick.startswith("sq:"):
+            if any(p.startswith("terr:") for p in picks):
+                return f"put the tile on {pick[3:]}"
+            return f"move to {pick[3:]}"
+        if pick.startswith("terr:"):
+            pose = self.layout(state).pieces.get(pick)
+            square = next((cid[3:] for cid, c in self.layout(state).cells.items()
+                           if pose is not None and abs(c.x - pose.x) < 1 and abs(c.y - pose.y) < 1), "")
+            return f"dig the top tile of {square}" if square else "dig this tile"
+        return super().describe_pick(state, picks, pick)
+
     def explain(self, state: State, picks) -> str:
         if state.outcome != ONGOING:
             return "The game is over."
