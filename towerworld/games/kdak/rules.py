@@ -475,18 +475,26 @@ class KDakGame(Game):
         return w.freeze(), ev
 
     def apply(self, state, move):
-        cp = self.current_player(state)
-        if cp == TERMINAL:
-            raise IllegalMove("The game is over.")
-        if cp == CHANCE:
-            if move not in {m for m, _ in self.chance_outcomes(state)}:
-                raise IllegalMove(self.why_illegal(state, move))
-        elif move not in self.legal_moves(state):
+        """As the base class, but a refused chance outcome is explained by the K'Dak reasons too."""
+        if self.current_player(state) == CHANCE and move not in {m for m, _ in self.chance_outcomes(state)}:
             raise IllegalMove(self.why_illegal(state, move))
-        return self.apply_unchecked(state, move)
+        return super().apply(state, move)
 
     def random_playout(self, state, rng: random.Random, max_plies=None):
         """Fast random play: the same rule steps without events."""
+        return self._playout(state, rng, max_plies, None)
+
+    def rollout(self, state, rng: random.Random, max_plies=None):
+        """Leaf playouts for search: uniform in the two-player game; a climbing policy under the solitaire rules, where
+        uniform play almost never reaches level 5 and so tells a search nothing."""
+        if not state.opts.l5t:
+            return self._playout(state, rng, max_plies, None)
+        from towerworld.games.kdak.strategy import policy_move
+        return self._playout(state, rng, max_plies, policy_move)
+
+    def _playout(self, state, rng: random.Random, max_plies, policy):
+        """Play to the end without events: rolls and reveals at random, decisions by `policy(state, moves, rand)`, or
+        uniformly at random when it is None."""
         limit = max_plies or self.max_plies
         rand = rng.random
         plies = 0
@@ -500,32 +508,7 @@ class KDakGame(Game):
                 move = ("reveal", left[int(rand() * len(left))])
             else:
                 moves = self.legal_moves(state)
-                move = moves[int(rand() * len(moves))]
-            w = _W(state)
-            _step(w, move, None)
-            state = w.freeze()
-            plies += 1
-        return state
-
-    def rollout(self, state, rng: random.Random, max_plies=None):
-        """Leaf playouts for search: uniform in the two-player game; a climbing policy under the solitaire rules, where
-        uniform play almost never reaches level 5 and so tells a search nothing."""
-        if not state.opts.l5t:
-            return self.random_playout(state, rng, max_plies)
-        from towerworld.games.kdak.strategy import policy_move
-        limit = max_plies or self.max_plies
-        rand = rng.random
-        plies = 0
-        while state.stage != OVER and plies < limit:
-            st = state.stage
-            if st == ROLL:
-                move = ("roll", int(rand() * 6))
-            elif st == REVEAL:
-                seen = state.ident
-                left = [v for v in range(TILES) if v not in seen]
-                move = ("reveal", left[int(rand() * len(left))])
-            else:
-                move = policy_move(state, self.legal_moves(state), rand)
+                move = moves[int(rand() * len(moves))] if policy is None else policy(state, moves, rand)
             w = _W(state)
             _step(w, move, None)
             state = w.freeze()
