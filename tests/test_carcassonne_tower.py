@@ -9,10 +9,7 @@ from towerworld.games.carcassonne import engine as E
 from towerworld.games.carcassonne.positions import build
 
 
-def play(s, *texts):
-    for text in texts:
-        s, _ = GAME.apply(s, GAME.parse_move(s, text))
-    return s
+play = GAME.apply_texts
 
 
 def names(s):

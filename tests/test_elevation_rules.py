@@ -20,8 +20,7 @@ def moves_of(state, square):
     return [m for m in G.legal_moves(state) if m[0] == sq(square)]
 
 
-def play(state, text):
-    return G.apply(state, G.parse_move(state, text))[0]
+play = G.apply_texts
 
 
 def refuse(state, text):

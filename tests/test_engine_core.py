@@ -218,3 +218,15 @@ def test_player_specs():
     assert m.vs_ai
     with pytest.raises(BadOption):
         Match(NIM, players=[PlayerSpec("a")], seed=1)
+
+
+def test_apply_texts_parses_checks_and_applies_in_turn():
+    from towerworld.engine.game import BadNotation, IllegalMove
+    state = NIM.new_state()
+    moves = NIM.legal_moves(state)
+    first = NIM.format_move(state, moves[0])
+    after = NIM.apply_texts(state, first)
+    assert after == NIM.apply(state, moves[0])[0]
+    assert NIM.apply_texts(state) == state
+    with pytest.raises((BadNotation, IllegalMove)):
+        NIM.apply_texts(state, first, "no such move")

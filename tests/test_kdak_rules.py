@@ -47,10 +47,7 @@ def face_up(s, *places):
     return s._replace(up=up)
 
 
-def do(s, *texts):
-    for text in texts:
-        s, _ = G.apply(s, G.parse_move(s, text))
-    return s
+do = G.apply_texts
 
 
 def moves(s):

@@ -12,10 +12,7 @@ from towerworld.games.ziggurat.solver import Player, Solver, analyse, feasible
 G = GAME
 
 
-def play(state, *texts):
-    for text in texts:
-        state, _ = G.apply(state, G.parse_move(state, text))
-    return state
+play = G.apply_texts
 
 
 def example():

@@ -14,10 +14,7 @@ from towerworld.games.ziggurat.rules import (
 G = GAME
 
 
-def play(state, *texts):
-    for text in texts:
-        state, _ = G.apply(state, G.parse_move(state, text))
-    return state
+play = G.apply_texts
 
 
 def start(*hand, opts=None):

@@ -248,6 +248,12 @@ class Game:
             raise IllegalMove(self.why_illegal(state, move))
         return self.apply_unchecked(state, move)
 
+    def apply_texts(self, state: State, *texts: str) -> State:
+        """Apply moves written in the game's notation, each parsed and checked in turn (positions in tests, puzzles)."""
+        for text in texts:
+            state, _ = self.apply(state, self.parse_move(state, text))
+        return state
+
     def why_illegal(self, state: State, move: Move) -> str:
         """The reason `move` is refused; games override to name the rule."""
         try:
