@@ -6,7 +6,7 @@ import pytest
 from towerworld.engine.game import CHANCE, TERMINAL, IllegalMove
 from towerworld.games.carcassonne import GAME
 from towerworld.games.carcassonne import engine as E
-from towerworld.games.carcassonne.positions import build, follower_at
+from towerworld.games.carcassonne.positions import build
 
 
 play = GAME.apply_texts

@@ -85,6 +85,7 @@ def test_render_writes_a_png_of_a_record_position(tmp_path):
 
 def test_replay_and_play_open_offscreen(tmp_path):
     r = run("simulate", "kdak", "--games", "1", "--seed", "3", "--out", str(tmp_path))
+    assert r.returncode == 0, r.stderr
     path = next(tmp_path.glob("*.tower.json"))
     assert run("replay", str(path), "--frames", "30").returncode == 0
     assert run("play", "--load", str(path), "--players", "human,human", "--frames", "5").returncode == 0

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from towerworld.engine.game import CHANCE, TERMINAL, Event, Game, IllegalMove, Move, State
+from towerworld.engine.game import CHANCE, TERMINAL, Event, Game, Move, State
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from direct.interval.IntervalGlobal import Func, LerpFunc, Parallel, Sequence, Wait
+from direct.interval.IntervalGlobal import Func, LerpFunc, Parallel, Sequence
 from panda3d.core import NodePath, TransparencyAttrib, Vec4
 
 from towerworld.engine.game import Event

@@ -10,7 +10,7 @@ from towerworld.engine.layout import Cell, Layout, Pose, look
 
 from . import engine as E
 from . import tiles as TL
-from .engine import (ACTION, CAPTURE, DRAW, FOLLOWERS, OVER, PLACE, RANSOM, SUPPLY, TOP0, BLACK, WHITE, LOW, SHIFT,
+from .engine import (ACTION, CAPTURE, DRAW, FOLLOWERS, OVER, PLACE, RANSOM, SUPPLY, TOP0, WHITE, LOW, SHIFT,
                      K_CAPTURE, K_DRAW, K_FOLLOW, K_NOCAPTURE, K_NORANSOM, K_PASS, K_PLACE, K_RANSOM, K_TOP,
                      K_TOWER, M_CAPTURE, M_DRAW, M_FOLLOW, M_NOCAPTURE, M_NORANSOM, M_PASS, M_PLACE, M_RANSOM,
                      M_TOP, M_TOWER, CState, Config, pos_of, xy)

@@ -13,7 +13,7 @@ import random
 import time
 
 from towerworld.games.elevation.rules import (
-    ADJ, CLIMB, DD, DIAG2, DM, DRAGON, DRAW, DRAWN, FDM, FISH, FMD, MD, MM, NEIGH, ONGOING, PSIDE, PTYPE, SAMURAI,
+    CLIMB, DD, DIAG2, DM, DRAGON, DRAW, DRAWN, FDM, FISH, FMD, MD, MM, NEIGH, ONGOING, PSIDE, PTYPE, SAMURAI,
     SQUARES, UNDERMINE, all_turns)
 
 VALUE = (90.0, 120.0, 100.0)        # samurai, dragon, fish

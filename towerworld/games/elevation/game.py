@@ -1,12 +1,12 @@
 """Elevation (seed 004): dig, climb and capture on a 6x6 box of stacked terrain tiles."""
 from __future__ import annotations
 
-from towerworld.engine.game import (TERMINAL, BadNotation, Event, Game, IllegalMove, Option, Variant)
+from towerworld.engine.game import (TERMINAL, BadNotation, Event, Game, Option, Variant)
 from towerworld.engine.layout import Cell, Layout, Pose, look
 from towerworld.engine.pieces import size
 
 from towerworld.games.elevation.rules import (
-    ACCEPT, ADJ, CLIMB, DD, DECLINE, DIAG2, DM, DRAGON, DRAW, DRAWN, FDM, FISH, FMD, MD, MM, NEIGH, OFFER, ONGOING,
+    ACCEPT, ADJ, CLIMB, DD, DECLINE, DIAG2, DM, DRAGON, DRAW, DRAWN, FDM, FISH, FMD, MD, MM, OFFER, ONGOING,
     PIECES, PSIDE, PTYPE, SAMURAI, SQUARES, TERRAIN_PRESETS, TYPE_LETTERS, TYPE_NAMES, UNDERMINE, WIN0, FILES,
     Rules, State, all_turns, has_turn, piece_turns, position_key, sq_name, sq_of, turn_actions)
 
@@ -530,7 +530,6 @@ class Elevation(Game):
             return "That piece has already acted this turn; pick another."
         enemy = 1 - me
         ptype = PTYPE[b]
-        name = TYPE_NAMES[ptype]
         H = list(state.heights)
         B = list(state.board)
         cur = s

@@ -327,7 +327,7 @@ def has_turn(H, B, me: int, rules: Rules, used: int = -1) -> bool:
 
 def turn_actions(move) -> list:
     """The move as a list of actions: ("dig", f, t), ("move", to), ("undermine", f, t), ("climb", to)."""
-    s, kind = move[0], move[1]
+    kind = move[1]
     a = move[2:]
     if kind == DM or kind == FDM:
         return [("dig", a[0], a[1]), ("move", a[2])]
