@@ -227,23 +227,29 @@ def font():
     return _FONT
 
 
-def text(s: str, height: float, color, z: float, x: float = 0.0, y: float = 0.0, heading: float = 0.0,
-         up: bool = True) -> NodePath:
-    """Text lying flat on a face at height z (readable from above; `up=False` for a bottom face)."""
-    tn = TextNode("text")
+def _text_node(s: str, color, name: str) -> TextNode:
+    """Centred text in the shipped bold font."""
+    tn = TextNode(name)
     f = font()
     if f is not None:
         tn.setFont(f)
     tn.setText(s)
     tn.setAlign(TextNode.ACenter)
     tn.setTextColor(*color)
+    return tn
+
+
+def text(s: str, height: float, color, z: float, x: float = 0.0, y: float = 0.0, heading: float = 0.0,
+         up: bool = True) -> NodePath:
+    """Text lying flat on a face at height z (readable from above; `up=False` for a bottom face), turned `heading`
+    degrees about the vertical."""
+    tn = _text_node(s, color, "text")
     np = NodePath(tn.generate())
     np.setScale(height)
     # centre vertically on the glyph box
     b = tn.getCardActual()
     np.setPos(x, y - (b[2] + b[3]) / 2 * height * (1 if up else -1), z)
     np.setP(-90 if up else 90)
-    np.setH(np.getH() + heading)
     np.setTransparency(TransparencyAttrib.MAlpha)
     np.setShaderInput("unlit", 1.0)
     np.setDepthOffset(2)
@@ -256,13 +262,7 @@ def text(s: str, height: float, color, z: float, x: float = 0.0, y: float = 0.0,
 
 def text_upright(s: str, height: float, color, pos=(0, 0, 0)) -> NodePath:
     """Text standing up (billboarded towards the camera), for labels beside pieces."""
-    tn = TextNode("label")
-    f = font()
-    if f is not None:
-        tn.setFont(f)
-    tn.setText(s)
-    tn.setAlign(TextNode.ACenter)
-    tn.setTextColor(*color)
+    tn = _text_node(s, color, "label")
     tn.setCardColor(1, 1, 1, 0.75)
     tn.setCardAsMargin(0.15, 0.15, 0.05, 0.05)
     np = NodePath(tn.generate())
