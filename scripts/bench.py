@@ -35,7 +35,7 @@ def random_games(game, seconds: float = 2.0) -> tuple[float, float]:
 def agent_rows() -> list[tuple[str, str, str]]:
     """Seconds per move of the default opponent (MCTS, level normal) over the first decisions of a K'Dak game."""
     from towerworld.ai import make_agent
-    from towerworld.engine.game import CHANCE
+    from towerworld.engine.game import CHANCE, OMNISCIENT
     from towerworld.engine.registry import get_game
     game = get_game("kdak")
     agent = make_agent("mcts", game, seed=1)
@@ -65,14 +65,14 @@ def stage_rows() -> list[tuple[str, str, str]]:
     game = get_game("kdak")
     match = Match(game, seed=3)
     rng = random.Random(3)
-    layouts, events = [game.layout(match.state)], [[]]
+    layouts, events = [game.layout(match.state, OMNISCIENT)], [[]]
     while not match.over and len(layouts) < 60:
         if match.current_player < 0:
             ev = match.play_chance(save=False)
         else:
             moves = game.legal_moves(match.state)
             ev = match.apply(moves[rng.randrange(len(moves))], save=False)
-        layouts.append(game.layout(match.state))
+        layouts.append(game.layout(match.state, OMNISCIENT))
         events.append(ev)
     stage = Stage(b.render)
     stage.show(layouts[0])

@@ -197,8 +197,8 @@ def test_mcts_searches_determinizations_in_hidden_information_games():
     seen = []
 
     class Spy(type(TOY)):
-        def determinize(self, state, player, rng):
-            world = super().determinize(state, player, rng)
+        def resample(self, state, player, rng):
+            world = super().resample(state, player, rng)
             seen.append((player, world))
             return world
 

@@ -5,6 +5,7 @@ import pytest
 
 from towerworld.engine.match import Match, PlayerSpec
 from towerworld.engine.registry import get_game
+from towerworld.engine.game import OMNISCIENT
 
 
 def settle(table, limit=200):
@@ -81,7 +82,7 @@ def test_undo_takes_back_a_move_that_revealed_nothing(table):
     plies = len(match.plies)
     table.undo()
     assert len(match.plies) == plies - 1
-    assert table.stage.layout.pieces == game.layout(match.state).pieces
+    assert table.stage.layout.pieces == game.layout(match.state, OMNISCIENT).pieces
 
 
 def test_offscreen_render_shows_the_tower(showbase, tmp_path):
@@ -90,7 +91,7 @@ def test_offscreen_render_shows_the_tower(showbase, tmp_path):
     from towerworld.scene.offscreen import render_layout
     game = get_game("kdak")
     out = str(tmp_path / "kdak.png")
-    render_layout(game.layout(game.new_state()), out, 320, 200)
+    render_layout(game.layout(game.new_state(), OMNISCIENT), out, 320, 200)
     img = PNMImage()
     assert img.read(Filename.fromOsSpecific(out))
     dark = ivory = 0
@@ -131,10 +132,9 @@ def test_save_then_open_the_latest_save(table, tmp_path, monkeypatch):
 
 
 def test_every_game_has_a_rules_summary_for_the_help_overlay():
-    from towerworld.app.play import rules_summary
     from towerworld.engine.registry import all_games
     for game in all_games().values():
-        text = rules_summary(game)
+        text = game.help_text()
         assert len(text.splitlines()) >= 5, game.name
 
 
@@ -190,8 +190,8 @@ def test_a_click_that_could_mean_two_picks_asks_with_buttons(showbase, tmp_path)
         t.choose(piece)
         seconds = {game.picks(state, m)[1] for m in moves if game.picks(state, m)[0] == piece}
         square = next(s for s in seconds if s.startswith("sq:"))
-        pose = game.layout(state).pieces
-        cell = game.layout(state).cells[square]
+        pose = game.layout(state, OMNISCIENT).pieces
+        cell = game.layout(state, OMNISCIENT).cells[square]
         tile = next(s for s in seconds if s.startswith("terr:") and abs(pose[s].x - cell.x) < 1
                     and abs(pose[s].y - cell.y) < 1)
         t.choose_among([square, tile])                    # what the picker reports for a click on that square
@@ -223,7 +223,7 @@ def test_the_picker_finds_what_is_under_the_cursor(showbase, tmp_path):
     t = PlayTable(match)
     try:
         settle(t)
-        layout = game.layout(match.state)
+        layout = game.layout(match.state, OMNISCIENT)
         piece = game.picks(match.state, game.legal_moves(match.state)[-1])[0]
         pose = layout.pieces[piece]
         assert t.picker.pick_all(film_point(t, pose.x, pose.y, pose.z + 10))[0] == piece

@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from towerworld.engine.game import CHANCE, TERMINAL, BadNotation, BadOption
+from towerworld.engine.game import CHANCE, TERMINAL, BadNotation, BadOption, OMNISCIENT
 from towerworld.games.carcassonne import GAME
 from towerworld.games.carcassonne import engine as E
 from towerworld.games.carcassonne import tiles as TL
@@ -85,7 +85,7 @@ def test_every_tile_and_piece_is_conserved_in_random_games(players, options):
                 moves = GAME.legal_moves(s)
                 move = moves[rng.randrange(len(moves))]
             if plies % 40 == 0:
-                lay = GAME.layout(s)
+                lay = GAME.layout(s, OMNISCIENT)
                 kinds = Counter(p.kind for p in lay.pieces.values())
                 assert kinds["meeple"] == players * E.FOLLOWERS
                 assert kinds["tower_piece"] == players * sum(s.cfg.pieces)
@@ -144,17 +144,17 @@ def test_notation_and_refusals():
     m = GAME.parse_move(s, "V  0 , -1  r0")
     assert GAME.format_move(s, m) == "V 0,-1 r0"
     assert GAME.picks(s, m) == ("at:0,-1", "rot:0")
-    lay = GAME.layout(s)
+    lay = GAME.layout(s, OMNISCIENT)
     assert "at:0,-1" in lay.cells and "rot:0" in lay.cells
     s = GAME.apply(s, m)[0]
     for move in GAME.legal_moves(s):
         assert GAME.parse_move(s, GAME.format_move(s, move)) == move
         for pick in GAME.picks(s, move):
-            assert pick in GAME.layout(s).cells or pick in GAME.layout(s).pieces
+            assert pick in GAME.layout(s, OMNISCIENT).cells or pick in GAME.layout(s, OMNISCIENT).pieces
     with pytest.raises(BadNotation, match="no feature"):
         GAME.parse_move(s, "follower city N")
     assert GAME.why_illegal(s, E.M_TOWER | E.pos_of(3, 3) << 2).startswith("There is no tower")
-    hud = GAME.hud(s)
+    hud = GAME.hud(s, OMNISCIENT)
     assert hud["turn"].startswith("P1") and "bag" in hud
 
 

@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from towerworld.engine.game import TERMINAL
+from towerworld.engine.game import TERMINAL, OMNISCIENT
 from towerworld.engine.pieces import size
 from towerworld.games.elevation import GAME as G
 from towerworld.games.elevation.agent import ElevationMCTS, evaluate, threats
@@ -39,7 +39,7 @@ def test_terrain_is_conserved(options):
 
 def test_layout_every_tile_is_a_piece_stacked_true_to_size():
     st = random_game({}, 5, plies=40)[-1]
-    lay = G.layout(st)
+    lay = G.layout(st, OMNISCIENT)
     tiles = {k: p for k, p in lay.pieces.items() if p.kind == "terrain"}
     assert len(tiles) == 108
     floor = size("elev_box").h
@@ -62,9 +62,9 @@ def test_layout_every_tile_is_a_piece_stacked_true_to_size():
 def test_a_dug_tile_keeps_its_id_in_the_layout():
     st = G.position({"c3": "samurai:0:a", "f6": "samurai:1:a"})
     top = st.stacks[sq_of("b2")][-1]
-    before = G.layout(st).pieces[f"terr:{top:03d}"]
+    before = G.layout(st, OMNISCIENT).pieces[f"terr:{top:03d}"]
     after_state, events = G.apply(st, G.parse_move(st, "Sc3 b2>d4 -c4"))
-    after = G.layout(after_state).pieces[f"terr:{top:03d}"]
+    after = G.layout(after_state, OMNISCIENT).pieces[f"terr:{top:03d}"]
     assert (before.x, before.y) != (after.x, after.y) and after.z == pytest.approx(4 + 3 * 8)
     assert events[0].kind == "dig" and events[0].pieces[0] == f"terr:{top:03d}"
 

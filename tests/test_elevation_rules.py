@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from towerworld.engine.game import BadNotation, BadOption, IllegalMove, TERMINAL
+from towerworld.engine.game import BadNotation, BadOption, IllegalMove, TERMINAL, OMNISCIENT
 from towerworld.games.elevation import GAME as G
 from towerworld.games.elevation.game import PIECE_IDS
 from towerworld.games.elevation.rules import (CLIMB, DD, DM, DRAW, DRAWN, FDM, FMD, MD, MM, OFFER, ACCEPT, DECLINE,
@@ -106,7 +106,7 @@ def test_removing_terrain_under_a_friend_is_fine_and_the_friend_sinks():
     st = G.position({"c3": "samurai:0:a", "d4": "fish:0:c", "f6": "samurai:1:a"})
     after = play(st, "Sc3 d4>b2 -c4")
     assert after.heights[sq("d4")] == 2
-    lay = G.layout(after)
+    lay = G.layout(after, OMNISCIENT)
     assert lay.pieces["fish:0:c"].z == pytest.approx(4 + 2 * 8)
 
 
@@ -136,7 +136,7 @@ def test_capture_from_two_steps_above():
     after = play(st, "Sc3 b2>b3 xc4")
     assert after.board[sq("c4")] == 0 and after.pos[6 + 2] == -1
     assert G.scores(after)[0] == G.scores(st)[0] + 1 and G.scores(after)[1] == G.scores(st)[1]
-    lay = G.layout(after)
+    lay = G.layout(after, OMNISCIENT)
     assert abs(lay.pieces["fish:1:c"].y) > 120      # set beside the board
 
 

@@ -17,9 +17,10 @@ import towerworld.ai
 cheap = "pyspiel" not in sys.modules
 from towerworld.ai import make_agent, agent_names
 from towerworld.ai import spiel, mcts
+from towerworld.engine.game import OMNISCIENT
 for game in games.values():
     state = game.new_state(*game.resolve_options())
-    game.layout(state)
+    game.layout(state, OMNISCIENT)
     for name in agent_names(game):
         make_agent(name, game, seed=1)
 print(json.dumps({"games": sorted(games), "cheap_ai_import": cheap,

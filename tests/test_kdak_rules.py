@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from towerworld.engine.game import CHANCE, TERMINAL, BadNotation, BadOption, IllegalMove
+from towerworld.engine.game import CHANCE, TERMINAL, BadNotation, BadOption, IllegalMove, OMNISCIENT
 from towerworld.engine.match import Match
 from towerworld.games.kdak import GAME as G
 from towerworld.games.kdak.rules import (END_CLIMB, END_LOST, MOVE, NOT_IN, OUT, OVER, REMOVE, REVEAL, ROLL, SPEND,
@@ -193,7 +193,7 @@ def test_discard_face_up_reveals_the_tile():
     assert s.stage == REVEAL, "an unseen tile's identity is decided as it is discarded"
     s = do(s, "reveal b4=suns:5")
     assert s.discards == (slot("b4"),) and s.ident[slot("b4")] == ident("suns:5")
-    lay = G.layout(s)
+    lay = G.layout(s, OMNISCIENT)
     pose = lay.pieces["tile:17"]
     assert pose.face_up and pose.z == 0.0 and pose.get("rank") == "5"
 
@@ -425,7 +425,7 @@ def test_cooperative_two_pawns_pooled_score():
     assert G.scores(s) == [5, 5]
     s = do(s, "roll 0", "remove d0", "reveal d0=suns:1", "c3", "reveal c3=arms:3")
     assert G.scores(s) == [8, 8]
-    assert G.hud(s)["scores"] == "pooled: 8"
+    assert G.hud(s, OMNISCIENT)["scores"] == "pooled: 8"
     s = do(s, "roll 4", "remove a4", "reveal a4=arms:1", "out")
     s = do(s, "roll 1", "remove a1", "reveal a1=arms:2", "c2", "reveal c2=arms:4")
     assert G.scores(s) == [12, 12]
@@ -453,7 +453,7 @@ def test_observation_holds_no_unseen_identity():
     s = do(start(), "enter a0", "reveal a0=suns:5", "enter b0", "reveal b0=arms:null")
     obs = G.observation(s, 1)
     assert sum(1 for v in obs.ident if v >= 0) == 2
-    lay = G.layout(s)
+    lay = G.layout(s, OMNISCIENT)
     assert lay.pieces["tile:02"].look == () and lay.pieces["tile:00"].get("suit") == "suns"
 
 
@@ -472,7 +472,7 @@ def test_notation_round_trip_and_aliases():
 def test_layout_is_a_true_tower():
     """Rulings: "the six 2x2 levels stand on top of each other as storeys of one tower"; tile z = level * 6.35."""
     s = pawns_at(start(), p0="c3", p1="c3")
-    lay = G.layout(s)
+    lay = G.layout(s, OMNISCIENT)
     t = lay.pieces["tile:14"]              # c3
     assert t.kind == "pp_tile" and abs(t.z - 3 * 6.35) < 1e-9 and not t.face_up
     p0, p1 = lay.pieces["pawn:0"], lay.pieces["pawn:1"]
@@ -482,7 +482,7 @@ def test_layout_is_a_true_tower():
     # after a removal the tile above keeps its id and comes down one storey
     s = known(s._replace(door=True, stage=ROLL), c1="suns:1")
     s = do(s, "roll 1", "remove c1")
-    lay = G.layout(s)
+    lay = G.layout(s, OMNISCIENT)
     assert abs(lay.pieces["tile:14"].z - 2 * 6.35) < 1e-9 and abs(lay.pieces["pawn:0"].z - 3 * 6.35) < 1e-9
     assert lay.pieces["die"].get("face") == "ace"
     assert G.picks(s, G.legal_moves(s)[0])[0] in lay.pieces
@@ -490,9 +490,9 @@ def test_layout_is_a_true_tower():
 
 def test_hud_lines():
     s = start("talisman")
-    h = G.hud(s)
+    h = G.hud(s, OMNISCIENT)
     assert h["phase"] == "climbing the tower" and h["door"] == "door shut" and "talismans" in h
-    assert G.hud(s._replace(door=True))["phase"].startswith("escaping")
+    assert G.hud(s._replace(door=True), OMNISCIENT)["phase"].startswith("escaping")
 
 
 def test_explain_names_the_rule():
@@ -562,7 +562,7 @@ def test_cutaway_shows_the_storey_of_the_pawn_to_move():
         cp = game.current_player(state)
         if cp == TERMINAL:
             break
-        hint = game.cutaway(state)
+        hint = game.cutaway(state, OMNISCIENT)
         place = pawn_place(state, state.turn)
         if state.pawns[state.turn] == NOT_IN and cp == state.turn:
             assert hint == (6.35, ("pp_tile",))     # about to enter: the null level is shown

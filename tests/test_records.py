@@ -24,7 +24,10 @@ except ImportError:  # tests run as a package
 @pytest.fixture(autouse=True)
 def toys_registered(monkeypatch):
     for toy in (TOY, NIM):
-        monkeypatch.setitem(registry.all_games(), toy.name, toy)
+        registry.register(toy)
+    yield
+    for toy in (TOY, NIM):
+        registry.unregister(toy.name)
 
 
 def played(game=TOY, plies=12, seed=5, players=None, variant=None) -> Match:

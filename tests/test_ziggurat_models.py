@@ -7,6 +7,7 @@ import pytest
 
 from towerworld.engine.layout import Pose, look
 from towerworld.engine.pieces import size
+from towerworld.engine.game import OMNISCIENT
 
 pytest.importorskip("panda3d")
 
@@ -38,5 +39,5 @@ def test_mid_game_picture(showbase, tmp_path):
     for text in ("draw 1-1", "draw 1-4", "draw 1-3", "1-1 @c3-d3 t0", "draw 2-3", "1-4 @c4-c5 t0", "draw 5-6",
                  "3-1 @c2-d2 t0", "draw 0-0", "3-2 @c3-d3 t1", "draw 4-5"):
         s, _ = GAME.apply(s, GAME.parse_move(s, text))
-    out = render_layout(GAME.layout(s), str(tmp_path / "zig.png"), 320, 200)
+    out = render_layout(GAME.layout(s, OMNISCIENT), str(tmp_path / "zig.png"), 320, 200)
     assert os.path.getsize(out) > 1000

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 
-from towerworld.engine.game import CHANCE, TERMINAL
+from towerworld.engine.game import CHANCE, TERMINAL, OMNISCIENT
 from towerworld.engine.pieces import size
 from towerworld.games.ziggurat import GAME, hint
 from towerworld.games.ziggurat.rules import CHEAT, DINDEX, DOMINOES, PLACE, deal_order
@@ -25,7 +25,7 @@ def test_picks_domino_then_low_cell_then_high_cell():
     mv = G.parse_move(s, "3-2 @c3-d3 t1")
     assert G.picks(s, mv) == ("domino:2-3", "cell:t1:d3", "cell:t1:c3")
     assert G.picks(s, (CHEAT, DINDEX[(1, 1)])) == ("domino:1-1",)
-    lay = G.layout(s)
+    lay = G.layout(s, OMNISCIENT)
     for move in G.legal_moves(s):
         for pick in G.picks(s, move):
             if pick.startswith("cell:"):
@@ -48,7 +48,7 @@ def test_explain_names_rule_and_half():
 
 def test_layout_true_sizes_hand_and_pile():
     s = example()
-    lay = G.layout(s)
+    lay = G.layout(s, OMNISCIENT)
     dom = size("domino")
     hand = [k for k in lay.pieces if k.startswith("domino:") and lay.pieces[k].z == 0.0]
     assert len(hand) == 3

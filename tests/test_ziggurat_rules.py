@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from towerworld.engine.game import CHANCE, TERMINAL, BadNotation, IllegalMove
+from towerworld.engine.game import CHANCE, TERMINAL, BadNotation, IllegalMove, OMNISCIENT
 from towerworld.games.ziggurat import GAME, hint
 from towerworld.games.ziggurat.rules import (
     CHEAT, DINDEX, DOMINOES, GIVE_UP, IN_TIER, PLACE, ZState, deal_order, title,
@@ -37,7 +37,7 @@ def test_components():
     assert [sum(IN_TIER[t]) for t in range(3)] == [36, 16, 4]   # 18, 8 and 2 dominoes of two cells
     s = G.new_state()
     assert G.current_player(s) == CHANCE and len(G.chance_outcomes(s)) == 28
-    lay = G.layout(s)
+    lay = G.layout(s, OMNISCIENT)
     assert lay.pieces["map"].kind == "domino_map"
     assert sum(1 for k in lay.pieces if k.startswith("pile:")) == 28
 
@@ -96,7 +96,7 @@ def test_worked_example():
     s = play(s, "3-2 @c3-d3 t1")
     assert s.vals[36 + 2 * 6 + 2] == 3 and s.vals[36 + 2 * 6 + 3] == 2
     assert s.cheats == 0
-    lay = G.layout(s)
+    lay = G.layout(s, OMNISCIENT)
     top = lay.pieces["domino:2-3"]
     assert top.z == pytest.approx(2.0 + 8.0)                          # on the tier-0 dominoes, true thickness
     assert lay.pieces["domino:1-1"].z == pytest.approx(2.0)
@@ -228,7 +228,7 @@ def test_a_whole_zero_cheat_ziggurat():
     assert G.returns(s) == [1.0]
     from towerworld.games.ziggurat.rules import tier_counts
     assert tier_counts(s.owner) == (18, 8, 2)
-    lay = G.layout(s)
+    lay = G.layout(s, OMNISCIENT)
     zs = sorted({round(p.z, 3) for k, p in lay.pieces.items() if k.startswith("domino:")})
     assert zs == [2.0, 10.0, 18.0]
     assert not lay.cells
@@ -241,7 +241,7 @@ def test_give_up_only_when_stuck_and_cheat_limit():
     s = play(s, "3-4 @c3-d3 t0", "draw 1-1")
     assert all(m[0] != PLACE for m in G.legal_moves(s))           # 0-6, 1-5, 1-1: nothing fits beside 3-4
     assert (GIVE_UP,) in G.legal_moves(s)
-    assert "cheat" in G.hud(s)["turn"]
+    assert "cheat" in G.hud(s, OMNISCIENT)["turn"]
     end = play(s, "give up")
     assert G.current_player(end) == TERMINAL and "Given up" in G.result(end)
     assert G.returns(end) == [-1.0 + 1 / 28]          # unfinished: -1 plus a share for the one domino standing
@@ -270,7 +270,7 @@ def test_pile_order_never_leaks():
     assert G.observation(s, 0)[:6] == G.observation(other, 0)[:6]
     assert hint(s, budget=0.05) == hint(other, budget=0.05)
     assert hint(s, budget=0.05) in G.legal_moves(s)
-    lay = G.layout(other)
+    lay = G.layout(other, OMNISCIENT)
     assert not any(k.startswith("domino:") and not p.face_up for k, p in lay.pieces.items())
     assert all(k.startswith("pile:") for k, p in lay.pieces.items() if not p.face_up)
 
@@ -284,7 +284,7 @@ def test_numbered_variant_deals_by_chance():
     assert s.pile == deal_order(42)
     outs = G.chance_outcomes(s)
     assert outs == [((2, deal_order(42)[0]), 1.0)]
-    assert G.determinize(s, 0, random.Random(0)).pile == ()
+    assert G.resample(s, 0, random.Random(0)).pile == ()
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -298,7 +298,7 @@ def test_dominoes_conserved_in_random_games(seed):
         everything = placed + list(s.hand) + unseen
         assert sorted(everything) == list(range(28))
         assert all(s.owner.count(d) == 2 for d in placed)
-        lay = G.layout(s)
+        lay = G.layout(s, OMNISCIENT)
         assert sum(1 for k in lay.pieces if k.startswith(("domino:", "pile:"))) == 28
         cp = G.current_player(s)
         if cp == TERMINAL:

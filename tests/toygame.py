@@ -156,12 +156,14 @@ class ToyGame(Game):
     def scores(self, state):
         return list(state.scores)
 
-    def observation(self, state, player):
+    def observation(self, state, viewer):
+        player = viewer
         hands = tuple(h if i == player else tuple(sorted(n for _, n in h)) for i, h in enumerate(state.hands))
         return (player, state.n, sum(state.deck), hands, state.pile, state.scores, state.to_move, state.drawing,
                 state.drawn, state.limit, state.copies)
 
-    def determinize(self, state, player, rng: random.Random):
+    def resample(self, state, viewer, rng: random.Random):
+        player = viewer
         """A state consistent with what `player` knows: the others' hands and the deck dealt again from the unknown."""
         pool = [v for v, c in zip(VALUES, state.deck) for _ in range(c)]
         for i, h in enumerate(state.hands):
@@ -191,7 +193,7 @@ class ToyGame(Game):
         raise BadNotation(f"'{text}' is not Toy Stack notation (d1..d4, p1..p4 or pass).")
 
     # ---- presentation ---------------------------------------------------------------------------------------------
-    def layout(self, state):
+    def layout(self, state, viewer):
         lay = Layout()
         total = 4 * state.copies
         h = 0.3
@@ -215,7 +217,7 @@ class ToyGame(Game):
         card = next(c for c in state.hands[state.to_move] if c[0] == move[1])
         return (f"card:{card[1]}",)
 
-    def hud(self, state):
+    def hud(self, state, viewer):
         cp = self.current_player(state)
         turn = "Game over" if cp == TERMINAL else "Drawing" if cp == CHANCE else f"Player {cp + 1} to play"
         return {"turn": turn, "deck": f"{sum(state.deck)} cards in the deck",
@@ -279,7 +281,7 @@ class ToyNim(Game):
             return ("take", int(t[1]))
         raise BadNotation(f"'{text}' is not Toy Nim notation (t1, t2 or t3).")
 
-    def layout(self, state):
+    def layout(self, state, viewer):
         lay = Layout()
         for i in range(state[0]):
             lay.place(f"coin:{i}", Pose("pp_coin", 0.0, 0.0, i * 3.18))

@@ -7,7 +7,7 @@ import sys
 import time
 
 from towerworld import __version__
-from towerworld.engine.game import TERMINAL, TowerworldError
+from towerworld.engine.game import TERMINAL, TowerworldError, OMNISCIENT
 
 EXIT_BAD_INPUT = 2
 
@@ -75,7 +75,7 @@ def _parser() -> argparse.ArgumentParser:
 def _needs_scene(game, state) -> None:
     """Refuse, in one sentence, to open a table for a game whose pieces have no 3D models yet."""
     from towerworld.scene.models import missing_models
-    missing = missing_models(game.layout(state))
+    missing = missing_models(game.layout(state, OMNISCIENT))
     if missing:
         raise CliError(f"{game.title} has no 3D table yet (no models for {', '.join(sorted(missing))}); "
                        f"'towerworld simulate {game.name}' plays it headless.")
@@ -225,7 +225,7 @@ def cmd_render(args) -> int:
         raise CliError(f"'{args.source}' is neither a game (see 'towerworld games') nor a record file.")
     from towerworld.scene.offscreen import render_layout
     _needs_scene(game, state)
-    render_layout(game.layout(state), args.out, w, h, cutaway=game.cutaway(state))
+    render_layout(game.layout(state, OMNISCIENT), args.out, w, h, cutaway=game.cutaway(state, OMNISCIENT))
     print(f"wrote {args.out}")
     return 0
 

@@ -60,8 +60,8 @@ class GreedyAgent(Agent):
         player, moves = decision_moves(game, state)
         if len(moves) == 1:
             return moves[0]
-        if not game.perfect_information and hasattr(game, "determinize"):
-            state = game.determinize(state, player, self.rng)
+        if not game.perfect_information and not game.perfect_information:
+            state = game.resample(state, player, self.rng)
         share = max(1, self.max_evals // len(moves))
         best: list[Move] = []
         best_value = float("-inf")

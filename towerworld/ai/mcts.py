@@ -3,7 +3,7 @@
 The tree is OpenSpiel's own (`open_spiel.python.algorithms.mcts.MCTSBot`, UCT with chance nodes and MCTS-Solver) over
 the pyspiel adapter of `towerworld.ai.spiel`; leaves are evaluated by native playouts (`game.rollout`, uniformly
 random unless the game plays a policy, on the towerworld state, no pyspiel stepping). Each move gets a time budget and a simulation cap. Hidden-information
-games that provide `game.determinize(state, player, rng)` are searched over several determinizations (what the player
+games that provide `game.resample(state, player, rng)` are searched over several determinizations (what the player
 may know, with the unknown sampled) and the visit counts summed; without it the state is searched as is.
 """
 from __future__ import annotations
@@ -158,7 +158,7 @@ class MCTSAgent(Agent):
             return moves[0]
         _bot_class()                  # import OpenSpiel (and numpy) before the clock starts
         deadline = time.perf_counter() + self.seconds
-        if not game.perfect_information and hasattr(game, "determinize"):
+        if not game.perfect_information and not game.perfect_information:
             worlds = self.determinizations
         else:
             worlds = 1
@@ -168,7 +168,7 @@ class MCTSAgent(Agent):
         sims = 0
         lo = hi = None
         for k in range(worlds):
-            world = state if worlds == 1 else game.determinize(state, player, self.rng)
+            world = state if worlds == 1 else game.resample(state, player, self.rng)
             now = time.perf_counter()
             end = now + (deadline - now) / (worlds - k)
             cap = max(1, (self.max_simulations - sims) // (worlds - k))

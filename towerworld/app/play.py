@@ -10,21 +10,11 @@ import os
 import threading
 import time
 
-from towerworld.engine.game import CHANCE, TERMINAL, TowerworldError
+from towerworld.engine.game import CHANCE, OMNISCIENT, SPECTATOR, TERMINAL, TowerworldError
 from towerworld.engine.match import Match
 from towerworld.scene.setup import configure
 
 SAVE_DIR = os.path.join(os.path.expanduser("~"), ".towerworld", "saves")
-
-
-def rules_summary(game) -> str:
-    """Short rules for the help overlay: the game package's `helptext.HELP`, else its docstring."""
-    import importlib
-    package = f"towerworld.games.{game.name}"
-    try:
-        return importlib.import_module(f"{package}.helptext").HELP
-    except ImportError:
-        return importlib.import_module(package).__doc__ or game.title
 
 
 class Table:
@@ -56,7 +46,7 @@ class Table:
         self.base.camLens.setNearFar(5, 20000)
         self.match = match
         self.game = match.game
-        layout = self.game.layout(match.state)
+        layout = self.game.layout(match.state, self.viewer)
         self.scene = self.base.render.attachNewNode("table-scene")
         self.sun = dress(self.scene, layout)
         self._frame_light = frame_light
@@ -80,6 +70,11 @@ class Table:
         self.base.accept("page_up", self.move_cut, [1])
         self.base.accept("page_down", self.move_cut, [-1])
 
+    @property
+    def viewer(self) -> int:
+        """Who is looking at the table: everything once a game is over, public information otherwise."""
+        return OMNISCIENT if self.match.over else SPECTATOR
+
     def move_cut(self, d):
         self.cut_offset += d
         self.apply_cutaway(self.current_state())
@@ -88,7 +83,7 @@ class Table:
         return self.match.state
 
     def apply_cutaway(self, state):
-        hint = self.game.cutaway(state)
+        hint = self.game.cutaway(state, self.viewer)
         if hint is None:
             self.stage.set_cutaway(None)
             return
@@ -173,7 +168,7 @@ class Table:
         pass
 
     def toggle_help(self):
-        self.hud.toggle_help(rules_summary(self.game))
+        self.hud.toggle_help(self.game.help_text())
 
     def quit(self):
         self.base.userExit()
@@ -204,7 +199,7 @@ class Table:
 
     def status_lines(self, state) -> list[str]:
         lines = [self.game.title]
-        hud = self.game.hud(state)
+        hud = self.game.hud(state, self.viewer)
         # a value that already names itself ("Cheats: 0") is shown as it is
         lines += [f"{v}" if k == "turn" or str(v).lower().startswith(k.lower()) else f"{k}: {v}"
                   for k, v in hud.items()]
@@ -228,6 +223,16 @@ class Table:
 
 
 class PlayTable(Table):
+    @property
+    def viewer(self) -> int:
+        """The person at the screen: the human to move, else the only human seat; nobody's secrets otherwise."""
+        if self.match.over:
+            return OMNISCIENT
+        humans = [i for i, p in enumerate(self.match.players) if not p.is_ai]
+        cp = self.match.current_player
+        if cp in humans:
+            return cp
+        return humans[0] if len(humans) == 1 else SPECTATOR
     def __init__(self, match: Match, size=(1280, 800), level=None, frames=None):
         super().__init__(match, size, frames)
         from towerworld.ai import make_agent
@@ -292,7 +297,7 @@ class PlayTable(Table):
             self.hud.say(str(e))
             return
         self.picks = []
-        new = self.game.layout(self.match.state)
+        new = self.game.layout(self.match.state, self.viewer)
         self._frame_light(self.scene.find("**/key"), new)
         self.hud.say(self.with_names("  ".join(e.text for e in events if e.text)[:200]))
         self.animate_to(old, new, events, then=self.refresh)
@@ -391,7 +396,7 @@ class PlayTable(Table):
 
     def _jump(self, text):
         self.picks = []
-        self.stage.show(self.game.layout(self.match.state))
+        self.stage.show(self.game.layout(self.match.state, self.viewer))
         self.hud.say(text)
         self.refresh()
 
@@ -492,13 +497,19 @@ class PlayTable(Table):
 
 class ReplayTable(Table):
     """Animated replay: Space play/pause, Right/Left step, [ ] speed, Home/End first/last position."""
+    fixed_viewer: int | None = None      # one player's view of a finished game (--viewer N)
+
+    @property
+    def viewer(self) -> int:
+        """A finished game is replayed with everything shown; an unfinished one shows only public information."""
+        return self.fixed_viewer if self.fixed_viewer is not None else OMNISCIENT if self.match.over else SPECTATOR
 
     def __init__(self, match: Match, size=(1280, 800), speed=1.0, frames=None):
         super().__init__(match, size, frames)
         self.ply = 0
         self.speed = speed
         self.playing = True
-        self.stage.show(self.game.layout(match.state_at(0)))
+        self.stage.show(self.game.layout(match.state_at(0), self.viewer))
         b = self.base
         b.accept("space", self.toggle)
         b.accept("period", self.step, [1])
@@ -523,7 +534,7 @@ class ReplayTable(Table):
 
     def jump(self, ply):
         self.ply = ply
-        self.stage.show(self.game.layout(self.match.state_at(ply)))
+        self.stage.show(self.game.layout(self.match.state_at(ply), self.viewer))
         self.refresh()
 
     def step(self, d):
@@ -535,8 +546,8 @@ class ReplayTable(Table):
         if d < 0:
             self.jump(target)
             return
-        old = self.game.layout(self.match.state_at(self.ply))
-        new = self.game.layout(self.match.state_at(target))
+        old = self.game.layout(self.match.state_at(self.ply), self.viewer)
+        new = self.game.layout(self.match.state_at(target), self.viewer)
         events = list(self.match.plies[self.ply].events)
         self.ply = target
         self.animate_to(old, new, events, speed=self.speed, then=self.refresh)

@@ -6,18 +6,76 @@ any other move, so a record replays without ever calling a random generator.
 """
 from __future__ import annotations
 
-import base64
-import pickle
 import random
 import reprlib
 from dataclasses import dataclass, field
-from typing import Any, Hashable, Iterable, Sequence
+from enum import Enum
+from typing import Any, Generic, Hashable, Iterable, Sequence, TypeVar
 
 CHANCE = -1
 TERMINAL = -2
+# Viewers: who is looking at a state. A seat index (0, 1, ...) sees what that player may know; SPECTATOR sees public
+# information only; OMNISCIENT sees everything (a finished game, debugging, tests).
+SPECTATOR = -3
+OMNISCIENT = -4
 
 Move = Hashable
 State = Hashable
+S = TypeVar("S", bound=Hashable)
+M = TypeVar("M", bound=Hashable)
+
+
+def may_see(viewer: int, visible_to: tuple[int, ...] | None) -> bool:
+    """Whether `viewer` may see something shown to `visible_to` (None: everybody)."""
+    return visible_to is None or viewer == OMNISCIENT or viewer in visible_to
+
+
+class EventKind(str, Enum):
+    """Every kind of event a game may report; the stage and HUD order and style animations by these.
+
+    A `str` enum, so `EventKind.ROLL == "roll"` (records and old tests speak in plain words).
+    """
+    ATTACK = "attack"
+    CAPTURE = "capture"
+    CHANGE = "change"
+    DECLINE = "decline"
+    DEFEND = "defend"
+    DESTROY = "destroy"
+    DIG = "dig"
+    DISCARD = "discard"
+    DISINTEGRATE = "disintegrate"
+    DRAW = "draw"
+    END = "end"
+    ENTER = "enter"
+    FALL = "fall"
+    FLIP = "flip"
+    GIVE_UP = "give_up"
+    LEAVE = "leave"
+    LIFT = "lift"
+    MOVE = "move"
+    OFFER = "offer"
+    PASS = "pass"
+    PLACE = "place"
+    PLAY = "play"
+    REMODEL = "remodel"
+    REMOVE = "remove"
+    RETURN = "return"
+    REVEAL = "reveal"
+    RISKY = "risky"
+    ROLL = "roll"
+    SAFE = "safe"
+    SCORE = "score"
+    SETTLE = "settle"
+    SHUFFLE = "shuffle"
+    SPEND = "spend"
+    STAY = "stay"
+    SWITCH = "switch"
+    TAKE = "take"
+    TALISMAN = "talisman"
+    TOPPLE = "topple"
+
+    def __str__(self) -> str:
+        return self.value
 
 
 class TowerworldError(ValueError):
@@ -40,14 +98,25 @@ class BadOption(TowerworldError):
 class Event:
     """Something that happened during a move, in the order it happened.
 
-    `kind` is a short tag the stage and HUD understand ("flip", "remove", "fall", "settle", "roll", "score", "capture",
-    ...); `pieces` are the piece ids involved (the stage orders animation phases by events); `text` is the HUD sentence.
+    `kind` is an EventKind the stage and HUD understand; `pieces` are the piece ids involved, as laid out for the
+    viewers who see the event (the stage orders animation phases by events); `text` is the HUD sentence.
+    `visible_to` says who may see it: None for everybody, else the seats (OMNISCIENT sees all). A secret (the card
+    a player drew) is one event for its owner and, where others see something happen, another without the secret.
     `reveals` marks information that was hidden before (a face-down tile turned up): no undo across it between people.
     """
-    kind: str
+    kind: EventKind | str
     pieces: tuple[str, ...] = ()
     text: str = ""
     reveals: bool = False
+    visible_to: tuple[int, ...] | None = None
+
+    def seen_by(self, viewer: int) -> bool:
+        return may_see(viewer, self.visible_to)
+
+
+def events_for(events: Iterable[Event], viewer: int) -> list[Event]:
+    """The events `viewer` may see, in order."""
+    return [e for e in events if may_see(viewer, e.visible_to)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,11 +139,12 @@ class Variant:
     players: tuple[int, int] | None = None  # (min, max) when the variant changes the player count
 
 
-class Game:
+class Game(Generic[S, M]):
     """Base class of the contract. Subclasses override the methods marked 'required'.
 
     State values are hashable and never mutated. `apply` checks legality and explains refusals; `apply_unchecked` is
-    the hot path for search and random play and trusts its caller.
+    the hot path for search and random play and trusts its caller. Methods that show a state take a viewer (a seat,
+    SPECTATOR or OMNISCIENT) and never show that viewer what it may not know.
     """
     name: str = ""            # registry key and record field, e.g. "kdak"
     title: str = ""           # shown to people
@@ -163,13 +233,30 @@ class Game:
         """In a one-player game: did the player achieve the goal (the tower escaped, the ziggurat stands)?"""
         return self.returns(state)[0] > 0
 
-    def observation(self, state: State, player: int) -> Hashable:
-        """What `player` may know; hidden information must not leak. Perfect-information games return the state."""
+    def observation(self, state: State, viewer: int) -> Hashable:
+        """What `viewer` may know, as a hashable value: equal for two states the viewer cannot tell apart, different
+        otherwise. Perfect-information games return the state."""
         return state
 
-    def layout(self, state: State):
-        """Where every physical piece is (towerworld.engine.layout.Layout) (required)."""
+    def resample(self, state: State, viewer: int, rng: random.Random) -> State:
+        """A state drawn from those `viewer` cannot tell from `state` (same observation, layout, hud and legal moves
+        for the viewer), with the hidden parts drawn at random. Perfect-information games return the state."""
+        return state
+
+    def layout(self, state: State, viewer: int):
+        """Where every physical piece is (towerworld.engine.layout.Layout), as `viewer` sees it: a hidden piece lies by
+        its back under an id that does not name it (required)."""
         raise NotImplementedError
+
+    def help_text(self) -> str:
+        """Short rules and keys for the help overlay: the game package's `help.md`."""
+        from towerworld.engine.registry import help_text
+        return help_text(self.name)
+
+    def hint(self, state: State, viewer: int, budget: float = 0.5) -> Move | None:
+        """The game's own suggestion for `viewer` when it is their decision, from what they may know; None leaves the
+        hint to the generic greedy agent (which is handed the viewer's View, never the state)."""
+        return None
 
     def format_move(self, state: State, move: Move) -> str:
         """The move in the game's notation, as text (required)."""
@@ -202,13 +289,13 @@ class Game:
         """A few words for a button offering `pick` next, when one click could mean more than one pick."""
         return pick.replace(":", " ").replace("_", " ")
 
-    def hud(self, state: State) -> dict[str, str]:
-        """Lines for the HUD: turn, phase, scores and whatever the game wants players to see."""
+    def hud(self, state: State, viewer: int) -> dict[str, str]:
+        """Lines for the HUD, as `viewer` may read them: turn, phase, scores and whatever players should see."""
         cp = self.current_player(state)
         who = "Game over" if cp == TERMINAL else "Chance" if cp == CHANCE else f"Player {cp + 1} to move"
         return {"turn": who, "scores": "  ".join(f"P{i + 1}: {s}" for i, s in enumerate(self.scores(state)))}
 
-    def cutaway(self, state: State) -> tuple[float, tuple[str, ...]] | None:
+    def cutaway(self, state: State, viewer: int) -> tuple[float, tuple[str, ...]] | None:
         """A view hint: (height, piece kinds) to ghost the stack pieces at or above that height, so pieces inside a
         tower can be seen and picked. None shows everything."""
         return None
@@ -224,12 +311,6 @@ class Game:
     def state_key(self, state: State) -> Hashable:
         """A hashable identity of the state (used for repetition and equality checks)."""
         return state
-
-    def serialize(self, state: State) -> str:
-        return base64.b64encode(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)).decode("ascii")
-
-    def deserialize(self, text: str) -> State:
-        return pickle.loads(base64.b64decode(text.encode("ascii")))
 
     def agents(self) -> dict:
         """Game-specific agents: {name: factory(game, seed, level) -> Agent}."""

@@ -1,43 +1,62 @@
-"""Finds the games: every package under towerworld.games that exposes a module-level `GAME` (a Game instance)."""
+"""The games: a name -> package table. A game is imported only when it is used (startup imports one game).
+
+Every package listed exposes `GAME` (a Game instance) and ships `help.md` (the help overlay's text).
+"""
 from __future__ import annotations
 
 import importlib
-import pkgutil
+from importlib import resources
 
 from towerworld.engine.game import BadOption, Game
 
-_GAMES: dict[str, Game] | None = None
+PACKAGES: dict[str, str] = {
+    "carcassonne": "towerworld.games.carcassonne",
+    "elevation": "towerworld.games.elevation",
+    "kdak": "towerworld.games.kdak",
+    "ziggurat": "towerworld.games.ziggurat",
+}
+
+_LOADED: dict[str, Game] = {}
 
 
-def all_games() -> dict[str, Game]:
-    global _GAMES
-    if _GAMES is None:
-        import towerworld.games as pkg
-        found: dict[str, Game] = {}
-        for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
-            if not info.ispkg:
-                continue
-            module = importlib.import_module(f"towerworld.games.{info.name}")
-            game = getattr(module, "GAME", None)
-            if isinstance(game, Game):
-                found[game.name] = game
-        _GAMES = found
-    return _GAMES
+def names() -> list[str]:
+    """Registered game names, sorted; imports nothing."""
+    return sorted(set(PACKAGES) | set(_LOADED))
 
 
 def get_game(name: str) -> Game:
-    if _GAMES is None and name.isidentifier():
-        # fast path: import just the named game's package (startup cost matters for `towerworld play`)
+    """The game called `name`; BadOption with the known names otherwise."""
+    if name in _LOADED:
+        return _LOADED[name]
+    if not isinstance(name, str) or name not in PACKAGES:
+        shown = str(name) if len(str(name)) <= 40 else str(name)[:37] + "..."
+        raise BadOption(f"There is no game called '{shown}' (games: {', '.join(names())}).")
+    game = importlib.import_module(PACKAGES[name]).GAME
+    _LOADED[name] = game
+    return game
+
+
+def all_games() -> dict[str, Game]:
+    """Every registered game, imported (for `towerworld games` with details, and tests)."""
+    return {name: get_game(name) for name in names()}
+
+
+def register(game: Game) -> None:
+    """Add a game that is not a package of towerworld.games (tests' toy games)."""
+    _LOADED[game.name] = game
+
+
+def unregister(name: str) -> None:
+    _LOADED.pop(name, None)
+
+
+def help_text(name: str) -> str:
+    """The game's `help.md`, or its title when the package has none."""
+    package = PACKAGES.get(name)
+    if package is not None:
         try:
-            module = importlib.import_module(f"towerworld.games.{name}")
-        except ModuleNotFoundError:
-            module = None
-        game = getattr(module, "GAME", None)
-        if isinstance(game, Game) and game.name == name:
-            return game
-    games = all_games()
-    if name not in games:
-        known = ", ".join(sorted(games)) or "none"
-        shown = name if len(str(name)) <= 40 else str(name)[:37] + "..."
-        raise BadOption(f"There is no game called '{shown}' (games: {known}).")
-    return games[name]
+            return resources.files(package).joinpath("help.md").read_text(encoding="utf-8").strip()
+        except (FileNotFoundError, OSError):
+            pass
+    game = _LOADED.get(name)
+    return game.title if game is not None else name

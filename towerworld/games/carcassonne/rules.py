@@ -418,7 +418,7 @@ class Carcassonne(Game):
         return ("pass",)
 
     # ---- HUD ---------------------------------------------------------------------------------------------------------
-    def hud(self, s: CState) -> dict:
+    def hud(self, s: CState, viewer: int) -> dict:
         n = s.cfg.players
         if s.phase == OVER:
             turn = "Game over: " + self.result(s)
@@ -444,7 +444,7 @@ class Carcassonne(Game):
         return out
 
     # ---- layout ------------------------------------------------------------------------------------------------------
-    def layout(self, s: CState) -> Layout:
+    def layout(self, s: CState, viewer: int) -> Layout:
         return make_layout(self, s)
 
 

@@ -1,7 +1,7 @@
 """Elevation (seed 004): dig, climb and capture on a 6x6 box of stacked terrain tiles."""
 from __future__ import annotations
 
-from towerworld.engine.game import (TERMINAL, BadNotation, Event, Game, Option, Variant)
+from towerworld.engine.game import (OMNISCIENT, TERMINAL, BadNotation, Event, Game, Option, Variant)
 from towerworld.engine.layout import Cell, Layout, Pose, look
 from towerworld.engine.pieces import size
 
@@ -233,7 +233,7 @@ class Elevation(Game):
             return "in progress"
         return self._result_text(state.outcome, state.reason)
 
-    def hud(self, state: State) -> dict:
+    def hud(self, state: State, viewer: int) -> dict:
         cp = self.current_player(state)
         if cp == TERMINAL:
             turn = "Game over: " + self.result(state)
@@ -269,7 +269,7 @@ class Elevation(Game):
         return (state.heights, state.board, state.mover, state.phase, state.used)
 
     # ---- layout -----------------------------------------------------------------------------------------------------
-    def layout(self, state: State) -> Layout:
+    def layout(self, state: State, viewer: int) -> Layout:
         lay = Layout()
         lay.place("elev_box", Pose("elev_box", 0.0, 0.0, 0.0, look=look(colour="wood")))
         for s in range(SQUARES):
@@ -441,8 +441,8 @@ class Elevation(Game):
                 return f"put the tile on {pick[3:]}"
             return f"move to {pick[3:]}"
         if pick.startswith("terr:"):
-            pose = self.layout(state).pieces.get(pick)
-            square = next((cid[3:] for cid, c in self.layout(state).cells.items()
+            pose = self.layout(state, OMNISCIENT).pieces.get(pick)
+            square = next((cid[3:] for cid, c in self.layout(state, OMNISCIENT).cells.items()
                            if pose is not None and abs(c.x - pose.x) < 1 and abs(c.y - pose.y) < 1), "")
             return f"dig the top tile of {square}" if square else "dig this tile"
         return super().describe_pick(state, picks, pick)

@@ -594,11 +594,11 @@ class KDakGame(Game):
         from towerworld.games.kdak.notation import picks
         return picks(state, move)
 
-    def layout(self, state):
+    def layout(self, state, viewer):
         from towerworld.games.kdak.layout import build_layout
         return build_layout(state)
 
-    def cutaway(self, state):
+    def cutaway(self, state, viewer):
         """Storeys above the pawn whose turn it is are lifted away, so that pawn and its storey can be seen and picked;
         before a pawn enters, everything above the null level, where it must enter."""
         if not 0 <= state.turn < len(state.pawns):
@@ -613,11 +613,11 @@ class KDakGame(Game):
             return None
         return ((level + 1) * size("pp_tile").h, ("pp_tile",))
 
-    def hud(self, state):
+    def hud(self, state, viewer):
         from towerworld.games.kdak.layout import hud
         return hud(self, state)
 
-    def observation(self, state, player):
+    def observation(self, state, viewer):
         """Everything in the state is public: identities of never-seen tiles are not in it (decided when revealed)."""
         return state
 

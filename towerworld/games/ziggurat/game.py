@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import re
 
-from towerworld.engine.game import CHANCE, TERMINAL, BadNotation, Event, Game, IllegalMove, Option, Variant
+from towerworld.engine.game import (CHANCE, OMNISCIENT, TERMINAL, BadNotation, Event, Game, IllegalMove, Option,
+                                    Variant)
 from towerworld.engine.layout import Cell, Layout, Pose, look
 from towerworld.engine.pieces import size
 
@@ -195,14 +196,16 @@ class Ziggurat(Game):
                     f"Disgraceful Blundering Saboteur.")
         return "in progress"
 
-    def observation(self, state, player=0):
+    def observation(self, state, viewer):
         # the pile order and the deal number stay hidden: only which dominoes are unseen is known
         return (state.vals, state.owner, state.hand, state.unseen, state.cheats, state.limit, state.deal < 0,
                 state.gave_up)
 
-    def determinize(self, state, player, rng):
+    def resample(self, state, viewer, rng):
         """What the player knows with the unknown made concrete: the pile order is forgotten, so every draw becomes a
         chance move among the unseen dominoes again (search never sees a numbered deal's order)."""
+        if viewer == OMNISCIENT:
+            return state
         if state.deal <= 0:
             return state
         return ZState(state.vals, state.owner, state.hand, state.unseen, (), state.cheats, state.limit, 0,
@@ -432,7 +435,7 @@ class Ziggurat(Game):
             return (f"domino:{dname(move[1])}",)
         return (self.format_move(state, move),)
 
-    def hud(self, state):
+    def hud(self, state, viewer):
         cp = self.current_player(state)
         t0, t1, t2 = tier_counts(state.owner)
         lines = {
@@ -447,7 +450,7 @@ class Ziggurat(Game):
             lines["turn"] = "No domino in your hand fits anywhere: cheat (pick up a placed domino) or give up."
         return lines
 
-    def layout(self, state):
+    def layout(self, state, viewer):
         lay = Layout()
         lay.place("map", Pose("domino_map", 0.0, 0.0, 0.0))
         done = set()
