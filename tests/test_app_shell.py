@@ -164,3 +164,26 @@ def test_a_finished_game_is_shown_whole(showbase, toy_registered):
         assert table.viewer == OMNISCIENT
     finally:
         table.close()
+
+
+def test_t_then_enter_plays_the_hint(showbase, tmp_path):
+    """Issue #14: "T then Enter plays the hint"."""
+    from towerworld.app.play import PlayTable
+    game = registry.get_game("kdak")
+    table = PlayTable(Match(game, players=[PlayerSpec("Ann"), PlayerSpec("Bob")],
+                            autosave=str(tmp_path / "h.tower.json")))
+    try:
+        for _ in range(30):
+            if table.anim is not None:
+                table.anim.finish()
+            step(showbase, 1)
+            if table._human_turn():
+                break
+        table.show_hint()
+        hinted = table.hinted
+        assert hinted is not None and "Enter plays it" in table.hud.message.getText()
+        before = len(table.match.plies)
+        table.commit_exact()
+        assert len(table.match.plies) > before and hinted in [p.move for p in table.match.plies[before:]]
+    finally:
+        table.close()
