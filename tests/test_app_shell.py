@@ -181,7 +181,7 @@ def test_t_then_enter_plays_the_hint(showbase, tmp_path):
                 break
         table.show_hint()
         hinted = table.hinted
-        assert hinted is not None and "Enter plays it" in table.hud.message.getText()
+        assert hinted is not None and "Enter to play it" in table.hud.message.getText()
         before = len(table.match.plies)
         table.commit_exact()
         assert len(table.match.plies) > before and hinted in [p.move for p in table.match.plies[before:]]

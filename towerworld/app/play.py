@@ -634,7 +634,7 @@ class PlayTable(Table):
                                                                     else [step])]
         self.stage.highlight({p: HIGHLIGHT_PICKED for p in lit})
         self.hinted = move
-        self.hud.say("Hint: " + self.game.format_move(state, move) + " (Enter plays it; or click, or Esc).")
+        self.hud.say("Hint: " + self.game.format_move(state, move) + " (click it, or Enter to play it; Esc clears).")
 
     def toggle_memory(self):
         self.stage.set_memory_aid(not self.stage.show_hidden)

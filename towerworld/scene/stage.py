@@ -199,8 +199,9 @@ class Stage:
         for cid, cell in cells.items():
             node = self.cells.get(cid)
             if node is None:
-                node = models.box(cell.w, cell.d, 0.6, (1, 1, 1, 1))
-                node.reparentTo(self.cells_root)
+                # one unit box for every cell, scaled: no geometry is built per cell or per move
+                node = self._unit_cell().copyTo(self.cells_root)
+                node.setScale(cell.w, cell.d, 0.6)
                 node.setTag("cell", cid)
                 node.setPythonTag("cell", cid)
                 node.setTransparency(TransparencyAttrib.MAlpha)
@@ -208,6 +209,14 @@ class Stage:
                 self.cells[cid] = node
             node.setPos(cell.x, cell.y, cell.z + 0.05)
             node.setColorScale(1, 1, 1, 0)
+
+    _UNIT_CELL: NodePath | None = None
+
+    @classmethod
+    def _unit_cell(cls) -> NodePath:
+        if cls._UNIT_CELL is None:
+            cls._UNIT_CELL = models.box(1.0, 1.0, 1.0, (1, 1, 1, 1))
+        return cls._UNIT_CELL
 
     def _sync_labels(self, layout: Layout) -> None:
         self.labels_root.getChildren().detach()
