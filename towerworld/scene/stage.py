@@ -16,7 +16,8 @@ from panda3d.core import NodePath, TransparencyAttrib, Vec4
 from towerworld.engine.game import Event
 from towerworld.engine.layout import Cell, Layout, Pose
 from towerworld.engine.pieces import size
-from towerworld.scene import models
+from towerworld.scene import components
+from towerworld.scene.components.shapes import box, text
 
 CRUMBLE_EVENTS = {"remove", "disintegrate", "destroy"}   # named pieces crumble where they stood, then go aside
 HIGHLIGHT_TARGET = (0.2, 0.9, 0.35, 0.45)
@@ -131,10 +132,9 @@ class Stage:
         if not old.isEmpty():
             old.removeNode()
         if self.show_hidden and not pose.face_up and pose.look:
-            words = " ".join(models.rank_glyph(v) if k == "rank" else models.SUIT_SYMBOLS.get(v, str(v))
-                             for k, v in pose.look if k in ("rank", "suit"))
+            words = components.describe(pose)
             if words:
-                tag = models.text_upright(words, 7, (0.15, 0.1, 0.4, 1), (0, 0, size(pose.kind).h + 5))
+                tag = text(words, 7, (0.15, 0.1, 0.4, 1), (0, 0, size(pose.kind).h + 5), facing="viewer")
                 tag.setName("memory")
                 tag.reparentTo(node)
 
@@ -176,7 +176,7 @@ class Stage:
         node = self._holder(pid)
         if pid in self.models:
             self.models.pop(pid).removeNode()
-        m = models.build(pose)
+        m = components.build(pose)
         m.reparentTo(node)
         self.models[pid] = m
 
@@ -194,7 +194,7 @@ class Stage:
         for cid, cell in cells.items():
             node = self.cells.get(cid)
             if node is None:
-                node = models.box(cell.w, cell.d, 0.6, (1, 1, 1, 1))
+                node = box(cell.w, cell.d, 0.6, (1, 1, 1, 1))
                 node.reparentTo(self.cells_root)
                 node.setTag("cell", cid)
                 node.setPythonTag("cell", cid)
@@ -207,7 +207,7 @@ class Stage:
     def _sync_labels(self, layout: Layout) -> None:
         self.labels_root.getChildren().detach()
         for _lid, (x, y, z, words) in layout.labels.items():
-            models.text_upright(words, 7, (0.1, 0.1, 0.1, 1), (x, y, z)).reparentTo(self.labels_root)
+            text(words, 7, (0.1, 0.1, 0.1, 1), (x, y, z), facing="viewer").reparentTo(self.labels_root)
 
     # ---- highlighting -----------------------------------------------------------------------------------------------
     def highlight(self, targets: dict[str, tuple]) -> None:

@@ -1,0 +1,93 @@
+"""Component models by family, built from code at their true size (1 unit = 1 mm).
+
+One module per component family (piecepack, dominoes, pyramids, decktet, terrain, table-top helpers, ...). Each
+registers a builder per piece kind of the catalog (`towerworld.engine.pieces`) with `@model("kind")`; a builder takes
+a Pose and returns a NodePath whose origin is the centre of the piece's bottom, width along x, depth along y, whose
+top face shows the face (value, suit, pips) and bottom face the back; the stage turns it over for face-down pieces and
+tilts it by `pose.tilt`. Every module of this package is imported below, so a new family is one new module.
+
+`build(pose)` builds a shape once per (kind, look), flattens it (one geom per render state) and hands out copies.
+A family may also register a `caption` per kind: the few words that name a face-down piece whose face is known (the
+memory aid), so the stage needs no glyphs of its own.
+"""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from typing import Callable
+
+from panda3d.core import NodePath
+
+from towerworld.engine.layout import Pose
+from towerworld.engine.pieces import size
+
+Builder = Callable[[Pose], NodePath]
+Caption = Callable[[Pose], str]
+BUILDERS: dict[str, Builder] = {}
+CAPTIONS: dict[str, Caption] = {}
+_CACHE: dict[tuple, NodePath] = {}
+FALLBACK_GREY = (0.6, 0.6, 0.6, 1)
+
+
+def model(kind: str):
+    """Register the decorated function as the builder of piece `kind`."""
+    def register(fn: Builder) -> Builder:
+        if kind in BUILDERS and BUILDERS[kind] is not fn:
+            raise ValueError(f"two component builders for piece kind '{kind}'")
+        BUILDERS[kind] = fn
+        return fn
+    return register
+
+
+def caption(*kinds: str):
+    """Register the decorated function as the memory-aid caption of the piece kinds `kinds`."""
+    def register(fn: Caption) -> Caption:
+        for kind in kinds:
+            CAPTIONS[kind] = fn
+        return fn
+    return register
+
+
+def build(pose: Pose) -> NodePath:
+    """A fresh copy of the model for `pose` (face and back drawn per the look; orientation is the stage's job)."""
+    key = (pose.kind, pose.look)
+    proto = _CACHE.get(key)
+    if proto is None:
+        proto = BUILDERS.get(pose.kind, _fallback)(pose)
+        proto.flattenStrong()   # one geom per render state: a tile is its body and its text
+        _CACHE[key] = proto
+    return proto.copyTo(NodePath("piece"))
+
+
+def clear_cache() -> None:
+    """Forget every built shape (benchmarks measure a rebuild from scratch)."""
+    _CACHE.clear()
+
+
+def describe(pose: Pose) -> str:
+    """A short caption naming the face of `pose` ("" when its look says nothing)."""
+    fn = CAPTIONS.get(pose.kind)
+    if fn is not None:
+        return fn(pose)
+    return " ".join(str(v) for _k, v in pose.look)
+
+
+def missing_models(layout) -> set[str]:
+    """The piece kinds of `layout` that no builder draws (they would show as grey boxes)."""
+    return {p.kind for p in layout.pieces.values()} - set(BUILDERS)
+
+
+def _fallback(pose: Pose) -> NodePath:
+    from towerworld.scene.components.shapes import box
+    s = size(pose.kind)
+    root = NodePath(pose.kind)
+    box(s.w, s.d, s.h, FALLBACK_GREY).reparentTo(root)
+    return root
+
+
+def _import_families() -> None:
+    for info in pkgutil.iter_modules(__path__):
+        importlib.import_module(f"{__name__}.{info.name}")
+
+
+_import_families()
