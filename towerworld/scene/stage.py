@@ -182,11 +182,8 @@ class Stage:
 
     def _orient(self, pid: str, pose: Pose, flip: float | None = None) -> None:
         """Face-down pieces lie turned over about their own y axis; `flip` in [0, 1] is part way through a turn."""
-        m = self.models[pid]
-        h = size(pose.kind).h
-        r = (0.0 if pose.face_up else 180.0) if flip is None else flip * 180.0
-        m.setHpr(0, pose.tilt, r)
-        m.setPos(0, 0, h if abs(r) > 90 else 0)
+        turn = (0.0 if pose.face_up else 180.0) if flip is None else flip * 180.0
+        components.orient(self.models[pid], pose, turn)
 
     def _sync_cells(self, cells: dict[str, Cell]) -> None:
         for cid in [c for c in self.cells if c not in cells]:

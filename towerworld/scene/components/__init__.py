@@ -8,7 +8,8 @@ tilts it by `pose.tilt`. Every module of this package is imported below, so a ne
 
 `build(pose)` builds a shape once per (kind, look), flattens it (one geom per render state) and hands out copies.
 A family may also register a `caption` per kind: the few words that name a face-down piece whose face is known (the
-memory aid), so the stage needs no glyphs of its own.
+memory aid), so the stage needs no glyphs of its own; and a `rest` per kind: the pitch at which a piece tilted over
+really lies (a pyramid on its side rests on a face, not on its axis). `orient` turns a model as its pose says.
 """
 from __future__ import annotations
 
@@ -23,8 +24,10 @@ from towerworld.engine.pieces import size
 
 Builder = Callable[[Pose], NodePath]
 Caption = Callable[[Pose], str]
+Rest = Callable[[Pose], float]
 BUILDERS: dict[str, Builder] = {}
 CAPTIONS: dict[str, Caption] = {}
+RESTS: dict[str, Rest] = {}
 _CACHE: dict[tuple, NodePath] = {}
 FALLBACK_GREY = (0.6, 0.6, 0.6, 1)
 
@@ -46,6 +49,28 @@ def caption(*kinds: str):
             CAPTIONS[kind] = fn
         return fn
     return register
+
+
+def rest(*kinds: str):
+    """Register the decorated function as the pitch (degrees about x) at which pieces of `kinds` lie for a pose."""
+    def register(fn: Rest) -> Rest:
+        for kind in kinds:
+            RESTS[kind] = fn
+        return fn
+    return register
+
+
+def orient(model: NodePath, pose: Pose, turn: float) -> None:
+    """Turn `model` (the child of the piece's holder) as `pose` lies: `turn` degrees over about its y axis (180 is
+    face down), pitched by its tilt; a tilted piece is lifted so that its lowest point rests on the holder's origin."""
+    pitch = RESTS[pose.kind](pose) if pose.kind in RESTS else pose.tilt
+    model.setHpr(0, pitch, turn)
+    if not pitch:
+        model.setPos(0, 0, size(pose.kind).h if abs(turn) > 90 else 0)
+        return
+    model.setPos(0, 0, 0)
+    low, _high = model.getTightBounds(model.getParent())
+    model.setZ(-low.z)
 
 
 def build(pose: Pose) -> NodePath:

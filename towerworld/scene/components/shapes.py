@@ -172,6 +172,34 @@ def disc(r: float, color, z: float, centre=(0.0, 0.0), segments: int = 20, up: b
     return polygon(pts, color, z, up)
 
 
+def facets(faces, name: str = "facets") -> NodePath:
+    """Flat convex facets in any orientation: `faces` is a list of (normal, points, colours), points (x, y, z)
+    counter-clockwise seen from the side the normal points to, colours one rgba per point (a gradient) or one for all."""
+    vdata, v, n, c, t = _writer(name)
+    tris = GeomTriangles(Geom.UHStatic)
+    for normal, points, colours in faces:
+        base = v.getWriteRow()
+        per_point = len(colours) == len(points) and isinstance(colours[0], (tuple, list))
+        for i, point in enumerate(points):
+            v.addData3(*point)
+            n.addData3(*normal)
+            c.addData4(*(colours[i] if per_point else colours))
+            t.addData2(0.5, 0.5)
+        for i in range(1, len(points) - 1):
+            tris.addVertices(base, base + i, base + i + 1)
+    return _node(name, vdata, tris)
+
+
+def disc_on(centre, u, v, r: float, colour, segments: int = 12) -> NodePath:
+    """A flat disc of radius r centred at `centre`, in the plane spanned by the unit vectors u and v (facing u x v)."""
+    u, v = Vec3(*u), Vec3(*v)
+    normal = u.cross(v)
+    normal.normalize()
+    points = [tuple(Vec3(*centre) + u * (r * math.cos(2 * math.pi * i / segments))
+                    + v * (r * math.sin(2 * math.pi * i / segments))) for i in range(segments)]
+    return facets([(tuple(normal), points, colour)], "disc")
+
+
 def font():
     global _FONT
     if _FONT is None:
