@@ -173,18 +173,19 @@ def disc(r: float, color, z: float, centre=(0.0, 0.0), segments: int = 20, up: b
 
 
 def facets(faces, name: str = "facets") -> NodePath:
-    """Flat convex facets in any orientation: `faces` is a list of (normal, points, colours), points (x, y, z)
-    counter-clockwise seen from the side the normal points to, colours one rgba per point (a gradient) or one for all."""
+    """Flat convex facets in any orientation: `faces` is a list of (normal, points, colours[, uvs]), points (x, y, z)
+    counter-clockwise seen from the side the normal points to, colours one rgba per point (a gradient) or one for all,
+    uvs the texture coordinates of the points (a textured face)."""
     vdata, v, n, c, t = _writer(name)
     tris = GeomTriangles(Geom.UHStatic)
-    for normal, points, colours in faces:
+    for normal, points, colours, *uvs in faces:
         base = v.getWriteRow()
         per_point = len(colours) == len(points) and isinstance(colours[0], (tuple, list))
         for i, point in enumerate(points):
             v.addData3(*point)
             n.addData3(*normal)
             c.addData4(*(colours[i] if per_point else colours))
-            t.addData2(0.5, 0.5)
+            t.addData2(*(uvs[0][i] if uvs else (0.5, 0.5)))
         for i in range(1, len(points) - 1):
             tris.addVertices(base, base + i, base + i + 1)
     return _node(name, vdata, tris)
