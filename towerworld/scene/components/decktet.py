@@ -85,10 +85,10 @@ class Canvas:
 
     def frame(self, inset: int, thickness: int, colour) -> None:
         h, w = self.rgb.shape[:2]
-        mask = np.zeros((h, w), np.float32)
-        mask[inset:h - inset, inset:w - inset] = 1
-        mask[inset + thickness:h - inset - thickness, inset + thickness:w - inset - thickness] = 0
-        self.paint(mask, colour, 0, 0)
+        self.rect(inset, inset, w - 2 * inset, thickness, colour)
+        self.rect(inset, h - inset - thickness, w - 2 * inset, thickness, colour)
+        self.rect(inset, inset, thickness, h - 2 * inset, colour)
+        self.rect(w - inset - thickness, inset, thickness, h - 2 * inset, colour)
 
     def texture(self, name: str) -> Texture:
         h, w = self.rgb.shape[:2]
@@ -117,12 +117,17 @@ def _coverage(inside: np.ndarray, px: int) -> np.ndarray:
 
 
 def _near_curve(u, v, xs, ys, radius) -> np.ndarray:
-    """Samples within `radius` of a curve given as dense points (xs, ys); radius may vary along the curve."""
-    best = np.full(u.shape, np.inf, np.float32)
+    """Samples of the square grid (u, v) from _grid within `radius` of a curve given as dense points (xs, ys); the
+    radius may vary along the curve. Each point only looks at the samples around it."""
+    n = u.shape[0]
+    inside = np.zeros(u.shape, bool)
     reach = np.broadcast_to(np.asarray(radius, np.float32), np.shape(xs))
     for x, y, r in zip(xs, ys, reach):
-        np.minimum(best, np.hypot(u - x, v - y) - r, out=best)
-    return best < 0
+        c0, c1 = max(int((x - r + 1) * n / 2) - 1, 0), min(int((x + r + 1) * n / 2) + 2, n)
+        r0, r1 = max(int((1 - y - r) * n / 2) - 1, 0), min(int((1 - y + r) * n / 2) + 2, n)
+        window = (slice(r0, r1), slice(c0, c1))
+        inside[window] |= np.hypot(u[window] - x, v[window] - y) < r
+    return inside
 
 
 def _moon(u, v):
@@ -153,16 +158,16 @@ def _leaf(u, v):
 
 
 def _serpent_path():
-    t = np.linspace(-0.85, 0.62, 60)
-    return t, 0.42 * np.sin(t * math.pi * 1.1)
+    t = np.linspace(-0.88, 0.5, 70)
+    return t, 0.5 * np.sin(t * math.pi * 1.15)
 
 
 def _wyrm(u, v):
     xs, ys = _serpent_path()
-    body = _near_curve(u, v, xs, ys, 0.05 + 0.09 * (xs - xs[0]) / (xs[-1] - xs[0]))
-    hx, hy = xs[-1] + 0.12, ys[-1] + 0.04
-    head = ((u - hx) / 0.26) ** 2 + ((v - hy) / 0.19) ** 2 < 1
-    eye = (u - hx - 0.07) ** 2 + (v - hy - 0.06) ** 2 < 0.05 ** 2
+    body = _near_curve(u, v, xs, ys, 0.07 + 0.11 * (xs - xs[0]) / (xs[-1] - xs[0]))
+    hx, hy = xs[-1] + 0.18, ys[-1] + 0.06
+    head = ((u - hx) / 0.32) ** 2 + ((v - hy) / 0.23) ** 2 < 1
+    eye = (u - hx - 0.09) ** 2 + (v - hy - 0.07) ** 2 < 0.065 ** 2
     return (body | head) & ~eye
 
 

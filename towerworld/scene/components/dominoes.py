@@ -64,8 +64,8 @@ def build_domino_map(pose: Pose) -> NodePath:
     cell = s.w / 6
     z = s.h
     for i in range(7):
-        off = -s.w / 2 + i * cell
         width = 1.2 if i in (0, 6) else 0.6
+        off = -s.w / 2 + i * cell + (width / 2 if i == 0 else -width / 2 if i == 6 else 0)   # borders stay on the card
         box(width, s.d, 0.06, GRID, z0=z).reparentTo(root)
         root.getChildren()[-1].setX(off)
         box(s.w, width, 0.06, GRID, z0=z).reparentTo(root)
