@@ -90,11 +90,10 @@ def clear_cache() -> None:
 
 
 def describe(pose: Pose) -> str:
-    """A short caption naming the face of `pose` ("" when its look says nothing)."""
+    """A short caption naming the face of `pose`; "" for a kind whose family registered none (its look may hold
+    things that are not for the table, such as the name of its back)."""
     fn = CAPTIONS.get(pose.kind)
-    if fn is not None:
-        return fn(pose)
-    return " ".join(str(v) for _k, v in pose.look)
+    return fn(pose) if fn is not None else ""
 
 
 def missing_models(layout) -> set[str]:
