@@ -65,7 +65,8 @@ def test_shapes_are_built_once_and_flattened():
     pose = Pose("card", 0, 0, 0, look=SAMPLE_LOOKS["card"])
     first, second = components.build(pose), components.build(pose)
     assert first is not second and first.node() is not second.node()
-    assert _geoms(first) == 3                     # edge, face, back
+    assert _geoms(first) == 2                     # the face; the back with the edges
+    assert _geoms(components.build(Pose("card", 0, 0, 0, look=look(back="decktet")))) == 1
     assert _geoms(components.build(Pose("pyramid_2", 0, 0, 0, look=look(colour="green")))) == 1
 
 
@@ -174,3 +175,13 @@ def test_a_nested_tower_shows_three_colours(showbase, tmp_path):
         assert mask.sum() > 300, f"{colour} pyramid hardly visible"
     # stacked in order: the small one's pixels above the medium's, above the large's
     assert np.nonzero(yellow)[0].mean() < np.nonzero(blue)[0].mean() < np.nonzero(red)[0].mean()
+
+
+def test_text_takes_its_own_colour(showbase, tmp_path):
+    """Piecepack: the ace of suns prints its rank in the suns' red (text is not drawn black by the shader)."""
+    layout = Layout()
+    layout.place("tile", Pose("pp_tile", 0, 0, 0, look=look(suit="suns", rank="ace")))
+    rgb = _picture(showbase, tmp_path, layout, "tile", Orbit(0, 0, 0, heading=0, pitch=89.5, distance=150), (320, 240))
+    centre = rgb[120 - 25:120 + 5, 160 - 20:160 + 20]     # the rank stands a little above the middle of the tile
+    assert _red(centre).mean() > 0.1
+    assert (centre.max(axis=-1) < 0.2).mean() < 0.02     # and nothing of it is black

@@ -7,7 +7,8 @@ the name across a band below them (with the rank's word under it for the Crown, 
 look back (or no name) is drawn face down all over: a patterned back that names nothing. Every suit has one colour and
 one symbol drawn in code: a crescent, a rayed sun, three waves, a leaf, a serpent and a knot.
 
-A card is three geoms: its edge, its face and its back. Faces are cached per look, the back once.
+A card is two geoms: its face, and its back with its edges (one texture). Faces are cached per look, the back
+once.
 """
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ SUIT_COLOURS = {
     "wyrms": (0.78, 0.1, 0.1),
     "knots": (0.52, 0.2, 0.6),
 }
+ORNAMENT = "\u2736"
 RANK_INDEX = {"Crown": "\u265b", "Pawn": "\u265f", "Court": "\u265a", "Excuse": ""}
 PAPER = (0.93, 0.9, 0.82)
 INK = (0.12, 0.1, 0.09)
@@ -40,6 +42,8 @@ BACK_LINE = (0.78, 0.64, 0.3)
 
 FACE_PX = (360, 504)       # texture size, the card's proportions
 SUPERSAMPLE = 3            # samples per pixel along each axis for the drawn symbols
+EDGE_STRIP = 32            # px of edge colour under the back's picture (enough to survive mipmapping)
+BACK_V0 = EDGE_STRIP / (FACE_PX[1] + EDGE_STRIP)   # where the back's picture starts in its texture
 NAME_BAND = 64             # px: the band across the middle that carries the name
 INDEX_LEFT, INDEX_TOP, INDEX_WIDTH, INDEX_SYMBOL = 16, 18, 76, 38
 
@@ -238,6 +242,9 @@ def _centre_symbols(canvas: Canvas, suits: list[str]) -> None:
              3: [((0, -50), 84), ((-44, 40), 84), ((44, 40), 84)]}.get(len(suits), [])
     for suit, ((dx, dy), px) in zip(suits, spots):
         canvas.paint(symbol(suit, px), SUIT_COLOURS[suit], cx + dx - px // 2, cy + dy - px // 2)
+    if not suits:   # the Excuse: an ornament in ink, no suit
+        star = text_mask(ORNAMENT, 130)
+        canvas.paint(star, INK, cx - star.shape[1] // 2, cy - int(0.62 * 130))
 
 
 def paint_face(name: str, rank: str, suits: list[str]) -> Canvas:
@@ -281,7 +288,10 @@ def paint_back() -> Canvas:
         angle = math.pi / 2 + i * math.pi / 3
         x, y = cx + 76 * math.cos(angle), cy - 76 * math.sin(angle)
         canvas.paint(symbol(suit, 56), BACK_LINE, int(x) - 28, int(y) - 28)
-    return canvas
+    # below the picture a strip of the edge colour, so that the sides share the back's texture and its geom
+    sheet = Canvas(w, h + EDGE_STRIP, EDGE[:3])
+    sheet.rgb[:h] = canvas.rgb
+    return sheet
 
 
 def face_texture(name: str, rank: str, suits: tuple[str, ...]) -> Texture:
@@ -298,28 +308,33 @@ def back_texture() -> Texture:
 
 
 # ---- the card -------------------------------------------------------------------------------------------------------
-def _sheet(w: float, d: float, z: float, up: bool, texture: Texture) -> NodePath:
-    """A textured rectangle at height z facing up (the face) or down (the back, read once turned over)."""
+def _sheet(w: float, d: float, z: float, up: bool, texture: Texture, v0: float = 0.0) -> NodePath:
+    """A textured rectangle at height z facing up (the face) or down (the back, read once turned over); the picture
+    fills the texture from v0 up."""
     x, y = w / 2, d / 2
     if up:
-        points, uvs = [(-x, -y, z), (x, -y, z), (x, y, z), (-x, y, z)], [(0, 0), (1, 0), (1, 1), (0, 1)]
+        points, uvs = [(-x, -y, z), (x, -y, z), (x, y, z), (-x, y, z)], [(0, v0), (1, v0), (1, 1), (0, 1)]
     else:   # turned over about the y axis, the picture must still read the right way round
-        points, uvs = [(-x, y, z), (x, y, z), (x, -y, z), (-x, -y, z)], [(1, 1), (0, 1), (0, 0), (1, 0)]
+        points, uvs = [(-x, y, z), (x, y, z), (x, -y, z), (-x, -y, z)], [(1, 1), (0, 1), (0, v0), (1, v0)]
     sheet = facets([((0.0, 0.0, 1.0 if up else -1.0), points, (1, 1, 1, 1), uvs)], "card-sheet")
     sheet.setTexture(texture)
     return sheet
 
 
 def _edges(w: float, d: float, h: float) -> NodePath:
-    """The four thin sides. (No top or bottom of a box: a surface 0.01 mm under the face would shadow it.)"""
+    """The four thin sides, coloured from the back texture's edge strip. (No top or bottom of a box: a surface
+    0.01 mm under the face would shadow it.)"""
     x, y = w / 2, d / 2
     corners = [(-x, -y), (x, -y), (x, y), (-x, y)]
     faces = []
     for i in range(4):
         (x0, y0), (x1, y1) = corners[i], corners[(i + 1) % 4]
         normal = ((y1 - y0) / (d if y1 != y0 else 1), -(x1 - x0) / (w if x1 != x0 else 1), 0.0)
-        faces.append((normal, [(x0, y0, 0.0), (x1, y1, 0.0), (x1, y1, h), (x0, y0, h)], EDGE))
-    return facets(faces, "card-edges")
+        faces.append((normal, [(x0, y0, 0.0), (x1, y1, 0.0), (x1, y1, h), (x0, y0, h)], (1, 1, 1, 1),
+                      [(0.5, BACK_V0 / 2)] * 4))
+    edges = facets(faces, "card-edges")
+    edges.setTexture(back_texture())
+    return edges
 
 
 @model("card")
@@ -328,10 +343,10 @@ def build_card(pose: Pose) -> NodePath:
     root = NodePath("card")
     _edges(s.w, s.d, s.h).reparentTo(root)
     if is_back(pose):
-        face = back_texture()
+        _sheet(s.w, s.d, s.h, True, back_texture(), BACK_V0).reparentTo(root)
     else:
         suits = tuple(x for x in suits_of(pose) if x in SUIT_COLOURS)
         face = face_texture(str(pose.get("name")), str(pose.get("rank", "")), suits)
-    _sheet(s.w, s.d, s.h, True, face).reparentTo(root)
-    _sheet(s.w, s.d, 0.0, False, back_texture()).reparentTo(root)
+        _sheet(s.w, s.d, s.h, True, face).reparentTo(root)
+    _sheet(s.w, s.d, 0.0, False, back_texture(), BACK_V0).reparentTo(root)
     return root

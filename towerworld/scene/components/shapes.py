@@ -207,6 +207,9 @@ def font():
         _FONT = FontPool.loadFont(Filename.fromOsSpecific(model_file("DejaVuSans-Bold.ttf")).getFullpath())
         if _FONT is not None:
             _FONT.setPixelsPerUnit(64)
+            # The default white-on-clear font renders alpha-only glyph pages, which our GLSL shader samples as black
+            # (rgb 0): a not-quite-white foreground makes luminance+alpha pages, so text takes its own colour.
+            _FONT.setFg((0.995, 0.995, 0.995, 1))
     return _FONT
 
 
