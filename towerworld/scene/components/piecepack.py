@@ -43,7 +43,7 @@ def piecepack_caption(pose: Pose) -> str:
 
 def _face_symbol(suit: str | None, rank, w: float, z: float) -> NodePath:
     root = NodePath("face")
-    colour = SUIT_COLOURS.get(suit, (0.2, 0.2, 0.2, 1))
+    colour = SUIT_COLOURS.get(suit or "", (0.2, 0.2, 0.2, 1))
     if rank is not None:
         text(rank_glyph(rank), w * 0.46, colour, (0, w * 0.1, z)).reparentTo(root)
     if suit:

@@ -54,7 +54,7 @@ def box(w: float, d: float, h: float, color=(1, 1, 1, 1), z0: float = 0.0, bevel
     tris = GeomTriangles(Geom.UHStatic)
     x, y = w / 2, d / 2
     b = min(bevel, w / 4, d / 4, h / 3)
-    faces = []
+    faces: list[tuple[tuple, list]] = []
     if b <= 0:
         faces += [((0, 0, 1), [(-x, -y, h), (x, -y, h), (x, y, h), (-x, y, h)]),
                   ((0, 0, -1), [(-x, y, 0), (x, y, 0), (x, -y, 0), (-x, -y, 0)]),
