@@ -89,6 +89,19 @@ def test_memory_aid_captions_come_from_the_families():
     assert components.describe(Pose("pyramid_3", 0, 0, 0, look=look(colour="blue"))) == "blue 3"
 
 
+def test_the_stage_memory_aid_labels_known_faces_only():
+    stage = Stage(NodePath("table"))
+    layout = Layout()
+    layout.place("seen", Pose("pp_tile", 0, 0, 0, face_up=False, look=look(suit="moons", rank=4)))
+    layout.place("hidden", Pose("card", 80, 0, 0, face_up=False, look=look(back="decktet")))
+    stage.show(layout)
+    stage.set_memory_aid(True)
+    assert not stage.nodes["seen"].find("memory").isEmpty()
+    assert stage.nodes["hidden"].find("memory").isEmpty()
+    stage.set_memory_aid(False)
+    assert stage.nodes["seen"].find("memory").isEmpty()
+
+
 def test_a_pyramid_tilted_over_lies_on_a_face():
     """Rulings: a Looney pyramid is a square pyramid; tilt=90 (the scrapyard) lays it on its side."""
     stage = Stage(NodePath("table"))
