@@ -45,6 +45,7 @@ def _geoms(node: NodePath) -> int:
 
 
 def test_every_catalog_kind_has_a_builder():
+    components.load_families()
     assert _expected_kinds() - set(components.BUILDERS) == set()
 
 

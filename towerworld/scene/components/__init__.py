@@ -4,7 +4,9 @@ One module per component family (piecepack, dominoes, pyramids, decktet, terrain
 registers a builder per piece kind of the catalog (`towerworld.engine.pieces`) with `@model("kind")`; a builder takes
 a Pose and returns a NodePath whose origin is the centre of the piece's bottom, width along x, depth along y, whose
 top face shows the face (value, suit, pips) and bottom face the back; the stage turns it over for face-down pieces and
-tilts it by `pose.tilt`. Every module of this package is imported below, so a new family is one new module.
+tilts it by `pose.tilt`. Every module of this package is imported the first time a model is asked for (so a family
+module may import this package, or the old `towerworld.scene.models`, without a cycle): a new family is one new
+module.
 
 `build(pose)` builds a shape once per (kind, look), flattens it (one geom per render state) and hands out copies.
 A family may also register a `caption` per kind: the few words that name a face-down piece whose face is known (the
@@ -63,6 +65,7 @@ def rest(*kinds: str):
 def orient(model: NodePath, pose: Pose, turn: float) -> None:
     """Turn `model` (the child of the piece's holder) as `pose` lies: `turn` degrees over about its y axis (180 is
     face down), pitched by its tilt; a tilted piece is lifted so that its lowest point rests on the holder's origin."""
+    load_families()
     pitch = RESTS[pose.kind](pose) if pose.kind in RESTS else pose.tilt
     model.setHpr(0, pitch, turn)
     if not pitch:
@@ -75,6 +78,7 @@ def orient(model: NodePath, pose: Pose, turn: float) -> None:
 
 def build(pose: Pose) -> NodePath:
     """A fresh copy of the model for `pose` (face and back drawn per the look; orientation is the stage's job)."""
+    load_families()
     key = (pose.kind, pose.look)
     proto = _CACHE.get(key)
     if proto is None:
@@ -92,12 +96,14 @@ def clear_cache() -> None:
 def describe(pose: Pose) -> str:
     """A short caption naming the face of `pose`; "" for a kind whose family registered none (its look may hold
     things that are not for the table, such as the name of its back)."""
+    load_families()
     fn = CAPTIONS.get(pose.kind)
     return fn(pose) if fn is not None else ""
 
 
 def missing_models(layout) -> set[str]:
     """The piece kinds of `layout` that no builder draws (they would show as grey boxes)."""
+    load_families()
     return {p.kind for p in layout.pieces.values()} - set(BUILDERS)
 
 
@@ -109,9 +115,14 @@ def _fallback(pose: Pose) -> NodePath:
     return root
 
 
-def _import_families() -> None:
+_loaded = False
+
+
+def load_families() -> None:
+    """Import every family module once, so that BUILDERS, CAPTIONS and RESTS are complete."""
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
     for info in pkgutil.iter_modules(__path__):
         importlib.import_module(f"{__name__}.{info.name}")
-
-
-_import_families()

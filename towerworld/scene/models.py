@@ -1,0 +1,7 @@
+"""The old home of the piece models, kept as a name only: everything here lives in `towerworld.scene.components`
+(the registry, `build`, the shapes). Branches written before the move still import from here; new code imports from
+the components package, and this module goes once nothing imports it.
+"""
+from towerworld.scene.components import BUILDERS, build, clear_cache, describe, missing_models, model  # noqa: F401
+from towerworld.scene.components.shapes import (IVORY, PLAYER_COLOURS, WOOD, box, cylinder, disc, facets,  # noqa: F401
+                                                player_colour, polygon, shade, sphere, text)
