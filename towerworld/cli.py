@@ -75,7 +75,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def _needs_scene(game, state) -> None:
     """Refuse, in one sentence, to open a table for a game whose pieces have no 3D models yet."""
-    from towerworld.scene.models import missing_models
+    from towerworld.scene.components import missing_models
     missing = missing_models(game.layout(state, OMNISCIENT))
     if missing:
         raise CliError(f"{game.title} has no 3D table yet (no models for {', '.join(sorted(missing))}); "
