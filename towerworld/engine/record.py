@@ -275,7 +275,7 @@ def match_from_record(data, autosave: str | None = None, verify_result: bool = T
     try:
         match = Match(game, options=options, players=players or None, seed=seed, variant=variant)
     except TowerworldError as e:
-        raise RecordError(f"The record's setup is not valid: {e}") from None
+        raise RecordError(f"The record's setup is not valid: {shown_text(str(e), 300)}") from None
     if len(moves) > game.max_plies:
         raise RecordError(f"The record has {len(moves)} moves, more than a game of {game.title} can last "
                           f"({game.max_plies}).")
@@ -285,7 +285,7 @@ def match_from_record(data, autosave: str | None = None, verify_result: bool = T
         try:
             match.apply_text(text, save=False)
         except TowerworldError as e:
-            raise RecordError(f"Ply {ply} ('{shown_text(text, 30)}'): {e}") from None
+            raise RecordError(f"Ply {ply} ('{shown_text(text, 30)}'): {shown_text(str(e), 300)}") from None
     if verify_result and stored is not None:
         _compare_result(match, *stored)
     match.created = data.get("created")

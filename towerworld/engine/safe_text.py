@@ -27,13 +27,12 @@ def _escape(ch: str) -> str:
 
 
 def escaped(text: str) -> str:
-    """`text` with every unsafe character written as a visible escape (and backslashes doubled, so escapes are not
-    ambiguous). Ordinary letters, digits, punctuation and emoji pass unchanged."""
+    """`text` with every unsafe character written as a visible escape. Ordinary letters, digits, punctuation and emoji
+    pass unchanged. Backslashes are left alone, so escaping twice changes nothing: a message built from escaped parts
+    may be escaped again where it is printed."""
     out = []
     for ch in text:
-        if ch == "\\":
-            out.append("\\\\")
-        elif ch == " " or (ch.isprintable() and unicodedata.category(ch) not in _UNSAFE_CATEGORIES):
+        if ch == " " or (ch.isprintable() and unicodedata.category(ch) not in _UNSAFE_CATEGORIES):
             out.append(ch)
         else:
             out.append(_escape(ch))
