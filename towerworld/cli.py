@@ -118,11 +118,12 @@ def _writable_file(path: str) -> None:
     """Refuse, naming the path and the reason, an --out file that cannot be written, before any work is done."""
     folder = os.path.dirname(os.path.abspath(path)) or "."
     if os.path.isdir(path):
-        raise CliError(f"--out {shown_text(path)} is a folder; name a file in it.")
+        raise CliError(f"--out {shown_text(path, 300)} is a folder; name a file in it.")
     if not os.path.isdir(folder):
-        raise CliError(f"--out {shown_text(path)} cannot be written: the folder {shown_text(folder)} does not exist.")
+        why = "is not a folder" if os.path.exists(folder) else "does not exist"
+        raise CliError(f"--out {shown_text(path, 300)} cannot be written: {shown_text(folder, 300)} {why}.")
     if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
-        raise CliError(f"--out {shown_text(path)} cannot be written: permission denied.")
+        raise CliError(f"--out {shown_text(path, 300)} cannot be written: permission denied.")
 
 
 def _writable_folder(path: str) -> None:
@@ -130,9 +131,9 @@ def _writable_folder(path: str) -> None:
     try:
         os.makedirs(path, exist_ok=True)
     except OSError as e:
-        raise CliError(f"--out {shown_text(path)} cannot be used as a folder: {e.strerror or e}.") from None
+        raise CliError(f"--out {shown_text(path, 300)} cannot be used as a folder: {e.strerror or e}.") from None
     if not os.access(path, os.W_OK):
-        raise CliError(f"--out {shown_text(path)} cannot be written: permission denied.")
+        raise CliError(f"--out {shown_text(path, 300)} cannot be written: permission denied.")
 
 
 def _seats(game, spec: str | None, variant: str | None, options: dict):
@@ -227,7 +228,7 @@ def cmd_play(args) -> int:
 def _load_fits(args, match) -> None:
     """--load continues a saved game as it is: refuse a record of another game, or setup flags it would ignore."""
     if args.game and args.game != match.game.name:
-        raise CliError(f"{shown_text(args.load)} is a record of {match.game.name}, not {shown_text(args.game)}.")
+        raise CliError(f"{shown_text(args.load, 300)} is a record of {match.game.name}, not {shown_text(args.game)}.")
     if args.variant or args.option or args.seed is not None:
         raise CliError("--load continues a saved game with its own variant, options and chance; "
                        "leave out --variant, -o and --seed.")
@@ -240,6 +241,20 @@ def cmd_replay(args) -> int:
     match = load_match(args.file)
     _needs_scene(match.game, match.state)
     return run_replay(match, size=(w, h), speed=args.speed, frames=args.frames)
+
+
+def play_random_plies(match, plies: int, rng) -> None:
+    """Play uniformly random moves and chance outcomes, one ply at a time, until `match` has `plies` plies; CliError
+    when the game ends sooner (so 'render GAME --ply N' shows exactly N plies or says why not)."""
+    game = match.game
+    while len(match.plies) < plies:
+        if match.over:
+            raise CliError(f"This game ended after {len(match.plies)} plies; --ply must be at most that.")
+        if match.current_player == CHANCE:
+            match.apply(game.sample_chance(match.state, rng), save=False)
+        else:
+            moves = game.legal_moves(match.state)
+            match.apply(moves[rng.randrange(len(moves))], save=False)
 
 
 def cmd_render(args) -> int:
@@ -262,16 +277,7 @@ def cmd_render(args) -> int:
         seats = None if args.players is None else [PlayerSpec(f"Player {i + 1}") for i in range(args.players)]
         seed = args.seed if args.seed is not None else 1
         match = Match(game, options=_options(game, args.option), seed=seed, variant=args.variant, players=seats)
-        rng = random.Random(seed)
-        # one ply per step, chance outcomes included, so --ply N shows the position after exactly N plies
-        while len(match.plies) < (args.ply or 0):
-            if match.over:
-                raise CliError(f"This game ended after {len(match.plies)} plies; --ply must be at most that.")
-            if match.current_player == CHANCE:
-                match.apply(game.sample_chance(match.state, rng), save=False)
-            else:
-                moves = game.legal_moves(match.state)
-                match.apply(moves[rng.randrange(len(moves))], save=False)
+        play_random_plies(match, args.ply or 0, random.Random(seed))
         state = match.state
     elif os.path.exists(args.source):
         if args.variant or args.option or args.seed is not None or args.players is not None:
@@ -290,7 +296,7 @@ def cmd_render(args) -> int:
     try:
         render_layout(game.layout(state, OMNISCIENT), args.out, w, h, cutaway=game.cutaway(state, OMNISCIENT))
     except OSError as e:
-        raise CliError(f"--out {shown_text(args.out)} cannot be written: {e.strerror or e}.") from None
+        raise CliError(f"--out {shown_text(args.out, 300)} cannot be written: {e.strerror or e}.") from None
     print(f"wrote {shown_text(args.out, 200)}")
     return 0
 
