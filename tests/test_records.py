@@ -493,3 +493,31 @@ def test_match_apply_refuses_malformed_moves_with_illegal_move(move):
         m.apply(move, save=False)
     assert "\n" not in str(err.value) and len(str(err.value)) < 200
     assert m.plies == [] and m.state == m.initial
+
+
+# ---- the OpenSpiel adapter serializes a state as its record, never a pickle ------------------------------------------
+def test_spiel_states_serialize_as_records_not_pickles():
+    """Issue #10: 'No pickle anywhere: the adapter serializes a state as its record (options + moves).'"""
+    import pickle
+
+    pytest.importorskip("pyspiel")
+    from towerworld.ai import spiel
+    sgame = spiel.spiel_game(TOY, options={"copies": 3})
+    state = sgame.new_initial_state()
+    rng = random.Random(4)
+    for _ in range(15):
+        actions = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+        state.apply_action(rng.choice(actions))
+    text = state.serialize()
+    data = json.loads(text)
+    assert data["game"] == "toy" and data["options"] == {"copies": 3} and len(data["moves"]) == 15
+    back = sgame.deserialize_state(text)
+    assert back.tw_state == state.tw_state and back.history() == state.history()
+    with pytest.raises(TypeError):
+        pickle.dumps(state)
+    for bad in ('{"moves": 5}', "gASVlAEAAAAAAAB9lIwCX26U", json.dumps(dict(data, options={})),
+                json.dumps(dict(data, moves=data["moves"][:3] + ["p9"])), json.dumps(dict(data, moves=[[]]))):
+        with pytest.raises(RecordError):
+            sgame.deserialize_state(bad)
+    source = open(spiel.__file__, encoding="utf-8").read()
+    assert "import pickle" not in source and "pickle.load" not in source
