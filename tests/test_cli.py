@@ -158,9 +158,8 @@ def test_check_memory_stays_small_on_a_worst_case_file(tmp_path):
     """Issue #10: 'returns within seconds, with memory under 400 MB for any input' (a 20 MB record peaked at 549)."""
     big = tmp_path / "lists.tower.json"
     big.write_text('{"moves": [' + "[]," * (5 * 1024 * 1024 // 3 - 20) + "[]]}")
-    huge = tmp_path / "huge.tower.json"
-    with open(huge, "wb") as f:
-        f.truncate(20 * 1024 * 1024)
+    huge = tmp_path / "huge.tower.json"                # like the 20 MB record of the issue: refused before reading
+    huge.write_text('{"moves": [' + "[]," * (19 * 1024 * 1024 // 3) + "[]]}")
     probe = ("import resource, subprocess, sys; r = subprocess.run([sys.executable, '-m', 'towerworld', 'check'] + "
              "sys.argv[1:], capture_output=True, text=True); "
              "print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss); print(r.stdout)")
