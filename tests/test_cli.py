@@ -279,3 +279,24 @@ def test_the_readme_and_games_agree_on_player_counts():
     for name, count in listed.items():
         row = next(ln for ln in rows if f"play {name}" in ln or f"simulate {name}" in ln)
         assert row.rstrip(" |").rsplit("|", 1)[1].strip().replace("\u2013", "-") == count, (name, row, count)
+
+
+def test_check_goes_on_after_a_crash_inside_towerworld(tmp_path, monkeypatch, capsys):
+    """Issue #10: 'check stops at the first crash, so the other files get no verdict'."""
+    from towerworld import cli
+    from towerworld.engine import record
+    r = run("simulate", "kdak", "--games", "2", "--seed", "3", "--out", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    first, second = sorted(str(p) for p in tmp_path.glob("*.tower.json"))
+    real = record.load_match
+
+    def crashing(path, **kw):
+        if path == first:
+            raise ZeroDivisionError("a bug")
+        return real(path, **kw)
+
+    monkeypatch.setattr(record, "load_match", crashing)
+    assert cli.main(["check", first, second]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith(f"{first}: could not be checked") and "ZeroDivisionError" in out[0]
+    assert out[1].startswith(f"{second}: ok,") and out[2] == "1 of 2 records ok."
