@@ -5,7 +5,7 @@ import random
 
 from towerworld.engine.game import CHANCE, TERMINAL, BadOption, Game, Move, State
 
-BUILTIN = ("random", "greedy", "mcts")
+BUILTIN = ("random", "greedy", "mcts", "ismcts")
 
 
 class Agent:
@@ -123,4 +123,7 @@ def make_agent(name: str, game: Game | None = None, seed: int | None = None, lev
     if name == "mcts":
         from towerworld.ai.mcts import MCTSAgent
         return MCTSAgent(seed, level)
+    if name == "ismcts":
+        from towerworld.ai.ismcts import ISMCTSAgent
+        return ISMCTSAgent(seed, level)
     raise BadOption(f"There is no agent called '{name}' (agents: {', '.join(agent_names(game))}).")
