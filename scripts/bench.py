@@ -37,7 +37,7 @@ from typing import Callable, Iterable
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 os.environ.setdefault("EGL_PLATFORM", "surfaceless")
 
-from towerworld.engine.agent import View  # noqa: E402
+from towerworld.engine.agent import ask  # noqa: E402
 from towerworld.engine.game import CHANCE, OMNISCIENT, TERMINAL, Game  # noqa: E402
 from towerworld.engine.registry import all_games  # noqa: E402
 
@@ -134,11 +134,11 @@ def search_rows(name: str, game: Game) -> list[Row]:
         except Exception as e:         # no OpenSpiel here: say so and go on
             print(f"{figure}_{name}: skipped ({e})", file=sys.stderr)
             continue
-        agent.choose(View.of(game, positions[0], game.current_player(positions[0])))     # warm: imports, adapter
+        ask(agent, game, positions[0])     # warm: imports, the adapter's tables
         rates = []
         for state in positions:
             t = time.perf_counter()
-            agent.choose(View.of(game, state, game.current_player(state)))
+            ask(agent, game, state)
             done = getattr(agent, "last_simulations", None) or getattr(agent, "last_iterations", 0)
             rates.append(done / (time.perf_counter() - t))
         rows.append(Row(f"{figure}_{name}", round(statistics.median(rates)), "", "/s"))
@@ -152,7 +152,7 @@ def default_opponent_rows(name: str, game: Game) -> list[Row]:
     times = []
     for state in random_decisions(game, 3, seed=5):
         t = time.perf_counter()
-        agent.choose(View.of(game, state, game.current_player(state)))
+        ask(agent, game, state)
         times.append(time.perf_counter() - t)
     return [Row(f"default_opponent_s_per_move_{name}", round(statistics.median(times), 3), "<= 1.2", "s")]
 

@@ -23,6 +23,7 @@ import random
 import time
 from typing import Hashable
 
+from towerworld.ai.agents import Agent
 from towerworld.engine.agent import View
 from towerworld.engine.game import CHANCE, TERMINAL, BadOption, Game, Move, State
 
@@ -70,7 +71,7 @@ class _Node:
         return self.total / self.visits if self.visits else 0.0
 
 
-class ISMCTSAgent:
+class ISMCTSAgent(Agent):
     """SO-ISMCTS over `view.resample` determinizations; `choose(view)` returns the most visited root move.
 
     `level`: easy (0.2 s), normal (1 s), strong (3 s) with iteration caps, a number of seconds, or "500it" (iterations,

@@ -22,7 +22,9 @@ import random
 from dataclasses import asdict, dataclass, field
 from typing import Callable, Iterable
 
-from towerworld.engine.game import CHANCE, TERMINAL, BadOption, Game, TowerworldError
+from towerworld.engine.driver import AgentFailed, play_match
+from towerworld.engine.game import BadOption, Game, TowerworldError
+from towerworld.engine.match import Match, PlayerSpec
 
 ELO_PER_NATURAL = 400.0 / math.log(10.0)      # Elo points per unit of the natural-log Bradley-Terry strength
 Z95 = 1.959963984540054
@@ -130,28 +132,20 @@ def play_task(task: GameTask) -> GameResult:
     from towerworld.ai.agents import make_agent
     game = resolve_game(task.game)
     agents = [make_agent(name, game, seed=s, level=task.level) for name, s in zip(task.agents, task.agent_seeds)]
-    state, plies = _play(game, dict(task.options), task.variant, agents, task.chance_seed)
+    try:
+        state, plies = _play(game, dict(task.options), task.variant, agents, task.chance_seed)
+    except AgentFailed as e:          # one sentence for the person, naming the game of the schedule
+        raise LadderError(f"In game {task.index + 1} ({' vs '.join(task.agents)}): {e}.") from None
     return GameResult(task.index, task.seats, tuple(game.returns(state)), plies)
 
 
 def _play(game: Game, options: dict, variant: str | None, agents: list, chance_seed: int):
-    """Play a game between agents, chance from a generator seeded with `chance_seed`; (final state, plies).
-
-    TODO(driver): replace with the engine's match driver (engine/driver.py) once it is on main.
-    """
-    from towerworld.engine.agent import View
-    opts, players = game.resolve_options(options, variant, len(agents))
-    state = game.new_state(opts, players)
-    rng = random.Random(chance_seed)
-    plies = 0
-    while (cp := game.current_player(state)) != TERMINAL:
-        if cp == CHANCE:
-            move = game.sample_chance(state, rng)
-        else:
-            move = agents[cp].choose(View.of(game, state, cp))
-        state, _ = game.apply(state, move)
-        plies += 1
-    return state, plies
+    """Play a game between agents through the match driver, chance from `chance_seed`; (final state, plies)."""
+    seats = [PlayerSpec(f"{getattr(a, 'name', 'agent')} ({i + 1})", "ai", getattr(a, "name", None))
+             for i, a in enumerate(agents)]
+    match = Match(game, options=options, players=seats, seed=chance_seed, variant=variant)
+    play_match(match, dict(enumerate(agents)), chance=random.Random(chance_seed))
+    return match.state, len(match.plies)
 
 
 # ---- running ----------------------------------------------------------------------------------------------------------
