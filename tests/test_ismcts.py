@@ -5,8 +5,10 @@ import random
 
 import pytest
 
+from towerworld.ai import agent_names, make_agent
 from towerworld.ai.ismcts import ISMCTSAgent, parse_level
-from towerworld.engine.agent import View
+from towerworld.engine import registry
+from towerworld.engine.agent import View, ask
 from towerworld.engine.game import CHANCE, TERMINAL, BadOption, Event, Game
 
 try:
@@ -152,3 +154,23 @@ def test_levels():
     for bad in ("fastest", "0", "-1", "it", "1e9it"):
         with pytest.raises(BadOption, match="IS-MCTS level"):
             parse_level(bad)
+
+
+def test_the_agent_factory_makes_ismcts():
+    agent = make_agent("ismcts:300it", TOY, seed=1)
+    assert isinstance(agent, ISMCTSAgent) and agent.iterations == 300 and agent.seconds is None
+    assert "ismcts" in agent_names(TOY)
+    with pytest.raises(BadOption, match="IS-MCTS level"):
+        make_agent("ismcts:never", TOY)
+
+
+@pytest.mark.parametrize("name", registry.names())
+def test_ismcts_answers_a_legal_move_in_every_game(name):
+    # Any game (perfect information too: there the resample is the state itself).
+    game = registry.get_game(name)
+    rng = random.Random(2)
+    state = game.new_state()
+    while game.current_player(state) == CHANCE:
+        state, _ = game.apply_unchecked(state, game.sample_chance(state, rng))
+    agent = ISMCTSAgent(2, "8it", rollout_plies=60)
+    assert ask(agent, game, state) in game.legal_moves(state)

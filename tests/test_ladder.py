@@ -31,9 +31,17 @@ class PerfectNimPlayer:
         return ("take", take) if take else view.legal_moves[self.rng.randrange(len(view.legal_moves))]
 
 
+class Cheat:
+    """Takes more coins than the rules allow."""
+    name = "cheat"
+
+    def choose(self, view):
+        return ("take", 9)
+
+
 class NimWithPlayer(ToyNim):
     def agents(self):
-        return {"perfect": lambda game, seed, level: PerfectNimPlayer(seed)}
+        return {"perfect": lambda game, seed, level: PerfectNimPlayer(seed), "cheat": lambda game, seed, level: Cheat()}
 
 
 PERFECT_NIM = NimWithPlayer()
@@ -150,3 +158,9 @@ def test_a_ladder_needs_a_two_player_game():
         run_ladder(f"{__name__}:SOLO_NIM", ["random", "greedy"], games=2)
     with pytest.raises(LadderError, match="at least two agents"):
         run_ladder(NIM_REF, ["random"], games=2)
+
+
+def test_an_agent_that_breaks_the_rules_stops_the_ladder_with_one_sentence(capsys):
+    assert main(["ladder", NIM_REF, "--agents", "random,cheat", "--games", "2", "--workers", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "In game 1 (random vs cheat)" in err and "illegal move" in err and "Traceback" not in err

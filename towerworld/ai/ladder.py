@@ -148,7 +148,7 @@ def _play(game: Game, options: dict, variant: str | None, agents: list, chance_s
     return match.state, len(match.plies)
 
 
-# ---- running ----------------------------------------------------------------------------------------------------------
+# ---- running ---------------------------------------------------------------------------------------------------------
 Progress = Callable[[int, int], None]
 
 
@@ -230,7 +230,7 @@ def run_ladder(game: str, agents: list[str], games: int = 20, seed: int = 1, opt
     return rate(found.name or game, agents, games + games % 2, seed, results)
 
 
-# ---- rating -----------------------------------------------------------------------------------------------------------
+# ---- rating ----------------------------------------------------------------------------------------------------------
 def tally(agents: list[str], results: Iterable[GameResult]) -> tuple[list[list[int]], list[list[int]]]:
     """(wins, draws) matrices: wins[i][j] counts games agent i won against agent j; a tie on returns is a draw."""
     n = len(agents)
@@ -248,7 +248,8 @@ def tally(agents: list[str], results: Iterable[GameResult]) -> tuple[list[list[i
     return wins, draws
 
 
-def fit_elo(wins: list[list[int]], draws: list[list[int]], virtual_draws: float = 1.0) -> tuple[list[float], list[float]]:
+def fit_elo(wins: list[list[int]], draws: list[list[int]],
+            virtual_draws: float = 1.0) -> tuple[list[float], list[float]]:
     """(Elo ratings averaging 0, standard errors in Elo) by maximum likelihood, with `virtual_draws` per pair."""
     import numpy as np
     n = len(wins)
@@ -286,7 +287,7 @@ def rate(game: str, agents: list[str], games: int, seed: int, results: list[Game
     return LadderResult(game, list(agents), games, seed, wins, draws, ratings, list(results))
 
 
-# ---- output -------------------------------------------------------------------------------------------------------------
+# ---- output ----------------------------------------------------------------------------------------------------------
 def report(result: LadderResult) -> str:
     """The ratings (best first) and the win/draw/loss matrix, as text."""
     lines = [f"{result.game}: {len(result.agents)} agents, {result.games_per_pair} games per pair, seed {result.seed}",
