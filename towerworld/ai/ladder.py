@@ -19,9 +19,13 @@ import math
 import multiprocessing
 import os
 import random
+import sys
 from dataclasses import asdict, dataclass, field
 from typing import Callable, Iterable
 
+import numpy as np
+
+from towerworld.ai.agents import make_agent
 from towerworld.engine.driver import AgentFailed, play_match
 from towerworld.engine.game import BadOption, Game, TowerworldError
 from towerworld.engine.match import Match, PlayerSpec
@@ -129,23 +133,21 @@ def resolve_game(ref: str) -> Game:
 
 def play_task(task: GameTask) -> GameResult:
     """Play one game of the schedule to its end (the worker's whole job)."""
-    from towerworld.ai.agents import make_agent
     game = resolve_game(task.game)
-    agents = [make_agent(name, game, seed=s, level=task.level) for name, s in zip(task.agents, task.agent_seeds)]
     try:
-        state, plies = _play(game, dict(task.options), task.variant, agents, task.chance_seed)
+        match = _play(game, task)
     except AgentFailed as e:          # one sentence for the person, naming the game of the schedule
         raise LadderError(f"In game {task.index + 1} ({' vs '.join(task.agents)}): {e}.") from None
-    return GameResult(task.index, task.seats, tuple(game.returns(state)), plies)
+    return GameResult(task.index, task.seats, tuple(game.returns(match.state)), len(match.plies))
 
 
-def _play(game: Game, options: dict, variant: str | None, agents: list, chance_seed: int):
-    """Play a game between agents through the match driver, chance from `chance_seed`; (final state, plies)."""
-    seats = [PlayerSpec(f"{getattr(a, 'name', 'agent')} ({i + 1})", "ai", getattr(a, "name", None))
-             for i, a in enumerate(agents)]
-    match = Match(game, options=options, players=seats, seed=chance_seed, variant=variant)
-    play_match(match, dict(enumerate(agents)), chance=random.Random(chance_seed))
-    return match.state, len(match.plies)
+def _play(game: Game, task: GameTask) -> Match:
+    """The task's game played to the end through the match driver, chance drawn from the task's chance seed."""
+    agents = {seat: make_agent(name, game, seed=seed, level=task.level)
+              for seat, (name, seed) in enumerate(zip(task.agents, task.agent_seeds))}
+    seats = [PlayerSpec(f"{name} ({i + 1})", "ai", name) for i, name in enumerate(task.agents)]
+    match = Match(game, options=dict(task.options), players=seats, seed=task.chance_seed, variant=task.variant)
+    return play_match(match, agents, chance=random.Random(task.chance_seed))
 
 
 # ---- running ---------------------------------------------------------------------------------------------------------
@@ -206,7 +208,6 @@ def _run_on_ray(tasks: list[GameTask], address: str, workers: int, progress: Pro
 
 
 def _import_path() -> list[str]:
-    import sys
     return [os.path.abspath(p) for p in sys.path if p and os.path.isdir(p)]
 
 
@@ -214,7 +215,6 @@ def run_ladder(game: str, agents: list[str], games: int = 20, seed: int = 1, opt
                variant: str | None = None, level: str | None = None, workers: int | None = None,
                progress: Progress | None = None, ray_address: str | None = None) -> LadderResult:
     """Check the request, play the round robin and rate the agents."""
-    from towerworld.ai.agents import make_agent
     if len(agents) < 2:
         raise LadderError("A ladder needs at least two agents, e.g. --agents random,greedy,ismcts.")
     if len(set(agents)) != len(agents):
@@ -251,7 +251,6 @@ def tally(agents: list[str], results: Iterable[GameResult]) -> tuple[list[list[i
 def fit_elo(wins: list[list[int]], draws: list[list[int]],
             virtual_draws: float = 1.0) -> tuple[list[float], list[float]]:
     """(Elo ratings averaging 0, standard errors in Elo) by maximum likelihood, with `virtual_draws` per pair."""
-    import numpy as np
     n = len(wins)
     w = np.asarray(wins, dtype=float)
     d = np.asarray(draws, dtype=float)
