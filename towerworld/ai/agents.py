@@ -110,7 +110,8 @@ def agent_names(game: Game | None = None) -> list[str]:
 
 
 def make_agent(name: str, game: Game | None = None, seed: int | None = None, level: str | None = None) -> Agent:
-    """An agent by name: "random", "greedy", "mcts", or one of `game.agents()` (a game's own agent wins a clash).
+    """An agent by name: "random", "greedy", "mcts", "ismcts", or one of `game.agents()` (a game's own agent wins a
+    clash).
 
     "name:level" picks a level for that agent alone (e.g. "mcts:strong"), overriding `level`.
     """

@@ -28,7 +28,9 @@ from towerworld.engine.agent import View
 from towerworld.engine.game import CHANCE, TERMINAL, BadOption, Game, Move, State
 
 # level -> (seconds per move, iteration cap). "normal" is about a second a move on a small machine.
-LEVELS: dict[str, tuple[float, int]] = {"easy": (0.2, 2_000), "normal": (1.0, 20_000), "strong": (3.0, 100_000)}
+# "fast" is MCTS's name for its quick level: one --level serves every agent of a table.
+LEVELS: dict[str, tuple[float, int]] = {"easy": (0.2, 2_000), "fast": (0.2, 2_000), "normal": (1.0, 20_000),
+                                        "strong": (3.0, 100_000)}
 DEFAULT_LEVEL = "normal"
 EXPLORATION = 0.7           # UCB constant for returns in [-1, 1] (a win is 1, a loss -1)
 
@@ -74,8 +76,8 @@ class _Node:
 class ISMCTSAgent(Agent):
     """SO-ISMCTS over `view.resample` determinizations; `choose(view)` returns the most visited root move.
 
-    `level`: easy (0.2 s), normal (1 s), strong (3 s) with iteration caps, a number of seconds, or "500it" (iterations,
-    no clock: deterministic for a seed). `iterations` and `seconds` override the level.
+    `level`: easy or fast (0.2 s), normal (1 s), strong (3 s) with iteration caps, a number of seconds, or "500it"
+    (iterations, no clock: deterministic for a seed). `iterations` and `seconds` override the level.
     """
     name = "ismcts"
 
