@@ -5,7 +5,8 @@ played twice, once with each agent in the first seat, so neither seat nor luck f
 whose seeds follow from the ladder's seed and the task's place in the schedule alone, so the results are the same
 whether the tasks run in this process, in a pool of worker processes, or on a Ray cluster, and in whatever order they
 finish. (Agents with a clock budget, e.g. "mcts:normal", play a little differently on a busy machine; use iteration
-levels such as "ismcts:400it" for ladders that must repeat exactly.)
+levels such as "ismcts:400it" for ladders that must repeat exactly.) On a Ray cluster every node needs towerworld (and
+the game's package) installed; `--ray local` starts a cluster in this process and stops it after the ladder.
 
 Ratings are the maximum-likelihood Bradley-Terry (Elo) fit of all games, a draw counting half a win, with one virtual
 draw added to every pair that played, so that a pair with a perfect score still has a finite gap; the ratings average 0.
