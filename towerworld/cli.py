@@ -339,7 +339,7 @@ def cmd_simulate(args) -> int:
         _writable_folder(args.out)
     stats: dict[str, dict] = {n: {"games": 0, "wins": 0, "draws": 0, "losses": 0, "score": 0.0} for n in names}
     results: dict[str, int] = {}
-    score_hist: dict[int, int] = {}
+    score_hist: dict[tuple[bool, int], int] = {}     # solitaire: (won, score) -> games
     plies_total = 0
     t0 = time.perf_counter()
     for g in range(args.games):

@@ -171,11 +171,12 @@ class Game(Generic[S, M]):
         if variant:
             by_name = {v.name: v for v in self.variants}
             if variant not in by_name:
-                known = ", ".join(by_name) or "none"
-                raise BadOption(f"{self.title} has no variant '{_cut(variant)}' (variants: {known}).")
+                variant_names = ", ".join(by_name) or "none"
+                raise BadOption(f"{self.title} has no variant '{_cut(variant)}' (variants: {variant_names}).")
             merged.update(by_name[variant].options)
-            if by_name[variant].players:
-                lo, hi = by_name[variant].players
+            span = by_name[variant].players
+            if span:
+                lo, hi = span
         known = {o.name: o for o in self.options}
         for key, value in (options or {}).items():
             if key not in known:
@@ -185,8 +186,8 @@ class Game(Generic[S, M]):
         if players is None:
             players = lo
         if not isinstance(players, int) or isinstance(players, bool) or not lo <= players <= hi:
-            span = f"{lo}" if lo == hi else f"{lo} to {hi}"
-            raise BadOption(f"{self.title}{' (' + variant + ')' if variant else ''} is for {span} players, "
+            counts = f"{lo}" if lo == hi else f"{lo} to {hi}"
+            raise BadOption(f"{self.title}{' (' + variant + ')' if variant else ''} is for {counts} players, "
                             f"not {_shown(players)}.")
         return merged, players
 

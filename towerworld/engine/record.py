@@ -48,7 +48,8 @@ def result_of(match: Match) -> dict:
 
 
 def match_to_record(match: Match) -> dict:
-    record = {
+    created = match.created or _now()
+    record: dict = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "app_version": __version__,
@@ -58,14 +59,14 @@ def match_to_record(match: Match) -> dict:
                     for p in match.players],
         "moves": [p.text for p in match.plies],
         "result": result_of(match),
-        "created": match.created or _now(),
+        "created": created,
         "updated": _now(),
     }
     if match.variant:
         record["variant"] = match.variant
     if match.seed is not None:          # a seeded run (simulate, tests, bench); live games draw from OS entropy
         record["seeded"] = match.seed
-    match.created = record["created"]
+    match.created = created
     return record
 
 
