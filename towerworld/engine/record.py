@@ -168,14 +168,18 @@ def parse_record_text(raw: bytes, where: str = "The record") -> dict:
 
 
 def _depth_exceeds(value, limit: int) -> bool:
-    """Whether containers nest deeper than `limit` (iterative: a deep value cannot exhaust the stack here)."""
-    stack = [(value, 1)]
+    """Whether containers nest deeper than `limit`. A stack of iterators, one per open container: memory grows with
+    the depth (at most `limit`), never with the number of values, and a deep value cannot exhaust the call stack."""
+    stack = [iter((value,))]
     while stack:
-        item, depth = stack.pop()
-        if isinstance(item, (list, dict)):
-            if depth > limit:
-                return True
-            stack.extend((v, depth + 1) for v in (item.values() if isinstance(item, dict) else item))
+        for item in stack[-1]:
+            if isinstance(item, (list, dict)):
+                if len(stack) > limit:
+                    return True
+                stack.append(iter(item.values() if isinstance(item, dict) else item))
+                break
+        else:
+            stack.pop()
     return False
 
 
