@@ -402,8 +402,8 @@ def _shown(value, limit: int = 40) -> str:
     return shown_value(value, limit)
 
 
-def _allowed(opt: Option) -> str:
-    """The values `opt` takes, in words, for the end of a refusal."""
+def allowed_values(opt: Option) -> str:
+    """The values `opt` takes, in words: the end of a refusal, and `towerworld games`."""
     if opt.choices:
         return "one of " + ", ".join(_option_text(c) for c in opt.choices)
     if isinstance(opt.default, bool):
@@ -432,7 +432,7 @@ def _check_option(opt: Option, value):
     """`value` if it is a legal value of `opt`, exactly (no coercion: 20.9 is not 20, "off" is not false); BadOption
     naming the option and its allowed values otherwise."""
     def refuse():
-        return BadOption(f"Option '{opt.name}' must be {_allowed(opt)}, not {_shown(value)}.")
+        return BadOption(f"Option '{opt.name}' must be {allowed_values(opt)}, not {_shown(value)}.")
 
     if opt.choices:
         # compare type and value, so True does not pass for a choice of 1 nor 1.0 for 1
@@ -470,20 +470,20 @@ def option_from_text(opt: Option, text: str):
         for c in opt.choices:
             if _option_text(c) == text or (isinstance(c, str) and c.lower() == text.lower()):
                 return c
-        raise BadOption(f"Option '{opt.name}' must be {_allowed(opt)}, not '{_cut(text)}'.")
+        raise BadOption(f"Option '{opt.name}' must be {allowed_values(opt)}, not '{_cut(text)}'.")
     if isinstance(opt.default, bool):
         if text.lower() in ("true", "false"):
             return text.lower() == "true"
-        raise BadOption(f"Option '{opt.name}' must be {_allowed(opt)}, not '{_cut(text)}'.")
+        raise BadOption(f"Option '{opt.name}' must be {allowed_values(opt)}, not '{_cut(text)}'.")
     if isinstance(opt.default, int):
         if not _INT_TEXT.fullmatch(text):
-            raise BadOption(f"Option '{opt.name}' must be {_allowed(opt)}, not '{_cut(text)}'.")
+            raise BadOption(f"Option '{opt.name}' must be {allowed_values(opt)}, not '{_cut(text)}'.")
         return _check_option(opt, int(text))
     if isinstance(opt.default, float):
         try:
             value = float(text)
         except ValueError:
-            raise BadOption(f"Option '{opt.name}' must be {_allowed(opt)}, not '{_cut(text)}'.") from None
+            raise BadOption(f"Option '{opt.name}' must be {allowed_values(opt)}, not '{_cut(text)}'.") from None
         return _check_option(opt, value)
     return _check_option(opt, text)
 
