@@ -341,6 +341,7 @@ def _after_attacker_stand_in(w: _W) -> None:
 def _resolve_damage(w: _W) -> None:
     attacker, card, excuse, target, tower, _ = w.attack
     _discard(w, _attack_cards(w))
+    w.attack = ()               # its cards lie on the discards now
     if not _damage(w, target, tower, CARDS[card].pips, attacker, attacker, THEN_END_TURN):
         _end_turn(w)
 
@@ -419,12 +420,13 @@ def _step(w: _W, move: tuple) -> None:
         _, card, excuse, target, tower, green = move
         w.attack = (p, card, excuse, target, tower, green)
         played = [card] + ([EXCUSE] if excuse else [])
+        from_hand = tuple(_hand_id(w, p, c) for c in played) if w.ev is not None else ()
         w.hands = _set(w.hands, p, w.hands[p] & ~sum(1 << c for c in played))
         if w.ev is not None:
             text = (f"{_name(p)} attacks {_tower_words(w, target, tower)} with {card_words(card)}: "
                     f"{CARDS[card].pips} pip{'s' if CARDS[card].pips > 1 else ''}"
                     + (", made unblockable by the Excuse." if excuse else "."))
-            w.say(EventKind.ATTACK, text, tuple(f"card:play:{k}" for k in range(len(played))), reveals=True)
+            w.say(EventKind.ATTACK, text, from_hand, reveals=True)
         if green >= 0:
             w.say(EventKind.SPEND, f"{_name(p)}'s green tower {SLOTS[green]} stands in and takes 1 pip.")
             if _damage(w, p, green, 1, p, -1, THEN_ATTACK):
@@ -432,12 +434,14 @@ def _step(w: _W, move: tuple) -> None:
         _after_attacker_stand_in(w)
     elif kind == "defend":
         _, cards, green = move
-        attacker, card, _, target, tower, _ = w.attack
+        target = w.attack[3]
+        from_hand = tuple(_hand_id(w, target, c) for c in cards) if w.ev is not None else ()
         w.hands = _set(w.hands, target, w.hands[target] & ~sum(1 << c for c in cards))
         _discard(w, _attack_cards(w))
         _discard(w, cards)
+        w.attack = ()
         w.say(EventKind.DEFEND, f"{_name(target)} defends with {', '.join(card_words(c) for c in cards)}: "
-              "the attack is nullified.", reveals=True)
+              "the attack is nullified.", from_hand, reveals=True)
         if green >= 0:
             w.say(EventKind.SPEND, f"{_name(target)}'s green tower {SLOTS[green]} stands in and takes 1 pip.")
             if _damage(w, target, green, 1, target, -1, THEN_END_TURN):
@@ -465,6 +469,7 @@ def _step(w: _W, move: tuple) -> None:
         _next_draw(w)
     elif kind == "remodel":
         _, cards, tower, code = move
+        from_hand = tuple(_hand_id(w, p, c) for c in cards) if w.ev is not None else ()
         w.hands = _set(w.hands, p, w.hands[p] & ~sum(1 << c for c in cards))
         _discard(w, cards)
         text = f"{_name(p)} remodels, discarding {', '.join(card_words(c) for c in cards)}"
@@ -473,7 +478,7 @@ def _step(w: _W, move: tuple) -> None:
             w.scrap = (w.scrap | 1 << old) & ~(1 << code)
             w.towers = _set(w.towers, p, _set(w.towers[p], tower, w.towers[p][tower][:-1] + (code,)))
             text += f", and swaps the {pyramid_words(old)} on tower {SLOTS[tower]} for the {pyramid_words(code)}"
-        w.say(EventKind.REMODEL, text + ".", reveals=True)
+        w.say(EventKind.REMODEL, text + ".", from_hand + ((pyramid_id(code),) if tower >= 0 else ()), reveals=True)
         _end_turn(w)
     elif kind == "pass":
         w.say(EventKind.PASS, f"{_name(p)} can do nothing and passes.")
