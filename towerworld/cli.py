@@ -232,6 +232,7 @@ def cmd_render(args) -> int:
 
 def cmd_simulate(args) -> int:
     from towerworld.ai import make_agent
+    from towerworld.engine.driver import play_match
     from towerworld.engine.match import Match, PlayerSpec
     from towerworld.engine.record import save_match
     from towerworld.engine.registry import get_game
@@ -257,12 +258,7 @@ def cmd_simulate(args) -> int:
         match = Match(game, options=opts, players=seats, seed=base_seed + g, variant=args.variant)
         agents = [make_agent(n, game, seed=base_seed * 1000 + g * 10 + i, level=args.level)
                   for i, n in enumerate(seat_names)]
-        while not match.over:
-            cp = match.current_player
-            if cp < 0:
-                match.play_chance(save=False)
-                continue
-            match.apply(agents[cp].choose(game, match.state), save=False)
+        play_match(match, dict(enumerate(agents)), match.rng)
         plies_total += len(match.plies)
         r = game.returns(match.state)
         sc = game.scores(match.state)
