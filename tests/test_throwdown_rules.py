@@ -403,7 +403,8 @@ def test_notation_round_trip_and_errors():
 def test_refusals_name_the_rule():
     s = position({0: ["castle", "excuse", "author", "journey", "painter"]}, extended=True)
     assert "fewer than five" in GAME.explain(s, ("draw",))
-    assert "never attacks alone" in GAME.explain(s, (f"card:hand:0:{bits(s.hands[0]).index(EXCUSE)}",))
+    two = position({0: ["castle", "excuse"]}, extended=True)       # too few cards to remodel: the Excuse alone
+    assert "never attacks alone" in GAME.explain(two, (f"card:hand:0:{bits(two.hands[0]).index(EXCUSE)}",))
     hid = f"card:hand:0:{bits(s.hands[0]).index(card('castle'))}"
     assert "attack" in GAME.explain(s, (hid, "tower:1:1"))            # Suns, Knots: red or yellow, not blue
     assert "not your own" in GAME.explain(s, (hid, "tower:0:0"))

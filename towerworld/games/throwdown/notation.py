@@ -346,61 +346,92 @@ def why_illegal(game, state, move) -> str:
 
 
 def explain(game, state, chosen) -> str:
-    """Why the picks so far lead to no legal move, naming the rule."""
-    chosen = tuple(chosen)
+    """Why the picks so far lead to no legal move, naming the rule. Picks come one click at a time (cards of a set step
+    in any order); a frozenset among them stands for those cards."""
+    flat: list = []
+    for pick in chosen:
+        flat += sorted(pick) if isinstance(pick, frozenset) else [pick]
     cp = game.current_player(state)
     if cp < 0:
         return why_illegal(game, state, ("?",))
-    paths = [picks(state, m) for m in game.legal_moves(state)]
-    if any(_prefix(chosen, path) for path in paths):
+    if any(_progress(picks(state, m), flat) for m in game.legal_moves(state)):
         return "That can still become a legal move."
-    if not chosen:
+    if not flat:
         return "That is not a legal move here."
-    first = chosen[0]
+    cards, rest = _leading_cards(state, cp, flat)
     st = state.stage
     if st == TURN:
-        p = state.turn
-        if isinstance(first, frozenset):
-            if bin(state.hands[p]).count("1") < 3:
-                return "Remodelling needs three cards in your hand."
-            if len(first) != 3:
-                return "Remodelling discards exactly three cards."
-            if len(chosen) > 1:
-                return "The swap takes the top pyramid of one of your towers and one of the same size from the scrapyard."
-            return "Those are not three cards of your hand."
-        if first == DRAW_BUTTON:
-            return "You may draw only with fewer than five cards in hand."
-        card = _card_of_pick(state, p, first)
-        if card is None:
-            return "On your turn, attack with a card of your hand, draw, or remodel (three cards of your hand)."
-        problem = _card_attack_problem(state, p, card)
-        if problem or len(chosen) == 1:
-            return problem or "That can still become a legal move."
-        rest = list(chosen[1:])
-        if rest and state.hands[p] >> EXCUSE & 1 and rest[0] == hand_id(state, p, EXCUSE):
-            rest = rest[1:]
-        if rest and isinstance(rest[0], str) and rest[0].startswith("card:"):
-            return "An attack is one card, plus the Excuse to make it unblockable."
-        if rest and isinstance(rest[0], str) and rest[0].startswith("tower:"):
-            _, seat, tower = rest[0].split(":")
-            problem = _target_problem(state, p, card, int(seat), int(tower))
-            if problem:
-                return problem
-            return "Pick one of your green towers to stand in for the tower colour you lack."
-        return "After the card, pick the tower you attack."
+        return _explain_turn(state, cp, flat, cards, rest)
     if st == DEFEND:
-        if isinstance(first, frozenset):
-            target = state.attack[3]
-            cards = [_card_of_pick(state, target, pid) for pid in first]
-            if None in cards:
+        if not cards:
+            if flat[0].startswith("card:"):
                 return "You can defend only with cards in your hand."
-            return _defence_problem(state, tuple(sorted(cards))) or "Pick one of your green towers to stand in."
-        return "Pick the cards of your defence and confirm, or choose 'no defence'."
+            return "Pick the cards of your defence and confirm, or choose 'no defence'."
+        return _defence_problem(state, tuple(sorted(cards))) or "Pick one of your green towers to stand in."
     if st == CHANGE:
         return why_illegal(game, state, ("change", -1))
     if st == ATTRITION:
         return why_illegal(game, state, ("attrition", -1))
     return "That is not a legal move here."
+
+
+def _explain_turn(state, p: int, flat: list, cards: list, rest: list) -> str:
+    if flat[0] == DRAW_BUTTON:
+        return "You may draw only with fewer than five cards in hand."
+    if not cards:
+        if flat[0].startswith("card:"):
+            return "That card is not in your hand."
+        return "On your turn, attack with a card of your hand, draw, or remodel (three cards of your hand)."
+    attack_cards = [c for c in cards if c != EXCUSE]
+    looks_like_attack = len(cards) == 1 or (len(cards) == 2 and EXCUSE in cards and cards[0] != EXCUSE)
+    if looks_like_attack and (not rest or rest[0].startswith("tower:")):
+        if len(cards) == 1 and cards[0] == EXCUSE:
+            return _card_attack_problem(state, p, EXCUSE)
+        card = attack_cards[0]
+        problem = _card_attack_problem(state, p, card)
+        if problem or not rest:
+            return problem or "That can still become a legal move."
+        _, seat, tower = rest[0].split(":")
+        return (_target_problem(state, p, card, int(seat), int(tower))
+                or "Pick one of your green towers to stand in for the tower colour you lack.")
+    # several cards: a remodel
+    if bin(state.hands[p]).count("1") < 3:
+        return "Remodelling needs three cards in your hand."
+    if len(cards) != 3:
+        return "Remodelling discards exactly three cards; an attack is one card (plus the Excuse)."
+    return ("The swap takes the top pyramid of one of your towers, then a pyramid of the same size from the "
+            "scrapyard.")
+
+
+def _leading_cards(state, seat: int, flat: list) -> tuple[list, list]:
+    """The cards of `seat`'s hand picked first, and the picks after them."""
+    cards = []
+    for k, pick in enumerate(flat):
+        card = _card_of_pick(state, seat, pick)
+        if card is None or card in cards:
+            return cards, flat[k:]
+        cards.append(card)
+    return cards, []
+
+
+def _progress(path: tuple, flat: list) -> bool:
+    """Whether the one-at-a-time picks `flat` follow `path` so far (a set step's picks in any order)."""
+    i = 0
+    for step in path:
+        if i == len(flat):
+            return True
+        if isinstance(step, frozenset):
+            taken = set()
+            while i < len(flat) and flat[i] in step and flat[i] not in taken:
+                taken.add(flat[i])
+                i += 1
+            if len(taken) < len(step):
+                return i == len(flat)
+        else:
+            if flat[i] != step:
+                return False
+            i += 1
+    return i == len(flat)
 
 
 def _card_of_pick(state, seat: int, pid) -> int | None:
@@ -412,19 +443,6 @@ def _card_of_pick(state, seat: int, pid) -> int | None:
         return None
     hand = bits(state.hands[seat])
     return hand[index] if 0 <= index < len(hand) else None
-
-
-def _prefix(chosen: tuple, path: tuple) -> bool:
-    """Whether the picks so far start `path`; a set step matches while it is a subset of the path's set."""
-    if len(chosen) > len(path):
-        return False
-    for k, (a, b) in enumerate(zip(chosen, path)):
-        if isinstance(b, frozenset) and isinstance(a, frozenset):
-            if not (a <= b if k == len(chosen) - 1 else a == b):
-                return False
-        elif a != b:
-            return False
-    return True
 
 
 __all__ = ["format_move", "parse_move", "picks", "explain", "why_illegal", "describe_pick", "hand_id", "tower_cell"]

@@ -231,11 +231,14 @@ def _receive(w: _W, card: int, verb: str) -> None:
     w.pile &= ~(1 << card)
     w.hands = _set(w.hands, seat, w.hands[seat] | 1 << card)
     if w.ev is not None:
-        pid = _hand_id(w, seat, card)
-        w.say(EventKind.DRAW, f"You {verb} {card_words(card)}.", (pid,), (seat,), reveals=True)
+        w.say(EventKind.DRAW, f"You {verb} {card_words(card)}.", (_hand_id(w, seat, card),), (seat,), reveals=True)
         others = tuple(s for s in range(w.n) if s != seat)
         if others:
-            w.say(EventKind.DRAW, f"{_name(seat)} {verb}s a card.", (pid,), others)
+            # to the others every card in that hand is a back: the new one shows at the end of the fan (its place in
+            # the sorted hand would tell them something about it)
+            last = f"card:hand:{seat}:{bin(w.hands[seat]).count('1') - 1}"
+            w.say(EventKind.DRAW, f"{_name(seat)} {'is dealt' if verb == 'are dealt' else verb + 's'} a card.",
+                  (last,), others)
 
 
 def _discard(w: _W, cards) -> None:
@@ -247,9 +250,10 @@ def _eliminate(w: _W, seat: int) -> None:
     hand = bits(w.hands[seat])
     w.hands = _set(w.hands, seat, 0)
     _discard(w, hand)
+    # the cards show face up on the discards; the event does not name them, so that whoever knocked the player out
+    # sees the same words whatever the hand held
     w.say(EventKind.LEAVE, f"{_name(seat)} has lost their last tower and is out of the game"
-          + (f"; their cards go to the discards: {', '.join(card_words(c) for c in hand)}." if hand else "."),
-          reveals=bool(hand))
+          + ("; their cards go face up to the discards." if hand else "."), reveals=bool(hand))
     if len(alive_seats(w)) <= 1:
         w.stage = OVER
         w.say(EventKind.END, "The battle ends.")
