@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 
-from towerworld.games.throwdown.cards import BLACK, BLUE, CARDS, GREEN, RED, YELLOW
+from towerworld.games.throwdown.cards import BLACK, BLUE, CARDS, GREEN, RED, YELLOW, colour_of
 from towerworld.games.throwdown.rules import DEFEND, DRAW, HAND, OVER, _step, _W, standing_pips
 
 # What a tower colour on top is worth to its owner: red, blue and yellow make attacks, black makes defences, green
@@ -19,7 +19,7 @@ def _seat_value(state, seat: int) -> float:
     if not any(towers):
         return float(state.points[seat])
     value = float(state.points[seat] + standing_pips(state, seat))
-    tops = {t[-1] // 3 for t in towers if t}
+    tops = {colour_of(t[-1]) for t in towers if t}
     value += sum(COLOUR_WORTH[c] for c in tops)
     cards = bin(state.hands[seat]).count("1")
     if state.stage == DRAW and state.receiver == seat:
