@@ -124,3 +124,24 @@ def test_cards_and_pyramids_are_conserved():
                     known = set(before_lay.pieces) | set(after_lay.pieces) | set(after_lay.cells)
                     assert set(e.pieces) <= known, (e, move)
             s = after
+
+
+def test_every_refused_pick_gets_one_sentence():
+    """Random click sequences over the table and the buttons: explain never fails and answers in one sentence."""
+    rng = random.Random(9)
+    s = GAME.new_state({"extended": True}, 3)
+    buttons = ["draw", "pass", "confirm", "no defence", "no swap"]
+    for _ in range(250):
+        if GAME.current_player(s) == TERMINAL:
+            break
+        if GAME.current_player(s) == CHANCE:
+            s, _ = GAME.apply(s, GAME.sample_chance(s, rng))
+            continue
+        lay = GAME.layout(s, OMNISCIENT)
+        spots = sorted(lay.pieces) + sorted(lay.cells) + buttons
+        for _ in range(5):
+            clicks = [rng.choice(spots) for _ in range(rng.randint(1, 4))]
+            text = GAME.explain(s, clicks)
+            assert text and "\n" not in text and len(text) < 300 and text.endswith("."), (clicks, text)
+        moves = GAME.legal_moves(s)
+        s, _ = GAME.apply(s, moves[rng.randrange(len(moves))])

@@ -417,7 +417,7 @@ def _step(w: _W, move: tuple) -> None:
         w.turn = w.receiver = move[1]
         w.stage = DEAL
         w.to_deal = HAND * w.n
-        w.say(EventKind.ROLL, f"{_name(move[1])} starts.")
+        w.say(EventKind.REVEAL, f"{_name(move[1])} starts.")
         return
     p = w.turn
     if kind == "attack":
