@@ -12,7 +12,7 @@ def _games_per_second(game, players: int, variant: str | None, seconds: float) -
     options, n = game.resolve_options(None, variant, players)
     start_state = game.new_state(options, n)
     rng = random.Random(11)
-    times = []
+    times: list[float] = []
     start = time.perf_counter()
     while time.perf_counter() - start < seconds or len(times) < 5:
         t = time.perf_counter()

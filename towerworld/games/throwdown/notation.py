@@ -165,7 +165,7 @@ def picks(state, move) -> tuple:
     p = state.turn
     if kind == "attack":
         _, card, excuse, target, tower, green = move
-        out = [hand_id(state, p, card)]
+        out: list = [hand_id(state, p, card)]
         if excuse:
             out.append(hand_id(state, p, EXCUSE))
         out.append(tower_cell(target, tower))
@@ -303,7 +303,7 @@ def why_illegal(game, state, move) -> str:
             problem = _card_attack_problem(state, p, card) or _target_problem(state, p, card, target, tower)
             if problem:
                 return problem
-            options = stand_ins(state, p, NEEDS[CARDS[card].pips])
+            options = stand_ins(state, p, NEEDS[CARDS[card].pips]) or []
             if green not in options:
                 need = COLOURS[NEEDS[CARDS[card].pips]]
                 if options == [-1]:
@@ -317,7 +317,7 @@ def why_illegal(game, state, move) -> str:
             problem = _defence_problem(state, tuple(cards))
             if problem:
                 return problem
-            if green not in stand_ins(state, target, BLACK):
+            if green not in (stand_ins(state, target, BLACK) or []):
                 return ("You have a black tower, so no green tower may stand in." if has_colour(state, target, BLACK)
                         else "You have no black tower: one of your green towers must stand in.")
         if kind == "draw":
@@ -405,7 +405,7 @@ def _explain_turn(state, p: int, flat: list, cards: list, rest: list) -> str:
 
 def _leading_cards(state, seat: int, flat: list) -> tuple[list, list]:
     """The cards of `seat`'s hand picked first, and the picks after them."""
-    cards = []
+    cards: list[int] = []
     for k, pick in enumerate(flat):
         card = _card_of_pick(state, seat, pick)
         if card is None or card in cards:
@@ -421,7 +421,7 @@ def _progress(path: tuple, flat: list) -> bool:
         if i == len(flat):
             return True
         if isinstance(step, frozenset):
-            taken = set()
+            taken: set = set()
             while i < len(flat) and flat[i] in step and flat[i] not in taken:
                 taken.add(flat[i])
                 i += 1

@@ -206,6 +206,23 @@ def _tower_words(state, seat: int, tower: int) -> str:
 class _W:
     """A mutable working copy of a state inside one `apply`; `ev` collects events (None in fast random play)."""
     __slots__ = TState._fields + ("ev",)
+    n: int
+    extended: bool
+    hands: tuple
+    pile: int
+    discards: tuple
+    towers: tuple
+    scrap: int
+    points: tuple
+    losses: tuple
+    turn: int
+    stage: int
+    attack: tuple
+    change: tuple
+    queue: tuple
+    receiver: int
+    to_deal: int
+    ev: list | None
 
     def __init__(self, s: TState, ev):
         for name, value in zip(TState._fields, s):
@@ -529,7 +546,7 @@ def remodel_moves(state: TState, p: int) -> list[tuple]:
 def defence_moves(state: TState) -> list[tuple]:
     _, card, _, target, tower, _ = state.attack
     greens = stand_ins(state, target, BLACK)
-    moves = [("nodefence",)]
+    moves: list[tuple] = [("nodefence",)]
     if greens is None:
         return moves
     colour = top_colour(state.towers[target][tower])
