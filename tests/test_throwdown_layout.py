@@ -79,6 +79,8 @@ def test_attack_picks_card_then_eligible_tower():
     hand = "card:hand:0:0"
     assert paths == {(hand, "tower:1:1"), (hand, "tower:1:3")}       # blue and black towers only
     assert "attack" in GAME.explain(s, (hand, "tower:1:0"))
+    assert GAME.describe_pick(s, (hand,), "tower:1:3") == "Player 2's black tower d"
+    assert GAME.describe_pick(s, (), hand) == "the Journey (3)"
 
 
 def test_defence_is_a_set_of_cards_then_confirm():

@@ -201,7 +201,9 @@ def describe_pick(state, chosen, pick) -> str:
         return f"{len(pick)} cards"
     if pick.startswith("tower:"):
         _, seat, tower = pick.split(":")
-        return f"Player {int(seat) + 1}'s tower {SLOTS[int(tower)]}"
+        standing = state.towers[int(seat)][int(tower)]
+        colour = f"{COLOURS[top_colour(standing)]} " if standing else "empty "
+        return f"Player {int(seat) + 1}'s {colour}tower {SLOTS[int(tower)]}"
     if pick.startswith("pyr:"):
         _, colour, size = pick.split(":")
         return f"{colour} {size}-pip pyramid"
