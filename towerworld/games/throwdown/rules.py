@@ -416,94 +416,123 @@ def _next_attrition(w: _W) -> None:
     _next_draw(w)
 
 
-def _step(w: _W, move: tuple) -> None:
-    kind = move[0]
-    if kind == "card":
-        if w.stage == DEAL:
-            _receive(w, move[1], "are dealt")
-            w.to_deal -= 1
-            w.receiver = (w.receiver + 1) % w.n
-            if not w.to_deal:
-                w.stage = TURN
-                w.receiver = -1
-        else:
-            _receive(w, move[1], "draw")
-            _next_draw(w)
-        return
-    if kind == "start":
-        w.turn = w.receiver = move[1]
-        w.stage = DEAL
-        w.to_deal = HAND * w.n
-        w.say(EventKind.REVEAL, f"{_name(move[1])} starts.")
-        return
-    p = w.turn
-    if kind == "attack":
-        _, card, excuse, target, tower, green = move
-        w.attack = (p, card, excuse, target, tower, green)
-        played = [card] + ([EXCUSE] if excuse else [])
-        from_hand = tuple(_hand_id(w, p, c) for c in played) if w.ev is not None else ()
-        w.hands = _set(w.hands, p, w.hands[p] & ~sum(1 << c for c in played))
-        if w.ev is not None:
-            text = (f"{_name(p)} attacks {_tower_words(w, target, tower)} with {card_words(card)}: "
-                    f"{CARDS[card].pips} pip{'s' if CARDS[card].pips > 1 else ''}"
-                    + (", made unblockable by the Excuse." if excuse else "."))
-            w.say(EventKind.ATTACK, text, from_hand, reveals=True)
-        if green >= 0:
-            w.say(EventKind.SPEND, f"{_name(p)}'s green tower {SLOTS[green]} stands in and takes 1 pip.")
-            if _damage(w, p, green, 1, p, -1, THEN_ATTACK):
-                return
-        _after_attacker_stand_in(w)
-    elif kind == "defend":
-        _, cards, green = move
-        target = w.attack[3]
-        from_hand = tuple(_hand_id(w, target, c) for c in cards) if w.ev is not None else ()
-        w.hands = _set(w.hands, target, w.hands[target] & ~sum(1 << c for c in cards))
-        _discard(w, _attack_cards(w))
-        _discard(w, cards)
-        w.attack = ()
-        w.say(EventKind.DEFEND, f"{_name(target)} defends with {', '.join(card_words(c) for c in cards)}: "
-              "the attack is nullified.", from_hand, reveals=True)
-        if green >= 0:
-            w.say(EventKind.SPEND, f"{_name(target)}'s green tower {SLOTS[green]} stands in and takes 1 pip.")
-            if _damage(w, target, green, 1, target, -1, THEN_END_TURN):
-                return
-        _end_turn(w)
-    elif kind == "nodefence":
-        w.say(EventKind.DECLINE, f"{_name(w.attack[3])} does not defend.")
-        _resolve_damage(w)
-    elif kind == "change":
-        chooser, seat, tower, size, then = w.change
-        w.change = ()
-        w.stage = TURN   # provisional; the continuation sets the real stage
-        _place_change(w, seat, tower, move[1], chooser)
-        _continue(w, then)
-    elif kind == "attrition":
-        seat = w.queue[0]
-        w.queue = w.queue[1:]
-        w.say(EventKind.REMOVE, f"{_name(seat)} takes the pip of attrition on tower {SLOTS[move[1]]}.")
-        w.stage = TURN
-        if not _damage(w, seat, move[1], 1, seat, -1, THEN_ATTRITION):
-            _next_attrition(w)
-    elif kind == "draw":
-        w.receiver = p
-        w.say(EventKind.DRAW, f"{_name(p)} draws up to five cards.")
+def _take_from_hand(w: _W, seat: int, cards) -> tuple:
+    """Cards leave a hand; the hand ids they had (for the events' pieces)."""
+    ids = tuple(_hand_id(w, seat, c) for c in cards) if w.ev is not None else ()
+    w.hands = _set(w.hands, seat, w.hands[seat] & ~sum(1 << c for c in cards))
+    return ids
+
+
+def _do_card(w: _W, move: tuple) -> None:
+    if w.stage == DEAL:
+        _receive(w, move[1], "are dealt")
+        w.to_deal -= 1
+        w.receiver = (w.receiver + 1) % w.n
+        if not w.to_deal:
+            w.stage = TURN
+            w.receiver = -1
+    else:
+        _receive(w, move[1], "draw")
         _next_draw(w)
-    elif kind == "remodel":
-        _, cards, tower, code = move
-        from_hand = tuple(_hand_id(w, p, c) for c in cards) if w.ev is not None else ()
-        w.hands = _set(w.hands, p, w.hands[p] & ~sum(1 << c for c in cards))
-        _discard(w, cards)
-        text = f"{_name(p)} remodels, discarding {', '.join(card_words(c) for c in cards)}"
-        if tower >= 0:
-            old = w.towers[p][tower][-1]
-            w.scrap = (w.scrap | 1 << old) & ~(1 << code)
-            w.towers = _set(w.towers, p, _set(w.towers[p], tower, w.towers[p][tower][:-1] + (code,)))
-            text += f", and swaps the {pyramid_words(old)} on tower {SLOTS[tower]} for the {pyramid_words(code)}"
-        w.say(EventKind.REMODEL, text + ".", from_hand + ((pyramid_id(code),) if tower >= 0 else ()), reveals=True)
-        _end_turn(w)
-    elif kind == "pass":
-        w.say(EventKind.PASS, f"{_name(p)} can do nothing and passes.")
-        _end_turn(w)
+
+
+def _do_start(w: _W, move: tuple) -> None:
+    w.turn = w.receiver = move[1]
+    w.stage = DEAL
+    w.to_deal = HAND * w.n
+    w.say(EventKind.REVEAL, f"{_name(move[1])} starts.")
+
+
+def _do_attack(w: _W, move: tuple) -> None:
+    _, card, excuse, target, tower, green = move
+    p = w.turn
+    w.attack = (p, card, excuse, target, tower, green)
+    from_hand = _take_from_hand(w, p, [card] + ([EXCUSE] if excuse else []))
+    if w.ev is not None:
+        pips = CARDS[card].pips
+        w.say(EventKind.ATTACK, f"{_name(p)} attacks {_tower_words(w, target, tower)} with {card_words(card)}: "
+              f"{pips} pip{'s' if pips > 1 else ''}" + (", made unblockable by the Excuse." if excuse else "."),
+              from_hand, reveals=True)
+    if green >= 0:
+        w.say(EventKind.SPEND, f"{_name(p)}'s green tower {SLOTS[green]} stands in and takes 1 pip.")
+        if _damage(w, p, green, 1, p, -1, THEN_ATTACK):
+            return
+    _after_attacker_stand_in(w)
+
+
+def _do_defend(w: _W, move: tuple) -> None:
+    _, cards, green = move
+    target = w.attack[3]
+    from_hand = _take_from_hand(w, target, cards)
+    _discard(w, _attack_cards(w))
+    _discard(w, cards)
+    w.attack = ()
+    w.say(EventKind.DEFEND, f"{_name(target)} defends with {', '.join(card_words(c) for c in cards)}: "
+          "the attack is nullified.", from_hand, reveals=True)
+    if green >= 0:
+        w.say(EventKind.SPEND, f"{_name(target)}'s green tower {SLOTS[green]} stands in and takes 1 pip.")
+        if _damage(w, target, green, 1, target, -1, THEN_END_TURN):
+            return
+    _end_turn(w)
+
+
+def _do_no_defence(w: _W, move: tuple) -> None:
+    w.say(EventKind.DECLINE, f"{_name(w.attack[3])} does not defend.")
+    _resolve_damage(w)
+
+
+def _do_change(w: _W, move: tuple) -> None:
+    chooser, seat, tower, _, then = w.change
+    w.change = ()
+    w.stage = TURN   # provisional; the continuation sets the real stage
+    _place_change(w, seat, tower, move[1], chooser)
+    _continue(w, then)
+
+
+def _do_attrition(w: _W, move: tuple) -> None:
+    seat = w.queue[0]
+    w.queue = w.queue[1:]
+    w.say(EventKind.REMOVE, f"{_name(seat)} takes the pip of attrition on tower {SLOTS[move[1]]}.")
+    w.stage = TURN
+    if not _damage(w, seat, move[1], 1, seat, -1, THEN_ATTRITION):
+        _next_attrition(w)
+
+
+def _do_draw(w: _W, move: tuple) -> None:
+    w.receiver = w.turn
+    w.say(EventKind.DRAW, f"{_name(w.turn)} draws up to five cards.")
+    _next_draw(w)
+
+
+def _do_remodel(w: _W, move: tuple) -> None:
+    _, cards, tower, code = move
+    p = w.turn
+    pieces = _take_from_hand(w, p, cards)
+    _discard(w, cards)
+    text = f"{_name(p)} remodels, discarding {', '.join(card_words(c) for c in cards)}"
+    if tower >= 0:
+        old = w.towers[p][tower][-1]
+        w.scrap = (w.scrap | 1 << old) & ~(1 << code)
+        w.towers = _set(w.towers, p, _set(w.towers[p], tower, w.towers[p][tower][:-1] + (code,)))
+        text += f", and swaps the {pyramid_words(old)} on tower {SLOTS[tower]} for the {pyramid_words(code)}"
+        pieces += (pyramid_id(code),)
+    w.say(EventKind.REMODEL, text + ".", pieces, reveals=True)
+    _end_turn(w)
+
+
+def _do_pass(w: _W, move: tuple) -> None:
+    w.say(EventKind.PASS, f"{_name(w.turn)} can do nothing and passes.")
+    _end_turn(w)
+
+
+_STEPS = {"card": _do_card, "start": _do_start, "attack": _do_attack, "defend": _do_defend,
+          "nodefence": _do_no_defence, "change": _do_change, "attrition": _do_attrition, "draw": _do_draw,
+          "remodel": _do_remodel, "pass": _do_pass}
+
+
+def _step(w: _W, move: tuple) -> None:
+    """Apply one move (trusted legal) to the working copy."""
+    _STEPS[move[0]](w, move)
 
 
 # ---- move generation ---------------------------------------------------------------------------------------------------
