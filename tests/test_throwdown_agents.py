@@ -45,3 +45,9 @@ def test_heuristic_counts_pips_points_and_threats():
     assert heuristic(GAME, hit, 0) > even
     pending = play(s, "attack mountain 2d")                                      # player 2 may still defend
     assert heuristic(GAME, hit, 0) > heuristic(GAME, pending, 0)
+
+
+def test_hint_is_a_legal_move_for_the_viewer_only():
+    s = play(position({0: ["castle"], 1: ["journey", "sailor"]}), "attack castle 2a")
+    assert GAME.hint(s, 0) is None
+    assert GAME.hint(s, 1) in GAME.legal_moves(s)

@@ -779,6 +779,14 @@ class ThrowdownGame(Game):
         from towerworld.games.throwdown.layout import hud
         return hud(self, state, viewer)
 
+    def hint(self, state, viewer, budget: float = 0.5):
+        """The greedy agent's move for `viewer`, from the viewer's View (its own hand, the rest resampled)."""
+        if self.current_player(state) != viewer or viewer < 0:
+            return None
+        from towerworld.engine.agent import View
+        from towerworld.games.throwdown.strategy import GreedyAgent
+        return GreedyAgent(self, seed=0, samples=3).choose(View.of(self, state, viewer))
+
     def heuristic(self, state, player):
         from towerworld.games.throwdown.strategy import heuristic
         return heuristic(self, state, player)
