@@ -164,3 +164,80 @@ def test_a_finished_game_is_shown_whole(showbase, toy_registered):
         assert table.viewer == OMNISCIENT
     finally:
         table.close()
+
+
+def test_t_then_enter_plays_the_hint(showbase, tmp_path):
+    """Issue #14: "T then Enter plays the hint"."""
+    from towerworld.app.play import PlayTable
+    game = registry.get_game("kdak")
+    table = PlayTable(Match(game, players=[PlayerSpec("Ann"), PlayerSpec("Bob")],
+                            autosave=str(tmp_path / "h.tower.json")))
+    try:
+        for _ in range(30):
+            if table.anim is not None:
+                table.anim.finish()
+            step(showbase, 1)
+            if table._human_turn():
+                break
+        table.show_hint()
+        hinted = table.hinted
+        assert hinted is not None and "Enter to play it" in table.hud.message.getText()
+        before = len(table.match.plies)
+        table.commit_exact()
+        assert len(table.match.plies) > before and hinted in [p.move for p in table.match.plies[before:]]
+    finally:
+        table.close()
+
+
+def test_with_no_writable_place_the_table_says_so_once_and_plays_unsaved(showbase, tmp_path, monkeypatch):
+    """Issue #10: "If there is no writable place, say so once at start and play unsaved"."""
+    import os
+    from towerworld.app import saves
+    from towerworld.app.play import PlayTable
+    blocked = tmp_path / "home-file"
+    blocked.write_text("a file where the saves folder would be")
+    monkeypatch.setattr(saves, "SAVE_DIR", str(blocked / "saves"))
+    game = registry.get_game("kdak")
+    table = PlayTable(Match(game, players=[PlayerSpec("Ann"), PlayerSpec("Bob")]))
+    try:
+        assert table.match.autosave_path is None
+        assert "will not be saved" in table.hud.message.getText()
+        for _ in range(20):
+            if table.anim is not None:
+                table.anim.finish()
+            step(showbase, 1)
+            if table._human_turn():
+                break
+        move = game.legal_moves(table.match.state)[0]
+        for pick in game.picks(table.match.state, move):
+            table.choose(pick)
+        assert table.match.plies and not os.path.exists(str(blocked / "saves"))
+    finally:
+        table.close()
+
+
+def test_stale_temp_files_are_cleaned_at_start(tmp_path, monkeypatch):
+    """Issue #10: "Stale temp files are cleaned at start" (a save killed half-way leaves one)."""
+    import os
+    import time
+    from towerworld.app import saves
+    monkeypatch.setattr(saves, "SAVE_DIR", str(tmp_path))
+    stale = tmp_path / ".tmp-abc.tower.json"
+    fresh = tmp_path / ".tmp-def.tower.json"
+    stale.write_text("{")
+    fresh.write_text("{")
+    old = time.time() - 3600
+    os.utime(stale, (old, old))
+    path = saves.autosave_path("kdak")
+    assert path and os.path.basename(path).startswith("autosave-kdak-")
+    assert not stale.exists() and fresh.exists(), "only temp files older than a save can take are removed"
+
+
+def test_each_new_game_gets_its_own_autosave(tmp_path, monkeypatch):
+    """Issue #10: "starting a new game overwrites the autosave of an unfinished one" no more."""
+    from towerworld.app import saves
+    monkeypatch.setattr(saves, "SAVE_DIR", str(tmp_path))
+    a = saves.autosave_path("kdak")
+    open(a, "w").close()
+    b = saves.autosave_path("kdak")
+    assert a != b

@@ -280,6 +280,7 @@ class PlayTable(Table):
         self.picks: list[str] = []
         self.thinkers: dict = {}
         self.offers: list = []                  # buttons offering to resume an unfinished game, until one is chosen
+        self.hinted = None                      # the move T suggested, which Enter plays
         self.waiting_for: int | None = None     # the AI seat whose answer is awaited
         self.driver = Driver(match, agents={i: None for i, p in enumerate(match.players) if p.is_ai},
                              chance=match.rng if match.seed is not None else live_chance())
@@ -542,7 +543,12 @@ class PlayTable(Table):
         self.refresh()
 
     def commit_exact(self):
+        """Enter: play the complete move the picks make, or the hint just shown."""
         if not self._human_turn():
+            return
+        if not self.picks and self.hinted is not None and self.hinted in self.game.legal_moves(self.match.state):
+            move, self.hinted = self.hinted, None
+            self._play(lambda: self.driver.submit(move))
             return
         exact = [m for m, progress in self._candidates(self.picks) if progress.done]
         if exact:
@@ -563,6 +569,7 @@ class PlayTable(Table):
 
     def clear_picks(self):
         self.picks = []
+        self.hinted = None
         self.refresh()
 
     def back_pick(self):
@@ -626,7 +633,8 @@ class PlayTable(Table):
         lit = [p for step in self.game.picks(state, move) for p in (sorted(step) if isinstance(step, frozenset)
                                                                     else [step])]
         self.stage.highlight({p: HIGHLIGHT_PICKED for p in lit})
-        self.hud.say("Hint: " + self.game.format_move(state, move) + " (click it, or Esc).")
+        self.hinted = move
+        self.hud.say("Hint: " + self.game.format_move(state, move) + " (click it, or Enter to play it; Esc clears).")
 
     def toggle_memory(self):
         self.stage.set_memory_aid(not self.stage.show_hidden)
