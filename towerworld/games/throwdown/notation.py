@@ -342,7 +342,7 @@ def why_illegal(game, state, move) -> str:
             return "Take the pip of attrition on one of your own towers still standing."
         if kind == "pass":
             return "You may pass only when you can neither attack, draw nor remodel."
-    except (ValueError, TypeError, IndexError):
+    except Exception:   # a move of the wrong shape (from a damaged record, a fuzzer) names no rule
         return "That is not a Throwdown move."
     return "That is not a legal move here."
 

@@ -665,6 +665,11 @@ class ThrowdownGame(Game):
         return w.freeze(), ev
 
     def apply(self, state, move):
+        """As the base class, but a refused chance outcome is explained in Throwdown's words."""
+        try:
+            hash(move)
+        except TypeError:
+            return super().apply(state, move)      # refuses the unhashable shape in one sentence
         if self.current_player(state) == CHANCE and move not in {m for m, _ in self.chance_outcomes(state)}:
             raise IllegalMove(self.why_illegal(state, move))
         return super().apply(state, move)
