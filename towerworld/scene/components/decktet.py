@@ -221,10 +221,10 @@ def _index(canvas: Canvas, rank: str, suits: list[str]) -> None:
     if index:
         mask = text_mask(index, 82 if len(index) == 1 else 64)
         canvas.paint(mask, INK, INDEX_LEFT + (INDEX_WIDTH - mask.shape[1]) // 2, y - 8)
-        y += 86
-    for suit in suits:
+        y += 80
+    for suit in suits:   # three fit above the name band
         canvas.paint(symbol(suit, INDEX_SYMBOL), SUIT_COLOURS[suit], INDEX_LEFT + (INDEX_WIDTH - INDEX_SYMBOL) // 2, y)
-        y += INDEX_SYMBOL + 4
+        y += INDEX_SYMBOL + 2
 
 
 def _centre_symbols(canvas: Canvas, suits: list[str]) -> None:
