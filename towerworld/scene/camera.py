@@ -5,6 +5,7 @@ import math
 from dataclasses import dataclass
 
 from towerworld.engine.layout import Layout
+from towerworld.engine.pieces import size
 
 
 @dataclass
@@ -42,11 +43,31 @@ class Orbit:
         self.ty += (math.sin(h) * right + math.cos(h) * forward) * k
 
 
-def framing(layout: Layout, fov: float = 40.0, aspect: float = 1.6, heading: float = -25.0, pitch: float = 38.0) -> Orbit:
-    """The default view: every corner of the layout's bounds inside the frame, looking down at the given angles."""
-    x0, y0, z0, x1, y1, z1 = layout.bounds()
-    orbit = Orbit((x0 + x1) / 2, (y0 + y1) / 2, (z0 + z1) / 3, heading, pitch, 100.0)
-    corners = [(x, y, z) for x in (x0, x1) for y in (y0, y1) for z in (z0, z1)]
+def _outline(layout: Layout) -> list[tuple[float, float, float]]:
+    """Points whose hull holds everything a player must see: each piece's turned footprint at its foot and at its top
+    (a tilted piece as tall as its tilted depth), and every label's anchor."""
+    points = []
+    for p in layout.pieces.values():
+        s = size(p.kind)
+        h = math.radians(p.heading)
+        c, sn = math.cos(h), math.sin(h)
+        top = p.z + max(s.h, abs(math.sin(math.radians(p.tilt))) * max(s.w, s.d))
+        for u in (-s.w / 2, s.w / 2):
+            for v in (-s.d / 2, s.d / 2):
+                x, y = p.x + u * c - v * sn, p.y + u * sn + v * c
+                points.append((x, y, p.z))
+                points.append((x, y, top))
+    points += [(x, y, z) for x, y, z, _words in layout.labels.values()]
+    return points
+
+
+def framing(layout: Layout, fov: float = 40.0, aspect: float = 1.6, heading: float = -25.0, pitch: float = 38.0,
+            fill: float = 0.92) -> Orbit:
+    """The default view, looking down at the given angles: the camera aims at the middle of the pieces as they appear
+    on screen (not of their box) and comes as close as it can with every piece inside `fill` of the frame."""
+    points = _outline(layout)
+    if not points:
+        return Orbit(0.0, 0.0, 0.0, heading, pitch, 500.0)
     tan_h = math.tan(math.radians(fov / 2))          # Panda's setFov(f) is the horizontal field of view
     tan_v = tan_h / max(aspect, 1e-3)
     h, p = math.radians(heading), math.radians(pitch)
@@ -54,13 +75,27 @@ def framing(layout: Layout, fov: float = 40.0, aspect: float = 1.6, heading: flo
     right = (math.cos(h), math.sin(h), 0.0)
     up = (right[1] * fwd[2] - right[2] * fwd[1], right[2] * fwd[0] - right[0] * fwd[2],
           right[0] * fwd[1] - right[1] * fwd[0])
-    need = 60.0
-    for cx, cy, cz in corners:
-        rel = (cx - orbit.tx, cy - orbit.ty, cz - orbit.tz)
-        along = sum(a * b for a, b in zip(rel, fwd))
-        side = abs(sum(a * b for a, b in zip(rel, right)))
-        lift = abs(sum(a * b for a, b in zip(rel, up)))
-        # the corner is in frame when side <= tan_h * (dist + along) and lift <= tan_v * (dist + along)
-        need = max(need, side / tan_h - along, lift / tan_v - along)
-    orbit.distance = need * 1.08
-    return orbit
+
+    def dot(a, b):
+        return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+    xs, ys, zs = zip(*points)
+    target = [(min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2, (min(zs) + max(zs)) / 3]
+    dist = 100.0
+    # A fixed point: for a target the nearest distance that fits is exact (each point's own bound); then the target
+    # moves to the middle of what the camera sees from there. Perspective makes the near side look larger, so the
+    # box centre alone leaves the far side of the frame empty.
+    for _ in range(12):
+        rel = [(x - target[0], y - target[1], z - target[2]) for x, y, z in points]
+        along = [dot(r, fwd) for r in rel]
+        side = [dot(r, right) for r in rel]
+        lift = [dot(r, up) for r in rel]
+        dist = max(60.0, max(max(abs(s) / (tan_h * fill), abs(u) / (tan_v * fill)) - a
+                             for s, u, a in zip(side, lift, along)))
+        sx = [s / (tan_h * (dist + a)) for s, a in zip(side, along)]
+        sy = [u / (tan_v * (dist + a)) for u, a in zip(lift, along)]
+        mid_x, mid_y = (min(sx) + max(sx)) / 2, (min(sy) + max(sy)) / 2
+        if abs(mid_x) < 1e-3 and abs(mid_y) < 1e-3:
+            break
+        shift_r, shift_u = mid_x * tan_h * dist, mid_y * tan_v * dist
+        target = [t + shift_r * r + shift_u * u for t, r, u in zip(target, right, up)]
+    return Orbit(target[0], target[1], target[2], heading, pitch, dist)

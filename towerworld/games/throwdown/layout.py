@@ -18,13 +18,13 @@ from towerworld.games.throwdown.rules import (ATTRITION, CHANGE, DEAL, DEFEND, D
                                               standing_pips, top_colour)
 
 CARD = size("card")
-TOWER_RADIUS = 270.0
-HAND_RADIUS = 410.0
-PLAY_RADIUS = 185.0
-PLAQUE_RADIUS = 500.0
 TOWER_SPACING = 58.0
-FAN_STEP = 38.0
+OWN_FAN_RADIUS = 300.0         # the viewer's own hand: an arc about a point behind it, the cards leaning towards them
+OWN_FAN_TURN = 12.0
+OWN_TILT = 40.0
+FAN_STEP = 30.0                # the others' hands: backs lying flat in a shallow fan
 FAN_TURN = 4.0
+PLAY_LIFT = 70.0               # a waiting attack card hovers above the target tower (the tallest tower is ~45 mm)
 PILE_AT = (-150.0, 0.0)
 DISCARD_AT = (-70.0, 0.0)
 SCRAP_AT = (10.0, -60.0)       # the scrapyard's first spot; pyramids lie in rows by size, large ones nearest player 1
@@ -33,22 +33,34 @@ SCRAP_ROW = 6
 BACK = look(back="decktet")
 
 
-def seat_frame(seat: int, n: int) -> tuple[float, float, float]:
-    """(outward x, outward y, heading) of a seat: player 1 at the front (-y), the others counter-clockwise; the
-    heading turns a card so that it reads upright for that seat."""
-    theta = -90.0 + 360.0 * seat / n
+def radii(n: int) -> tuple[float, float]:
+    """(towers, hand) distances from the centre: two players face each other across the middle; from three on, the
+    seats at the sides need room beside the piles and the scrapyard."""
+    tower = 165.0 if n == 2 else 270.0
+    return tower, tower + 125.0
+
+
+def front_seat(viewer: int, n: int) -> int:
+    """The seat drawn nearest the camera: the viewer's own (so their hand is the large one in front), else player 1."""
+    return viewer if 0 <= viewer < n else 0
+
+
+def seat_frame(seat: int, n: int, front: int = 0) -> tuple[float, float, float]:
+    """(outward x, outward y, heading) of a seat: `front` at the front (-y), the others counter-clockwise in turn
+    order; the heading turns a card so that it reads upright for that seat."""
+    theta = -90.0 + 360.0 * ((seat - front) % n) / n
     rad = math.radians(theta)
     return math.cos(rad), math.sin(rad), theta + 90.0
 
 
-def _at(seat: int, n: int, radius: float, across: float) -> tuple[float, float]:
-    ox, oy, _ = seat_frame(seat, n)
+def _at(seat: int, n: int, radius: float, across: float, front: int = 0) -> tuple[float, float]:
+    ox, oy, _ = seat_frame(seat, n, front)
     rx, ry = -oy, ox            # the seat's right hand, seen from its chair
     return ox * radius + rx * across, oy * radius + ry * across
 
 
-def tower_spot(seat: int, n: int, tower: int) -> tuple[float, float]:
-    return _at(seat, n, TOWER_RADIUS, (tower - 1.5) * TOWER_SPACING)
+def tower_spot(seat: int, n: int, tower: int, front: int = 0) -> tuple[float, float]:
+    return _at(seat, n, radii(n)[0], (tower - 1.5) * TOWER_SPACING, front)
 
 
 def nest_heights(tower: tuple) -> list[float]:
@@ -88,47 +100,75 @@ def _sees_hand(viewer: int, seat: int) -> bool:
     return viewer == OMNISCIENT or viewer == seat
 
 
+def hand_poses(seat: int, n: int, cards: list, shown: bool, own: bool, front: int) -> list[Pose]:
+    """A hand fanned in front of its owner. The viewer's own hand is an arc of cards leaning towards them, spread so
+    that every rank, suit and name reads; the others lie flat, close together."""
+    ox, oy, heading = seat_frame(seat, n, front)
+    rx, ry = -oy, ox
+    hand_r = radii(n)[1]
+    poses = []
+    for j, card in enumerate(cards):
+        off = j - (len(cards) - 1) / 2
+        face = card_look(card) if shown else BACK
+        if own:
+            turn = -off * OWN_FAN_TURN
+            rad = math.radians(turn)
+            # the arc's centre lies OWN_FAN_RADIUS outside the hand; each later card lies a little nearer the owner
+            # and higher, so the fan overlaps like one held in the hand, never through itself
+            across = -math.sin(rad) * OWN_FAN_RADIUS
+            inward = math.cos(rad) * OWN_FAN_RADIUS - OWN_FAN_RADIUS - j * 1.2 * math.sin(math.radians(OWN_TILT))
+            x = ox * (hand_r - inward) + rx * across
+            y = oy * (hand_r - inward) + ry * across
+            poses.append(Pose("card", x, y, j * 1.2 * math.cos(math.radians(OWN_TILT)), heading + turn, shown, face,
+                              tilt=OWN_TILT))
+        else:
+            x, y = _at(seat, n, hand_r, off * FAN_STEP, front)
+            poses.append(Pose("card", x, y, j * CARD.h, heading - off * FAN_TURN, shown, face))
+    return poses
+
+
 def build_layout(state, viewer: int) -> Layout:
     lay = Layout()
     n = state.n
+    front = front_seat(viewer, n)
+    _, _, reading = seat_frame(front, n, front)         # public cards read upright for the seat in front
+    tower_r, hand_r = radii(n)
     for seat in range(n):
-        _, _, heading = seat_frame(seat, n)
+        _, _, heading = seat_frame(seat, n, front)
         for t, tower in enumerate(state.towers[seat]):
-            x, y = tower_spot(seat, n, t)
+            x, y = tower_spot(seat, n, t, front)
             for code, z in zip(tower, nest_heights(tower)):
                 lay.place(pyramid_id(code), Pose(f"pyramid_{pips_of(code)}", x, y, z, heading,
                                                  look=look(colour=COLOURS[colour_of(code)])))
             lay.cells[f"tower:{seat}:{t}"] = Cell(x, y, 0.0, 40.0, 40.0, f"Player {seat + 1}'s tower {SLOTS[t]}")
-        hand = bits(state.hands[seat])
-        for j, card in enumerate(hand):
-            off = j - (len(hand) - 1) / 2
-            x, y = _at(seat, n, HAND_RADIUS, off * FAN_STEP)
-            shown = _sees_hand(viewer, seat)
-            lay.place(f"card:hand:{seat}:{j}", Pose("card", x, y, j * CARD.h, heading - off * FAN_TURN, shown,
-                                                    card_look(card) if shown else BACK))
-        x, y = _at(seat, n, PLAQUE_RADIUS, 0.0)
+        shown = _sees_hand(viewer, seat)
+        for j, pose in enumerate(hand_poses(seat, n, bits(state.hands[seat]), shown, shown and seat == front, front)):
+            lay.place(f"card:hand:{seat}:{j}", pose)
+        # the score plaque, at the right end of the seat's row of towers
+        x, y = _at(seat, n, tower_r, 2.5 * TOWER_SPACING + 35.0, front)
         out = "" if any(state.towers[seat]) else " (out)"
-        lay.labels[f"score:{seat}"] = (x, y, 0.0, f"Player {seat + 1}{out}: {state.points[seat]} points, "
-                                                  f"{standing_pips(state, seat)} pips")
+        lay.labels[f"score:{seat}"] = (x, y, 0.0, f"Player {seat + 1}{out}\n{state.points[seat]} points\n"
+                                                  f"{standing_pips(state, seat)} pips standing")
     if state.attack:
-        attacker, card, excuse = state.attack[:3]
-        _, _, heading = seat_frame(attacker, n)
+        # the attack waits above the target tower, where the defender looks
+        _, card, excuse, target, tower, _ = state.attack
         played = [card] + ([EXCUSE] if excuse else [])
+        tx, ty = tower_spot(target, n, tower, front)
         for k, c in enumerate(played):
-            x, y = _at(attacker, n, PLAY_RADIUS, (k - (len(played) - 1) / 2) * 40.0)
-            lay.place(f"card:play:{k}", Pose("card", x, y, k * CARD.h, heading, True, card_look(c)))
+            lay.place(f"card:play:{k}", Pose("card", tx + k * 22.0, ty - k * 12.0, PLAY_LIFT + k * 2.0,
+                                             reading + (k * 12.0), True, card_look(c)))
     # the draw pile: one back for every five cards, so its height follows the count
     count = bin(state.pile).count("1")
     for k in range((count + 4) // 5):
-        lay.place(f"card:pile:{k}", Pose("card", *PILE_AT, k * 5 * CARD.h, 0.0, False, BACK))
+        lay.place(f"card:pile:{k}", Pose("card", *PILE_AT, k * 5 * CARD.h, reading, False, BACK))
     lay.cells["pile"] = Cell(*PILE_AT, 0.0, CARD.w, CARD.d, "draw pile")
     for k, card in enumerate(state.discards):
         turn = ((k * 37) % 13) - 6.0           # a loose heap, the top card readable
-        lay.place(f"card:discard:{k}", Pose("card", *DISCARD_AT, k * CARD.h, turn, True, card_look(card)))
+        lay.place(f"card:discard:{k}", Pose("card", *DISCARD_AT, k * CARD.h, reading + turn, True, card_look(card)))
     for code, (x, y) in scrap_spots(state.scrap):
         pips = pips_of(code)
-        base = size(f"pyramid_{pips}").w
-        lay.place(pyramid_id(code), Pose(f"pyramid_{pips}", x, y, base / 2, 0.0, True,
+        # tilted pieces rest their lowest point at pose.z: a pyramid lying on a face rests on the table
+        lay.place(pyramid_id(code), Pose(f"pyramid_{pips}", x, y, 0.0, reading, True,
                                          look(colour=COLOURS[colour_of(code)]), tilt=90.0))
     lay.cells["scrapyard"] = Cell(SCRAP_AT[0] + SCRAP_ROW * SCRAP_STEP / 2, SCRAP_AT[1] + 60.0, 0.0,
                                   SCRAP_ROW * SCRAP_STEP, 150.0, "scrapyard")

@@ -294,11 +294,16 @@ def _damage(w: _W, seat: int, tower: int, pips: int, chooser: int, scorer: int, 
             need = size - left
             left = 0
     w.towers = _set(w.towers, seat, _set(w.towers[seat], tower, tuple(t)))
+    size = change_size(w.scrap, need) if need else 0
     if w.ev is not None:
+        # a tower left empty (no change comes back onto it) is destroyed: its last pyramid topples after the others
+        # have lifted off
+        lost = not t and not size
         w.say(EventKind.REMOVE, f"{pips} pip{'s' if pips > 1 else ''} of damage to {_name(seat)}'s tower "
               f"{SLOTS[tower]}: the {', '.join(pyramid_words(p) for p in knocked)} go to the scrapyard.",
-              tuple(pyramid_id(p) for p in knocked))
-    size = change_size(w.scrap, need) if need else 0
+              tuple(pyramid_id(p) for p in (knocked[:-1] if lost else knocked)))
+        if lost:
+            w.say(EventKind.TOPPLE, "", (pyramid_id(knocked[-1]),))
     if size:
         options = change_options(w.scrap, size)
         if len(options) > 1:
@@ -341,6 +346,17 @@ def _end_turn(w: _W) -> None:
     w.turn = next_alive(w, w.turn)
 
 
+def _play_ids(w: _W) -> tuple:
+    """The table ids of the attack's cards while they wait by the target tower (see layout)."""
+    return tuple(f"card:play:{k}" for k in range(len(_attack_cards(w))))
+
+
+def _discard_ids(w: _W, count: int) -> tuple:
+    """The table ids the next `count` cards to be discarded will have: the stage flies each card named before them to
+    the one in the same place among them."""
+    return tuple(f"card:discard:{len(w.discards) + k}" for k in range(count))
+
+
 def _attack_cards(w: _W) -> list[int]:
     a = w.attack
     return [a[1]] + ([EXCUSE] if a[2] else [])
@@ -349,8 +365,9 @@ def _attack_cards(w: _W) -> list[int]:
 def _after_attacker_stand_in(w: _W) -> None:
     attacker, card, excuse, target, tower, _ = w.attack
     if w.stage == OVER or not alive(w, attacker):
+        flight = _play_ids(w) + _discard_ids(w, len(_attack_cards(w)))
         _discard(w, _attack_cards(w))
-        w.say(EventKind.DISCARD, "The attacker is out of the game: the attack fizzles.")
+        w.say(EventKind.DISCARD, "The attacker is out of the game: the attack fizzles.", flight)
         _end_turn(w)
         return
     if excuse or not may_be_asked_to_defend(w, target):
@@ -418,7 +435,10 @@ def _next_attrition(w: _W) -> None:
 
 def _take_from_hand(w: _W, seat: int, cards) -> tuple:
     """Cards leave a hand; the hand ids they had (for the events' pieces)."""
-    ids = tuple(_hand_id(w, seat, c) for c in cards) if w.ev is not None else ()
+    # the last places of the fan, not the cards' own: to the other players a hand is a row of backs, and the place of
+    # the played card in the sorted hand would tell them something about the cards that stay
+    count = bin(w.hands[seat]).count("1")
+    ids = tuple(f"card:hand:{seat}:{count - len(cards) + k}" for k in range(len(cards))) if w.ev is not None else ()
     w.hands = _set(w.hands, seat, w.hands[seat] & ~sum(1 << c for c in cards))
     return ids
 
@@ -448,6 +468,8 @@ def _do_attack(w: _W, move: tuple) -> None:
     p = w.turn
     w.attack = (p, card, excuse, target, tower, green)
     from_hand = _take_from_hand(w, p, [card] + ([EXCUSE] if excuse else []))
+    # the cards fly to the target tower (or, when the attack resolves at once, on to the discards)
+    from_hand += _play_ids(w) + _discard_ids(w, len(from_hand))
     if w.ev is not None:
         pips = CARDS[card].pips
         w.say(EventKind.ATTACK, f"{_name(p)} attacks {_tower_words(w, target, tower)} with {card_words(card)}: "
@@ -463,7 +485,8 @@ def _do_attack(w: _W, move: tuple) -> None:
 def _do_defend(w: _W, move: tuple) -> None:
     _, cards, green = move
     target = w.attack[3]
-    from_hand = _take_from_hand(w, target, cards)
+    from_hand = _play_ids(w) + _take_from_hand(w, target, cards)
+    from_hand += _discard_ids(w, len(from_hand))
     _discard(w, _attack_cards(w))
     _discard(w, cards)
     w.attack = ()
@@ -477,7 +500,8 @@ def _do_defend(w: _W, move: tuple) -> None:
 
 
 def _do_no_defence(w: _W, move: tuple) -> None:
-    w.say(EventKind.DECLINE, f"{_name(w.attack[3])} does not defend.")
+    w.say(EventKind.DECLINE, f"{_name(w.attack[3])} does not defend.",
+          _play_ids(w) + _discard_ids(w, len(_attack_cards(w))))
     _resolve_damage(w)
 
 
@@ -508,6 +532,7 @@ def _do_remodel(w: _W, move: tuple) -> None:
     _, cards, tower, code = move
     p = w.turn
     pieces = _take_from_hand(w, p, cards)
+    pieces += _discard_ids(w, len(cards))
     _discard(w, cards)
     text = f"{_name(p)} remodels, discarding {', '.join(card_words(c) for c in cards)}"
     if tower >= 0:
