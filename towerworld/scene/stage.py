@@ -8,7 +8,7 @@ removed ones crumble away, new ones drop in, others travel in an arc.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from direct.interval.IntervalGlobal import Func, LerpFunc, Parallel, Sequence
 from panda3d.core import NodePath, TransparencyAttrib, Vec4
@@ -33,9 +33,10 @@ def short_turn(start: float, end: float) -> float:
 @dataclass(frozen=True)
 class Change:
     piece: str
-    action: str            # "arrive", "leave", "fall", "flip", "move", "restyle"
+    action: str            # "arrive", "leave", "fall", "flip", "move", "restyle", "carry"
     old: Pose | None
     new: Pose | None
+    source: str | None = None   # "carry": the piece that leaves, whose place the arriving one starts from
 
 
 def _classify(pid: str, a: Pose | None, b: Pose | None) -> str | None:
@@ -68,6 +69,7 @@ def plan(old: Layout | None, new: Layout, events: list[Event] = ()) -> list[list
     for event in events:
         phase = [changes[p] for p in event.pieces if p in changes and p not in placed]
         placed.update(c.piece for c in phase)
+        phase = _carry(phase)
         if phase:
             phases.append(phase)
     rest = [c for pid, c in changes.items() if pid not in placed]
@@ -76,6 +78,22 @@ def plan(old: Layout | None, new: Layout, events: list[Event] = ()) -> list[list
     last = [c for c in rest if c.action == "fall"]
     phases += [p for p in (first, last) if p]
     return phases
+
+
+def _carry(phase: list[Change]) -> list[Change]:
+    """One thing under two ids (a card that was a back in a hand and lies face up on the discards): among the pieces
+    one event names, the k-th that leaves and the k-th that arrives are the same piece travelling."""
+    leaving = [c for c in phase if c.action == "leave"]
+    arriving = [c for c in phase if c.action == "arrive"]
+    pairs = dict(zip((c.piece for c in arriving), leaving))
+    out = []
+    for c in phase:
+        if c.action == "arrive" and c.piece in pairs:
+            src = pairs[c.piece]
+            out.append(Change(c.piece, "carry", src.old, c.new, src.piece))
+        elif not (c.action == "leave" and any(src is c for src in pairs.values())):
+            out.append(c)
+    return out
 
 
 class Stage:
@@ -246,12 +264,17 @@ class Stage:
         if self.layout is None and old is not None:
             self.show(old)
         rolled = {pid for e in events if e.kind == "roll" for pid in e.pieces}
+        toppled = {pid for e in events if e.kind == "topple" for pid in e.pieces}
         crumbled = {pid for e in events if e.kind in CRUMBLE_EVENTS for pid in e.pieces}
         seq = Sequence(name="stage-transition")
         for phase in phases:
             par = Parallel()
             for change in phase:
-                if change.piece in rolled and change.new is not None and change.old is not None:
+                if change.action == "carry":
+                    par.append(self._carry(change, speed))
+                elif change.piece in toppled and change.new is not None and change.old is not None:
+                    par.append(self._topple(change, speed))
+                elif change.piece in rolled and change.new is not None and change.old is not None:
                     par.append(self._tumble(change, speed))
                 elif change.piece in crumbled and change.new is not None and change.old is not None:
                     par.append(self._crumble_away(change, speed))
@@ -305,7 +328,13 @@ class Stage:
             steps += [LerpFunc(turn, fromData=0.0, toData=1.0, duration=d), Func(self._place, pid, b)]
             return Sequence(*steps)
 
+        return Sequence(Func(self._ensure, pid, a), self._arc(pid, a, b, d), Func(self._place, pid, b))
+
+    def _arc(self, pid: str, a: Pose, b: Pose, duration: float, turn_over: bool = False):
+        """Travel from `a` to `b` in an arc, turning on the way (a pyramid tips over to lie flat as it flies);
+        `turn_over`: the piece turns face up or down in flight."""
         turn = short_turn(a.heading, b.heading)
+        tilting = abs(a.tilt - b.tilt) > 1e-6
 
         def arc(t, pid=pid, a=a, b=b, turn=turn):
             dist = math.hypot(b.x - a.x, b.y - a.y)
@@ -315,7 +344,48 @@ class Stage:
             node.setPos(a.x + (b.x - a.x) * s, a.y + (b.y - a.y) * s,
                         a.z + (b.z - a.z) * s + lift * math.sin(math.pi * t))
             node.setH(a.heading + turn * s)
-        return Sequence(Func(self._ensure, pid, a), LerpFunc(arc, fromData=0.0, toData=1.0, duration=d),
+            if tilting or turn_over:
+                pose = replace(b if t >= 0.5 else a, tilt=a.tilt + (b.tilt - a.tilt) * s)
+                flip = None
+                if turn_over:
+                    flip = s if b.face_up is False else 1 - s
+                self._orient(pid, pose, flip=flip)
+        return LerpFunc(arc, fromData=0.0, toData=1.0, duration=duration)
+
+    def _carry(self, ch: Change, speed: float):
+        """The piece that left reappears as the one that arrives: it starts where the old one lay, with the old one's
+        faces, and travels to its new place (turning over on the way when it is revealed or hidden)."""
+        a, b, pid = ch.old, ch.new, ch.piece
+        d = 0.55 / speed
+
+        def start(pid=pid, a=a, b=b, src=ch.source):
+            self._remove(src)
+            self._place(pid, a)
+            if a.look != b.look:
+                self._restyle_keep(pid, b)
+        return Sequence(Func(start), self._arc(pid, a, b, d, turn_over=a.face_up != b.face_up),
+                        Func(self._place, pid, b))
+
+    def _topple(self, ch: Change, speed: float):
+        """The last piece of a destroyed stack tips over about an edge of its base where it stood, then travels on to
+        where it lies next."""
+        a, b, pid = ch.old, ch.new, ch.piece
+        half = size(a.kind).d / 2
+        fall_to = b.tilt if abs(b.tilt) > 1e-6 else 90.0
+        rad = math.radians(a.heading)
+
+        def tip(t, pid=pid, a=a):
+            angle = fall_to * t * t            # slow to start, quicker as it goes
+            # a positive tilt lays the apex towards the piece's own -y: it pivots about that edge of its base, so the
+            # foot slides that way by what the turn moved it
+            shift = half * (1 - math.cos(math.radians(angle)))
+            node = self.nodes[pid]
+            node.setPos(a.x + math.sin(rad) * shift, a.y - math.cos(rad) * shift, a.z)
+            self._orient(pid, replace(a, tilt=angle))
+        tipped = replace(a, tilt=fall_to)
+        return Sequence(Func(self._ensure, pid, a), LerpFunc(tip, fromData=0.0, toData=1.0, duration=0.5 / speed),
+                        self._arc(pid, replace(tipped, x=a.x + math.sin(rad) * half, y=a.y - math.cos(rad) * half),
+                                  b, 0.45 / speed),
                         Func(self._place, pid, b))
 
     def _crumble_away(self, ch: Change, speed: float):

@@ -13,7 +13,8 @@ import math
 from towerworld.engine.game import OMNISCIENT
 from towerworld.engine.layout import Cell, Layout, Pose, look
 from towerworld.engine.pieces import PYRAMID_NEST_LIFT, size
-from towerworld.games.throwdown.cards import CARDS, COLOURS, EXCUSE, SUIT_NAMES, colour_of, pips_of, pyramid_id
+from towerworld.games.throwdown.cards import (CARDS, COLOURS, EXCUSE, SUIT_NAMES, colour_of, pips_of, pyramid_id,
+                                              stash_of)
 from towerworld.games.throwdown.rules import (ATTRITION, CHANGE, DEAL, DEFEND, DRAW, OVER, SLOTS, START, TURN, bits,
                                               standing_pips, top_colour)
 
@@ -25,11 +26,12 @@ OWN_TILT = 40.0
 FAN_STEP = 30.0                # the others' hands: backs lying flat in a shallow fan
 FAN_TURN = 4.0
 PLAY_LIFT = 70.0               # a waiting attack card hovers above the target tower (the tallest tower is ~45 mm)
-PILE_AT = (-150.0, 0.0)
-DISCARD_AT = (-70.0, 0.0)
-SCRAP_AT = (10.0, -60.0)       # the scrapyard's first spot; pyramids lie in rows by size, large ones nearest player 1
-SCRAP_STEP = 32.0
-SCRAP_ROW = 6
+PILE_AT = (-230.0, 0.0)
+DISCARD_AT = (-150.0, 0.0)
+SCRAP_AT = (-85.0, -55.0)      # the scrapyard's first spot; pyramids lie in rows by size, large ones nearest player 1
+SCRAP_STEP = 28.0
+SCRAP_ROW = 10
+SCRAP_DEPTH = {1: 28.0, 2: 36.0, 3: 46.0}   # a row's depth: the length of a pyramid of that size lying flat
 BACK = look(back="decktet")
 
 
@@ -76,18 +78,19 @@ def nest_heights(tower: tuple) -> list[float]:
     return heights
 
 
-def scrap_spots(scrap: int) -> list[tuple[int, tuple[float, float]]]:
-    """Where each scrapyard pyramid lies: rows by size (large first), in colour order, SCRAP_ROW to a row."""
+def scrap_spots(scrap: int, n: int) -> list[tuple[int, tuple[float, float]]]:
+    """Where each scrapyard pyramid lies: every pyramid has its own spot (a row per size, large ones nearest the
+    front; along a row the colours in stash order, ten to a row), so one that arrives or leaves never shifts the
+    others."""
     spots = []
-    y = SCRAP_AT[1]
-    for pips in (3, 2, 1):
-        row = sorted((code for code in bits(scrap) if pips_of(code) == pips), key=lambda c: (colour_of(c), c))
-        for k, code in enumerate(row):
-            if k and k % SCRAP_ROW == 0:
-                y += 22.0
-            spots.append((code, (SCRAP_AT[0] + (k % SCRAP_ROW) * SCRAP_STEP, y)))
-        if row:
-            y += size(f"pyramid_{pips}").h * 0.5 + 18.0
+    rows = -(-n * len(COLOURS) // SCRAP_ROW)      # rows per size: every stash's pyramids of that size
+    for code in bits(scrap):
+        pips = pips_of(code)
+        place = stash_of(code) * len(COLOURS) + colour_of(code)
+        across, down = place % SCRAP_ROW, place // SCRAP_ROW
+        # rows from the front: large (3 pips), medium, small; a size's extra rows (five stashes) follow its first
+        y = SCRAP_AT[1] + sum(SCRAP_DEPTH[p] * rows for p in (3, 2, 1) if p > pips) + down * SCRAP_DEPTH[pips]
+        spots.append((code, (SCRAP_AT[0] + across * SCRAP_STEP, y)))
     return spots
 
 
@@ -165,13 +168,13 @@ def build_layout(state, viewer: int) -> Layout:
     for k, card in enumerate(state.discards):
         turn = ((k * 37) % 13) - 6.0           # a loose heap, the top card readable
         lay.place(f"card:discard:{k}", Pose("card", *DISCARD_AT, k * CARD.h, reading + turn, True, card_look(card)))
-    for code, (x, y) in scrap_spots(state.scrap):
+    for code, (x, y) in scrap_spots(state.scrap, n):
         pips = pips_of(code)
         # tilted pieces rest their lowest point at pose.z: a pyramid lying on a face rests on the table
         lay.place(pyramid_id(code), Pose(f"pyramid_{pips}", x, y, 0.0, reading, True,
                                          look(colour=COLOURS[colour_of(code)]), tilt=90.0))
-    lay.cells["scrapyard"] = Cell(SCRAP_AT[0] + SCRAP_ROW * SCRAP_STEP / 2, SCRAP_AT[1] + 60.0, 0.0,
-                                  SCRAP_ROW * SCRAP_STEP, 150.0, "scrapyard")
+    lay.cells["scrapyard"] = Cell(SCRAP_AT[0] + (SCRAP_ROW - 1) * SCRAP_STEP / 2, SCRAP_AT[1] + 50.0, 0.0,
+                                  SCRAP_ROW * SCRAP_STEP, 120.0, "scrapyard")
     return lay
 
 

@@ -468,8 +468,7 @@ def _do_attack(w: _W, move: tuple) -> None:
     p = w.turn
     w.attack = (p, card, excuse, target, tower, green)
     from_hand = _take_from_hand(w, p, [card] + ([EXCUSE] if excuse else []))
-    # the cards fly to the target tower (or, when the attack resolves at once, on to the discards)
-    from_hand += _play_ids(w) + _discard_ids(w, len(from_hand))
+    said = len(w.ev) if w.ev is not None else 0
     if w.ev is not None:
         pips = CARDS[card].pips
         w.say(EventKind.ATTACK, f"{_name(p)} attacks {_tower_words(w, target, tower)} with {card_words(card)}: "
@@ -477,9 +476,18 @@ def _do_attack(w: _W, move: tuple) -> None:
               from_hand, reveals=True)
     if green >= 0:
         w.say(EventKind.SPEND, f"{_name(p)}'s green tower {SLOTS[green]} stands in and takes 1 pip.")
-        if _damage(w, p, green, 1, p, -1, THEN_ATTACK):
-            return
-    _after_attacker_stand_in(w)
+        if not _damage(w, p, green, 1, p, -1, THEN_ATTACK):
+            _after_attacker_stand_in(w)
+    else:
+        _after_attacker_stand_in(w)
+    if w.ev is not None:
+        # the cards fly from the hand to where they lie now: above the target tower while the attack waits, else
+        # (the attack resolved at once) on the discards
+        cards = [card] + ([EXCUSE] if excuse else [])
+        lands = (_play_ids(w) if w.attack else
+                 tuple(f"card:discard:{w.discards.index(c)}" for c in cards if c in w.discards))
+        e = w.ev[said]
+        w.ev[said] = Event(e.kind, e.pieces + lands, e.text, e.reveals, e.visible_to)
 
 
 def _do_defend(w: _W, move: tuple) -> None:
