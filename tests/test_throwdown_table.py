@@ -166,9 +166,10 @@ def _human_move(table, rng):
     calm = [m for m in moves if m[0] != "defend"]
     move = rng.choice(attacks if attacks and rng.random() < 0.85 else calm or moves)
     plies = len(table.match.plies)
-    for pick in game.picks(state, move):
-        table.choose(pick)
-        _check_hands(table)
+    for step in game.picks(state, move):
+        for pick in sorted(step) if isinstance(step, frozenset) else (step,):   # a set of cards: clicked one by one
+            table.choose(pick)
+            _check_hands(table)
     if len(table.match.plies) == plies:
         table.commit_exact()
     assert len(table.match.plies) > plies, f"the picks of {move} did not play it"

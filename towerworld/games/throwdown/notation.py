@@ -205,7 +205,7 @@ def describe_pick(state, chosen, pick) -> str:
         colour = f"{COLOURS[top_colour(standing)]} " if standing else "empty "
         return f"Player {int(seat) + 1}'s {colour}tower {SLOTS[int(tower)]}"
     if pick.startswith("pyr:"):
-        _, colour, size = pick.split(":")
+        _, colour, size = pick.split(":")[:3]      # pyr:colour:size:stash
         return f"{colour} {size}-pip pyramid"
     if pick.startswith("card:hand:"):
         _, _, seat, index = pick.split(":")
