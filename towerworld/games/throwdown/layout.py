@@ -25,7 +25,9 @@ OWN_FAN_TURN = 12.0
 OWN_TILT = 40.0
 FAN_STEP = 30.0                # the others' hands: backs lying flat in a shallow fan
 FAN_TURN = 4.0
-PLAY_LIFT = 70.0               # a waiting attack card hovers above the target tower (the tallest tower is ~45 mm)
+PLAY_LIFT = 40.0               # a waiting attack card hovers over the target tower (the tallest tower is ~45 mm)
+PLAY_BEHIND = 40.0
+PLAY_TILT = 55.0
 PILE_AT = (-230.0, 0.0)
 DISCARD_AT = (-150.0, 0.0)
 SCRAP_AT = (-85.0, -55.0)      # the scrapyard's first spot; pyramids lie in rows by size, large ones nearest player 1
@@ -158,8 +160,10 @@ def build_layout(state, viewer: int) -> Layout:
         played = [card] + ([EXCUSE] if excuse else [])
         tx, ty = tower_spot(target, n, tower, front)
         for k, c in enumerate(played):
-            lay.place(f"card:play:{k}", Pose("card", tx + k * 22.0, ty - k * 12.0, PLAY_LIFT + k * 2.0,
-                                             reading + (k * 12.0), True, card_look(c)))
+            # raised over the tower's far side (away from the camera) and leaning towards the camera, so that the
+            # card reads and the tower under attack stays in sight
+            lay.place(f"card:play:{k}", Pose("card", tx + k * 30.0, ty + PLAY_BEHIND + k * 4.0, PLAY_LIFT + k * 2.0,
+                                             reading, True, card_look(c), tilt=PLAY_TILT))
     # the draw pile: one back for every five cards, so its height follows the count
     count = bin(state.pile).count("1")
     for k in range((count + 4) // 5):
