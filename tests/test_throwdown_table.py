@@ -143,8 +143,8 @@ def _settle(table, limit=50):
         table.base.taskMgr.step()
         if table.anim is not None:
             table.anim.finish()
-        if table._human_turn() or table.match.over or table.handoff is not None:
-            return
+        if table._human_turn() or table.match.over or table.handoff is not None or table.waiting_for is not None:
+            return              # (while an AI thinks, every step would only draw the same frame again)
 
 
 def _check_hands(table):
@@ -191,7 +191,7 @@ def _play_to_the_end(table, rng, deadline_s):
         elif table._human_turn():
             _human_move(table, rng)
         else:
-            time.sleep(0.01)              # an AI thinks in its worker process
+            time.sleep(0.05)              # an AI thinks in its worker process
     _settle(table)
     return handoffs
 

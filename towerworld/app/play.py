@@ -341,6 +341,8 @@ class PlayTable(Table):
     def confirm_handoff(self):
         if self.handoff is None:
             return
+        if self.anim is not None:   # the move before the hand-off ends first, else its last frame would hide the hand
+            self.anim.finish()
         self.shown_seat, self.handoff = self.handoff, None
         self.hud.hide_cover()
         self.stage.show(self.game.layout(self.match.state, self.viewer))

@@ -43,9 +43,12 @@ class Orbit:
         self.ty += (math.sin(h) * right + math.cos(h) * forward) * k
 
 
+LABEL_EM = 7.0      # the stage draws labels 7 mm tall
+
+
 def _outline(layout: Layout) -> list[tuple[float, float, float]]:
     """Points whose hull holds everything a player must see: each piece's turned footprint at its foot and at its top
-    (a tilted piece as tall as its tilted depth), and every label's anchor."""
+    (a tilted piece as tall as its tilted depth), every label's anchor and every cell."""
     points = []
     for p in layout.pieces.values():
         s = size(p.kind)
@@ -57,7 +60,13 @@ def _outline(layout: Layout) -> list[tuple[float, float, float]]:
                 x, y = p.x + u * c - v * sn, p.y + u * sn + v * c
                 points.append((x, y, p.z))
                 points.append((x, y, top))
-    points += [(x, y, z) for x, y, z, _words in layout.labels.values()]
+    for x, y, z, words in layout.labels.values():
+        # a label is text LABEL_EM mm tall on a card facing the camera: its half width, any way round
+        half = max(len(line) for line in words.split("\n")) * LABEL_EM * 0.3 if words else 0.0
+        points += [(x + u, y + v, z) for u in (-half, half) for v in (-half, half)]
+    # cells too: the places where pieces will come (an empty hand at the start) belong in the picture
+    for c in layout.cells.values():
+        points += [(c.x + u, c.y + v, c.z) for u in (-c.w / 2, c.w / 2) for v in (-c.d / 2, c.d / 2)]
     return points
 
 

@@ -17,6 +17,7 @@ from towerworld.engine.game import Event
 from towerworld.engine.layout import Cell, Layout, Pose
 from towerworld.engine.pieces import size
 from towerworld.scene import components
+from towerworld.scene.camera import LABEL_EM
 from towerworld.scene.components.shapes import box, text
 
 CRUMBLE_EVENTS = {"remove", "disintegrate", "destroy"}   # named pieces crumble where they stood, then go aside
@@ -236,7 +237,7 @@ class Stage:
     def _sync_labels(self, layout: Layout) -> None:
         self.labels_root.getChildren().detach()
         for _lid, (x, y, z, words) in layout.labels.items():
-            text(words, 7, (0.1, 0.1, 0.1, 1), (x, y, z), facing="viewer").reparentTo(self.labels_root)
+            text(words, LABEL_EM, (0.1, 0.1, 0.1, 1), (x, y, z), facing="viewer").reparentTo(self.labels_root)
 
     # ---- highlighting -----------------------------------------------------------------------------------------------
     def highlight(self, targets: dict[str, tuple]) -> None:

@@ -149,6 +149,13 @@ def build_layout(state, viewer: int) -> Layout:
         shown = _sees_hand(viewer, seat)
         for j, pose in enumerate(hand_poses(seat, n, bits(state.hands[seat]), shown, shown and seat == front, front)):
             lay.place(f"card:hand:{seat}:{j}", pose)
+        # where the hand lies, even while it is empty (the camera frames the table with it from the first deal)
+        wide = 2 * OWN_FAN_RADIUS * math.sin(math.radians(2 * OWN_FAN_TURN)) + CARD.w
+        ox, oy, _ = seat_frame(seat, n, front)
+        hx, hy = _at(seat, n, hand_r, 0.0, front)
+        rx, ry = -oy, ox
+        lay.cells[f"hand:{seat}"] = Cell(hx, hy, 0.0, abs(rx) * wide + abs(ox) * CARD.d,
+                                         abs(ry) * wide + abs(oy) * CARD.d, f"Player {seat + 1}'s hand")
         # the score plaque, at the right end of the seat's row of towers
         x, y = _at(seat, n, tower_r, 2.5 * TOWER_SPACING + 35.0, front)
         out = "" if any(state.towers[seat]) else " (out)"
