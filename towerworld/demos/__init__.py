@@ -11,6 +11,10 @@ from towerworld.engine.game import TowerworldError
 
 MODULES: dict[str, str] = {
     "kdak-collapse": "towerworld.demos.kdak_collapse",
+    "throwdown-scrapyard": "towerworld.demos.throwdown_scrapyard",
+    "ziggurat-shake": "towerworld.demos.ziggurat_shake",
+    "carcassonne-tower": "towerworld.demos.carcassonne_tower",
+    "elevation-tip": "towerworld.demos.elevation_tip",
 }
 
 

@@ -11,7 +11,9 @@ class DemoScene:
 
     def __init__(self, parent, demo: Demo, seed: int = 1):
         from towerworld.scene.setup import add_table, dress
+        from towerworld.demos.stand_ins import register
         from towerworld.scene.stage import Stage
+        register()
         self.demo = demo
         self.run = DemoRun(demo, seed)
         self.root = parent.attachNewNode(f"demo-{demo.name}")

@@ -75,12 +75,13 @@ def _pyramid_inset(kind: str) -> float:
     return PYRAMID_WALL / math.sin(slope)
 
 
-def pyramid_nest_lift(outer: str, inner: str) -> float:
-    """Where (mm above the outer's base) a pyramid of kind `inner` rests nested in one of kind `outer`: its base rim
-    touches the outer's inner wall faces. Thinner than the rulings' 9.7 would need walls too thin to collide."""
-    so, si = size(outer), size(inner)
-    half_o = so.w / 2
-    return max(0.0, (half_o - _pyramid_inset(outer) - si.w / 2) * so.h / half_o)
+def pyramid_nest_lift(lower: str, upper: str) -> float:
+    """Where (mm above the lower pyramid's base) a smaller pyramid of kind `upper`, set over the tip of one of kind
+    `lower`, comes to rest: the rim of its inner wall faces touches the lower one's outer faces. The walls' thickness
+    lifts it a few mm above the rulings' 9.7 (which assume walls of no thickness)."""
+    sl, su = size(lower), size(upper)
+    half_l = sl.w / 2
+    return max(0.0, (1 - (su.w / 2 - _pyramid_inset(upper)) / half_l) * sl.h)
 
 
 def _pyramid_shape(kind: str, node: BulletRigidBodyNode) -> None:
@@ -181,6 +182,19 @@ class World:
         self.bodies[pid] = body
         self.kinds[pid] = pose.kind
 
+    def add_box(self, name: str, w: float, d: float, h: float, centre: tuple[float, float, float],
+                material: Material = WOOD) -> None:
+        """A body with no catalog kind and no mass (a box's walls): static, or kinematic with `set_kinematic`."""
+        node = BulletRigidBodyNode(name)
+        node.addShape(BulletBoxShape(Vec3(w / 2, d / 2, h / 2) * SCALE))
+        node.setFriction(material.friction)
+        node.setRestitution(material.restitution)
+        body = self.root.attachNewNode(node)
+        body.setPos(Vec3(*centre) * SCALE)
+        self.world.attachRigidBody(node)
+        self.bodies[name] = body
+        self.kinds[name] = ""
+
     # ---- stepping ---------------------------------------------------------------------------------------------------
     def step(self, steps: int = 1) -> None:
         """Advance `steps` fixed steps of STEP seconds (calls of SUBSTEPS steps, then single steps)."""
@@ -227,10 +241,15 @@ class World:
         node.setKinematic(True)
         node.setDeactivationEnabled(False)
 
-    def move_kinematic(self, pid: str, pos_mm: tuple[float, float, float], hpr: tuple[float, float, float]) -> None:
+    def move_kinematic(self, pid: str, centre_mm: tuple[float, float, float], hpr: tuple[float, float, float]) -> None:
+        """Put a kinematic body's centre (mm) and rotation; Bullet takes its velocity from the change."""
         body = self.bodies[pid]
-        body.setPos(Vec3(*pos_mm) * SCALE)
+        body.setPos(Vec3(*centre_mm) * SCALE)
         body.setHpr(*hpr)
+
+    def centre(self, pid: str) -> tuple[float, float, float]:
+        p = self.bodies[pid].getPos(self.root)
+        return (p.x / SCALE, p.y / SCALE, p.z / SCALE)
 
     def launch_toward(self, pid: str, target: tuple[float, float, float], flight: float = 0.5,
                       spin: tuple[float, float, float] = (0, 0, 0)) -> None:
@@ -245,7 +264,7 @@ class World:
     # ---- reading back -------------------------------------------------------------------------------------------------
     def pose(self, pid: str) -> BodyPose:
         body = self.bodies[pid]
-        half = size(self.kinds[pid]).h / 2
+        half = size(self.kinds[pid]).h / 2 if self.kinds[pid] else 0.0
         q = body.getQuat(self.root)
         down = q.xform(Vec3(0, 0, -half * SCALE))
         p = body.getPos(self.root) + down
@@ -307,8 +326,8 @@ def overlapping(layout: Layout, tolerance: float = 0.5) -> set[str]:
 
 
 def start_heights(layout: Layout) -> dict[str, float]:
-    """Each piece's starting bottom (mm): the layout's, except that a pyramid nested on another sits where the hollow
-    walls let it rest (see `pyramid_nest_lift`), so a nest built asleep does not overlap itself."""
+    """Each piece's starting bottom (mm): the layout's, except that a pyramid nested over another sits where the
+    hollow walls let it rest (see `pyramid_nest_lift`), so a nest built asleep does not overlap itself."""
     out = {pid: pose.z for pid, pose in layout.pieces.items()}
     pyramids = sorted((pose.z, pid) for pid, pose in layout.pieces.items() if pose.kind in PYRAMID_KINDS)
     for z, pid in pyramids:
