@@ -1,0 +1,28 @@
+"""Bench rows for the physics demos: how many times faster than real time each demo simulates headless (no
+rendering). For scripts/bench.py: `rows()` -> [(name, value, goal, unit)]."""
+from __future__ import annotations
+
+import time
+
+from towerworld.demos import get_demo, names
+from towerworld.demos.base import DemoRun
+
+GOALS = {"kdak-collapse": 10.0}      # issue #13: the K'Dak collapse at least 10x real time; others are reported
+
+
+def realtime_ratio(name: str, seed: int = 1) -> float:
+    demo = get_demo(name)
+    run = DemoRun(demo, seed)
+    t0 = time.perf_counter()
+    run.run()
+    return demo.seconds / max(1e-9, time.perf_counter() - t0)
+
+
+def rows() -> list[tuple[str, float, float | None, str]]:
+    return [(f"physics_realtime_ratio_{name.replace('-', '_')}", round(realtime_ratio(name), 1), GOALS.get(name),
+             "x real time") for name in names()]
+
+
+if __name__ == "__main__":
+    for row in rows():
+        print(*row)
