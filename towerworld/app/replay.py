@@ -238,6 +238,7 @@ class ReplayFilm:
         self.stage = Stage(self.root)
         self.stage.show(first)
         self.first = first
+        self.extent = _extent(match, self.viewer)
         durations = [self._interval(p).getDuration() for p in range(len(match.plies))]
         self.segments = timeline(match, durations, self.speed)
         self.current: tuple[int, object] | None = None    # (segment index, interval)
@@ -276,6 +277,18 @@ class ReplayFilm:
         self.root.removeNode()
 
 
+def _extent(match: Match, viewer: int, samples: int = 12):
+    """A layout holding pieces from positions spread over the record, so the camera frames everything the replay
+    will show (discards pile up, pieces leave)."""
+    from towerworld.engine.layout import Layout
+    n = len(match.plies)
+    out = Layout()
+    for k in sorted({round(i * n / samples) for i in range(samples + 1)}):
+        for pid, pose in match.game.layout(match.state_at(k), viewer).pieces.items():
+            out.pieces[f"{k}:{pid}"] = pose
+    return out
+
+
 def render_replay(match: Match, video: str | None = None, png: str | None = None, at: float | None = None,
                   fps: float = 30.0, size=(1280, 720), speed: float = 1.0, physics: bool = False,
                   quiet: bool = False) -> list[str]:
@@ -296,7 +309,7 @@ def render_replay(match: Match, video: str | None = None, png: str | None = None
             continue
         film = ReplayFilm(b.render, match, speed, physics)
         grabber = FrameGrabber(b, film.root, *size)
-        framing(film.first, aspect=size[0] / size[1]).apply(grabber.camera)
+        framing(film.extent, aspect=size[0] / size[1]).apply(grabber.camera)
         try:
             if target is video:
                 frames = int(round(film.duration * fps)) + 1

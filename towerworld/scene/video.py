@@ -102,17 +102,19 @@ class Progress:
 
     def update(self, done: int) -> None:
         pct = int(100 * done / self.total)
-        if pct == self.shown and done < self.total:
+        tty = hasattr(self.stream, "isatty") and self.stream.isatty()
+        shown = pct if tty else pct // 10 * 10        # a log gets a line every tenth, a terminal one line redrawn
+        if shown == self.shown and done < self.total:
             return
-        self.shown = pct
+        self.shown = shown
         elapsed = time.perf_counter() - self.t0
         left = elapsed / done * (self.total - done) if done else 0.0
         width = 30
         filled = int(width * done / self.total)
         self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} frames, "
-                          f"{pct:3d}%, about {_duration(left)} left ")
+                          f"{pct:3d}%, about {_duration(left)} left " + ("" if tty else "\n"))
         if done >= self.total:
-            self.stream.write(f"\n{self.label}: {self.total} frames in {_duration(elapsed)}\n")
+            self.stream.write(("\n" if tty else "") + f"{self.label}: {self.total} frames in {_duration(elapsed)}\n")
         self.stream.flush()
 
 
