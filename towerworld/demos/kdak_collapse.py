@@ -14,7 +14,7 @@ from towerworld.demos.base import Demo
 
 TILE = size("pp_tile")
 LEVELS = 6
-PULL_SPEED = 900.0          # mm/s: a quick flick, fast enough that friction drags the storeys above only a little
+PULL_SPEED = 2600.0         # mm/s: a flick; the storeys above press a slower tile back (friction ~5 g of braking)
 
 
 def tower_layout() -> Layout:
@@ -59,8 +59,8 @@ def shove(world: World, rng: random.Random) -> None:
     world.wake()
     for pid in tower_tiles(world, 99 * TILE.h):
         p = world.pose(pid)
-        if p.z > 2.5 * TILE.h:
-            world.push(pid, (350.0, 120.0, 0.0))
+        if p.z > 1.5 * TILE.h:
+            world.push(pid, (300.0 + 25.0 * p.z, 100.0, 0.0))     # faster higher up: the top goes first
 
 
 @dataclass
@@ -76,7 +76,7 @@ class KDakCollapse(Demo):
         return tower_layout()
 
     def script(self, rng):
-        return [(0.8 + 0.9 * i, pull) for i in range(7)] + [(7.2, shove)]
+        return [(0.8 + 0.8 * i, pull) for i in range(7)] + [(6.6, shove)]
 
 
 DEMO = KDakCollapse()

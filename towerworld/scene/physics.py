@@ -448,10 +448,12 @@ def crumble_interval(stage, old: Layout, new: Layout, events: list[Event] = (), 
         crumble.place(stage.nodes)
 
     def end():
+        crumble = holder.pop("crumble", None)
+        moved = set(plan.vanish) | set(plan.by_hand) | (set(crumble.world.bodies) if crumble else set())
+        stage.reset(moved)      # back on the recorded poses, so the stage's show(new) places every one exactly
         for pid in plan.vanish:
             node = stage.nodes.get(pid)
             if node is not None:
                 node.show()
-        holder.clear()
     return Sequence(Func(begin), LerpFunc(tick, fromData=0.0, toData=seconds, duration=seconds / speed), Func(end),
                     name="physical-crumble")

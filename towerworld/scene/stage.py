@@ -101,6 +101,12 @@ class Stage:
             self._sync_labels(layout)
         self.layout = layout
 
+    def reset(self, pids) -> None:
+        """Put these pieces' nodes back exactly on their recorded poses (after something else moved them: physics)."""
+        for pid in pids:
+            if pid in self.poses and pid in self.nodes:
+                self._place(pid, self.poses[pid])
+
     def _holder(self, pid: str) -> NodePath:
         node = self.nodes.get(pid)
         if node is None:
