@@ -23,7 +23,7 @@ from towerworld.engine.layout import Layout, Pose
 from towerworld.engine.pieces import size
 
 SCALE = 0.1                 # Bullet units per millimetre: 1 unit = 1 cm (pawns jitter less than in metres)
-STEP = 1.0 / 240.0          # seconds per fixed step (120 Hz blew the K'Dak tower apart)
+STEP = 1.0 / 240.0          # seconds per fixed step (120 Hz blew a six-storey tile tower apart)
 SUBSTEPS = 4                # fixed steps per do_physics call; 4 * STEP is exact in binary, so no step is lost
 GRAVITY = 9810.0            # mm/s²
 SOLVER_ITERATIONS = 20
