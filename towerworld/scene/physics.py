@@ -387,12 +387,13 @@ def crumble_plan(old: Layout, new: Layout, events: list[Event] = ()) -> CrumbleP
 
 class Crumble:
     """One physical crumble: a world built from `old` without what vanishes or is drawn inside another piece, the
-    thrown pieces launched, everything awake; stepped as the interval's clock goes on."""
+    thrown pieces launched, the stacks they stand in awake; stepped as the interval's clock goes on."""
 
     def __init__(self, old: Layout, new: Layout, plan: CrumblePlan, flight: float = 0.45):
         self.old, self.new, self.plan = old, new, plan
         self.world = World(old, skip=set(plan.vanish) | overlapping(old))
-        self.world.wake()
+        self.world.wake(sorted(_stacked_with(old, set(plan.vanish) | plan.fallers | set(plan.thrown))
+                               & set(self.world.bodies)))
         for i, pid in enumerate(plan.thrown):
             b = new.pieces[pid]
             spin = (3.0 * (1 if i % 2 else -1), 2.0, 1.0)
@@ -420,6 +421,18 @@ class Crumble:
                 node.setPos(a.x + (b.x - a.x) * f, a.y + (b.y - a.y) * f, a.z + (b.z - a.z) * f)
             else:
                 node.setZ(max(b.z, a.z - drop))
+
+
+def _stacked_with(layout: Layout, pids: set[str]) -> set[str]:
+    """The pieces whose footprint overlaps that of any of `pids` (the stack they stand in): what must wake when they
+    move. Everything else sleeps until something touches it, so a big board costs no more than the stack."""
+    marks = [_extent(layout.pieces[p]) for p in pids if p in layout.pieces]
+    out = set(pids)
+    for pid, pose in layout.pieces.items():
+        e = _extent(pose)
+        if any(min(e[3], m[3]) > max(e[0], m[0]) and min(e[4], m[4]) > max(e[1], m[1]) for m in marks):
+            out.add(pid)
+    return out
 
 
 def crumble_interval(stage, old: Layout, new: Layout, events: list[Event] = (), seconds: float = 1.2,
