@@ -21,6 +21,7 @@ class DemoScene:
         add_table(self.root, self.run.layout)
         self.stage = Stage(self.root)
         self.stage.show(self.run.layout)
+        self.run.world.place_nodes(self.stage.nodes)    # where the bodies start (nested pyramids sit a little higher)
 
     def camera(self, aspect: float) -> Orbit:
         orbit = framing(self.run.layout, aspect=aspect, heading=self.demo.heading, pitch=self.demo.pitch)
@@ -40,6 +41,7 @@ class DemoScene:
             pose = self.run.layout.pieces[pid]
             node.setPos(pose.x, pose.y, pose.z)
             node.setHpr(pose.heading, 0, 0)
+        self.run.world.place_nodes(self.stage.nodes)
 
     def destroy(self) -> None:
         self.root.removeNode()

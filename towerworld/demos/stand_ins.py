@@ -1,5 +1,5 @@
-"""Plain models for catalog kinds the scene cannot draw yet (pyramids, Carcassonne pieces are being modelled by
-others): registered only where no builder exists, so the real models win as soon as they land."""
+"""Plain models for catalog kinds the scene cannot draw yet (the Carcassonne pieces are being modelled by others):
+registered only where no component family has a builder, so the real models win as soon as they land."""
 from __future__ import annotations
 
 import math
@@ -8,7 +8,8 @@ from panda3d.core import NodePath
 
 from towerworld.engine.layout import Layout, Pose
 from towerworld.engine.pieces import size
-from towerworld.scene import models
+from towerworld.scene import components
+from towerworld.scene.components import shapes as models
 
 COLOURS = {"red": (0.82, 0.12, 0.1, 1), "yellow": (0.95, 0.78, 0.1, 1), "green": (0.15, 0.6, 0.2, 1),
            "blue": (0.12, 0.3, 0.8, 1), "black": (0.1, 0.1, 0.12, 1), "grey": (0.6, 0.6, 0.62, 1),
@@ -64,6 +65,6 @@ STAND_INS = {"pyramid_1": _pyramid, "pyramid_2": _pyramid, "pyramid_3": _pyramid
 
 
 def register() -> None:
-    models.missing_models(Layout())      # loads the scene's own builders first: a real model is never replaced
+    components.missing_models(Layout())      # loads the component families first: a real model is never replaced
     for kind, builder in STAND_INS.items():
-        models.BUILDERS.setdefault(kind, builder)
+        components.BUILDERS.setdefault(kind, builder)
