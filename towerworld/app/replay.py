@@ -259,11 +259,23 @@ class ReplayFilm:
             self.index += 1
         seg = self.segments[self.index]
         if seg.ply < 0:
+            self._cut(self._ply_shown())
             return
         if self.current is None or self.current[0] != self.index:
             self.stage.show(self.match.game.layout(self.match.state_at(seg.ply), self.viewer))
+            self._cut(seg.ply)
             self.current = (self.index, self._interval(seg.ply))
         self.current[1].setT(min(seg.duration, t - seg.start))
+
+    def _ply_shown(self) -> int:
+        """The position on show during a hold: after the last animation before it."""
+        done = [s.ply for s in self.segments[:self.index] if s.ply >= 0]
+        return done[-1] + 1 if done else 0
+
+    def _cut(self, ply: int) -> None:
+        """The game's cutaway for that position, as the replay window shows it (the storeys above a pawn lifted)."""
+        hint = self.match.game.cutaway(self.match.state_at(ply), self.viewer)
+        self.stage.set_cutaway(*(hint if hint is not None else (None,)))
 
     def _finish_current(self) -> None:
         seg = self.segments[self.index]
