@@ -8,6 +8,7 @@ shown is always the position named.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from towerworld.app.play import Table
 from towerworld.engine.game import OMNISCIENT, SPECTATOR, TERMINAL, TowerworldError
@@ -241,7 +242,7 @@ class ReplayFilm:
         self.extent = _extent(match, self.viewer)
         durations = [self._interval(p).getDuration() for p in range(len(match.plies))]
         self.segments = timeline(match, durations, self.speed)
-        self.current: tuple[int, object] | None = None    # (segment index, interval)
+        self.current: tuple[int, Any] | None = None       # (segment index, interval)
         self.index = 0
 
     def _interval(self, ply: int):
@@ -326,7 +327,7 @@ def render_replay(match: Match, video: str | None = None, png: str | None = None
             if target is video:
                 frames = int(round(film.duration * fps)) + 1
                 write_video(video, grabber, frames, fps, lambda i: film.seek(i / fps), label="replay", quiet=quiet)
-            else:
+            elif png:
                 when = film.duration if at is None else at
                 if not 0 <= when <= film.duration:
                     raise ReplayError(f"--at must be between 0 and {film.duration:.1f} seconds for this replay.")

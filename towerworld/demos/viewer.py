@@ -21,10 +21,9 @@ class DemoWindow:
         from direct.gui.OnscreenText import OnscreenText
         from direct.showbase.ShowBase import ShowBase
         from panda3d.core import TextNode
-        self.owns_base = getattr(builtins, "base", None) is None
+        existing = getattr(builtins, "base", None)
         try:
-            self.base = (ShowBase(windowType="offscreen" if frames is not None else None) if self.owns_base
-                         else builtins.base)
+            self.base = existing or ShowBase(windowType="offscreen" if frames is not None else None)
         except Exception:   # no display, no GL: one sentence
             raise TowerworldError("Could not open a window" + (f" on display {os.environ['DISPLAY']}"
                                   if os.environ.get("DISPLAY") else " (no display is set)") +

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Sequence
 
 from panda3d.bullet import (BulletBoxShape, BulletConvexHullShape, BulletCylinderShape, BulletRigidBodyNode,
                             BulletWorld, ZUp)
@@ -359,7 +360,7 @@ class CrumblePlan:
         return bool(self.vanish or self.thrown or self.fallers or self.by_hand)
 
 
-def crumble_plan(old: Layout, new: Layout, events: list[Event] = ()) -> CrumblePlan:
+def crumble_plan(old: Layout, new: Layout, events: Sequence[Event] = ()) -> CrumblePlan:
     """Pure: which pieces of `old` break away, fly, or fall on the way to `new` (testable without a window)."""
     named_crumble = {p for e in events if str(e.kind) in CRUMBLE_KINDS for p in e.pieces}
     named_knock = [p for e in events if str(e.kind) in KNOCK_KINDS for p in e.pieces]
@@ -435,7 +436,7 @@ def _stacked_with(layout: Layout, pids: set[str]) -> set[str]:
     return out
 
 
-def crumble_interval(stage, old: Layout, new: Layout, events: list[Event] = (), seconds: float = 1.2,
+def crumble_interval(stage, old: Layout, new: Layout, events: Sequence[Event] = (), seconds: float = 1.2,
                      speed: float = 1.0):
     """An interval in which Bullet moves the stage's pieces from `old` for `seconds` (simulated), shown at `speed`;
     the caller ends it on `stage.show(new)`. None when nothing falls or breaks."""
