@@ -43,6 +43,8 @@ def _tower_piece(pose: Pose) -> NodePath:
     s = size(pose.kind)
     root = NodePath(pose.kind)
     colour = COLOURS.get(pose.get("colour", "grey"), COLOURS["grey"])
+    if pose.get("colour") == "normal":
+        colour = COLOURS["grey"]
     models.box(s.w, s.d, s.h - 1.0, colour, bevel=0.6).reparentTo(root)
     for i in range(4):        # battlements
         merlon = models.box(3.0, 3.0, 1.0, colour, z0=s.h - 1.0)
@@ -51,10 +53,19 @@ def _tower_piece(pose: Pose) -> NodePath:
     return root
 
 
+def _colour(pose: Pose, default: str):
+    """A named colour, else the owning player's colour."""
+    if pose.get("colour") in COLOURS:
+        return COLOURS[pose.get("colour")]
+    if pose.get("player") is not None:
+        return models.player_colour(int(pose.get("player")) - 1)
+    return COLOURS[default]
+
+
 def _meeple(pose: Pose) -> NodePath:
     s = size(pose.kind)
     root = NodePath(pose.kind)
-    colour = COLOURS.get(pose.get("colour", "red"), COLOURS["red"])
+    colour = _colour(pose, "red")
     models.box(s.w, s.d, s.h * 0.6, colour, bevel=0.8).reparentTo(root)
     models.sphere(s.d / 2, colour, centre=(0, 0, s.h - s.d / 2)).reparentTo(root)
     return root
