@@ -225,8 +225,8 @@ def test_two_people_at_one_screen_play_a_whole_battle(showbase, tmp_path):
 def test_a_person_against_two_ismcts_players_plays_to_the_end(showbase, tmp_path):
     """Issue: 'Against AIs, only the human seats' hands show face up'; the AIs think in worker processes."""
     from towerworld.app.play import PlayTable
-    match = Match(GAME, players=[PlayerSpec("Ann"), PlayerSpec("Bo", "ai", "ismcts:100it"),
-                                 PlayerSpec("Cy", "ai", "ismcts:100it")], seed=12,
+    match = Match(GAME, players=[PlayerSpec("Ann"), PlayerSpec("Bo", "ai", "ismcts:40it"),
+                                 PlayerSpec("Cy", "ai", "ismcts:40it")], seed=12,
                   autosave=str(tmp_path / "auto.tower.json"))
     table = PlayTable(match)
     try:
