@@ -65,8 +65,9 @@ def _outline(layout: Layout) -> list[tuple[float, float, float]]:
         half = max(len(line) for line in words.split("\n")) * LABEL_EM * 0.3 if words else 0.0
         points += [(x + u, y + v, z) for u in (-half, half) for v in (-half, half)]
     # cells too: the places where pieces will come (an empty hand at the start) belong in the picture
-    for c in layout.cells.values():
-        points += [(c.x + u, c.y + v, c.z) for u in (-c.w / 2, c.w / 2) for v in (-c.d / 2, c.d / 2)]
+    for cell in layout.cells.values():
+        points += [(cell.x + u, cell.y + v, cell.z) for u in (-cell.w / 2, cell.w / 2)
+                   for v in (-cell.d / 2, cell.d / 2)]
     return points
 
 
