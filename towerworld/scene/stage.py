@@ -318,6 +318,7 @@ class Stage:
                     node.setTransparency(TransparencyAttrib.MAlpha)
             return Sequence(LerpFunc(crumble, fromData=0.0, toData=1.0, duration=d), Func(self._remove, pid))
         a, b = ch.old, ch.new
+        assert a is not None and b is not None      # arrivals and departures were handled above
         if ch.action == "restyle":
             return Func(self._place, pid, b)
         if ch.action == "fall":
@@ -370,6 +371,7 @@ class Stage:
         """The piece that left reappears as the one that arrives: it starts where the old one lay, with the old one's
         faces, and travels to its new place (turning over on the way when it is revealed or hidden)."""
         a, b, pid = ch.old, ch.new, ch.piece
+        assert a is not None and b is not None      # a carry has both ends
         d = 0.55 / speed
 
         def start(pid=pid, a=a, b=b, src=ch.source):
@@ -384,6 +386,7 @@ class Stage:
         """The last piece of a destroyed stack tips over about an edge of its base where it stood, then travels on to
         where it lies next."""
         a, b, pid = ch.old, ch.new, ch.piece
+        assert a is not None and b is not None      # only a piece that stays on the table topples
         half = size(a.kind).d / 2
         fall_to = b.tilt if abs(b.tilt) > 1e-6 else 90.0
         rad = math.radians(a.heading)
