@@ -29,6 +29,7 @@ class Table:
 
         self.base = open_base(size, offscreen=frames is not None, title=f"towerworld: {match.game.title}")
         self.on_leave = None      # the app's way back to the start screen (None: the table is the whole run)
+        self.physics = False      # physical crumbles: pieces the rules knock off move under Bullet, then settle
         self.menu: list = []      # the Esc menu's widgets while it is open
         self.base.disableMouse()
         self.base.setBackgroundColor(0.78, 0.84, 0.9, 1)
@@ -228,7 +229,7 @@ class Table:
     def animate_to(self, old_layout, new_layout, events, speed=1.0, then=None):
         if self.anim is not None:
             self.anim.finish()
-        self.anim = self.stage.transition(old_layout, new_layout, events, speed=speed)
+        self.anim = self.stage.transition(old_layout, new_layout, events, speed=speed, physics=self.physics)
         if then is not None:
             from direct.interval.IntervalGlobal import Func, Sequence
             self.anim = Sequence(self.anim, Func(then))
@@ -293,6 +294,7 @@ class PlayTable(Table):
         b.accept("control-o", self.open_saves)
         b.accept("m", self.toggle_memory)
         b.accept("t", self.show_hint)
+        b.accept("p", self.toggle_physics)
         b.taskMgr.add(self._turn_task, "turns")
         self.refresh()
 
@@ -631,6 +633,10 @@ class PlayTable(Table):
         self.hinted = move
         self.hud.say("Hint: " + self.game.format_move(state, move) + " (click it, or Enter to play it; Esc clears).")
 
+    def toggle_physics(self):
+        self.physics = not self.physics
+        self.hud.say("Physical crumbles " + ("on" if self.physics else "off") + " (P).")
+
     def toggle_memory(self):
         self.stage.set_memory_aid(not self.stage.show_hidden)
         self.hud.say("Memory aid " + ("on" if self.stage.show_hidden else "off") + ".")
@@ -683,12 +689,3 @@ class PlayTable(Table):
 
 def run_play(match: Match, size=(1280, 800), level=None, frames=None) -> int:
     return PlayTable(match, size, level, frames).run()
-
-
-def __getattr__(name):
-    """The replay table (timeline, physics toggle, offscreen video) lives in app/replay.py, which imports Table from
-    here; its names stay importable from this module without a circular import."""
-    if name in ("ReplayTable", "run_replay"):
-        from towerworld.app import replay
-        return getattr(replay, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
