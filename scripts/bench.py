@@ -163,7 +163,7 @@ def stage_rows(name: str, game: Game) -> list[Row]:
     from panda3d.core import SceneGraphAnalyzer
 
     from towerworld.engine.match import Match
-    from towerworld.scene.models import missing_models
+    from towerworld.scene.components import missing_models
     from towerworld.scene.offscreen import base
     from towerworld.scene.stage import Stage
 

@@ -176,7 +176,7 @@ def test_help_overlay_toggles(table):
     table.toggle_help()
     assert not table.hud.help.isHidden()
     assert "null level" in table.hud.help_text.getText()
-    table.clear_picks()      # Esc closes the overlay first
+    table.escape()           # Esc closes the overlay first
     assert table.hud.help.isHidden()
 
 

@@ -36,7 +36,9 @@ def _bot_class():
         deadline = float("inf")
 
         def mcts_search(self, state):
-            # OpenSpiel's mcts_search (same tree policy and backup), plus a check of the deadline per simulation.
+            # Adapted from OpenSpiel's open_spiel/python/algorithms/mcts.py (MCTSBot.mcts_search), with a deadline
+            # check per simulation added. Copyright 2019 DeepMind Technologies Limited. Licensed under the Apache
+            # License, Version 2.0 (http://www.apache.org/licenses/LICENSE-2.0); see NOTICE at the repository root.
             root = mcts.SearchNode(None, state.current_player(), 1)
             for i in range(self.max_simulations):
                 if i and time.perf_counter() >= self.deadline:

@@ -21,25 +21,16 @@ class Table:
     """Shared window setup: scene, stage, camera controls, HUD."""
 
     def __init__(self, match: Match, size=(1280, 800), frames: int | None = None):
-        configure(offscreen=frames is not None, width=size[0], height=size[1], title=f"towerworld: {match.game.title}")
-        from direct.showbase.ShowBase import ShowBase
-
+        from towerworld.app.main import open_base
         from towerworld.scene.camera import framing
         from towerworld.scene.hud import Hud
         from towerworld.scene.picking import Picker
         from towerworld.scene.setup import add_table, dress, frame_light
         from towerworld.scene.stage import Stage
 
-        import builtins
-        self.owns_base = getattr(builtins, "base", None) is None
-        try:
-            self.base = ShowBase(windowType="offscreen" if frames is not None else None) if self.owns_base \
-                else builtins.base
-        except Exception:  # no display, no GL: say so in one sentence
-            where = os.environ.get("DISPLAY")
-            raise TowerworldError("Could not open a window" + (f" on display {where}" if where else
-                                  " (no display is set)") + "; the table needs a desktop session, and "
-                                  "'towerworld render' makes a picture without one.") from None
+        self.base = open_base(size, offscreen=frames is not None, title=f"towerworld: {match.game.title}")
+        self.on_leave = None      # the app's way back to the start screen (None: the table is the whole run)
+        self.menu: list = []      # the Esc menu's widgets while it is open
         self.base.disableMouse()
         self.base.setBackgroundColor(0.78, 0.84, 0.9, 1)
         self.base.camLens.setFov(40)
@@ -66,6 +57,8 @@ class Table:
         self.base.accept("f1", self.toggle_help)
         self.base.accept("q", self.quit)
         self.base.accept("escape-up", lambda: None)
+        self.base.accept("f11", self.toggle_fullscreen)
+        self.base.accept("window-event", self._window_event)
         self.cut_offset = 0          # page up/down move the cutaway storey by storey
         self.base.accept("page_up", self.move_cut, [1])
         self.base.accept("page_down", self.move_cut, [-1])
@@ -173,8 +166,57 @@ class Table:
     def quit(self):
         self.base.userExit()
 
+    # ---- window --------------------------------------------------------------------------------------------------------
+    def toggle_fullscreen(self):
+        from panda3d.core import WindowProperties
+        win = self.base.win
+        if win is None or not hasattr(win, "getProperties"):
+            return
+        props = WindowProperties()
+        props.setFullscreen(not win.getProperties().getFullscreen())
+        win.requestProperties(props)
+
+    def _window_event(self, win):
+        """The camera follows a resized window (ShowBase keeps the aspect); the size is remembered for next time."""
+        self.base.windowEvent(win)
+        if win is None or self.frames is not None or not hasattr(win, "getProperties"):
+            return
+        props = win.getProperties()
+        if props.getOpen() and not props.getFullscreen() and props.hasSize():
+            from towerworld.app.saves import remember_window_size
+            remember_window_size(props.getXSize(), props.getYSize())
+
+    # ---- the Esc menu ----------------------------------------------------------------------------------------------------
+    def menu_entries(self) -> list[tuple[str, object]]:
+        entries: list[tuple[str, object]] = [("Resume", self.close_menu)]
+        if self.on_leave is not None:
+            entries.append(("New game", self.on_leave))
+        entries += [("Rules and keys", self.toggle_help), ("Quit", self.quit)]
+        return entries
+
+    def toggle_menu(self):
+        if self.menu:
+            self.close_menu()
+            return
+        from direct.gui.DirectGui import DirectButton, DirectFrame
+        panel = DirectFrame(frameColor=(0.08, 0.1, 0.16, 0.92), frameSize=(-0.45, 0.45, -0.6, 0.6), sortOrder=5)
+        self.menu = [panel]
+        for i, (label, command) in enumerate(self.menu_entries()):
+            def act(command=command):
+                self.close_menu()
+                command()
+            self.menu.append(DirectButton(parent=panel, text=label, scale=0.06, pos=(0, 0, 0.42 - 0.15 * i),
+                                          command=act, frameColor=(0.95, 0.9, 0.75, 1), pad=(0.5, 0.2),
+                                          frameSize=(-5, 5, -0.6, 1.1)))
+
+    def close_menu(self):
+        for w in reversed(self.menu):
+            w.destroy()
+        self.menu = []
+
     def close(self):
-        """Take the table down without closing a ShowBase it did not open (tests share one)."""
+        """Take the table down without closing the ShowBase (the app and tests share one)."""
+        self.close_menu()
         if self.anim is not None:
             self.anim.finish()
         for name in ("camera-drag", "turns", "replay"):
@@ -237,12 +279,14 @@ class PlayTable(Table):
         self.level = level
         self.picks: list[str] = []
         self.thinkers: dict = {}
+        self.offers: list = []                  # buttons offering to resume an unfinished game, until one is chosen
+        self.hinted = None                      # the move T suggested, which Enter plays
         self.waiting_for: int | None = None     # the AI seat whose answer is awaited
         self.driver = Driver(match, agents={i: None for i, p in enumerate(match.players) if p.is_ai},
                              chance=match.rng if match.seed is not None else live_chance())
         self._prepare_autosave(match)
         b = self.base
-        b.accept("escape", self.clear_picks)
+        b.accept("escape", self.escape)
         b.accept("backspace", self.back_pick)
         b.accept("enter", self.commit_exact)
         b.accept("space", self.confirm_handoff)
@@ -313,7 +357,7 @@ class PlayTable(Table):
         return self.thinkers[seat]
 
     def _turn_task(self, task):
-        if self.animating or self.handoff is not None:
+        if self.animating or self.handoff is not None or self.offers:
             return task.cont
         m = self.match
         cp = m.current_player
@@ -371,7 +415,7 @@ class PlayTable(Table):
     def _human_turn(self) -> bool:
         cp = self.match.current_player
         return (cp >= 0 and cp not in self.driver.agents and not self.animating and self.handoff is None
-                and cp == self.shown_seat)
+                and cp == self.shown_seat and not self.offers and not self.menu)
 
     # ---- saving ------------------------------------------------------------------------------------------------------
     def _prepare_autosave(self, match: Match) -> None:
@@ -396,6 +440,18 @@ class PlayTable(Table):
             self.hud.say(f"Saved to {path}")
         except OSError as e:
             self.hud.say(f"Could not save to {path}: {e.strerror or e}.")
+
+    def offer_resume(self, infos, resume):
+        """Unfinished games of this game are waiting: offer them before the new one is played."""
+        self.offers = [(f"Resume: {info.label}"[:70], lambda info=info: resume(info.path)) for info in infos]
+        self.offers.append(("New game", self.decline_resume))
+        self.hud.say("You have an unfinished game. Resume it, or start a new one.")
+        self.refresh()
+
+    def decline_resume(self):
+        self.offers = []
+        self.hud.say("")
+        self.refresh()
 
     def open_saves(self):
         """Ctrl-O: saves and autosaves of this game, newest first, as buttons; a damaged file is refused."""
@@ -487,18 +543,34 @@ class PlayTable(Table):
         self.refresh()
 
     def commit_exact(self):
+        """Enter: play the complete move the picks make, or the hint just shown."""
         if not self._human_turn():
+            return
+        if not self.picks and self.hinted is not None and self.hinted in self.game.legal_moves(self.match.state):
+            move, self.hinted = self.hinted, None
+            self._play(lambda: self.driver.submit(move))
             return
         exact = [m for m, progress in self._candidates(self.picks) if progress.done]
         if exact:
             self._play(lambda: self.driver.submit(exact[0]))
 
-    def clear_picks(self):
-        if self.hud.help.isHidden():
-            self.picks = []
-            self.refresh()
-        else:
+    def escape(self):
+        """Esc: close help, else drop the picks, else open the menu."""
+        if not self.hud.help.isHidden():
             self.hud.help.hide()
+        elif self.picks:
+            self.clear_picks()
+        else:
+            self.toggle_menu()
+
+    def menu_entries(self):
+        entries = super().menu_entries()
+        return entries[:-2] + [("Save", self.save), ("Load", self.open_saves)] + entries[-2:]
+
+    def clear_picks(self):
+        self.picks = []
+        self.hinted = None
+        self.refresh()
 
     def back_pick(self):
         self.picks = self.picks[:-1]
@@ -561,7 +633,8 @@ class PlayTable(Table):
         lit = [p for step in self.game.picks(state, move) for p in (sorted(step) if isinstance(step, frozenset)
                                                                     else [step])]
         self.stage.highlight({p: HIGHLIGHT_PICKED for p in lit})
-        self.hud.say("Hint: " + self.game.format_move(state, move) + " (click it, or Esc).")
+        self.hinted = move
+        self.hud.say("Hint: " + self.game.format_move(state, move) + " (click it, or Enter to play it; Esc clears).")
 
     def toggle_memory(self):
         self.stage.set_memory_aid(not self.stage.show_hidden)
@@ -597,7 +670,9 @@ class PlayTable(Table):
                 buttons.insert(0, ("Confirm", self.commit_exact))
         self.stage.highlight(targets)
         self.apply_cutaway(state)
-        if highlight:
+        if self.offers:
+            self.hud.set_buttons(self.offers, vertical=True)
+        elif highlight:
             self.hud.set_buttons(buttons[:8])
 
     def _stop_thinkers(self):

@@ -77,17 +77,18 @@ class SaveInfo:
 
 def _peek(path: str) -> SaveInfo | None:
     """The few facts a list needs, read cheaply and defensively (a damaged file is simply left out)."""
+    from towerworld.engine.record import RecordError, read_record_file
     try:
-        if os.path.getsize(path) > 5 * 1024 * 1024:
-            return None
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
+        data = read_record_file(path)      # regular files only, size and JSON limits: a FIFO does not hang the list
         players = ", ".join(str(p.get("name", "?"))[:20] for p in data.get("players", [])[:6])
         result = data.get("result")
-        finished = bool(result) and result != "in progress"
+        if isinstance(result, dict):       # format v2: {text, scores, finished}
+            finished = bool(result.get("finished"))
+        else:
+            finished = bool(result) and result != "in progress"
         return SaveInfo(path, str(data["game"])[:30], players, len(data.get("moves", [])), finished,
                         os.path.getmtime(path), os.path.basename(path).startswith("autosave-"))
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    except (RecordError, OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
 
 
@@ -105,3 +106,27 @@ def list_saves(folder: str | None = None) -> list[SaveInfo]:
 def unfinished(game: str, folder: str | None = None) -> list[SaveInfo]:
     """Autosaves of unfinished games of `game`, newest first (what `play GAME` offers to resume)."""
     return [s for s in list_saves(folder) if s.autosave and s.game == game and not s.finished]
+
+
+def _settings_path() -> str:
+    return os.path.join(os.path.dirname(SAVE_DIR), "window.json")
+
+
+def remember_window_size(width: int, height: int) -> None:
+    """Keep the window size for the next start (best effort: a settings file that cannot be written is no error)."""
+    try:
+        os.makedirs(os.path.dirname(_settings_path()), exist_ok=True)
+        with open(_settings_path(), "w", encoding="utf-8") as f:
+            json.dump({"width": int(width), "height": int(height)}, f)
+    except OSError:
+        pass
+
+
+def remembered_window_size() -> tuple[int, int] | None:
+    try:
+        with open(_settings_path(), encoding="utf-8") as f:
+            data = json.load(f)
+        w, h = int(data["width"]), int(data["height"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return (w, h) if 320 <= w <= 8192 and 240 <= h <= 8192 else None

@@ -60,14 +60,22 @@ class Hud:
     def covered(self) -> bool:
         return not self.cover.isHidden()
 
-    def set_buttons(self, actions: list[tuple[str, object]]) -> None:
-        """Buttons for picks that are not places on the table (pass, spend a talisman, stay...)."""
+    def set_buttons(self, actions: list[tuple[str, object]], vertical: bool = False) -> None:
+        """Buttons for picks that are not places on the table (pass, spend a talisman, stay...): a row along the
+        bottom, each placed after the last one's width so long labels never overlap; or a column (longer choices)."""
         for b in self.buttons:
             b.destroy()
         self.buttons = []
-        for i, (label, callback) in enumerate(actions):
-            b = DirectButton(text=label, scale=0.05, pos=(0.25 + 0.42 * i, 0, 0.22), parent=self.base.a2dBottomLeft,
-                             command=callback, frameColor=(0.95, 0.9, 0.75, 1), pad=(0.4, 0.25))
+        x, z = 0.05, 0.22
+        for label, callback in actions:
+            b = DirectButton(text=label, scale=0.045, parent=self.base.a2dBottomLeft, command=callback,
+                             frameColor=(0.95, 0.9, 0.75, 1), pad=(0.4, 0.25), text_align=TextNode.ALeft)
+            left, right, bottom, top = b.getBounds()
+            b.setPos(x - left * 0.045, 0, z)
+            if vertical:
+                z += (top - bottom) * 0.045 + 0.03
+            else:
+                x += (right - left) * 0.045 + 0.03
             self.buttons.append(b)
 
     def destroy(self) -> None:
