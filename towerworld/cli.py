@@ -7,7 +7,7 @@ import sys
 import time
 
 from towerworld import __version__
-from towerworld.engine.game import CHANCE, OMNISCIENT, TERMINAL, TowerworldError, options_from_text
+from towerworld.engine.game import CHANCE, OMNISCIENT, TERMINAL, TowerworldError, allowed_values, options_from_text
 from towerworld.engine.safe_text import shown_text
 
 EXIT_BAD_INPUT = 2
@@ -186,9 +186,8 @@ def cmd_games(args) -> int:
             count = f" ({_players_text(*v.players)})" if v.players else ""
             print(f"  --variant {v.name:14s} {v.help}{count}")
         for o in g.options:
-            choices = f" [{', '.join(_option_word(c) for c in o.choices)}]" if o.choices else ""
             setting = f"{o.name}={_option_word(o.default)}"
-            print(f"  -o {setting:28s} {o.help}{choices}")
+            print(f"  -o {setting:28s} {o.help} ({allowed_values(o)})")
     return 0
 
 
@@ -351,7 +350,7 @@ def cmd_simulate(args) -> int:
         _writable_folder(args.out)
     stats: dict[str, dict] = {n: {"games": 0, "wins": 0, "draws": 0, "losses": 0, "score": 0.0} for n in names}
     results: dict[str, int] = {}
-    score_hist: dict[int, int] = {}
+    score_hist: dict[tuple[bool, int], int] = {}     # solitaire: (won, score) -> games
     plies_total = 0
     t0 = time.perf_counter()
     for g in range(args.games):
