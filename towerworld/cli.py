@@ -490,18 +490,23 @@ def _progress(done: int, total: int, t0: float) -> None:
 def cmd_ladder(args) -> int:
     from towerworld.ai.ladder import report, resolve_game, run_ladder, write_chart, write_json
     names = [s.strip() for s in args.agents.split(",") if s.strip()]
+    options = _options(resolve_game(args.game), args.option)
     if args.workers is not None and not 1 <= args.workers <= 256:
         raise CliError("--workers must be between 1 and 256.")
-    chart = args.chart or f"ladder-{args.game}.png"
+    chart = args.chart or f"ladder-{args.game.replace(':', '-')}.png"
+    json_path = args.json or f"ladder-{args.game.replace(':', '-')}.json"
     if not chart.lower().endswith(".png"):
-        raise CliError(f"--chart must name a .png file, not '{chart}'.")
+        raise CliError(f"--chart must name a .png file, not '{shown_text(chart)}'.")
+    for option, path in (("--json", json_path), ("--chart", chart)):   # refused before the games, not after
+        folder = os.path.dirname(os.path.abspath(path))
+        if os.path.isdir(path) or not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+            raise CliError(f"{option} {shown_text(path, 300)} cannot be written there.")
     t0 = time.perf_counter()
     result = run_ladder(args.game, names, games=args.games, seed=args.seed if args.seed is not None else 1,
-                        options=_options(resolve_game(args.game), args.option), variant=args.variant, level=args.level, workers=args.workers,
+                        options=options, variant=args.variant, level=args.level, workers=args.workers,
                         progress=lambda done, total: _progress(done, total, t0), ray_address=args.ray)
     print(file=sys.stderr)
     print(report(result))
-    json_path = args.json or f"ladder-{args.game}.json"
     write_json(result, json_path)
     print(f"wrote {json_path}")
     try:
