@@ -77,6 +77,9 @@ def _load_game_builders() -> None:
     for info in pkgutil.iter_modules(pkg.__path__):
         if info.name.startswith("models_"):
             importlib.import_module(f"towerworld.scene.{info.name}")
+    import towerworld.scene.components as family
+    for info in pkgutil.iter_modules(family.__path__):
+        importlib.import_module(f"towerworld.scene.components.{info.name}")
 
 
 # ---- primitives --------------------------------------------------------------------------------------------------------

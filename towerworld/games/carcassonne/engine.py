@@ -98,7 +98,7 @@ class CState:
     """A Carcassonne state. Immutable by convention: apply builds a new one that shares unchanged containers."""
     __slots__ = ("cfg", "phase", "player", "bag", "bagn", "drawn", "tiles", "board", "frontier", "parent", "opn",
                  "mask", "pen", "occ", "nkind", "ntile", "discarded", "fl", "towers", "tsup", "scores",
-                 "cands", "_hash")
+                 "cands", "ransomed", "_hash")
 
     def copy(self) -> "CState":
         n = CState.__new__(CState)
@@ -107,12 +107,12 @@ class CState:
         n.parent = self.parent; n.opn = self.opn; n.mask = self.mask; n.pen = self.pen; n.occ = self.occ
         n.nkind = self.nkind; n.ntile = self.ntile; n.discarded = self.discarded; n.fl = self.fl
         n.towers = self.towers; n.tsup = self.tsup; n.scores = self.scores
-        n.cands = self.cands; n._hash = None
+        n.cands = self.cands; n.ransomed = self.ransomed; n._hash = None
         return n
 
     def key(self) -> tuple:
         return (self.cfg, self.phase, self.player, self.bag, self.drawn, self.tiles, self.discarded, self.fl,
-                tuple(sorted(self.towers.items())), self.tsup, self.scores, self.cands)
+                tuple(sorted(self.towers.items())), self.tsup, self.scores, self.cands, self.ransomed)
 
     def __eq__(self, other) -> bool:
         return isinstance(other, CState) and (self is other or self.key() == other.key())
@@ -131,6 +131,7 @@ class CState:
     def __setstate__(self, d):
         for k in CState.__slots__:
             setattr(self, k, d.get(k))
+        self.ransomed = bool(self.ransomed)
         self._hash = None
 
     def __repr__(self) -> str:
@@ -163,6 +164,7 @@ def initial_state(cfg: Config) -> CState:
     s.tsup = cfg.pieces * cfg.players
     s.scores = (0,) * cfg.players
     s.cands = ()
+    s.ransomed = False
     s._hash = None
     put_tile(s, start, 0, pos_of(0, 0))
     return s
@@ -331,15 +333,21 @@ def action_moves(s: CState) -> list:
     return out
 
 
-def ransom_moves(s: CState) -> list:
+def ransom_offers(s: CState) -> list:
+    """The ransoms the player to move may pay now (rulings: at any point of your own turn, once a turn, only with at
+    least 3 points): one per captor holding one of their followers."""
     p = s.player
-    if s.scores[p] < 3:
+    if s.ransomed or s.scores[p] < 3:
         return []
     f0 = p * FOLLOWERS
     held = sorted({-2 - loc for loc in s.fl[f0:f0 + FOLLOWERS] if -2 >= loc > TOP0})
-    if not held:
-        return []
-    return [M_RANSOM | q for q in held] + [M_NORANSOM]
+    return [M_RANSOM | q for q in held]
+
+
+def ransom_moves(s: CState) -> list:
+    """The decision at the end of a turn when a ransom is still possible: pay one, or not."""
+    offers = ransom_offers(s)
+    return offers + [M_NORANSOM] if offers else []
 
 
 # ---- scoring ---------------------------------------------------------------------------------------------------------
