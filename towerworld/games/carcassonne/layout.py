@@ -26,7 +26,7 @@ STOREY = size("tower_piece").h
 MEEPLE_DEPTH = size("meeple").d
 PILE = 12                  # tiles per face-down draw pile
 SLOT = 20.0                # mm between pieces in a supply row
-ROW = 80.0                 # mm between two players' supply rows
+ROW = 70.0                 # mm between two players' supply rows
 
 
 def tile_art(t: int) -> tuple[str, ...]:
@@ -91,7 +91,7 @@ class Frame:
         xs = [xy(p)[0] for _t, _r, p, _b, _k in s.tiles] or [0]
         ys = [xy(p)[1] for _t, _r, p, _b, _k in s.tiles] or [0]
         self.minx, self.maxx, self.miny, self.maxy = min(xs), max(xs), min(ys), max(ys)
-        self.side_x = (self.maxx + 1.8) * TILE_MM
+        self.side_x = (self.maxx + 3.2) * TILE_MM
         self.top_y = (self.maxy + 0.4) * TILE_MM
         self.pile_x = (self.minx - 2.2) * TILE_MM
 
@@ -198,9 +198,9 @@ def _supply_pieces(lay: Layout, s: CState, frame: Frame) -> None:
 
 def _labels(lay: Layout, s: CState, frame: Frame) -> None:
     for p in range(s.cfg.players):
-        x, y = frame.supply(p, 3, 0)
-        mark = "  <" if s.player == p and s.phase != OVER else ""
-        lay.labels[f"score:{p + 1}"] = (x, y + 16.0, 34.0, f"Player {p + 1}: {s.scores[p]}{mark}")
+        x, y = frame.supply(p, -3.5, 0)
+        mark = " (to play)" if s.player == p and s.phase != OVER else ""
+        lay.labels[f"score:{p + 1}"] = (x, y - 12.0, 10.0, f"Player {p + 1}: {s.scores[p]}{mark}")
 
 
 def _cells(lay: Layout, s: CState, tops: dict[int, float]) -> None:

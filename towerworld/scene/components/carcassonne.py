@@ -94,9 +94,9 @@ def road_region(edges: str, width: float = 0.045) -> np.ndarray:
     idx = [DIRS.index(e) for e in edges]
     mids = [(0.0, 0.5), (0.5, 0.0), (0.0, -0.5), (-0.5, 0.0)]
     if len(idx) == 1:
-        mx, my = mids[idx[0]]
-        t = np.clip((X * mx + Y * my) / 0.25, 0.16, 2.0)        # from near the centre out to the edge
-        return np.hypot(X - mx * t / 2, Y - my * t / 2) < width
+        dx, dy = mids[idx[0]][0] * 2, mids[idx[0]][1] * 2       # unit vector from the centre to the edge
+        along = np.clip(X * dx + Y * dy, 0.1, 0.5)               # from near the centre out to the edge
+        return np.hypot(X - dx * along, Y - dy * along) < width
     a, b = idx[:2]
     if (a - b) % 2 == 0:
         mx, my = mids[a]
