@@ -93,7 +93,8 @@ class Frame:
         self.minx, self.maxx, self.miny, self.maxy = min(xs), max(xs), min(ys), max(ys)
         self.side_x = (self.maxx + 3.2) * TILE_MM
         self.top_y = (self.maxy + 0.4) * TILE_MM
-        self.pile_x = (self.minx - 2.2) * TILE_MM
+        self.drawn_x = (self.minx - 2.4) * TILE_MM       # clear of the open places left of the landscape
+        self.pile_x = (self.minx - 3.7) * TILE_MM
 
     def supply(self, player: int, slot: float, row: int) -> tuple[float, float]:
         return (self.side_x + slot * SLOT, self.top_y - player * ROW - row * 24.0)
@@ -103,7 +104,7 @@ class Frame:
         return (self.pile_x - (stack % 2) * 50.0, self.top_y - (stack // 2) * 50.0, level * TILE_H)
 
     def drawn(self) -> tuple[float, float]:
-        return (self.pile_x + 60.0, self.top_y)
+        return (self.drawn_x, self.top_y)
 
 
 def make_layout(s: CState) -> Layout:
