@@ -340,6 +340,11 @@ class Carcassonne(Game):
             return (f"ransom:{v + 1}",)
         return ("pass",)
 
+    def agents(self) -> dict:
+        """Carcassonne's own search ('mcts', replacing the generic one) and 'greedy', both on projected scores."""
+        from .strategy import AGENTS
+        return dict(AGENTS)
+
     def describe_pick(self, s: CState, picks: Sequence[str], pick: str) -> str:
         """Words for the picks that are buttons, not places: rotations, tower pieces, pass, ransom."""
         if pick.startswith("rot:"):
