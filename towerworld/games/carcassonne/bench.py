@@ -1,6 +1,8 @@
 """Carcassonne speed goals: rows for scripts/bench.py (nothing here asserts).
 
-Goal (issue 5): a whole random 2-player game with The Tower and the Black Tower in under 10 ms median.
+Goals: a whole random 2-player game with The Tower and the Black Tower in under 10 ms median; at least 2,000 search
+simulations a second with the Tower on (mcts_sims_per_s_carcassonne_tower, beside the base game); the full board of
+about 90 tiles and all pieces in at most 60 draw calls (carcassonne_draw_calls_full_board).
 """
 from __future__ import annotations
 
@@ -37,7 +39,75 @@ def bench_rows(seconds: float = 1.0) -> list[tuple[str, str, str]]:
     from towerworld.games.carcassonne import GAME
     rows.append(("Carcassonne checked plies per second (apply with events)",
                  f"{checked_plies_per_second(GAME, seconds / 2):.0f}", ">= 20000"))
+    for name, options in (("mcts_sims_per_s_carcassonne_tower", None),
+                          ("mcts_sims_per_s_carcassonne_base", {"tower": False, "black_tower": False})):
+        rows.append((f"{name}: Carcassonne search simulations a second (2p, 30 plies in)",
+                     f"{search_rate(options, seconds):.0f}/s", ">= 2000"))
+    rows += draw_call_rows()
     return rows
+
+
+def mid_game(options: dict | None, plies: int = 30, seed: int = 1):
+    """A 2-player state `plies` random plies in, at a decision."""
+    from towerworld.engine.game import CHANCE
+    from towerworld.games.carcassonne import GAME
+    rng = random.Random(seed)
+    s = GAME.new_state(options, 2)
+    for _ in range(plies):
+        if GAME.current_player(s) == CHANCE:
+            s, _ = GAME.apply_unchecked(s, GAME.sample_chance(s, rng))
+        else:
+            moves = GAME.legal_moves(s)
+            s, _ = GAME.apply_unchecked(s, moves[rng.randrange(len(moves))])
+    while GAME.current_player(s) == CHANCE:
+        s, _ = GAME.apply_unchecked(s, GAME.sample_chance(s, rng))
+    return s
+
+
+def search_rate(options: dict | None, seconds: float) -> float:
+    """Simulations a second of Carcassonne's own search (the default 'mcts' opponent) from a mid-game state."""
+    from towerworld.games.carcassonne.strategy import SearchAgent
+    agent = SearchAgent(seed=3, seconds=seconds)
+    agent.search(mid_game(options))
+    return agent.last_simulations / agent.last_seconds
+
+
+def draw_call_rows() -> list[tuple[str, str, str]]:
+    """Geoms (each about one draw call) of a finished 2-player game's table as the stage builds it, and the same
+    pieces once combined (what a stage that flattens its pieces at rest would draw)."""
+    try:
+        from panda3d.core import NodePath, SceneGraphAnalyzer
+
+        from towerworld.engine.game import OMNISCIENT
+        from towerworld.games.carcassonne import GAME
+        from towerworld.scene.offscreen import base
+        from towerworld.scene.stage import Stage
+    except ImportError:
+        return [("carcassonne_draw_calls_full_board", "n/a (no panda3d)", "<= 60")]
+    b = base(640, 400)
+    state = GAME.random_playout(GAME.new_state(None, 2), random.Random(5))
+    layout = GAME.layout(state, OMNISCIENT)
+    stage = Stage(b.render)
+    stage.show(layout)
+
+    def geoms(np) -> int:
+        sga = SceneGraphAnalyzer()
+        sga.addNode(np.node())
+        return sga.getNumGeoms()
+    per_piece = geoms(stage.pieces_root)
+    combined = NodePath("combined")
+    stage.pieces_root.copyTo(combined)
+    for holder in combined.findAllMatches("**/=piece"):
+        holder.clearTag("piece")          # tags keep nodes apart; a combining stage would pick by another route
+        holder.clearPythonTag("piece")
+    combined.flattenStrong()
+    merged = geoms(combined)
+    combined.removeNode()
+    stage.root.removeNode()
+    tiles = len(state.tiles)
+    return [(f"carcassonne_draw_calls_full_board: {tiles} tiles, {len(layout.pieces)} pieces, one node each",
+             f"{per_piece}", "<= 60"),
+            ("Carcassonne full board, the same pieces combined (flattened)", f"{merged}", "<= 60")]
 
 
 if __name__ == "__main__":
