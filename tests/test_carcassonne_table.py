@@ -13,6 +13,7 @@ from towerworld.games.carcassonne import engine as E
 from towerworld.games.carcassonne import tiles as TL
 from towerworld.games.carcassonne.layout import ART, MEEPLE_DEPTH, STOREY, TILE_H, TILE_MM, feature_spot
 from towerworld.games.carcassonne.positions import build
+from towerworld.games.carcassonne.rules import _finish
 
 play = GAME.apply_texts
 
@@ -151,3 +152,29 @@ def test_a_turn_by_clicks(showbase, tmp_path):
         assert match.state.phase in (E.DRAW, E.RANSOM) or GAME.current_player(match.state) == TERMINAL
     finally:
         table.close()
+
+
+# ---- scoring you can see ----------------------------------------------------------------------------------------------
+def test_a_completed_feature_sends_its_followers_home_in_the_score_event():
+    s = build(followers=[(0, 0, 0, "city N")])
+    s = play(s, "draw E")
+    s, events = GAME.apply(s, GAME.parse_move(s, "E 0,1 r180"))
+    s, events = GAME.apply(s, GAME.parse_move(s, "pass"))
+    score = [e for e in events if e.kind == "score"]
+    assert len(score) == 1 and score[0].pieces == ("meeple:p1:1",) and "+4" in score[0].text
+    from towerworld.scene.stage import plan
+    # the stage moves the scoring follower first, in its own phase, back to its owner's row
+    phases = plan(GAME.layout(build(followers=[(0, 0, 0, "city N")]), OMNISCIENT), GAME.layout(s, OMNISCIENT),
+                  events)
+    assert [c.piece for c in phases[0]] == ["meeple:p1:1"]
+
+
+def test_the_final_scoring_walks_roads_cities_cloisters_then_fields():
+    s = build(tiles=[("A", 0, -1, 0), ("E", 0, 1, 180)],
+              followers=[(0, 0, 0, "road E W"), (1, 0, 0, "city N"), (0, 0, -1, "cloister"), (1, 0, 0, "field EL WR")])
+    s = s.copy()
+    s.bag, s.bagn = tuple(0 for _ in s.bag), 0          # every tile is out: the game ends now
+    events = []
+    _finish(s, events)
+    text = GAME._event(s, s, events[-1]).text
+    assert text.index("road") < text.index("city") < text.index("cloister") < text.index("field"), text

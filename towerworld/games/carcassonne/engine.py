@@ -411,11 +411,13 @@ def score_completed(ns: CState, events: list) -> None:
             for w in win:
                 scores[w] += pts
             occ[a] = 0
+            home = []
             for fid, loc in enumerate(fl):
                 if loc >= 0 and find(parent, loc) == a:
                     fl[fid] = SUPPLY
+                    home.append(fid)
             if events is not None:
-                events.append(("score", win, pts, TL.KIND_NAMES[ns.nkind[a]]))
+                events.append(("score", win, pts, TL.KIND_NAMES[ns.nkind[a]], home))
     if monks:
         for fid in monks:
             owner = fid // FOLLOWERS
@@ -423,7 +425,7 @@ def score_completed(ns: CState, events: list) -> None:
             occ[fl[fid]] = 0
             fl[fid] = SUPPLY
             if events is not None:
-                events.append(("score", [owner], 9, "cloister"))
+                events.append(("score", [owner], 9, "cloister", [fid]))
     ns.scores = tuple(scores)
     ns.fl = tuple(fl)
     ns.occ = occ

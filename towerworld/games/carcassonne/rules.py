@@ -118,11 +118,18 @@ class Carcassonne(Game):
             fid, q = e[1], e[2]
             return Event(EventKind.RETURN, (meeple_id(fid),), f"P{fid // FOLLOWERS + 1} paid 3 points to P{q + 1} as ransom.")
         if kind == "score":
-            win, pts, what = e[1], e[2], e[3]
-            who = ", ".join(f"P{w + 1}" for w in win)
-            return Event(EventKind.SCORE, (), f"{who} scored {pts} for a {what}.")
+            win, pts, what, home = e[1], e[2], e[3], e[4]
+            who = " and ".join(f"P{w + 1}" for w in win)
+            # the scoring followers lift off home in this event's phase, before anything else moves
+            return Event(EventKind.SCORE, tuple(meeple_id(f) for f in home),
+                         f"Completed {what}: {who} +{pts}." if win else f"Completed {what}.")
         if kind == "final":
-            return Event(EventKind.SCORE, (), "Final scoring: " + ", ".join(f"P{i + 1} +{v}" for i, v in enumerate(e[1])) + ".")
+            add, details = e[1], e[2]
+            walk = "; ".join(f"{what} " + "/".join(f"P{w + 1}" for w in win) + f" +{pts}"
+                             for what, win, pts in _final_order(details) if pts)
+            total = ", ".join(f"P{i + 1} +{v}" for i, v in enumerate(add))
+            return Event(EventKind.SCORE, (), f"Final scoring ({total}): {walk}." if walk else
+                         f"Final scoring: {total}.")
         return Event(kind, (), "")
 
     def random_playout(self, state: CState, rng: random.Random, max_plies: int | None = None) -> CState:
@@ -522,8 +529,14 @@ def _next_turn(ns: CState, ev) -> CState:
 
 
 def _finish(ns: CState, ev) -> None:
-    add, _details = E.final_scores(ns)
+    add, details = E.final_scores(ns)
     ns.scores = tuple(a + b for a, b in zip(ns.scores, add))
     ns.phase = OVER
     if ev is not None:
-        ev.append(("final", add))
+        ev.append(("final", add, details))
+
+
+def _final_order(details: list) -> list:
+    """The final scoring walked through as the rules list it: roads, cities, cloisters, then fields."""
+    order = {"road": 0, "city": 1, "cloister": 2, "field": 3}
+    return sorted(details, key=lambda d: order.get(d[0], 4))
