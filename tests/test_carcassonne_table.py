@@ -178,3 +178,27 @@ def test_the_final_scoring_walks_roads_cities_cloisters_then_fields():
     _finish(s, events)
     text = GAME._event(s, s, events[-1]).text
     assert text.index("road") < text.index("city") < text.index("cloister") < text.index("field"), text
+
+
+def test_a_full_board_draws_combined_and_still_picks_by_piece(showbase):
+    from towerworld.scene.picking import Picker
+    from towerworld.scene.stage import Stage
+    lay = GAME.layout(finished_game(), OMNISCIENT)
+    stage = Stage(showbase.render)
+    picker = Picker(showbase, stage)
+    try:
+        stage.show(lay)
+        assert stage.combined is not None
+        drawn = sum(np.node().getNumGeoms() for np in stage.root.findAllMatches("**/+GeomNode") if not np.isHidden())
+        assert drawn <= 60                                   # issue #12: the full board in at most 60 draw calls
+        tile_id, tile = next((pid, p) for pid, p in lay.pieces.items() if pid.startswith("tile:")
+                             and not any(q.kind != "ccs_tile" and abs(q.x - p.x) < 23 and abs(q.y - p.y) < 23
+                                         for q in lay.pieces.values()))
+        showbase.camera.setPos(tile.x + 3, tile.y + 3, 400)
+        showbase.camera.lookAt(tile.x + 3, tile.y + 3, 0)
+        assert picker.pick_all((0.0, 0.0))[:1] == [tile_id]  # the ray finds the piece, not the combined copy
+        stage.highlight({tile_id: (1, 1, 0, 0.5)})
+        assert not stage.models[tile_id].isHidden()           # a highlighted piece draws itself
+    finally:
+        picker.ray_np.removeNode()
+        stage.root.removeNode()

@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass
 
 from direct.interval.IntervalGlobal import Func, LerpFunc, Parallel, Sequence
-from panda3d.core import NodePath, TransparencyAttrib, Vec4
+from panda3d.core import BitMask32, NodePath, TransparencyAttrib, Vec4
 
 from towerworld.engine.game import Event
 from towerworld.engine.layout import Cell, Layout, Pose
@@ -22,6 +22,7 @@ CRUMBLE_EVENTS = {"remove", "disintegrate", "destroy"}   # named pieces crumble 
 HIGHLIGHT_TARGET = (0.2, 0.9, 0.35, 0.45)
 HIGHLIGHT_PICKED = (1.0, 0.8, 0.1, 0.5)
 HIGHLIGHT_HOVER = (0.5, 0.8, 1.0, 0.3)
+COMBINE_FROM = 80      # a layout with at least this many pieces draws its resting pieces combined (a grown board)
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,7 @@ class Stage:
         self.layout: Layout | None = None
         self.show_hidden = False   # memory aid: label face-down pieces whose faces were seen
         self.targets: dict[str, tuple] = {}
+        self.combined: NodePath | None = None
 
     # ---- placing -------------------------------------------------------------------------------------------------------
     def show(self, layout: Layout) -> None:
@@ -100,6 +102,40 @@ class Stage:
         if self.layout is None or self.layout.labels != layout.labels:
             self._sync_labels(layout)
         self.layout = layout
+        self.combine()
+
+    # ---- combining pieces at rest ---------------------------------------------------------------------------------
+    def combine(self) -> None:
+        """Draw a big layout's resting pieces as one flattened copy (a few draw calls instead of one per piece).
+
+        The per-piece nodes stay where they are, their models hidden, so picking, highlights and animation still
+        work on them; highlighted, ghosted and glass pieces stay out of the copy and draw themselves. Anything that
+        moves or restyles pieces calls `uncombine` first; `show` combines again at the end.
+        """
+        self.uncombine()
+        if len(self.nodes) < COMBINE_FROM:
+            return
+        combined = self.root.attachNewNode("combined")
+        resting = [pid for pid, node in self.nodes.items()
+                   if pid in self.models and pid not in self.targets and not node.hasTag("ghost")
+                   and not node.hasTag("glass")]
+        for pid in resting:
+            copy = self.nodes[pid].copyTo(combined)
+            copy.clearTag("piece")
+            copy.clearPythonTag("piece")
+        combined.flattenStrong()
+        combined.setCollideMask(BitMask32.allOff())     # clicks go to the per-piece nodes
+        for pid in resting:
+            self.models[pid].hide()
+        self.combined = combined
+
+    def uncombine(self) -> None:
+        if self.combined is None:
+            return
+        self.combined.removeNode()
+        self.combined = None
+        for model in self.models.values():
+            model.show()
 
     def _holder(self, pid: str) -> NodePath:
         node = self.nodes.get(pid)
@@ -143,6 +179,8 @@ class Stage:
         self.cut = (height, tuple(kinds)) if height is not None else None
         for pid, pose in self.poses.items():
             self._ghost(pid, pose)
+        if self.combined is not None:
+            self.combine()
 
     def _ghost(self, pid: str, pose: Pose) -> None:
         node = self.nodes[pid]
@@ -171,6 +209,8 @@ class Stage:
         self.show_hidden = on
         for pid, pose in self.poses.items():
             self._memory_tag(pid, pose)
+        if self.combined is not None:
+            self.combine()
 
     def _restyle(self, pid: str, pose: Pose) -> None:
         node = self._holder(pid)
@@ -227,6 +267,8 @@ class Stage:
         if getattr(self, "cut", None) is not None:
             for pid, pose in self.poses.items():
                 self._ghost(pid, pose)
+        if self.combined is not None or len(self.nodes) >= COMBINE_FROM:
+            self.combine()
 
     # ---- animating ------------------------------------------------------------------------------------------------------
     def transition(self, old: Layout | None, new: Layout, events: list[Event] = (), speed: float = 1.0):
@@ -236,7 +278,7 @@ class Stage:
             self.show(old)
         rolled = {pid for e in events if e.kind == "roll" for pid in e.pieces}
         crumbled = {pid for e in events if e.kind in CRUMBLE_EVENTS for pid in e.pieces}
-        seq = Sequence(name="stage-transition")
+        seq = Sequence(Func(self.uncombine), name="stage-transition")
         for phase in phases:
             par = Parallel()
             for change in phase:

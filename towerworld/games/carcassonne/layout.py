@@ -1,8 +1,8 @@
 """Carcassonne on the table: where every tile, follower and tower piece lies (mm), the pickable places, and the HUD.
 
-The landscape grows from the start tile at the origin, one 45 mm tile per grid step. To its right each player has a
-row: followers in supply, prisoners they hold beside them, then their tower pieces in little stacks of two; a label
-over the row shows the score. Left of the landscape the face-down draw piles (stacks of twelve), the drawn tile beside
+The landscape grows from the start tile at the origin, one 45 mm tile per grid step. In front of it (south, nearest
+the default camera) each player has a row: followers in supply, prisoners they hold beside them, their tower pieces in
+little stacks of two behind; a label at the row's start shows the score. Left of the landscape the face-down draw piles (stacks of twelve), the drawn tile beside
 them (it flies onto the board when placed) and the discarded tiles. Towers stand storey by storey on their foundation
 tiles; a follower on top of a closed tower stands on its roof; farmers lie on their fields.
 
@@ -26,7 +26,7 @@ STOREY = size("tower_piece").h
 MEEPLE_DEPTH = size("meeple").d
 PILE = 12                  # tiles per face-down draw pile
 SLOT = 20.0                # mm between pieces in a supply row
-ROW = 70.0                 # mm between two players' supply rows
+ROW = 62.0                 # mm between two players' supply rows
 
 
 def tile_art(t: int) -> tuple[str, ...]:
@@ -91,13 +91,16 @@ class Frame:
         xs = [xy(p)[0] for _t, _r, p, _b, _k in s.tiles] or [0]
         ys = [xy(p)[1] for _t, _r, p, _b, _k in s.tiles] or [0]
         self.minx, self.maxx, self.miny, self.maxy = min(xs), max(xs), min(ys), max(ys)
-        self.side_x = (self.maxx + 3.2) * TILE_MM
+        # the players' rows lie in front of the landscape (south, nearest the default camera), clear of open places
+        self.supply_x = (self.minx - 0.5) * TILE_MM + 90.0
+        self.supply_y = (self.miny - 2.2) * TILE_MM
         self.top_y = (self.maxy + 0.4) * TILE_MM
         self.drawn_x = (self.minx - 2.4) * TILE_MM       # clear of the open places left of the landscape
         self.pile_x = (self.minx - 3.7) * TILE_MM
 
     def supply(self, player: int, slot: float, row: int) -> tuple[float, float]:
-        return (self.side_x + slot * SLOT, self.top_y - player * ROW - row * 24.0)
+        # row 0 the followers, in front; row 1 the tower pieces just behind them, so the stacks hide no follower
+        return (self.supply_x + slot * SLOT, self.supply_y - player * ROW + row * 22.0)
 
     def pile(self, i: int) -> tuple[float, float, float]:
         stack, level = divmod(i, PILE)
