@@ -18,6 +18,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 os.environ.setdefault("EGL_PLATFORM", "surfaceless")
 
 from towerworld.engine.registry import all_games  # noqa: E402
+from towerworld.engine.agent import ask
 
 
 def random_games(game, seconds: float = 2.0) -> tuple[float, float]:
@@ -46,7 +47,7 @@ def agent_rows() -> list[tuple[str, str, str]]:
             move = game.sample_chance(state, rng)
         else:
             t = time.perf_counter()
-            move = agent.choose(game, state)
+            move = ask(agent, game, state)
             times.append(time.perf_counter() - t)
         state, _ = game.apply_unchecked(state, move)
     return [("K'Dak default opponent (mcts, normal): seconds per move", f"{statistics.mean(times):.2f} s "

@@ -164,7 +164,7 @@ def test_bad_option_is_refused():
 
 @pytest.mark.parametrize("field,value", [
     ("format_version", "1"), ("format_version", 1.0), ("format_version", True), ("game", 7), ("options", []),
-    ("seed", "42"), ("seed", 4.2), ("seed", None), ("players", {}), ("moves", "p1 p2"), ("moves", None),
+    ("seeded", "42"), ("seeded", 4.2), ("seeded", None), ("players", {}), ("moves", "p1 p2"), ("moves", None),
     ("variant", 3), ("variant", None),
 ])
 def test_wrong_types_are_refused(field, value):
@@ -185,7 +185,7 @@ def test_bad_players_are_refused(players):
 
 
 def test_missing_fields_are_refused():
-    for name in ("format", "format_version", "game", "seed", "players", "moves"):
+    for name in ("format", "format_version", "game", "players", "moves"):
         data = good_record()
         del data[name]
         assert f"'{name}'" in refused(data)
@@ -278,13 +278,13 @@ def test_save_is_atomic_when_the_replace_fails(tmp_path, monkeypatch):
 
 def test_autosave_writes_after_every_move(tmp_path):
     path = tmp_path / "auto.tower.json"
-    m = Match(NIM, seed=1, autosave=str(path))
+    m = Match(NIM, players=[PlayerSpec("me"), PlayerSpec("bot", "ai", "random")], seed=1, autosave=str(path))
     m.apply(("take", 2))
     assert json.loads(path.read_text("utf-8"))["moves"] == ["t2"]
     m.apply(("take", 1))
     assert json.loads(path.read_text("utf-8"))["moves"] == ["t2", "t1"]
     m.undo()
-    assert json.loads(path.read_text("utf-8"))["moves"] == ["t2"]
+    assert json.loads(path.read_text("utf-8"))["moves"] == []
 
 
 # ---- undo / redo ----------------------------------------------------------------------------------------------------------
@@ -314,20 +314,62 @@ def test_undo_against_an_ai_crosses_chance_and_reveals():
     assert m.state == start and len(m.plies) == 1              # the first draw came before any decision of ours
 
 
-def test_undo_between_people_takes_back_only_the_last_move():
-    """Between people only the latest move may be taken back, never another player's."""
-    m = Match(NIM, seed=1)
-    m.apply(("take", 1), save=False)      # player 1
-    m.apply(("take", 2), save=False)      # player 2
-    assert m.can_undo() and m.undo()       # player 2 takes their move back
-    assert len(m.plies) == 1
-    assert not m.can_undo() and not m.undo(), "player 1's move was taken back by player 2"
-    assert "Another player's move" in m.why_no_undo()
-    assert m.redo() and len(m.plies) == 2
-    m.undo()
-    m.apply(("take", 3), save=False)      # a new move by player 2
-    assert not m.can_redo()
-    assert m.undo() and len(m.plies) == 1 and not m.can_undo()
+class TwoTakes(type(NIM)):
+    """Toy Nim where a turn is two takes by the same player (to test undo within one person's turn)."""
+    name = "twotakes"
+
+    def new_state(self, options=None, players=None):
+        return (12, 0, 0)                   # coins, player to move, takes made this turn
+
+    def current_player(self, state):
+        return TERMINAL if state[0] == 0 else state[1]
+
+    def legal_moves(self, state):
+        return [("take", k) for k in (1, 2) if k <= state[0]]
+
+    def apply_unchecked(self, state, move):
+        coins, p, made = state[0] - move[1], state[1], state[2] + 1
+        return ((coins, 1 - p, 0) if made == 2 else (coins, p, made)), []
+
+    def returns(self, state):
+        return [1.0, -1.0] if state[1] == 1 else [-1.0, 1.0]
+
+
+def test_undo_between_people_takes_back_only_your_own_move_before_anyone_acts():
+    """Issue #10: "between people, Z on Ann's turn may only take back Ann's own last move while Bob has not yet
+    acted, never Bob's"."""
+    m = Match(TwoTakes(), seed=1)
+    m.apply(("take", 1), save=False)      # Ann, first take of her turn
+    assert m.current_player == 0 and m.can_undo() and m.undo()   # Ann takes it back: still her turn
+    assert not m.plies
+    m.apply(("take", 1), save=False)
+    m.apply(("take", 2), save=False)      # Ann ends her turn: Bob to move
+    assert m.current_player == 1
+    assert not m.can_undo() and not m.undo(), "Bob took back Ann's move"
+    assert "your own last move" in m.why_no_undo()
+    m.apply(("take", 1), save=False)      # Bob's first take
+    assert m.can_undo() and m.undo() and len(m.plies) == 2
+    assert not m.can_undo(), "Bob went on to take back Ann's move"
+    assert m.redo() and len(m.plies) == 3
+    m.apply(("take", 1), save=False)      # Bob's second take: Ann to move
+    assert not m.can_undo()
+
+
+def test_undo_against_an_ai_never_rerolls_chance():
+    """Issue #10: "against an AI, undo takes back to your previous decision and keeps every chance outcome already
+    revealed (undoing a move never re-draws a die)"."""
+    m = Match(TOY, players=[PlayerSpec("me"), PlayerSpec("bot", "ai", "random")])   # live chance: OS entropy
+    m.play_chance(save=False)
+    move = m.game.legal_moves(m.state)[0]
+    m.apply(move, save=False)
+    m.play_chance(save=False)
+    seen = [p.move for p in m.plies if p.mover == CHANCE]
+    for _ in range(20):
+        assert m.undo()
+        m.play_chance(save=False)
+        m.apply(move, save=False)
+        m.play_chance(save=False)
+        assert [p.move for p in m.plies if p.mover == CHANCE] == seen
 
 
 def test_undo_between_people_refuses_revealing_moves():
@@ -375,3 +417,15 @@ def test_seek_after_undo_and_new_moves(monkeypatch):
         replay.append(NIM.apply(replay[-1], p.move)[0])
     assert [m.state_at(k) for k in range(len(m.plies) + 1)] == replay
     assert NIM.current_player(m.state) != TERMINAL
+
+
+def test_live_chance_is_secret_and_never_stored():
+    """Issue #10: "Live games draw chance from a source that is never written anywhere (OS entropy). A record holds the
+    chance outcomes that happened, nothing that predicts the next one." Seeded runs say they were seeded."""
+    live = Match(TOY)
+    assert live.seed is None and isinstance(live.rng, random.SystemRandom)
+    live.play_chance(save=False)
+    record = match_to_record(live)
+    assert "seed" not in record and "seeded" not in record
+    seeded = Match(TOY, seed=7)
+    assert match_to_record(seeded)["seeded"] == 7

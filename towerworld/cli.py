@@ -39,8 +39,9 @@ def _parser() -> argparse.ArgumentParser:
     sp.add_argument("--players", help="comma-separated seats: human or an agent (random, greedy, mcts...), "
                                       "optionally with a level: mcts:strong")
     sp.add_argument("--load", metavar="FILE", help="continue a saved game")
+    sp.add_argument("--new", action="store_true", help="start a new game without offering to resume one")
     sp.add_argument("--level", help="AI level (fast, normal, strong)")
-    sp.add_argument("--size", default="1280x800", help="window size WxH")
+    sp.add_argument("--size", help="window size WxH (default: as last time)")
     sp.add_argument("--frames", type=int, help=argparse.SUPPRESS)  # run N frames offscreen and quit (smoke tests)
 
     sp = sub.add_parser("replay", help="animated replay of a saved game")
@@ -159,11 +160,23 @@ def cmd_games(args) -> int:
     return 0
 
 
+def _window_size(text: str | None) -> tuple[int, int]:
+    """--size, else the size the window had last time, else 1280x800."""
+    if text:
+        return _size(text)
+    from towerworld.app.saves import remembered_window_size
+    return remembered_window_size() or (1280, 800)
+
+
 def cmd_play(args) -> int:
-    from towerworld.app.play import run_play
+    from towerworld.app.main import run_app
+    from towerworld.app.saves import unfinished
     from towerworld.engine.record import load_match
     from towerworld.engine.registry import get_game
-    w, h = _size(args.size)
+    w, h = _window_size(args.size)
+    if not args.load and not args.game:
+        return run_app(size=(w, h), frames=args.frames)     # the start screen
+    resume = []
     if args.load:
         match = load_match(args.load)
         if args.players:
@@ -176,8 +189,10 @@ def cmd_play(args) -> int:
         seats = _seats(game, args.players, args.variant, opts)
         from towerworld.engine.match import Match
         match = Match(game, options=opts, players=seats, seed=args.seed, variant=args.variant)
+        if not args.new:
+            resume = unfinished(game.name)[:3]
     _needs_scene(match.game, match.state)
-    return run_play(match, size=(w, h), level=args.level, frames=args.frames)
+    return run_app(size=(w, h), frames=args.frames, match=match, level=args.level, resume=resume)
 
 
 def cmd_replay(args) -> int:
@@ -232,6 +247,7 @@ def cmd_render(args) -> int:
 
 def cmd_simulate(args) -> int:
     from towerworld.ai import make_agent
+    from towerworld.engine.driver import play_match
     from towerworld.engine.match import Match, PlayerSpec
     from towerworld.engine.record import save_match
     from towerworld.engine.registry import get_game
@@ -257,12 +273,7 @@ def cmd_simulate(args) -> int:
         match = Match(game, options=opts, players=seats, seed=base_seed + g, variant=args.variant)
         agents = [make_agent(n, game, seed=base_seed * 1000 + g * 10 + i, level=args.level)
                   for i, n in enumerate(seat_names)]
-        while not match.over:
-            cp = match.current_player
-            if cp < 0:
-                match.play_chance(save=False)
-                continue
-            match.apply(agents[cp].choose(game, match.state), save=False)
+        play_match(match, dict(enumerate(agents)), match.rng)
         plies_total += len(match.plies)
         r = game.returns(match.state)
         sc = game.scores(match.state)
@@ -345,9 +356,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     try:
         args = parser.parse_args(argv)
-        if not args.command:
-            parser.print_help()
-            return EXIT_BAD_INPUT
+        if not args.command:     # `towerworld` alone opens the start screen
+            args = parser.parse_args(["play"] + list(argv or []))
         return COMMANDS[args.command](args)
     except TowerworldError as e:
         print(f"towerworld: {e}", file=sys.stderr)

@@ -35,7 +35,6 @@ def match_to_record(match: Match) -> dict:
         "app_version": __version__,
         "game": match.game.name,
         "options": match.game.non_default_options(match.options),
-        "seed": match.seed,
         "players": [{"name": p.name, "kind": p.kind, **({"agent": p.agent} if p.agent else {})}
                     for p in match.players],
         "moves": [p.text for p in match.plies],
@@ -45,6 +44,8 @@ def match_to_record(match: Match) -> dict:
     }
     if match.variant:
         record["variant"] = match.variant
+    if match.seed is not None:
+        record["seeded"] = match.seed    # a seeded run (simulate, tests, benchmarks); live games store no seed
     match.created = record["created"]
     return record
 
@@ -124,7 +125,7 @@ def match_from_record(data, autosave: str | None = None) -> Match:
         raise RecordError(str(e)) from None
     options = _field(data, "options", dict, required=False, default={})
     variant = _field(data, "variant", str, required=False)
-    seed = _field(data, "seed", int)
+    seed = _field(data, "seeded", int, required=False)
     players_raw = _field(data, "players", list)
     players = []
     for i, p in enumerate(players_raw):

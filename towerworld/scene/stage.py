@@ -25,6 +25,11 @@ HIGHLIGHT_HOVER = (0.5, 0.8, 1.0, 0.3)
 COMBINE_FROM = 80      # a layout with at least this many pieces draws its resting pieces combined (a grown board)
 
 
+def short_turn(start: float, end: float) -> float:
+    """The signed turn in degrees from `start` to `end` the short way round (+90, never -270)."""
+    return (end - start + 180.0) % 360.0 - 180.0
+
+
 @dataclass(frozen=True)
 class Change:
     piece: str
@@ -234,8 +239,9 @@ class Stage:
         for cid, cell in cells.items():
             node = self.cells.get(cid)
             if node is None:
-                node = models.box(cell.w, cell.d, 0.6, (1, 1, 1, 1))
-                node.reparentTo(self.cells_root)
+                # one unit box for every cell, scaled: no geometry is built per cell or per move
+                node = self._unit_cell().copyTo(self.cells_root)
+                node.setScale(cell.w, cell.d, 0.6)
                 node.setTag("cell", cid)
                 node.setPythonTag("cell", cid)
                 node.setTransparency(TransparencyAttrib.MAlpha)
@@ -243,6 +249,14 @@ class Stage:
                 self.cells[cid] = node
             node.setPos(cell.x, cell.y, cell.z + 0.05)
             node.setColorScale(1, 1, 1, 0)
+
+    _UNIT_CELL: NodePath | None = None
+
+    @classmethod
+    def _unit_cell(cls) -> NodePath:
+        if cls._UNIT_CELL is None:
+            cls._UNIT_CELL = models.box(1.0, 1.0, 1.0, (1, 1, 1, 1))
+        return cls._UNIT_CELL
 
     def _sync_labels(self, layout: Layout) -> None:
         self.labels_root.getChildren().detach()
@@ -315,8 +329,9 @@ class Stage:
         if ch.action == "restyle":
             return Func(self._place, pid, b)
         if ch.action == "fall":
+            # gravity is t^2 (Panda's "easeIn" blend is a different curve), so a LerpFunc, not a LerpPosInterval
             def fall(t, pid=pid, a=a, b=b):
-                self.nodes[pid].setZ(a.z + (b.z - a.z) * t * t)   # gravity: ease in
+                self.nodes[pid].setZ(a.z + (b.z - a.z) * t * t)
             return Sequence(Func(self._ensure, pid, a), LerpFunc(fall, fromData=0.0, toData=1.0, duration=d * 0.8),
                             Func(self._place, pid, b))
         if ch.action == "flip":
@@ -335,14 +350,16 @@ class Stage:
             steps += [LerpFunc(turn, fromData=0.0, toData=1.0, duration=d), Func(self._place, pid, b)]
             return Sequence(*steps)
 
-        def arc(t, pid=pid, a=a, b=b):
+        turn = short_turn(a.heading, b.heading)
+
+        def arc(t, pid=pid, a=a, b=b, turn=turn):
             dist = math.hypot(b.x - a.x, b.y - a.y)
             lift = min(60.0, 10 + dist * 0.3)
             node = self.nodes[pid]
             s = t * t * (3 - 2 * t)
             node.setPos(a.x + (b.x - a.x) * s, a.y + (b.y - a.y) * s,
                         a.z + (b.z - a.z) * s + lift * math.sin(math.pi * t))
-            node.setH(a.heading + (b.heading - a.heading) * s)
+            node.setH(a.heading + turn * s)
         return Sequence(Func(self._ensure, pid, a), LerpFunc(arc, fromData=0.0, toData=1.0, duration=d),
                         Func(self._place, pid, b))
 
