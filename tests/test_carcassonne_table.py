@@ -130,13 +130,18 @@ def test_a_turn_by_clicks(showbase, tmp_path):
     match = Match(GAME, players=[PlayerSpec("Ann"), PlayerSpec("Bob")], seed=3,
                   autosave=str(tmp_path / "auto.tower.json"))
     table = PlayTable(match)
-    try:
-        for _ in range(50):
+
+    def settle():
+        for _ in range(200):
             if table.anim is not None:
                 table.anim.finish()
             table.base.taskMgr.step()
+            if table.anim is not None:
+                table.anim.finish()
             if table._human_turn():
-                break
+                return
+    try:
+        settle()
         s = match.state
         assert s.phase == E.PLACE
         places = {GAME.picks(s, m)[0] for m in GAME.legal_moves(s) if m >> E.SHIFT == E.K_PLACE}
@@ -147,6 +152,7 @@ def test_a_turn_by_clicks(showbase, tmp_path):
         move = next(m for m in GAME.legal_moves(s) if m >> E.SHIFT == E.K_PLACE)
         for pick in GAME.picks(s, move):
             table.choose(pick)
+        settle()
         assert match.state.phase == E.ACTION
         table.choose("pass")
         assert match.state.phase in (E.DRAW, E.RANSOM) or GAME.current_player(match.state) == TERMINAL
