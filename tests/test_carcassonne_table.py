@@ -208,3 +208,23 @@ def test_a_full_board_draws_combined_and_still_picks_by_piece(showbase):
     finally:
         picker.ray_np.removeNode()
         stage.root.removeNode()
+
+
+def test_the_view_and_the_table_grow_with_the_landscape(showbase, tmp_path):
+    from towerworld.app.play import PlayTable
+    from towerworld.engine.match import Match, PlayerSpec
+    match = Match(GAME, players=[PlayerSpec("Ann"), PlayerSpec("Bob")], seed=3,
+                  autosave=str(tmp_path / "auto.tower.json"))
+    table = PlayTable(match)
+    try:
+        start_home = table.home
+        grown = GAME.layout(finished_game(), OMNISCIENT)
+        table.refit(grown)
+        assert table.home.distance > start_home.distance and table.orbit == table.home   # untouched camera follows
+        assert table.table_bounds == grown.bounds()
+        table._zoom(0.8)                                             # a player who moved the camera keeps it
+        moved = table.orbit
+        table.refit(GAME.layout(finished_game(seed=6), OMNISCIENT))
+        assert table.orbit == moved
+    finally:
+        table.close()

@@ -47,6 +47,7 @@ class Table:
         self.home = framing(layout, aspect=size[0] / size[1])
         self.orbit = framing(layout, aspect=size[0] / size[1])
         self.orbit.apply(self.base.camera)
+        self.table_bounds = layout.bounds()
         self.hud = Hud(self.base)
         self.picker = Picker(self.base, self.stage)
         self.anim = None
@@ -119,6 +120,28 @@ class Table:
     def _pan(self, r, f):
         self.orbit.pan(r, f)
         self.orbit.apply(self.base.camera)
+
+    def refit(self, layout) -> None:
+        """A layout that grows (a landscape of tiles): the key light's shadow frustum fits it, the table top grows
+        under it, and the home view frames it; the camera follows only while the player has not moved it."""
+        from dataclasses import replace
+
+        from towerworld.scene.camera import framing
+        from towerworld.scene.setup import add_table
+        self._frame_light(self.scene.find("**/key"), layout)
+        x0, y0, _z0, x1, y1, _z1 = layout.bounds()
+        t0, u0, _w0, t1, u1, _w1 = self.table_bounds
+        if x0 < t0 or y0 < u0 or x1 > t1 or y1 > u1:
+            self.scene.find("table").removeNode()
+            add_table(self.scene, layout)
+            self.table_bounds = layout.bounds()
+        home = framing(layout, aspect=self.base.getAspectRatio())
+        if home != self.home:
+            at_home = self.orbit == self.home
+            self.home = home
+            if at_home:
+                self.orbit = replace(home)
+                self.orbit.apply(self.base.camera)
 
     def reset_view(self):
         from dataclasses import replace
@@ -406,7 +429,7 @@ class PlayTable(Table):
         self.picks = []
         self._check_handoff()
         new = self.game.layout(self.match.state, self.viewer)
-        self._frame_light(self.scene.find("**/key"), new)
+        self.refit(new)
         shown = [e.text for e in events if e.text and e.seen_by(self.viewer)]
         self.hud.say(self.with_names("  ".join(shown)[:200]) + (f"\n{warning}" if warning else ""))
         self.animate_to(old, new, [e for e in events if e.seen_by(self.viewer)], then=self.refresh)
@@ -725,7 +748,9 @@ class ReplayTable(Table):
 
     def jump(self, ply):
         self.ply = ply
-        self.stage.show(self.game.layout(self.match.state_at(ply), self.viewer))
+        layout = self.game.layout(self.match.state_at(ply), self.viewer)
+        self.refit(layout)
+        self.stage.show(layout)
         self.refresh()
 
     def step(self, d):
@@ -739,6 +764,7 @@ class ReplayTable(Table):
             return
         old = self.game.layout(self.match.state_at(self.ply), self.viewer)
         new = self.game.layout(self.match.state_at(target), self.viewer)
+        self.refit(new)
         events = list(self.match.plies[self.ply].events)
         self.ply = target
         self.animate_to(old, new, events, speed=self.speed, then=self.refresh)

@@ -23,7 +23,7 @@ from . import engine as E
 from .engine import DRAW, M_DRAW, OVER, CState
 from .rules import step
 
-LEVELS = {"fast": 0.2, "normal": 1.0, "strong": 3.0}
+LEVELS = {"easy": 0.2, "fast": 0.2, "normal": 1.0, "strong": 3.0}   # "easy" is what the start screen offers
 SCALE = 20.0            # points of lead that count as most of a win in the squashed value
 UCT_C = 1.2
 
