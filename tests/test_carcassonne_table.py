@@ -228,3 +228,42 @@ def test_the_view_and_the_table_grow_with_the_landscape(showbase, tmp_path):
         assert table.orbit == moved
     finally:
         table.close()
+
+
+def test_a_ghost_of_the_drawn_tile_follows_the_pointer_and_turns_through_legal_rotations(showbase, tmp_path):
+    from towerworld.app.play import PlayTable
+    from towerworld.engine.match import Match, PlayerSpec
+    match = Match(GAME, players=[PlayerSpec("Ann"), PlayerSpec("Bob")], seed=3,
+                  autosave=str(tmp_path / "auto.tower.json"))
+    table = PlayTable(match)
+    try:
+        for _ in range(200):
+            if table.anim is not None:
+                table.anim.finish()
+            table.base.taskMgr.step()
+            if table._human_turn():
+                break
+        s = match.state
+        by_place: dict = {}
+        for m in GAME.legal_moves(s):
+            if m >> E.SHIFT == E.K_PLACE:
+                at, rot = GAME.picks(s, m)
+                by_place.setdefault(at, []).append(rot)
+        cell, rotations = max(by_place.items(), key=lambda kv: len(kv[1]))
+        table.preview_at(cell)
+        (ghost,) = table.stage.ghost_poses.values()
+        cx, cy = (int(v) * TILE_MM for v in cell[3:].split(","))
+        assert (ghost.x, ghost.y) == (cx, cy)
+        assert table.hover_options == sorted(rotations)               # only the legal rotations are offered
+        headings = []
+        for _ in rotations:
+            headings.append(next(iter(table.stage.ghost_poses.values())).heading)
+            table._turn_preview(1, lambda: None)
+        assert sorted(headings) == sorted(-int(r[4:]) for r in rotations)
+        table._turn_preview(1, lambda: None)                          # the second rotation offered
+        table.choose_previewed()
+        assert GAME.format_move(s, match.plies[-1].move).endswith(" r" + sorted(rotations)[1][4:])
+        table.preview_at(None)
+        assert table.stage.ghost_poses == {}
+    finally:
+        table.close()

@@ -242,7 +242,7 @@ class Table:
         self.close_menu()
         if self.anim is not None:
             self.anim.finish()
-        for name in ("camera-drag", "turns", "replay"):
+        for name in ("camera-drag", "turns", "replay", "pointer-preview"):
             self.base.taskMgr.remove(name)
         self.base.ignoreAll()
         self.hud.destroy()
@@ -322,6 +322,13 @@ class PlayTable(Table):
         b.accept("m", self.toggle_memory)
         b.accept("t", self.show_hint)
         b.taskMgr.add(self._turn_task, "turns")
+        self.hover: str | None = None           # the next-pick cell under the pointer, shown with the game's preview
+        self.hover_options: list[str] = []      # the button picks that may follow it (a tile's rotations)
+        self.hover_choice = 0                   # which of them the preview shows (R or the wheel turn it)
+        b.accept("r", self._turn_preview, [1, self.reset_view])
+        b.accept("wheel_up", self._turn_preview, [1, lambda: self._zoom(0.9)])
+        b.accept("wheel_down", self._turn_preview, [-1, lambda: self._zoom(1.1)])
+        b.taskMgr.add(self._pointer_task, "pointer-preview")
         self.refresh()
 
     # ---- who is looking ------------------------------------------------------------------------------------------------
@@ -525,7 +532,54 @@ class PlayTable(Table):
         if not hits:
             self.hud.say("Nothing there to pick: click a highlighted piece or square.")
             return
+        if self.hover in hits and self.hover_options:
+            self.choose_previewed()
+            return
         self.choose_among(hits)
+
+    def choose_previewed(self) -> None:
+        """A click on the previewed spot takes it with the option the preview shows (the tile as turned)."""
+        cell, option = self.hover, self.hover_options[self.hover_choice]
+        self.preview_at(None)
+        self.choose(cell)
+        if self.picks and self.picks[-1] == cell:
+            self.choose(option)
+
+    # ---- the pointer preview: a ghost of the move under the pointer, turned with R or the wheel -------------------
+    def _pointer_task(self, task):
+        watcher = self.base.mouseWatcherNode
+        if watcher is None or self._drag is not None:     # offscreen (no pointer), or a click or drag under way
+            return task.cont
+        cell = None
+        if self._human_turn() and watcher.hasMouse():
+            spatial = set(self.stage.cells)
+            nexts = next_picks(progress for _, progress in self._candidates(self.picks))
+            cell = next((h for h in self.picker.pick_all() if h in spatial and h in nexts), None)
+        self.preview_at(cell)
+        return task.cont
+
+    def preview_at(self, cell: str | None) -> None:
+        """Show the game's preview of picking `cell` next (with the chosen button pick after it); None clears it."""
+        if cell != self.hover:
+            self.hover, self.hover_choice, self.hover_options = cell, 0, []
+            if cell is not None:
+                after = next_picks(progress for _, progress in self._candidates(self.picks + [cell]))
+                spatial = set(self.stage.nodes) | set(self.stage.cells)
+                self.hover_options = [p for p in after if p not in spatial]
+        if cell is None:
+            self.stage.show_ghosts({})
+            return
+        picks = self.picks + [cell] + self.hover_options[self.hover_choice:self.hover_choice + 1]
+        self.stage.show_ghosts(self.game.preview(self.match.state, self.viewer, picks))
+
+    def _turn_preview(self, step: int, otherwise) -> None:
+        """R or the wheel over a previewed pick with options (a tile's legal rotations): show the next option;
+        anywhere else the key keeps its usual job."""
+        if self.hover is None or len(self.hover_options) < 2:
+            otherwise()
+            return
+        self.hover_choice = (self.hover_choice + step) % len(self.hover_options)
+        self.preview_at(self.hover)
 
     def choose_among(self, hits: list[str]):
         """One click, maybe several things under it: the legal next picks among them. When a square and the tile on

@@ -92,6 +92,9 @@ class Stage:
         self.show_hidden = False   # memory aid: label face-down pieces whose faces were seen
         self.targets: dict[str, tuple] = {}
         self.combined: NodePath | None = None
+        self.ghosts_root = self.root.attachNewNode("ghosts")
+        self.ghosts_root.setCollideMask(BitMask32.allOff())
+        self.ghost_poses: dict[str, Pose] = {}
 
     # ---- placing -------------------------------------------------------------------------------------------------------
     def show(self, layout: Layout) -> None:
@@ -108,6 +111,22 @@ class Stage:
             self._sync_labels(layout)
         self.layout = layout
         self.combine()
+
+    # ---- ghosts: where a move being made would put pieces ------------------------------------------------------------
+    def show_ghosts(self, poses: dict[str, Pose]) -> None:
+        """Translucent copies of pieces at the given poses (the real pieces stay where they are); {} clears them."""
+        if poses == self.ghost_poses:
+            return
+        self.ghosts_root.getChildren().detach()
+        self.ghost_poses = dict(poses)
+        for pose in poses.values():
+            ghost = self.ghosts_root.attachNewNode("ghost")
+            models.build(pose).reparentTo(ghost)
+            ghost.setPos(pose.x, pose.y, pose.z)
+            ghost.setHpr(pose.heading, 0, 0)
+            ghost.getChild(0).setHpr(0, pose.tilt, 0)
+            ghost.setTransparency(TransparencyAttrib.MAlpha)
+            ghost.setColorScale(1, 1, 1, 0.8)
 
     # ---- combining pieces at rest ---------------------------------------------------------------------------------
     def combine(self) -> None:

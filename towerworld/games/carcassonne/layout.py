@@ -224,6 +224,16 @@ def _cells(lay: Layout, s: CState, tops: dict[int, float]) -> None:
             lay.cells[f"tower:{x},{y}"] = Cell(x * TILE_MM, y * TILE_MM, top, 20.0, 19.0, f"tower {x},{y}")
 
 
+def preview(s: CState, picks) -> dict[str, Pose]:
+    """The drawn tile as it would lie at the open place picked (`at:X,Y`), turned as the rotation pick says."""
+    if s.phase != PLACE or not picks or not picks[0].startswith("at:"):
+        return {}
+    x, y = (int(v) for v in picks[0][3:].split(","))
+    turn = int(picks[1][4:]) // 90 if len(picks) > 1 and picks[1].startswith("rot:") else 0
+    k = COUNT[s.drawn] - s.bag[s.drawn] - 1
+    return {f"tile:{CODES[s.drawn]}:{k}": tile_pose(s.drawn, turn, x * TILE_MM, y * TILE_MM, 0.6)}
+
+
 def meeple_id(fid: int) -> str:
     return f"meeple:p{fid // FOLLOWERS + 1}:{fid % FOLLOWERS + 1}"
 

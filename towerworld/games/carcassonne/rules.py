@@ -373,6 +373,10 @@ class Carcassonne(Game):
     def layout(self, s: CState, viewer: int) -> Layout:
         return carc_layout.make_layout(s)
 
+    def preview(self, s: CState, viewer: int, picks: Sequence[str]) -> dict:
+        """The drawn tile where the pointer rests, turned as chosen: the table's ghost before the click."""
+        return carc_layout.preview(s, picks)
+
 
 # ---- the turn machine -----------------------------------------------------------------------------------------------
 def step(s: CState, move: int, ev) -> CState:
