@@ -267,3 +267,12 @@ def test_a_ghost_of_the_drawn_tile_follows_the_pointer_and_turns_through_legal_r
         assert table.stage.ghost_poses == {}
     finally:
         table.close()
+
+
+def test_refused_clicks_name_the_rule():
+    s = play(GAME.new_state(), "draw V")
+    assert "must touch a placed tile" in GAME.explain(s, ["tile:D:0"])
+    s = play(s, "V 0,-1 r0")
+    assert "road, city, field or cloister" in GAME.explain(s, ["tile:D:0"])
+    assert "click the glowing road" in GAME.explain(s, ["meeple:p1:1"])
+    assert "glowing roof" in GAME.explain(s, ["tower:p1:normal:1"])

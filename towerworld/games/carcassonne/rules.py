@@ -288,6 +288,18 @@ class Carcassonne(Game):
             return "The game is over."
         if ph == DRAW:
             return "A tile must be drawn from the bag first."
+        if first.startswith(("tile:", "bag:")) or (first.startswith("tower:p") and ph != ACTION):
+            if ph == PLACE:
+                return (f"Place the drawn tile {CODES[s.drawn]} on a glowing open place beside the landscape: "
+                        "it must touch a placed tile and match every edge it touches.")
+            if ph == ACTION and first.startswith("tile:"):
+                return ("The tile is placed: now put a follower on a glowing road, city, field or cloister of it, "
+                        "a tower piece on a glowing tower, or pass.")
+        if first.startswith("tower:p"):
+            return "To build on a tower, click its glowing roof (a tower piece goes on any foundation or open tower)."
+        if first.startswith("meeple:") and ph == ACTION:
+            return ("A follower goes on a feature of the tile just placed: click the glowing road, city, field or "
+                    "cloister itself.")
         if first.startswith("at:"):
             x, y = (int(v) for v in first[3:].split(","))
             pos = pos_of(x, y)
