@@ -57,7 +57,7 @@ def agent_rows() -> list[tuple[str, str, str]]:
 def stage_rows() -> list[tuple[str, str, str]]:
     from towerworld.engine.match import Match
     from towerworld.engine.registry import get_game
-    from towerworld.scene import models
+    from towerworld.scene import components
     from towerworld.scene.offscreen import base
     from towerworld.scene.stage import Stage
     from panda3d.core import SceneGraphAnalyzer
@@ -86,7 +86,7 @@ def stage_rows() -> list[tuple[str, str, str]]:
     t = time.perf_counter()
     reps = 5
     for _ in range(reps):
-        models._CACHE.clear()
+        components.clear_cache()
         fresh = Stage(b.render)
         fresh.show(layouts[-1])
         fresh.root.removeNode()

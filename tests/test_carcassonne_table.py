@@ -11,7 +11,7 @@ from towerworld.engine.pieces import size
 from towerworld.games.carcassonne import GAME
 from towerworld.games.carcassonne import engine as E
 from towerworld.games.carcassonne import tiles as TL
-from towerworld.games.carcassonne.layout import ART, MEEPLE_DEPTH, STOREY, TILE_H, TILE_MM, feature_spot
+from towerworld.games.carcassonne.layout import ART, STOREY, TILE_H, TILE_MM, feature_spot
 from towerworld.games.carcassonne.positions import build
 from towerworld.games.carcassonne.rules import _finish
 
@@ -52,7 +52,7 @@ def test_farmers_lie_knights_stand_and_a_tower_top_follower_stands_on_the_roof()
               tops=[(1, 0, -1)], followers=[(0, 0, 0, "field ER SL SR WL"), (0, 0, 0, "city N")])
     lay = GAME.layout(s, OMNISCIENT)
     farmer, knight = lay.pieces["meeple:p1:1"], lay.pieces["meeple:p1:2"]
-    assert farmer.tilt == 90 and farmer.z == pytest.approx(TILE_H + MEEPLE_DEPTH / 2)
+    assert farmer.tilt == 90 and farmer.z == TILE_H
     assert knight.tilt == 0 and knight.z == TILE_H and knight.y > 0          # on the city, north of the centre
     storeys = sorted((p for pid, p in lay.pieces.items() if p.kind == "tower_piece" and abs(p.y + TILE_MM) < 1),
                      key=lambda p: p.z)
@@ -93,7 +93,7 @@ def test_scores_show_on_the_table():
 
 # ---- models ---------------------------------------------------------------------------------------------------------
 def test_every_piece_has_a_model_and_tiles_share_one_texture(showbase):
-    from towerworld.scene import models
+    from towerworld.scene import components as models
     from towerworld.scene.components.carcassonne import atlas
     lay = GAME.layout(finished_game(), OMNISCIENT)
     assert models.missing_models(lay) == set()

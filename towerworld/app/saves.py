@@ -77,17 +77,18 @@ class SaveInfo:
 
 def _peek(path: str) -> SaveInfo | None:
     """The few facts a list needs, read cheaply and defensively (a damaged file is simply left out)."""
+    from towerworld.engine.record import RecordError, read_record_file
     try:
-        if os.path.getsize(path) > 5 * 1024 * 1024:
-            return None
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
+        data = read_record_file(path)      # regular files only, size and JSON limits: a FIFO does not hang the list
         players = ", ".join(str(p.get("name", "?"))[:20] for p in data.get("players", [])[:6])
         result = data.get("result")
-        finished = bool(result) and result != "in progress"
+        if isinstance(result, dict):       # format v2: {text, scores, finished}
+            finished = bool(result.get("finished"))
+        else:
+            finished = bool(result) and result != "in progress"
         return SaveInfo(path, str(data["game"])[:30], players, len(data.get("moves", [])), finished,
                         os.path.getmtime(path), os.path.basename(path).startswith("autosave-"))
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    except (RecordError, OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
 
 

@@ -72,8 +72,8 @@ class Match:
     def apply(self, move: Move, *, save: bool = True, keep_redo: bool = False) -> list[Event]:
         """Apply a legal move (decision or chance outcome); IllegalMove otherwise. Clears redo unless told not to."""
         mover = self.game.current_player(self.state)
+        new_state, events = self.game.apply(self.state, move)     # first: a malformed move is refused, not formatted
         text = self.game.format_move(self.state, move)
-        new_state, events = self.game.apply(self.state, move)
         self._push(Ply(move, text, mover, tuple(events)), new_state)
         if not keep_redo:
             self._redo.clear()

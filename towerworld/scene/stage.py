@@ -16,7 +16,8 @@ from panda3d.core import BitMask32, NodePath, TransparencyAttrib, Vec4
 from towerworld.engine.game import Event
 from towerworld.engine.layout import Cell, Layout, Pose
 from towerworld.engine.pieces import size
-from towerworld.scene import models
+from towerworld.scene import components
+from towerworld.scene.components.shapes import box, text
 
 CRUMBLE_EVENTS = {"remove", "disintegrate", "destroy"}   # named pieces crumble where they stood, then go aside
 HIGHLIGHT_TARGET = (0.2, 0.9, 0.35, 0.45)
@@ -121,10 +122,11 @@ class Stage:
         self.ghost_poses = dict(poses)
         for pose in poses.values():
             ghost = self.ghosts_root.attachNewNode("ghost")
-            models.build(pose).reparentTo(ghost)
+            model = components.build(pose)
+            model.reparentTo(ghost)
+            components.orient(model, pose, 0.0 if pose.face_up else 180.0)
             ghost.setPos(pose.x, pose.y, pose.z)
             ghost.setHpr(pose.heading, 0, 0)
-            ghost.getChild(0).setHpr(0, pose.tilt, 0)
             ghost.setTransparency(TransparencyAttrib.MAlpha)
             ghost.setColorScale(1, 1, 1, 0.8)
 
@@ -191,10 +193,9 @@ class Stage:
         if not old.isEmpty():
             old.removeNode()
         if self.show_hidden and not pose.face_up and pose.look:
-            words = " ".join(models.rank_glyph(v) if k == "rank" else models.SUIT_SYMBOLS.get(v, str(v))
-                             for k, v in pose.look if k in ("rank", "suit"))
+            words = components.describe(pose)
             if words:
-                tag = models.text_upright(words, 7, (0.15, 0.1, 0.4, 1), (0, 0, size(pose.kind).h + 5))
+                tag = text(words, 7, (0.15, 0.1, 0.4, 1), (0, 0, size(pose.kind).h + 5), facing="viewer")
                 tag.setName("memory")
                 tag.reparentTo(node)
 
@@ -240,17 +241,14 @@ class Stage:
         node = self._holder(pid)
         if pid in self.models:
             self.models.pop(pid).removeNode()
-        m = models.build(pose)
+        m = components.build(pose)
         m.reparentTo(node)
         self.models[pid] = m
 
     def _orient(self, pid: str, pose: Pose, flip: float | None = None) -> None:
         """Face-down pieces lie turned over about their own y axis; `flip` in [0, 1] is part way through a turn."""
-        m = self.models[pid]
-        h = size(pose.kind).h
-        r = (0.0 if pose.face_up else 180.0) if flip is None else flip * 180.0
-        m.setHpr(0, pose.tilt, r)
-        m.setPos(0, 0, h if abs(r) > 90 else 0)
+        turn = (0.0 if pose.face_up else 180.0) if flip is None else flip * 180.0
+        components.orient(self.models[pid], pose, turn)
 
     def _sync_cells(self, cells: dict[str, Cell]) -> None:
         for cid in [c for c in self.cells if c not in cells]:
@@ -274,13 +272,13 @@ class Stage:
     @classmethod
     def _unit_cell(cls) -> NodePath:
         if cls._UNIT_CELL is None:
-            cls._UNIT_CELL = models.box(1.0, 1.0, 1.0, (1, 1, 1, 1))
+            cls._UNIT_CELL = box(1.0, 1.0, 1.0, (1, 1, 1, 1))
         return cls._UNIT_CELL
 
     def _sync_labels(self, layout: Layout) -> None:
         self.labels_root.getChildren().detach()
         for _lid, (x, y, z, words) in layout.labels.items():
-            models.text_upright(words, 7, (0.1, 0.1, 0.1, 1), (x, y, z)).reparentTo(self.labels_root)
+            text(words, 7, (0.1, 0.1, 0.1, 1), (x, y, z), facing="viewer").reparentTo(self.labels_root)
 
     # ---- highlighting -----------------------------------------------------------------------------------------------
     def highlight(self, targets: dict[str, tuple]) -> None:

@@ -23,7 +23,6 @@ from .tiles import CODES, COUNT, ROTS
 TILE_MM = size("ccs_tile").w
 TILE_H = size("ccs_tile").h
 STOREY = size("tower_piece").h
-MEEPLE_DEPTH = size("meeple").d
 PILE = 12                  # tiles per face-down draw pile
 SLOT = 20.0                # mm between pieces in a supply row
 ROW = 62.0                 # mm between two players' supply rows
@@ -176,9 +175,9 @@ def _followers(lay: Layout, s: CState, frame: Frame, tops: dict[int, float]) -> 
             t, r, pos, base = s.tiles[s.ntile[loc]][:4]
             fx, fy = feature_spot(t, r, loc - base)
             x, y = xy(pos)
-            if s.nkind[loc] == TL.FIELD:              # farmers lie down on their field
-                lay.place(meeple_id(fid), Pose("meeple", (x + fx) * TILE_MM, (y + fy) * TILE_MM,
-                                               TILE_H + MEEPLE_DEPTH / 2, look=lk, tilt=90.0))
+            if s.nkind[loc] == TL.FIELD:              # farmers lie down on their field (the stage rests them on it)
+                lay.place(meeple_id(fid), Pose("meeple", (x + fx) * TILE_MM, (y + fy) * TILE_MM, TILE_H,
+                                               look=lk, tilt=90.0))
             else:
                 lay.place(meeple_id(fid), Pose("meeple", (x + fx) * TILE_MM, (y + fy) * TILE_MM, TILE_H, look=lk))
 

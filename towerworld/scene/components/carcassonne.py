@@ -22,7 +22,8 @@ from panda3d.core import (Geom, GeomNode, GeomTriangles, GeomVertexData, GeomVer
 
 from towerworld.engine.layout import Pose
 from towerworld.engine.pieces import size
-from towerworld.scene.models import box, model, player_colour
+from towerworld.scene.components import model
+from towerworld.scene.components.shapes import box, player_colour
 
 CELL = 128
 GRID = 8
