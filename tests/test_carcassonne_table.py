@@ -276,3 +276,23 @@ def test_refused_clicks_name_the_rule():
     assert "road, city, field or cloister" in GAME.explain(s, ["tile:D:0"])
     assert "click the glowing road" in GAME.explain(s, ["meeple:p1:1"])
     assert "glowing roof" in GAME.explain(s, ["tower:p1:normal:1"])
+
+
+def test_the_points_float_up_from_the_scoring_follower(showbase):
+    from towerworld.scene.stage import Stage
+    before = build(followers=[(0, 0, 0, "city N")])
+    s = play(before, "draw E", "E 0,1 r180")
+    s, events = GAME.apply(s, GAME.parse_move(s, "pass"))
+    stage = Stage(showbase.render)
+    try:
+        stage.show(GAME.layout(before, OMNISCIENT))
+        ival = stage.transition(GAME.layout(before, OMNISCIENT), GAME.layout(s, OMNISCIENT), events)
+        ival.start()
+        ival.setT(0.3)
+        floats = stage.root.findAllMatches("float")
+        assert floats.getNumPaths() == 1 and not floats[0].isHidden()
+        assert floats[0].getZ() > TILE_H + 20                       # rising over the city
+        ival.finish()
+        assert stage.root.findAllMatches("float").getNumPaths() == 0
+    finally:
+        stage.root.removeNode()

@@ -305,6 +305,7 @@ class Stage:
     def transition(self, old: Layout | None, new: Layout, events: list[Event] = (), speed: float = 1.0):
         """One interval from `old` to `new`. Its end is exactly `show(new)`."""
         phases = plan(old if old is not None else self.layout, new, events)
+        old_pieces = (old if old is not None else self.layout or Layout()).pieces
         if self.layout is None and old is not None:
             self.show(old)
         rolled = {pid for e in events if e.kind == "roll" for pid in e.pieces}
@@ -320,8 +321,24 @@ class Stage:
                 else:
                     par.append(self._animate(change, speed))
             seq.append(par)
+            for event in events:       # a score floats up from the first piece it names, as that piece moves
+                if event.kind == "score" and event.text and event.pieces and \
+                        event.pieces[0] in {c.piece for c in phase} and old_pieces.get(event.pieces[0]) is not None:
+                    par.append(self._float_text(event.text, old_pieces[event.pieces[0]], speed))
         seq.append(Func(self.show, new))
         return seq
+
+    def _float_text(self, words: str, where: Pose, speed: float):
+        """Words (the points scored) rising from a piece's place and fading."""
+        holder = self.root.attachNewNode("float")
+        holder.hide()
+
+        def rise(t, holder=holder):
+            holder.show()
+            holder.setPos(where.x, where.y, where.z + 20 + 50 * t)
+            holder.setAlphaScale(1 - t * t)
+        text(words, 9, (0.1, 0.08, 0.05, 1), facing="viewer").reparentTo(holder)
+        return Sequence(LerpFunc(rise, fromData=0.0, toData=1.0, duration=1.2 / speed), Func(holder.removeNode))
 
     def _animate(self, ch: Change, speed: float):
         pid = ch.piece
