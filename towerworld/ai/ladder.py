@@ -103,7 +103,7 @@ def _derived_seed(*parts) -> int:
 def schedule(game: str, agents: list[str], games: int, seed: int, options: dict | None = None,
              variant: str | None = None, level: str | None = None) -> list[GameTask]:
     """Every game of the round robin: for each pair, twins of games with the same seeds and the seats swapped."""
-    tasks = []
+    tasks: list[GameTask] = []
     opts = tuple(sorted((options or {}).items()))
     for a in range(len(agents)):
         for b in range(a + 1, len(agents)):

@@ -14,7 +14,6 @@ from towerworld.app import saves
 from towerworld.engine.driver import AgentFailed, Driver, live_chance
 from towerworld.engine.game import CHANCE, OMNISCIENT, SPECTATOR, TERMINAL, TowerworldError
 from towerworld.engine.match import Match
-from towerworld.scene.setup import configure
 
 
 class Table:
@@ -279,12 +278,8 @@ class Table:
         return text
 
     def run(self) -> int:
-        if self.frames is not None:
-            for _ in range(self.frames):
-                self.base.taskMgr.step()
-            return 0
-        self.base.run()
-        return 0
+        from towerworld.app.main import run_loop
+        return run_loop(self.base, self.frames)
 
 
 class PlayTable(Table):
