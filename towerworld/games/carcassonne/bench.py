@@ -19,7 +19,8 @@ def random_games(options: dict | None = None, players: int = 2, seconds: float =
     from towerworld.games.carcassonne import GAME
     start_state = GAME.new_state(options, players)
     rng = random.Random(17)
-    times, plies = [], 0
+    times: list[float] = []
+    plies = 0
     begin = time.perf_counter()
     while time.perf_counter() - begin < seconds or len(times) < 5:
         t = time.perf_counter()

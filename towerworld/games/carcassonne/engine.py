@@ -99,6 +99,31 @@ class CState:
     __slots__ = ("cfg", "phase", "player", "bag", "bagn", "drawn", "tiles", "board", "frontier", "parent", "opn",
                  "mask", "pen", "occ", "nkind", "ntile", "discarded", "fl", "towers", "tsup", "scores",
                  "cands", "ransomed", "_hash")
+    # the slots' types (annotations only: no class attributes, so the slots stay as they are)
+    cfg: Config
+    phase: int
+    player: int
+    bag: tuple
+    bagn: int
+    drawn: int
+    tiles: tuple
+    board: dict
+    frontier: dict
+    parent: list
+    opn: list
+    mask: list
+    pen: list
+    occ: list
+    nkind: list
+    ntile: list
+    discarded: tuple
+    fl: tuple
+    towers: dict
+    tsup: tuple
+    scores: tuple
+    cands: tuple
+    ransomed: bool
+    _hash: int | None
 
     def copy(self) -> "CState":
         n = CState.__new__(CState)
@@ -401,7 +426,7 @@ def score_completed(ns: CState, events: list) -> None:
     if done is None and monks is None:
         return
     scores = list(ns.scores)
-    fl = list(fl)
+    followers = list(fl)
     occ = list(occ)
     n = ns.cfg.players
     if done:
@@ -412,9 +437,9 @@ def score_completed(ns: CState, events: list) -> None:
                 scores[w] += pts
             occ[a] = 0
             home = []
-            for fid, loc in enumerate(fl):
+            for fid, loc in enumerate(followers):
                 if loc >= 0 and find(parent, loc) == a:
-                    fl[fid] = SUPPLY
+                    followers[fid] = SUPPLY
                     home.append(fid)
             if events is not None:
                 events.append(("score", win, pts, TL.KIND_NAMES[ns.nkind[a]], home))
@@ -422,12 +447,12 @@ def score_completed(ns: CState, events: list) -> None:
         for fid in monks:
             owner = fid // FOLLOWERS
             scores[owner] += 9
-            occ[fl[fid]] = 0
-            fl[fid] = SUPPLY
+            occ[followers[fid]] = 0
+            followers[fid] = SUPPLY
             if events is not None:
                 events.append(("score", [owner], 9, "cloister", [fid]))
     ns.scores = tuple(scores)
-    ns.fl = tuple(fl)
+    ns.fl = tuple(followers)
     ns.occ = occ
 
 
@@ -437,7 +462,7 @@ def final_scores(s: CState) -> tuple[list, list]:
     parent, opn, nkind = s.parent, s.opn, s.nkind
     add = [0] * n
     details = []
-    roots = {}
+    roots: dict[int, int] = {}
     for fid, loc in enumerate(s.fl):
         if loc < 0:
             continue
@@ -450,7 +475,7 @@ def final_scores(s: CState) -> tuple[list, list]:
         else:
             roots.setdefault(find(parent, loc), 0)
             roots[find(parent, loc)] += 1 << (4 * (fid // FOLLOWERS))
-    fields = {a: set() for a, _o in roots.items() if nkind[a] == FIELD}
+    fields: dict[int, set[int]] = {a: set() for a, _o in roots.items() if nkind[a] == FIELD}
     if fields:
         for node, kind in enumerate(nkind):
             if kind != FIELD:

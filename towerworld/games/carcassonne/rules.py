@@ -25,7 +25,7 @@ from .layout import meeple_id, tower_id
 from .tiles import ROTS, COUNT, CODES
 
 
-class Carcassonne(Game):
+class Carcassonne(Game[CState, int]):
     name = "carcassonne"
     title = "Carcassonne with The Tower"
     min_players = 2

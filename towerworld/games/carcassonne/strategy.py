@@ -95,7 +95,7 @@ class Node:
 
     def __init__(self, state: CState, players: int, rng: random.Random):
         self.state = state
-        self.children: dict = {}
+        self.children: dict[int, Node] = {}
         self.visits = 0
         self.total = [0.0] * players
         self.untried = []
@@ -164,12 +164,8 @@ class SearchAgent:
                 break
             player = st.player
             log_n = math.log(node.visits + 1)
-            best, best_score = None, -1e9
-            for child in node.children.values():
-                score = child.total[player] / child.visits + UCT_C * math.sqrt(log_n / child.visits)
-                if score > best_score:
-                    best, best_score = child, score
-            node = best
+            node = max(node.children.values(),
+                       key=lambda c: c.total[player] / c.visits + UCT_C * math.sqrt(log_n / c.visits))
             path.append(node)
         for nd in path:
             nd.visits += 1
