@@ -127,7 +127,9 @@ class ReplayTable(Table):
         ply = max(0, min(len(self.match.plies), int(ply)))
         self._stop_animation()
         self.ply = ply
-        self.stage.show(self.game.layout(self.match.state_at(ply), self.viewer))
+        layout = self.game.layout(self.match.state_at(ply), self.viewer)
+        self.refit(layout)
+        self.stage.show(layout)
         self.refresh()
 
     def jump_end(self):
@@ -143,6 +145,7 @@ class ReplayTable(Table):
             self.jump(target)
             return
         old, new, events = transition_of(self.match, self.ply, self.viewer)
+        self.refit(new)
         self.ply = target
         self.animate_to(old, new, events, speed=self.speed, then=self.refresh)
         self.hud.say(self.match.plies[target - 1].text + "   " + "  ".join(e.text for e in events if e.text))
