@@ -8,8 +8,8 @@ import pytest
 from towerworld.engine.game import TERMINAL, OMNISCIENT
 from towerworld.engine.pieces import size
 from towerworld.games.elevation import GAME as G
-from towerworld.games.elevation.agent import ElevationMCTS, evaluate, threats
-from towerworld.games.elevation.rules import DRAW, sq_of
+from towerworld.games.elevation.strategy import ElevationMCTS, evaluate, threats
+from towerworld.games.elevation.board import DRAW, square_of as sq_of
 
 
 def random_game(options, seed, plies=120):
@@ -71,8 +71,8 @@ def test_a_dug_tile_keeps_its_id_in_the_layout():
 
 def test_threats_and_heuristic_see_a_capture():
     st = G.position({"c3": "samurai:0:a", "c4": "fish:1:c", "f6": "dragon:1:b"}, heights={"c3": 5})
-    assert sq_of("c4") in threats(st.heights, st.board, 0, st.rules)
-    assert not threats(st.heights, st.board, 1, st.rules)
+    assert sq_of("c4") in threats(st.heights, st.board, st.kinds, 0, st.rules)
+    assert not threats(st.heights, st.board, st.kinds, 1, st.rules)
     capture = G.parse_move(st, "Sc3 b2>b3 xc4")
     quiet = G.parse_move(st, "Sc3 b2>b3 -b4")
     assert evaluate(G.apply(st, capture)[0], 0) > evaluate(G.apply(st, quiet)[0], 0)
@@ -81,7 +81,7 @@ def test_threats_and_heuristic_see_a_capture():
 
 def test_mcts_takes_the_winning_capture():
     st = G.position({"c3": "samurai:0:a", "c4": "fish:1:c"}, heights={"c3": 5})
-    agent = G.agents()["mcts"](G, 1, "fast")
+    agent = G.agents()["mcts"](G, 1, "easy")
     move = agent.choose(G, st)
     after, _ = G.apply(st, move)
     assert G.returns(after) == [1.0, -1.0]
@@ -92,13 +92,13 @@ def test_mcts_does_not_step_under_an_enemy():
     st = G.position({"d1": "samurai:0:a", "a1": "fish:0:c", "d3": "dragon:1:b", "f6": "samurai:1:a"},
                     heights={"d3": 5})
     mine = lambda state: {p for p in state.pos[:6] if p >= 0}  # noqa: E731
-    assert not set(threats(st.heights, st.board, 1, st.rules)) & mine(st)
+    assert not set(threats(st.heights, st.board, st.kinds, 1, st.rules)) & mine(st)
     for seed in range(2):
         agent = ElevationMCTS(seed=seed, seconds=0.3)
         move = agent.choose(G, st)
         after, _ = G.apply(st, move)
         assert move[0] != DRAW
-        assert not set(threats(after.heights, after.board, 1, after.rules)) & mine(after)
+        assert not set(threats(after.heights, after.board, after.kinds, 1, after.rules)) & mine(after)
 
 
 @pytest.mark.parametrize("options", [{}, {"undermining": True, "samurai_undermining": True, "ocean": True}])

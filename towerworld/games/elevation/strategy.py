@@ -1,10 +1,16 @@
-"""Elevation evaluation and search.
+"""Elevation's heuristics and its own agents.
 
-`evaluate(state, player)` is the heuristic (material, capture threats, how close each side is to striking from above,
-mobility). `ElevationMCTS` is a Monte-Carlo tree search specialised for Elevation: a turn has hundreds to thousands of
-legal complete turns, and random playouts say little, so the tree is widened progressively over turns ranked by the
-heuristic (turns that give the same position are merged), and leaves are valued by the heuristic instead of a
-playout (the value squashed to [-1, 1]). Proven wins (a capture of the last piece) end the search at once.
+`evaluate(state, player)` knows what wins the game: material; height over neighbouring enemies (a capture needs two
+steps up, so standing two above an enemy next door is a threat and two below one is a danger); threats for the side to
+move and for the other side, with whether a threatened piece has a safe square to escape to; striking distance (how
+far each side is from standing two above an enemy); and mobility.
+
+`ElevationMCTS` (the default opponent, 'mcts') is UCT over light search states (heights and board only): a turn has
+1,000 to 5,000 legal moves, so the tree widens progressively. At the root every distinct resulting position is ranked
+by the evaluation and the ranking is the prior order; below the root captures come first, then the moves of pieces
+under threat, then a random sample. Leaves are valued by the evaluation squashed to [-1, 1]; a side with no complete
+turn has lost. It never offers a draw, accepts one only when clearly behind, and steers away from a third repetition
+when it is ahead.
 """
 from __future__ import annotations
 
@@ -12,110 +18,72 @@ import math
 import random
 import time
 
-from towerworld.games.elevation.rules import (
-    CLIMB, DD, DIAG2, DM, DRAGON, DRAW, DRAWN, FDM, FISH, FMD, MD, MM, NEIGH, ONGOING, PSIDE, PTYPE, SAMURAI,
-    SQUARES, UNDERMINE, all_turns)
+from towerworld.engine.game import BadOption
+from towerworld.games.elevation.board import (
+    ACCEPT, DECLINE, DIG_DIG, DIG_MOVE, DRAGON, DRAW, FISH, FISH_DIG_LEAP, FISH_LEAP_DIG, LEAPS, LONE_STEP, MOVE_DIG, MOVE_MOVE,
+    NEIGHBOURS, SAMURAI, SQUARES, UNDERMINE, distance)
+from towerworld.games.elevation.rules import (DRAWN, ONGOING, State, _Masks, all_turns, piece_turn_groups,
+                                              position_key)
 
 VALUE = (90.0, 120.0, 100.0)        # samurai, dragon, fish
 WIN = 10_000.0
+SCALE = 150.0                       # evaluation points per unit of tanh in the search's values
 
 
-def threats(H, B, side: int, rules) -> dict:
-    """{enemy square: best attacker value} for enemy pieces that `side` could capture in its next turn (close
-    approximation: single steps from two or more above, dragon double steps, fish diagonals with a raised middle)."""
-    enemy = 1 - side
+# ---- evaluation -------------------------------------------------------------------------------------------------------
+
+def threats(heights, board, kinds, side: int, rules) -> dict:
+    """{enemy square: True} for enemy pieces that `side` could capture in its next turn (close approximation: single
+    steps from two or more above, the dragon's two steps, the fish's leap over a middle square raised by a dig)."""
     out = {}
-    samu = rules.samurai_undermining
+    enemy = 1 - side
+    samurai_digs = rules.samurai_undermining
     for s in range(SQUARES):
-        b = B[s]
-        if b < 0 or PSIDE[b] != side:
+        b = board[s]
+        if b < 0 or b // 6 != side:
             continue
-        t = PTYPE[b]
-        hs = H[s]
-        need = 1 if (samu and t == SAMURAI) else 2
-        for e in NEIGH[s]:
-            v = B[e]
-            if v >= 0 and PSIDE[v] == enemy and hs - H[e] >= need and (need == 2 or H[e] > 0):
-                out[e] = 1
-        if t == DRAGON:
-            for m in NEIGH[s]:
-                if B[m] >= 0 or H[m] - hs > 1:
+        kind = kinds[b]
+        hs = heights[s]
+        need = 1 if (samurai_digs and kind == SAMURAI) else 2
+        for e in NEIGHBOURS[s]:
+            v = board[e]
+            if v >= 0 and v // 6 == enemy and hs - heights[e] >= need and (need == 2 or heights[e] > 0):
+                out[e] = True
+        if kind == DRAGON:
+            for m in NEIGHBOURS[s]:
+                if board[m] >= 0 or heights[m] - hs > 1:
                     continue
-                hm = H[m]
-                for e in NEIGH[m]:
-                    v = B[e]
-                    if v >= 0 and PSIDE[v] == enemy and hm - H[e] >= 2:
-                        out[e] = 1
-        elif t == FISH:
-            for e, mid in DIAG2[s]:
-                v = B[e]
-                if v < 0 or PSIDE[v] != enemy or B[mid] >= 0:
+                hm = heights[m]
+                for e in NEIGHBOURS[m]:
+                    v = board[e]
+                    if v >= 0 and v // 6 == enemy and hm - heights[e] >= 2:
+                        out[e] = True
+        elif kind == FISH:
+            for e, mid in LEAPS[s]:
+                v = board[e]
+                if v < 0 or v // 6 != enemy or board[mid] >= 0:
                     continue
-                hm = H[mid]
-                if hm - hs <= 1 and hm - H[e] >= 2:
-                    out[e] = 1
-                elif hm + 1 - hs <= 1 and hm + 1 - H[e] >= 2:
-                    out[e] = 1
+                hm = heights[mid]
+                if (hm - hs <= 1 and hm - heights[e] >= 2) or (hm - hs <= 0 and hm + 1 - heights[e] >= 2):
+                    out[e] = True
     return out
 
 
-def evaluate(state, player: int) -> float:
-    """Heuristic value of `state` for `player` (higher is better); terminal states are +-WIN."""
-    if state.outcome != ONGOING:
-        if state.outcome == DRAWN:
-            return 0.0
-        return WIN if state.outcome == player else -WIN
-    return static_eval(state.heights, state.board, player, state.mover ^ state.phase, state.rules)
-
-
-def static_eval(H, B, player: int, to_move: int, rules) -> float:
-    opp = 1 - player
-    mine, theirs = [], []
-    mat = 0.0
-    for s in range(SQUARES):
-        b = B[s]
-        if b >= 0:
-            if PSIDE[b] == player:
-                mine.append(s)
-                mat += VALUE[PTYPE[b]]
-            else:
-                theirs.append(s)
-                mat -= VALUE[PTYPE[b]]
-    if not theirs:
-        return WIN
-    if not mine:
-        return -WIN
-    score = mat
-    my_t = threats(H, B, player, rules)
-    their_t = threats(H, B, opp, rules)
-    my_best = max((VALUE[PTYPE[B[e]]] for e in my_t), default=0.0)
-    their_best = max((VALUE[PTYPE[B[e]]] for e in their_t), default=0.0)
-    if to_move == player:
-        score += 0.8 * my_best - 0.25 * their_best
-    else:
-        score += 0.25 * my_best - 0.8 * their_best
-    score += 6.0 * (len(my_t) - len(their_t))
-    # striking distance: for every enemy piece, how far the nearest of mine is from standing two above it next door
-    score -= 3.0 * _reach(H, mine, theirs) - 3.0 * _reach(H, theirs, mine)
-    # height: standing high is safe and threatening
-    score += 1.5 * (sum(H[s] for s in mine) / len(mine) - sum(H[s] for s in theirs) / len(theirs))
-    return score
-
-
 # DIST1[e][a]: king-move distance from a to e, minus one (how many steps until a stands next to e)
-DIST1 = tuple(tuple(max(abs(a // 6 - e // 6), abs(a % 6 - e % 6)) - 1 for a in range(SQUARES))
-              for e in range(SQUARES))
+DIST1 = tuple(tuple(distance(a, e) - 1 for a in range(SQUARES)) for e in range(SQUARES))
 
 
-def _reach(H, attackers, targets) -> float:
+def _reach(heights, attackers, targets) -> float:
+    """Mean over targets of how far the nearest attacker is from standing two above it next door (steps plus
+    missing levels)."""
     total = 0.0
     for e in targets:
-        he2 = H[e] + 2
+        need = heights[e] + 2
         de = DIST1[e]
         best = 99.0
         for a in attackers:
             c = de[a]
-            deficit = he2 - H[a]
+            deficit = need - heights[a]
             if deficit > 0:
                 c += 0.7 * deficit
             if c < best:
@@ -124,249 +92,341 @@ def _reach(H, attackers, targets) -> float:
     return total / len(targets)
 
 
-# ---- fast successor: heights and board only -----------------------------------------------------------------------
+def _escapes(heights, board, s: int, danger_from) -> int:
+    """Empty neighbours the piece on `s` can step onto (climb at most one) that no enemy stands two above."""
+    hs = heights[s]
+    n = 0
+    for m in NEIGHBOURS[s]:
+        if board[m] < 0 and heights[m] - hs <= 1 and not danger_from(m):
+            n += 1
+    return n
 
-def successor(H, B, move):
-    """Heights and board after `move` (a piece's turn), and the value captured; no bookkeeping."""
-    H = list(H)
-    B = list(B)
+
+def evaluate(state: State, player: int) -> float:
+    """Heuristic value of `state` for `player` (higher is better); terminal states are +-WIN."""
+    if state.outcome != ONGOING:
+        if state.outcome == DRAWN:
+            return 0.0
+        return WIN if state.outcome == player else -WIN
+    return static_eval(state.heights, state.board, state.kinds, player, state.mover ^ state.phase, state.rules)
+
+
+def static_eval(heights, board, kinds, player: int, to_move: int, rules) -> float:
+    mine, theirs = [], []
+    material = 0.0
+    for s in range(SQUARES):
+        b = board[s]
+        if b >= 0:
+            if b // 6 == player:
+                mine.append(s)
+                material += VALUE[kinds[b]]
+            else:
+                theirs.append(s)
+                material -= VALUE[kinds[b]]
+    if not theirs:
+        return WIN
+    if not mine:
+        return -WIN
+    score = material
+    my_threats = threats(heights, board, kinds, player, rules)
+    their_threats = threats(heights, board, kinds, 1 - player, rules)
+
+    def high_enemy_next_to(side_squares):
+        return lambda m: any(heights[a] - heights[m] >= 2 and distance(a, m) == 1 for a in side_squares)
+
+    # a threatened piece with a safe square to step to is worth less to the attacker
+    my_gain = sorted((VALUE[kinds[board[e]]] * (0.6 if _escapes(heights, board, e,
+                                                                 high_enemy_next_to(mine)) else 1.0)
+                      for e in my_threats), reverse=True)
+    their_gain = sorted((VALUE[kinds[board[e]]] * (0.6 if _escapes(heights, board, e,
+                                                                   high_enemy_next_to(theirs)) else 1.0)
+                         for e in their_threats), reverse=True)
+    if to_move == player:
+        # I take the best now; of theirs, I can usually save one piece, not two
+        score += 0.85 * (my_gain[0] if my_gain else 0.0)
+        score -= 0.5 * (their_gain[1] if len(their_gain) > 1 else 0.0) + 0.1 * (their_gain[0] if their_gain else 0.0)
+    else:
+        score -= 0.85 * (their_gain[0] if their_gain else 0.0)
+        score += 0.5 * (my_gain[1] if len(my_gain) > 1 else 0.0) + 0.1 * (my_gain[0] if my_gain else 0.0)
+    # height over neighbouring enemies: standing above is safety and pressure
+    edge = 0.0
+    for a in mine:
+        ha = heights[a]
+        for e in theirs:
+            if distance(a, e) == 1:
+                d = ha - heights[e]
+                edge += 2 if d >= 2 else -2 if d <= -2 else d * 0.5
+    score += 4.0 * edge
+    # striking distance and mobility
+    score -= 3.0 * _reach(heights, mine, theirs) - 3.0 * _reach(heights, theirs, mine)
+    score += 0.8 * (_mobility(heights, board, mine) - _mobility(heights, board, theirs))
+    score += 1.5 * (sum(heights[s] for s in mine) / len(mine) - sum(heights[s] for s in theirs) / len(theirs))
+    return score
+
+
+def _mobility(heights, board, squares) -> int:
+    n = 0
+    for s in squares:
+        limit = heights[s] + 1
+        for m in NEIGHBOURS[s]:
+            if board[m] < 0 and heights[m] <= limit:
+                n += 1
+    return n
+
+
+# ---- light search states ----------------------------------------------------------------------------------------------
+
+def successor(heights, board, move):
+    """Heights and board after a piece's turn, and the value it captured; nothing else is kept."""
+    h = list(heights)
+    b = list(board)
     s, kind = move[0], move[1]
-    piece = B[s]
+    piece = b[s]
     gain = 0.0
+    if kind in (DIG_MOVE, FISH_DIG_LEAP):
+        h[move[2]] -= 1
+        h[move[3]] += 1
+        steps = (move[4],)
+    elif kind in (MOVE_DIG, FISH_LEAP_DIG):
+        h[move[3]] -= 1
+        h[move[4]] += 1
+        steps = (move[2],)
+    elif kind == DIG_DIG:
+        h[move[2]] -= 1
+        h[move[3]] += 1
+        h[move[4]] -= 1
+        h[move[5]] += 1
+        steps = ()
+    elif kind == MOVE_MOVE:
+        steps = (move[2], move[3])
+    elif kind == LONE_STEP:
+        steps = (move[2],)
+    else:                                    # UNDERMINE
+        h[move[2]] -= 1
+        h[move[3]] += 1
+        steps = ()
+    here = s
+    for to in steps:
+        if b[to] >= 0 and to != s:
+            gain += 1.0
+        b[here] = -1
+        b[to] = piece
+        here = to
+    return tuple(h), tuple(b), gain
 
-    def dig(f, t):
-        H[f] -= 1
-        H[t] += 1
 
-    def go(cur, to):
-        nonlocal gain
-        v = B[to]
-        if v >= 0:
-            gain += VALUE[PTYPE[v]]
-        B[cur] = -1
-        B[to] = piece
-        return to
-
-    if kind == DM or kind == FDM:
-        dig(move[2], move[3]); go(s, move[4])
-    elif kind == MD or kind == FMD:
-        go(s, move[2]); dig(move[3], move[4])
-    elif kind == DD:
-        dig(move[2], move[3]); dig(move[4], move[5])
-    elif kind == MM:
-        c = go(s, move[2]); go(c, move[3])
-    elif kind == CLIMB:
-        go(s, move[2])
-    elif kind == UNDERMINE:
-        dig(move[2], move[3])
-    return tuple(H), tuple(B), gain
+def light_turns(heights, board, kinds, me: int, rules) -> list:
+    """Every complete turn of `me` on a light state (no draw offers; the two-pieces game is searched as one piece
+    a turn)."""
+    masks = _Masks(heights, board, me)
+    out = []
+    for s in range(SQUARES):
+        b = board[s]
+        if b >= 0 and b // 6 == me:
+            for group in piece_turn_groups(heights, masks, s, kinds[b], rules):
+                out += group
+    return out
 
 
-def _captures(board, move) -> bool:
-    """Whether a turn moves onto an enemy piece (the mover is the piece on move[0])."""
+def _captures(board, move, side: int) -> bool:
     kind = move[1]
-    side = board[move[0]] // 6
-    if kind == DM or kind == FDM:
-        targets = (move[4],)
-    elif kind == MD or kind == FMD or kind == CLIMB:
-        targets = (move[2],)
-    elif kind == MM:
-        targets = (move[2], move[3])
+    if kind in (DIG_MOVE, FISH_DIG_LEAP):
+        squares = (move[4],)
+    elif kind in (MOVE_DIG, FISH_LEAP_DIG, LONE_STEP):
+        squares = (move[2],)
+    elif kind == MOVE_MOVE:
+        squares = (move[2], move[3])
     else:
         return False
-    for t in targets:
-        b = board[t]
-        if b >= 0 and b // 6 != side:
+    for q in squares:
+        v = board[q]
+        if v >= 0 and v // 6 != side:
             return True
     return False
 
 
-# ---- agents ----------------------------------------------------------------------------------------------------------
+# ---- the search -----------------------------------------------------------------------------------------------------
 
 class _Node:
-    __slots__ = ("state", "moves", "priors", "children", "visits", "value", "expanded", "terminal_value")
+    __slots__ = ("heights", "board", "mover", "moves", "children", "visits", "value", "lost")
 
-    def __init__(self, state):
-        self.state = state
-        self.moves = None          # candidate moves, best first
-        self.priors = None
+    def __init__(self, heights, board, mover):
+        self.heights = heights
+        self.board = board
+        self.mover = mover           # the side to move here
+        self.moves = None            # candidate moves in prior order
         self.children = {}
         self.visits = 0
-        self.value = 0.0           # sum of values from the point of view of the player who moved INTO this node
-        self.expanded = 0
-        self.terminal_value = None
+        self.value = 0.0             # summed values for the side that moved INTO this node
+        self.lost = False            # the side to move has no piece or no turn
 
 
 class ElevationMCTS:
-    """UCT with progressive widening over heuristic-ranked complete turns and heuristic leaf values."""
+    """UCT with progressive widening over prior-ordered complete turns; evaluation at the leaves."""
     name = "mcts"
-    LEVELS = {"fast": 0.25, "normal": 1.0, "strong": 3.0}
+    LEVELS = {"easy": 0.2, "normal": 1.0, "strong": 3.0}
 
-    def __init__(self, seed=None, level=None, seconds: float | None = None, width: int = 12, c: float = 0.6,
-                 max_iterations: int = 100_000, sample: int = 120):
+    def __init__(self, seed=None, level=None, seconds: float | None = None, c: float = 0.5, sample: int = 24,
+                 max_iterations: int = 1_000_000):
         self.rng = random.Random(seed)
-        if seconds is None:
-            if level is None:
-                seconds = 1.0
-            elif level in self.LEVELS:
-                seconds = self.LEVELS[level]
-            else:
-                try:
-                    seconds = float(level)
-                except (TypeError, ValueError):
-                    from towerworld.engine.game import BadOption
-                    raise BadOption(f"The Elevation MCTS level must be one of {', '.join(self.LEVELS)} or a "
-                                    f"number of seconds, not {level!r}.") from None
-        self.seconds = seconds
-        self.width = width
+        self.seconds = self._seconds(level) if seconds is None else seconds
         self.c = c
-        self.max_iterations = max_iterations
         self.sample = sample
+        self.max_iterations = max_iterations
         self.last_iterations = 0
+        self.last_seconds = 0.0
 
-    # candidate turns, ranked: the heuristic after the turn, merged by resulting position
-    def _rank(self, game, state, full: bool = True):
-        """Candidate turns, best first. Below the root (`full` false) only captures and a sample of the other turns
-        are evaluated, so that the tree can grow within the time budget."""
-        moves = all_turns(state)
-        if not moves:
-            return [], []
-        me = state.mover ^ state.phase
-        rules = state.rules
-        nxt = 1 - me if not rules.two_pieces else me  # approximation in the two-pieces game
-        seen = {}
-        if not full and len(moves) > self.sample:
-            board = state.board
-            caps = [m for m in moves if m[0] != DRAW and _captures(board, m)]
-            rest = [m for m in moves if m[0] != DRAW]
-            moves = caps + self.rng.sample(rest, self.sample)
-        for m in moves:
-            if m[0] == DRAW:
-                continue
-            H, B, gain = successor(state.heights, state.board, m)
-            key = (H, B)
-            if key in seen:
-                continue
-            v = static_eval(H, B, me, nxt, rules)
-            seen[key] = (v + self.rng.random() * 1e-3, m)
-        ranked = sorted(seen.values(), reverse=True)
-        out = [m for _, m in ranked]
-        vals = [v for v, _ in ranked]
-        if state.phase == 1:                      # answering a draw offer
-            out = list(moves)
-            vals = [0.0] * len(out)
-        return out, vals
+    def _seconds(self, level) -> float:
+        if level is None:
+            return self.LEVELS["normal"]
+        if level in self.LEVELS:
+            return self.LEVELS[level]
+        try:
+            return float(level)
+        except (TypeError, ValueError):
+            raise BadOption(f"The Elevation MCTS level must be one of {', '.join(self.LEVELS)} or a number of "
+                            f"seconds, not {str(level)[:40]!r}.") from None
 
-    def choose(self, game, state):
+    # ---- entry points ---------------------------------------------------------------------------------------------
+    def choose(self, view, state=None):
+        """The move for the seat to move: `choose(view)` (a View), or `choose(game, state)` (the older driver)."""
+        if state is None:
+            state = view.resample(self.rng)
+        return self.choose_state(state)
+
+    def choose_state(self, state: State):
         moves = all_turns(state)
-        if len(moves) == 1:
-            return moves[0]
         me = state.mover ^ state.phase
-        if state.phase == 1:
-            # accept a draw only when clearly behind
-            v = evaluate(state, me)
-            return moves[0] if v < -150 else moves[1]
-        deadline = time.perf_counter() + self.seconds
-        root = _Node(state)
-        self._expand(game, root, full=True)
-        # an immediate win ends the search
-        for m in root.moves[:3]:
-            after, _ = game.apply_unchecked(state, m)
-            if after.outcome == me:
-                return m
+        if state.phase == 1:         # answering a draw offer: accept only when clearly behind
+            return (DRAW, ACCEPT) if evaluate(state, me) < -150 else (DRAW, DECLINE)
+        turns = [m for m in moves if m[0] != DRAW]
+        if len(turns) == 1:
+            return turns[0]
+        start = time.perf_counter()
+        deadline = start + self.seconds
+        self.kinds, self.rules = state.kinds, state.rules
+        root = _Node(state.heights, state.board, me)
+        root.moves = self._root_order(state, turns)
+        if root.moves and root.moves[0][1] >= WIN / 2:
+            return root.moves[0][0]                     # a winning capture
+        root.moves = [m for m, _ in root.moves]
         it = 0
-        while it < self.max_iterations and (it < 2 or time.perf_counter() < deadline):
-            self._simulate(game, root)
+        while it < self.max_iterations and (it < 8 or time.perf_counter() < deadline):
+            self._simulate(root)
             it += 1
-            if root.terminal_value is not None:
-                break
         self.last_iterations = it
+        self.last_seconds = time.perf_counter() - start
         best = max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].value / max(kv[1].visits, 1)))
         return best[0]
 
-    def _expand(self, game, node, full: bool = False):
-        node.moves, node.priors = self._rank(game, node.state, full)
+    def _root_order(self, state: State, turns: list) -> list:
+        """(move, value) for every distinct resulting position, best first; a position that would arise for the
+        third time is worth a draw (0) to a side that is ahead."""
+        me = state.mover
+        seen = {}
+        ahead = evaluate(state, me) > 30
+        for m in turns:
+            h, b, gain = successor(state.heights, state.board, m)
+            key = (h, b)
+            if key in seen:
+                continue
+            v = static_eval(h, b, self.kinds, me, 1 - me, self.rules)
+            if ahead and state.history.count(position_key(h, b, self.kinds, 1 - me, -1)) >= 2:
+                v = min(v, 0.0)
+            seen[key] = (v + self.rng.random() * 1e-3, m)
+        ranked = sorted(seen.values(), reverse=True)
+        return [(m, v) for v, m in ranked]
 
-    def _allowed(self, node) -> int:
-        return min(len(node.moves), 2 + int(self.width * math.sqrt(node.visits + 1) / 3))
+    # ---- below the root --------------------------------------------------------------------------------------------
+    def _order(self, node: _Node) -> list:
+        """Candidate turns for a node: captures (best victim first), moves of threatened pieces, a random sample."""
+        moves = light_turns(node.heights, node.board, self.kinds, node.mover, self.rules)
+        if not moves:
+            return moves
+        board = node.board
+        side = node.mover
+        caps = [m for m in moves if _captures(board, m, side)]
+        danger = threats(node.heights, board, self.kinds, 1 - side, self.rules)
+        rescue = [m for m in moves if m[0] in danger and m[1] not in (DIG_DIG, UNDERMINE)] if danger else []
+        if len(rescue) > self.sample:
+            rescue = self.rng.sample(rescue, self.sample)
+        rest = self.rng.sample(moves, min(self.sample, len(moves)))
+        out, seen = [], set()
+        for m in caps + rescue + rest:
+            if m not in seen:
+                seen.add(m)
+                out.append(m)
+        return out
 
-    def _simulate(self, game, root):
+    def _allowed(self, node: _Node) -> int:
+        return min(len(node.moves), 2 + int(math.sqrt(node.visits)))
+
+    def _simulate(self, root: _Node) -> None:
         path = [root]
         node = root
         while True:
-            st = node.state
-            if st.outcome != ONGOING:
+            if node.lost:
                 break
             if node.moves is None:
-                self._expand(game, node)
+                node.moves = self._order(node)
                 if not node.moves:
+                    node.lost = True
                     break
-                # leaf: evaluate and stop
-                break
-            allowed = self._allowed(node)
-            # pick among the first `allowed` moves by UCT; unvisited moves in rank order first
             best, best_u = None, -1e18
             logn = math.log(node.visits + 1)
-            for i in range(allowed):
-                m = node.moves[i]
+            for m in node.moves[:self._allowed(node)]:
                 ch = node.children.get(m)
                 if ch is None:
                     best = m
                     break
-                if ch.terminal_value is not None:
-                    u = ch.terminal_value * 10
-                else:
-                    u = ch.value / ch.visits + self.c * math.sqrt(logn / ch.visits)
+                u = ch.value / ch.visits + self.c * math.sqrt(logn / ch.visits)
                 if u > best_u:
                     best_u, best = u, m
             ch = node.children.get(best)
             if ch is None:
-                after, _ = game.apply_unchecked(st, best)
-                ch = _Node(after)
+                h, b, _ = successor(node.heights, node.board, best)
+                ch = _Node(h, b, 1 - node.mover)
                 node.children[best] = ch
                 path.append(ch)
                 node = ch
                 break
             path.append(ch)
             node = ch
-        leaf = node
-        st = leaf.state
-        # value from the point of view of the player who moved into the leaf
-        if st.outcome != ONGOING:
-            if st.outcome == DRAWN:
-                v_abs = [0.0, 0.0]
-            else:
-                v_abs = [1.0, -1.0] if st.outcome == 0 else [-1.0, 1.0]
-            leaf.terminal_value = None
+        leaf = path[-1]
+        if leaf.lost:
+            v_mover = -1.0                       # the side to move at the leaf has lost
         else:
-            v0 = math.tanh(evaluate(st, 0) / 150.0)
-            v_abs = [v0, -v0]
-        for i, n in enumerate(path):
+            v = static_eval(leaf.heights, leaf.board, self.kinds, leaf.mover, leaf.mover, self.rules)
+            v_mover = 1.0 if v >= WIN else -1.0 if v <= -WIN else math.tanh(v / SCALE)
+        # values are stored for the side that moved into each node: the opponent of that node's mover
+        for n in path:
             n.visits += 1
-            if i == 0:
-                continue
-            mover = path[i - 1].state.mover ^ path[i - 1].state.phase
-            n.value += v_abs[mover]
+            n.value += -v_mover if n.mover == leaf.mover else v_mover
 
 
 class GreedyThreat:
-    """One ply on the heuristic (with the threat terms): cheap, a baseline for the MCTS."""
+    """One ply on the evaluation over every distinct resulting position: cheap, a baseline for the search."""
     name = "elev-greedy"
 
     def __init__(self, seed=None, level=None):
-        self.rng = random.Random(seed)
+        self.search = ElevationMCTS(seed=seed, seconds=0.0)
 
-    def choose(self, game, state):
-        mcts = ElevationMCTS(seed=self.rng.randrange(1 << 30))
-        moves = all_turns(state)
+    def choose(self, view, state=None):
+        if state is None:
+            state = view.resample(self.search.rng)
         if state.phase == 1:
-            return mcts.choose(game, state)
-        ranked, _ = mcts._rank(game, state)
-        return ranked[0] if ranked else moves[0]
+            return self.search.choose_state(state)
+        turns = [m for m in all_turns(state) if m[0] != DRAW]
+        self.search.kinds, self.search.rules = state.kinds, state.rules
+        return self.search._root_order(state, turns)[0][0]
 
 
-def agent_factories() -> dict:
-    return {
-        "mcts": lambda game, seed=None, level=None: ElevationMCTS(seed, level),
-        "elev-greedy": lambda game, seed=None, level=None: GreedyThreat(seed, level),
-    }
+def best_turn(state: State, budget: float = 0.5):
+    """A hint: the search's choice within `budget` seconds."""
+    return ElevationMCTS(seed=0, seconds=budget).choose_state(state)
+
+
+AGENTS = {
+    "mcts": lambda game, seed=None, level=None: ElevationMCTS(seed, level),
+    "elev-greedy": lambda game, seed=None, level=None: GreedyThreat(seed, level),
+}
