@@ -87,14 +87,17 @@ NEIGHBOUR_MASK = tuple(sum(BIT[q] for q in NEIGHBOURS[s]) for s in range(SQUARES
 ADJACENT = tuple(frozenset(n) for n in NEIGHBOURS)
 
 
-def squares_of(mask: int) -> list[int]:
-    """The squares whose bits are set in `mask`, ascending."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+_SQUARES_OF: dict = {}
+
+
+def squares_of(mask: int) -> tuple[int, ...]:
+    """The squares whose bits are set in `mask`, ascending (remembered: the same masks recur all the time)."""
+    found = _SQUARES_OF.get(mask)
+    if found is None:
+        if len(_SQUARES_OF) > 100_000:
+            _SQUARES_OF.clear()
+        found = _SQUARES_OF[mask] = tuple(q for q in range(SQUARES) if mask >> q & 1)
+    return found
 
 
 def home_square(side: int, file: int) -> int:

@@ -207,12 +207,10 @@ def piece_turn_groups(heights, masks: _Masks, s: int, kind: int, rules: Rules):
 def _dig_move(key):
     _, s, sources, targets, lowered, level, raised = key
     out = []
-    near = squares_of(NEIGHBOUR_MASK[s])
     for f, t in _dig_pairs(sources, targets):
-        for m in near:
-            mask = lowered if m == f else raised if m == t else level
-            if mask & BIT[m]:
-                out.append((s, DIG_MOVE, f, t, m))
+        # the dig lowers f and raises t; every other neighbour keeps its height
+        steps = (level & ~BIT[f] & ~BIT[t]) | (lowered & BIT[f]) | (raised & BIT[t])
+        out += [(s, DIG_MOVE, f, t, m) for m in squares_of(steps)]
     return out
 
 
@@ -255,15 +253,17 @@ def _dig_dig(key):
     _, s, bare, single, enemies, targets = key
     out = []
     near = squares_of(NEIGHBOUR_MASK[s])
+    tgts = squares_of(targets)
     for f1, t1 in _dig_pairs(NEIGHBOUR_MASK[s] & ~bare & ~enemies, targets):
         for f2 in near:
             tiles = 0 if bare & BIT[f2] else 1 if single & BIT[f2] else 2
             tiles += (f2 == t1) - (f2 == f1)
             if tiles <= 0 or enemies & BIT[f2]:
                 continue
-            for t2 in squares_of(targets):
-                if t2 != f2 and not (f2 == t1 and t2 == f1):     # putting the first tile back changes nothing
-                    out.append((s, DIG_DIG, f1, t1, f2, t2))
+            if f2 == t1:            # moving the first tile on: not straight back where it came from
+                out += [(s, DIG_DIG, f1, t1, f2, t2) for t2 in tgts if t2 != f2 and t2 != f1]
+            else:
+                out += [(s, DIG_DIG, f1, t1, f2, t2) for t2 in tgts if t2 != f2]
     return out
 
 

@@ -20,7 +20,7 @@ import time
 
 from towerworld.engine.game import BadOption
 from towerworld.games.elevation.board import (
-    ACCEPT, DECLINE, DIG_DIG, DIG_MOVE, DRAGON, DRAW, FISH, FISH_DIG_LEAP, FISH_LEAP_DIG, LEAPS, LONE_STEP, MOVE_DIG, MOVE_MOVE,
+    ACCEPT, ADJACENT, DECLINE, DIG_DIG, DIG_MOVE, DRAGON, DRAW, FISH, FISH_DIG_LEAP, FISH_LEAP_DIG, LEAPS, LONE_STEP, MOVE_DIG, MOVE_MOVE,
     NEIGHBOURS, SAMURAI, SQUARES, UNDERMINE, distance)
 from towerworld.games.elevation.rules import (DRAWN, ONGOING, State, _Masks, all_turns, piece_turn_groups,
                                               position_key)
@@ -132,7 +132,7 @@ def static_eval(heights, board, kinds, player: int, to_move: int, rules) -> floa
     their_threats = threats(heights, board, kinds, 1 - player, rules)
 
     def high_enemy_next_to(side_squares):
-        return lambda m: any(heights[a] - heights[m] >= 2 and distance(a, m) == 1 for a in side_squares)
+        return lambda m: any(heights[a] - heights[m] >= 2 and a in ADJACENT[m] for a in side_squares)
 
     # a threatened piece with a safe square to step to is worth less to the attacker
     my_gain = sorted((VALUE[kinds[board[e]]] * (0.6 if _escapes(heights, board, e,
@@ -152,8 +152,9 @@ def static_eval(heights, board, kinds, player: int, to_move: int, rules) -> floa
     edge = 0.0
     for a in mine:
         ha = heights[a]
+        near = ADJACENT[a]
         for e in theirs:
-            if distance(a, e) == 1:
+            if e in near:
                 d = ha - heights[e]
                 edge += 2 if d >= 2 else -2 if d <= -2 else d * 0.5
     score += 4.0 * edge
@@ -339,24 +340,28 @@ class ElevationMCTS:
 
     # ---- below the root --------------------------------------------------------------------------------------------
     def _order(self, node: _Node) -> list:
-        """Candidate turns for a node: captures (best victim first), moves of threatened pieces, a random sample."""
-        moves = light_turns(node.heights, node.board, self.kinds, node.mover, self.rules)
+        """Candidate turns for a node: captures, moves of threatened pieces, a random sample of the rest."""
+        heights, board, side = node.heights, node.board, node.mover
+        masks = _Masks(heights, board, side)
+        targets = threats(heights, board, self.kinds, side, self.rules)
+        danger = threats(heights, board, self.kinds, 1 - side, self.rules)
+        moves, caps, rescue = [], [], []
+        for s in range(SQUARES):
+            b = board[s]
+            if b < 0 or b // 6 != side:
+                continue
+            mine = [m for group in piece_turn_groups(heights, masks, s, self.kinds[b], self.rules) for m in group]
+            moves += mine
+            if targets and any(DIST1[e][s] <= 1 for e in targets):
+                caps += [m for m in mine if _captures(board, m, side)]
+            if s in danger:
+                rescue += [m for m in mine if m[1] not in (DIG_DIG, UNDERMINE)]
         if not moves:
             return moves
-        board = node.board
-        side = node.mover
-        caps = [m for m in moves if _captures(board, m, side)]
-        danger = threats(node.heights, board, self.kinds, 1 - side, self.rules)
-        rescue = [m for m in moves if m[0] in danger and m[1] not in (DIG_DIG, UNDERMINE)] if danger else []
         if len(rescue) > self.sample:
             rescue = self.rng.sample(rescue, self.sample)
         rest = self.rng.sample(moves, min(self.sample, len(moves)))
-        out, seen = [], set()
-        for m in caps + rescue + rest:
-            if m not in seen:
-                seen.add(m)
-                out.append(m)
-        return out
+        return list(dict.fromkeys(caps + rescue + rest))
 
     def _allowed(self, node: _Node) -> int:
         return min(len(node.moves), 2 + int(math.sqrt(node.visits)))
