@@ -14,6 +14,7 @@ from towerworld.engine.match import Match
 from towerworld.games.kdak import GAME as G
 from towerworld.games.kdak.rules import (END_CLIMB, END_LOST, MOVE, NOT_IN, OUT, OVER, REMOVE, REVEAL, ROLL, SPEND,
                                          SUITS, RANKS)
+from towerworld.engine.agent import ask
 
 
 # ---- helpers ---------------------------------------------------------------------------------------------------------
@@ -538,7 +539,7 @@ def test_memory_agent_forgets_and_plays_legal_moves():
             if m.current_player == CHANCE:
                 m.play_chance(save=False)
             else:
-                m.apply(agent.choose(G, m.state), save=False)
+                m.apply(ask(agent, G, m.state), save=False)
         assert G.result(m.state)
 
 
@@ -546,7 +547,7 @@ def test_perfect_memory_greedy_prefers_the_remembered_five():
     """The memory game pays: with b0 remembered as a 5 and d0 as an ace, greedy play steps onto b0."""
     from towerworld.ai.agents import GreedyAgent
     s = known(pawns_at(escaping(), p0="a0", p1="c3"), b0="moons:5", d0="arms:1")
-    assert GreedyAgent(1).choose(G, s) == ("go", 1, 0)
+    assert ask(GreedyAgent(1), G, s) == ("go", 1, 0)
 
 
 def test_cutaway_shows_the_storey_of_the_pawn_to_move():
@@ -583,9 +584,9 @@ def test_greedy_solitaire_takes_the_talisman_and_spares_its_column():
     roller should not knock down the column it is climbing."""
     from towerworld.ai.agents import GreedyAgent
     s = pawns_at(start("solitaire"), p0="a4")
-    assert GreedyAgent(1).choose(G, s) == ("go", 0, 5)
+    assert ask(GreedyAgent(1), G, s) == ("go", 0, 5)
     s = pawns_at(start("solitaire", stage=REMOVE, level=2), p0="a3")
-    assert GreedyAgent(1).choose(G, s) != ("remove", 0)
+    assert ask(GreedyAgent(1), G, s) != ("remove", 0)
 
 
 def test_solitaire_rollout_policy_reaches_the_talisman_often():

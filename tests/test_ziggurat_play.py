@@ -8,6 +8,7 @@ from towerworld.engine.pieces import size
 from towerworld.games.ziggurat import GAME, hint
 from towerworld.games.ziggurat.rules import CHEAT, DINDEX, DOMINOES, PLACE, deal_order
 from towerworld.games.ziggurat.solver import Player, Solver, analyse, feasible
+from towerworld.engine.agent import ask
 
 G = GAME
 
@@ -75,7 +76,7 @@ def test_hint_and_agents_play_legal_moves():
             if G.current_player(state) == CHANCE:
                 move = G.sample_chance(state, rng)
             else:
-                move = agent.choose(G, state)
+                move = ask(agent, G, state)
                 assert move in G.legal_moves(state)
             state, _ = G.apply(state, move)
             plies += 1
@@ -87,7 +88,7 @@ def test_agents_are_exposed():
     assert {"solver", "player"} <= set(ag)
     a = ag["player"](G, 0, "fast")
     s = example()
-    assert a.choose(G, s) in G.legal_moves(s)
+    assert ask(a, G, s) in G.legal_moves(s)
 
 
 def test_analyser_proves_a_blocked_start():

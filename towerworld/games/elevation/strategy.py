@@ -289,11 +289,9 @@ class ElevationMCTS:
                             f"seconds, not {str(level)[:40]!r}.") from None
 
     # ---- entry points ---------------------------------------------------------------------------------------------
-    def choose(self, view, state=None):
-        """The move for the seat to move: `choose(view)` (a View), or `choose(game, state)` (the older driver)."""
-        if state is None:
-            state = view.resample(self.rng)
-        return self.choose_state(state)
+    def choose(self, view):
+        """The move for the view's seat (Elevation has no secrets: the resample is the true state)."""
+        return self.choose_state(view.resample(self.rng))
 
     def choose_state(self, state: State):
         moves = all_turns(state)
@@ -416,9 +414,8 @@ class GreedyThreat:
     def __init__(self, seed=None, level=None):
         self.search = ElevationMCTS(seed=seed, seconds=0.0)
 
-    def choose(self, view, state=None):
-        if state is None:
-            state = view.resample(self.search.rng)
+    def choose(self, view):
+        state = view.resample(self.search.rng)
         if state.phase == 1:
             return self.search.choose_state(state)
         turns = [m for m in all_turns(state) if m[0] != DRAW]

@@ -97,8 +97,8 @@ def forgetful_agent(game, seed=None, level=None):
                             changed = True
             return state._replace(ident=tuple(ids)) if changed else state
 
-        def choose(self, game, state):
-            return super().choose(game, self.view(state))   # legal moves never depend on identities
+        def world(self, view):
+            return self.view(view.resample(self.rng))   # legal moves never depend on identities
 
     return ForgetfulAgent()
 

@@ -3,6 +3,7 @@
 `GAME` is the registered game; `hint(state)` the move the player agent rates best from what a person can know.
 """
 from towerworld.games.ziggurat.game import Ziggurat
+from towerworld.engine.agent import ask
 
 GAME = Ziggurat()
 
@@ -13,7 +14,7 @@ def hint(state, budget: float = 0.5):
     from towerworld.games.ziggurat.solver import Player
     if GAME.current_player(state) != 0:
         return None
-    return Player(seed=0, budget=budget).choose(GAME, state)
+    return ask(Player(seed=0, budget=budget), GAME, state)
 
 
 __all__ = ["GAME", "Ziggurat", "hint"]

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from towerworld.games.ziggurat.rules import (
     ABOVE, CHEAT, DINDEX, DOMINOES, GIVE_UP, IN_TIER, NB, NCELLS, PLACE, ZState, heights, lift, placements,
 )
+from towerworld.engine.agent import ask
 
 # ---- bit tricks for tiling parity ------------------------------------------------------------------------------------
 _NOT_COL0 = sum(1 << c for c in range(36) if c % 6 != 0)
@@ -442,7 +443,7 @@ def play_fair(order, limit: int = 30, level: int = 2):
         if GAME.current_player(s) == -1:
             s, _ = GAME.apply_unchecked(s, GAME.chance_outcomes(s)[0][0])
             continue
-        m = player.choose(GAME, s)
+        m = ask(player, GAME, s)
         line.append(m)
         s, _ = GAME.apply_unchecked(s, m)
     return (s.cheats if GAME.complete(s) else None), line
@@ -494,7 +495,8 @@ class Player:
             out.append(tuple(p))
         return out
 
-    def choose(self, game, state):
+    def choose(self, view):
+        game, state = view.game, view.resample(self.rng)
         vals, owner, hand = state.vals, state.owner, state.hand
         unseen = tuple(d for d in range(28) if state.unseen >> d & 1)
         start = time.perf_counter()
@@ -543,16 +545,20 @@ class Solver:
     """The omniscient analyser playing its line: it reads the pile order of a numbered deal (option deal >= 1 or the
     'numbered' variant). With a shuffled pile the order does not exist yet, so it plays as the fair Player."""
 
+    omniscient = True    # an oracle for measurement: the driver shows it the pile; the table never offers it
+
     def __init__(self, seed: int = 0, level: int = 2, budget: float | None = None):
+        self.rng = random.Random(seed)
         self.budget = budget if budget is not None else {0: 0.05, 1: 0.2, 2: 0.5, 3: 2.0}.get(level, 0.5)
         self.fallback = Player(seed, level)
         self.plan: list = []
         self.expect = None
         self.seen: set = set()
 
-    def choose(self, game, state):
+    def choose(self, view):
+        game, state = view.game, view.resample(self.rng)
         if not state.pile and state.unseen:
-            return self.fallback.choose(game, state)
+            return self.fallback.choose(view)
         legal = set(game.legal_moves(state))
         here = (state.vals, state.hand)
         if self.plan and self.expect == here and self.plan[0] in legal:
