@@ -246,6 +246,36 @@ def _captures(board, move, side: int) -> bool:
     return False
 
 
+def _landing(move) -> int:
+    """The square where the acting piece ends its turn."""
+    kind = move[1]
+    if kind in (DIG_MOVE, FISH_DIG_LEAP):
+        return move[4]
+    if kind in (MOVE_DIG, FISH_LEAP_DIG, LONE_STEP):
+        return move[2]
+    if kind == MOVE_MOVE:
+        return move[3]
+    return move[0]
+
+
+def _pressure(heights, board, side: int) -> list:
+    """Per square, how good it is for a piece of `side` to end there: next to enemies two or more below (a threat),
+    not next to enemies two or more above (a danger), high rather than low."""
+    out = [0.0] * SQUARES
+    enemies = [q for q in range(SQUARES) if board[q] >= 0 and board[q] // 6 != side]
+    for q in range(SQUARES):
+        hq = heights[q]
+        v = 0.3 * hq
+        for e in enemies:
+            if e in ADJACENT[q]:
+                d = hq - heights[e]
+                v += 3.0 if d >= 2 else -4.0 if d <= -2 else 0.5 * d
+            elif DIST1[e][q] == 1:
+                v += 0.3 if hq - heights[e] >= 1 else 0.0
+        out[q] = v
+    return out
+
+
 # ---- the search -----------------------------------------------------------------------------------------------------
 
 class _Node:
@@ -358,8 +388,10 @@ class ElevationMCTS:
             return moves
         if len(rescue) > self.sample:
             rescue = self.rng.sample(rescue, self.sample)
-        rest = self.rng.sample(moves, min(self.sample, len(moves)))
-        return list(dict.fromkeys(caps + rescue + rest))
+        pool = self.rng.sample(moves, min(4 * self.sample, len(moves)))
+        pressure = _pressure(heights, board, side)
+        pool.sort(key=lambda m: pressure[_landing(m)], reverse=True)
+        return list(dict.fromkeys(caps + rescue + pool[:self.sample]))
 
     def _allowed(self, node: _Node) -> int:
         return min(len(node.moves), 2 + int(math.sqrt(node.visits)))
