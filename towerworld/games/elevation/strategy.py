@@ -298,11 +298,13 @@ class ElevationMCTS:
     LEVELS = {"easy": 0.2, "normal": 1.0, "strong": 3.0}
 
     def __init__(self, seed=None, level=None, seconds: float | None = None, c: float = 0.5, sample: int = 24,
-                 max_iterations: int = 1_000_000):
+                 root_width: int = 14, reply_pool: int = 48, max_iterations: int = 1_000_000):
         self.rng = random.Random(seed)
         self.seconds = self._seconds(level) if seconds is None else seconds
         self.c = c
         self.sample = sample
+        self.root_width = root_width
+        self.reply_pool = reply_pool
         self.max_iterations = max_iterations
         self.last_iterations = 0
         self.last_seconds = 0.0
@@ -338,7 +340,9 @@ class ElevationMCTS:
         root.moves = self._root_order(state, turns)
         if root.moves and root.moves[0][1] >= WIN / 2:
             return root.moves[0][0]                     # a winning capture
-        root.moves = [m for m, _ in root.moves]
+        # the prior: the best-ranked positions (and every capture) get the search's time
+        root.moves = [m for m, _ in root.moves[:self.root_width]] + [
+            m for m, _ in root.moves[self.root_width:] if _captures(state.board, m, me)]
         it = 0
         while it < self.max_iterations and (it < 8 or time.perf_counter() < deadline):
             self._simulate(root)
@@ -367,7 +371,7 @@ class ElevationMCTS:
         return [(m, v) for v, m in ranked]
 
     # ---- below the root --------------------------------------------------------------------------------------------
-    def _order(self, node: _Node) -> list:
+    def _order(self, node: _Node, ranked: bool = False) -> list:
         """Candidate turns for a node: captures, moves of threatened pieces, a random sample of the rest."""
         heights, board, side = node.heights, node.board, node.mover
         masks = _Masks(heights, board, side)
@@ -391,7 +395,17 @@ class ElevationMCTS:
         pool = self.rng.sample(moves, min(4 * self.sample, len(moves)))
         pressure = _pressure(heights, board, side)
         pool.sort(key=lambda m: pressure[_landing(m)], reverse=True)
-        return list(dict.fromkeys(caps + rescue + pool[:self.sample]))
+        if not ranked:
+            return list(dict.fromkeys(caps + rescue + pool[:self.sample]))
+        # the replies to the root's candidates: ranked by the evaluation, so the search meets the best ones first
+        more = self.rng.sample(moves, min(self.reply_pool, len(moves)))
+        candidates = list(dict.fromkeys(caps + rescue + pool[:self.sample] + more))
+        scored = []
+        for m in candidates:
+            h, b, _ = successor(heights, board, m)
+            scored.append((static_eval(h, b, self.kinds, side, 1 - side, self.rules), m))
+        scored.sort(key=lambda vm: vm[0], reverse=True)
+        return [m for _, m in scored]
 
     def _allowed(self, node: _Node) -> int:
         return min(len(node.moves), 2 + int(math.sqrt(node.visits)))
@@ -403,7 +417,7 @@ class ElevationMCTS:
             if node.lost:
                 break
             if node.moves is None:
-                node.moves = self._order(node)
+                node.moves = self._order(node, ranked=len(path) == 2)
                 if not node.moves:
                     node.lost = True
                     break
