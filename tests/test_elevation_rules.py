@@ -8,9 +8,10 @@ import pytest
 from towerworld.engine.game import BadNotation, BadOption, IllegalMove, TERMINAL, OMNISCIENT
 from towerworld.games.elevation import GAME as G
 from towerworld.games.elevation.layout import piece_id
-from towerworld.games.elevation.board import (ACCEPT, DECLINE, DIG_DIG as DD, DIG_MOVE as DM, DRAW, FISH_DIG_LEAP as FDM,
-                                              FISH_LEAP_DIG as FMD, LONE_STEP, MOVE_DIG as MD, MOVE_MOVE as MM,
-                                              OFFER, TERRAIN_PRESETS, UNDERMINE, square_of as sq_of)
+from towerworld.games.elevation.board import (ACCEPT, DECLINE, DIG_DIG as DD, DIG_MOVE as DM, DRAW,
+                                              FISH_DIG_LEAP as FDM, FISH_LEAP_DIG as FMD, LONE_STEP,
+                                              MOVE_DIG as MD, MOVE_MOVE as MM, OFFER, TERRAIN_PRESETS, UNDERMINE,
+                                              square_of as sq_of)
 from towerworld.games.elevation.rules import DRAWN
 
 
@@ -410,7 +411,7 @@ def test_illegal_moves_are_refused_with_a_sentence():
         G.apply(st, (sq("a1"), DM, 0, 1, 2))
 
 
-# ---- one rule, one check: the generator and the refusals agree ---------------------------------------------------------
+# ---- one rule, one check: the generator and the refusals agree -------------------------------------------------------
 
 def _candidate_turns(st, s):
     """Every turn shape the piece on `s` could be asked to make, legal or not (squares near it)."""

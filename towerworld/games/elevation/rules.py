@@ -13,7 +13,7 @@ from towerworld.engine.game import TERMINAL, BadNotation, Event, EventKind, Game
 from towerworld.games.elevation import layout, notation
 from towerworld.games.elevation.board import (
     ACCEPT, ADJACENT, BIT, DECLINE, DIG_DIG, DIG_MOVE, DRAGON, DRAW, FISH, FISH_DIG_LEAP, FISH_LEAP_DIG, KIND_NAMES,
-    LEAPS, LONE_STEP, MOVE_DIG, MOVE_MOVE, NEIGHBOUR_MASK, NEIGHBOURS, OFFER, PIECES, SAMURAI, SETUPS, SIDE_NAMES,
+    LEAPS, LONE_STEP, MOVE_DIG, MOVE_MOVE, NEIGHBOUR_MASK, OFFER, PIECES, SAMURAI, SETUPS, SIDE_NAMES,
     SQUARES, TERRAIN_PRESETS, UNDERMINE, home_square, square_name, squares_of, turn_actions)
 
 ONGOING, WIN0, WIN1, DRAWN = -1, 0, 1, 2
@@ -542,7 +542,7 @@ def _completion_refusal(trial: _Trial, pattern: tuple, acts: list) -> str | None
     return None
 
 
-# ---- the game ----------------------------------------------------------------------------------------------------------
+# ---- the game --------------------------------------------------------------------------------------------------------
 
 class Elevation(Game):
     name = "elevation"

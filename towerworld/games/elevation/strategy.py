@@ -20,8 +20,8 @@ import time
 
 from towerworld.engine.game import BadOption
 from towerworld.games.elevation.board import (
-    ACCEPT, ADJACENT, DECLINE, DIG_DIG, DIG_MOVE, DRAGON, DRAW, FISH, FISH_DIG_LEAP, FISH_LEAP_DIG, LEAPS, LONE_STEP, MOVE_DIG, MOVE_MOVE,
-    NEIGHBOURS, SAMURAI, SQUARES, UNDERMINE, distance)
+    ACCEPT, ADJACENT, DECLINE, DIG_DIG, DIG_MOVE, DRAGON, DRAW, FISH, FISH_DIG_LEAP, FISH_LEAP_DIG, LEAPS, LONE_STEP,
+    MOVE_DIG, MOVE_MOVE, NEIGHBOURS, SAMURAI, SQUARES, UNDERMINE, distance)
 from towerworld.games.elevation.rules import (DRAWN, ONGOING, State, _Masks, all_turns, piece_turn_groups,
                                               position_key)
 
@@ -30,7 +30,7 @@ WIN = 10_000.0
 SCALE = 150.0                       # evaluation points per unit of tanh in the search's values
 
 
-# ---- evaluation -------------------------------------------------------------------------------------------------------
+# ---- evaluation ------------------------------------------------------------------------------------------------------
 
 def threats(heights, board, kinds, side: int, rules) -> dict:
     """{enemy square: True} for enemy pieces that `side` could capture in its next turn (close approximation: single
@@ -175,7 +175,7 @@ def _mobility(heights, board, squares) -> int:
     return n
 
 
-# ---- light search states ----------------------------------------------------------------------------------------------
+# ---- light search states ---------------------------------------------------------------------------------------------
 
 def successor(heights, board, move):
     """Heights and board after a piece's turn, and the value it captured; nothing else is kept."""
