@@ -118,3 +118,31 @@ def test_picks_are_distinct_and_no_turn_is_a_prefix_of_another(options):
         for p in picks:
             for k in range(1, len(p)):
                 assert p[:k] not in picks
+
+
+def test_words_a_player_uses_buttons_events_and_hud():
+    """Buttons say what they do, events and the HUD name pieces and squares as a player would, never ids."""
+    st = G.position({"c3": "dragon:0:b", "c4": "fish:1:c", "b2": "samurai:0:a", "f6": "samurai:1:a"},
+                    heights={"c3": 5})
+    move = G.parse_move(st, "Dc3 b3>d4 -d3")
+    picks = G.picks(st, move)
+    words = [G.describe_pick(st, picks[:i], picks[i]) for i in range(1, len(picks))]
+    assert words == ["dig the top tile of b3", "put the tile on d4", "step onto d3"]
+    assert G.describe_pick(st, picks[:1], "fish:1:c") == "take the Blue fish on c4"
+    _, events = G.apply(st, G.parse_move(st, "Dc3 xc4"))
+    texts = " ".join(e.text for e in events)
+    assert "Red dragon on c3 takes the Blue fish on c4" in texts
+    hud = " ".join(G.hud(st, 0).values())
+    assert "Red to move" in hud and "Blue: 1 samurai, 1 fish" in hud
+    for text in (texts, hud):
+        assert "terr:" not in text and ":0:" not in text and ":1:" not in text
+
+
+def test_the_default_opponent_never_offers_a_draw():
+    """The issue: no draw offers from an agent that is ahead (this one never offers; it accepts only when behind)."""
+    st = G.new_state()
+    agent = G.agents()["mcts"](G, 3, "0.2")
+    assert ask(agent, G, st)[0] != DRAW
+    ahead = G.position({"c3": "dragon:0:b", "d1": "dragon:0:e", "f6": "samurai:1:a"})
+    offered = G.apply(G.apply_texts(ahead, "Dc3 b2>d4 b2>d4"), (DRAW, 0))[0]     # Blue offers a draw, Red answers
+    assert ask(agent, G, offered) == (DRAW, 2)
