@@ -158,8 +158,12 @@ def static_eval(heights, board, kinds, player: int, to_move: int, rules) -> floa
                 d = ha - heights[e]
                 edge += 2 if d >= 2 else -2 if d <= -2 else d * 0.5
     score += 4.0 * edge
-    # striking distance and mobility
-    score -= 3.0 * _reach(heights, mine, theirs) - 3.0 * _reach(heights, theirs, mine)
+    # the side ahead in material hunts (striking distance weighs more) and welcomes trades (fewer pieces left)
+    hunt = 3.0 + 6.0 * max(0.0, material) / 100.0
+    flee = 3.0 + 6.0 * max(0.0, -material) / 100.0
+    score -= hunt * _reach(heights, mine, theirs) - flee * _reach(heights, theirs, mine)
+    score += material * (12 - len(mine) - len(theirs)) / 24.0
+    # mobility
     score += 0.8 * (_mobility(heights, board, mine) - _mobility(heights, board, theirs))
     score += 1.5 * (sum(heights[s] for s in mine) / len(mine) - sum(heights[s] for s in theirs) / len(theirs))
     return score
