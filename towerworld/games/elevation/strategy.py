@@ -357,8 +357,8 @@ class ElevationMCTS:
         return best[0]
 
     def _root_order(self, state: State, turns: list) -> list:
-        """(move, value) for every distinct resulting position, best first; a position that would arise for the
-        third time is worth a draw (0) to a side that is ahead."""
+        """(move, value) for every distinct resulting position, best first; for a side that is ahead, a position that
+        arose before is worth no more than a draw (0)."""
         me = state.mover
         seen = {}
         ahead = evaluate(state, me) > 30
@@ -368,7 +368,8 @@ class ElevationMCTS:
             if key in seen:
                 continue
             v = static_eval(h, b, self.kinds, me, 1 - me, self.rules)
-            if ahead and state.history.count(position_key(h, b, self.kinds, 1 - me, -1)) >= 2:
+            # ahead, any return to an earlier position invites a third repetition by the other side
+            if ahead and position_key(h, b, self.kinds, 1 - me, -1) in state.history:
                 v = min(v, 0.0)
             seen[key] = (v + self.rng.random() * 1e-3, m)
         ranked = sorted(seen.values(), reverse=True)
