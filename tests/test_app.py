@@ -230,7 +230,7 @@ def test_a_click_that_could_mean_two_picks_asks_with_buttons(showbase, tmp_path)
         t.choose_among([square, tile])                    # what the picker reports for a click on that square
         assert t.picks == [piece]                          # nothing guessed
         labels = [b["text"] for b in t.hud.buttons]
-        assert labels == [f"Move to {square[3:]}", f"Dig the top tile of {square[3:]}"]
+        assert labels == [f"Step onto {square[3:]}", f"Dig the top tile of {square[3:]}"]
         t.hud.buttons[1]["command"]()                      # choose to dig
         assert t.picks == [piece, tile]
     finally:
