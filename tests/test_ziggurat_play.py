@@ -5,9 +5,11 @@ import random
 
 from towerworld.engine.game import CHANCE, TERMINAL, OMNISCIENT
 from towerworld.engine.pieces import size
-from towerworld.games.ziggurat import GAME, hint
+from towerworld.engine.agent import View
+from towerworld.games.ziggurat import GAME
 from towerworld.games.ziggurat.rules import CHEAT, DINDEX, DOMINOES, PLACE, deal_order
-from towerworld.games.ziggurat.solver import Player, Solver, analyse, feasible
+from towerworld.games.ziggurat.solver import analyse, feasible
+from towerworld.games.ziggurat.strategy import Player, Solver
 
 G = GAME
 
@@ -65,7 +67,7 @@ def test_layout_true_sizes_hand_and_pile():
 
 def test_hint_and_agents_play_legal_moves():
     s = example()
-    mv = hint(s, budget=0.05)
+    mv = G.hint(s, 0, budget=0.05)
     assert mv in G.legal_moves(s)
     rng = random.Random(3)
     for agent in (Player(seed=1, level=1), Solver(seed=1, level=0)):
@@ -75,7 +77,7 @@ def test_hint_and_agents_play_legal_moves():
             if G.current_player(state) == CHANCE:
                 move = G.sample_chance(state, rng)
             else:
-                move = agent.choose(G, state)
+                move = agent.choose(View.of(G, state, 0))
                 assert move in G.legal_moves(state)
             state, _ = G.apply(state, move)
             plies += 1
@@ -87,7 +89,7 @@ def test_agents_are_exposed():
     assert {"solver", "player"} <= set(ag)
     a = ag["player"](G, 0, "fast")
     s = example()
-    assert a.choose(G, s) in G.legal_moves(s)
+    assert a.choose(View.of(G, s, 0)) in G.legal_moves(s)
 
 
 def test_analyser_proves_a_blocked_start():

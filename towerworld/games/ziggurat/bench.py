@@ -7,8 +7,9 @@ import time
 
 def bench_rows(seconds: float = 2.0, deals: int = 3) -> list[tuple[str, str, str]]:
     from towerworld.games.ziggurat import GAME
-    from towerworld.games.ziggurat.rules import deal_order
-    from towerworld.games.ziggurat.solver import Player, analyse
+    from towerworld.games.ziggurat.board import deal_order
+    from towerworld.games.ziggurat.solver import analyse
+    from towerworld.games.ziggurat.strategy import Player
 
     rows = []
     rng = random.Random(1)
@@ -62,8 +63,9 @@ def measure(mode: str, first: int, last: int):
     """The figures of docs/rules/ziggurat.md, one JSON-ready dict per numbered deal: mode "analyse" (the deal analyser,
     3 s for the zero-cheat question) or an agent name ("solver", "player") playing the deal at level normal."""
     from towerworld.games.ziggurat import GAME
-    from towerworld.games.ziggurat.rules import deal_order
-    from towerworld.games.ziggurat.solver import agents, analyse
+    from towerworld.games.ziggurat.board import deal_order
+    from towerworld.games.ziggurat.solver import analyse
+    from towerworld.games.ziggurat.strategy import AGENTS
 
     for i in range(first, last + 1):
         t = time.perf_counter()
