@@ -100,7 +100,11 @@ def crumbling(state: KState) -> bool:
 
 
 def face_up_on_level(cols, up: int, level: int) -> int:
-    return sum(1 for col in cols if len(col) > level and up >> col[level] & 1)
+    count = 0
+    for col in cols:
+        if len(col) > level and up >> col[level] & 1:
+            count += 1
+    return count
 
 
 class _W:
@@ -192,12 +196,12 @@ def _check_end(w: _W, ev) -> bool:
     """End the game if it is over now; True if it ended."""
     o = w.opts
     end = RUNNING
-    if all(x == OUT for x in w.pawns):
+    if w.pawns.count(OUT) == len(w.pawns):
         end = END_NORMAL
     elif o.l5t:
         if w.tower_tal == -1 and not any(len(col) == LEVELS for col in w.cols):
             end = END_LOST
-    elif w.door and w.up.bit_count() == sum(map(len, w.cols)):
+    elif w.door and w.up.bit_count() == TILES - len(w.discards):
         end = END_NORMAL
     if end:
         w.end = end
@@ -356,30 +360,66 @@ def _step(w: _W, move: tuple, ev) -> None:
         raise IllegalMove(f"{move!r} is not a K'Dak move.")
 
 
+# every ("go", column, level) move, built once: move generation hands out these tuples instead of building new ones
+GO = tuple(tuple(("go", c, lv) for lv in range(LEVELS)) for c in range(4))
+ENTER = tuple(GO[c][0] for c in range(4))
+REMOVES = tuple(("remove", c) for c in range(4))
+OUT_MOVE, STAY, SPEND_MOVES = ("out",), ("stay",), [("pass",), ("spend",)]
+
+
 def pawn_moves(state: KState, p: int) -> list:
+    """The moves of player p's pawn, sorted (a KState or a _W: only attributes both have are read)."""
     cols = state.cols
     slot = state.pawns[p]
     if slot == NOT_IN:
-        return [("go", c, 0) for c in range(4) if cols[c]]
+        return [ENTER[c] for c in range(4) if cols[c]]
     if slot == OUT:
         return []
     c = slot & 3                 # tiles only ever fall straight down: a tile stays in its starting column
     col = cols[c]
     lv = col.index(slot)
+    n1, n2 = ORTH[c]             # the two neighbouring columns, n1 < n2; sorted order is by column, then level
+    reach1, reach2 = len(cols[n1]) > lv, len(cols[n2]) > lv
     moves = []
-    for c2 in ORTH[c]:
-        if len(cols[c2]) > lv:
-            moves.append(("go", c2, lv))
+    if reach1 and n1 < c:
+        moves.append(GO[n1][lv])
+    if reach2 and n2 < c:
+        moves.append(GO[n2][lv])
     if lv:
-        moves.append(("go", c, lv - 1))
+        moves.append(GO[c][lv - 1])
     if len(col) > lv + 1 and (not state.opts.up2 or face_up_on_level(cols, state.up, lv) >= 2):
-        moves.append(("go", c, lv + 1))
-    moves.sort()
+        moves.append(GO[c][lv + 1])
+    if reach1 and n1 > c:
+        moves.append(GO[n1][lv])
+    if reach2 and n2 > c:
+        moves.append(GO[n2][lv])
     if lv == 0 and state.door:
-        moves.append(("out",))
+        moves.append(OUT_MOVE)
     if not moves or (state.fell >> p & 1 and not state.up >> slot & 1):
-        moves.append(("stay",))
+        moves.append(STAY)
     return moves
+
+
+_ALL_IDENTITIES = frozenset(range(TILES))
+
+
+def unseen_identities(ident) -> list:
+    """The identities no tile has shown yet, ascending: what a tile turned up for the first time may be."""
+    return sorted(_ALL_IDENTITIES.difference(ident))
+
+
+def decision_moves(state) -> list:
+    """The legal decision moves of a KState or a _W (the playout's working copy), sorted; [] at chance or the end."""
+    st = state.stage
+    if st == MOVE:
+        return pawn_moves(state, state.turn)
+    if st == REMOVE:
+        lv = state.level
+        cols = state.cols
+        return [REMOVES[c] for c in range(4) if len(cols[c]) > lv]
+    if st == SPEND:
+        return list(SPEND_MOVES)
+    return []
 
 
 class KDakGame(Game):
@@ -453,22 +493,13 @@ class KDakGame(Game):
         return state.turn
 
     def legal_moves(self, state):
-        st = state.stage
-        if st == MOVE:
-            return pawn_moves(state, state.turn)
-        if st == REMOVE:
-            lv = state.level
-            return [("remove", c) for c in range(4) if len(state.cols[c]) > lv]
-        if st == SPEND:
-            return [("pass",), ("spend",)]
-        return []
+        return decision_moves(state)
 
     def chance_outcomes(self, state):
         if state.stage == ROLL:
             return [(("roll", r), 1 / 6) for r in range(6)]
         if state.stage == REVEAL:
-            seen = set(state.ident)
-            left = [v for v in range(TILES) if v not in seen]
+            left = unseen_identities(state.ident)
             p = 1 / len(left)
             return [(("reveal", v), p) for v in left]
         return []
@@ -491,10 +522,10 @@ class KDakGame(Game):
         return self._playout(state, rng, max_plies, None)
 
     def rollout(self, state, rng: random.Random, max_plies=None):
-        """Leaf playouts for search: uniform in the two-player game; a climbing policy under the solitaire rules, where
-        uniform play almost never reaches level 5 and so tells a search nothing."""
-        if not state.opts.l5t:
-            return self._playout(state, rng, max_plies, None)
+        """Leaf playouts for search: a cheap climbing policy (climb straight up, spare level 5 and your own column,
+        then hunt face-down tiles), 15% uniform. Uniform play climbs by a random walk: under the solitaire rules it
+        almost never reaches level 5, and in the two-player game it spends half its plies wandering, which tells a
+        search little and costs twice the time."""
         from towerworld.games.kdak.strategy import policy_move
         return self._playout(state, rng, max_plies, policy_move)
 
@@ -504,23 +535,21 @@ class KDakGame(Game):
         limit = max_plies or self.max_plies
         rand = rng.random
         plies = 0
-        while state.stage != OVER and plies < limit:
-            st = state.stage
+        w = _W(state)            # one working copy for the whole playout: the rule steps mutate it in place
+        while w.stage != OVER and plies < limit:
+            st = w.stage
             if st == ROLL:
                 move = ("roll", int(rand() * 6))
             elif st == REVEAL:
-                seen = state.ident
-                left = [v for v in range(TILES) if v not in seen]
+                left = unseen_identities(w.ident)
                 move = ("reveal", left[int(rand() * len(left))])
             else:
-                moves = self.legal_moves(state)
-                move = moves[int(rand() * len(moves))] if policy is None else policy(state, moves, rand)
-            w = _W(state)
+                moves = decision_moves(w)
+                move = moves[int(rand() * len(moves))] if policy is None else policy(w, moves, rand)
             _step(w, move, None)
             _count_ply(w, None)
-            state = w.freeze()
             plies += 1
-        return state
+        return w.freeze()
 
     # ---- outcome -----------------------------------------------------------------------------------------------------
     def scores(self, state):
