@@ -201,7 +201,7 @@ def _check_end(w: _W, ev) -> bool:
     elif o.l5t:
         if w.tower_tal == -1 and not any(len(col) == LEVELS for col in w.cols):
             end = END_LOST
-    elif w.door and w.up.bit_count() == TILES - len(w.discards):
+    elif w.door and w.up.bit_count() == sum(map(len, w.cols)):
         end = END_NORMAL
     if end:
         w.end = end
