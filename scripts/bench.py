@@ -18,6 +18,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 os.environ.setdefault("EGL_PLATFORM", "surfaceless")
 
 from towerworld.engine.registry import all_games  # noqa: E402
+from towerworld.engine.agent import ask
 
 
 def random_games(game, seconds: float = 2.0) -> tuple[float, float]:
@@ -46,7 +47,7 @@ def agent_rows() -> list[tuple[str, str, str]]:
             move = game.sample_chance(state, rng)
         else:
             t = time.perf_counter()
-            move = agent.choose(game, state)
+            move = ask(agent, game, state)
             times.append(time.perf_counter() - t)
         state, _ = game.apply_unchecked(state, move)
     return [("K'Dak default opponent (mcts, normal): seconds per move", f"{statistics.mean(times):.2f} s "
@@ -56,7 +57,7 @@ def agent_rows() -> list[tuple[str, str, str]]:
 def stage_rows() -> list[tuple[str, str, str]]:
     from towerworld.engine.match import Match
     from towerworld.engine.registry import get_game
-    from towerworld.scene import models
+    from towerworld.scene import components
     from towerworld.scene.offscreen import base
     from towerworld.scene.stage import Stage
     from panda3d.core import SceneGraphAnalyzer
@@ -85,7 +86,7 @@ def stage_rows() -> list[tuple[str, str, str]]:
     t = time.perf_counter()
     reps = 5
     for _ in range(reps):
-        models._CACHE.clear()
+        components.clear_cache()
         fresh = Stage(b.render)
         fresh.show(layouts[-1])
         fresh.root.removeNode()

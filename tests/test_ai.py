@@ -10,6 +10,7 @@ import pytest
 from towerworld.ai import GreedyAgent, MCTSAgent, RandomAgent, agent_names, make_agent
 from towerworld.ai.mcts import parse_level
 from towerworld.engine.game import CHANCE, TERMINAL, BadOption, Event, Game
+from towerworld.engine.agent import ask
 
 try:
     from toygame import GAME as TOY, NIM, ToyState
@@ -100,7 +101,7 @@ def test_game_agents_are_offered_and_made():
     game = WithAgent()
     assert "always-safe" in agent_names(game)
     agent = make_agent("always-safe", game, seed=3)
-    assert agent.choose(game, game.new_state()) == "safe"
+    assert ask(agent, game, game.new_state()) == "safe"
     with pytest.raises(BadOption) as err:
         make_agent("nope", game)
     assert "always-safe" in str(err.value)
@@ -110,7 +111,7 @@ class FixedAgent:
     def __init__(self, move):
         self.move = move
 
-    def choose(self, game, state):
+    def choose(self, view):
         return self.move
 
 
@@ -133,64 +134,64 @@ def test_agents_refuse_to_move_for_chance(agent):
     state = TOY.new_state()
     assert TOY.current_player(state) == CHANCE
     with pytest.raises(ValueError):
-        agent.choose(TOY, state)
+        ask(agent, TOY, state)
 
 
 # ---- random and greedy ----------------------------------------------------------------------------------------------------
 def test_random_agent_is_seeded_and_legal():
     state = toy_state((1, 2, 4))
     a, b = RandomAgent(7), RandomAgent(7)
-    picks_a = [a.choose(TOY, state) for _ in range(30)]
-    assert picks_a == [b.choose(TOY, state) for _ in range(30)]
+    picks_a = [ask(a, TOY, state) for _ in range(30)]
+    assert picks_a == [ask(b, TOY, state) for _ in range(30)]
     assert set(picks_a) <= set(TOY.legal_moves(state)) and len(set(picks_a)) > 1
 
 
 def test_greedy_maximises_the_heuristic_one_ply_ahead():
-    assert GreedyAgent(1).choose(TOY, toy_state((1, 4))) == ("play", 4)
-    assert GreedyAgent(1).choose(TOY, toy_state((3, 4), pile=(3,))) == ("play", 3)   # 3 + pair bonus 2 beats 4
+    assert ask(GreedyAgent(1), TOY, toy_state((1, 4))) == ("play", 4)
+    assert ask(GreedyAgent(1), TOY, toy_state((3, 4), pile=(3,))) == ("play", 3)   # 3 + pair bonus 2 beats 4
 
 
 def test_greedy_takes_a_winning_move():
-    assert GreedyAgent(1).choose(NIM, (3, 0, 3)) == ("take", 3)
+    assert ask(GreedyAgent(1), NIM, (3, 0, 3)) == ("take", 3)
 
 
 def test_greedy_averages_over_chance_outcomes():
-    assert GreedyAgent(1).choose(Gamble(safe=1.0, win=3.0), ("choose", 0.0)) == "risky"   # 1.5 on average
-    assert GreedyAgent(1).choose(Gamble(safe=1.0, win=1.8), ("choose", 0.0)) == "safe"    # 0.9 on average
+    assert ask(GreedyAgent(1), Gamble(safe=1.0, win=3.0), ("choose", 0.0)) == "risky"   # 1.5 on average
+    assert ask(GreedyAgent(1), Gamble(safe=1.0, win=1.8), ("choose", 0.0)) == "safe"    # 0.9 on average
 
 
 def test_greedy_breaks_ties_with_its_seed():
     game = Gamble(safe=1.5, win=3.0)
-    picks = {GreedyAgent(seed).choose(game, ("choose", 0.0)) for seed in range(20)}
+    picks = {ask(GreedyAgent(seed), game, ("choose", 0.0)) for seed in range(20)}
     assert picks == {"risky", "safe"}
-    assert [GreedyAgent(5).choose(game, ("choose", 0.0)) for _ in range(3)] == \
-        [GreedyAgent(5).choose(game, ("choose", 0.0)) for _ in range(3)]
+    assert [ask(GreedyAgent(5), game, ("choose", 0.0)) for _ in range(3)] == \
+        [ask(GreedyAgent(5), game, ("choose", 0.0)) for _ in range(3)]
 
 
 # ---- MCTS -------------------------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("stones,best", [(5, 1), (6, 2), (7, 3), (9, 1)])
 def test_mcts_finds_the_winning_nim_move(stones, best):
     agent = MCTSAgent(3, seconds=30, max_simulations=3000)
-    assert agent.choose(NIM, (stones, 0, 3)) == ("take", best)
+    assert ask(agent, NIM, (stones, 0, 3)) == ("take", best)
 
 
 def test_mcts_respects_the_simulation_cap_and_its_seed():
     state = toy_state((1, 2, 4))
     a = MCTSAgent(11, seconds=60, max_simulations=150)
     b = MCTSAgent(11, seconds=60, max_simulations=150)
-    assert a.choose(TOY, state) == b.choose(TOY, state)
+    assert ask(a, TOY, state) == ask(b, TOY, state)
     assert 0 < a.last_simulations <= 150
 
 
 def test_mcts_stops_at_its_time_budget():
     agent = MCTSAgent(1, seconds=0.05, max_simulations=10**9)
-    assert agent.choose(TOY, toy_state((1, 2, 4))) in TOY.legal_moves(toy_state((1, 2, 4)))
+    assert ask(agent, TOY, toy_state((1, 2, 4))) in TOY.legal_moves(toy_state((1, 2, 4)))
     assert 0 < agent.last_simulations < 10**9
 
 
 def test_mcts_maximises_a_one_player_game_with_chance():
-    assert MCTSAgent(2, seconds=30, max_simulations=400).choose(Gamble(1.0, 3.0), ("choose", 0.0)) == "risky"
-    assert MCTSAgent(2, seconds=30, max_simulations=400).choose(Gamble(1.0, 1.8), ("choose", 0.0)) == "safe"
+    assert ask(MCTSAgent(2, seconds=30, max_simulations=400), Gamble(1.0, 3.0), ("choose", 0.0)) == "risky"
+    assert ask(MCTSAgent(2, seconds=30, max_simulations=400), Gamble(1.0, 1.8), ("choose", 0.0)) == "safe"
 
 
 def test_mcts_searches_determinizations_in_hidden_information_games():
@@ -205,7 +206,7 @@ def test_mcts_searches_determinizations_in_hidden_information_games():
     spy = Spy()
     state = toy_state((1, 2, 4))
     agent = MCTSAgent(4, seconds=60, max_simulations=400)
-    assert agent.choose(spy, state) in TOY.legal_moves(state)
+    assert ask(agent, spy, state) in TOY.legal_moves(state)
     assert len(seen) == agent.determinizations and all(p == 0 for p, _ in seen)
     assert all(spy.observation(w, 0) == spy.observation(state, 0) for _, w in seen)
 
@@ -222,7 +223,7 @@ def test_search_agents_play_whole_toy_games():
         rng = random.Random(players)
         while TOY.current_player(state) != TERMINAL:
             cp = TOY.current_player(state)
-            move = TOY.sample_chance(state, rng) if cp == CHANCE else made[cp].choose(TOY, state)
+            move = TOY.sample_chance(state, rng) if cp == CHANCE else ask(made[cp], TOY, state)
             state, _ = TOY.apply(state, move)
         assert len(TOY.returns(state)) == n
 

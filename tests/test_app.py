@@ -67,22 +67,34 @@ def test_a_pick_that_leads_nowhere_is_refused_with_a_reason(table):
     assert reason and reason.endswith(".")
 
 
-def test_undo_takes_back_a_move_that_revealed_nothing(table):
-    game, match = table.game, table.match
-    # play moves until one that reveals nothing was made by a person, then undo it
-    for _ in range(40):
-        state = match.state
-        move = game.legal_moves(state)[-1]
-        for pick in game.picks(state, move):
-            table.choose(pick)
+def test_undo_against_an_ai_takes_back_to_your_last_decision(showbase, tmp_path):
+    """Against an AI (thinking in its worker process), Z goes back to before the person's latest decision."""
+    from towerworld.app.play import PlayTable
+    game = get_game("kdak")
+    match = Match(game, players=[PlayerSpec("Ann"), PlayerSpec("Bot", "ai", "random")],
+                  autosave=str(tmp_path / "auto.tower.json"))
+    table = PlayTable(match)
+    try:
         settle(table)
-        if match.can_undo():
-            break
-    assert match.can_undo()
-    plies = len(match.plies)
-    table.undo()
-    assert len(match.plies) == plies - 1
-    assert table.stage.layout.pieces == game.layout(match.state, OMNISCIENT).pieces
+        for _ in range(3):
+            state = match.state
+            move = game.legal_moves(state)[-1]
+            for pick in game.picks(state, move):
+                table.choose(pick)
+            for _ in range(400):          # the worker answers within a few seconds
+                settle(table)
+                if table._human_turn() or match.over:
+                    break
+                import time
+                time.sleep(0.02)
+        assert any(p.mover == 1 for p in match.plies), "the AI seat never moved"
+        assert match.can_undo()
+        last_mine = max(i for i, p in enumerate(match.plies) if p.mover == 0)
+        table.undo()
+        assert len(match.plies) == last_mine
+        assert table.stage.layout.pieces == game.layout(match.state, table.viewer).pieces
+    finally:
+        table.close()
 
 
 def test_offscreen_render_shows_the_tower(showbase, tmp_path):
@@ -106,10 +118,10 @@ def test_offscreen_render_shows_the_tower(showbase, tmp_path):
     assert ivory > 10, "the ivory edges of stacked tiles should show"
 
 
-def test_save_then_open_the_latest_save(table, tmp_path, monkeypatch):
-    import towerworld.app.play as play
-    monkeypatch.setattr(play, "SAVE_DIR", str(tmp_path / "saves"))
-    table.load_latest()
+def test_save_then_open_a_save_from_the_list(table, tmp_path, monkeypatch):
+    from towerworld.app import saves
+    monkeypatch.setattr(saves, "SAVE_DIR", str(tmp_path / "saves"))
+    table.open_saves()
     assert "no saved" in table.hud.message.getText()
     game, match = table.game, table.match
     move = game.legal_moves(match.state)[0]
@@ -119,16 +131,37 @@ def test_save_then_open_the_latest_save(table, tmp_path, monkeypatch):
     plies = [p.text for p in match.plies]
     table.save()
     assert "Saved to" in table.hud.message.getText()
-    table.load_latest()
+    table.open_saves()
+    assert len(table.hud.buttons) == 1 and "Ann, Bob" in table.hud.buttons[0]["text"]
+    newest = saves.list_saves()[0].path
+    table.load(newest)
     assert [p.text for p in table.match.plies] == plies
     assert table.match is not match
-    # a damaged newest save is refused and the game in hand is kept
-    newest = sorted((tmp_path / "saves").glob("*.tower.json"))[-1]
-    newest.write_text("{not json")
+    # a damaged save is refused and the game in hand is kept
+    with open(newest, "w") as f:
+        f.write("{not json")
     kept = table.match
-    table.load_latest()
+    table.load(newest)
     assert table.match is kept
     assert "Could not load" in table.hud.message.getText()
+
+
+def test_a_failed_autosave_is_a_warning_and_play_goes_on(table, tmp_path):
+    """Issue #10: a failed save "is a visible warning on the table and play goes on; the next move tries again"."""
+    game, match = table.game, table.match
+    match.autosave_path = str(tmp_path / "missing-dir" / "file" / "auto.tower.json")
+    (tmp_path / "missing-dir").write_text("a file where a folder should be")
+    move = game.legal_moves(match.state)[0]
+    for pick in game.picks(match.state, move):
+        table.choose(pick)
+    assert match.plies, "the move was not played"
+    assert "Could not save" in table.hud.message.getText() and "Play goes on" in table.hud.message.getText()
+    match.autosave_path = str(tmp_path / "auto2.tower.json")
+    settle(table)
+    move = game.legal_moves(match.state)[0]
+    for pick in game.picks(match.state, move):
+        table.choose(pick)
+    assert (tmp_path / "auto2.tower.json").exists()
 
 
 def test_every_game_has_a_rules_summary_for_the_help_overlay():
@@ -143,7 +176,7 @@ def test_help_overlay_toggles(table):
     table.toggle_help()
     assert not table.hud.help.isHidden()
     assert "null level" in table.hud.help_text.getText()
-    table.clear_picks()      # Esc closes the overlay first
+    table.escape()           # Esc closes the overlay first
     assert table.hud.help.isHidden()
 
 

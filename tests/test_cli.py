@@ -105,3 +105,198 @@ def test_play_without_a_display_says_so_in_one_sentence():
     assert r.returncode != 0
     assert one_sentence(r.stderr), r.stderr
     assert "desktop session" in r.stderr
+
+
+# ---- issue #10 point 2: check you can trust ----------------------------------------------------------------------------
+def _damaged_folder(folder, good: str) -> list[str]:
+    """A folder of damaged records beside one good one; returns every file name check must give a verdict on."""
+    record = json.loads(open(good, encoding="utf-8").read())
+    text = json.dumps(record)
+
+    def write(name, content):
+        (folder / name).write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+
+    write("digits.tower.json", text.replace('"format_version": 2', '"format_version": ' + "7" * 5000))
+    write("infinity.tower.json", text.replace('"format_version": 2', '"format_version": Infinity'))
+    write("e999.tower.json", text.replace('"format_version": 2', '"format_version": 1e999'))
+    write("nested.tower.json", "[" * 500_000)
+    write("binary.tower.json", bytes(range(256)) * 10)
+    write("escape.tower.json", json.dumps(dict(record, moves=record["moves"][:3] + ["\x1b[2J\u202eboom"])))
+    write("winner.tower.json", json.dumps(dict(record, result=dict(record["result"], text="Player 9 wins."))))
+    write("option.tower.json", json.dumps(dict(record, options={"climb_limit": 20.9})))
+    os.mkfifo(folder / "fifo.tower.json")
+    os.symlink("/dev/zero", folder / "zero.tower.json")
+    write("\x1b[31mred.tower.json", text)
+    return sorted(p.name for p in folder.iterdir() if p.name.endswith(".tower.json"))
+
+
+def test_check_gives_every_damaged_file_one_escaped_verdict(tmp_path):
+    """Issue #10: 'Every file passed to check gets exactly one verdict line; the exit code is 1 if any fails; nothing
+    crashes.' and 'Text from a file is shown escaped (no terminal control or bidi characters)'."""
+    r = run("simulate", "kdak", "--games", "1", "--seed", "9", "--out", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    good = str(next(tmp_path.glob("*.tower.json")))
+    damaged = tmp_path / "damaged"
+    damaged.mkdir()
+    names = _damaged_folder(damaged, good)
+    c = run("check", str(damaged), "/dev/zero", good, timeout=60)
+    assert c.returncode == 1 and "Traceback" not in c.stdout + c.stderr
+    assert not any(ch in c.stdout for ch in "\x1b\x07\u202e"), c.stdout
+    lines = c.stdout.splitlines()
+    verdicts = lines[:-1]
+    assert len(verdicts) == len(names) + 2 and lines[-1] == f"2 of {len(names) + 2} records ok."
+    ok = [ln for ln in verdicts if ": ok," in ln]
+    assert len(ok) == 2 and any("\\x1b[31mred" in ln for ln in ok)
+    for name, words in [("digits", "5000 digits"), ("infinity", "Infinity"), ("e999", "1e999"), ("nested", "nested"),
+                        ("binary", "not a text file"), ("escape", "Ply 4"), ("winner", "result says"),
+                        ("option", "whole number"), ("fifo", "not a regular file"), ("zero", "not a regular file")]:
+        line = next(ln for ln in verdicts if f"/{name}.tower.json:" in ln)
+        assert words in line, line
+
+
+def test_check_memory_stays_small_on_a_worst_case_file(tmp_path):
+    """Issue #10: 'returns within seconds, with memory under 400 MB for any input' (a 20 MB record peaked at 549)."""
+    big = tmp_path / "lists.tower.json"
+    big.write_text('{"moves": [' + "[]," * (5 * 1024 * 1024 // 3 - 20) + "[]]}")
+    huge = tmp_path / "huge.tower.json"                # like the 20 MB record of the issue: refused before reading
+    huge.write_text('{"moves": [' + "[]," * (19 * 1024 * 1024 // 3) + "[]]}")
+    probe = ("import resource, subprocess, sys; r = subprocess.run([sys.executable, '-m', 'towerworld', 'check'] + "
+             "sys.argv[1:], capture_output=True, text=True); "
+             "print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss); print(r.stdout)")
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    r = subprocess.run([sys.executable, "-c", probe, str(big), str(huge)], capture_output=True, text=True,
+                       timeout=120, env=env, cwd=ROOT)
+    code, peak_kb = r.stdout.split("\n", 1)[0].split()
+    assert code == "1" and r.stdout.count(".tower.json: ") == 2, r.stdout + r.stderr
+    assert int(peak_kb) < 400 * 1024, f"check peaked at {int(peak_kb) // 1024} MB"
+
+
+def test_check_accepts_folders_and_says_when_there_is_nothing(tmp_path):
+    c = run("check", str(tmp_path))
+    assert c.returncode == 1 and "No record files" in c.stdout
+
+
+# ---- strict options, seats, --out, --load, --ply (issues #10.4, #14.6) ------------------------------------------------
+@pytest.mark.parametrize("option,words", [
+    ("climb_limit=20.9", "whole number between 10 and 500"),
+    ("talisman=off", "true or false"),
+    ("talisman=1", "true or false"),
+    ("climb_limit", "NAME=VALUE"),
+    ("climb_limit=7", "between 10 and 500"),
+])
+def test_options_on_the_command_line_are_validated_strictly(option, words):
+    """Issue #10: 'Options are silently coerced ("20.9" -> 20, "off" -> False)' -> refused, allowed values named."""
+    r = run("simulate", "kdak", "-o", option, "--games", "1")
+    assert r.returncode == 2 and one_sentence(r.stderr) and words in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("args", [
+    ("simulate", "ziggurat", "--games", "1"),
+    ("simulate", "kdak", "--variant", "solitaire", "--games", "1"),
+])
+def test_simulate_picks_as_many_seats_as_the_game_has(args):
+    """Issue #10.4: 'simulate ziggurat and simulate kdak --variant solitaire work bare'."""
+    r = run(*args)
+    assert r.returncode == 0, r.stderr
+    assert "agents random, seeds" in r.stdout
+
+
+@pytest.mark.parametrize("seats", [",", "human,,mcts", " ", "human,"])
+def test_malformed_seat_lists_are_refused(seats):
+    """Issue #14.6: '--players , and other malformed seat lists are refused'."""
+    for args in (("play", "kdak", "--players", seats), ("simulate", "kdak", "--agents", seats, "--games", "1")):
+        r = run(*args)
+        assert r.returncode == 2 and one_sentence(r.stderr) and "one seat per player" in r.stderr, r.stderr
+
+
+def test_play_load_refuses_a_record_of_another_game(tmp_path):
+    """Issue #14.6: 'play GAME --load FILE refuses a record of another game'."""
+    r = run("simulate", "kdak", "--games", "1", "--seed", "5", "--out", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    path = str(next(tmp_path.glob("*.tower.json")))
+    r = run("play", "ziggurat", "--load", path)
+    assert r.returncode == 2 and one_sentence(r.stderr) and "a record of kdak, not ziggurat" in r.stderr, r.stderr
+    r = run("play", "kdak", "--load", path, "--players", "human")
+    assert r.returncode == 2 and one_sentence(r.stderr) and "1 seats" in r.stderr, r.stderr
+
+
+def test_an_unwritable_out_says_which_path_and_why(tmp_path):
+    """Issue #14.6: 'an unwritable --out says which path and why'."""
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    r = run("render", "kdak", "--out", str(blocker / "pos.png"))
+    assert r.returncode == 2 and one_sentence(r.stderr), r.stderr
+    assert f"{blocker}/pos.png" in r.stderr and "is not a folder" in r.stderr
+    r = run("render", "kdak", "--out", str(tmp_path / "nowhere" / "pos.png"))
+    assert r.returncode == 2 and "does not exist" in r.stderr
+    r = run("simulate", "kdak", "--games", "1", "--out", str(blocker / "records"))
+    assert r.returncode == 2 and one_sentence(r.stderr) and str(blocker / "records") in r.stderr, r.stderr
+
+
+def test_render_ply_refuses_negatives_and_numbers_past_the_end(tmp_path):
+    """Issue #10.4: 'render --ply N counts plies, refuses negatives and numbers past the end with the record's
+    length'."""
+    r = run("simulate", "kdak", "--games", "1", "--seed", "2", "--out", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    path = next(tmp_path.glob("*.tower.json"))
+    plies = len(json.loads(path.read_text())["moves"])
+    out = str(tmp_path / "pos.png")
+    r = run("render", str(path), "--ply", "-1", "--out", out)
+    assert r.returncode == 2 and one_sentence(r.stderr) and "negative" in r.stderr
+    r = run("render", str(path), "--ply", str(plies + 1), "--out", out)
+    assert r.returncode == 2 and one_sentence(r.stderr) and f"this record has {plies} plies" in r.stderr
+    r = run("render", "kdak", "--ply", "-3", "--out", out)
+    assert r.returncode == 2 and "negative" in r.stderr
+
+
+def test_render_game_ply_counts_plies_chance_included():
+    """'--ply N' is N plies, chance outcomes included (play_chance used to swallow several in one step)."""
+    import random
+    from towerworld.cli import CliError, play_random_plies
+    from towerworld.engine.match import Match
+    from towerworld.engine.registry import get_game
+    for name in ("kdak", "ziggurat", "elevation"):
+        m = Match(get_game(name), seed=1)
+        play_random_plies(m, 7, random.Random(1))
+        assert len(m.plies) == 7
+    m = Match(get_game("kdak"), seed=1)
+    with pytest.raises(CliError) as err:
+        play_random_plies(m, 100_000, random.Random(1))
+    assert "ended after" in str(err.value)
+
+
+def test_the_readme_and_games_agree_on_player_counts():
+    """Issue #14.6: 'the README and towerworld games agree on player counts'."""
+    r = run("games")
+    listed = {}
+    for line in r.stdout.splitlines():
+        if line and not line.startswith(" "):
+            name = line.split()[0]
+            listed[name] = line.rsplit("(", 1)[1].split(" player")[0]
+    readme = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+    rows = [ln for ln in readme.splitlines() if ln.startswith("|") and "towerworld " in ln]
+    assert rows
+    for name, count in listed.items():
+        row = next(ln for ln in rows if f"play {name}" in ln or f"simulate {name}" in ln)
+        assert row.rstrip(" |").rsplit("|", 1)[1].strip().replace("\u2013", "-") == count, (name, row, count)
+
+
+def test_check_goes_on_after_a_crash_inside_towerworld(tmp_path, monkeypatch, capsys):
+    """Issue #10: 'check stops at the first crash, so the other files get no verdict'."""
+    from towerworld import cli
+    from towerworld.engine import record
+    r = run("simulate", "kdak", "--games", "2", "--seed", "3", "--out", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    first, second = sorted(str(p) for p in tmp_path.glob("*.tower.json"))
+    real = record.load_match
+
+    def crashing(path, **kw):
+        if path == first:
+            raise ZeroDivisionError("a bug")
+        return real(path, **kw)
+
+    monkeypatch.setattr(record, "load_match", crashing)
+    assert cli.main(["check", first, second]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith(f"{first}: could not be checked") and "ZeroDivisionError" in out[0]
+    assert out[1].startswith(f"{second}: ok,") and out[2] == "1 of 2 records ok."

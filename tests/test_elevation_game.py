@@ -10,6 +10,7 @@ from towerworld.engine.pieces import size
 from towerworld.games.elevation import GAME as G
 from towerworld.games.elevation.agent import ElevationMCTS, evaluate, threats
 from towerworld.games.elevation.rules import DRAW, sq_of
+from towerworld.engine.agent import ask
 
 
 def random_game(options, seed, plies=120):
@@ -82,7 +83,7 @@ def test_threats_and_heuristic_see_a_capture():
 def test_mcts_takes_the_winning_capture():
     st = G.position({"c3": "samurai:0:a", "c4": "fish:1:c"}, heights={"c3": 5})
     agent = G.agents()["mcts"](G, 1, "fast")
-    move = agent.choose(G, st)
+    move = ask(agent, G, st)
     after, _ = G.apply(st, move)
     assert G.returns(after) == [1.0, -1.0]
 
@@ -95,7 +96,7 @@ def test_mcts_does_not_step_under_an_enemy():
     assert not set(threats(st.heights, st.board, 1, st.rules)) & mine(st)
     for seed in range(2):
         agent = ElevationMCTS(seed=seed, seconds=0.3)
-        move = agent.choose(G, st)
+        move = ask(agent, G, st)
         after, _ = G.apply(st, move)
         assert move[0] != DRAW
         assert not set(threats(after.heights, after.board, 1, after.rules)) & mine(after)

@@ -7,7 +7,7 @@ import pytest
 
 from towerworld.engine import registry
 from towerworld.engine.game import (CHANCE, OMNISCIENT, TERMINAL, BadNotation, BadOption, Event, Game, IllegalMove, Option,
-                                    Variant)
+                                    Variant, options_from_text)
 from towerworld.engine.match import Match, PlayerSpec
 
 try:
@@ -99,13 +99,35 @@ def test_bad_options_are_refused_in_one_sentence(options, variant, players, word
     assert words in str(err.value) and "\n" not in str(err.value)
 
 
-@pytest.mark.parametrize("text,value", [("yes", True), ("off", False), ("TRUE", True), ("0", False)])
-def test_boolean_options_accept_words(text, value):
-    assert DICE.resolve_options({"fair": text})[0]["fair"] is value
+@pytest.mark.parametrize("options,words", [
+    ({"fair": "yes"}, "true or false"), ({"fair": "off"}, "true or false"), ({"fair": 0}, "true or false"),
+    ({"sides": "8"}, "whole number between 2 and 12"), ({"sides": 8.0}, "whole number"),
+    ({"sides": 20.9}, "whole number"), ({"colour": ["white"]}, "one of white, red"),
+])
+def test_options_are_not_coerced(options, words):
+    """Issue #10: 'Options are validated strictly (an int option takes only an integer; a bool takes true/false),
+    with the allowed values in the message.'"""
+    with pytest.raises(BadOption) as err:
+        DICE.resolve_options(options)
+    assert words in str(err.value) and "\n" not in str(err.value)
 
 
-def test_whole_number_options_accept_digits():
-    assert DICE.resolve_options({"sides": "8"})[0]["sides"] == 8
+@pytest.mark.parametrize("text,value", [("true", True), ("FALSE", False), ("8", 8), (" 12 ", 12), ("red", "red")])
+def test_option_text_from_the_command_line(text, value):
+    name = {bool: "fair", int: "sides", str: "colour"}[type(value)]
+    assert options_from_text(DICE, {name: text}) == {name: value}
+
+
+@pytest.mark.parametrize("name,text,words", [
+    ("fair", "yes", "true or false"), ("fair", "1", "true or false"), ("sides", "20.9", "whole number"),
+    ("sides", "0x10", "whole number"), ("sides", "13", "between 2 and 12"), ("sides", "9" * 5000, "whole number"),
+    ("colour", "blue", "one of white, red"), ("size", "3", "no option 'size'"),
+])
+def test_bad_option_text_is_refused_with_the_allowed_values(name, text, words):
+    with pytest.raises(BadOption) as err:
+        options_from_text(DICE, {name: text})
+    msg = str(err.value)
+    assert words in msg and "\n" not in msg and len(msg) < 200
 
 
 # ---- base class defaults --------------------------------------------------------------------------------------------------

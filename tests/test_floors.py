@@ -43,3 +43,37 @@ def test_engine_games_and_ai_do_not_import_panda3d():
 
 def test_importing_the_ai_package_does_not_load_openspiel():
     assert probe()["cheap_ai_import"]
+
+
+def test_the_registry_lists_games_without_importing_them():
+    """Issue #9: "The game registry lists games without importing them"."""
+    code = ("import sys\nfrom towerworld.engine import registry\nnames = registry.names()\n"
+            "print(','.join(names), '|', ','.join(m for m in sys.modules if m.startswith('towerworld.games.')))")
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    names, loaded = out.stdout.strip().split("|")
+    assert len(names.split(",")) >= 4 and not loaded.strip(), loaded
+
+
+def _game_words() -> list[str]:
+    """Every registered game's name and the distinctive words of its title."""
+    from towerworld.engine import registry
+    words = set(registry.names())
+    for name in registry.names():
+        title = registry.get_game(name).title.lower().replace("'", "")
+        words.add(title.split()[0])
+    return sorted(w for w in words if len(w) > 3)
+
+
+def test_no_file_under_scene_or_app_names_a_game():
+    """Issue #9: "No file under scene/ or app/ names a game" (code, strings and comments)."""
+    found = []
+    for folder in ("towerworld/scene", "towerworld/app"):
+        for dirpath, _, files in os.walk(os.path.join(ROOT, folder)):
+            for name in files:
+                if not name.endswith(".py"):
+                    continue
+                text = open(os.path.join(dirpath, name), encoding="utf-8").read().lower().replace("'", "")
+                found += [f"{os.path.relpath(os.path.join(dirpath, name), ROOT)}: {w}" for w in _game_words()
+                          if w in text]
+    assert not found, "game names under scene/ or app/: " + "; ".join(found)

@@ -164,7 +164,9 @@ def test_bad_option_is_refused():
 
 @pytest.mark.parametrize("field,value", [
     ("format_version", "1"), ("format_version", 1.0), ("format_version", True), ("game", 7), ("options", []),
-    ("seed", "42"), ("seed", 4.2), ("seed", None), ("players", {}), ("moves", "p1 p2"), ("moves", None),
+    ("seeded", "42"), ("seeded", 4.2), ("seeded", None), ("players", {}), ("result", "Player 1 wins."),
+    ("result", {"text": 3}), ("result", {"text": "in progress", "scores": "1-2"}), ("created", 5),
+    ("moves", "p1 p2"), ("moves", None),
     ("variant", 3), ("variant", None),
 ])
 def test_wrong_types_are_refused(field, value):
@@ -185,7 +187,7 @@ def test_bad_players_are_refused(players):
 
 
 def test_missing_fields_are_refused():
-    for name in ("format", "format_version", "game", "seed", "players", "moves"):
+    for name in ("format", "format_version", "game", "players", "moves"):
         data = good_record()
         del data[name]
         assert f"'{name}'" in refused(data)
@@ -278,13 +280,13 @@ def test_save_is_atomic_when_the_replace_fails(tmp_path, monkeypatch):
 
 def test_autosave_writes_after_every_move(tmp_path):
     path = tmp_path / "auto.tower.json"
-    m = Match(NIM, seed=1, autosave=str(path))
+    m = Match(NIM, players=[PlayerSpec("me"), PlayerSpec("bot", "ai", "random")], seed=1, autosave=str(path))
     m.apply(("take", 2))
     assert json.loads(path.read_text("utf-8"))["moves"] == ["t2"]
     m.apply(("take", 1))
     assert json.loads(path.read_text("utf-8"))["moves"] == ["t2", "t1"]
     m.undo()
-    assert json.loads(path.read_text("utf-8"))["moves"] == ["t2"]
+    assert json.loads(path.read_text("utf-8"))["moves"] == []
 
 
 # ---- undo / redo ----------------------------------------------------------------------------------------------------------
@@ -314,20 +316,62 @@ def test_undo_against_an_ai_crosses_chance_and_reveals():
     assert m.state == start and len(m.plies) == 1              # the first draw came before any decision of ours
 
 
-def test_undo_between_people_takes_back_only_the_last_move():
-    """Between people only the latest move may be taken back, never another player's."""
-    m = Match(NIM, seed=1)
-    m.apply(("take", 1), save=False)      # player 1
-    m.apply(("take", 2), save=False)      # player 2
-    assert m.can_undo() and m.undo()       # player 2 takes their move back
-    assert len(m.plies) == 1
-    assert not m.can_undo() and not m.undo(), "player 1's move was taken back by player 2"
-    assert "Another player's move" in m.why_no_undo()
-    assert m.redo() and len(m.plies) == 2
-    m.undo()
-    m.apply(("take", 3), save=False)      # a new move by player 2
-    assert not m.can_redo()
-    assert m.undo() and len(m.plies) == 1 and not m.can_undo()
+class TwoTakes(type(NIM)):
+    """Toy Nim where a turn is two takes by the same player (to test undo within one person's turn)."""
+    name = "twotakes"
+
+    def new_state(self, options=None, players=None):
+        return (12, 0, 0)                   # coins, player to move, takes made this turn
+
+    def current_player(self, state):
+        return TERMINAL if state[0] == 0 else state[1]
+
+    def legal_moves(self, state):
+        return [("take", k) for k in (1, 2) if k <= state[0]]
+
+    def apply_unchecked(self, state, move):
+        coins, p, made = state[0] - move[1], state[1], state[2] + 1
+        return ((coins, 1 - p, 0) if made == 2 else (coins, p, made)), []
+
+    def returns(self, state):
+        return [1.0, -1.0] if state[1] == 1 else [-1.0, 1.0]
+
+
+def test_undo_between_people_takes_back_only_your_own_move_before_anyone_acts():
+    """Issue #10: "between people, Z on Ann's turn may only take back Ann's own last move while Bob has not yet
+    acted, never Bob's"."""
+    m = Match(TwoTakes(), seed=1)
+    m.apply(("take", 1), save=False)      # Ann, first take of her turn
+    assert m.current_player == 0 and m.can_undo() and m.undo()   # Ann takes it back: still her turn
+    assert not m.plies
+    m.apply(("take", 1), save=False)
+    m.apply(("take", 2), save=False)      # Ann ends her turn: Bob to move
+    assert m.current_player == 1
+    assert not m.can_undo() and not m.undo(), "Bob took back Ann's move"
+    assert "your own last move" in m.why_no_undo()
+    m.apply(("take", 1), save=False)      # Bob's first take
+    assert m.can_undo() and m.undo() and len(m.plies) == 2
+    assert not m.can_undo(), "Bob went on to take back Ann's move"
+    assert m.redo() and len(m.plies) == 3
+    m.apply(("take", 1), save=False)      # Bob's second take: Ann to move
+    assert not m.can_undo()
+
+
+def test_undo_against_an_ai_never_rerolls_chance():
+    """Issue #10: "against an AI, undo takes back to your previous decision and keeps every chance outcome already
+    revealed (undoing a move never re-draws a die)"."""
+    m = Match(TOY, players=[PlayerSpec("me"), PlayerSpec("bot", "ai", "random")])   # live chance: OS entropy
+    m.play_chance(save=False)
+    move = m.game.legal_moves(m.state)[0]
+    m.apply(move, save=False)
+    m.play_chance(save=False)
+    seen = [p.move for p in m.plies if p.mover == CHANCE]
+    for _ in range(20):
+        assert m.undo()
+        m.play_chance(save=False)
+        m.apply(move, save=False)
+        m.play_chance(save=False)
+        assert [p.move for p in m.plies if p.mover == CHANCE] == seen
 
 
 def test_undo_between_people_refuses_revealing_moves():
@@ -375,3 +419,173 @@ def test_seek_after_undo_and_new_moves(monkeypatch):
         replay.append(NIM.apply(replay[-1], p.move)[0])
     assert [m.state_at(k) for k in range(len(m.plies) + 1)] == replay
     assert NIM.current_player(m.state) != TERMINAL
+
+
+# ---- format v2 (issue #10 point 2) -----------------------------------------------------------------------------------
+def test_a_v2_record_holds_the_result_and_the_seed_only_for_seeded_runs():
+    """design.md: 'result (text, scores, titles), seeded (only for seeded runs)'; no 'seed' field any more."""
+    m = played(NIM, plies=100)
+    data = match_to_record(m)
+    assert data["format_version"] == 2 and "seed" not in data and data["seeded"] == 5
+    assert data["result"] == {"text": NIM.result(m.state), "scores": NIM.scores(m.state), "finished": True}
+    m.seed = None                                     # a live game: chance came from OS entropy, nothing to record
+    assert "seeded" not in match_to_record(m)
+
+
+def test_a_v1_record_still_loads_and_its_seed_is_ignored():
+    m = played(plies=30)
+    data = json.loads(json.dumps(match_to_record(m)))
+    v1 = {k: v for k, v in data.items() if k != "seeded"}
+    v1.update(format_version=1, seed=123456, result=m.result_text())
+    back = match_from_record(v1)
+    assert back.state == m.state and len(back.plies) == len(m.plies)
+    del v1["seed"]
+    assert "'seed'" in refused(v1)
+
+
+def test_a_wrong_stored_winner_or_score_is_refused():
+    """Issue #10: 'check replays the record and compares the stored result, scores and titles with the engine's.'"""
+    m = played(NIM, plies=100)
+    data = json.loads(json.dumps(match_to_record(m)))
+    winner = NIM.result(m.state)
+    data["result"]["text"] = "Player 2 wins." if "1" in winner else "Player 1 wins."
+    assert "result says" in refused(data)
+    data = json.loads(json.dumps(match_to_record(m)))
+    data["result"]["scores"] = [s + 1 for s in data["result"]["scores"]]
+    assert "scores say" in refused(data)
+    data = json.loads(json.dumps(match_to_record(m)))
+    data["moves"] = data["moves"][:-1]               # the stored result of a finished game, but the game is not over
+    assert "result says" in refused(data)
+    assert match_from_record(data, verify_result=False).over is False
+
+
+def test_titles_in_a_solitaire_result_are_compared(tmp_path):
+    """K'Dak's solitaire names a title in its result sentence; a record claiming a better title is refused."""
+    from towerworld.engine.registry import get_game
+    kdak = get_game("kdak")
+    m = played(kdak, plies=10_000, seed=2, variant="solitaire")
+    assert m.over
+    data = json.loads(json.dumps(match_to_record(m)))
+    data["result"]["text"] = "Kaka escaped with 60 points: Pharaoh!"
+    assert "result says" in refused(data)
+
+
+@pytest.mark.parametrize("raw,words", [
+    (b'{"format": "towerworld-record", "format_version": ' + b"9" * 5000 + b"}", "5000 digits"),
+    (b'{"format": "towerworld-record", "format_version": Infinity}', "Infinity"),
+    (b'{"format": "towerworld-record", "format_version": -Infinity}', "Infinity"),
+    (b'{"format": "towerworld-record", "format_version": NaN}', "NaN"),
+    (b'{"format": "towerworld-record", "format_version": 1e999}', "1e999"),
+    (b'{"a": [[[[[[[[[[[]]]]]]]]]]]}', "nested"),
+])
+def test_numbers_and_nesting_are_parsed_with_limits(tmp_path, raw, words):
+    """Issue #10: 'JSON parsed with limits on integers, floats and nesting'."""
+    assert words in refused_file(tmp_path, raw)
+
+
+def test_only_regular_files_are_read(tmp_path):
+    """Issue #10: 'check /dev/zero reads until memory runs out; a FIFO hangs' -> only regular files are read."""
+    import threading
+
+    fifo = tmp_path / "pipe.tower.json"
+    os.mkfifo(fifo)                                   # nobody writes: reading it would hang forever
+    for path in (str(fifo), "/dev/zero", str(tmp_path)):
+        verdict = []
+
+        def load(path=path, verdict=verdict):
+            try:
+                load_match(path)
+            except Exception as e:  # noqa: BLE001 - the kind of exception is what is checked below
+                verdict.append(e)
+
+        reader = threading.Thread(target=load, daemon=True)   # a hang or a runaway read fails the test, not the run
+        reader.start()
+        reader.join(timeout=20)
+        assert verdict, f"loading {path} did not return"
+        assert isinstance(verdict[0], RecordError), repr(verdict[0])
+        assert "not a regular file" in str(verdict[0]) or "folder" in str(verdict[0])
+    link = tmp_path / "zero.tower.json"
+    os.symlink("/dev/zero", link)
+    with pytest.raises(RecordError):
+        load_match(str(link))
+
+
+def test_the_size_limit_is_five_megabytes_and_checked_before_reading(tmp_path, monkeypatch):
+    assert rec.MAX_BYTES <= 5 * 1024 * 1024
+    path = tmp_path / "big.tower.json"
+    with open(path, "wb") as f:
+        f.truncate(rec.MAX_BYTES + 1)                 # sparse: costs no disk, and must cost no reading either
+    monkeypatch.setattr(os, "read", lambda *a: pytest.fail("the file was read"))
+    with pytest.raises(RecordError) as err:
+        load_match(str(path))
+    assert "more than a record can be" in str(err.value)
+
+
+def test_text_from_a_record_is_shown_escaped_and_cut():
+    """Issue #10: 'Text from a file is shown escaped (no terminal control or bidi characters) and cut'."""
+    data = good_record()
+    data["moves"] = data["moves"][:2] + ["\x1b[2J\x1b]0;owned\x07\u202egnp.exe" + "x" * 150]
+    msg = refused(data)
+    assert not any(c in msg for c in "\x1b\x07\u202e") and "\\x1b" in msg and "\\u202e" in msg
+    msg = refused(good_record(game="\x1b[31m\u2066evil" * 1000))
+    assert "\x1b" not in msg and "\u2066" not in msg and len(msg) < 200
+    msg = refused(good_record(variant="\u202e" + "v" * 10_000))
+    assert "\u202e" not in msg and len(msg) < 300
+
+
+def test_too_many_moves_are_refused_before_replaying():
+    data = good_record()
+    data["moves"] = data["moves"] + ["pass"] * (TOY.max_plies + 1)
+    assert "more than a game of Toy Stack can last" in refused(data)
+
+
+@pytest.mark.parametrize("move", [["take", 1], {"take": 1}, ("take", [1]), None, 1.5, float("nan"), "t1", ("take", 9),
+                                  ("take", 10 ** 5000)])
+def test_match_apply_refuses_malformed_moves_with_illegal_move(move):
+    """Issue #10: 'Match.apply raises raw exceptions on malformed move objects' -> IllegalMove, one sentence."""
+    from towerworld.engine.game import IllegalMove
+    m = Match(NIM, seed=1)
+    with pytest.raises(IllegalMove) as err:
+        m.apply(move, save=False)
+    assert "\n" not in str(err.value) and len(str(err.value)) < 200
+    assert m.plies == [] and m.state == m.initial
+
+
+# ---- the OpenSpiel adapter serializes a state as its record, never a pickle ------------------------------------------
+def test_spiel_states_serialize_as_records_not_pickles():
+    """Issue #10: 'No pickle anywhere: the adapter serializes a state as its record (options + moves).'"""
+    import pickle
+
+    pytest.importorskip("pyspiel")
+    from towerworld.ai import spiel
+    sgame = spiel.spiel_game(TOY, options={"copies": 3})
+    state = sgame.new_initial_state()
+    rng = random.Random(4)
+    for _ in range(15):
+        actions = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+        state.apply_action(rng.choice(actions))
+    text = state.serialize()
+    data = json.loads(text)
+    assert data["game"] == "toy" and data["options"] == {"copies": 3} and len(data["moves"]) == 15
+    back = sgame.deserialize_state(text)
+    assert back.tw_state == state.tw_state and back.history() == state.history()
+    with pytest.raises(TypeError):
+        pickle.dumps(state)
+    for bad in ('{"moves": 5}', "gASVlAEAAAAAAAB9lIwCX26U", json.dumps(dict(data, options={})),
+                json.dumps(dict(data, moves=data["moves"][:3] + ["p9"])), json.dumps(dict(data, moves=[[]]))):
+        with pytest.raises(RecordError):
+            sgame.deserialize_state(bad)
+    source = open(spiel.__file__, encoding="utf-8").read()
+    assert "import pickle" not in source and "pickle.load" not in source
+
+
+def test_live_chance_is_secret_and_never_stored():
+    """Issue #10: "Live games draw chance from a source that is never written anywhere (OS entropy). A record holds the
+    chance outcomes that happened, nothing that predicts the next one." Seeded runs say they were seeded."""
+    live = Match(TOY)
+    assert live.seed is None and isinstance(live.rng, random.SystemRandom)
+    live.play_chance(save=False)
+    record = match_to_record(live)
+    assert "seed" not in record and "seeded" not in record
+    seeded = Match(TOY, seed=7)
+    assert match_to_record(seeded)["seeded"] == 7

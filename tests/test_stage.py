@@ -171,3 +171,13 @@ def test_a_lifted_away_piece_that_is_a_target_shows_as_clickable_glass():
     assert stage.nodes["tile:a2"].isHidden()             # not a target: still lifted away
     stage.highlight({})
     assert node.isHidden()
+
+
+def test_a_heading_turns_the_short_way_round():
+    """Issue #9: "heading animation takes the short way round (never -270 deg for +90 deg)"."""
+    from towerworld.scene.stage import short_turn
+    assert short_turn(270.0, 0.0) == 90.0
+    assert short_turn(0.0, 270.0) == -90.0
+    assert short_turn(10.0, 350.0) == -20.0
+    assert short_turn(0.0, 180.0) in (180.0, -180.0)
+    assert short_turn(90.0, 90.0 + 720.0) == 0.0

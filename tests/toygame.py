@@ -15,8 +15,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from towerworld.engine.game import (CHANCE, TERMINAL, BadNotation, BadOption, Event, Game, IllegalMove,  # noqa: F401
-                                    Option, Variant)
+from towerworld.engine.game import (CHANCE, OMNISCIENT, TERMINAL, BadNotation, BadOption, Event,  # noqa: F401
+                                    EventKind, Game, IllegalMove, Option, Variant)
 from towerworld.engine.layout import Cell, Layout, Pose, look
 
 VALUES = (1, 2, 3, 4)
@@ -103,7 +103,11 @@ class ToyGame(Game):
             hands[p] = tuple(sorted(hands[p] + ((v, state.drawn),)))
             new = ToyState(state.n, tuple(deck), tuple(hands), state.pile, state.scores, p, False,
                            state.drawn + 1, state.limit, state.copies)
-            return new, [Event("draw", (f"card:{state.drawn}",), f"Player {p + 1} draws a card.", reveals=True)]
+            others = tuple(i for i in range(state.n) if i != p)
+            return new, [Event(EventKind.DRAW, (f"card:{state.drawn}",), f"Player {p + 1} draws a card.",
+                               reveals=True, visible_to=others),
+                         Event(EventKind.DRAW, (f"card:{state.drawn}",), f"You draw a {v}.", reveals=True,
+                               visible_to=(p,))]
         events = []
         hands, pile, scores = state.hands, state.pile, state.scores
         if kind == "play":
@@ -157,12 +161,16 @@ class ToyGame(Game):
         return list(state.scores)
 
     def observation(self, state, viewer):
+        if viewer == OMNISCIENT:
+            return state
         player = viewer
         hands = tuple(h if i == player else tuple(sorted(n for _, n in h)) for i, h in enumerate(state.hands))
         return (player, state.n, sum(state.deck), hands, state.pile, state.scores, state.to_move, state.drawing,
                 state.drawn, state.limit, state.copies)
 
     def resample(self, state, viewer, rng: random.Random):
+        if viewer == OMNISCIENT:
+            return state
         player = viewer
         """A state consistent with what `player` knows: the others' hands and the deck dealt again from the unknown."""
         pool = [v for v, c in zip(VALUES, state.deck) for _ in range(c)]
@@ -203,11 +211,18 @@ class ToyGame(Game):
         for k, (v, card) in enumerate(state.pile):
             lay.place(f"card:{card}", Pose("card", 0.0, 0.0, k * h, heading=15.0 * k, look=look(value=v)))
         for i, hand in enumerate(state.hands):
-            for j, (v, card) in enumerate(hand):
-                lay.place(f"card:{card}", Pose("card", -70.0 + 70.0 * j, -120.0 - 100.0 * i, 0.0, face_up=False,
-                                               look=look(value=v, owner=i)))
+            # in draw order, so a hidden hand's layout says nothing about its values
+            for j, (v, card) in enumerate(sorted(hand, key=lambda c: c[1])):
+                shown = viewer in (i, OMNISCIENT)
+                lay.place(f"card:{card}", Pose("card", -70.0 + 70.0 * j, -120.0 - 100.0 * i, 0.0, face_up=shown,
+                                               look=self.hand_look(v, i, shown)))
         lay.cells["pass"] = Cell(100.0, 0.0, 0.0, 60.0, 60.0, "pass")
         return lay
+
+    @staticmethod
+    def hand_look(value, owner, shown):
+        """A hand card's face is drawn only for those who may see it."""
+        return look(value=value, owner=owner) if shown else look(owner=owner)
 
     def picks(self, state, move):
         if move == ("pass",):
@@ -225,6 +240,19 @@ class ToyGame(Game):
 
 
 GAME = ToyGame()
+
+
+class LeakyToy(ToyGame):
+    """Toy Stack with a deliberate leak: face-down hand cards carry their value in the look, as if the printing showed
+    through the back. The hidden-information harness must catch it (tests/test_hidden_info.py)."""
+    name = "leakytoy"
+
+    @staticmethod
+    def hand_look(value, owner, shown):
+        return look(value=value, owner=owner)
+
+
+LEAKY = LeakyToy()
 
 
 class ToyNim(Game):

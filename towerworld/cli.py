@@ -7,7 +7,8 @@ import sys
 import time
 
 from towerworld import __version__
-from towerworld.engine.game import TERMINAL, TowerworldError, OMNISCIENT
+from towerworld.engine.game import CHANCE, OMNISCIENT, TERMINAL, TowerworldError, options_from_text
+from towerworld.engine.safe_text import shown_text
 
 EXIT_BAD_INPUT = 2
 
@@ -39,8 +40,9 @@ def _parser() -> argparse.ArgumentParser:
     sp.add_argument("--players", help="comma-separated seats: human or an agent (random, greedy, mcts...), "
                                       "optionally with a level: mcts:strong")
     sp.add_argument("--load", metavar="FILE", help="continue a saved game")
+    sp.add_argument("--new", action="store_true", help="start a new game without offering to resume one")
     sp.add_argument("--level", help="AI level (fast, normal, strong)")
-    sp.add_argument("--size", default="1280x800", help="window size WxH")
+    sp.add_argument("--size", help="window size WxH (default: as last time)")
     sp.add_argument("--frames", type=int, help=argparse.SUPPRESS)  # run N frames offscreen and quit (smoke tests)
 
     sp = sub.add_parser("replay", help="animated replay of a saved game")
@@ -60,21 +62,21 @@ def _parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("simulate", help="headless games between agents")
     sp.add_argument("game")
     game_setup(sp)
-    sp.add_argument("--agents", default="random,random",
-                    help="comma-separated agents, one per seat, optionally with a level: mcts:fast,random")
+    sp.add_argument("--agents", help="comma-separated agents, one per seat, optionally with a level: "
+                                     "mcts:fast,random (default: random in every seat the game or variant has)")
     sp.add_argument("--games", type=int, default=10)
     sp.add_argument("--level", help="AI level (fast, normal, strong)")
     sp.add_argument("--out", metavar="DIR", help="write each game's record here")
     sp.add_argument("--no-swap", action="store_true", help="keep agents in their seats (default: rotate every game)")
 
-    sp = sub.add_parser("check", help="validate record files")
-    sp.add_argument("files", nargs="+")
+    sp = sub.add_parser("check", help="validate record files (folders: every *.tower.json inside)")
+    sp.add_argument("files", nargs="+", metavar="FILE_OR_FOLDER")
     return p
 
 
 def _needs_scene(game, state) -> None:
     """Refuse, in one sentence, to open a table for a game whose pieces have no 3D models yet."""
-    from towerworld.scene.models import missing_models
+    from towerworld.scene.components import missing_models
     missing = missing_models(game.layout(state, OMNISCIENT))
     if missing:
         raise CliError(f"{game.title} has no 3D table yet (no models for {', '.join(sorted(missing))}); "
@@ -91,30 +93,48 @@ def _size(text: str) -> tuple[int, int]:
     return w, h
 
 
-def _options(pairs: list[str]) -> dict:
-    out = {}
+def _options(game, pairs: list[str]) -> dict:
+    """Option values from -o NAME=VALUE pairs, validated strictly against `game`'s options."""
+    texts: dict[str, str] = {}
     for pair in pairs:
         if "=" not in pair:
-            raise CliError(f"An option must look like NAME=VALUE, not '{pair}'.")
-        k, v = pair.split("=", 1)
-        out[k.strip()] = _value(v.strip())
-    return out
+            raise CliError(f"An option must look like NAME=VALUE, not '{shown_text(pair)}'.")
+        name, value = (part.strip() for part in pair.split("=", 1))
+        if name in texts:
+            raise CliError(f"Option '{shown_text(name)}' is given twice.")
+        texts[name] = value
+    return options_from_text(game, texts)
 
 
-def _value(v: str):
-    if v.lower() in ("true", "false"):
-        return v.lower() == "true"
+def _seat_names(spec: str, flag: str) -> list[str]:
+    """The comma-separated seats of --players or --agents; an empty list or an empty seat is refused."""
+    names = [s.strip() for s in spec.split(",")]
+    if not spec.strip() or any(not n for n in names):
+        raise CliError(f"{flag} must name one seat per player, separated by commas (like human,mcts), "
+                       f"not '{shown_text(spec)}'.")
+    return names
+
+
+def _writable_file(path: str) -> None:
+    """Refuse, naming the path and the reason, an --out file that cannot be written, before any work is done."""
+    folder = os.path.dirname(os.path.abspath(path)) or "."
+    if os.path.isdir(path):
+        raise CliError(f"--out {shown_text(path, 300)} is a folder; name a file in it.")
+    if not os.path.isdir(folder):
+        why = "is not a folder" if os.path.exists(folder) else "does not exist"
+        raise CliError(f"--out {shown_text(path, 300)} cannot be written: {shown_text(folder, 300)} {why}.")
+    if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        raise CliError(f"--out {shown_text(path, 300)} cannot be written: permission denied.")
+
+
+def _writable_folder(path: str) -> None:
+    """Create the --out folder, or refuse naming the path and the reason."""
     try:
-        return int(v)
-    except ValueError:
-        return v
-
-
-def _match_for(args, players=None):
-    from towerworld.engine.match import Match
-    from towerworld.engine.registry import get_game
-    game = get_game(args.game)
-    return Match(game, options=_options(args.option), players=players, seed=args.seed, variant=args.variant)
+        os.makedirs(path, exist_ok=True)
+    except OSError as e:
+        raise CliError(f"--out {shown_text(path, 300)} cannot be used as a folder: {e.strerror or e}.") from None
+    if not os.access(path, os.W_OK):
+        raise CliError(f"--out {shown_text(path, 300)} cannot be written: permission denied.")
 
 
 def _seats(game, spec: str | None, variant: str | None, options: dict):
@@ -128,7 +148,7 @@ def _seats(game, spec: str | None, variant: str | None, options: dict):
         searching = "mcts" in game.agents() or importlib.util.find_spec("pyspiel") is not None
         names = ["human"] + ["mcts" if searching else "greedy"] * (n_default - 1)
     else:
-        names = [s.strip() for s in spec.split(",") if s.strip()]
+        names = _seat_names(spec, "--players")
     known = agent_names(game)
     seats = []
     for i, name in enumerate(names):
@@ -137,7 +157,7 @@ def _seats(game, spec: str | None, variant: str | None, options: dict):
         elif name.split(":", 1)[0] in known:
             seats.append(PlayerSpec(f"{name} ({i + 1})", "ai", name))
         else:
-            raise CliError(f"'{name}' is not a player: use human or one of {', '.join(known)}.")
+            raise CliError(f"'{shown_text(name)}' is not a player: use human or one of {', '.join(known)}.")
     return seats
 
 
@@ -149,35 +169,84 @@ def cmd_games(args) -> int:
         print("No games are installed.")
         return 1
     for name, g in games.items():
-        span = f"{g.min_players}" if g.min_players == g.max_players else f"{g.min_players}-{g.max_players}"
-        print(f"{name:14s} {g.title} ({span} players)")
+        print(f"{name:14s} {g.title} ({_players_text(*player_span(g))})")
         for v in g.variants:
-            print(f"  --variant {v.name:14s} {v.help}")
+            count = f" ({_players_text(*v.players)})" if v.players else ""
+            print(f"  --variant {v.name:14s} {v.help}{count}")
         for o in g.options:
-            choices = f" [{', '.join(map(str, o.choices))}]" if o.choices else ""
-            print(f"  -o {o.name}={o.default!s:10s} {o.help}{choices}")
+            choices = f" [{', '.join(_option_word(c) for c in o.choices)}]" if o.choices else ""
+            setting = f"{o.name}={_option_word(o.default)}"
+            print(f"  -o {setting:28s} {o.help}{choices}")
     return 0
 
 
+def player_span(game) -> tuple[int, int]:
+    """The fewest and most players of `game` over its variants (K'Dak: 1 in solitaire, 2 otherwise)."""
+    lo, hi = game.min_players, game.max_players
+    for v in game.variants:
+        if v.players:
+            lo, hi = min(lo, v.players[0]), max(hi, v.players[1])
+    return lo, hi
+
+
+def _players_text(lo: int, hi: int) -> str:
+    if lo == hi:
+        return f"{lo} player{'s' if lo != 1 else ''}"
+    return f"{lo}-{hi} players"
+
+
+def _option_word(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _window_size(text: str | None) -> tuple[int, int]:
+    """--size, else the size the window had last time, else 1280x800."""
+    if text:
+        return _size(text)
+    from towerworld.app.saves import remembered_window_size
+    return remembered_window_size() or (1280, 800)
+
+
 def cmd_play(args) -> int:
-    from towerworld.app.play import run_play
+    from towerworld.app.main import run_app
+    from towerworld.app.saves import unfinished
     from towerworld.engine.record import load_match
     from towerworld.engine.registry import get_game
-    w, h = _size(args.size)
+    w, h = _window_size(args.size)
+    if not args.load and not args.game:
+        return run_app(size=(w, h), frames=args.frames)     # the start screen
+    resume = []
     if args.load:
         match = load_match(args.load)
+        _load_fits(args, match)
         if args.players:
-            match.players = _seats(match.game, args.players, match.variant, match.options)
+            seats = _seats(match.game, args.players, match.variant, match.options)
+            if len(seats) != len(match.players):
+                raise CliError(f"--players names {len(seats)} seats, but the saved game has {len(match.players)}.")
+            match.players = seats
     else:
         if not args.game:
             raise CliError("Name a game to play (see 'towerworld games') or give --load FILE.")
         game = get_game(args.game)
-        opts = _options(args.option)
+        opts = _options(game, args.option)
         seats = _seats(game, args.players, args.variant, opts)
         from towerworld.engine.match import Match
         match = Match(game, options=opts, players=seats, seed=args.seed, variant=args.variant)
+        if not args.new:
+            resume = unfinished(game.name)[:3]
     _needs_scene(match.game, match.state)
-    return run_play(match, size=(w, h), level=args.level, frames=args.frames)
+    return run_app(size=(w, h), frames=args.frames, match=match, level=args.level, resume=resume)
+
+
+def _load_fits(args, match) -> None:
+    """--load continues a saved game as it is: refuse a record of another game, or setup flags it would ignore."""
+    if args.game and args.game != match.game.name:
+        raise CliError(f"{shown_text(args.load, 300)} is a record of {match.game.name}, not {shown_text(args.game)}.")
+    if args.variant or args.option or args.seed is not None:
+        raise CliError("--load continues a saved game with its own variant, options and chance; "
+                       "leave out --variant, -o and --seed.")
 
 
 def cmd_replay(args) -> int:
@@ -189,62 +258,85 @@ def cmd_replay(args) -> int:
     return run_replay(match, size=(w, h), speed=args.speed, frames=args.frames)
 
 
+def play_random_plies(match, plies: int, rng) -> None:
+    """Play uniformly random moves and chance outcomes, one ply at a time, until `match` has `plies` plies; CliError
+    when the game ends sooner (so 'render GAME --ply N' shows exactly N plies or says why not)."""
+    game = match.game
+    while len(match.plies) < plies:
+        if match.over:
+            raise CliError(f"This game ended after {len(match.plies)} plies; --ply must be at most that.")
+        if match.current_player == CHANCE:
+            match.apply(game.sample_chance(match.state, rng), save=False)
+        else:
+            moves = game.legal_moves(match.state)
+            match.apply(moves[rng.randrange(len(moves))], save=False)
+
+
 def cmd_render(args) -> int:
     import random
 
     from towerworld.engine.record import load_match
-    from towerworld.engine.registry import all_games
+    from towerworld.engine.registry import names
     w, h = _size(args.size)
     if not args.out.lower().endswith(".png"):
-        raise CliError(f"--out must name a .png file, not '{args.out}'.")
-    if args.source in all_games():
+        raise CliError(f"--out must name a .png file, not '{shown_text(args.out)}'.")
+    _writable_file(args.out)
+    if args.ply is not None and args.ply < 0:
+        raise CliError(f"--ply counts plies from the start, so it cannot be negative ({args.ply}).")
+    if args.source in names():
         from towerworld.engine.match import Match, PlayerSpec
         from towerworld.engine.registry import get_game
         game = get_game(args.source)
+        if args.players is not None and not 1 <= args.players <= 16:
+            raise CliError(f"--players must be a number of players, not {args.players}.")
         seats = None if args.players is None else [PlayerSpec(f"Player {i + 1}") for i in range(args.players)]
-        match = Match(game, options=_options(args.option), seed=args.seed if args.seed is not None else 1,
-                      variant=args.variant, players=seats)
-        rng = random.Random(match.seed)
-        for _ in range(args.ply or 0):
-            if match.over:
-                break
-            if match.current_player >= 0:
-                moves = game.legal_moves(match.state)
-                match.apply(moves[rng.randrange(len(moves))], save=False)
-            else:
-                match.play_chance(save=False)
+        seed = args.seed if args.seed is not None else 1
+        match = Match(game, options=_options(game, args.option), seed=seed, variant=args.variant, players=seats)
+        play_random_plies(match, args.ply or 0, random.Random(seed))
         state = match.state
     elif os.path.exists(args.source):
+        if args.variant or args.option or args.seed is not None or args.players is not None:
+            raise CliError("A record brings its own variant, options, players and chance; "
+                           "leave out --variant, -o, --seed and --players.")
         match = load_match(args.source)
         ply = len(match.plies) if args.ply is None else args.ply
-        if not 0 <= ply <= len(match.plies):
-            raise CliError(f"--ply must be between 0 and {len(match.plies)} for this record.")
+        if ply > len(match.plies):
+            raise CliError(f"--ply must be at most {len(match.plies)}: this record has {len(match.plies)} plies.")
         state = match.state_at(ply)
         game = match.game
     else:
-        raise CliError(f"'{args.source}' is neither a game (see 'towerworld games') nor a record file.")
+        raise CliError(f"'{shown_text(args.source)}' is neither a game (see 'towerworld games') nor a record file.")
     from towerworld.scene.offscreen import render_layout
     _needs_scene(game, state)
-    render_layout(game.layout(state, OMNISCIENT), args.out, w, h, cutaway=game.cutaway(state, OMNISCIENT))
-    print(f"wrote {args.out}")
+    try:
+        render_layout(game.layout(state, OMNISCIENT), args.out, w, h, cutaway=game.cutaway(state, OMNISCIENT))
+    except OSError as e:
+        raise CliError(f"--out {shown_text(args.out, 300)} cannot be written: {e.strerror or e}.") from None
+    print(f"wrote {shown_text(args.out, 200)}")
     return 0
 
 
 def cmd_simulate(args) -> int:
     from towerworld.ai import make_agent
+    from towerworld.engine.driver import play_match
     from towerworld.engine.match import Match, PlayerSpec
     from towerworld.engine.record import save_match
     from towerworld.engine.registry import get_game
 
     game = get_game(args.game)
-    opts = _options(args.option)
-    names = [s.strip() for s in args.agents.split(",") if s.strip()]
-    _, n_players = game.resolve_options(opts, args.variant, len(names))
+    opts = _options(game, args.option)
+    if args.agents is None:
+        # as many seats as the game (or its variant) has by default: ziggurat and kdak's solitaire are for one
+        _, n_players = game.resolve_options(opts, args.variant)
+        names = ["random"] * n_players
+    else:
+        names = _seat_names(args.agents, "--agents")
+        _, n_players = game.resolve_options(opts, args.variant, len(names))
     if args.games < 1:
         raise CliError("--games must be at least 1.")
     base_seed = args.seed if args.seed is not None else 1
     if args.out:
-        os.makedirs(args.out, exist_ok=True)
+        _writable_folder(args.out)
     stats: dict[str, dict] = {n: {"games": 0, "wins": 0, "draws": 0, "losses": 0, "score": 0.0} for n in names}
     results: dict[str, int] = {}
     score_hist: dict[int, int] = {}
@@ -257,12 +349,7 @@ def cmd_simulate(args) -> int:
         match = Match(game, options=opts, players=seats, seed=base_seed + g, variant=args.variant)
         agents = [make_agent(n, game, seed=base_seed * 1000 + g * 10 + i, level=args.level)
                   for i, n in enumerate(seat_names)]
-        while not match.over:
-            cp = match.current_player
-            if cp < 0:
-                match.play_chance(save=False)
-                continue
-            match.apply(agents[cp].choose(game, match.state), save=False)
+        play_match(match, dict(enumerate(agents)), match.rng)
         plies_total += len(match.plies)
         r = game.returns(match.state)
         sc = game.scores(match.state)
@@ -322,18 +409,49 @@ def _progress(done: int, total: int, t0: float) -> None:
     sys.stderr.flush()
 
 
-def cmd_check(args) -> int:
+def _record_paths(sources: list[str]) -> list[str]:
+    """The files to check: each file named, and every *.tower.json inside each folder named (sorted, not recursive)."""
+    paths = []
+    for source in sources:
+        if os.path.isdir(source):
+            try:
+                inside = sorted(e.path for e in os.scandir(source) if e.name.endswith(".tower.json"))
+            except OSError:
+                inside = [source]       # the folder gets a verdict line saying it cannot be read
+            paths.extend(inside)
+        else:
+            paths.append(source)
+    return paths
+
+
+def check_one(path: str) -> tuple[bool, str]:
+    """(ok, verdict) for one record file: loaded, replayed and its stored result compared; never raises."""
     from towerworld.engine.record import load_match
+    try:
+        match = load_match(path)
+    except TowerworldError as e:
+        return False, str(e)
+    except MemoryError:
+        return False, "too large to check."
+    except Exception as e:  # a bug in towerworld, not the file's fault; the other files still get their verdicts
+        return False, f"could not be checked: towerworld failed inside ({type(e).__name__}); please report it."
+    state = "finished" if match.game.current_player(match.state) == TERMINAL else "in progress"
+    return True, (f"ok, {match.game.name}, {len(match.plies)} plies, {state}: "
+                  f"{shown_text(match.result_text(), 120)}")
+
+
+def cmd_check(args) -> int:
+    paths = _record_paths(args.files)
+    if not paths:
+        print("No record files (*.tower.json) found.")
+        return 1
     bad = 0
-    for path in args.files:
-        try:
-            match = load_match(path)
-        except TowerworldError as e:
-            print(f"{path}: {e}")
-            bad += 1
-            continue
-        state = "finished" if match.game.current_player(match.state) == TERMINAL else "in progress"
-        print(f"{path}: ok, {match.game.name}, {len(match.plies)} plies, {state}: {match.result_text()}")
+    for path in paths:
+        ok, verdict = check_one(path)
+        bad += not ok
+        print(f"{shown_text(path, 200)}: {shown_text(verdict, 400)}", flush=True)
+    if len(paths) > 1:
+        print(f"{len(paths) - bad} of {len(paths)} records ok.")
     return 1 if bad else 0
 
 
@@ -345,23 +463,22 @@ def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     try:
         args = parser.parse_args(argv)
-        if not args.command:
-            parser.print_help()
-            return EXIT_BAD_INPUT
+        if not args.command:     # `towerworld` alone opens the start screen
+            args = parser.parse_args(["play"] + list(argv or []))
         return COMMANDS[args.command](args)
     except TowerworldError as e:
-        print(f"towerworld: {e}", file=sys.stderr)
+        print(f"towerworld: {shown_text(str(e), 400)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print("towerworld: interrupted.", file=sys.stderr)
         return 130
     except OSError as e:
-        print(f"towerworld: {e.strerror or e}{': ' + e.filename if getattr(e, 'filename', None) else ''}.",
-              file=sys.stderr)
+        where = f": {e.filename}" if getattr(e, "filename", None) else ""
+        print(f"towerworld: {shown_text(f'{e.strerror or e}{where}', 400)}.", file=sys.stderr)
         return 1
     except Exception as e:  # a bug: one sentence for the person, the details in a log for us
         log = _log_crash()
-        print(f"towerworld: something went wrong inside towerworld ({type(e).__name__}: {e}); "
+        print(f"towerworld: something went wrong inside towerworld ({type(e).__name__}: {shown_text(str(e), 200)}); "
               f"details are in {log}.", file=sys.stderr)
         return 3
 

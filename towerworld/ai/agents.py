@@ -3,31 +3,31 @@ from __future__ import annotations
 
 import random
 
-from towerworld.engine.game import CHANCE, TERMINAL, BadOption, Game, Move, State
+from towerworld.engine.agent import View
+from towerworld.engine.game import CHANCE, BadOption, Game, Move, State
 
 BUILTIN = ("random", "greedy", "mcts")
 
 
 class Agent:
-    """Chooses a move for the player to move. `choose` is only called at a decision state of a player it plays."""
+    """Chooses a move for its seat from the seat's View (never the true state). `choose` is only called when the
+    view's seat is to move. `omniscient` agents are oracles for measurement (a solver that reads the pile): the driver
+    shows them everything, and the table never offers them."""
     name = "agent"
+    omniscient = False
 
-    def choose(self, game: Game, state: State) -> Move:
+    def choose(self, view: View) -> Move:
         raise NotImplementedError
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"
 
 
-def decision_moves(game: Game, state: State) -> tuple[int, list[Move]]:
-    """The player to move and their legal moves; ValueError when the state is not a decision (a caller's bug)."""
-    player = game.current_player(state)
-    if player in (CHANCE, TERMINAL):
-        raise ValueError("An agent was asked to move at a chance or terminal state.")
-    moves = game.legal_moves(state)
-    if not moves:
-        raise ValueError("An agent was asked to move where there is no legal move.")
-    return player, moves
+def decision_moves(view: View) -> tuple[int, list[Move]]:
+    """The seat to move and its legal moves; ValueError when the view is not a decision (a caller's bug)."""
+    if not view.legal_moves:
+        raise ValueError("An agent was asked to move where its seat has no decision.")
+    return view.seat, list(view.legal_moves)
 
 
 class RandomAgent(Agent):
@@ -37,8 +37,8 @@ class RandomAgent(Agent):
     def __init__(self, seed: int | None = None):
         self.rng = random.Random(seed)
 
-    def choose(self, game, state):
-        _, moves = decision_moves(game, state)
+    def choose(self, view):
+        _, moves = decision_moves(view)
         return moves[self.rng.randrange(len(moves))]
 
 
@@ -47,7 +47,7 @@ class GreedyAgent(Agent):
 
     The work is capped: at most `max_evals` heuristic calls per decision, spread over the moves; a chance node with
     more outcomes than a move's share is sampled instead of enumerated. Ties are broken by the seeded generator. In a
-    hidden-information game with `game.determinize`, the agent looks at a determinization (never the hidden truth).
+    hidden-information game the agent looks at one resample of what its seat knows (never the hidden truth).
     """
     name = "greedy"
     max_evals = 2000
@@ -56,12 +56,15 @@ class GreedyAgent(Agent):
     def __init__(self, seed: int | None = None):
         self.rng = random.Random(seed)
 
-    def choose(self, game, state):
-        player, moves = decision_moves(game, state)
+    def world(self, view: View) -> State:
+        """The full state this agent reasons about: a resample of what its seat knows."""
+        return view.resample(self.rng)
+
+    def choose(self, view):
+        player, moves = decision_moves(view)
         if len(moves) == 1:
             return moves[0]
-        if not game.perfect_information and not game.perfect_information:
-            state = game.resample(state, player, self.rng)
+        game, state = view.game, self.world(view)
         share = max(1, self.max_evals // len(moves))
         best: list[Move] = []
         best_value = float("-inf")

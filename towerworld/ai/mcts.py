@@ -36,7 +36,9 @@ def _bot_class():
         deadline = float("inf")
 
         def mcts_search(self, state):
-            # OpenSpiel's mcts_search (same tree policy and backup), plus a check of the deadline per simulation.
+            # Adapted from OpenSpiel's open_spiel/python/algorithms/mcts.py (MCTSBot.mcts_search), with a deadline
+            # check per simulation added. Copyright 2019 DeepMind Technologies Limited. Licensed under the Apache
+            # License, Version 2.0 (http://www.apache.org/licenses/LICENSE-2.0); see NOTICE at the repository root.
             root = mcts.SearchNode(None, state.current_player(), 1)
             for i in range(self.max_simulations):
                 if i and time.perf_counter() >= self.deadline:
@@ -151,24 +153,22 @@ class MCTSAgent(Agent):
         self.rollout_plies = rollout_plies
         self.last_simulations = 0      # simulations of the latest choose (all determinizations together)
 
-    def choose(self, game: Game, state):
-        player, moves = decision_moves(game, state)
+    def choose(self, view):
+        player, moves = decision_moves(view)
         if len(moves) == 1:
             self.last_simulations = 0
             return moves[0]
+        game = view.game
         _bot_class()                  # import OpenSpiel (and numpy) before the clock starts
         deadline = time.perf_counter() + self.seconds
-        if not game.perfect_information and not game.perfect_information:
-            worlds = self.determinizations
-        else:
-            worlds = 1
+        worlds = 1 if game.perfect_information else self.determinizations
         visits: dict = {}
         reward: dict = {}
         proven: dict = {}
         sims = 0
         lo = hi = None
         for k in range(worlds):
-            world = state if worlds == 1 else game.resample(state, player, self.rng)
+            world = view.resample(self.rng)
             now = time.perf_counter()
             end = now + (deadline - now) / (worlds - k)
             cap = max(1, (self.max_simulations - sims) // (worlds - k))

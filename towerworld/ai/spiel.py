@@ -12,7 +12,7 @@ pyspiel is imported lazily: `import towerworld.ai` works without open_spiel inst
 """
 from __future__ import annotations
 
-from towerworld.engine.game import CHANCE, TERMINAL, BadOption, Game
+from towerworld.engine.game import CHANCE, TERMINAL, BadOption, Game, TowerworldError
 
 PREFIX = "towerworld_"
 
@@ -94,6 +94,11 @@ class _Native:
     def __copy__(self):
         return self
 
+    def __reduce__(self):
+        # pyspiel's own State.serialize pickles a python state's attributes; towerworld never pickles (a pickle from
+        # outside could run code). States travel as their record instead: state.serialize(), game.deserialize_state.
+        raise TypeError("towerworld states are not pickled: use state.serialize() (the record: options and moves).")
+
     def player(self) -> int:
         if self._cp is None:
             self._cp = self.game.current_player(self.state)
@@ -169,6 +174,11 @@ def _classes():
 
         def new_initial_state(self, tw_state=None):
             return TowerworldSpielState(self, self.tw_initial if tw_state is None else tw_state)
+
+        def deserialize_state(self, text):
+            """The state `serialize` wrote (a record: options and moves), every move replayed with legality checks;
+            RecordError with one sentence for anything else."""
+            return state_from_record(self, text)
 
         def make_py_observer(self, iig_obs_type=None, params=None):
             if params:
@@ -246,6 +256,11 @@ def _classes():
         def __str__(self):
             return repr(self._n.state)
 
+        def serialize(self):
+            """The state as a record (JSON: game, variant, options, players and the moves in notation), never a
+            pickle."""
+            return record_of_state(self)
+
     _CLASSES = (TowerworldSpielGame, TowerworldSpielState)
     return _CLASSES
 
@@ -301,6 +316,55 @@ def load_game(name: str, **params):
     game = get_game(name[len(PREFIX):] if name.startswith(PREFIX) else name)
     register(game)
     return pyspiel.load_game(short_name(game), params)
+
+
+def record_of_state(sstate) -> str:
+    """JSON text of the record that leads from the game's initial state to `sstate`: game, variant, non-default
+    options, player count and every move (chance outcomes included) in the game's notation."""
+    import json
+
+    sgame = sstate.get_game()
+    game = sgame.tw_game
+    state, texts = sgame.tw_initial, []
+    for action in sstate.history():
+        move = _Native(game, state).moves()[action]
+        texts.append(game.format_move(state, move))
+        state, _ = game.apply_unchecked(state, move)
+    if state != sstate.tw_state:
+        raise BadOption("This state was set from a position, not played from its game's start, so it has no record.")
+    return json.dumps({"game": game.name, "variant": sgame.tw_variant, "players": game.num_players(state),
+                       "options": game.non_default_options(sgame.tw_options), "moves": texts})
+
+
+def state_from_record(sgame, text: str):
+    """The pyspiel state of `sgame` that `record_of_state` wrote: the record is parsed with the records' limits, must
+    match `sgame` (game, variant, options, players) and replays move by move with legality checks."""
+    from towerworld.engine.record import MAX_MOVE_TEXT, RecordError, parse_record_text
+    from towerworld.engine.safe_text import shown_text, shown_value
+
+    raw = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else bytes(text)
+    data = parse_record_text(raw, "The serialized state")
+    game = sgame.tw_game
+    state = sgame.new_initial_state()
+    setup = {"game": game.name, "variant": sgame.tw_variant, "players": game.num_players(state.tw_state),
+             "options": game.non_default_options(sgame.tw_options)}
+    if not isinstance(data, dict) or not isinstance(data.get("moves"), list):
+        raise RecordError("A serialized state is a JSON object with a list of 'moves'.")
+    for key, value in setup.items():
+        if data.get(key) != value:
+            raise RecordError(f"The serialized state's '{key}' is {shown_value(data.get(key), 40)}, but this game's "
+                              f"is {shown_value(value, 40)}.")
+    for ply, move_text in enumerate(data["moves"], start=1):
+        if not isinstance(move_text, str) or len(move_text) > MAX_MOVE_TEXT or state.is_terminal():
+            raise RecordError(f"Ply {ply} of the serialized state is not a move here.")
+        native = state.tw_state
+        try:
+            move = game.parse_move(native, move_text)
+            game.apply(native, move)                  # legality, with the rule's reason when refused
+        except TowerworldError as e:
+            raise RecordError(f"Ply {ply} ('{shown_text(move_text, 30)}'): {shown_text(str(e), 200)}") from None
+        state.apply_action(state.action_of(move))
+    return state
 
 
 def spiel_state(sgame, tw_state):

@@ -7,39 +7,30 @@ highlighted; a pick that leads nowhere is refused with the game's reason. Picks 
 from __future__ import annotations
 
 import os
-import threading
 import time
 
+from towerworld.app.picks import next_picks, path_progress
+from towerworld.app import saves
+from towerworld.engine.driver import AgentFailed, Driver, live_chance
 from towerworld.engine.game import CHANCE, OMNISCIENT, SPECTATOR, TERMINAL, TowerworldError
 from towerworld.engine.match import Match
 from towerworld.scene.setup import configure
-
-SAVE_DIR = os.path.join(os.path.expanduser("~"), ".towerworld", "saves")
 
 
 class Table:
     """Shared window setup: scene, stage, camera controls, HUD."""
 
     def __init__(self, match: Match, size=(1280, 800), frames: int | None = None):
-        configure(offscreen=frames is not None, width=size[0], height=size[1], title=f"towerworld: {match.game.title}")
-        from direct.showbase.ShowBase import ShowBase
-
+        from towerworld.app.main import open_base
         from towerworld.scene.camera import framing
         from towerworld.scene.hud import Hud
         from towerworld.scene.picking import Picker
         from towerworld.scene.setup import add_table, dress, frame_light
         from towerworld.scene.stage import Stage
 
-        import builtins
-        self.owns_base = getattr(builtins, "base", None) is None
-        try:
-            self.base = ShowBase(windowType="offscreen" if frames is not None else None) if self.owns_base \
-                else builtins.base
-        except Exception:  # no display, no GL: say so in one sentence
-            where = os.environ.get("DISPLAY")
-            raise TowerworldError("Could not open a window" + (f" on display {where}" if where else
-                                  " (no display is set)") + "; the table needs a desktop session, and "
-                                  "'towerworld render' makes a picture without one.") from None
+        self.base = open_base(size, offscreen=frames is not None, title=f"towerworld: {match.game.title}")
+        self.on_leave = None      # the app's way back to the start screen (None: the table is the whole run)
+        self.menu: list = []      # the Esc menu's widgets while it is open
         self.base.disableMouse()
         self.base.setBackgroundColor(0.78, 0.84, 0.9, 1)
         self.base.camLens.setFov(40)
@@ -66,6 +57,8 @@ class Table:
         self.base.accept("f1", self.toggle_help)
         self.base.accept("q", self.quit)
         self.base.accept("escape-up", lambda: None)
+        self.base.accept("f11", self.toggle_fullscreen)
+        self.base.accept("window-event", self._window_event)
         self.cut_offset = 0          # page up/down move the cutaway storey by storey
         self.base.accept("page_up", self.move_cut, [1])
         self.base.accept("page_down", self.move_cut, [-1])
@@ -173,8 +166,57 @@ class Table:
     def quit(self):
         self.base.userExit()
 
+    # ---- window --------------------------------------------------------------------------------------------------------
+    def toggle_fullscreen(self):
+        from panda3d.core import WindowProperties
+        win = self.base.win
+        if win is None or not hasattr(win, "getProperties"):
+            return
+        props = WindowProperties()
+        props.setFullscreen(not win.getProperties().getFullscreen())
+        win.requestProperties(props)
+
+    def _window_event(self, win):
+        """The camera follows a resized window (ShowBase keeps the aspect); the size is remembered for next time."""
+        self.base.windowEvent(win)
+        if win is None or self.frames is not None or not hasattr(win, "getProperties"):
+            return
+        props = win.getProperties()
+        if props.getOpen() and not props.getFullscreen() and props.hasSize():
+            from towerworld.app.saves import remember_window_size
+            remember_window_size(props.getXSize(), props.getYSize())
+
+    # ---- the Esc menu ----------------------------------------------------------------------------------------------------
+    def menu_entries(self) -> list[tuple[str, object]]:
+        entries: list[tuple[str, object]] = [("Resume", self.close_menu)]
+        if self.on_leave is not None:
+            entries.append(("New game", self.on_leave))
+        entries += [("Rules and keys", self.toggle_help), ("Quit", self.quit)]
+        return entries
+
+    def toggle_menu(self):
+        if self.menu:
+            self.close_menu()
+            return
+        from direct.gui.DirectGui import DirectButton, DirectFrame
+        panel = DirectFrame(frameColor=(0.08, 0.1, 0.16, 0.92), frameSize=(-0.45, 0.45, -0.6, 0.6), sortOrder=5)
+        self.menu = [panel]
+        for i, (label, command) in enumerate(self.menu_entries()):
+            def act(command=command):
+                self.close_menu()
+                command()
+            self.menu.append(DirectButton(parent=panel, text=label, scale=0.06, pos=(0, 0, 0.42 - 0.15 * i),
+                                          command=act, frameColor=(0.95, 0.9, 0.75, 1), pad=(0.5, 0.2),
+                                          frameSize=(-5, 5, -0.6, 1.1)))
+
+    def close_menu(self):
+        for w in reversed(self.menu):
+            w.destroy()
+        self.menu = []
+
     def close(self):
-        """Take the table down without closing a ShowBase it did not open (tests share one)."""
+        """Take the table down without closing the ShowBase (the app and tests share one)."""
+        self.close_menu()
         if self.anim is not None:
             self.anim.finish()
         for name in ("camera-drag", "turns", "replay"):
@@ -223,102 +265,235 @@ class Table:
 
 
 class PlayTable(Table):
-    @property
-    def viewer(self) -> int:
-        """The person at the screen: the human to move, else the only human seat; nobody's secrets otherwise."""
-        if self.match.over:
-            return OMNISCIENT
-        humans = [i for i, p in enumerate(self.match.players) if not p.is_ai]
-        cp = self.match.current_player
-        if cp in humans:
-            return cp
-        return humans[0] if len(humans) == 1 else SPECTATOR
+    """Live play: people pick moves with clicks, AI seats think in worker processes, chance is drawn live.
+
+    Who is looking: the human to move (their hand shows), else the only human seat. Between several people in a game
+    with secrets, the table hides everything private and asks for a hand-off before it shows the next player's hand.
+    """
+
     def __init__(self, match: Match, size=(1280, 800), level=None, frames=None):
+        self.shown_seat: int | None = None     # whose secrets the table shows now (None: nobody's yet)
+        self.handoff: int | None = None        # the seat the screen waits to be passed to
+        self._init_seat(match)
         super().__init__(match, size, frames)
-        from towerworld.ai import make_agent
-        self.agents = {i: make_agent(p.agent, self.game, seed=match.seed + i, level=level)
-                       for i, p in enumerate(match.players) if p.is_ai}
+        self.level = level
         self.picks: list[str] = []
-        self.thinking = None
-        if match.autosave_path is None:
-            os.makedirs(SAVE_DIR, exist_ok=True)
-            match.autosave_path = os.path.join(SAVE_DIR, f"autosave-{self.game.name}.tower.json")
+        self.thinkers: dict = {}
+        self.offers: list = []                  # buttons offering to resume an unfinished game, until one is chosen
+        self.hinted = None                      # the move T suggested, which Enter plays
+        self.waiting_for: int | None = None     # the AI seat whose answer is awaited
+        self.driver = Driver(match, agents={i: None for i, p in enumerate(match.players) if p.is_ai},
+                             chance=match.rng if match.seed is not None else live_chance())
+        self._prepare_autosave(match)
         b = self.base
-        b.accept("escape", self.clear_picks)
+        b.accept("escape", self.escape)
         b.accept("backspace", self.back_pick)
         b.accept("enter", self.commit_exact)
+        b.accept("space", self.confirm_handoff)
         b.accept("z", self.undo)
         b.accept("control-z", self.undo)
         b.accept("y", self.redo)
         b.accept("control-y", self.redo)
         b.accept("control-s", self.save)
-        b.accept("control-o", self.load_latest)
+        b.accept("control-o", self.open_saves)
         b.accept("m", self.toggle_memory)
         b.accept("t", self.show_hint)
         b.taskMgr.add(self._turn_task, "turns")
         self.refresh()
 
+    # ---- who is looking ------------------------------------------------------------------------------------------------
+    def _humans(self, match: Match | None = None) -> list[int]:
+        m = match or self.match
+        return [i for i, p in enumerate(m.players) if not p.is_ai]
+
+    def _init_seat(self, match: Match) -> None:
+        humans = self._humans(match)
+        cp = match.current_player
+        self.shown_seat = cp if cp in humans else humans[0] if humans else None
+
+    @property
+    def private_hands(self) -> bool:
+        """Several people share this screen in a game with secrets: hands are shown only after a hand-off."""
+        return not self.game.perfect_information and len(self._humans()) > 1
+
+    @property
+    def viewer(self) -> int:
+        if self.match.over:
+            return OMNISCIENT
+        if self.handoff is not None or self.shown_seat is None:
+            return SPECTATOR
+        return self.shown_seat
+
+    def _check_handoff(self) -> None:
+        """A person other than the one shown must decide: hide their secrets until they confirm they alone look."""
+        cp = self.match.current_player
+        if cp < 0 or cp not in self._humans() or cp == self.shown_seat or self.handoff == cp:
+            return
+        if not self.private_hands:
+            self.shown_seat = cp
+            return
+        self.handoff = cp
+        self.picks = []
+        self.stage.show(self.game.layout(self.match.state, self.viewer))
+        name = self.match.players[cp].name
+        self.hud.show_cover(f"Pass to {name}", f"Press Space when only {name} is looking.")
+
+    def confirm_handoff(self):
+        if self.handoff is None:
+            return
+        self.shown_seat, self.handoff = self.handoff, None
+        self.hud.hide_cover()
+        self.stage.show(self.game.layout(self.match.state, self.viewer))
+        self.refresh()
+
     # ---- turn flow ---------------------------------------------------------------------------------------------------
+    def _thinker(self, seat: int):
+        from towerworld.app.thinker import SeatSpec, Thinker
+        if seat not in self.thinkers:
+            m = self.match
+            players = [{"name": p.name, "kind": p.kind, "agent": p.agent} for p in m.players]
+            self.thinkers[seat] = Thinker(SeatSpec(self.game.name, m.options, m.variant, players, seat,
+                                                   m.players[seat].agent or "greedy", None, self.level))
+        return self.thinkers[seat]
+
     def _turn_task(self, task):
-        if self.animating:
+        if self.animating or self.handoff is not None or self.offers:
             return task.cont
         m = self.match
         cp = m.current_player
         if cp == CHANCE:
-            self._play(lambda: m.play_chance())
-        elif cp >= 0 and cp in self.agents:
-            if self.thinking is None:
-                agent, state = self.agents[cp], m.state
-                box: dict = {}
-
-                def think():
-                    try:
-                        box["move"] = agent.choose(self.game, state)
-                    except Exception as e:  # an agent bug must not freeze the table
-                        box["error"] = str(e)
-                self.thinking = (threading.Thread(target=think, daemon=True), box, state)
-                self.thinking[0].start()
-                self.hud.say(f"{m.players[cp].name} is thinking...")
-            elif not self.thinking[0].is_alive():
-                _t, box, state = self.thinking
-                self.thinking = None
-                if state is m.state:
-                    if "error" in box:
-                        self.hud.say(f"The AI failed: {box['error']}")
-                    else:
-                        self._play(lambda: m.apply(box["move"]))
+            self._play(lambda: self.driver.step())
+        elif cp >= 0 and cp in self.driver.agents and cp not in self.driver.failed:
+            self._agent_turn(cp)
+        else:
+            self._check_handoff()
         return task.cont
+
+    def _agent_turn(self, seat: int):
+        thinker = self._thinker(seat)
+        if self.waiting_for is None:
+            thinker.ask([p.text for p in self.match.plies])
+            self.waiting_for = seat
+            self.hud.say(f"{self.match.players[seat].name} is thinking...")
+            return
+        answer = thinker.wait(0) if self.frames is not None else thinker.poll()
+        if answer is None:
+            return
+        self.waiting_for = None
+        kind, text = answer
+        try:
+            if kind == "error":
+                self.driver.failed[seat] = text
+                raise AgentFailed(seat, text)
+            move = self.game.parse_move(self.match.state, text)
+            self._play(lambda: self.driver.submit_agent(seat, move))
+        except (AgentFailed, TowerworldError) as e:
+            self.hud.say(self.with_names(f"{e} Z takes back your last move; Ctrl-S saves the game."))
 
     def _play(self, action):
         old = self.stage.layout
         try:
             events = action()
+        except AgentFailed as e:
+            self.hud.say(self.with_names(str(e)))
+            return
         except TowerworldError as e:
             self.hud.say(str(e))
             return
+        if events is None:
+            return
+        warning = self._autosave()
         self.picks = []
+        self._check_handoff()
         new = self.game.layout(self.match.state, self.viewer)
         self._frame_light(self.scene.find("**/key"), new)
-        self.hud.say(self.with_names("  ".join(e.text for e in events if e.text)[:200]))
-        self.animate_to(old, new, events, then=self.refresh)
+        shown = [e.text for e in events if e.text and e.seen_by(self.viewer)]
+        self.hud.say(self.with_names("  ".join(shown)[:200]) + (f"\n{warning}" if warning else ""))
+        self.animate_to(old, new, [e for e in events if e.seen_by(self.viewer)], then=self.refresh)
         self.refresh(highlight=False)
 
-    # ---- picking -------------------------------------------------------------------------------------------------------
     def _human_turn(self) -> bool:
         cp = self.match.current_player
-        return cp >= 0 and cp not in self.agents and not self.animating
+        return (cp >= 0 and cp not in self.driver.agents and not self.animating and self.handoff is None
+                and cp == self.shown_seat and not self.offers and not self.menu)
 
+    # ---- saving ------------------------------------------------------------------------------------------------------
+    def _prepare_autosave(self, match: Match) -> None:
+        """One autosave per unfinished game; no writable place means one warning and play unsaved."""
+        if match.autosave_path is None:
+            match.autosave_path = saves.autosave_path(self.game.name)
+        if match.autosave_path is None:
+            self.hud.say("No folder for saves can be written: this game will not be saved.")
+
+    def _autosave(self) -> str | None:
+        """Save after a move; a failure is a warning to show (play goes on, the next move tries again)."""
+        if self.match.autosave():
+            return None
+        return f"{self.match.save_error} Play goes on; the next move tries again."
+
+    def save(self):
+        from towerworld.engine.record import save_match
+        path = os.path.join(saves.SAVE_DIR, f"{self.game.name}-{time.strftime('%Y%m%d-%H%M%S')}.tower.json")
+        try:
+            os.makedirs(saves.SAVE_DIR, exist_ok=True)
+            save_match(self.match, path)
+            self.hud.say(f"Saved to {path}")
+        except OSError as e:
+            self.hud.say(f"Could not save to {path}: {e.strerror or e}.")
+
+    def offer_resume(self, infos, resume):
+        """Unfinished games of this game are waiting: offer them before the new one is played."""
+        self.offers = [(f"Resume: {info.label}"[:70], lambda info=info: resume(info.path)) for info in infos]
+        self.offers.append(("New game", self.decline_resume))
+        self.hud.say("You have an unfinished game. Resume it, or start a new one.")
+        self.refresh()
+
+    def decline_resume(self):
+        self.offers = []
+        self.hud.say("")
+        self.refresh()
+
+    def open_saves(self):
+        """Ctrl-O: saves and autosaves of this game, newest first, as buttons; a damaged file is refused."""
+        found = [s for s in saves.list_saves() if s.game == self.game.name][:6]
+        if not found:
+            self.hud.say(f"There is no saved {self.game.title} game in {saves.SAVE_DIR} yet (Ctrl-S saves).")
+            return
+        self.hud.say("Open which game?")
+        self.hud.set_buttons([(s.label, lambda s=s: self.load(s.path)) for s in found])
+
+    def load(self, path: str):
+        from towerworld.engine.record import load_match
+        try:
+            loaded = load_match(path, autosave=path if os.path.basename(path).startswith("autosave-") else None)
+        except TowerworldError as e:
+            self.hud.say(f"Could not load {os.path.basename(path)}: {e}")
+            return
+        self._stop_thinkers()
+        if len(loaded.players) == len(self.match.players):
+            loaded.players = self.match.players
+        if loaded.autosave_path is None:
+            loaded.autosave_path = self.match.autosave_path
+        self.match = loaded
+        self.driver.match = loaded
+        self.driver.failed.clear()
+        self._jump(f"Loaded {os.path.basename(path)}.")
+
+    # ---- picking -------------------------------------------------------------------------------------------------------
     def _candidates(self, picks):
+        """(move, progress) for every legal move whose pick path the picks so far follow (sets in any order)."""
         state = self.match.state
-        n = len(picks)
         out = []
         for move in self.game.legal_moves(state):
-            path = tuple(self.game.picks(state, move))
-            if path[:n] == tuple(picks):
-                out.append((move, path))
+            progress = path_progress(tuple(self.game.picks(state, move)), picks)
+            if progress is not None:
+                out.append((move, progress))
         return out
 
     def on_click(self):
+        if self.handoff is not None:
+            self.hud.say(f"Press Space when only {self.match.players[self.handoff].name} is looking.")
+            return
         if not self._human_turn():
             if self.match.over:
                 self.hud.say("The game is over: Z undoes, Q quits.")
@@ -339,39 +514,63 @@ class PlayTable(Table):
         state = self.match.state
         self.hud.say("That spot offers " + " or ".join(self.game.describe_pick(state, self.picks, v) for v in valid)
                      + ": choose below.")
-        self.hud.set_buttons([(self.game.describe_pick(state, self.picks, v).capitalize(),
-                               lambda v=v: self.choose(v)) for v in valid])
+        self.hud.set_buttons([(self._label(v), lambda v=v: self.choose(v)) for v in valid])
+
+    def _label(self, pick: str) -> str:
+        label = self.game.describe_pick(self.match.state, self.picks, pick)
+        return label[:1].upper() + label[1:]
 
     def choose(self, target: str):
+        if not self._human_turn():
+            return
+        if target in self.picks:          # a second click on a card of a set takes it back out
+            self.picks = [p for p in self.picks if p != target]
+            self.refresh()
+            return
         trial = self.picks + [target]
         cands = self._candidates(trial)
         if not cands:
             self.hud.say(self.game.explain(self.match.state, trial))
             return
-        exact = [m for m, path in cands if len(path) == len(trial)]
-        longer = [m for m, path in cands if len(path) > len(trial)]
-        if exact and not longer:
-            self._play(lambda: self.match.apply(exact[0]))
+        exact = [m for m, progress in cands if progress.done]
+        if exact and len(cands) == 1:
+            self._play(lambda: self.driver.submit(exact[0]))
             return
         self.picks = trial
         if exact:
-            self.hud.say("Press Enter to play " + self.game.format_move(self.match.state, exact[0]) +
+            self.hud.say("Press Enter or Confirm to play " + self.game.format_move(self.match.state, exact[0]) +
                          ", or pick on.")
         self.refresh()
 
     def commit_exact(self):
+        """Enter: play the complete move the picks make, or the hint just shown."""
         if not self._human_turn():
             return
-        exact = [m for m, p in self._candidates(self.picks) if len(p) == len(self.picks)]
+        if not self.picks and self.hinted is not None and self.hinted in self.game.legal_moves(self.match.state):
+            move, self.hinted = self.hinted, None
+            self._play(lambda: self.driver.submit(move))
+            return
+        exact = [m for m, progress in self._candidates(self.picks) if progress.done]
         if exact:
-            self._play(lambda: self.match.apply(exact[0]))
+            self._play(lambda: self.driver.submit(exact[0]))
+
+    def escape(self):
+        """Esc: close help, else drop the picks, else open the menu."""
+        if not self.hud.help.isHidden():
+            self.hud.help.hide()
+        elif self.picks:
+            self.clear_picks()
+        else:
+            self.toggle_menu()
+
+    def menu_entries(self):
+        entries = super().menu_entries()
+        return entries[:-2] + [("Save", self.save), ("Load", self.open_saves)] + entries[-2:]
 
     def clear_picks(self):
-        if self.hud.help.isHidden():
-            self.picks = []
-            self.refresh()
-        else:
-            self.hud.help.hide()
+        self.picks = []
+        self.hinted = None
+        self.refresh()
 
     def back_pick(self):
         self.picks = self.picks[:-1]
@@ -381,11 +580,16 @@ class PlayTable(Table):
         if self.picks:
             self.back_pick()
             return
-        if self.thinking is not None or self.animating:
+        if self.animating:
             return
         if not self.match.undo():
             self.hud.say(self.match.why_no_undo())
             return
+        self.waiting_for = None     # a pending answer is for a position that is gone
+        for thinker in self.thinkers.values():
+            thinker.busy = False
+        self._stop_thinkers()
+        self.driver.failed.clear()
         self._jump("Move taken back.")
 
     def redo(self):
@@ -396,50 +600,22 @@ class PlayTable(Table):
 
     def _jump(self, text):
         self.picks = []
+        self._check_handoff()
         self.stage.show(self.game.layout(self.match.state, self.viewer))
         self.hud.say(text)
         self.refresh()
 
-    def save(self):
-        from towerworld.engine.record import save_match
-        os.makedirs(SAVE_DIR, exist_ok=True)
-        path = os.path.join(SAVE_DIR, f"{self.game.name}-{time.strftime('%Y%m%d-%H%M%S')}.tower.json")
-        try:
-            save_match(self.match, path)
-            self.hud.say(f"Saved to {path}")
-        except OSError as e:
-            self.hud.say(f"Could not save: {e.strerror or e}.")
-
-    def load_latest(self):
-        """Open the newest save of this game (Ctrl-O); a damaged file is refused and the current game kept."""
-        import glob
-
-        from towerworld.engine.record import load_match
-        files = sorted(glob.glob(os.path.join(SAVE_DIR, f"{self.game.name}-*.tower.json")), key=os.path.getmtime)
-        if not files:
-            self.hud.say(f"There is no saved {self.game.title} game in {SAVE_DIR} yet (Ctrl-S saves).")
-            return
-        try:
-            loaded = load_match(files[-1], autosave=self.match.autosave_path)
-        except TowerworldError as e:
-            self.hud.say(f"Could not load {os.path.basename(files[-1])}: {e}")
-            return
-        if self.thinking is not None:
-            self.thinking = None
-        loaded.players = self.match.players if len(loaded.players) == len(self.match.players) else loaded.players
-        self.match = loaded
-        self._jump(f"Loaded {os.path.basename(files[-1])}.")
-
     def hint_move(self):
-        """The move to suggest: the game's own `hint(state)` (Ziggurat's reads only what a person can know), else the
-        greedy agent's choice from the player's observation."""
-        import importlib
+        """The move to suggest: the game's own hint (from what the viewer knows), else the greedy agent's choice from
+        the viewer's View (never the true state)."""
         state = self.match.state
-        own = getattr(importlib.import_module(f"towerworld.games.{self.game.name}"), "hint", None)
+        own = self.game.hint(state, self.viewer)
         if own is not None:
-            return own(state)
+            return own
         from towerworld.ai import make_agent
-        return make_agent("greedy", self.game, seed=len(self.match.plies)).choose(self.game, state)
+        from towerworld.engine.agent import View
+        return make_agent("greedy", self.game, seed=len(self.match.plies)).choose(
+            View.of(self.game, state, self.viewer))
 
     def show_hint(self):
         """T: light up the suggested move's picks and name it."""
@@ -454,8 +630,11 @@ class PlayTable(Table):
         state = self.match.state
         self.picks = []
         self.refresh()
-        self.stage.highlight({p: HIGHLIGHT_PICKED for p in self.game.picks(state, move)})
-        self.hud.say("Hint: " + self.game.format_move(state, move) + " (click it, or Esc).")
+        lit = [p for step in self.game.picks(state, move) for p in (sorted(step) if isinstance(step, frozenset)
+                                                                    else [step])]
+        self.stage.highlight({p: HIGHLIGHT_PICKED for p in lit})
+        self.hinted = move
+        self.hud.say("Hint: " + self.game.format_move(state, move) + " (click it, or Enter to play it; Esc clears).")
 
     def toggle_memory(self):
         self.stage.set_memory_aid(not self.stage.show_hidden)
@@ -468,7 +647,8 @@ class PlayTable(Table):
         state = m.state
         lines = self.status_lines(state)
         if self.picks:
-            lines.append("picked: " + " ".join(self.picks))
+            lines.append("Picked: " + ", ".join(self.game.describe_pick(state, self.picks[:i], p)
+                                                for i, p in enumerate(self.picks)))
         if m.over:
             lines.append(m.result_text())
         self.hud.set_status(lines)
@@ -479,20 +659,31 @@ class PlayTable(Table):
                 targets[p] = HIGHLIGHT_PICKED
             spatial = set(self.stage.nodes) | set(self.stage.cells)
             seen = set()
-            for move, path in self._candidates(self.picks):
-                if len(path) <= len(self.picks):
-                    continue
-                nxt = path[len(self.picks)]
-                if nxt in spatial:
-                    targets.setdefault(nxt, HIGHLIGHT_TARGET)
-                elif nxt not in seen:
-                    seen.add(nxt)
-                    label = self.game.describe_pick(state, self.picks, nxt)
-                    buttons.append((label[:1].upper() + label[1:], lambda nxt=nxt: self.choose(nxt)))
+            cands = self._candidates(self.picks)
+            for pick in next_picks(progress for _, progress in cands):
+                if pick in spatial:
+                    targets.setdefault(pick, HIGHLIGHT_TARGET)
+                elif pick not in seen:
+                    seen.add(pick)
+                    buttons.append((self._label(pick), lambda pick=pick: self.choose(pick)))
+            if self.picks and any(progress.done for _, progress in cands) and len(cands) > 1:
+                buttons.insert(0, ("Confirm", self.commit_exact))
         self.stage.highlight(targets)
         self.apply_cutaway(state)
-        if highlight:
+        if self.offers:
+            self.hud.set_buttons(self.offers, vertical=True)
+        elif highlight:
             self.hud.set_buttons(buttons[:8])
+
+    def _stop_thinkers(self):
+        for thinker in self.thinkers.values():
+            thinker.close()
+        self.thinkers.clear()
+        self.waiting_for = None
+
+    def close(self):
+        self._stop_thinkers()
+        super().close()
 
 
 class ReplayTable(Table):

@@ -10,7 +10,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Protocol
 
-from towerworld.engine.game import Game, Move, State
+from towerworld.engine.game import OMNISCIENT, Game, Move, State
 
 
 @dataclass(frozen=True)
@@ -21,12 +21,15 @@ class View:
     legal_moves: tuple
     _draw: Callable[[random.Random], State] = field(repr=False, compare=False)
 
+    viewer: int = -4       # who is looking: the seat itself, or OMNISCIENT for an oracle (measurement only)
+
     @classmethod
-    def of(cls, game: Game, state: State, seat: int) -> "View":
-        """The view of `seat` at `state` (the driver builds these; tests too)."""
+    def of(cls, game: Game, state: State, seat: int, viewer: int | None = None) -> "View":
+        """The view of `seat` at `state` as `viewer` (default: the seat itself) sees it (the driver builds these)."""
+        who = seat if viewer is None else viewer
         moves = tuple(game.legal_moves(state)) if game.current_player(state) == seat else ()
-        return cls(game, seat, game.observation(state, seat), moves,
-                   lambda rng: game.resample(state, seat, rng))
+        return cls(game, seat, game.observation(state, who), moves,
+                   lambda rng: game.resample(state, who, rng), who)
 
     def resample(self, rng: random.Random) -> State:
         """A full state consistent with everything this seat knows, hidden parts drawn from `rng`."""
@@ -41,3 +44,15 @@ class Agent(Protocol):
 
 
 AgentFactory = Callable[[Game, "int | None", "str | None"], Any]
+
+
+def seat_view(agent, game: Game, state: State) -> View:
+    """The view the driver hands `agent` at a decision of the player to move: that seat's, or everything for an
+    oracle (`agent.omniscient`)."""
+    seat = game.current_player(state)
+    return View.of(game, state, seat, OMNISCIENT if getattr(agent, "omniscient", False) else None)
+
+
+def ask(agent, game: Game, state: State) -> Move:
+    """The agent's move for the player to move at `state`, chosen from that seat's view."""
+    return agent.choose(seat_view(agent, game, state))

@@ -7,10 +7,12 @@ any other move, so a record replays without ever calling a random generator.
 from __future__ import annotations
 
 import random
-import reprlib
+import re
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Generic, Hashable, Iterable, Sequence, TypeVar
+
+from towerworld.engine.safe_text import shown_text, shown_value
 
 CHANCE = -1
 TERMINAL = -2
@@ -162,6 +164,10 @@ class Game(Generic[S, M]):
         """Full option dict and player count from a variant name and explicit options, or BadOption naming the fault."""
         merged: dict = {o.name: o.default for o in self.options}
         lo, hi = self.min_players, self.max_players
+        if variant is not None and not isinstance(variant, str):
+            raise BadOption(f"A variant is named by text, not {_shown(variant)}.")
+        if not isinstance(options, (dict, type(None))):
+            raise BadOption(f"Options are NAME: VALUE pairs, not {_shown(options)}.")
         if variant:
             by_name = {v.name: v for v in self.variants}
             if variant not in by_name:
@@ -181,7 +187,7 @@ class Game(Generic[S, M]):
         if not isinstance(players, int) or isinstance(players, bool) or not lo <= players <= hi:
             span = f"{lo}" if lo == hi else f"{lo} to {hi}"
             raise BadOption(f"{self.title}{' (' + variant + ')' if variant else ''} is for {span} players, "
-                            f"not {players}.")
+                            f"not {_shown(players)}.")
         return merged, players
 
     def non_default_options(self, options: dict) -> dict:
@@ -322,9 +328,13 @@ class Game(Generic[S, M]):
         cp = self.current_player(state)
         if cp == TERMINAL:
             raise IllegalMove("The game is over.")
+        try:
+            hash(move)
+        except Exception:  # a list, a dict, a tuple holding one: no move of any game is shaped like that
+            raise IllegalMove(f"{_shown(move)} is not a move of {self.title}.") from None
         if cp == CHANCE:
             if move not in {m for m, _ in self.chance_outcomes(state)}:
-                raise IllegalMove(f"{move!r} is not a possible outcome here.")
+                raise IllegalMove(f"{_shown(move)} is not a possible outcome here.")
         elif move not in set(self.legal_moves(state)):
             raise IllegalMove(self.why_illegal(state, move))
         return self.apply_unchecked(state, move)
@@ -380,38 +390,111 @@ class Game(Generic[S, M]):
 
 
 def _cut(text, limit: int = 40) -> str:
-    """Text from outside (a record, the command line) as it may appear in a one-sentence message: cut short."""
-    text = str(text)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+    """Text from outside (a record, the command line) as it may appear in a one-sentence message: escaped (no terminal
+    control or bidi characters reach the reader) and cut short."""
+    return shown_text(text, limit)
 
 
 def _shown(value, limit: int = 40) -> str:
-    """A value from outside as it may appear in a one-sentence message: its repr, bounded in depth and length."""
-    return _cut(reprlib.repr(value), limit)
+    """A value from outside as it may appear in a one-sentence message: its repr, bounded in depth and length, made
+    safe like `_cut`."""
+    return shown_value(value, limit)
+
+
+def _allowed(opt: Option) -> str:
+    """The values `opt` takes, in words, for the end of a refusal."""
+    if opt.choices:
+        return "one of " + ", ".join(_option_text(c) for c in opt.choices)
+    if isinstance(opt.default, bool):
+        return "true or false"
+    if isinstance(opt.default, int):
+        if opt.low is not None and opt.high is not None:
+            return f"a whole number between {opt.low} and {opt.high}"
+        if opt.low is not None:
+            return f"a whole number of at least {opt.low}"
+        if opt.high is not None:
+            return f"a whole number of at most {opt.high}"
+        return "a whole number"
+    if isinstance(opt.default, float):
+        return "a number"
+    return "text"
+
+
+def _option_text(value) -> str:
+    """An option value as the command line and the records' readers write it (true/false, not True/False)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 def _check_option(opt: Option, value):
+    """`value` if it is a legal value of `opt`, exactly (no coercion: 20.9 is not 20, "off" is not false); BadOption
+    naming the option and its allowed values otherwise."""
+    def refuse():
+        return BadOption(f"Option '{opt.name}' must be {_allowed(opt)}, not {_shown(value)}.")
+
     if opt.choices:
-        if value not in opt.choices:
-            allowed = ", ".join(str(c) for c in opt.choices)
-            raise BadOption(f"Option '{opt.name}' must be one of {allowed}, not {_shown(value)}.")
+        # compare type and value, so True does not pass for a choice of 1 nor 1.0 for 1
+        if not any(type(value) is type(c) and value == c for c in opt.choices):
+            raise refuse()
         return value
     if isinstance(opt.default, bool):
-        if isinstance(value, str) and value.lower() in ("1", "true", "yes", "on", "0", "false", "no", "off"):
-            return value.lower() in ("1", "true", "yes", "on")
         if not isinstance(value, bool):
-            raise BadOption(f"Option '{opt.name}' must be true or false, not {_shown(value)}.")
+            raise refuse()
         return value
     if isinstance(opt.default, int):
-        try:
-            if isinstance(value, bool):
-                raise ValueError
-            value = int(value)
-        except (TypeError, ValueError):
-            raise BadOption(f"Option '{opt.name}' must be a whole number, not {_shown(value)}.") from None
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise refuse()
         if (opt.low is not None and value < opt.low) or (opt.high is not None and value > opt.high):
-            raise BadOption(f"Option '{opt.name}' must be between {opt.low} and {opt.high}, not {value}.")
+            raise refuse()
         return value
+    if isinstance(opt.default, float):
+        if not isinstance(value, (int, float)) or isinstance(value, bool) or value != value \
+                or value in (float("inf"), float("-inf")):
+            raise refuse()
+        return float(value)
     if isinstance(opt.default, str) and not isinstance(value, str):
-        raise BadOption(f"Option '{opt.name}' must be text, not {_shown(value)}.")
+        raise refuse()
     return value
+
+
+_INT_TEXT = re.compile(r"[+-]?[0-9]{1,18}")
+
+
+def option_from_text(opt: Option, text: str):
+    """The value of `opt` written as `text` on the command line (-o NAME=VALUE), validated like a record's value:
+    an int option takes only an integer, a bool only true or false, a choice only one of its choices."""
+    text = text.strip()
+    if opt.choices:
+        for c in opt.choices:
+            if _option_text(c) == text or (isinstance(c, str) and c.lower() == text.lower()):
+                return c
+        raise BadOption(f"Option '{opt.name}' must be {_allowed(opt)}, not '{_cut(text)}'.")
+    if isinstance(opt.default, bool):
+        if text.lower() in ("true", "false"):
+            return text.lower() == "true"
+        raise BadOption(f"Option '{opt.name}' must be {_allowed(opt)}, not '{_cut(text)}'.")
+    if isinstance(opt.default, int):
+        if not _INT_TEXT.fullmatch(text):
+            raise BadOption(f"Option '{opt.name}' must be {_allowed(opt)}, not '{_cut(text)}'.")
+        return _check_option(opt, int(text))
+    if isinstance(opt.default, float):
+        try:
+            value = float(text)
+        except ValueError:
+            raise BadOption(f"Option '{opt.name}' must be {_allowed(opt)}, not '{_cut(text)}'.") from None
+        return _check_option(opt, value)
+    return _check_option(opt, text)
+
+
+def options_from_text(game: Game, texts: dict[str, str]) -> dict:
+    """Option values from NAME -> VALUE texts (the command line's -o), each validated strictly; BadOption naming the
+    option otherwise."""
+    known = {o.name: o for o in game.options}
+    out = {}
+    for name, text in texts.items():
+        if name not in known:
+            names = ", ".join(known) or "none"
+            raise BadOption(f"{game.title} has no option '{_cut(name)}' (options: {names}).")
+        out[name] = option_from_text(known[name], text)
+    return out

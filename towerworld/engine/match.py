@@ -1,6 +1,7 @@
 """A match: one game being played, its history, undo/redo, seeking, and autosave.
 
-Live chance moves are sampled from a seeded generator; replaying a record never calls it.
+Live chance is drawn from OS entropy and never stored (`seed` None); a seed exists only for simulate, tests and
+benchmarks, and their records say so. Replaying a record never draws: chance outcomes are moves in the record.
 """
 from __future__ import annotations
 
@@ -43,15 +44,16 @@ class Match:
         self.options, n = game.resolve_options(options, variant, count)
         self.variant = variant
         self.players = list(players) if players else [PlayerSpec(f"Player {i + 1}") for i in range(n)]
-        self.seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
-        self.rng = random.Random(self.seed)
+        self.seed = seed
+        self.rng: random.Random = random.Random(seed) if seed is not None else random.SystemRandom()
         self.initial: State = game.new_state(self.options, n)
         self.state: State = self.initial
         self.plies: list[Ply] = []
         self._snapshots: dict[int, State] = {0: self.initial}
         self._redo: list[list[Move]] = []
-        self._undoer: int | None = None    # between people: whose moves are being taken back since the last new move
+        self._revealed: dict[int, Move] = {}   # ply -> a chance outcome already seen there, kept across undo
         self.autosave_path = autosave
+        self.save_error: str | None = None     # the latest failed save, as a sentence (play goes on unsaved)
         self.created: str | None = None
 
     # ---- playing ------------------------------------------------------------------------------------------------------
@@ -70,12 +72,11 @@ class Match:
     def apply(self, move: Move, *, save: bool = True, keep_redo: bool = False) -> list[Event]:
         """Apply a legal move (decision or chance outcome); IllegalMove otherwise. Clears redo unless told not to."""
         mover = self.game.current_player(self.state)
+        new_state, events = self.game.apply(self.state, move)     # first: a malformed move is refused, not formatted
         text = self.game.format_move(self.state, move)
-        new_state, events = self.game.apply(self.state, move)
         self._push(Ply(move, text, mover, tuple(events)), new_state)
         if not keep_redo:
             self._redo.clear()
-            self._undoer = None
         if save:
             self.autosave()
         return events
@@ -83,11 +84,19 @@ class Match:
     def apply_text(self, text: str, *, save: bool = True) -> list[Event]:
         return self.apply(self.game.parse_move(self.state, text), save=save)
 
+    def next_chance(self, rng: random.Random) -> Move:
+        """The chance outcome at this ply: one already revealed here before an undo if it is still possible (undo
+        never re-rolls a die), else a fresh draw from `rng`."""
+        kept = self._revealed.get(len(self.plies))
+        if kept is not None and kept in {m for m, _ in self.game.chance_outcomes(self.state)}:
+            return kept
+        return self.game.sample_chance(self.state, rng)
+
     def play_chance(self, *, save: bool = True) -> list[Event]:
-        """Sample and apply chance outcomes until a player must decide or the game ends."""
+        """Draw and apply chance outcomes (from this match's source) until a player must decide or the game ends."""
         events: list[Event] = []
         while self.game.current_player(self.state) == CHANCE:
-            events += self.apply(self.game.sample_chance(self.state, self.rng), save=False, keep_redo=True)
+            events += self.apply(self.next_chance(self.rng), save=False, keep_redo=True)
         if save and events:
             self.autosave()
         return events
@@ -102,9 +111,9 @@ class Match:
     def _undo_target(self) -> int | None:
         """The ply count undo returns to, or None when undo is not allowed now.
 
-        Against an AI undo is free: back to the last decision a person made. Between people only the latest move may
-        be taken back, and only while it revealed nothing (no chance outcome, no face-down piece turned up); a person may
-        go on taking back their own earlier moves, never another player's.
+        Against an AI: back to the last decision a person made (chance outcomes revealed since are kept for when play
+        comes back to them). Between people: the player to move may take back their own latest move while nobody else
+        has acted since and it revealed nothing (no chance outcome, no face-down piece turned up); never another's.
         """
         if not self.plies:
             return None
@@ -115,7 +124,8 @@ class Match:
                     return i
             return None
         last = self.plies[-1]
-        if last.reveals or (self._undoer is not None and last.mover != self._undoer):
+        alone = len(self.players) == 1       # a solitaire: the one person may take back any move that hid nothing
+        if last.reveals or last.mover < 0 or not (alone or last.mover == self.current_player):
             return None
         return len(self.plies) - 1
 
@@ -127,18 +137,19 @@ class Match:
             return "Nothing to undo yet."
         if self.vs_ai:
             return "There is no move of yours to take back."
-        if not self.plies[-1].reveals and self._undoer is not None and self.plies[-1].mover != self._undoer:
-            return "Another player's move cannot be taken back."
-        return "That move revealed hidden information, so it cannot be taken back."
+        if self.plies[-1].reveals:
+            return "That move revealed hidden information, so it cannot be taken back."
+        return "Only your own last move can be taken back, and only before anyone else has acted."
 
     def undo(self) -> bool:
         target = self._undo_target()
         if target is None:
             return False
         undone = [p.move for p in self.plies[target:]]
-        if not self.vs_ai:
-            self._undoer = self.plies[target].mover
-        self._truncate(target)
+        for i in range(target, len(self.plies)):
+            if self.plies[i].mover == CHANCE:
+                self._revealed[i] = self.plies[i].move
+        self.truncate(target)
         self._redo.append(undone)
         self.autosave()
         return True
@@ -155,7 +166,8 @@ class Match:
         self.autosave()
         return True
 
-    def _truncate(self, ply: int) -> None:
+    def truncate(self, ply: int) -> None:
+        """Forget every ply after `ply` (undo, and workers following a table that took moves back)."""
         self.state = self.state_at(ply)
         del self.plies[ply:]
         for k in [k for k in self._snapshots if k > ply]:
@@ -175,10 +187,19 @@ class Match:
         return state
 
     # ---- saving ----------------------------------------------------------------------------------------------------------
-    def autosave(self) -> None:
-        if self.autosave_path:
-            from towerworld.engine.record import save_match
+    def autosave(self) -> bool:
+        """Save to the autosave path, if any. A failure (disk full, read-only folder) never stops play: it is kept
+        as a sentence in `save_error` for the table to show, and the next move tries again."""
+        if not self.autosave_path:
+            return True
+        from towerworld.engine.record import save_match
+        try:
             save_match(self, self.autosave_path)
+        except OSError as e:
+            self.save_error = f"Could not save to {self.autosave_path}: {e.strerror or e}."
+            return False
+        self.save_error = None
+        return True
 
     def result_text(self) -> str:
         return self.game.result(self.state) if self.over else "in progress"

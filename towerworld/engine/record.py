@@ -1,23 +1,34 @@
-"""Record format v1 (`*.tower.json`): save atomically, load with full validation and a legality-checked replay.
+"""Record format v2 (`*.tower.json`): save atomically, read hostile files safely, validate every field, replay every
+move with legality checks and compare the stored result with the engine's.
 
 A record that is damaged, hostile or from a newer version is refused with one RecordError sentence naming the field or
-the ply; a match is only returned once every move has replayed.
+the ply; text from the file appears in that sentence escaped and cut short. A match is only returned once every move
+has replayed. Version 1 files still load: their `seed` is ignored (every chance outcome is among the moves).
 """
 from __future__ import annotations
 
 import datetime as _dt
 import json
+import math
 import os
+import stat
 import tempfile
 
 from towerworld import __version__
-from towerworld.engine.game import TowerworldError
+from towerworld.engine.game import TERMINAL, TowerworldError
 from towerworld.engine.match import Match, PlayerSpec
+from towerworld.engine.safe_text import shown_text, shown_value
 
 FORMAT = "towerworld-record"
-FORMAT_VERSION = 1
-MAX_BYTES = 20 * 1024 * 1024
+FORMAT_VERSION = 2
+MAX_BYTES = 5 * 1024 * 1024        # far above any real game (a long Carcassonne game is ~40 kB), far below harm
 MAX_MOVE_TEXT = 200
+MAX_NAME = 60                      # a player's name is cut to this when loaded
+MAX_TEXT = 1000                    # any other text field (result, agent, timestamps)
+MAX_DIGITS = 30                    # an integer in a record has no reason to be longer
+MAX_DEPTH = 8                      # records nest 3 deep (result.scores); anything deeper is not a record
+MAX_PLAYERS = 16
+PLAYER_KINDS = ("human", "ai")
 
 
 class RecordError(TowerworldError):
@@ -28,6 +39,14 @@ def _now() -> str:
     return _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
 
 
+# ---- writing ---------------------------------------------------------------------------------------------------------
+def result_of(match: Match) -> dict:
+    """The `result` field: the engine's sentence and the visible scores (titles are part of the sentence)."""
+    game, state = match.game, match.state
+    return {"text": match.result_text(), "scores": list(game.scores(state)),
+            "finished": game.current_player(state) == TERMINAL}
+
+
 def match_to_record(match: Match) -> dict:
     record = {
         "format": FORMAT,
@@ -35,16 +54,17 @@ def match_to_record(match: Match) -> dict:
         "app_version": __version__,
         "game": match.game.name,
         "options": match.game.non_default_options(match.options),
-        "seed": match.seed,
         "players": [{"name": p.name, "kind": p.kind, **({"agent": p.agent} if p.agent else {})}
                     for p in match.players],
         "moves": [p.text for p in match.plies],
-        "result": match.result_text(),
+        "result": result_of(match),
         "created": match.created or _now(),
         "updated": _now(),
     }
     if match.variant:
         record["variant"] = match.variant
+    if match.seed is not None:          # a seeded run (simulate, tests, bench); live games draw from OS entropy
+        record["seeded"] = match.seed
     match.created = record["created"]
     return record
 
@@ -67,29 +87,105 @@ def save_match(match: Match, path: str) -> None:
         raise
 
 
-def load_match(path: str, autosave: str | None = None) -> Match:
-    """Read and validate a record file; RecordError with one sentence otherwise."""
+# ---- reading a file safely -------------------------------------------------------------------------------------------
+def read_record_file(path: str) -> dict:
+    """The JSON object in the regular file `path`, read with limits: RecordError for anything else.
+
+    The file is opened without blocking (a FIFO does not hang), checked to be a regular file (not /dev/zero, not a
+    folder) and no bigger than MAX_BYTES before a byte is read, and read no further than MAX_BYTES + 1 (a file that
+    grows meanwhile is still refused). The JSON parser refuses huge integers, non-finite numbers and deep nesting.
+    """
+    where = shown_text(path, 80)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
-        size = os.path.getsize(path)
+        fd = os.open(path, flags)
     except OSError as e:
-        raise RecordError(f"Cannot read {path}: {e.strerror or e}.") from None
-    if size > MAX_BYTES:
-        raise RecordError(f"{path} is {size} bytes, more than a record can be ({MAX_BYTES}).")
+        raise RecordError(f"Cannot read {where}: {e.strerror or e}.") from None
     try:
-        with open(path, "rb") as f:
-            raw = f.read()
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise RecordError(f"{where} is a folder, not a record file.")
+        if not stat.S_ISREG(info.st_mode):
+            raise RecordError(f"{where} is not a regular file (a device, pipe or socket), so it is not read.")
+        if info.st_size > MAX_BYTES:
+            raise RecordError(f"{where} is {info.st_size} bytes, more than a record can be ({MAX_BYTES}).")
+        chunks, total = [], 0
+        while total <= MAX_BYTES:
+            chunk = os.read(fd, min(1 << 20, MAX_BYTES + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        if total > MAX_BYTES:
+            raise RecordError(f"{where} grew past {MAX_BYTES} bytes while being read; it is not read.")
+        raw = b"".join(chunks)
+    except OSError as e:
+        raise RecordError(f"Cannot read {where}: {e.strerror or e}.") from None
+    finally:
+        os.close(fd)
+    return parse_record_text(raw, where)
+
+
+class _Refused(Exception):
+    """A value the limited JSON parser will not build (raised from its hooks, turned into a RecordError)."""
+
+
+def _int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise _Refused(f"a number with {len(text.lstrip('-'))} digits")
+    return int(text)
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _Refused(f"the number {shown_text(text, 20)}, too large to be finite")
+    return value
+
+
+def _constant(name: str):
+    raise _Refused(f"{name}, which is not JSON")
+
+
+def parse_record_text(raw: bytes, where: str = "The record") -> dict:
+    """JSON from bytes with limits on integers, floats and nesting; RecordError naming the fault otherwise."""
+    try:
         text = raw.decode("utf-8")
-    except OSError as e:
-        raise RecordError(f"Cannot read {path}: {e.strerror or e}.") from None
     except UnicodeDecodeError:
-        raise RecordError(f"{path} is not a text file (not UTF-8).") from None
+        raise RecordError(f"{where} is not a text file (not UTF-8).") from None
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_constant)
     except json.JSONDecodeError as e:
-        raise RecordError(f"{path} is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg}).") from None
+        raise RecordError(f"{where} is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg}).") from None
+    except _Refused as e:
+        raise RecordError(f"{where} holds {e}.") from None
     except RecursionError:
-        raise RecordError(f"{path} is nested too deeply to be a record.") from None
-    return match_from_record(data, autosave=autosave)
+        raise RecordError(f"{where} is nested too deeply to be a record.") from None
+    if _depth_exceeds(data, MAX_DEPTH):
+        raise RecordError(f"{where} is nested more than {MAX_DEPTH} deep, deeper than any record.")
+    return data
+
+
+def _depth_exceeds(value, limit: int) -> bool:
+    """Whether containers nest deeper than `limit` (iterative: a deep value cannot exhaust the stack here)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (list, dict)):
+            if depth > limit:
+                return True
+            stack.extend((v, depth + 1) for v in (item.values() if isinstance(item, dict) else item))
+    return False
+
+
+# ---- validating fields -----------------------------------------------------------------------------------------------
+_KIND_WORDS = {int: "a whole number", str: "text", list: "a list", dict: "an object", bool: "true or false"}
+
+
+def _is(value, kind) -> bool:
+    if kind is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, kind)
 
 
 def _field(data: dict, name: str, kind, required: bool = True, default=None):
@@ -98,54 +194,116 @@ def _field(data: dict, name: str, kind, required: bool = True, default=None):
             raise RecordError(f"The record has no '{name}' field.")
         return default
     value = data[name]
-    if kind is int and isinstance(value, bool) or not isinstance(value, kind):
-        wanted = {int: "a whole number", str: "text", list: "a list", dict: "an object"}.get(kind, str(kind))
-        raise RecordError(f"The record's '{name}' field must be {wanted}.")
+    if not _is(value, kind):
+        raise RecordError(f"The record's '{name}' field must be {_KIND_WORDS[kind]}, not {shown_value(value, 30)}.")
+    if kind is str and len(value) > MAX_TEXT:
+        raise RecordError(f"The record's '{name}' field is {len(value)} characters long, more than {MAX_TEXT}.")
     return value
 
 
-def match_from_record(data, autosave: str | None = None) -> Match:
+def _players(raw: list) -> list[PlayerSpec]:
+    if len(raw) > MAX_PLAYERS:
+        raise RecordError(f"The record's 'players' field lists {len(raw)} players, more than any game has.")
+    players = []
+    for i, p in enumerate(raw):
+        if not isinstance(p, dict) or not isinstance(p.get("name"), str) or p.get("kind") not in PLAYER_KINDS:
+            raise RecordError(f"Player {i + 1} in the record needs a 'name' and a 'kind' of human or ai.")
+        agent = p.get("agent")
+        if agent is not None and (not isinstance(agent, str) or len(agent) > MAX_NAME):
+            raise RecordError(f"Player {i + 1}'s 'agent' must be a short text.")
+        players.append(PlayerSpec(p["name"][:MAX_NAME], p["kind"], agent))
+    return players
+
+
+def _stored_result(data: dict, version: int):
+    """(text, scores or None) from the record's `result` field, or None when it has none."""
+    if "result" not in data:
+        return None
+    value = data["result"]
+    if version == 1 or isinstance(value, str):
+        if not isinstance(value, str) or len(value) > MAX_TEXT:
+            raise RecordError("The record's 'result' field must be a short text.")
+        return value, None
+    if not isinstance(value, dict):
+        raise RecordError(f"The record's 'result' field must be an object, not {shown_value(value, 30)}.")
+    text = value.get("text")
+    if not isinstance(text, str) or len(text) > MAX_TEXT:
+        raise RecordError("The record's 'result.text' field must be a short text.")
+    scores = value.get("scores")
+    if scores is not None and (not isinstance(scores, list) or len(scores) > MAX_PLAYERS
+                               or not all(_is(s, int) or isinstance(s, float) for s in scores)):
+        raise RecordError("The record's 'result.scores' field must be a list of numbers, one per player.")
+    return text, scores
+
+
+def match_from_record(data, autosave: str | None = None, verify_result: bool = True) -> Match:
+    """The match a record describes, every move replayed with legality checks; RecordError with one sentence naming
+    the field or ply otherwise. With `verify_result`, the stored result (text and scores) must be the engine's."""
     from towerworld.engine.registry import get_game
 
     if not isinstance(data, dict):
         raise RecordError("A record must be a JSON object.")
     if _field(data, "format", str) != FORMAT:
-        raise RecordError(f"The record's 'format' must be '{FORMAT}'.")
+        raise RecordError(f"The record's 'format' must be '{FORMAT}', not '{shown_text(data['format'], 40)}'.")
     version = _field(data, "format_version", int)
     if version > FORMAT_VERSION:
-        raise RecordError(f"The record has format version {version}; this towerworld reads up to {FORMAT_VERSION}. "
-                          "Update towerworld to open it.")
+        raise RecordError(f"The record has format version {shown_value(version, 20)}; this towerworld reads up to "
+                          f"{FORMAT_VERSION}. Update towerworld to open it.")
     if version < 1:
         raise RecordError(f"The record's format version {version} does not exist.")
     name = _field(data, "game", str)
     try:
         game = get_game(name)
-    except TowerworldError as e:
-        raise RecordError(str(e)) from None
+    except TowerworldError:
+        from towerworld.engine.registry import names
+        raise RecordError(f"There is no game called '{shown_text(name, 40)}' "
+                          f"(games: {', '.join(names())}).") from None
     options = _field(data, "options", dict, required=False, default={})
     variant = _field(data, "variant", str, required=False)
-    seed = _field(data, "seed", int)
-    players_raw = _field(data, "players", list)
-    players = []
-    for i, p in enumerate(players_raw):
-        if not isinstance(p, dict) or not isinstance(p.get("name"), str) or p.get("kind") not in ("human", "ai"):
-            raise RecordError(f"Player {i + 1} in the record needs a 'name' and a 'kind' of human or ai.")
-        agent = p.get("agent")
-        if agent is not None and not isinstance(agent, str):
-            raise RecordError(f"Player {i + 1}'s 'agent' must be text.")
-        players.append(PlayerSpec(p["name"][:60], p["kind"], agent))
+    if version == 1:
+        _field(data, "seed", int)                      # required in v1, but every chance outcome is in 'moves'
+        seed = None
+    else:
+        seed = _field(data, "seeded", int, required=False)
+        if seed is not None and abs(seed) >= 2 ** 63:
+            raise RecordError("The record's 'seeded' field is out of range.")
+    for stamp in ("created", "updated"):
+        _field(data, stamp, str, required=False)
+    players = _players(_field(data, "players", list))
     moves = _field(data, "moves", list)
+    stored = _stored_result(data, version)
     try:
         match = Match(game, options=options, players=players or None, seed=seed, variant=variant)
     except TowerworldError as e:
-        raise RecordError(f"The record's setup is not valid: {e}") from None
+        raise RecordError(f"The record's setup is not valid: {shown_text(str(e), 300)}") from None
+    if len(moves) > game.max_plies:
+        raise RecordError(f"The record has {len(moves)} moves, more than a game of {game.title} can last "
+                          f"({game.max_plies}).")
     for ply, text in enumerate(moves, start=1):
-        if not isinstance(text, str) or len(text) > MAX_MOVE_TEXT:
-            raise RecordError(f"Ply {ply}: a move must be a short text.")
+        if not isinstance(text, str) or not text or len(text) > MAX_MOVE_TEXT:
+            raise RecordError(f"Ply {ply}: a move must be a short text, not {shown_value(text, 30)}.")
         try:
             match.apply_text(text, save=False)
         except TowerworldError as e:
-            raise RecordError(f"Ply {ply} ('{text}'): {e}") from None
-    match.created = data.get("created") if isinstance(data.get("created"), str) else None
+            raise RecordError(f"Ply {ply} ('{shown_text(text, 30)}'): {shown_text(str(e), 300)}") from None
+    if verify_result and stored is not None:
+        _compare_result(match, *stored)
+    match.created = data.get("created")
     match.autosave_path = autosave
     return match
+
+
+def _compare_result(match: Match, text: str, scores: list | None) -> None:
+    """RecordError when the stored result is not what replaying the moves gives (a wrong winner, title or score)."""
+    actual = result_of(match)
+    if text != actual["text"]:
+        raise RecordError(f"The record's result says '{shown_text(text, 60)}', but its moves give "
+                          f"'{shown_text(actual['text'], 60)}'.")
+    if scores is not None and list(scores) != actual["scores"]:
+        raise RecordError(f"The record's scores say {shown_value(scores, 40)}, but its moves give "
+                          f"{shown_value(actual['scores'], 40)}.")
+
+
+def load_match(path: str, autosave: str | None = None, verify_result: bool = True) -> Match:
+    """Read, validate and replay a record file; RecordError with one sentence otherwise."""
+    return match_from_record(read_record_file(path), autosave=autosave, verify_result=verify_result)

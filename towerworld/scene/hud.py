@@ -25,6 +25,14 @@ class Hud:
         self.help_text = OnscreenText(text="", parent=self.help, align=TextNode.ALeft, pos=(-1.4, 0.8), scale=0.04,
                                       fg=(1, 1, 1, 1), mayChange=True, wordwrap=68)
         self.help.hide()
+        # the hand-off cover: opaque, above the table, so nobody's secrets show while the screen changes hands
+        self.cover = DirectFrame(frameColor=(0.08, 0.1, 0.16, 1), frameSize=(-3, 3, -1.2, 1.2), pos=(0, 0, 0),
+                                 sortOrder=10)
+        self.cover_title = OnscreenText(text="", parent=self.cover, pos=(0, 0.08), scale=0.1, fg=(1, 1, 1, 1),
+                                        mayChange=True)
+        self.cover_text = OnscreenText(text="", parent=self.cover, pos=(0, -0.08), scale=0.055,
+                                       fg=(1, 0.92, 0.6, 1), mayChange=True)
+        self.cover.hide()
         self.buttons: list = []
 
     def set_status(self, lines: list[str]) -> None:
@@ -40,17 +48,38 @@ class Hud:
         else:
             self.help.hide()
 
-    def set_buttons(self, actions: list[tuple[str, object]]) -> None:
-        """Buttons for picks that are not places on the table (pass, spend a talisman, stay...)."""
+    def show_cover(self, title: str, text: str) -> None:
+        self.cover_title.setText(title)
+        self.cover_text.setText(text)
+        self.cover.show()
+
+    def hide_cover(self) -> None:
+        self.cover.hide()
+
+    @property
+    def covered(self) -> bool:
+        return not self.cover.isHidden()
+
+    def set_buttons(self, actions: list[tuple[str, object]], vertical: bool = False) -> None:
+        """Buttons for picks that are not places on the table (pass, spend a talisman, stay...): a row along the
+        bottom, each placed after the last one's width so long labels never overlap; or a column (longer choices)."""
         for b in self.buttons:
             b.destroy()
         self.buttons = []
-        for i, (label, callback) in enumerate(actions):
-            b = DirectButton(text=label, scale=0.05, pos=(0.25 + 0.42 * i, 0, 0.22), parent=self.base.a2dBottomLeft,
-                             command=callback, frameColor=(0.95, 0.9, 0.75, 1), pad=(0.4, 0.25))
+        x, z = 0.05, 0.22
+        for label, callback in actions:
+            b = DirectButton(text=label, scale=0.045, parent=self.base.a2dBottomLeft, command=callback,
+                             frameColor=(0.95, 0.9, 0.75, 1), pad=(0.4, 0.25), text_align=TextNode.ALeft)
+            left, right, bottom, top = b.getBounds()
+            b.setPos(x - left * 0.045, 0, z)
+            if vertical:
+                z += (top - bottom) * 0.045 + 0.03
+            else:
+                x += (right - left) * 0.045 + 0.03
             self.buttons.append(b)
 
     def destroy(self) -> None:
         self.set_buttons([])
-        for item in (self.status, self.message, self.hint, self.help_text, self.help):
+        for item in (self.status, self.message, self.hint, self.help_text, self.help, self.cover_title,
+                     self.cover_text, self.cover):
             item.destroy()

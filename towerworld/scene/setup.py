@@ -74,7 +74,7 @@ def frame_light(sun_np: NodePath, layout: Layout | None) -> None:
 
 def add_table(render: NodePath, layout: Layout | None) -> NodePath:
     """A table top under everything: pieces cast their shadows onto it."""
-    from towerworld.scene.models import box
+    from towerworld.scene.components.shapes import box
     x0, y0, _z0, x1, y1, _z1 = layout.bounds() if layout and layout.pieces else (-150, -150, 0, 150, 150, 0)
     w = max(x1 - x0, y1 - y0) * 2.2 + 400
     table = box(w, w, 10, (0.33, 0.42, 0.36, 1), z0=-10.02)

@@ -16,12 +16,18 @@ from panda3d.core import NodePath, TransparencyAttrib, Vec4
 from towerworld.engine.game import Event
 from towerworld.engine.layout import Cell, Layout, Pose
 from towerworld.engine.pieces import size
-from towerworld.scene import models
+from towerworld.scene import components
+from towerworld.scene.components.shapes import box, text
 
 CRUMBLE_EVENTS = {"remove", "disintegrate", "destroy"}   # named pieces crumble where they stood, then go aside
 HIGHLIGHT_TARGET = (0.2, 0.9, 0.35, 0.45)
 HIGHLIGHT_PICKED = (1.0, 0.8, 0.1, 0.5)
 HIGHLIGHT_HOVER = (0.5, 0.8, 1.0, 0.3)
+
+
+def short_turn(start: float, end: float) -> float:
+    """The signed turn in degrees from `start` to `end` the short way round (+90, never -270)."""
+    return (end - start + 180.0) % 360.0 - 180.0
 
 
 @dataclass(frozen=True)
@@ -131,10 +137,9 @@ class Stage:
         if not old.isEmpty():
             old.removeNode()
         if self.show_hidden and not pose.face_up and pose.look:
-            words = " ".join(models.rank_glyph(v) if k == "rank" else models.SUIT_SYMBOLS.get(v, str(v))
-                             for k, v in pose.look if k in ("rank", "suit"))
+            words = components.describe(pose)
             if words:
-                tag = models.text_upright(words, 7, (0.15, 0.1, 0.4, 1), (0, 0, size(pose.kind).h + 5))
+                tag = text(words, 7, (0.15, 0.1, 0.4, 1), (0, 0, size(pose.kind).h + 5), facing="viewer")
                 tag.setName("memory")
                 tag.reparentTo(node)
 
@@ -176,17 +181,14 @@ class Stage:
         node = self._holder(pid)
         if pid in self.models:
             self.models.pop(pid).removeNode()
-        m = models.build(pose)
+        m = components.build(pose)
         m.reparentTo(node)
         self.models[pid] = m
 
     def _orient(self, pid: str, pose: Pose, flip: float | None = None) -> None:
         """Face-down pieces lie turned over about their own y axis; `flip` in [0, 1] is part way through a turn."""
-        m = self.models[pid]
-        h = size(pose.kind).h
-        r = (0.0 if pose.face_up else 180.0) if flip is None else flip * 180.0
-        m.setHpr(0, pose.tilt, r)
-        m.setPos(0, 0, h if abs(r) > 90 else 0)
+        turn = (0.0 if pose.face_up else 180.0) if flip is None else flip * 180.0
+        components.orient(self.models[pid], pose, turn)
 
     def _sync_cells(self, cells: dict[str, Cell]) -> None:
         for cid in [c for c in self.cells if c not in cells]:
@@ -194,8 +196,9 @@ class Stage:
         for cid, cell in cells.items():
             node = self.cells.get(cid)
             if node is None:
-                node = models.box(cell.w, cell.d, 0.6, (1, 1, 1, 1))
-                node.reparentTo(self.cells_root)
+                # one unit box for every cell, scaled: no geometry is built per cell or per move
+                node = self._unit_cell().copyTo(self.cells_root)
+                node.setScale(cell.w, cell.d, 0.6)
                 node.setTag("cell", cid)
                 node.setPythonTag("cell", cid)
                 node.setTransparency(TransparencyAttrib.MAlpha)
@@ -204,10 +207,18 @@ class Stage:
             node.setPos(cell.x, cell.y, cell.z + 0.05)
             node.setColorScale(1, 1, 1, 0)
 
+    _UNIT_CELL: NodePath | None = None
+
+    @classmethod
+    def _unit_cell(cls) -> NodePath:
+        if cls._UNIT_CELL is None:
+            cls._UNIT_CELL = box(1.0, 1.0, 1.0, (1, 1, 1, 1))
+        return cls._UNIT_CELL
+
     def _sync_labels(self, layout: Layout) -> None:
         self.labels_root.getChildren().detach()
         for _lid, (x, y, z, words) in layout.labels.items():
-            models.text_upright(words, 7, (0.1, 0.1, 0.1, 1), (x, y, z)).reparentTo(self.labels_root)
+            text(words, 7, (0.1, 0.1, 0.1, 1), (x, y, z), facing="viewer").reparentTo(self.labels_root)
 
     # ---- highlighting -----------------------------------------------------------------------------------------------
     def highlight(self, targets: dict[str, tuple]) -> None:
@@ -273,8 +284,9 @@ class Stage:
         if ch.action == "restyle":
             return Func(self._place, pid, b)
         if ch.action == "fall":
+            # gravity is t^2 (Panda's "easeIn" blend is a different curve), so a LerpFunc, not a LerpPosInterval
             def fall(t, pid=pid, a=a, b=b):
-                self.nodes[pid].setZ(a.z + (b.z - a.z) * t * t)   # gravity: ease in
+                self.nodes[pid].setZ(a.z + (b.z - a.z) * t * t)
             return Sequence(Func(self._ensure, pid, a), LerpFunc(fall, fromData=0.0, toData=1.0, duration=d * 0.8),
                             Func(self._place, pid, b))
         if ch.action == "flip":
@@ -293,14 +305,16 @@ class Stage:
             steps += [LerpFunc(turn, fromData=0.0, toData=1.0, duration=d), Func(self._place, pid, b)]
             return Sequence(*steps)
 
-        def arc(t, pid=pid, a=a, b=b):
+        turn = short_turn(a.heading, b.heading)
+
+        def arc(t, pid=pid, a=a, b=b, turn=turn):
             dist = math.hypot(b.x - a.x, b.y - a.y)
             lift = min(60.0, 10 + dist * 0.3)
             node = self.nodes[pid]
             s = t * t * (3 - 2 * t)
             node.setPos(a.x + (b.x - a.x) * s, a.y + (b.y - a.y) * s,
                         a.z + (b.z - a.z) * s + lift * math.sin(math.pi * t))
-            node.setH(a.heading + (b.heading - a.heading) * s)
+            node.setH(a.heading + turn * s)
         return Sequence(Func(self._ensure, pid, a), LerpFunc(arc, fromData=0.0, toData=1.0, duration=d),
                         Func(self._place, pid, b))
 

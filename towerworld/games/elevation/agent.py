@@ -257,7 +257,8 @@ class ElevationMCTS:
             vals = [0.0] * len(out)
         return out, vals
 
-    def choose(self, game, state):
+    def choose(self, view):
+        game, state = view.game, view.resample(self.rng)
         moves = all_turns(state)
         if len(moves) == 1:
             return moves[0]
@@ -356,11 +357,12 @@ class GreedyThreat:
     def __init__(self, seed=None, level=None):
         self.rng = random.Random(seed)
 
-    def choose(self, game, state):
+    def choose(self, view):
+        game, state = view.game, view.resample(self.rng)
         mcts = ElevationMCTS(seed=self.rng.randrange(1 << 30))
         moves = all_turns(state)
         if state.phase == 1:
-            return mcts.choose(game, state)
+            return mcts.choose(view)
         ranked, _ = mcts._rank(game, state)
         return ranked[0] if ranked else moves[0]
 

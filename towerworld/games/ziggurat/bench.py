@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import random
 import time
+from towerworld.engine.agent import ask
 
 
 def bench_rows(seconds: float = 2.0, deals: int = 3) -> list[tuple[str, str, str]]:
@@ -52,7 +53,7 @@ def bench_rows(seconds: float = 2.0, deals: int = 3) -> list[tuple[str, str, str
         if GAME.current_player(s) == -1:
             s, _ = GAME.apply(s, GAME.chance_outcomes(s)[0][0])
             continue
-        s, _ = GAME.apply(s, p.choose(GAME, s))
+        s, _ = GAME.apply(s, ask(p, GAME, s))
         decisions += 1
     rows.append(("ziggurat player s/decision (level normal)", f"{(time.perf_counter() - t0) / max(1, decisions):.3f}",
                  "<= 0.5"))
@@ -78,7 +79,7 @@ def measure(mode: str, first: int, last: int):
         s = GAME.new_state({"deal": i})
         rng = random.Random(i)
         while GAME.current_player(s) != -2:
-            m = GAME.sample_chance(s, rng) if GAME.current_player(s) == -1 else agent.choose(GAME, s)
+            m = GAME.sample_chance(s, rng) if GAME.current_player(s) == -1 else ask(agent, GAME, s)
             s, _ = GAME.apply(s, m)
         yield dict(deal=i, complete=GAME.complete(s), cheats=s.cheats, gave_up=s.gave_up, result=GAME.result(s),
                    seconds=round(time.perf_counter() - t, 2))

@@ -101,6 +101,7 @@ class Solver:
     holds one. A seat's View never holds it (nor does a shuffled pile, whose order does not exist yet): then it plays
     as the fair Player."""
     name = "solver"
+    omniscient = True    # an oracle for measurement: the driver shows it the whole state (engine.agent.seat_view)
 
     def __init__(self, seed: int = 0, level: int = 2, budget: float | None = None):
         self.budget = budget if budget is not None else {0: 0.05, 1: 0.2, 2: 0.5, 3: 2.0}.get(level, 0.5)

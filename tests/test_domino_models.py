@@ -1,4 +1,4 @@
-"""Ziggurat 3D models: real pips on both halves, true size, and an offscreen picture of a mid-game position."""
+"""Domino models: real pips on both halves, true size, and an offscreen picture of a part-built three-tier stack."""
 from __future__ import annotations
 
 import os
@@ -13,7 +13,7 @@ pytest.importorskip("panda3d")
 
 
 def test_pips_per_value_inside_their_half():
-    from towerworld.scene.models_ziggurat import PIP_R, pip_positions
+    from towerworld.scene.components.dominoes import PIP_R, pip_positions
     s = size("domino")
     for v in range(7):
         for cx in (-s.w / 4, s.w / 4):
@@ -23,7 +23,7 @@ def test_pips_per_value_inside_their_half():
 
 
 def test_domino_model_true_size():
-    from towerworld.scene.models_ziggurat import build_domino
+    from towerworld.scene.components.dominoes import build_domino
     np = build_domino(Pose("domino", 0, 0, 0, look=look(a=6, b=5)))
     lo, hi = np.getTightBounds()
     s = size("domino")

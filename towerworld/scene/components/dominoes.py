@@ -1,4 +1,4 @@
-"""Ziggurat models: double-six dominoes with real pips, and the 6x6 foundation map.
+"""Double-six dominoes with real pips, and the 6x6 foundation map they are built on.
 
 domino: 50.8 x 25.4 x 8 ivory tile, a black centre line and black pips on both halves (look a = the half at local -x,
 b = the half at +x); the back is plain ivory with a brass spinner. domino_map: a 152.4 mm square card with the 6x6
@@ -10,12 +10,13 @@ from panda3d.core import NodePath
 
 from towerworld.engine.layout import Pose
 from towerworld.engine.pieces import size
-from towerworld.scene.models import IVORY, box, cylinder, disc, model, text
+from towerworld.scene.components import model
+from towerworld.scene.components.shapes import INK, IVORY, box, cylinder, disc, text
 
-INK = (0.05, 0.05, 0.06, 1)
 BRASS = (0.72, 0.58, 0.25, 1)
 PAPER = (0.95, 0.92, 0.84, 1)
 GRID = (0.35, 0.28, 0.2, 1)
+CELL_NAME = (0.55, 0.47, 0.38, 1)
 TIER_LINE = ((0.55, 0.2, 0.12, 1), (0.65, 0.15, 0.1, 1))
 
 PIP_OFFSET = 6.6   # mm from a half's centre to its outer pips
@@ -63,13 +64,13 @@ def build_domino_map(pose: Pose) -> NodePath:
     cell = s.w / 6
     z = s.h
     for i in range(7):
-        off = -s.w / 2 + i * cell
         width = 1.2 if i in (0, 6) else 0.6
+        off = -s.w / 2 + i * cell + (width / 2 if i == 0 else -width / 2 if i == 6 else 0)   # borders stay on the card
         box(width, s.d, 0.06, GRID, z0=z).reparentTo(root)
         root.getChildren()[-1].setX(off)
         box(s.w, width, 0.06, GRID, z0=z).reparentTo(root)
         root.getChildren()[-1].setY(off)
-    # outlines of the middle and top tiers (centred squares of 4x4 and 2x2 cells)
+    # outlines of the centred 4x4 and 2x2 squares: the upper tiers stand there
     for k, cells in enumerate((4, 2)):
         half = cells * cell / 2
         for sign in (-1, 1):
@@ -81,5 +82,5 @@ def build_domino_map(pose: Pose) -> NodePath:
         col, row = c % 6, c // 6
         x = -s.w / 2 + col * cell + 4.2
         y = -s.d / 2 + row * cell + 3.4
-        text("abcdef"[col] + str(row + 1), 3.4, (0.55, 0.47, 0.38, 1), z + 0.1, x=x, y=y).reparentTo(root)
+        text("abcdef"[col] + str(row + 1), 3.4, CELL_NAME, (x, y, z + 0.1)).reparentTo(root)
     return root

@@ -1,4 +1,4 @@
-"""Elevation models: earthy terrain tiles, the box with its ocean floor, and fish / dragon / samurai pieces.
+"""Terrain: earthy terrain tiles, the box with its ocean floor, and fish / dragon / samurai pieces.
 
 terrain: a 40 x 40 x 8 bevelled tile; its colour follows its layer (look `layer`: the bottom layer is dark rock, then
 brown earth, ochre, olive, grass, pale grass, snow) with a slight per-tile tone (look `tone`), so a stack's height reads
@@ -15,7 +15,8 @@ from panda3d.core import NodePath
 
 from towerworld.engine.layout import Pose
 from towerworld.engine.pieces import size
-from towerworld.scene.models import box, cylinder, disc, model, player_colour, polygon, sphere
+from towerworld.scene.components import model
+from towerworld.scene.components.shapes import INK, box, cylinder, disc, player_colour, polygon, shade, sphere
 
 LAYER_COLOURS = [
     (0.33, 0.29, 0.27, 1),    # 0 rock
@@ -31,17 +32,12 @@ SEA = (0.16, 0.36, 0.55, 1)
 SEA_LINE = (0.24, 0.46, 0.66, 1)
 WALL = (0.40, 0.27, 0.17, 1)
 GOLD = (0.86, 0.70, 0.22, 1)
-INK = (0.05, 0.05, 0.06, 1)
 WHITE = (0.95, 0.95, 0.92, 1)
-
-
-def _shade(colour, k: float) -> tuple:
-    return (min(1.0, colour[0] * k), min(1.0, colour[1] * k), min(1.0, colour[2] * k), colour[3])
 
 
 def layer_colour(layer: int, tone: int = 0) -> tuple:
     base = LAYER_COLOURS[min(int(layer), len(LAYER_COLOURS) - 1)]
-    return _shade(base, (0.96, 1.0, 1.04)[int(tone) % 3])
+    return shade(base, (0.96, 1.0, 1.04)[int(tone) % 3])
 
 
 @model("terrain")
@@ -49,9 +45,9 @@ def build_terrain(pose: Pose) -> NodePath:
     s = size("terrain")
     root = NodePath("terrain")
     colour = layer_colour(pose.get("layer", 0), pose.get("tone", 0))
-    box(s.w - 0.6, s.d - 0.6, s.h, _shade(colour, 0.82), bevel=1.2).reparentTo(root)
+    box(s.w - 0.6, s.d - 0.6, s.h, shade(colour, 0.82), bevel=1.2).reparentTo(root)
     # a lighter top panel so the surface of every stack reads clearly against the sides below
-    box(s.w - 5.0, s.d - 5.0, 0.3, _shade(colour, 1.12), z0=s.h - 0.12).reparentTo(root)
+    box(s.w - 5.0, s.d - 5.0, 0.3, shade(colour, 1.12), z0=s.h - 0.12).reparentTo(root)
     return root
 
 
@@ -78,22 +74,22 @@ def build_elev_box(pose: Pose) -> NodePath:
 
 
 def _base(root: NodePath, colour) -> None:
-    cylinder(11.5, 3.0, _shade(colour, 0.75), segments=24).reparentTo(root)
+    cylinder(11.5, 3.0, shade(colour, 0.75), segments=24).reparentTo(root)
     disc(9.0, colour, 3.02, segments=24).reparentTo(root)
 
 
 def _fish(root: NodePath, colour) -> None:
-    body = sphere(1.0, _shade(colour, 1.15), rings=8, segments=16)
+    body = sphere(1.0, shade(colour, 1.15), rings=8, segments=16)
     body.setScale(6.5, 10.5, 5.0)
     body.setPos(0, 1.0, 8.0)
     body.reparentTo(root)
     # forked tail fin at the back (-y), upright
     for side in (-1, 1):
-        fin = box(1.4, 9.0, 7.0, _shade(colour, 0.8))
+        fin = box(1.4, 9.0, 7.0, shade(colour, 0.8))
         fin.setPos(0, -13.0, 8.0)
         fin.setHpr(0, side * 35, 0)
         fin.reparentTo(root)
-    dorsal = box(1.0, 7.0, 4.0, _shade(colour, 0.9))
+    dorsal = box(1.0, 7.0, 4.0, shade(colour, 0.9))
     dorsal.setPos(0, 0.0, 11.5)
     dorsal.setHpr(0, -15, 0)
     dorsal.reparentTo(root)
@@ -107,13 +103,13 @@ def _fish(root: NodePath, colour) -> None:
 
 
 def _dragon(root: NodePath, colour) -> None:
-    body_c = _shade(colour, 1.0)
+    body_c = shade(colour, 1.0)
     cylinder(6.5, 12.0, body_c, z0=3.0, r_top=4.5, segments=16).reparentTo(root)
     neck = cylinder(3.2, 10.0, body_c, segments=12, r_top=2.6)
     neck.setPos(0, 1.5, 13.5)
     neck.setHpr(0, -20, 0)
     neck.reparentTo(root)
-    head = sphere(1.0, _shade(colour, 1.2), rings=6, segments=12)
+    head = sphere(1.0, shade(colour, 1.2), rings=6, segments=12)
     head.setScale(3.6, 5.0, 3.4)
     head.setPos(0, 6.0, 24.5)
     head.reparentTo(root)
@@ -125,7 +121,7 @@ def _dragon(root: NodePath, colour) -> None:
         pts = [(side * x, y) for x, y in ((0, 0), (15.0, 7.0), (18.0, -4.0), (10.0, -8.0))]
         holder = NodePath("wing")
         for up in (True, False):
-            polygon(pts if side > 0 else pts[::-1], _shade(colour, 0.8), z=0, up=up).reparentTo(holder)
+            polygon(pts if side > 0 else pts[::-1], shade(colour, 0.8), z=0, up=up).reparentTo(holder)
         holder.setHpr(0, 0, -side * 35)       # raised, swept up from the back of the body
         holder.setPos(side * 4.0, -1.5, 15.0)
         holder.reparentTo(root)
@@ -136,9 +132,9 @@ def _dragon(root: NodePath, colour) -> None:
 
 
 def _samurai(root: NodePath, colour) -> None:
-    robe = _shade(colour, 0.95)
+    robe = shade(colour, 0.95)
     cylinder(7.0, 13.0, robe, z0=3.0, r_top=4.5, segments=16).reparentTo(root)     # robe
-    box(13.0, 5.0, 4.0, _shade(colour, 0.7), z0=12.5).reparentTo(root)             # shoulder armour
+    box(13.0, 5.0, 4.0, shade(colour, 0.7), z0=12.5).reparentTo(root)             # shoulder armour
     sphere(4.0, (0.93, 0.80, 0.66, 1), centre=(0, 0, 20.5), rings=6, segments=12).reparentTo(root)  # face
     cylinder(4.6, 3.2, INK, z0=21.5, r_top=3.2, segments=14).reparentTo(root)       # helmet bowl
     cylinder(7.5, 0.8, INK, z0=21.0, segments=16).reparentTo(root)                  # wide brim

@@ -1,0 +1,243 @@
+"""The app around the table: the start screen state machine, the Esc menu, resuming, the hand-off between people
+who must not see each other's hands, and picks that form a set."""
+from __future__ import annotations
+
+import pytest
+
+from towerworld.app.picks import next_picks, path_progress
+from towerworld.engine import registry
+from towerworld.engine.game import OMNISCIENT, SPECTATOR
+from towerworld.engine.match import Match, PlayerSpec
+
+try:
+    from toygame import GAME as TOY
+except ImportError:  # tests run as a package
+    from tests.toygame import GAME as TOY
+
+
+def step(base, frames=3):
+    for _ in range(frames):
+        base.taskMgr.step()
+
+
+# ---- picks that form a set ----------------------------------------------------------------------------------------------
+def test_a_set_step_takes_its_picks_in_any_order():
+    path = ("card:a", frozenset({"card:b", "card:c"}), "confirm")
+    assert path_progress(path, ["card:a", "card:c", "card:b"]).step == 2
+    assert path_progress(path, ["card:a", "card:b", "card:c"]).step == 2
+    assert path_progress(path, ["card:a", "card:b", "card:c", "confirm"]).done
+    partial = path_progress(path, ["card:a", "card:c"])
+    assert not partial.done and partial.next() == ["card:b"]
+    assert path_progress(path, ["card:a", "card:d"]) is None
+    assert path_progress(path, ["card:a", "card:b", "card:b"]) is None
+    assert path_progress(path, ["card:b"]) is None
+
+
+def test_next_picks_offer_every_member_of_an_open_set_once():
+    paths = [(frozenset({"x", "y"}),), (frozenset({"x", "z"}),), ("w",)]
+    progresses = [path_progress(p, ["x"]) for p in paths]
+    assert next_picks(p for p in progresses if p is not None) == ["y", "z"]
+
+
+# ---- the start screen ---------------------------------------------------------------------------------------------------
+def test_the_start_screen_lists_every_game_and_starts_a_table(showbase):
+    from towerworld.app.main import App
+    from towerworld.app.menu import StartScreen
+    from towerworld.app.play import PlayTable
+    app = App(showbase, (640, 400), frames=1)
+    app.request("Menu")
+    try:
+        screen = app.screen
+        assert isinstance(screen, StartScreen)
+        assert set(screen.game_buttons) == set(registry.names())
+        titles = {b["text"] for b in screen.game_buttons.values()}
+        assert all(t and ":" not in t for t in titles), "buttons show titles, never ids"
+        screen.pick("kdak")
+        assert screen.setup.game == "kdak" and screen.setup.seats[0] == "human"
+        screen.set_players(9)                          # clamped to the game's range
+        assert screen.setup.players == 2 and len(screen.setup.seats) == 2
+        screen.cycle_seat(1)
+        screen.start()
+        assert app.state == "Play" and isinstance(app.screen, PlayTable)
+        assert app.screen.match.game.name == "kdak" and app.screen.match.seed is None   # live chance
+        app.screen.on_leave()
+        assert app.state == "Menu"
+    finally:
+        app.request("Off")
+
+
+def test_esc_opens_a_menu_when_nothing_is_picked(showbase, tmp_path):
+    from towerworld.app.play import PlayTable
+    game = registry.get_game("kdak")
+    table = PlayTable(Match(game, players=[PlayerSpec("Ann"), PlayerSpec("Bob")],
+                            autosave=str(tmp_path / "a.tower.json")))
+    try:
+        table.escape()
+        labels = [w["text"] for w in table.menu[1:]]
+        assert labels[0] == "Resume" and "Save" in labels and "Quit" in labels and "Rules and keys" in labels
+        assert not table._human_turn(), "clicks reach the table under the menu"
+        table.escape()
+        assert not table.menu
+    finally:
+        table.close()
+
+
+def test_play_offers_to_resume_an_unfinished_game(showbase, tmp_path, monkeypatch):
+    from towerworld.app import saves
+    from towerworld.app.play import PlayTable
+    from towerworld.engine.record import save_match
+    monkeypatch.setattr(saves, "SAVE_DIR", str(tmp_path))
+    game = registry.get_game("kdak")
+    old = Match(game, players=[PlayerSpec("Ann"), PlayerSpec("Bob")])
+    old.play_chance(save=False)
+    old.apply(game.legal_moves(old.state)[0], save=False)
+    save_match(old, saves.autosave_path("kdak"))
+    waiting = saves.unfinished("kdak")
+    assert len(waiting) == 1 and waiting[0].plies == len(old.plies)
+    resumed = []
+    table = PlayTable(Match(game, players=[PlayerSpec("Ann"), PlayerSpec("Bob")]))
+    try:
+        table.offer_resume(waiting, resumed.append)
+        assert [b["text"] for b in table.hud.buttons][-1] == "New game"
+        assert not table._human_turn()
+        table.offers[0][1]()
+        assert resumed == [waiting[0].path]
+    finally:
+        table.close()
+
+
+# ---- hidden hands at one screen -----------------------------------------------------------------------------------------
+@pytest.fixture
+def toy_registered():
+    registry.register(TOY)
+    yield
+    registry.unregister(TOY.name)
+
+
+def test_a_hand_off_comes_before_another_persons_hand_is_shown(showbase, toy_registered, tmp_path):
+    """Issue #11: at one screen, a hand-off screen comes before any hand is shown; hands are never on screen for the
+    wrong player."""
+    from towerworld.app.play import PlayTable
+    match = Match(TOY, players=[PlayerSpec("Ann"), PlayerSpec("Bob")], autosave=str(tmp_path / "t.tower.json"))
+    table = PlayTable(match)
+    try:
+        for _ in range(60):
+            if table.anim is not None:
+                table.anim.finish()
+            step(showbase, 1)
+            if match.current_player == 0 and table._human_turn():
+                break
+        assert table.viewer == 0
+        ann_cards = {pid for pid, pose in table.stage.layout.pieces.items() if pose.get("owner") == 0}
+        assert ann_cards and all(table.stage.layout.pieces[p].face_up for p in ann_cards)
+        move = next(m for m in TOY.legal_moves(match.state) if m[0] == "play")
+        table.driver.submit(move)
+        for _ in range(60):
+            if table.anim is not None:
+                table.anim.finish()
+            step(showbase, 1)
+            if table.handoff is not None:
+                break
+        assert table.handoff == 1 and table.hud.covered and "Pass to Bob" in table.hud.cover_title.getText()
+        assert table.viewer == SPECTATOR
+        assert not any(p.face_up for p in table.stage.layout.pieces.values() if p.get("owner") is not None), \
+            "a hand shows while the screen changes hands"
+        table.on_click()
+        assert table.handoff == 1, "a click got past the hand-off cover"
+        table.confirm_handoff()
+        assert table.viewer == 1 and not table.hud.covered
+        shown = {pid: pose for pid, pose in table.stage.layout.pieces.items() if pose.get("owner") is not None}
+        assert all(pose.face_up == (pose.get("owner") == 1) for pose in shown.values()), "Ann's hand shows to Bob"
+    finally:
+        table.close()
+
+
+def test_a_finished_game_is_shown_whole(showbase, toy_registered):
+    from towerworld.app.play import ReplayTable
+    from towerworld.engine.driver import play_match
+    from towerworld.ai import make_agent
+    import random
+    match = Match(TOY, players=[PlayerSpec("a", "ai", "random"), PlayerSpec("b", "ai", "random")], seed=3)
+    play_match(match, {0: make_agent("random", TOY, 1), 1: make_agent("random", TOY, 2)}, random.Random(3))
+    table = ReplayTable(match, (640, 400), frames=1)
+    try:
+        assert table.viewer == OMNISCIENT
+    finally:
+        table.close()
+
+
+def test_t_then_enter_plays_the_hint(showbase, tmp_path):
+    """Issue #14: "T then Enter plays the hint"."""
+    from towerworld.app.play import PlayTable
+    game = registry.get_game("kdak")
+    table = PlayTable(Match(game, players=[PlayerSpec("Ann"), PlayerSpec("Bob")],
+                            autosave=str(tmp_path / "h.tower.json")))
+    try:
+        for _ in range(30):
+            if table.anim is not None:
+                table.anim.finish()
+            step(showbase, 1)
+            if table._human_turn():
+                break
+        table.show_hint()
+        hinted = table.hinted
+        assert hinted is not None and "Enter to play it" in table.hud.message.getText()
+        before = len(table.match.plies)
+        table.commit_exact()
+        assert len(table.match.plies) > before and hinted in [p.move for p in table.match.plies[before:]]
+    finally:
+        table.close()
+
+
+def test_with_no_writable_place_the_table_says_so_once_and_plays_unsaved(showbase, tmp_path, monkeypatch):
+    """Issue #10: "If there is no writable place, say so once at start and play unsaved"."""
+    import os
+    from towerworld.app import saves
+    from towerworld.app.play import PlayTable
+    blocked = tmp_path / "home-file"
+    blocked.write_text("a file where the saves folder would be")
+    monkeypatch.setattr(saves, "SAVE_DIR", str(blocked / "saves"))
+    game = registry.get_game("kdak")
+    table = PlayTable(Match(game, players=[PlayerSpec("Ann"), PlayerSpec("Bob")]))
+    try:
+        assert table.match.autosave_path is None
+        assert "will not be saved" in table.hud.message.getText()
+        for _ in range(20):
+            if table.anim is not None:
+                table.anim.finish()
+            step(showbase, 1)
+            if table._human_turn():
+                break
+        move = game.legal_moves(table.match.state)[0]
+        for pick in game.picks(table.match.state, move):
+            table.choose(pick)
+        assert table.match.plies and not os.path.exists(str(blocked / "saves"))
+    finally:
+        table.close()
+
+
+def test_stale_temp_files_are_cleaned_at_start(tmp_path, monkeypatch):
+    """Issue #10: "Stale temp files are cleaned at start" (a save killed half-way leaves one)."""
+    import os
+    import time
+    from towerworld.app import saves
+    monkeypatch.setattr(saves, "SAVE_DIR", str(tmp_path))
+    stale = tmp_path / ".tmp-abc.tower.json"
+    fresh = tmp_path / ".tmp-def.tower.json"
+    stale.write_text("{")
+    fresh.write_text("{")
+    old = time.time() - 3600
+    os.utime(stale, (old, old))
+    path = saves.autosave_path("kdak")
+    assert path and os.path.basename(path).startswith("autosave-kdak-")
+    assert not stale.exists() and fresh.exists(), "only temp files older than a save can take are removed"
+
+
+def test_each_new_game_gets_its_own_autosave(tmp_path, monkeypatch):
+    """Issue #10: "starting a new game overwrites the autosave of an unfinished one" no more."""
+    from towerworld.app import saves
+    monkeypatch.setattr(saves, "SAVE_DIR", str(tmp_path))
+    a = saves.autosave_path("kdak")
+    open(a, "w").close()
+    b = saves.autosave_path("kdak")
+    assert a != b

@@ -1,0 +1,201 @@
+"""Scene components by family: every catalog kind has a model of its true size, Decktet cards and Looney pyramids
+read in an offscreen picture, shapes are built once (few geoms), and no scene file names a game."""
+from __future__ import annotations
+
+import importlib.util
+import math
+import os
+import re
+
+import numpy as np
+import pytest
+
+from towerworld.engine.layout import Layout, Pose, look
+from towerworld.engine.pieces import PIECES, PYRAMID_NEST_LIFT, size
+
+pytest.importorskip("panda3d")
+
+from panda3d.core import Filename, NodePath, PNMImage, Texture  # noqa: E402
+
+from towerworld.scene import components  # noqa: E402
+from towerworld.scene.camera import Orbit  # noqa: E402
+from towerworld.scene.stage import Stage  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# kinds drawn by a family module that another branch adds
+LATER_FAMILIES = {"carcassonne": {"ccs_tile", "meeple", "tower_piece"}}
+SAMPLE_LOOKS = {
+    "pp_tile": look(suit="suns", rank=3), "pp_coin": look(rank=2), "pp_die": look(face=4), "pp_pawn": look(colour=1),
+    "domino": look(a=3, b=6), "card": look(name="Mountain", rank="4", suits="moons,suns"),
+    "pyramid_1": look(colour="red"), "pyramid_2": look(colour="blue"), "pyramid_3": look(colour="black"),
+    "terrain": look(layer=2), "elev_piece": look(piece="dragon", side=1),
+}
+
+
+def _expected_kinds() -> set[str]:
+    kinds = set(PIECES)
+    for module, family in LATER_FAMILIES.items():
+        if importlib.util.find_spec(f"towerworld.scene.components.{module}") is None:
+            kinds -= family
+    return kinds
+
+
+def _geoms(node: NodePath) -> int:
+    return sum(path.node().getNumGeoms() for path in node.findAllMatches("**/+GeomNode"))
+
+
+def test_every_catalog_kind_has_a_builder():
+    components.load_families()
+    assert _expected_kinds() - set(components.BUILDERS) == set()
+
+
+@pytest.mark.parametrize("kind", sorted(_expected_kinds()))
+def test_every_kind_builds_at_its_true_footprint(kind):
+    model = components.build(Pose(kind, 0, 0, 0, look=SAMPLE_LOOKS.get(kind, ())))
+    low, high = model.getTightBounds()
+    s = size(kind)
+    if kind in ("track", "level_stair", "elev_box", "elev_piece"):   # sized by their look, or wider than the catalog
+        assert high.z > low.z
+        return
+    assert high.x - low.x == pytest.approx(s.w, abs=0.6)
+    assert high.y - low.y == pytest.approx(s.d, abs=0.6)
+    assert high.z - low.z == pytest.approx(s.h, abs=0.8)   # printed faces and inlaid backs stand a little proud
+
+
+def test_shapes_are_built_once_and_flattened():
+    pose = Pose("card", 0, 0, 0, look=SAMPLE_LOOKS["card"])
+    first, second = components.build(pose), components.build(pose)
+    assert first is not second and first.node() is not second.node()
+    assert _geoms(first) == 2                     # the face; the back with the edges
+    assert _geoms(components.build(Pose("card", 0, 0, 0, look=look(back="decktet")))) == 1
+    assert _geoms(components.build(Pose("pyramid_2", 0, 0, 0, look=look(colour="green")))) == 1
+
+
+def test_no_scene_file_names_a_game():
+    pattern = re.compile(r"kdak|k'dak|ziggurat|elevation|carcassonne|throwdown", re.IGNORECASE)
+    offenders = []
+    for folder, _dirs, files in os.walk(os.path.join(ROOT, "towerworld", "scene")):
+        for name in files:
+            if name.endswith(".py"):
+                path = os.path.join(folder, name)
+                with open(path, encoding="utf-8") as f:
+                    offenders += [f"{os.path.relpath(path, ROOT)}:{i}" for i, line in enumerate(f, 1)
+                                  if pattern.search(line)]
+    assert offenders == []
+
+
+def test_memory_aid_captions_come_from_the_families():
+    assert components.describe(Pose("pp_tile", 0, 0, 0, look=look(suit="suns", rank="ace"))) == "A \u2600"
+    assert components.describe(Pose("card", 0, 0, 0, look=look(name="Sea", rank="Crown", suits="waves"))) == "Sea"
+    assert components.describe(Pose("pyramid_3", 0, 0, 0, look=look(colour="blue"))) == "blue 3"
+
+
+def test_the_stage_memory_aid_labels_known_faces_only():
+    stage = Stage(NodePath("table"))
+    layout = Layout()
+    layout.place("seen", Pose("pp_tile", 0, 0, 0, face_up=False, look=look(suit="moons", rank=4)))
+    layout.place("hidden", Pose("card", 80, 0, 0, face_up=False, look=look(back="decktet")))
+    stage.show(layout)
+    stage.set_memory_aid(True)
+    assert not stage.nodes["seen"].find("memory").isEmpty()
+    assert stage.nodes["hidden"].find("memory").isEmpty()
+    stage.set_memory_aid(False)
+    assert stage.nodes["seen"].find("memory").isEmpty()
+
+
+def test_a_pyramid_tilted_over_lies_on_a_face():
+    """Rulings: a Looney pyramid is a square pyramid; tilt=90 (the scrapyard) lays it on its side."""
+    stage = Stage(NodePath("table"))
+    layout = Layout()
+    layout.place("p", Pose("pyramid_3", 0, 0, 0, tilt=90, look=look(colour="red")))
+    stage.show(layout)
+    low, high = stage.nodes["p"].getTightBounds(stage.root)
+    s = size("pyramid_3")
+    face_angle = math.atan2(s.h, s.w / 2)
+    assert low.z == pytest.approx(0, abs=0.05)                          # resting on the table, not in it
+    assert high.z == pytest.approx(s.w * math.sin(face_angle), abs=0.1)  # a face flat: the far base edge is highest
+    assert high.y - low.y > s.h * 0.9                                    # and its length along the table
+
+
+# ---- pictures ---------------------------------------------------------------------------------------------------------
+def _picture(showbase, tmp_path, layout: Layout, name: str, orbit=None, size_px=(640, 480)) -> np.ndarray:
+    from towerworld.scene.offscreen import render_layout
+    out = render_layout(layout, str(tmp_path / f"{name}.png"), *size_px, orbit=orbit)
+    image = PNMImage(Filename.fromOsSpecific(out))
+    texture = Texture()
+    texture.load(image)
+    pixels = np.frombuffer(bytes(texture.getRamImageAs("RGB")), np.uint8)
+    rgb = pixels.reshape(image.getYSize(), image.getXSize(), 3)[::-1]
+    return rgb.astype(np.float32) / 255            # rows from the top, channels 0..1
+
+
+def _red(rgb):
+    return (rgb[..., 0] > 0.45) & (rgb[..., 1] < 0.25) & (rgb[..., 2] < 0.25)
+
+
+def _paper(rgb):
+    return (rgb.min(axis=-1) > 0.55) & (rgb[..., 0] - rgb[..., 2] < 0.25) & (rgb[..., 0] >= rgb[..., 2])
+
+
+TOP_DOWN = Orbit(0, 0, 0, heading=0, pitch=89.5, distance=190)
+
+
+def test_card_face_shows_its_suit_colour_where_its_symbol_is(showbase, tmp_path):
+    """Decktet: the Ace of Wyrms carries one suit; its symbol is drawn in the wyrms' red, large, in the middle of
+    the upper half of the card (and turned round in the lower half)."""
+    layout = Layout()
+    layout.place("card", Pose("card", 0, 0, 0, look=look(name="Ace of Wyrms", rank="A", suits="wyrms")))
+    rgb = _picture(showbase, tmp_path, layout, "ace", TOP_DOWN)
+    rows, cols = np.nonzero(_paper(rgb) | _red(rgb))
+    top, bottom, left, right = rows.min(), rows.max(), cols.min(), cols.max()
+    assert (bottom - top) / (right - left) == pytest.approx(88.9 / 63.5, rel=0.06)   # the card, upright in the picture
+    from towerworld.scene.components.decktet import FACE_PX, INDEX_TOP, NAME_BAND
+    half = (FACE_PX[1] - NAME_BAND) // 2
+    centre_row = top + (INDEX_TOP + (half - INDEX_TOP) / 2) / FACE_PX[1] * (bottom - top)
+    centre_col = (left + right) / 2
+    window = _red(rgb[int(centre_row) - 12:int(centre_row) + 12, int(centre_col) - 12:int(centre_col) + 12])
+    assert window.mean() > 0.2
+    assert _red(rgb).sum() > 400
+
+
+def test_card_back_shows_nothing_of_the_card(showbase, tmp_path):
+    pictures = []
+    for name, suits in (("Ace of Wyrms", "wyrms"), ("Sea", "waves")):
+        layout = Layout()
+        layout.place("card", Pose("card", 0, 0, 0, face_up=False, look=look(name=name, rank="A", suits=suits)))
+        pictures.append(_picture(showbase, tmp_path, layout, f"back-{suits}", TOP_DOWN, (320, 240)))
+    layout = Layout()
+    layout.place("card", Pose("card", 0, 0, 0, look=look(back="decktet")))
+    pictures.append(_picture(showbase, tmp_path, layout, "back-look", TOP_DOWN, (320, 240)))
+    assert np.abs(pictures[0] - pictures[1]).max() < 2 / 255
+    assert np.abs(pictures[0] - pictures[2]).max() < 2 / 255
+    assert _red(pictures[0]).sum() == 0                 # no wyrms red: the face does not show through
+    dark_ink = (pictures[0].max(axis=-1) < 0.2).sum()
+    assert dark_ink < 50                                # no black rank or name either
+
+
+def test_a_nested_tower_shows_three_colours(showbase, tmp_path):
+    """Rulings: stacked upright they nest; a medium's base sits ~9.7 above a large's, a small's ~19.5."""
+    layout = Layout()
+    lift_medium = PYRAMID_NEST_LIFT[3]
+    layout.place("large", Pose("pyramid_3", 0, 0, 0, look=look(colour="red")))
+    layout.place("medium", Pose("pyramid_2", 0, 0, lift_medium, look=look(colour="blue")))
+    layout.place("small", Pose("pyramid_1", 0, 0, lift_medium + PYRAMID_NEST_LIFT[2], look=look(colour="yellow")))
+    rgb = _picture(showbase, tmp_path, layout, "tower")
+    red = _red(rgb)
+    blue = (rgb[..., 2] > 0.45) & (rgb[..., 0] < 0.25) & (rgb[..., 1] < 0.4)
+    yellow = (rgb[..., 0] > 0.5) & (rgb[..., 1] > 0.4) & (rgb[..., 2] < 0.2)
+    for colour, mask in (("red", red), ("blue", blue), ("yellow", yellow)):
+        assert mask.sum() > 300, f"{colour} pyramid hardly visible"
+    # stacked in order: the small one's pixels above the medium's, above the large's
+    assert np.nonzero(yellow)[0].mean() < np.nonzero(blue)[0].mean() < np.nonzero(red)[0].mean()
+
+
+def test_text_takes_its_own_colour(showbase, tmp_path):
+    """Piecepack: the ace of suns prints its rank in the suns' red (text is not drawn black by the shader)."""
+    layout = Layout()
+    layout.place("tile", Pose("pp_tile", 0, 0, 0, look=look(suit="suns", rank="ace")))
+    rgb = _picture(showbase, tmp_path, layout, "tile", Orbit(0, 0, 0, heading=0, pitch=89.5, distance=150), (320, 240))
+    centre = rgb[120 - 25:120 + 5, 160 - 20:160 + 20]     # the rank stands a little above the middle of the tile
+    assert _red(centre).mean() > 0.1
+    assert (centre.max(axis=-1) < 0.2).mean() < 0.02     # and nothing of it is black

@@ -1,0 +1,124 @@
+"""The application as a small state machine: Menu (the start screen) -> Play (a table) -> back to Menu, and Replay.
+
+One ShowBase for the whole run; each state builds its screen on enter and takes it down on exit (setup and cleanup
+in pairs, as Panda3D's samples do).
+"""
+from __future__ import annotations
+
+from direct.fsm.FSM import FSM
+
+from towerworld.engine.game import TowerworldError
+from towerworld.engine.match import Match, PlayerSpec
+from towerworld.scene.setup import configure
+
+
+def open_base(size=(1280, 800), offscreen: bool = False, title: str = "towerworld"):
+    """The one ShowBase: a real window, or offscreen for tests; one sentence when no window can be opened."""
+    import builtins
+    import os
+    configure(offscreen=offscreen, width=size[0], height=size[1], title=title)
+    if getattr(builtins, "base", None) is not None:
+        return builtins.base
+    from direct.showbase.ShowBase import ShowBase
+    try:
+        return ShowBase(windowType="offscreen" if offscreen else None)
+    except Exception:  # no display, no GL: say so in one sentence
+        where = os.environ.get("DISPLAY")
+        raise TowerworldError("Could not open a window" + (f" on display {where}" if where else
+                              " (no display is set)") + "; the table needs a desktop session, and "
+                              "'towerworld render' makes a picture without one.") from None
+
+
+def match_from_setup(setup) -> Match:
+    """A live match from the start screen's choices (chance from OS entropy)."""
+    from towerworld.engine.registry import get_game
+    game = get_game(setup.game)
+    players = [PlayerSpec(f"Player {i + 1}") if seat == "human" else PlayerSpec(f"{seat} ({i + 1})", "ai", seat)
+               for i, seat in enumerate(setup.seats)]
+    return Match(game, options=dict(setup.options), players=players, variant=setup.variant)
+
+
+class App(FSM):
+    def __init__(self, base, size=(1280, 800), frames: int | None = None):
+        FSM.__init__(self, "towerworld")
+        self.base = base
+        self.size = size
+        self.frames = frames
+        self.screen = None     # the start screen or the table on show
+
+    # ---- states ------------------------------------------------------------------------------------------------------
+    def enterMenu(self):
+        from towerworld.app.menu import StartScreen
+        self.base.setBackgroundColor(0.07, 0.09, 0.13, 1)
+        self.screen = StartScreen(self.base, on_start=self._start, on_resume=self._resume, on_quit=self.quit)
+
+    def exitMenu(self):
+        self.screen.destroy()
+        self.screen = None
+
+    def enterPlay(self, match: Match, level=None, resume=()):
+        from towerworld.app.play import PlayTable
+        self.screen = PlayTable(match, self.size, level=level, frames=self.frames)
+        self.screen.on_leave = lambda: self.request("Menu")
+        if resume:
+            self.screen.offer_resume(resume, lambda path: self.request("Play", self._load(path), level))
+
+    @staticmethod
+    def _load(path: str) -> Match:
+        from towerworld.engine.record import load_match
+        return load_match(path, autosave=path)
+
+    def exitPlay(self):
+        self.screen.close()
+        self.screen = None
+
+    def enterReplay(self, match: Match, speed: float = 1.0):
+        from towerworld.app.play import ReplayTable
+        self.screen = ReplayTable(match, self.size, speed=speed, frames=self.frames)
+        self.screen.on_leave = lambda: self.request("Menu")
+
+    def exitReplay(self):
+        self.screen.close()
+        self.screen = None
+
+    # ---- transitions -------------------------------------------------------------------------------------------------
+    def _start(self, setup):
+        try:
+            match = match_from_setup(setup)
+        except TowerworldError as e:
+            self.screen.say(str(e)) if hasattr(self.screen, "say") else None
+            return
+        self.request("Play", match)
+
+    def _resume(self, path: str):
+        from towerworld.engine.record import load_match
+        try:
+            match = load_match(path, autosave=path)
+        except TowerworldError as e:
+            print(f"towerworld: {e}")
+            return
+        self.request("Play", match)
+
+    def quit(self):
+        self.base.userExit()
+
+    def run(self) -> int:
+        if self.frames is not None:
+            for _ in range(self.frames):
+                self.base.taskMgr.step()
+            return 0
+        self.base.run()
+        return 0
+
+
+def run_app(size=(1280, 800), frames: int | None = None, match: Match | None = None, level=None,
+            resume=()) -> int:
+    """Open the window on the start screen, or straight at a table for `match` (offering to resume the unfinished
+    games in `resume` instead)."""
+    base = open_base(size, offscreen=frames is not None)
+    app = App(base, size, frames)
+    if match is None:
+        app.request("Menu")
+    else:
+        app.request("Play", match, level, list(resume))
+    return app.run()

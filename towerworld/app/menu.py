@@ -1,0 +1,244 @@
+"""The start screen: pick a game (a picture of each on its button), its variant, options and seats, or resume an
+unfinished game. It knows games only through the registry and the contract (names, titles, variants, options,
+player counts, agents)."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from direct.gui.DirectGui import DGG, DirectButton, DirectFrame
+from direct.gui.OnscreenText import OnscreenText
+from panda3d.core import TextNode
+
+from towerworld.app import saves
+from towerworld.engine import registry
+from towerworld.engine.game import Game
+from towerworld.paths import model_file
+
+HUMAN = "human"
+PANEL = (0.12, 0.14, 0.2, 0.92)
+BUTTON = (0.95, 0.9, 0.75, 1)
+CHOSEN = (1.0, 0.78, 0.3, 1)
+
+
+def seat_choices(game: Game) -> list[str]:
+    """What a seat may be: a person, or one of the agents with a level (the table never offers oracles)."""
+    from towerworld.ai import agent_names
+    out = [HUMAN]
+    for name in agent_names(game):
+        if name in ("random",):
+            out.append(name)
+        else:
+            out += [f"{name}:easy", name, f"{name}:strong"] if name in ("mcts",) else [name]
+    return out
+
+
+@dataclass
+class Setup:
+    """What the start screen has chosen so far."""
+    game: str
+    variant: str | None = None
+    players: int = 2
+    seats: list[str] = field(default_factory=list)
+    options: dict = field(default_factory=dict)
+
+    def player_range(self, game: Game) -> tuple[int, int]:
+        v = next((x for x in game.variants if x.name == self.variant), None)
+        return v.players if v is not None and v.players else (game.min_players, game.max_players)
+
+
+def default_setup(game: Game) -> Setup:
+    lo, _ = game.min_players, game.max_players
+    n = max(lo, min(2, game.max_players))
+    from towerworld.ai import agent_names
+    ai = "mcts" if "mcts" in agent_names(game) else "greedy"
+    return Setup(game.name, None, n, [HUMAN] + [ai] * (n - 1))
+
+
+def label_of(seat: str) -> str:
+    if seat == HUMAN:
+        return "Person"
+    name, _, level = seat.partition(":")
+    return f"AI: {name}" + (f" ({level})" if level else "")
+
+
+def thumbnail(name: str) -> str | None:
+    """A picture of the game for its button, shipped in models/thumbs/ (made by scripts/screenshots.py)."""
+    try:
+        path = model_file(os.path.join("thumbs", f"{name}.png"))
+    except (FileNotFoundError, OSError):
+        return None
+    return path if os.path.exists(path) else None
+
+
+class StartScreen:
+    """DirectGui on aspect2d. `on_start(setup)` starts a new game; `on_resume(path)` opens an autosave."""
+
+    def __init__(self, base, on_start, on_resume, on_quit):
+        self.base = base
+        self.on_start, self.on_resume, self.on_quit = on_start, on_resume, on_quit
+        self.root = DirectFrame(frameColor=(0.07, 0.09, 0.13, 1), frameSize=(-3, 3, -1.5, 1.5))
+        OnscreenText(text="towerworld", parent=self.root, pos=(0, 0.85), scale=0.12, fg=(1, 0.92, 0.7, 1))
+        OnscreenText(text="Stacking board games in true 3D. Pick a game.", parent=self.root, pos=(0, 0.76),
+                     scale=0.045, fg=(0.85, 0.88, 0.95, 1))
+        self.games = [registry.get_game(n) for n in registry.names()]
+        self.game_buttons: dict[str, DirectButton] = {}
+        self._game_row()
+        self.panel = DirectFrame(parent=self.root, frameColor=PANEL, frameSize=(-1.55, 1.55, -0.78, 0.2),
+                                 pos=(0, 0, -0.05))
+        self.widgets: list = []
+        self.setup: Setup | None = None
+        self.pick(self.games[0].name)
+
+    # ---- the row of games --------------------------------------------------------------------------------------------
+    def _game_row(self):
+        n = len(self.games)
+        width = 3.0 / max(n, 1)
+        for i, game in enumerate(self.games):
+            x = -1.5 + width * (i + 0.5)
+            image = thumbnail(game.name)
+            kwargs = dict(image=image, image_scale=(0.26, 1, 0.17), image_pos=(0, 0, 0.07)) if image else {}
+            b = DirectButton(parent=self.root, text=game.title, text_scale=0.032, text_pos=(0, -0.13),
+                             text_wordwrap=16, pos=(x, 0, 0.48),
+                             frameSize=(-0.28, 0.28, -0.2, 0.26), frameColor=BUTTON, relief=DGG.FLAT,
+                             command=self.pick, extraArgs=[game.name], **kwargs)
+            self.game_buttons[game.name] = b
+
+    # ---- the chosen game's setup -------------------------------------------------------------------------------------
+    def pick(self, name: str):
+        game = registry.get_game(name)
+        self.setup = default_setup(game)
+        for n, b in self.game_buttons.items():
+            b["frameColor"] = CHOSEN if n == name else BUTTON
+        self.redraw()
+
+    def _clear(self):
+        for w in self.widgets:
+            w.destroy()
+        self.widgets = []
+
+    def _text(self, text, x, z, scale=0.045, align=TextNode.ALeft, fg=(1, 1, 1, 1)):
+        t = OnscreenText(text=text, parent=self.panel, pos=(x, z), scale=scale, align=align, fg=fg, mayChange=True)
+        self.widgets.append(t)
+        return t
+
+    def _button(self, text, x, z, command, args=(), chosen=False, scale=0.045):
+        b = DirectButton(parent=self.panel, text=text, scale=scale, pos=(x, 0, z), command=command,
+                         extraArgs=list(args), frameColor=CHOSEN if chosen else BUTTON, pad=(0.3, 0.2))
+        self.widgets.append(b)
+        return b
+
+    def redraw(self):
+        self._clear()
+        setup = self.setup
+        assert setup is not None
+        game = registry.get_game(setup.game)
+        self._text(game.title, -1.45, 0.1, scale=0.06, fg=(1, 0.92, 0.7, 1))
+        z = -0.02
+        if game.variants:
+            self._text("Variant:", -1.45, z)
+            x = -1.05
+            named = [v.name for v in game.variants]
+            # the default rules get a button of their own unless a variant already names them ("standard")
+            entries = ([] if "standard" in named else [(None, "standard")]) + [(n, n) for n in named]
+            for name, label in entries:
+                chosen = setup.variant == name or (setup.variant is None and name == "standard")
+                self._button(label, x, z + 0.012, self.set_variant, [name], chosen=chosen)
+                x += 0.12 + 0.022 * len(label)
+            z -= 0.12
+        lo, hi = setup.player_range(game)
+        self._text(f"Players: {setup.players}", -1.45, z)
+        if hi > lo:
+            self._button("-", -0.95, z + 0.012, self.set_players, [setup.players - 1])
+            self._button("+", -0.85, z + 0.012, self.set_players, [setup.players + 1])
+        z -= 0.12
+        for i, seat in enumerate(setup.seats):
+            self._text(f"Seat {i + 1}:", -1.45 + 0.75 * (i % 4), z - 0.11 * (i // 4))
+            self._button(label_of(seat), -1.05 + 0.75 * (i % 4), z + 0.012 - 0.11 * (i // 4), self.cycle_seat, [i],
+                         scale=0.04)
+        z -= 0.11 * ((len(setup.seats) + 3) // 4) + 0.01
+        z = self._options(game, z)
+        resumable = saves.unfinished(game.name)[:3]
+        if resumable:
+            self._text("Unfinished:", -1.45, z)
+            for k, info in enumerate(resumable):
+                self._button(info.label[:60], -0.2 + 0.0 * k, z + 0.012 - 0.1 * k, self.on_resume, [info.path],
+                             scale=0.035)
+            z -= 0.1 * len(resumable)
+        self._button("Start", 1.3, -0.68, self.start, scale=0.07)
+        self._button("Quit", -1.35, -0.68, self.on_quit, scale=0.05)
+
+    def _options(self, game: Game, z: float) -> float:
+        """A control per option: choices cycle, true/false toggles, numbers step within their bounds."""
+        setup = self.setup
+        assert setup is not None
+        merged, _ = game.resolve_options(None, setup.variant, setup.players)
+        merged.update(setup.options)
+        x = -1.45
+        for opt in game.options:
+            value = merged[opt.name]
+            shown = "on" if value is True else "off" if value is False else str(value)
+            text = self._text(f"{opt.name.replace('_', ' ')}: {shown}", x, z, scale=0.035)
+            text.setPythonTag("help", opt.help)
+            self._button(">", x + 0.5, z + 0.01, self.step_option, [opt.name, 1], scale=0.035)
+            if not opt.choices and not isinstance(opt.default, bool):
+                self._button("<", x + 0.44, z + 0.01, self.step_option, [opt.name, -1], scale=0.035)
+            x += 0.75
+            if x > 1.0:
+                x, z = -1.45, z - 0.07
+        return z - 0.08
+
+    def step_option(self, name: str, direction: int):
+        setup = self.setup
+        assert setup is not None
+        game = registry.get_game(setup.game)
+        opt = next(o for o in game.options if o.name == name)
+        merged, _ = game.resolve_options(None, setup.variant, setup.players)
+        value = setup.options.get(name, merged[name])
+        if opt.choices:
+            choices = list(opt.choices)
+            value = choices[(choices.index(value) + direction) % len(choices)] if value in choices else choices[0]
+        elif isinstance(opt.default, bool):
+            value = not value
+        elif isinstance(opt.default, int):
+            low = opt.low if opt.low is not None else 0
+            high = opt.high if opt.high is not None else value + 1
+            value = min(max(value + direction, low), high)
+        setup.options[name] = value
+        self.redraw()
+
+    def set_variant(self, name):
+        assert self.setup is not None
+        self.setup.variant = name
+        self.setup.options = {}
+        game = registry.get_game(self.setup.game)
+        lo, hi = self.setup.player_range(game)
+        self.set_players(min(max(self.setup.players, lo), hi))
+
+    def set_players(self, n):
+        setup = self.setup
+        assert setup is not None
+        lo, hi = setup.player_range(registry.get_game(setup.game))
+        n = min(max(n, lo), hi)
+        ai = next((s for s in setup.seats if s != HUMAN), "greedy")
+        setup.players = n
+        setup.seats = (setup.seats + [ai] * n)[:n]
+        if HUMAN not in setup.seats and n == 1:
+            setup.seats = [HUMAN]
+        self.redraw()
+
+    def cycle_seat(self, i):
+        setup = self.setup
+        assert setup is not None
+        choices = seat_choices(registry.get_game(setup.game))
+        now = setup.seats[i]
+        setup.seats[i] = choices[(choices.index(now) + 1) % len(choices)] if now in choices else choices[0]
+        self.redraw()
+
+    def start(self):
+        assert self.setup is not None
+        self.on_start(self.setup)
+
+    def destroy(self):
+        self._clear()
+        self.root.destroy()

@@ -1,0 +1,132 @@
+"""Where games are saved: one autosave per unfinished game, saves by hand, and the list Ctrl-O shows."""
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass
+
+SAVE_DIR = os.path.join(os.path.expanduser("~"), ".towerworld", "saves")
+STALE_TEMP_SECONDS = 60.0
+
+
+def writable_dir(folder: str | None = None) -> bool:
+    folder = folder or SAVE_DIR
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError:
+        return False
+    return os.access(folder, os.W_OK)
+
+
+def clean_stale_temps(folder: str | None = None) -> int:
+    """Remove temp files left by a save that was killed half-way (older than a minute, so a save in progress in
+    another window is left alone). Returns how many went."""
+    folder = folder or SAVE_DIR
+    gone = 0
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return 0
+    now = time.time()
+    for name in names:
+        if name.startswith(".tmp-") and name.endswith(".tower.json"):
+            path = os.path.join(folder, name)
+            try:
+                if now - os.path.getmtime(path) > STALE_TEMP_SECONDS:
+                    os.unlink(path)
+                    gone += 1
+            except OSError:
+                pass
+    return gone
+
+
+def autosave_path(game: str, folder: str | None = None) -> str | None:
+    """A new autosave file for a new game of `game` (earlier unfinished games keep theirs); None when no folder can
+    be written."""
+    folder = folder or SAVE_DIR
+    if not writable_dir(folder):
+        return None
+    clean_stale_temps(folder)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    path = os.path.join(folder, f"autosave-{game}-{stamp}.tower.json")
+    k = 1
+    while os.path.exists(path):
+        k += 1
+        path = os.path.join(folder, f"autosave-{game}-{stamp}-{k}.tower.json")
+    return path
+
+
+@dataclass(frozen=True)
+class SaveInfo:
+    path: str
+    game: str
+    players: str
+    plies: int
+    finished: bool
+    mtime: float
+    autosave: bool
+
+    @property
+    def label(self) -> str:
+        when = time.strftime("%d %b %H:%M", time.localtime(self.mtime))
+        kind = "autosave" if self.autosave else "save"
+        state = "finished" if self.finished else f"move {self.plies}"
+        return f"{self.game}: {self.players}, {state}, {when} ({kind})"
+
+
+def _peek(path: str) -> SaveInfo | None:
+    """The few facts a list needs, read cheaply and defensively (a damaged file is simply left out)."""
+    from towerworld.engine.record import RecordError, read_record_file
+    try:
+        data = read_record_file(path)      # regular files only, size and JSON limits: a FIFO does not hang the list
+        players = ", ".join(str(p.get("name", "?"))[:20] for p in data.get("players", [])[:6])
+        result = data.get("result")
+        if isinstance(result, dict):       # format v2: {text, scores, finished}
+            finished = bool(result.get("finished"))
+        else:
+            finished = bool(result) and result != "in progress"
+        return SaveInfo(path, str(data["game"])[:30], players, len(data.get("moves", [])), finished,
+                        os.path.getmtime(path), os.path.basename(path).startswith("autosave-"))
+    except (RecordError, OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def list_saves(folder: str | None = None) -> list[SaveInfo]:
+    """Saves and autosaves, newest first."""
+    folder = folder or SAVE_DIR
+    try:
+        names = [n for n in os.listdir(folder) if n.endswith(".tower.json") and not n.startswith(".tmp-")]
+    except OSError:
+        return []
+    found = [info for n in names if (info := _peek(os.path.join(folder, n))) is not None]
+    return sorted(found, key=lambda s: -s.mtime)
+
+
+def unfinished(game: str, folder: str | None = None) -> list[SaveInfo]:
+    """Autosaves of unfinished games of `game`, newest first (what `play GAME` offers to resume)."""
+    return [s for s in list_saves(folder) if s.autosave and s.game == game and not s.finished]
+
+
+def _settings_path() -> str:
+    return os.path.join(os.path.dirname(SAVE_DIR), "window.json")
+
+
+def remember_window_size(width: int, height: int) -> None:
+    """Keep the window size for the next start (best effort: a settings file that cannot be written is no error)."""
+    try:
+        os.makedirs(os.path.dirname(_settings_path()), exist_ok=True)
+        with open(_settings_path(), "w", encoding="utf-8") as f:
+            json.dump({"width": int(width), "height": int(height)}, f)
+    except OSError:
+        pass
+
+
+def remembered_window_size() -> tuple[int, int] | None:
+    try:
+        with open(_settings_path(), encoding="utf-8") as f:
+            data = json.load(f)
+        w, h = int(data["width"]), int(data["height"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return (w, h) if 320 <= w <= 8192 and 240 <= h <= 8192 else None

@@ -1,0 +1,118 @@
+"""AI seats think in a worker process, so the table keeps drawing while a search runs (no shared GIL).
+
+The worker keeps its own replica of the match, built from the same game, options and players and kept in step by the
+moves in notation (plain JSON over a pipe: no pickled states). Asked for a move, it hands its agent the seat's View,
+exactly as the driver would, and answers the move in notation. Undo on the table simply sends a shorter move list.
+"""
+from __future__ import annotations
+
+import json
+import multiprocessing as mp
+from dataclasses import dataclass
+
+from towerworld.engine.match import Match, PlayerSpec
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """What the worker needs to rebuild the match and the agent: all plain data."""
+    game: str
+    options: dict
+    variant: str | None
+    players: list
+    seat: int
+    agent: str
+    seed: int | None
+    level: str | None
+
+
+def _replica(spec: SeatSpec) -> Match:
+    from towerworld.engine.registry import get_game
+    players = [PlayerSpec(p["name"], p["kind"], p.get("agent")) for p in spec.players]
+    return Match(get_game(spec.game), options=spec.options, players=players, variant=spec.variant, seed=0)
+
+
+def _sync(match: Match, moves: list[str]) -> None:
+    """Bring the replica to exactly `moves`: keep the common prefix, take back the rest, apply the new ones."""
+    common = 0
+    while common < min(len(moves), len(match.plies)) and match.plies[common].text == moves[common]:
+        common += 1
+    if common < len(match.plies):
+        match.truncate(common)
+    for text in moves[common:]:
+        match.apply_text(text, save=False)
+
+
+def serve(conn, spec: SeatSpec) -> None:
+    """The worker's loop: {"moves": [...]} -> {"move": text} or {"error": sentence}; {"stop": true} ends it."""
+    from towerworld.ai import make_agent
+    from towerworld.engine.agent import seat_view
+    try:
+        match = _replica(spec)
+        agent = make_agent(spec.agent, match.game, seed=spec.seed, level=spec.level)
+    except Exception as e:   # reported to the table once, as one sentence
+        conn.send_bytes(json.dumps({"error": str(e) or type(e).__name__}).encode())
+        return
+    while True:
+        try:
+            msg = json.loads(conn.recv_bytes())
+        except (EOFError, OSError):
+            return
+        if msg.get("stop"):
+            return
+        try:
+            _sync(match, msg["moves"])
+            move = agent.choose(seat_view(agent, match.game, match.state))
+            reply = {"move": match.game.format_move(match.state, move), "ply": len(match.plies)}
+        except Exception as e:
+            reply = {"error": str(e) or type(e).__name__}
+        conn.send_bytes(json.dumps(reply).encode())
+
+
+class Thinker:
+    """One AI seat's worker process. `ask(moves)` starts a search; `poll()` returns None while it thinks, then
+    ("move", text) or ("error", sentence)."""
+
+    def __init__(self, spec: SeatSpec):
+        ctx = mp.get_context("spawn")     # a fresh interpreter: no Panda3D state copied into the worker
+        self.conn, child = ctx.Pipe()
+        self.process = ctx.Process(target=serve, args=(child, spec), daemon=True, name=f"towerworld-ai-{spec.seat}")
+        self.process.start()
+        child.close()
+        self.busy = False
+
+    def ask(self, moves: list[str]) -> None:
+        self.conn.send_bytes(json.dumps({"moves": moves}).encode())
+        self.busy = True
+
+    def poll(self) -> tuple[str, str] | None:
+        if not self.busy:
+            return None
+        try:
+            if not self.conn.poll():
+                if not self.process.is_alive():
+                    self.busy = False
+                    return ("error", "the AI's process stopped")
+                return None
+            reply = json.loads(self.conn.recv_bytes())
+        except (EOFError, OSError):
+            self.busy = False
+            return ("error", "the AI's process stopped")
+        self.busy = False
+        return ("move", reply["move"]) if "move" in reply else ("error", reply["error"])
+
+    def wait(self, timeout: float | None = None) -> tuple[str, str] | None:
+        """Block until the answer (tests and offscreen runs)."""
+        if self.busy and self.conn.poll(timeout):
+            return self.poll()
+        return self.poll()
+
+    def close(self) -> None:
+        try:
+            self.conn.send_bytes(json.dumps({"stop": True}).encode())
+        except (OSError, ValueError):
+            pass
+        self.process.join(timeout=1.0)
+        if self.process.is_alive():
+            self.process.terminate()
+        self.conn.close()

@@ -1,0 +1,128 @@
+"""Component models by family, built from code at their true size (1 unit = 1 mm).
+
+One module per component family (piecepack, dominoes, pyramids, decktet, terrain, table-top helpers, ...). Each
+registers a builder per piece kind of the catalog (`towerworld.engine.pieces`) with `@model("kind")`; a builder takes
+a Pose and returns a NodePath whose origin is the centre of the piece's bottom, width along x, depth along y, whose
+top face shows the face (value, suit, pips) and bottom face the back; the stage turns it over for face-down pieces and
+tilts it by `pose.tilt`. Every module of this package is imported the first time a model is asked for (so a family
+module may import this package, or the old `towerworld.scene.models`, without a cycle): a new family is one new
+module.
+
+`build(pose)` builds a shape once per (kind, look), flattens it (one geom per render state) and hands out copies.
+A family may also register a `caption` per kind: the few words that name a face-down piece whose face is known (the
+memory aid), so the stage needs no glyphs of its own; and a `rest` per kind: the pitch at which a piece tilted over
+really lies (a pyramid on its side rests on a face, not on its axis). `orient` turns a model as its pose says.
+"""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from typing import Callable
+
+from panda3d.core import NodePath
+
+from towerworld.engine.layout import Pose
+from towerworld.engine.pieces import size
+
+Builder = Callable[[Pose], NodePath]
+Caption = Callable[[Pose], str]
+Rest = Callable[[Pose], float]
+BUILDERS: dict[str, Builder] = {}
+CAPTIONS: dict[str, Caption] = {}
+RESTS: dict[str, Rest] = {}
+_CACHE: dict[tuple, NodePath] = {}
+FALLBACK_GREY = (0.6, 0.6, 0.6, 1)
+
+
+def model(kind: str):
+    """Register the decorated function as the builder of piece `kind`."""
+    def register(fn: Builder) -> Builder:
+        if kind in BUILDERS and BUILDERS[kind] is not fn:
+            raise ValueError(f"two component builders for piece kind '{kind}'")
+        BUILDERS[kind] = fn
+        return fn
+    return register
+
+
+def caption(*kinds: str):
+    """Register the decorated function as the memory-aid caption of the piece kinds `kinds`."""
+    def register(fn: Caption) -> Caption:
+        for kind in kinds:
+            CAPTIONS[kind] = fn
+        return fn
+    return register
+
+
+def rest(*kinds: str):
+    """Register the decorated function as the pitch (degrees about x) at which pieces of `kinds` lie for a pose."""
+    def register(fn: Rest) -> Rest:
+        for kind in kinds:
+            RESTS[kind] = fn
+        return fn
+    return register
+
+
+def orient(model: NodePath, pose: Pose, turn: float) -> None:
+    """Turn `model` (the child of the piece's holder) as `pose` lies: `turn` degrees over about its y axis (180 is
+    face down), pitched by its tilt; a tilted piece is lifted so that its lowest point rests on the holder's origin."""
+    load_families()
+    pitch = RESTS[pose.kind](pose) if pose.kind in RESTS else pose.tilt
+    model.setHpr(0, pitch, turn)
+    if not pitch:
+        model.setPos(0, 0, size(pose.kind).h if abs(turn) > 90 else 0)
+        return
+    model.setPos(0, 0, 0)
+    low, _high = model.getTightBounds(model.getParent())
+    model.setZ(-low.z)
+
+
+def build(pose: Pose) -> NodePath:
+    """A fresh copy of the model for `pose` (face and back drawn per the look; orientation is the stage's job)."""
+    load_families()
+    key = (pose.kind, pose.look)
+    proto = _CACHE.get(key)
+    if proto is None:
+        proto = BUILDERS.get(pose.kind, _fallback)(pose)
+        proto.flattenStrong()   # one geom per render state: a tile is its body and its text
+        _CACHE[key] = proto
+    return proto.copyTo(NodePath("piece"))
+
+
+def clear_cache() -> None:
+    """Forget every built shape (benchmarks measure a rebuild from scratch)."""
+    _CACHE.clear()
+
+
+def describe(pose: Pose) -> str:
+    """A short caption naming the face of `pose`; "" for a kind whose family registered none (its look may hold
+    things that are not for the table, such as the name of its back)."""
+    load_families()
+    fn = CAPTIONS.get(pose.kind)
+    return fn(pose) if fn is not None else ""
+
+
+def missing_models(layout) -> set[str]:
+    """The piece kinds of `layout` that no builder draws (they would show as grey boxes)."""
+    load_families()
+    return {p.kind for p in layout.pieces.values()} - set(BUILDERS)
+
+
+def _fallback(pose: Pose) -> NodePath:
+    from towerworld.scene.components.shapes import box
+    s = size(pose.kind)
+    root = NodePath(pose.kind)
+    box(s.w, s.d, s.h, FALLBACK_GREY).reparentTo(root)
+    return root
+
+
+_loaded = False
+
+
+def load_families() -> None:
+    """Import every family module once, so that BUILDERS, CAPTIONS and RESTS are complete."""
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    for info in pkgutil.iter_modules(__path__):
+        importlib.import_module(f"{__name__}.{info.name}")

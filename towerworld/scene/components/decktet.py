@@ -1,0 +1,352 @@
+"""Decktet cards: each face painted once into a texture (numpy and the bundled font), the backs sharing one.
+
+card (63.5 x 88.9 x 0.3), look: name ("Mountain"), rank ("A", "2".."9", "Crown", "Pawn", "Court", "Excuse") and suits
+("moons,suns", of moons, suns, waves, leaves, wyrms, knots). The face shows the rank large in the top-left corner with
+the card's suit symbols under it, the same turned round in the bottom-right corner, the suits large in the middle and
+the name across a band below them (with the rank's word under it for the Crown, Pawn and Court). A card with
+look back (or no name) is drawn face down all over: a patterned back that names nothing. Every suit has one colour and
+one symbol drawn in code: a crescent, a rayed sun, three waves, a leaf, a serpent and a knot.
+
+A card is two geoms: its face, and its back with its edges (one texture). Faces are cached per look, the back
+once.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from panda3d.core import Filename, LColor, NodePath, PNMImage, PNMTextMaker, SamplerState, Texture
+
+from towerworld.engine.layout import Pose
+from towerworld.engine.pieces import size
+from towerworld.paths import model_file
+from towerworld.scene.components import caption, model
+from towerworld.scene.components.shapes import facets
+
+SUITS = ("moons", "suns", "waves", "leaves", "wyrms", "knots")
+SUIT_COLOURS = {
+    "moons": (0.16, 0.18, 0.38),
+    "suns": (0.93, 0.52, 0.03),
+    "waves": (0.05, 0.42, 0.78),
+    "leaves": (0.16, 0.56, 0.14),
+    "wyrms": (0.78, 0.1, 0.1),
+    "knots": (0.52, 0.2, 0.6),
+}
+ORNAMENT = "\u2736"
+RANK_INDEX = {"Crown": "\u265b", "Pawn": "\u265f", "Court": "\u265a", "Excuse": ""}
+PAPER = (0.93, 0.9, 0.82)
+INK = (0.12, 0.1, 0.09)
+EDGE = (0.9, 0.88, 0.82, 1)
+BACK_FIELD = (0.13, 0.2, 0.42)
+BACK_LINE = (0.78, 0.64, 0.3)
+
+FACE_PX = (360, 504)       # texture size, the card's proportions
+SUPERSAMPLE = 3            # samples per pixel along each axis for the drawn symbols
+EDGE_STRIP = 32            # px of edge colour under the back's picture (enough to survive mipmapping)
+BACK_V0 = EDGE_STRIP / (FACE_PX[1] + EDGE_STRIP)   # where the back's picture starts in its texture
+NAME_BAND = 64             # px: the band across the middle that carries the name
+INDEX_LEFT, INDEX_TOP, INDEX_WIDTH, INDEX_SYMBOL = 16, 18, 76, 38
+
+_FACES: dict[tuple, Texture] = {}
+_BACK: list[Texture] = []
+_SYMBOLS: dict[tuple, np.ndarray] = {}
+_TEXT_MAKERS: dict[int, PNMTextMaker] = {}
+
+
+def suits_of(pose: Pose) -> list[str]:
+    return [s for s in str(pose.get("suits", "")).split(",") if s]
+
+
+def is_back(pose: Pose) -> bool:
+    return pose.get("back") is not None or pose.get("name") is None
+
+
+@caption("card")
+def card_caption(pose: Pose) -> str:
+    return "" if is_back(pose) else str(pose.get("name"))
+
+
+# ---- painting -------------------------------------------------------------------------------------------------------
+class Canvas:
+    """An RGB picture in floats, row 0 at the top; paint() lays colour through a coverage mask (0..1)."""
+
+    def __init__(self, width: int, height: int, colour):
+        self.rgb = np.empty((height, width, 3), np.float32)
+        self.rgb[:] = colour
+
+    def paint(self, mask: np.ndarray, colour, left: int, top: int) -> None:
+        h, w = mask.shape
+        x0, y0 = max(left, 0), max(top, 0)
+        x1, y1 = min(left + w, self.rgb.shape[1]), min(top + h, self.rgb.shape[0])
+        if x1 <= x0 or y1 <= y0:
+            return
+        cover = mask[y0 - top:y1 - top, x0 - left:x1 - left, None]
+        region = self.rgb[y0:y1, x0:x1]
+        region[:] = region * (1 - cover) + np.asarray(colour[:3], np.float32) * cover
+
+    def rect(self, left: int, top: int, width: int, height: int, colour) -> None:
+        self.paint(np.ones((height, width), np.float32), colour, left, top)
+
+    def frame(self, inset: int, thickness: int, colour) -> None:
+        h, w = self.rgb.shape[:2]
+        self.rect(inset, inset, w - 2 * inset, thickness, colour)
+        self.rect(inset, h - inset - thickness, w - 2 * inset, thickness, colour)
+        self.rect(inset, inset, thickness, h - 2 * inset, colour)
+        self.rect(w - inset - thickness, inset, thickness, h - 2 * inset, colour)
+
+    def texture(self, name: str) -> Texture:
+        h, w = self.rgb.shape[:2]
+        pixels = (np.clip(self.rgb[::-1], 0, 1) * 255 + 0.5).astype(np.uint8)   # textures store the bottom row first
+        tex = Texture(name)
+        tex.setup2dTexture(w, h, Texture.T_unsigned_byte, Texture.F_rgb8)
+        tex.setRamImageAs(pixels.tobytes(), "RGB")
+        tex.setMinfilter(SamplerState.FT_linear_mipmap_linear)
+        tex.setMagfilter(SamplerState.FT_linear)
+        tex.setAnisotropicDegree(8)
+        tex.setWrapU(SamplerState.WM_clamp)
+        tex.setWrapV(SamplerState.WM_clamp)
+        return tex
+
+
+def _grid(px: int) -> tuple[np.ndarray, np.ndarray]:
+    """Sample points of a px x px square as (u, v) in [-1, 1], v up, SUPERSAMPLE^2 per pixel."""
+    n = px * SUPERSAMPLE
+    axis = (np.arange(n, dtype=np.float32) + 0.5) / n * 2 - 1
+    u, v = np.meshgrid(axis, -axis)
+    return u, v
+
+
+def _coverage(inside: np.ndarray, px: int) -> np.ndarray:
+    return inside.reshape(px, SUPERSAMPLE, px, SUPERSAMPLE).mean(axis=(1, 3)).astype(np.float32)
+
+
+def _near_curve(u, v, xs, ys, radius) -> np.ndarray:
+    """Samples of the square grid (u, v) from _grid within `radius` of a curve given as dense points (xs, ys); the
+    radius may vary along the curve. Each point only looks at the samples around it."""
+    n = u.shape[0]
+    inside = np.zeros(u.shape, bool)
+    reach = np.broadcast_to(np.asarray(radius, np.float32), np.shape(xs))
+    for x, y, r in zip(xs, ys, reach):
+        c0, c1 = max(int((x - r + 1) * n / 2) - 1, 0), min(int((x + r + 1) * n / 2) + 2, n)
+        r0, r1 = max(int((1 - y - r) * n / 2) - 1, 0), min(int((1 - y + r) * n / 2) + 2, n)
+        window = (slice(r0, r1), slice(c0, c1))
+        inside[window] |= np.hypot(u[window] - x, v[window] - y) < r
+    return inside
+
+
+def _moon(u, v):
+    return (u * u + v * v < 0.88 ** 2) & ((u - 0.42) ** 2 + (v - 0.2) ** 2 > 0.72 ** 2)
+
+
+def _sun(u, v):
+    r = np.hypot(u, v)
+    angle = np.mod(np.arctan2(v, u), math.pi / 4) - math.pi / 8
+    ray = (r < 0.97) & (np.abs(angle) < 0.3 * (0.97 - r) / 0.5)
+    return (r < 0.5) | ray
+
+
+def _waves(u, v):
+    inside = np.zeros(u.shape, bool)
+    for row in (-0.55, 0.0, 0.55):
+        inside |= (np.abs(v - row - 0.16 * np.sin(u * math.pi * 1.6)) < 0.12) & (np.abs(u) < 0.88)
+    return inside
+
+
+def _leaf(u, v):
+    a, b = (u + v) / math.sqrt(2), (v - u) / math.sqrt(2)      # along and across the leaf
+    c, r = 0.58, 1.03
+    blade = ((b - c) ** 2 + a * a < r * r) & ((b + c) ** 2 + a * a < r * r) & (a > -0.82)
+    rib = (np.abs(b) < 0.045) & (a > -0.55) & (a < 0.6)
+    stem = (np.abs(b) < 0.07) & (a > -1.08) & (a <= -0.7)
+    return (blade & ~rib) | stem
+
+
+def _serpent_path():
+    t = np.linspace(-0.88, 0.5, 70)
+    return t, 0.5 * np.sin(t * math.pi * 1.15)
+
+
+def _wyrm(u, v):
+    xs, ys = _serpent_path()
+    body = _near_curve(u, v, xs, ys, 0.07 + 0.11 * (xs - xs[0]) / (xs[-1] - xs[0]))
+    hx, hy = xs[-1] + 0.18, ys[-1] + 0.06
+    head = ((u - hx) / 0.32) ** 2 + ((v - hy) / 0.23) ** 2 < 1
+    eye = (u - hx - 0.09) ** 2 + (v - hy - 0.07) ** 2 < 0.065 ** 2
+    return (body | head) & ~eye
+
+
+def _knot(u, v):
+    t = np.linspace(0, 2 * math.pi, 240)
+    xs = (np.sin(t) + 2 * np.sin(2 * t)) / 3.2
+    ys = (np.cos(t) - 2 * np.cos(2 * t)) / 3.2
+    ribbon = _near_curve(u, v, xs, ys, 0.13)
+    seam = _near_curve(u, v, xs, ys, 0.035)
+    return ribbon & ~seam
+
+
+SYMBOL_SHAPES = {"moons": _moon, "suns": _sun, "waves": _waves, "leaves": _leaf, "wyrms": _wyrm, "knots": _knot}
+
+
+def symbol(suit: str, px: int) -> np.ndarray:
+    """The coverage mask (px x px) of a suit's symbol."""
+    key = (suit, px)
+    if key not in _SYMBOLS:
+        u, v = _grid(px)
+        _SYMBOLS[key] = _coverage(SYMBOL_SHAPES[suit](u, v), px)
+    return _SYMBOLS[key]
+
+
+def _text_maker(px: int) -> PNMTextMaker:
+    if px not in _TEXT_MAKERS:
+        maker = PNMTextMaker(Filename.fromOsSpecific(model_file("DejaVuSans-Bold.ttf")), 0)
+        maker.setPixelSize(px)
+        maker.setFg(LColor(1, 1, 1, 1))
+        _TEXT_MAKERS[px] = maker
+    return _TEXT_MAKERS[px]
+
+
+def text_mask(words: str, px: int, max_width: int | None = None) -> np.ndarray:
+    """The coverage mask of `words` in the bundled bold font, `px` tall (one em), shrunk to fit `max_width`."""
+    maker = _text_maker(px)
+    width = maker.calcWidth(words)
+    if max_width is not None and width > max_width:
+        return text_mask(words, int(px * max_width / width), None)
+    image = PNMImage(width + 4, int(px * 1.3), 1)
+    image.fill(0)
+    maker.generateInto(words, image, 2, int(px * 0.98))
+    tex = Texture()
+    tex.load(image)
+    grey = np.frombuffer(bytes(tex.getRamImage()), np.uint8).reshape(tex.getYSize(), tex.getXSize())
+    return grey[::-1].astype(np.float32) / 255.0
+
+
+# ---- faces ----------------------------------------------------------------------------------------------------------
+def _index(canvas: Canvas, rank: str, suits: list[str]) -> None:
+    """The corner index: the rank large and under it the suit symbols, in a column at the left of the half card."""
+    index = RANK_INDEX.get(rank, rank)
+    y = INDEX_TOP
+    if index:
+        mask = text_mask(index, 82 if len(index) == 1 else 64)
+        canvas.paint(mask, INK, INDEX_LEFT + (INDEX_WIDTH - mask.shape[1]) // 2, y - 8)
+        y += 86
+    for suit in suits:
+        canvas.paint(symbol(suit, INDEX_SYMBOL), SUIT_COLOURS[suit], INDEX_LEFT + (INDEX_WIDTH - INDEX_SYMBOL) // 2, y)
+        y += INDEX_SYMBOL + 4
+
+
+def _centre_symbols(canvas: Canvas, suits: list[str]) -> None:
+    """The suits large in the middle column: one big, two on a diagonal, three in a triangle."""
+    w, h = canvas.rgb.shape[1], canvas.rgb.shape[0]
+    cx, cy = w // 2, INDEX_TOP + (h - INDEX_TOP) // 2
+    spots = {1: [((0, 0), 150)], 2: [((-38, -40), 94), ((38, 40), 94)],
+             3: [((0, -50), 84), ((-44, 40), 84), ((44, 40), 84)]}.get(len(suits), [])
+    for suit, ((dx, dy), px) in zip(suits, spots):
+        canvas.paint(symbol(suit, px), SUIT_COLOURS[suit], cx + dx - px // 2, cy + dy - px // 2)
+    if not suits:   # the Excuse: an ornament in ink, no suit
+        star = text_mask(ORNAMENT, 130)
+        canvas.paint(star, INK, cx - star.shape[1] // 2, cy - int(0.62 * 130))
+
+
+def paint_face(name: str, rank: str, suits: list[str]) -> Canvas:
+    """The upper half (index and symbols) is painted once and repeated turned round as the lower half, so the card
+    reads from either end; the name runs across the middle."""
+    w, h = FACE_PX
+    half_h = (h - NAME_BAND) // 2
+    half = Canvas(w, half_h, PAPER)
+    _index(half, rank, suits)
+    _centre_symbols(half, suits)
+    canvas = Canvas(w, h, PAPER)
+    canvas.rgb[:half_h] = half.rgb
+    canvas.rgb[h - half_h:] = half.rgb[::-1, ::-1]
+    tint = SUIT_COLOURS[suits[0]] if suits else INK
+    band_top = half_h
+    canvas.rect(14, band_top + 4, w - 28, NAME_BAND - 8, tuple(0.8 + 0.2 * c for c in tint))
+    words = f"{name} \u00b7 {rank}" if rank in ("Crown", "Pawn", "Court") else name
+    title = text_mask(words, 46, w - 48)
+    em = title.shape[0] / 1.3
+    canvas.paint(title, INK, (w - title.shape[1]) // 2, int(band_top + NAME_BAND / 2 - 0.62 * em))  # capitals centred
+    canvas.frame(10, 3, INK)
+    return canvas
+
+
+def paint_back() -> Canvas:
+    """Every back alike: a gold lattice on deep blue inside a double frame, the six symbols in a ring."""
+    w, h = FACE_PX
+    canvas = Canvas(w, h, BACK_FIELD)
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    lattice = np.abs(np.mod(xs + ys, 36) - 18) < 1.2
+    lattice |= np.abs(np.mod(xs - ys, 36) - 18) < 1.2
+    canvas.paint(lattice.astype(np.float32) * 0.55, BACK_LINE, 0, 0)
+    canvas.frame(8, 6, PAPER)
+    canvas.frame(20, 2, BACK_LINE)
+    cx, cy = w // 2, h // 2
+    disc = ((xs - cx) ** 2 + (ys - cy) ** 2 < 118 ** 2).astype(np.float32)
+    canvas.paint(disc, BACK_FIELD, 0, 0)
+    ring = (np.abs(np.hypot(xs - cx, ys - cy) - 118) < 3).astype(np.float32)
+    canvas.paint(ring, BACK_LINE, 0, 0)
+    for i, suit in enumerate(SUITS):
+        angle = math.pi / 2 + i * math.pi / 3
+        x, y = cx + 76 * math.cos(angle), cy - 76 * math.sin(angle)
+        canvas.paint(symbol(suit, 56), BACK_LINE, int(x) - 28, int(y) - 28)
+    # below the picture a strip of the edge colour, so that the sides share the back's texture and its geom
+    sheet = Canvas(w, h + EDGE_STRIP, EDGE[:3])
+    sheet.rgb[:h] = canvas.rgb
+    return sheet
+
+
+def face_texture(name: str, rank: str, suits: tuple[str, ...]) -> Texture:
+    key = (name, rank, suits)
+    if key not in _FACES:
+        _FACES[key] = paint_face(name, rank, list(suits)).texture(f"card-face:{name}")
+    return _FACES[key]
+
+
+def back_texture() -> Texture:
+    if not _BACK:
+        _BACK.append(paint_back().texture("card-back"))
+    return _BACK[0]
+
+
+# ---- the card -------------------------------------------------------------------------------------------------------
+def _sheet(w: float, d: float, z: float, up: bool, texture: Texture, v0: float = 0.0) -> NodePath:
+    """A textured rectangle at height z facing up (the face) or down (the back, read once turned over); the picture
+    fills the texture from v0 up."""
+    x, y = w / 2, d / 2
+    if up:
+        points, uvs = [(-x, -y, z), (x, -y, z), (x, y, z), (-x, y, z)], [(0, v0), (1, v0), (1, 1), (0, 1)]
+    else:   # turned over about the y axis, the picture must still read the right way round
+        points, uvs = [(-x, y, z), (x, y, z), (x, -y, z), (-x, -y, z)], [(1, 1), (0, 1), (0, v0), (1, v0)]
+    sheet = facets([((0.0, 0.0, 1.0 if up else -1.0), points, (1, 1, 1, 1), uvs)], "card-sheet")
+    sheet.setTexture(texture)
+    return sheet
+
+
+def _edges(w: float, d: float, h: float) -> NodePath:
+    """The four thin sides, coloured from the back texture's edge strip. (No top or bottom of a box: a surface
+    0.01 mm under the face would shadow it.)"""
+    x, y = w / 2, d / 2
+    corners = [(-x, -y), (x, -y), (x, y), (-x, y)]
+    faces = []
+    for i in range(4):
+        (x0, y0), (x1, y1) = corners[i], corners[(i + 1) % 4]
+        normal = ((y1 - y0) / (d if y1 != y0 else 1), -(x1 - x0) / (w if x1 != x0 else 1), 0.0)
+        faces.append((normal, [(x0, y0, 0.0), (x1, y1, 0.0), (x1, y1, h), (x0, y0, h)], (1, 1, 1, 1),
+                      [(0.5, BACK_V0 / 2)] * 4))
+    edges = facets(faces, "card-edges")
+    edges.setTexture(back_texture())
+    return edges
+
+
+@model("card")
+def build_card(pose: Pose) -> NodePath:
+    s = size("card")
+    root = NodePath("card")
+    _edges(s.w, s.d, s.h).reparentTo(root)
+    if is_back(pose):
+        _sheet(s.w, s.d, s.h, True, back_texture(), BACK_V0).reparentTo(root)
+    else:
+        suits = tuple(x for x in suits_of(pose) if x in SUIT_COLOURS)
+        face = face_texture(str(pose.get("name")), str(pose.get("rank", "")), suits)
+        _sheet(s.w, s.d, s.h, True, face).reparentTo(root)
+    _sheet(s.w, s.d, 0.0, False, back_texture(), BACK_V0).reparentTo(root)
+    return root
