@@ -7,7 +7,7 @@ from towerworld.engine.game import CHANCE, TERMINAL, OMNISCIENT
 from towerworld.engine.pieces import size
 from towerworld.engine.agent import View
 from towerworld.games.ziggurat import GAME
-from towerworld.games.ziggurat.rules import CHEAT, DINDEX, DOMINOES, PLACE, deal_order
+from towerworld.games.ziggurat.rules import CHEAT, DINDEX, DOMINOES, GIVE_UP, PLACE, deal_order
 from towerworld.games.ziggurat.solver import analyse, feasible
 from towerworld.games.ziggurat.strategy import Player, Solver
 
@@ -122,3 +122,19 @@ def test_feasibility_prunes_a_six_under_an_upper_tier():
     counts[0] -= 1
     assert feasible(vals, counts)
     _ = PLACE
+
+
+def test_placing_playout_replays_through_apply():
+    """The search playout keeps its own bitboards; every move it makes is legal and it ends where the rules end."""
+    from towerworld.engine.measure import search_states
+    from towerworld.games.ziggurat.playout import placing_playout
+    rng = random.Random(5)
+    starts = [G.new_state(), G.new_state({"deal": 9})] + search_states(G, games=2, every=6)
+    for start in starts:
+        trace = []
+        end = placing_playout(start, rng, 1000, trace)
+        state = start
+        for move in trace:
+            state, _ = G.apply(state, move)
+        assert state == end and G.current_player(end) == TERMINAL
+        assert trace[-1] == (GIVE_UP,) or G.complete(end)

@@ -144,18 +144,94 @@ def open_spots(vals, h, adj):
     return spots
 
 
+# Bitboards: one bit per cell of the 6x6 map (bit c = cell c). See board_masks.
+FULL_MAP = (1 << NCELLS) - 1
+NOT_COL_F = sum(1 << c for c in range(NCELLS) if c % 6 != 5)       # cells with a right-hand neighbour
+NEIGHBOUR_MASK = tuple(sum(1 << n for n in NB[c]) for c in range(NCELLS))
+TIER_MASK = tuple(sum(1 << c for c in range(NCELLS) if IN_TIER[t][c]) for t in range(3))
+
+
+def board_masks(vals):
+    """(open, allow, hot) bitboards of the ziggurat `vals`:
+      open[t]      cells whose next free place is on tier t (inside tier t's square);
+      allow[t][v]  cells where a half of value v may lie on tier t (what lies beneath is smaller; every cell on t0);
+      hot[v]       cells orthogonally beside a half of value v, on any tier (the equal-value rule).
+    Lists, so that a playout may update them in place."""
+    open_ = [0, 0, 0]
+    hot = [0] * 7
+    under = ([0] * 7, [0] * 7)          # under[t - 1][v]: open cells of tier t resting on a v
+    in_middle, in_top = IN_TIER[1], IN_TIER[2]
+    for c in range(NCELLS):
+        bit = 1 << c
+        v = vals[c]
+        if v < 0:
+            open_[0] |= bit
+            continue
+        hot[v] |= NEIGHBOUR_MASK[c]
+        w = vals[36 + c]
+        if w < 0:
+            if in_middle[c]:
+                open_[1] |= bit
+                under[0][v] |= bit
+            continue
+        hot[w] |= NEIGHBOUR_MASK[c]
+        u = vals[72 + c]
+        if u < 0:
+            if in_top[c]:
+                open_[2] |= bit
+                under[1][w] |= bit
+            continue
+        hot[u] |= NEIGHBOUR_MASK[c]
+    allow = [[FULL_MAP] * 7]
+    for below in under:
+        row, acc = [], 0
+        for v in range(7):
+            row.append(acc)             # a half of value v may rest on anything smaller than v
+            acc |= below[v]
+        allow.append(row)
+    return open_, allow, hot
+
+
+def fitting(open_, allow, hot, dominoes, empty: bool):
+    """Where the `dominoes` fit: a list of (cells, tier, step, x, y, d), one per tier, way round and direction that
+    fits somewhere, where bit c of `cells` means domino d may lie with its x half on cell c and its y half on c + step
+    (step 1: the right-hand neighbour, 6: the one behind), both on tier `tier`."""
+    fits = []
+    for t in (0, 1, 2):
+        free = open_[t]
+        if not free:
+            continue
+        allowed = allow[t]
+        for d in dominoes:
+            lo, hi = DOMINOES[d]
+            for x, y in ((lo, hi), (hi, lo)) if lo != hi else ((lo, hi),):
+                first = free & allowed[x]
+                second = free & allowed[y]
+                if not (first and second):
+                    continue
+                across = first & (second >> 1) & NOT_COL_F
+                behind = first & (second >> 6)
+                if not empty:
+                    across &= hot[x] | (hot[y] >> 1)
+                    behind &= hot[x] | (hot[y] >> 6)
+                if across:
+                    fits.append((across, t, 1, x, y, d))
+                if behind:
+                    fits.append((behind, t, 6, x, y, d))
+    return fits
+
+
 def placements(vals, dominoes, empty: bool | None = None) -> list[tuple]:
-    """Every legal PLACE move for the given domino indices on the ziggurat `vals` (sorted)."""
+    """Every legal PLACE move for the given domino indices on the ziggurat `vals`."""
     if empty is None:
         empty = all(v < 0 for v in vals[:36])
     out = []
-    for t, c1, c2, b1, b2, a1, a2 in open_spots(vals, heights(vals), adjacent_values(vals)):
-        for d in dominoes:
-            lo, hi = DOMINOES[d]
-            if lo > b1 and hi > b2 and (empty or (a1 >> lo) & 1 or (a2 >> hi) & 1):
-                out.append((PLACE, t, c1, c2, lo, hi))
-            if lo != hi and hi > b1 and lo > b2 and (empty or (a1 >> hi) & 1 or (a2 >> lo) & 1):
-                out.append((PLACE, t, c1, c2, hi, lo))
+    for cells, t, step, x, y, _d in fitting(*board_masks(vals), dominoes, empty):
+        while cells:
+            low = cells & -cells
+            c = low.bit_length() - 1
+            out.append((PLACE, t, c, c + step, x, y))
+            cells ^= low
     return out
 
 

@@ -12,6 +12,7 @@ from towerworld.engine.game import (CHANCE, OMNISCIENT, TERMINAL, Event, EventKi
                                     Variant)
 from towerworld.games.ziggurat import layout as _layout
 from towerworld.games.ziggurat import notation as _notation
+from towerworld.games.ziggurat.playout import placing_playout
 from towerworld.games.ziggurat.board import (  # noqa: F401  (re-exported: the rules' vocabulary)
     ALL_MASK, CHEAT, DEAL, DINDEX, DOMINOES, DRAW, EMPTY, GIVE_UP, IN_TIER, NB, NCELLS, NUMBERED_DEALS, PLACE,
     TIER_SQUARES, ZState, cell_index, cname, deal_order, dname, heights, lift, placements, position_of, tier_counts,
@@ -74,8 +75,8 @@ class Ziggurat(Game):
         moves = placements(state.vals, state.hand)
         if not moves:
             moves.append((GIVE_UP,))
-        placed = sorted({d for d in state.owner if d >= 0})
-        moves += [(CHEAT, d) for d in placed]
+        placed = sorted(set(state.owner))
+        moves += [(CHEAT, d) for d in placed if d >= 0]
         moves.sort()
         return moves
 
@@ -157,26 +158,15 @@ class Ziggurat(Game):
         return [0.0]
 
     def rollout(self, state, rng, max_plies=None):
-        """Search rollouts place a random fitting domino while one fits and give up when none does: uniform play
-        cheats as often as it builds and never finishes a deal, so its value says nothing."""
+        """Search rollouts place a random fitting domino while one fits and give up when none does (playout.py):
+        uniform play cheats as often as it builds and never finishes a deal, so its value says nothing."""
         limit = max_plies or self.max_plies
-        for _ in range(limit):
-            cp = self.current_player(state)
-            if cp == TERMINAL:
-                break
-            if cp == CHANCE:
-                move = self.sample_chance(state, rng)
-            else:
-                moves = self.legal_moves(state)
-                places = [m for m in moves if m[0] == PLACE]
-                if places:
-                    move = places[rng.randrange(len(places))]
-                elif (GIVE_UP,) in moves:
-                    move = (GIVE_UP,)
-                else:
-                    move = moves[rng.randrange(len(moves))]
-            state, _ = self.apply_unchecked(state, move)
-        return state
+        while self.current_player(state) == CHANCE and state.deal < 0 and limit > 0:
+            state, _ = self.apply_unchecked(state, self.sample_chance(state, rng))   # the numbered deal is picked
+            limit -= 1
+        if self.current_player(state) == TERMINAL:
+            return state
+        return placing_playout(state, rng, limit)
 
     def scores(self, state):
         return [state.cheats]
