@@ -26,8 +26,9 @@ def checked_plies_per_second(game: Game, seconds: float, options: dict | None = 
 
 
 def search_states(game: Game, games: int = 6, every: int = 4, options: dict | None = None, players: int | None = None,
-                  seed: int = 3) -> list:
-    """Decision states a search meets: every `every`-th decision of a few seeded random games (the start included)."""
+                  seed: int = 3, policy=None) -> list:
+    """Decision states a search meets: every `every`-th decision of a few seeded games (the start included), played
+    uniformly at random or by `policy(state, moves, rng) -> move` where random play says little about real play."""
     rng = random.Random(seed)
     out = []
     for _ in range(games):
@@ -41,7 +42,7 @@ def search_states(game: Game, games: int = 6, every: int = 4, options: dict | No
                     out.append(state)
                 decisions += 1
                 moves = game.legal_moves(state)
-                move = moves[rng.randrange(len(moves))]
+                move = moves[rng.randrange(len(moves))] if policy is None else policy(state, moves, rng)
             state, _ = game.apply_unchecked(state, move)
     return out
 

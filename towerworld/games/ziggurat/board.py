@@ -149,6 +149,7 @@ FULL_MAP = (1 << NCELLS) - 1
 NOT_COL_F = sum(1 << c for c in range(NCELLS) if c % 6 != 5)       # cells with a right-hand neighbour
 NEIGHBOUR_MASK = tuple(sum(1 << n for n in NB[c]) for c in range(NCELLS))
 TIER_MASK = tuple(sum(1 << c for c in range(NCELLS) if IN_TIER[t][c]) for t in range(3))
+WAYS_ROUND = tuple(((lo, hi), (hi, lo)) if lo != hi else ((lo, hi),) for lo, hi in DOMINOES)
 
 
 def board_masks(vals):
@@ -202,18 +203,18 @@ def fitting(open_, allow, hot, dominoes, empty: bool):
         if not free:
             continue
         allowed = allow[t]
+        room = [free & allowed[v] for v in range(7)]       # open cells of tier t where a v may lie
         for d in dominoes:
-            lo, hi = DOMINOES[d]
-            for x, y in ((lo, hi), (hi, lo)) if lo != hi else ((lo, hi),):
-                first = free & allowed[x]
-                second = free & allowed[y]
+            for x, y in WAYS_ROUND[d]:
+                first, second = room[x], room[y]
                 if not (first and second):
                     continue
                 across = first & (second >> 1) & NOT_COL_F
                 behind = first & (second >> 6)
                 if not empty:
-                    across &= hot[x] | (hot[y] >> 1)
-                    behind &= hot[x] | (hot[y] >> 6)
+                    near = hot[x]
+                    across &= near | (hot[y] >> 1)
+                    behind &= near | (hot[y] >> 6)
                 if across:
                     fits.append((across, t, 1, x, y, d))
                 if behind:
