@@ -641,11 +641,11 @@ class KDakGame(Game):
 
     def cutaway(self, state, viewer):
         """Storeys above the pawn whose turn it is are lifted away, so that pawn and its storey can be seen and picked;
-        before a pawn enters, everything above the null level, where it must enter."""
+        before it enters, the whole tower stands (its null level is entered by click areas beside the columns)."""
         if not 0 <= state.turn < len(state.pawns):
             return None
-        if state.pawns[state.turn] == NOT_IN and self.current_player(state) == state.turn:
-            return (size("pp_tile").h, ("pp_tile",))
+        if state.pawns[state.turn] == NOT_IN:
+            return None          # the whole tower is shown before the first step (entered by areas beside it)
         place = pawn_place(state, state.turn)
         if place is None:
             return None
