@@ -138,3 +138,22 @@ def test_placing_playout_replays_through_apply():
             state, _ = G.apply(state, move)
         assert state == end and G.current_player(end) == TERMINAL
         assert trace[-1] == (GIVE_UP,) or G.complete(end)
+
+
+def test_player_words_on_the_table():
+    """Issue 14.3: "which domino and which cells to click next is shown; hints speak in words ("play 6-4 on c1-c2 of
+    the bottom tier"); the hand label only when the hand holds dominoes; tiers contrast"."""
+    s = example()
+    assert G.describe_move(s, G.parse_move(s, "3-2 @c3-d3 t1")) == "play 3-2 on c3-d3 of the middle tier"
+    assert G.describe_move(s, G.parse_move(s, "cheat 1-1")) == \
+        "cheat: pick up the 1-1 from c3-d3 of the bottom tier"
+    assert G.describe_move(s, G.hint(s, 0, budget=0.05)).split()[0] in ("play", "cheat:")
+    hud = G.hud(s, 0)
+    assert hud["next"].startswith("Click the ") and "then the cell for its low half" in hud["next"]
+    assert "hand" in G.layout(s, 0).labels
+    lay = G.layout(s, OMNISCIENT)
+    assert lay.pieces["domino:1-1"].get("tier") == 0
+    done = play(s, "3-2 @c3-d3 t1", "draw 4-4")
+    assert G.layout(done, OMNISCIENT).pieces["domino:2-3"].get("tier") == 1
+    import dataclasses
+    assert "hand" not in G.layout(dataclasses.replace(s, hand=()), 0).labels, "no label over an empty hand"

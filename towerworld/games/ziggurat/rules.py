@@ -19,7 +19,6 @@ from towerworld.games.ziggurat.board import (  # noqa: F401  (re-exported: the r
     title,
 )
 
-TIER_WORDS = ("bottom", "middle", "top")
 CHEAT_SCALE = 28     # without a cheat limit, a ziggurat finished with this many cheats or more is worth 0
 
 
@@ -393,3 +392,7 @@ class Ziggurat(Game):
 
     def layout(self, state, viewer):
         return _layout.build_layout(state, viewer)
+
+    def describe_move(self, state, move) -> str:
+        """The move in a player's words, for hints: "play 6-4 on c1-c2 of the bottom tier"."""
+        return _layout.describe_move(state, move)
