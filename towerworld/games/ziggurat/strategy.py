@@ -12,7 +12,7 @@ import time
 
 from towerworld.engine.agent import View
 from towerworld.engine.game import CHANCE, TERMINAL
-from towerworld.games.ziggurat.board import DINDEX, GIVE_UP, PLACE, ZState, placements
+from towerworld.games.ziggurat.board import CHEAT, DINDEX, GIVE_UP, ZState, placements
 from towerworld.games.ziggurat.solver import (_counts_of, _room_ok, _state_after, _Timeout, _ZeroSearch, blocked,
                                               choose_cheat, clairvoyant_move, feasible, greedy_move, position_key)
 
@@ -25,8 +25,13 @@ def heuristic(game, state, player: int = 0) -> float:
     return placed - 3.0 * state.cheats
 
 
+STALL = 10      # cheats without a draw after which the fair player starts the building over
+
+
 class Player:
-    """The fair AI: sees the hand, the ziggurat and the set of unseen dominoes, never the pile order."""
+    """The fair AI: sees the hand, the ziggurat and the set of unseen dominoes, never the pile order. It gives up only
+    on a deal proven blocked (no number of cheats can finish it); cheat after cheat without a draw, it picks the whole
+    ziggurat up and builds again from everything drawn so far."""
     name = "player"
 
     def __init__(self, seed: int = 0, level: int = 2, budget: float | None = None):
@@ -35,6 +40,8 @@ class Player:
         self.budget = budget if budget is not None else {0: 0.0, 1: 0.05, 2: 0.15, 3: 0.6}.get(level, 0.15)
         self.plan: list = []
         self.seen: set = set()
+        self.last_unseen = -1       # the unseen set at the latest draw seen
+        self.progress_cheats = 0    # cheats counted at the latest progress (a draw, or a fresh start)
 
     def _piles(self, unseen, k):
         out = []
@@ -54,6 +61,10 @@ class Player:
         start = time.perf_counter()
         if not any(v >= 0 for v in vals) and not state.cheats:
             self.seen = set()  # a new game
+            self.progress_cheats = 0
+        if state.unseen != self.last_unseen:      # a draw: progress
+            self.last_unseen = state.unseen
+            self.progress_cheats = max(self.progress_cheats, state.cheats)
         self.seen.add(position_key(vals, hand))
         moves = [m for m in placements(vals, hand) if _room_ok(m)]
         moves = [m for m in moves if feasible(_state_after(vals, owner, m)[0],
@@ -62,6 +73,12 @@ class Player:
         if self.plan and self.plan[0] in set(legal):
             return self.plan.pop(0)
         self.plan = []
+        if not unseen and any(x >= 0 for x in owner):
+            # the pile is empty: nothing is hidden any more, so the analyser's search is fair play now
+            ms, zero = clairvoyant_move(vals, owner, hand, (), max(self.budget, 0.3), self.seen)
+            if ms[0] in set(legal):
+                self.plan = list(zero[1:]) if zero else list(ms[1:])
+                return ms[0]
         if not moves:
             drawn = list(hand) + [x for x in set(owner) if x >= 0]
             if not placements(vals, hand) and blocked(drawn, len(unseen)):
@@ -69,6 +86,12 @@ class Player:
             if not any(x >= 0 for x in owner):
                 # nothing stands, so nothing can be lifted: place whatever fits (feasibility is only a forecast)
                 return greedy_move(vals, owner, hand, unseen, self.rng) or (GIVE_UP,)
+            if unseen and state.cheats - self.progress_cheats >= STALL:
+                # cheat after cheat and no draw: start the building over with every domino drawn so far in hand
+                bottom = sorted({x for x in owner[:36] if x >= 0})
+                self.progress_cheats = state.cheats + len({x for x in owner if x >= 0})
+                self.plan = [(CHEAT, d) for d in bottom]
+                return self.plan.pop(0)
             piles = self._piles(unseen, min(self.samples, 3))
             self.plan = choose_cheat(vals, owner, hand, piles, start + self.budget, node_limit=100,
                                      avoid=self.seen)
