@@ -213,19 +213,18 @@ def test_mcts_searches_determinizations_in_hidden_information_games():
 
 def test_search_agents_play_whole_toy_games():
     for players, agents in ((2, ["mcts", "greedy"]), (1, ["mcts"]), (3, ["greedy", "random", "mcts"])):
-        opts, n = TOY.resolve_options(None, "solo" if players == 1 else None, players)
-        state = TOY.new_state(opts, n)
+        _, n = TOY.resolve_options(None, "solo" if players == 1 else None, players)
         made = [make_agent(a, TOY, seed=i) for i, a in enumerate(agents)]
         for agent in made:
             if isinstance(agent, MCTSAgent):
                 agent.seconds, agent.max_simulations = 5, 60
         import random
-        rng = random.Random(players)
-        while TOY.current_player(state) != TERMINAL:
-            cp = TOY.current_player(state)
-            move = TOY.sample_chance(state, rng) if cp == CHANCE else ask(made[cp], TOY, state)
-            state, _ = TOY.apply(state, move)
-        assert len(TOY.returns(state)) == n
+        from towerworld.engine.driver import play_match
+        from towerworld.engine.match import Match, PlayerSpec
+        match = Match(TOY, players=[PlayerSpec(a, "ai", a) for a in agents], seed=players,
+                      variant="solo" if players == 1 else None)
+        play_match(match, dict(enumerate(made)), random.Random(players))
+        assert match.over and len(TOY.returns(match.state)) == n
 
 
 # ---- the OpenSpiel adapter --------------------------------------------------------------------------------------------------

@@ -1,13 +1,11 @@
-"""Domino models: real pips on both halves, true size, and an offscreen picture of a part-built three-tier stack."""
+"""Domino models: real pips on both halves, true size, and an offscreen picture of a domino across another."""
 from __future__ import annotations
 
-import os
-
+import numpy as np
 import pytest
 
 from towerworld.engine.layout import Pose, look
 from towerworld.engine.pieces import size
-from towerworld.engine.game import OMNISCIENT
 
 pytest.importorskip("panda3d")
 
@@ -32,12 +30,24 @@ def test_domino_model_true_size():
     assert hi.z == pytest.approx(s.h + 0.1, abs=0.1) and lo.z == pytest.approx(-0.04, abs=0.05)
 
 
-def test_mid_game_picture(showbase, tmp_path):
-    from towerworld.games.ziggurat import GAME
+def test_a_two_tier_stack_shows_its_pips(showbase, tmp_path):
+    """Double-six dominoes: a 6|6 on the map with a 3|3 across it one tier up; seen from above, the pips of both
+    read as black dots on ivory (6 + 6 + 3 + 3 minus the ones the upper domino covers)."""
+    from panda3d.core import Filename, PNMImage, Texture
+
+    from towerworld.engine.layout import Layout
+    from towerworld.scene.camera import Orbit
     from towerworld.scene.offscreen import render_layout
-    s = GAME.new_state()
-    for text in ("draw 1-1", "draw 1-4", "draw 1-3", "1-1 @c3-d3 t0", "draw 2-3", "1-4 @c4-c5 t0", "draw 5-6",
-                 "3-1 @c2-d2 t0", "draw 0-0", "3-2 @c3-d3 t1", "draw 4-5"):
-        s, _ = GAME.apply(s, GAME.parse_move(s, text))
-    out = render_layout(GAME.layout(s, OMNISCIENT), str(tmp_path / "zig.png"), 320, 200)
-    assert os.path.getsize(out) > 1000
+    s, board = size("domino"), size("domino_map")
+    layout = Layout()
+    layout.place("map", Pose("domino_map", 0, 0, 0))
+    layout.place("low", Pose("domino", 0, 0, board.h, look=look(a=6, b=6)))
+    layout.place("high", Pose("domino", s.w / 4, 0, board.h + s.h, heading=90, look=look(a=3, b=3)))
+    out = render_layout(layout, str(tmp_path / "dominoes.png"), 320, 240,
+                        orbit=Orbit(0, 0, 0, heading=0, pitch=89.5, distance=200))
+    texture = Texture()
+    texture.load(PNMImage(Filename.fromOsSpecific(out)))
+    rgb = np.frombuffer(bytes(texture.getRamImageAs("RGB")), np.uint8).reshape(240, 320, 3)
+    dark = rgb.max(axis=-1) < 50
+    assert dark.sum() > 150                       # pips, not one stray line
+    assert (rgb.min(axis=-1) > 180).sum() > 5000  # on ivory

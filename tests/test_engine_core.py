@@ -243,7 +243,7 @@ def test_player_specs():
 
 
 def test_apply_texts_parses_checks_and_applies_in_turn():
-    from towerworld.engine.game import BadNotation, IllegalMove, OMNISCIENT
+    from towerworld.engine.game import BadNotation, IllegalMove
     state = NIM.new_state()
     moves = NIM.legal_moves(state)
     first = NIM.format_move(state, moves[0])

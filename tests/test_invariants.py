@@ -306,10 +306,15 @@ def test_layout_and_picks(name, variant, players):
         buttons: dict[tuple, set] = {}
         for move in game.legal_moves(state):
             picks = tuple(game.picks(state, move))
-            assert picks and all(isinstance(p, str) and p for p in picks), f"picks of {move!r} at ply {i}"
+            # a step is a piece/cell id or a button word, or a frozenset of piece ids picked in any order
+            assert picks and all((isinstance(p, str) and p) or (isinstance(p, frozenset) and p and
+                                 all(isinstance(q, str) and (q in lay.pieces or q in lay.cells) for q in p))
+                                 for p in picks), f"picks of {move!r} at ply {i}"
             assert picks not in paths, f"moves {paths.get(picks)!r} and {move!r} have the same picks at ply {i}"
             paths[picks] = move
             for k, p in enumerate(picks):
+                if isinstance(p, frozenset):
+                    continue
                 if p not in lay.pieces and p not in lay.cells:   # not a place on the table: the play screen's button
                     buttons.setdefault(picks[:k], set()).add(p)
         for prefix, names in buttons.items():

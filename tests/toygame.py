@@ -15,8 +15,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from towerworld.engine.game import (CHANCE, OMNISCIENT, TERMINAL, BadNotation, BadOption, Event,  # noqa: F401
-                                    EventKind, Game, IllegalMove, Option, Variant)
+from towerworld.engine.game import (CHANCE, OMNISCIENT, TERMINAL, BadNotation, BadOption, Event, EventKind, Game,
+                                    Option, Variant)
 from towerworld.engine.layout import Cell, Layout, Pose, look
 
 VALUES = (1, 2, 3, 4)

@@ -1,4 +1,4 @@
-"""`towerworld ...`: games, play, replay, render, simulate, check. Bad input gets one sentence and a non-zero exit."""
+"""`towerworld ...`: games, play, replay, render, simulate, ladder, check. Bad input gets one sentence and a non-zero exit."""
 from __future__ import annotations
 
 import argparse
@@ -7,7 +7,7 @@ import sys
 import time
 
 from towerworld import __version__
-from towerworld.engine.game import CHANCE, OMNISCIENT, TERMINAL, TowerworldError, options_from_text
+from towerworld.engine.game import CHANCE, OMNISCIENT, TERMINAL, TowerworldError, allowed_values, options_from_text
 from towerworld.engine.safe_text import shown_text
 
 EXIT_BAD_INPUT = 2
@@ -68,6 +68,18 @@ def _parser() -> argparse.ArgumentParser:
     sp.add_argument("--level", help="AI level (fast, normal, strong)")
     sp.add_argument("--out", metavar="DIR", help="write each game's record here")
     sp.add_argument("--no-swap", action="store_true", help="keep agents in their seats (default: rotate every game)")
+
+    sp = sub.add_parser("ladder", help="rate agents in a round robin (Elo with 95% intervals)")
+    sp.add_argument("game")
+    game_setup(sp)
+    sp.add_argument("--agents", required=True, help="comma-separated agents, at least two, optionally with a level: "
+                                                    "random,greedy,ismcts:400it")
+    sp.add_argument("--games", type=int, default=20, help="games per pair (rounded up to even: both seats, same seeds)")
+    sp.add_argument("--level", help="AI level for agents named without one")
+    sp.add_argument("--workers", type=int, help="processes to play in (default: every core)")
+    sp.add_argument("--json", metavar="FILE", help="results file (default ladder-GAME.json)")
+    sp.add_argument("--chart", metavar="FILE", help="PNG chart (default ladder-GAME.png; needs towerworld[ladder])")
+    sp.add_argument("--ray", metavar="ADDRESS", help="play on a Ray cluster ('local' starts one here; towerworld[ray])")
 
     sp = sub.add_parser("check", help="validate record files (folders: every *.tower.json inside)")
     sp.add_argument("files", nargs="+", metavar="FILE_OR_FOLDER")
@@ -174,9 +186,8 @@ def cmd_games(args) -> int:
             count = f" ({_players_text(*v.players)})" if v.players else ""
             print(f"  --variant {v.name:14s} {v.help}{count}")
         for o in g.options:
-            choices = f" [{', '.join(_option_word(c) for c in o.choices)}]" if o.choices else ""
             setting = f"{o.name}={_option_word(o.default)}"
-            print(f"  -o {setting:28s} {o.help}{choices}")
+            print(f"  -o {setting:28s} {o.help} ({allowed_values(o)})")
     return 0
 
 
@@ -339,7 +350,7 @@ def cmd_simulate(args) -> int:
         _writable_folder(args.out)
     stats: dict[str, dict] = {n: {"games": 0, "wins": 0, "draws": 0, "losses": 0, "score": 0.0} for n in names}
     results: dict[str, int] = {}
-    score_hist: dict[int, int] = {}
+    score_hist: dict[tuple[bool, int], int] = {}     # solitaire: (won, score) -> games
     plies_total = 0
     t0 = time.perf_counter()
     for g in range(args.games):
@@ -409,6 +420,31 @@ def _progress(done: int, total: int, t0: float) -> None:
     sys.stderr.flush()
 
 
+def cmd_ladder(args) -> int:
+    from towerworld.ai.ladder import report, resolve_game, run_ladder, write_chart, write_json
+    names = [s.strip() for s in args.agents.split(",") if s.strip()]
+    if args.workers is not None and not 1 <= args.workers <= 256:
+        raise CliError("--workers must be between 1 and 256.")
+    chart = args.chart or f"ladder-{args.game}.png"
+    if not chart.lower().endswith(".png"):
+        raise CliError(f"--chart must name a .png file, not '{chart}'.")
+    t0 = time.perf_counter()
+    result = run_ladder(args.game, names, games=args.games, seed=args.seed if args.seed is not None else 1,
+                        options=_options(resolve_game(args.game), args.option), variant=args.variant, level=args.level, workers=args.workers,
+                        progress=lambda done, total: _progress(done, total, t0), ray_address=args.ray)
+    print(file=sys.stderr)
+    print(report(result))
+    json_path = args.json or f"ladder-{args.game}.json"
+    write_json(result, json_path)
+    print(f"wrote {json_path}")
+    try:
+        write_chart(result, chart)
+        print(f"wrote {chart}")
+    except TowerworldError as e:          # no matplotlib: the ratings stand without the picture
+        print(f"no chart: {e}")
+    return 0
+
+
 def _record_paths(sources: list[str]) -> list[str]:
     """The files to check: each file named, and every *.tower.json inside each folder named (sorted, not recursive)."""
     paths = []
@@ -456,7 +492,7 @@ def cmd_check(args) -> int:
 
 
 COMMANDS = {"games": cmd_games, "play": cmd_play, "replay": cmd_replay, "render": cmd_render,
-            "simulate": cmd_simulate, "check": cmd_check}
+            "simulate": cmd_simulate, "ladder": cmd_ladder, "check": cmd_check}
 
 
 def main(argv: list[str] | None = None) -> int:

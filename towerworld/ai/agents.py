@@ -6,7 +6,7 @@ import random
 from towerworld.engine.agent import View
 from towerworld.engine.game import CHANCE, BadOption, Game, Move, State
 
-BUILTIN = ("random", "greedy", "mcts")
+BUILTIN = ("random", "greedy", "mcts", "ismcts")
 
 
 class Agent:
@@ -110,7 +110,8 @@ def agent_names(game: Game | None = None) -> list[str]:
 
 
 def make_agent(name: str, game: Game | None = None, seed: int | None = None, level: str | None = None) -> Agent:
-    """An agent by name: "random", "greedy", "mcts", or one of `game.agents()` (a game's own agent wins a clash).
+    """An agent by name: "random", "greedy", "mcts", "ismcts", or one of `game.agents()` (a game's own agent wins a
+    clash).
 
     "name:level" picks a level for that agent alone (e.g. "mcts:strong"), overriding `level`.
     """
@@ -126,4 +127,7 @@ def make_agent(name: str, game: Game | None = None, seed: int | None = None, lev
     if name == "mcts":
         from towerworld.ai.mcts import MCTSAgent
         return MCTSAgent(seed, level)
+    if name == "ismcts":
+        from towerworld.ai.ismcts import ISMCTSAgent
+        return ISMCTSAgent(seed, level)
     raise BadOption(f"There is no agent called '{name}' (agents: {', '.join(agent_names(game))}).")

@@ -85,8 +85,8 @@ class _Native:
     def __init__(self, game: Game, state):
         self.game = game
         self.state = state
-        self._cp = None
-        self._moves = None
+        self._cp: int | None = None
+        self._moves: list | None = None
 
     def __deepcopy__(self, memo):
         return self
@@ -121,7 +121,7 @@ class _Observer:
 
     def __init__(self, info_state: bool):
         self.tensor = None
-        self.dict = {}
+        self.dict: dict = {}
         self._info_state = info_state
 
     def set_from(self, state, player):
@@ -292,7 +292,7 @@ def register(game: Game) -> str:
 
     # A class, not a closure: pyspiel keeps the creator until after the interpreter finalizes, and freeing a plain
     # function then aborts the process; a class lives in a reference cycle and is never freed there.
-    class Creator(base):
+    class Creator(base):  # type: ignore[valid-type,misc]  # a class made at run time (pyspiel's)
         def __init__(self, params=None):
             super().__init__(game, params)
 

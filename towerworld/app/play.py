@@ -14,7 +14,6 @@ from towerworld.app import saves
 from towerworld.engine.driver import AgentFailed, Driver, live_chance
 from towerworld.engine.game import CHANCE, OMNISCIENT, SPECTATOR, TERMINAL, TowerworldError
 from towerworld.engine.match import Match
-from towerworld.scene.setup import configure
 
 
 class Table:

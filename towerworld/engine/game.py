@@ -171,11 +171,12 @@ class Game(Generic[S, M]):
         if variant:
             by_name = {v.name: v for v in self.variants}
             if variant not in by_name:
-                known = ", ".join(by_name) or "none"
-                raise BadOption(f"{self.title} has no variant '{_cut(variant)}' (variants: {known}).")
+                variant_names = ", ".join(by_name) or "none"
+                raise BadOption(f"{self.title} has no variant '{_cut(variant)}' (variants: {variant_names}).")
             merged.update(by_name[variant].options)
-            if by_name[variant].players:
-                lo, hi = by_name[variant].players
+            span = by_name[variant].players
+            if span:
+                lo, hi = span
         known = {o.name: o for o in self.options}
         for key, value in (options or {}).items():
             if key not in known:
@@ -185,8 +186,8 @@ class Game(Generic[S, M]):
         if players is None:
             players = lo
         if not isinstance(players, int) or isinstance(players, bool) or not lo <= players <= hi:
-            span = f"{lo}" if lo == hi else f"{lo} to {hi}"
-            raise BadOption(f"{self.title}{' (' + variant + ')' if variant else ''} is for {span} players, "
+            counts = f"{lo}" if lo == hi else f"{lo} to {hi}"
+            raise BadOption(f"{self.title}{' (' + variant + ')' if variant else ''} is for {counts} players, "
                             f"not {_shown(players)}.")
         return merged, players
 
@@ -401,8 +402,8 @@ def _shown(value, limit: int = 40) -> str:
     return shown_value(value, limit)
 
 
-def _allowed(opt: Option) -> str:
-    """The values `opt` takes, in words, for the end of a refusal."""
+def allowed_values(opt: Option) -> str:
+    """The values `opt` takes, in words: the end of a refusal, and `towerworld games`."""
     if opt.choices:
         return "one of " + ", ".join(_option_text(c) for c in opt.choices)
     if isinstance(opt.default, bool):
@@ -431,7 +432,7 @@ def _check_option(opt: Option, value):
     """`value` if it is a legal value of `opt`, exactly (no coercion: 20.9 is not 20, "off" is not false); BadOption
     naming the option and its allowed values otherwise."""
     def refuse():
-        return BadOption(f"Option '{opt.name}' must be {_allowed(opt)}, not {_shown(value)}.")
+        return BadOption(f"Option '{opt.name}' must be {allowed_values(opt)}, not {_shown(value)}.")
 
     if opt.choices:
         # compare type and value, so True does not pass for a choice of 1 nor 1.0 for 1
@@ -469,20 +470,20 @@ def option_from_text(opt: Option, text: str):
         for c in opt.choices:
             if _option_text(c) == text or (isinstance(c, str) and c.lower() == text.lower()):
                 return c
-        raise BadOption(f"Option '{opt.name}' must be {_allowed(opt)}, not '{_cut(text)}'.")
+        raise BadOption(f"Option '{opt.name}' must be {allowed_values(opt)}, not '{_cut(text)}'.")
     if isinstance(opt.default, bool):
         if text.lower() in ("true", "false"):
             return text.lower() == "true"
-        raise BadOption(f"Option '{opt.name}' must be {_allowed(opt)}, not '{_cut(text)}'.")
+        raise BadOption(f"Option '{opt.name}' must be {allowed_values(opt)}, not '{_cut(text)}'.")
     if isinstance(opt.default, int):
         if not _INT_TEXT.fullmatch(text):
-            raise BadOption(f"Option '{opt.name}' must be {_allowed(opt)}, not '{_cut(text)}'.")
+            raise BadOption(f"Option '{opt.name}' must be {allowed_values(opt)}, not '{_cut(text)}'.")
         return _check_option(opt, int(text))
     if isinstance(opt.default, float):
         try:
             value = float(text)
         except ValueError:
-            raise BadOption(f"Option '{opt.name}' must be {_allowed(opt)}, not '{_cut(text)}'.") from None
+            raise BadOption(f"Option '{opt.name}' must be {allowed_values(opt)}, not '{_cut(text)}'.") from None
         return _check_option(opt, value)
     return _check_option(opt, text)
 

@@ -48,7 +48,8 @@ def result_of(match: Match) -> dict:
 
 
 def match_to_record(match: Match) -> dict:
-    record = {
+    created = match.created or _now()
+    record: dict = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "app_version": __version__,
@@ -58,14 +59,14 @@ def match_to_record(match: Match) -> dict:
                     for p in match.players],
         "moves": [p.text for p in match.plies],
         "result": result_of(match),
-        "created": match.created or _now(),
+        "created": created,
         "updated": _now(),
     }
     if match.variant:
         record["variant"] = match.variant
     if match.seed is not None:          # a seeded run (simulate, tests, bench); live games draw from OS entropy
         record["seeded"] = match.seed
-    match.created = record["created"]
+    match.created = created
     return record
 
 
@@ -167,14 +168,18 @@ def parse_record_text(raw: bytes, where: str = "The record") -> dict:
 
 
 def _depth_exceeds(value, limit: int) -> bool:
-    """Whether containers nest deeper than `limit` (iterative: a deep value cannot exhaust the stack here)."""
-    stack = [(value, 1)]
+    """Whether containers nest deeper than `limit`. A stack of iterators, one per open container: memory grows with
+    the depth (at most `limit`), never with the number of values, and a deep value cannot exhaust the call stack."""
+    stack = [iter((value,))]
     while stack:
-        item, depth = stack.pop()
-        if isinstance(item, (list, dict)):
-            if depth > limit:
-                return True
-            stack.extend((v, depth + 1) for v in (item.values() if isinstance(item, dict) else item))
+        for item in stack[-1]:
+            if isinstance(item, (list, dict)):
+                if len(stack) > limit:
+                    return True
+                stack.append(iter(item.values() if isinstance(item, dict) else item))
+                break
+        else:
+            stack.pop()
     return False
 
 

@@ -13,6 +13,7 @@ PACKAGES: dict[str, str] = {
     "carcassonne": "towerworld.games.carcassonne",
     "elevation": "towerworld.games.elevation",
     "kdak": "towerworld.games.kdak",
+    "throwdown": "towerworld.games.throwdown",
     "ziggurat": "towerworld.games.ziggurat",
 }
 

@@ -23,6 +23,7 @@ from panda3d.core import NodePath
 
 from towerworld.engine.layout import Pose
 from towerworld.engine.pieces import size
+from towerworld.scene.components.shapes import box
 
 Builder = Callable[[Pose], NodePath]
 Caption = Callable[[Pose], str]
@@ -108,7 +109,6 @@ def missing_models(layout) -> set[str]:
 
 
 def _fallback(pose: Pose) -> NodePath:
-    from towerworld.scene.components.shapes import box
     s = size(pose.kind)
     root = NodePath(pose.kind)
     box(s.w, s.d, s.h, FALLBACK_GREY).reparentTo(root)

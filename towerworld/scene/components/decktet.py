@@ -1,11 +1,12 @@
 """Decktet cards: each face painted once into a texture (numpy and the bundled font), the backs sharing one.
 
 card (63.5 x 88.9 x 0.3), look: name ("Mountain"), rank ("A", "2".."9", "Crown", "Pawn", "Court", "Excuse") and suits
-("moons,suns", of moons, suns, waves, leaves, wyrms, knots). The face shows the rank large in the top-left corner with
-the card's suit symbols under it, the same turned round in the bottom-right corner, the suits large in the middle and
-the name across a band below them (with the rank's word under it for the Crown, Pawn and Court). A card with
-look back (or no name) is drawn face down all over: a patterned back that names nothing. Every suit has one colour and
-one symbol drawn in code: a crescent, a rayed sun, three waves, a leaf, a serpent and a knot.
+("moons,suns", of moons, suns, waves, leaves, wyrms, knots). The upper half of a face shows the index in its left
+corner (the rank large, a chess crown, pawn or king for the Crown, Pawn and Court, and the suit symbols under it) and
+the suit symbols large in the middle; the lower half repeats it turned round, so the card reads from either end; the
+name runs across the middle (with the rank's word for the Crown, Pawn and Court). A card with look back (or no name)
+is drawn face down all over: a patterned back that names nothing. Every suit has one colour and one symbol drawn in
+code: a crescent, a rayed sun, three waves, a leaf, a serpent and a knot. Unknown suit names are left out.
 
 A card is two geoms: its face, and its back with its edges (one texture). Faces are cached per look, the back
 once.
@@ -13,6 +14,7 @@ once.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import numpy as np
 from panda3d.core import Filename, LColor, NodePath, PNMImage, PNMTextMaker, SamplerState, Texture
@@ -46,12 +48,6 @@ EDGE_STRIP = 32            # px of edge colour under the back's picture (enough 
 BACK_V0 = EDGE_STRIP / (FACE_PX[1] + EDGE_STRIP)   # where the back's picture starts in its texture
 NAME_BAND = 64             # px: the band across the middle that carries the name
 INDEX_LEFT, INDEX_TOP, INDEX_WIDTH, INDEX_SYMBOL = 16, 18, 76, 38
-
-_FACES: dict[tuple, Texture] = {}
-_BACK: list[Texture] = []
-_SYMBOLS: dict[tuple, np.ndarray] = {}
-_TEXT_MAKERS: dict[int, PNMTextMaker] = {}
-
 
 def suits_of(pose: Pose) -> list[str]:
     return [s for s in str(pose.get("suits", "")).split(",") if s]
@@ -187,22 +183,19 @@ def _knot(u, v):
 SYMBOL_SHAPES = {"moons": _moon, "suns": _sun, "waves": _waves, "leaves": _leaf, "wyrms": _wyrm, "knots": _knot}
 
 
+@lru_cache(maxsize=None)
 def symbol(suit: str, px: int) -> np.ndarray:
     """The coverage mask (px x px) of a suit's symbol."""
-    key = (suit, px)
-    if key not in _SYMBOLS:
-        u, v = _grid(px)
-        _SYMBOLS[key] = _coverage(SYMBOL_SHAPES[suit](u, v), px)
-    return _SYMBOLS[key]
+    u, v = _grid(px)
+    return _coverage(SYMBOL_SHAPES[suit](u, v), px)
 
 
+@lru_cache(maxsize=None)
 def _text_maker(px: int) -> PNMTextMaker:
-    if px not in _TEXT_MAKERS:
-        maker = PNMTextMaker(Filename.fromOsSpecific(model_file("DejaVuSans-Bold.ttf")), 0)
-        maker.setPixelSize(px)
-        maker.setFg(LColor(1, 1, 1, 1))
-        _TEXT_MAKERS[px] = maker
-    return _TEXT_MAKERS[px]
+    maker = PNMTextMaker(Filename.fromOsSpecific(model_file("DejaVuSans-Bold.ttf")), 0)
+    maker.setPixelSize(px)
+    maker.setFg(LColor(1, 1, 1, 1))
+    return maker
 
 
 def text_mask(words: str, px: int, max_width: int | None = None) -> np.ndarray:
@@ -228,10 +221,10 @@ def _index(canvas: Canvas, rank: str, suits: list[str]) -> None:
     if index:
         mask = text_mask(index, 82 if len(index) == 1 else 64)
         canvas.paint(mask, INK, INDEX_LEFT + (INDEX_WIDTH - mask.shape[1]) // 2, y - 8)
-        y += 86
-    for suit in suits:
+        y += 80
+    for suit in suits:   # three fit above the name band
         canvas.paint(symbol(suit, INDEX_SYMBOL), SUIT_COLOURS[suit], INDEX_LEFT + (INDEX_WIDTH - INDEX_SYMBOL) // 2, y)
-        y += INDEX_SYMBOL + 4
+        y += INDEX_SYMBOL + 2
 
 
 def _centre_symbols(canvas: Canvas, suits: list[str]) -> None:
@@ -294,17 +287,14 @@ def paint_back() -> Canvas:
     return sheet
 
 
+@lru_cache(maxsize=None)
 def face_texture(name: str, rank: str, suits: tuple[str, ...]) -> Texture:
-    key = (name, rank, suits)
-    if key not in _FACES:
-        _FACES[key] = paint_face(name, rank, list(suits)).texture(f"card-face:{name}")
-    return _FACES[key]
+    return paint_face(name, rank, list(suits)).texture(f"card-face:{name}")
 
 
+@lru_cache(maxsize=None)
 def back_texture() -> Texture:
-    if not _BACK:
-        _BACK.append(paint_back().texture("card-back"))
-    return _BACK[0]
+    return paint_back().texture("card-back")
 
 
 # ---- the card -------------------------------------------------------------------------------------------------------

@@ -35,8 +35,9 @@ WALL = 1.2           # mm of plastic
 PIP_R = 1.25
 PIP_GAP = 3.6        # mm between pip centres
 PIP_HEIGHT = 0.13    # of the face's height, above the base
-TIP_LIGHT = 0.35
-NEST_DEPTH_OFFSET = {"pyramid_1": 2, "pyramid_2": 1, "pyramid_3": 0}     # how much lighter the tip is than the base
+TIP_LIGHT = 0.3      # how much lighter the tip is than the base
+FACE_GLOW = 0.28     # and the middle of a face than its edges
+NEST_DEPTH_OFFSET = {"pyramid_1": 2, "pyramid_2": 1, "pyramid_3": 0}
 
 
 def pips_of(kind: str) -> int:
@@ -56,17 +57,23 @@ def _mix(colour, other, k: float) -> tuple:
     return tuple(a + (b - a) * k for a, b in zip(colour[:3], other[:3])) + (colour[3],)
 
 
-def _faces(half: float, height: float, base_colour, tip_colour) -> list:
-    """The four sloping faces of a square pyramid (base from -half to +half, apex at `height`)."""
+def _faces(half: float, height: float, body) -> list:
+    """The four sloping faces of a square pyramid (base from -half to +half, apex at `height`). Each face is a fan
+    about a point a third of the way up, lighter there than at its edges and lighter at the tip than at the base: thin
+    plastic with light coming through."""
     corners = [(-half, -half), (half, -half), (half, half), (-half, half)]
+    glow, tip = _mix(body, (1, 1, 1), FACE_GLOW), _mix(body, (1, 1, 1), TIP_LIGHT)
     faces = []
     for i in range(4):
         (x0, y0), (x1, y1) = corners[i], corners[(i + 1) % 4]
         mid_x, mid_y = (x0 + x1) / 2, (y0 + y1) / 2
         normal = Vec3(mid_x * height / half, mid_y * height / half, half)
         normal.normalize()
-        points = [(x0, y0, 0.0), (x1, y1, 0.0), (0.0, 0.0, height)]
-        faces.append((tuple(normal), points, [base_colour, base_colour, tip_colour]))
+        centre = (mid_x * 2 / 3, mid_y * 2 / 3, height / 3)
+        rim = [((x0, y0, 0.0), body), ((x1, y1, 0.0), body), ((0.0, 0.0, height), tip)]
+        for k in range(3):
+            (a, ca), (b, cb) = rim[k], rim[(k + 1) % 3]
+            faces.append((tuple(normal), [centre, a, b], [glow, ca, cb]))
     return faces
 
 
@@ -113,7 +120,7 @@ def build_pyramid(pose: Pose) -> NodePath:
     body = plastic(colour_name)
     half, height = s.w / 2, s.h
     inner_half = half - WALL * 1.3
-    faces = _faces(half, height, body, _mix(body, (1, 1, 1), TIP_LIGHT))
+    faces = _faces(half, height, body)
     faces += _open_base(half, inner_half, height * HOLLOW_DEPTH, body)
     root = NodePath(pose.kind)
     facets(faces, "pyramid").reparentTo(root)

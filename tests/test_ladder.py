@@ -1,0 +1,166 @@
+"""The ladder: round robin with twinned seeds, Elo by maximum likelihood, the same results however it is run."""
+from __future__ import annotations
+
+import json
+import math
+import random
+
+import pytest
+
+from towerworld.ai.ladder import (GameResult, LadderError, fit_elo, rate, report, run_ladder, schedule, write_chart,
+                                  write_json)
+from towerworld.cli import main
+from towerworld.engine.game import BadOption
+
+try:
+    from toygame import ToyNim
+except ImportError:  # tests run as a package
+    from tests.toygame import ToyNim
+
+
+class PerfectNimPlayer:
+    """Leaves a multiple of (max_take + 1) coins whenever it can: it never loses a game it can win."""
+    name = "perfect"
+
+    def __init__(self, seed):
+        self.rng = random.Random(seed)
+
+    def choose(self, view):
+        coins, _, max_take = view.resample(self.rng)
+        take = coins % (max_take + 1)
+        return ("take", take) if take else view.legal_moves[self.rng.randrange(len(view.legal_moves))]
+
+
+class Cheat:
+    """Takes more coins than the rules allow."""
+    name = "cheat"
+
+    def choose(self, view):
+        return ("take", 9)
+
+
+class NimWithPlayer(ToyNim):
+    def agents(self):
+        return {"perfect": lambda game, seed, level: PerfectNimPlayer(seed), "cheat": lambda game, seed, level: Cheat()}
+
+
+PERFECT_NIM = NimWithPlayer()
+NIM_REF = f"{__name__}:PERFECT_NIM"      # worker processes import the game from here
+
+
+def test_the_ladder_ranks_a_perfect_nim_player_above_random_play():
+    # Issue 15.5: "a round robin between agents (seats rotated, same seeds for both colours) ... prints Elo ratings
+    # with 95% intervals and the win/draw/loss matrix".
+    result = run_ladder(NIM_REF, ["random", "perfect", "ismcts:400it"], games=20, seed=1, workers=1)
+    by_name = {r.agent: r for r in result.ratings}
+    assert by_name["perfect"].low > by_name["random"].high
+    assert by_name["ismcts:400it"].elo > by_name["random"].elo
+    assert abs(sum(r.elo for r in result.ratings)) < 1e-6
+    random_i, perfect_i = result.agents.index("random"), result.agents.index("perfect")
+    assert result.wins[perfect_i][random_i] + result.wins[random_i][perfect_i] == 20
+    assert result.wins[perfect_i][random_i] >= 15
+    text = report(result)
+    assert "95% interval" in text and "wins-draws-losses" in text
+
+
+def test_one_and_two_workers_give_the_same_results():
+    agents = ["random", "ismcts:30it"]
+    alone = run_ladder(NIM_REF, agents, games=6, seed=7, workers=1)
+    pooled = run_ladder(NIM_REF, agents, games=6, seed=7, workers=2)
+    assert alone.to_json() == pooled.to_json()
+    assert run_ladder(NIM_REF, agents, games=6, seed=8, workers=1).to_json()["games"] != alone.to_json()["games"]
+
+
+def test_ray_local_gives_the_same_results():
+    pytest.importorskip("ray")
+    agents = ["random", "ismcts:30it"]
+    here = run_ladder(NIM_REF, agents, games=4, seed=5, workers=1)
+    on_ray = run_ladder(NIM_REF, agents, games=4, seed=5, workers=2, ray_address="local")
+    assert on_ray.to_json() == here.to_json()
+
+
+def test_twins_share_every_seed_with_the_seats_swapped():
+    tasks = schedule("toynim", ["a", "b", "c"], 4, seed=3)
+    assert len(tasks) == 3 * 4
+    first, second = tasks[0], tasks[1]
+    assert first.seats == (0, 1) and second.seats == (1, 0)
+    assert first.chance_seed == second.chance_seed
+    assert first.agent_seeds == second.agent_seeds[::-1]
+    assert tasks[2].chance_seed != first.chance_seed
+    assert [t.index for t in tasks] == list(range(12))
+
+
+def test_elo_fit_matches_the_two_player_formula():
+    # Two agents, 30 wins to 10: with one virtual draw the score is 30.5 of 41, and the Elo gap is 400 log10(s/(1-s)).
+    elo, errors = fit_elo([[0, 30], [10, 0]], [[0, 0], [0, 0]])
+    share = 30.5 / 41
+    assert elo[0] - elo[1] == pytest.approx(400 * math.log10(share / (1 - share)), abs=1e-6)
+    assert elo[0] == pytest.approx(-elo[1])
+    assert errors[0] == pytest.approx(errors[1]) and 0 < errors[0] < 200
+    even, _ = fit_elo([[0, 5, 5], [5, 0, 5], [5, 5, 0]], [[0, 2, 2], [2, 0, 2], [2, 2, 0]])
+    assert even == pytest.approx([0.0, 0.0, 0.0], abs=1e-6)
+
+
+def test_a_perfect_score_still_has_a_finite_rating():
+    elo, errors = fit_elo([[0, 50], [0, 0]], [[0, 0], [0, 0]])
+    assert all(math.isfinite(v) for v in elo + errors) and elo[0] > elo[1] + 300
+
+
+def test_draws_and_the_matrix():
+    results = [GameResult(0, (0, 1), (1.0, -1.0), 5), GameResult(1, (1, 0), (0.0, 0.0), 5),
+               GameResult(2, (1, 0), (1.0, -1.0), 5)]
+    result = rate("toynim", ["a", "b"], 2, 1, results)
+    assert result.wins == [[0, 1], [1, 0]] and result.draws == [[0, 1], [1, 0]]
+    assert result.to_json()["matrix"]["a"]["b"] == {"wins": 1, "draws": 1, "losses": 1}
+
+
+def test_json_and_chart_are_written(tmp_path):
+    pytest.importorskip("matplotlib")
+    result = run_ladder(NIM_REF, ["random", "perfect"], games=4, seed=2, workers=1)
+    write_json(result, str(tmp_path / "l.json"))
+    write_chart(result, str(tmp_path / "l.png"))
+    data = json.loads((tmp_path / "l.json").read_text())
+    assert data["agents"] == ["random", "perfect"] and len(data["games"]) == 4
+    assert (tmp_path / "l.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_ladder_command(tmp_path, capsys):
+    out = tmp_path / "r.json"
+    code = main(["ladder", NIM_REF, "--agents", "random,perfect", "--games", "4", "--workers", "1",
+                 "--json", str(out), "--chart", str(tmp_path / "r.png")])
+    assert code == 0
+    printed = capsys.readouterr().out
+    assert "Elo" in printed and "perfect" in printed and out.exists()
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--agents", "random"], "at least two agents"),
+    (["--agents", "random,random"], "only once"),
+    (["--agents", "random,nobody"], "no agent called 'nobody'"),
+    (["--agents", "random,perfect", "--games", "1"], "at least 2 games"),
+    (["--agents", "random,perfect", "--workers", "0"], "--workers"),
+])
+def test_the_ladder_command_refuses_bad_requests_in_one_sentence(argv, words, capsys):
+    assert main(["ladder", NIM_REF, *argv]) == 2
+    err = capsys.readouterr().err
+    assert words in err and "Traceback" not in err
+
+
+class SoloNim(ToyNim):
+    min_players = max_players = 1
+
+
+SOLO_NIM = SoloNim()
+
+
+def test_a_ladder_needs_a_two_player_game():
+    with pytest.raises(BadOption, match="for 1 players, not 2"):
+        run_ladder(f"{__name__}:SOLO_NIM", ["random", "greedy"], games=2)
+    with pytest.raises(LadderError, match="at least two agents"):
+        run_ladder(NIM_REF, ["random"], games=2)
+
+
+def test_an_agent_that_breaks_the_rules_stops_the_ladder_with_one_sentence(capsys):
+    assert main(["ladder", NIM_REF, "--agents", "random,cheat", "--games", "2", "--workers", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "In game 1 (random vs cheat)" in err and "illegal move" in err and "Traceback" not in err

@@ -1,0 +1,186 @@
+"""Single-observer information-set MCTS (SO-ISMCTS, Cowling, Powley and Whitehouse 2012), written on the contract.
+
+The agent sees only its seat's `View`. Every iteration draws a determinization, `view.resample(rng)` (a full state the
+seat cannot tell from the true one), and walks one shared tree with it:
+
+- A decision node belongs to the player to move. Its children are keyed by move. A move is *available* in a node when
+  it is legal in the current determinization; selection is UCB over the available children, with each child's
+  availability count in place of its parent's visit count (moves legal in few determinizations are not starved).
+- A chance node samples its outcome from the determinization (`game.sample_chance`); its children are keyed by what
+  the searching seat observes after the outcome, so outcomes hidden from the seat (an opponent's draw) share a node
+  while outcomes it sees (its own draw) get one each.
+- A leaf is valued by `game.rollout` (a game's own playout policy where it has one); a playout cut short by
+  `rollout_plies` counts as 0 for everyone. Each node keeps the value for the player who moved into it, so two- and
+  many-player games back up the same way.
+
+For perfect-information games the resample is the state itself and this is plain UCT with chance sampling. The agent
+never reads the true state: everything it searches comes from `view.resample`.
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Hashable
+
+from towerworld.ai.agents import Agent
+from towerworld.engine.agent import View
+from towerworld.engine.game import CHANCE, TERMINAL, BadOption, Game, Move, State
+
+# level -> (seconds per move, iteration cap). "normal" is about a second a move on a small machine.
+# "fast" is MCTS's name for its quick level: one --level serves every agent of a table.
+LEVELS: dict[str, tuple[float, int]] = {"easy": (0.2, 2_000), "fast": (0.2, 2_000), "normal": (1.0, 20_000),
+                                        "strong": (3.0, 100_000)}
+DEFAULT_LEVEL = "normal"
+EXPLORATION = 0.7           # UCB constant for returns in [-1, 1] (a win is 1, a loss -1)
+
+
+def parse_level(level) -> tuple[float | None, int]:
+    """(seconds or None for no clock, iteration cap) from a level.
+
+    A level is a name (easy, normal, strong), a number of seconds ("0.5"), or an iteration budget with no clock
+    ("400it"), which makes the agent's choice a function of its seed and view alone (ladders, tests).
+    """
+    if level is None:
+        return LEVELS[DEFAULT_LEVEL]
+    if isinstance(level, str) and level in LEVELS:
+        return LEVELS[level]
+    text = str(level).strip().lower()
+    if text.endswith("it") and text[:-2].isdigit() and 0 < int(text[:-2]) <= 10_000_000:
+        return None, int(text[:-2])
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 < seconds <= 600:
+        raise BadOption(f"The IS-MCTS level must be one of {', '.join(LEVELS)}, a number of seconds, or a number of "
+                        f"iterations such as 500it, not {str(level)[:40]!r}.")
+    return seconds, max(100, int(seconds * 20_000))
+
+
+class _Node:
+    """One node of the search tree: statistics for the move (or chance observation) that leads into it."""
+    __slots__ = ("mover", "visits", "total", "available", "children")
+
+    def __init__(self, mover: int):
+        self.mover = mover            # who moved into this node (CHANCE for a chance edge); its value is theirs
+        self.visits = 0
+        self.total = 0.0
+        self.available = 0            # how often this node's move was legal when its parent was visited
+        self.children: dict[Hashable, _Node] = {}
+
+    def mean(self) -> float:
+        return self.total / self.visits if self.visits else 0.0
+
+
+class ISMCTSAgent(Agent):
+    """SO-ISMCTS over `view.resample` determinizations; `choose(view)` returns the most visited root move.
+
+    `level`: easy or fast (0.2 s), normal (1 s), strong (3 s) with iteration caps, a number of seconds, or "500it"
+    (iterations, no clock: deterministic for a seed). `iterations` and `seconds` override the level.
+    """
+    name = "ismcts"
+
+    def __init__(self, seed: int | None = None, level=None, *, iterations: int | None = None,
+                 seconds: float | None = None, exploration: float = EXPLORATION, rollout_plies: int | None = None):
+        budget, cap = parse_level(level)
+        if iterations is not None:
+            budget, cap = None, iterations
+        self.seconds = seconds if seconds is not None else budget
+        self.iterations = cap
+        self.exploration = exploration
+        self.rollout_plies = rollout_plies
+        self.rng = random.Random(seed)
+        self.last_iterations = 0      # iterations of the latest choose (the bench reports rates from it)
+        self.last_root: _Node | None = None
+
+    def choose(self, view: View) -> Move:
+        moves = list(view.legal_moves)
+        if not moves:
+            raise ValueError("The IS-MCTS agent was asked to move where its seat has no legal move.")
+        if len(moves) == 1:
+            self.last_iterations = 0
+            return moves[0]
+        root = self.search(view)
+        legal = set(moves)
+        ranked = [(child.visits, child.mean(), -i, move) for i, (move, child) in enumerate(root.children.items())
+                  if move in legal]
+        if not ranked:
+            return moves[self.rng.randrange(len(moves))]
+        return max(ranked, key=lambda r: r[:3])[3]
+
+    # ---- search ---------------------------------------------------------------------------------------------------
+    def search(self, view: View) -> _Node:
+        """Grow a tree from `view` until the iteration cap or the clock runs out; the root's children are its moves."""
+        game = view.game
+        root = _Node(view.seat)
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        done = 0
+        while done < self.iterations:
+            if deadline is not None and done and time.perf_counter() >= deadline:
+                break
+            self._iterate(game, view.seat, root, view.resample(self.rng))
+            done += 1
+        self.last_iterations = done
+        self.last_root = root
+        return root
+
+    def _iterate(self, game: Game, seat: int, root: _Node, state: State) -> None:
+        path = [root]
+        node = root
+        while True:
+            player = game.current_player(state)
+            if player == TERMINAL:
+                break
+            if player == CHANCE:
+                state, _ = game.apply_unchecked(state, game.sample_chance(state, self.rng))
+                key = ("chance", game.observation(state, seat))
+                child = node.children.get(key)
+                if child is None:
+                    child = node.children[key] = _Node(CHANCE)
+                node = child
+                path.append(node)
+                continue
+            moves = game.legal_moves(state)
+            untried = [m for m in moves if m not in node.children]
+            if untried:
+                move = untried[self.rng.randrange(len(untried))]
+                for m in moves:
+                    if m in node.children:
+                        node.children[m].available += 1
+                child = node.children[move] = _Node(player)
+                child.available = 1
+                state, _ = game.apply_unchecked(state, move)
+                path.append(child)
+                break
+            move = self._select(node, moves)
+            state, _ = game.apply_unchecked(state, move)
+            node = node.children[move]
+            path.append(node)
+        returns = self._value(game, state)
+        for visited in path:
+            visited.visits += 1
+            if visited.mover >= 0:
+                visited.total += returns[visited.mover]
+
+    def _select(self, node: _Node, moves: list[Move]) -> Move:
+        """UCB over the available children, counting availability as the parent's visits (SO-ISMCTS)."""
+        best_move, best_score = None, -math.inf
+        c = self.exploration
+        for move in moves:
+            child = node.children[move]
+            child.available += 1
+            score = child.total / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
+            if score > best_score:
+                best_move, best_score = move, score
+        return best_move
+
+    def _value(self, game: Game, state: State) -> list[float]:
+        if game.current_player(state) != TERMINAL:
+            state = game.rollout(state, self.rng, self.rollout_plies)
+        if game.current_player(state) != TERMINAL:
+            return [0.0] * game.num_players(state)
+        return list(game.returns(state))
+
+    def __repr__(self) -> str:
+        return f"<ISMCTSAgent {self.iterations} iterations{'' if self.seconds is None else f', {self.seconds} s'}>"

@@ -1,0 +1,351 @@
+"""The ladder: a round robin between agents, Elo ratings with 95% intervals, a win/draw/loss matrix, JSON and a chart.
+
+Every pair of agents plays `games` games. Games come in twins: the same seeds (for chance and for each agent) are
+played twice, once with each agent in the first seat, so neither seat nor luck favours one side. Every game is a task
+whose seeds follow from the ladder's seed and the task's place in the schedule alone, so the results are the same
+whether the tasks run in this process, in a pool of worker processes, or on a Ray cluster, and in whatever order they
+finish. (Agents with a clock budget, e.g. "mcts:normal", play a little differently on a busy machine; use iteration
+levels such as "ismcts:400it" for ladders that must repeat exactly.) On a Ray cluster every node needs towerworld (and
+the game's package) installed; `--ray local` starts a cluster in this process and stops it after the ladder.
+
+Ratings are the maximum-likelihood Bradley-Terry (Elo) fit of all games, a draw counting half a win, with one virtual
+draw added to every pair that played, so that a pair with a perfect score still has a finite gap; the ratings average 0.
+The 95% intervals come from the Fisher information of the fit (plus or minus 1.96 standard errors).
+"""
+from __future__ import annotations
+
+import importlib
+import json
+import math
+import multiprocessing
+import os
+import random
+import sys
+from dataclasses import asdict, dataclass, field
+from typing import Callable, Iterable
+
+import numpy as np
+
+from towerworld.ai.agents import make_agent
+from towerworld.engine.driver import AgentFailed, play_match
+from towerworld.engine.game import BadOption, Game, TowerworldError
+from towerworld.engine.match import Match, PlayerSpec
+
+ELO_PER_NATURAL = 400.0 / math.log(10.0)      # Elo points per unit of the natural-log Bradley-Terry strength
+Z95 = 1.959963984540054
+
+
+class LadderError(TowerworldError):
+    """A ladder that cannot be run as asked (one sentence)."""
+
+
+@dataclass(frozen=True)
+class GameTask:
+    """One game of the schedule: who sits where and every seed it uses. Plain data, so it travels to any worker."""
+    index: int
+    game: str                      # a registry name, or "module:ATTRIBUTE" for a game outside the registry (tests)
+    options: tuple                 # sorted (name, value) pairs
+    variant: str | None
+    seats: tuple[int, int]         # agent indices, seat 0 first
+    agents: tuple[str, str]        # agent names in seat order (with ":level" where given)
+    level: str | None
+    chance_seed: int
+    agent_seeds: tuple[int, int]   # in seat order
+
+
+@dataclass(frozen=True)
+class GameResult:
+    index: int
+    seats: tuple[int, int]
+    returns: tuple[float, ...]
+    plies: int
+
+
+@dataclass
+class Rating:
+    agent: str
+    elo: float
+    low: float
+    high: float
+
+
+@dataclass
+class LadderResult:
+    game: str
+    agents: list[str]
+    games_per_pair: int
+    seed: int
+    wins: list[list[int]]          # wins[i][j]: games agent i won against agent j
+    draws: list[list[int]]
+    ratings: list[Rating]
+    games: list[GameResult] = field(repr=False)
+
+    def losses(self, i: int, j: int) -> int:
+        return self.wins[j][i]
+
+    def to_json(self) -> dict:
+        """Everything that follows from the seeds (no timings, no worker count): equal for equal seeds."""
+        matrix = {a: {b: {"wins": self.wins[i][j], "draws": self.draws[i][j], "losses": self.wins[j][i]}
+                      for j, b in enumerate(self.agents) if j != i} for i, a in enumerate(self.agents)}
+        return {"format": "towerworld-ladder", "format_version": 1, "game": self.game, "agents": self.agents,
+                "games_per_pair": self.games_per_pair, "seed": self.seed,
+                "ratings": [asdict(r) for r in self.ratings], "matrix": matrix,
+                "games": [{"index": g.index, "seats": [self.agents[s] for s in g.seats], "returns": list(g.returns),
+                           "plies": g.plies} for g in self.games]}
+
+
+# ---- the schedule ---------------------------------------------------------------------------------------------------
+def _derived_seed(*parts) -> int:
+    """A seed from the ladder seed and a task's place; string seeding is stable across processes and machines."""
+    return random.Random("/".join(map(str, parts))).randrange(2**31)
+
+
+def schedule(game: str, agents: list[str], games: int, seed: int, options: dict | None = None,
+             variant: str | None = None, level: str | None = None) -> list[GameTask]:
+    """Every game of the round robin: for each pair, twins of games with the same seeds and the seats swapped."""
+    tasks: list[GameTask] = []
+    opts = tuple(sorted((options or {}).items()))
+    for a in range(len(agents)):
+        for b in range(a + 1, len(agents)):
+            for k in range(games):
+                twin, swapped = divmod(k, 2)
+                seats = (b, a) if swapped else (a, b)
+                seeds = {i: _derived_seed(seed, a, b, twin, "agent", i) for i in (a, b)}
+                tasks.append(GameTask(len(tasks), game, opts, variant, seats, (agents[seats[0]], agents[seats[1]]),
+                                      level, _derived_seed(seed, a, b, twin, "chance"),
+                                      (seeds[seats[0]], seeds[seats[1]])))
+    return tasks
+
+
+def resolve_game(ref: str) -> Game:
+    """A game from a registry name or "module:ATTRIBUTE"; BadOption naming the fault otherwise."""
+    if ":" not in ref:
+        from towerworld.engine.registry import get_game
+        return get_game(ref)
+    module, _, attribute = ref.partition(":")
+    try:
+        game = getattr(importlib.import_module(module), attribute)
+    except (ImportError, AttributeError):
+        raise BadOption(f"There is no game at '{ref[:60]}'.") from None
+    if not isinstance(game, Game):
+        raise BadOption(f"'{ref[:60]}' is not a game.")
+    return game
+
+
+def play_task(task: GameTask) -> GameResult:
+    """Play one game of the schedule to its end (the worker's whole job)."""
+    game = resolve_game(task.game)
+    try:
+        match = _play(game, task)
+    except AgentFailed as e:          # one sentence for the person, naming the game of the schedule
+        raise LadderError(f"In game {task.index + 1} ({' vs '.join(task.agents)}): {e}.") from None
+    return GameResult(task.index, task.seats, tuple(game.returns(match.state)), len(match.plies))
+
+
+def _play(game: Game, task: GameTask) -> Match:
+    """The task's game played to the end through the match driver, chance drawn from the task's chance seed."""
+    agents = {seat: make_agent(name, game, seed=seed, level=task.level)
+              for seat, (name, seed) in enumerate(zip(task.agents, task.agent_seeds))}
+    seats = [PlayerSpec(f"{name} ({i + 1})", "ai", name) for i, name in enumerate(task.agents)]
+    match = Match(game, options=dict(task.options), players=seats, seed=task.chance_seed, variant=task.variant)
+    return play_match(match, agents, chance=random.Random(task.chance_seed))
+
+
+# ---- running ---------------------------------------------------------------------------------------------------------
+Progress = Callable[[int, int], None]
+
+
+def run_tasks(tasks: list[GameTask], workers: int = 1, progress: Progress | None = None,
+              ray_address: str | None = None) -> list[GameResult]:
+    """Play every task: here (1 worker), in a pool of spawned processes, or on Ray; results in schedule order."""
+    if ray_address is not None:
+        done = _run_on_ray(tasks, ray_address, workers, progress)
+    elif workers <= 1 or len(tasks) <= 1:
+        done = []
+        for task in tasks:
+            done.append(play_task(task))
+            if progress:
+                progress(len(done), len(tasks))
+    else:
+        done = []
+        # spawn: the same start on every platform, and no forked copy of a parent that may hold a window or threads
+        with multiprocessing.get_context("spawn").Pool(min(workers, len(tasks))) as pool:
+            for result in pool.imap_unordered(play_task, tasks, chunksize=1):
+                done.append(result)
+                if progress:
+                    progress(len(done), len(tasks))
+    return sorted(done, key=lambda r: r.index)
+
+
+def _run_on_ray(tasks: list[GameTask], address: str, workers: int, progress: Progress | None) -> list[GameResult]:
+    try:
+        import ray
+    except ImportError:
+        raise LadderError("--ray needs Ray: pip install 'towerworld[ray]'.") from None
+    started_here = not ray.is_initialized()
+    if started_here:
+        # workers must import what this process imports (a test's game module, a checkout that is not installed)
+        env = {"env_vars": {"PYTHONPATH": os.pathsep.join(p for p in _import_path() if p)}}
+        if address == "local":
+            ray.init(num_cpus=max(1, workers), include_dashboard=False, log_to_driver=False, runtime_env=env)
+        else:
+            try:
+                ray.init(address=address, log_to_driver=False, runtime_env=env)
+            except (ConnectionError, RuntimeError, ValueError) as e:
+                raise LadderError(f"Could not reach the Ray cluster at '{address[:60]}' ({str(e)[:80]}).") from None
+    try:
+        remote = ray.remote(play_task)
+        pending = [remote.remote(task) for task in tasks]
+        done = []
+        while pending:
+            ready, pending = ray.wait(pending, num_returns=1)
+            done += ray.get(ready)
+            if progress:
+                progress(len(done), len(tasks))
+        return done
+    finally:
+        if started_here:
+            ray.shutdown()
+
+
+def _import_path() -> list[str]:
+    return [os.path.abspath(p) for p in sys.path if p and os.path.isdir(p)]
+
+
+def run_ladder(game: str, agents: list[str], games: int = 20, seed: int = 1, options: dict | None = None,
+               variant: str | None = None, level: str | None = None, workers: int | None = None,
+               progress: Progress | None = None, ray_address: str | None = None) -> LadderResult:
+    """Check the request, play the round robin and rate the agents."""
+    if len(agents) < 2:
+        raise LadderError("A ladder needs at least two agents, e.g. --agents random,greedy,ismcts.")
+    if len(set(agents)) != len(agents):
+        raise LadderError("Each agent may appear only once in a ladder.")
+    if games < 2:
+        raise LadderError("A ladder needs at least 2 games per pair (one with each agent in the first seat).")
+    found = resolve_game(game)
+    found.resolve_options(options, variant, 2)      # two seats: BadOption in one sentence otherwise
+    for name in agents:
+        make_agent(name, found, seed=0, level=level)        # an unknown agent or level: one sentence, before any work
+    tasks = schedule(game, agents, games + games % 2, seed, options, variant, level)
+    results = run_tasks(tasks, workers or os.cpu_count() or 1, progress, ray_address)
+    return rate(found.name or game, agents, games + games % 2, seed, results)
+
+
+# ---- rating ----------------------------------------------------------------------------------------------------------
+def tally(agents: list[str], results: Iterable[GameResult]) -> tuple[list[list[int]], list[list[int]]]:
+    """(wins, draws) matrices: wins[i][j] counts games agent i won against agent j; a tie on returns is a draw."""
+    n = len(agents)
+    wins = [[0] * n for _ in range(n)]
+    draws = [[0] * n for _ in range(n)]
+    for r in results:
+        first, second = r.seats
+        if r.returns[0] > r.returns[1]:
+            wins[first][second] += 1
+        elif r.returns[1] > r.returns[0]:
+            wins[second][first] += 1
+        else:
+            draws[first][second] += 1
+            draws[second][first] += 1
+    return wins, draws
+
+
+def fit_elo(wins: list[list[int]], draws: list[list[int]],
+            virtual_draws: float = 1.0) -> tuple[list[float], list[float]]:
+    """(Elo ratings averaging 0, standard errors in Elo) by maximum likelihood, with `virtual_draws` per pair."""
+    n = len(wins)
+    w = np.asarray(wins, dtype=float)
+    d = np.asarray(draws, dtype=float)
+    games = w + w.T + d
+    prior = np.where(games > 0, virtual_draws, 0.0)
+    np.fill_diagonal(prior, 0.0)
+    score = w + 0.5 * d + 0.5 * prior            # score[i][j]: points agent i took from agent j
+    count = games + prior
+    theta = np.zeros(n)
+    hessian = np.zeros((n, n))
+    for _ in range(100):
+        p = 1.0 / (1.0 + np.exp(theta[None, :] - theta[:, None]))     # p[i][j]: chance that i beats j
+        gradient = (score - count * p).sum(axis=1)
+        weight = count * p * p.T
+        hessian = np.diag(weight.sum(axis=1)) - weight                  # minus the Hessian of the log-likelihood
+        step = np.linalg.pinv(hessian) @ gradient
+        theta = theta + step
+        theta -= theta.mean()
+        if np.abs(step).max() < 1e-10:
+            break
+    p = 1.0 / (1.0 + np.exp(theta[None, :] - theta[:, None]))
+    weight = count * p * p.T
+    covariance = np.linalg.pinv(np.diag(weight.sum(axis=1)) - weight)
+    errors = np.sqrt(np.clip(np.diag(covariance), 0.0, None)) * ELO_PER_NATURAL
+    return [float(t * ELO_PER_NATURAL) + 0.0 for t in theta], [float(e) for e in errors]
+
+
+def rate(game: str, agents: list[str], games: int, seed: int, results: list[GameResult]) -> LadderResult:
+    wins, draws = tally(agents, results)
+    elo, errors = fit_elo(wins, draws)
+    ratings = [Rating(a, round(e, 1), round(e - Z95 * s, 1), round(e + Z95 * s, 1))
+               for a, e, s in zip(agents, elo, errors)]
+    return LadderResult(game, list(agents), games, seed, wins, draws, ratings, list(results))
+
+
+# ---- output ----------------------------------------------------------------------------------------------------------
+def report(result: LadderResult) -> str:
+    """The ratings (best first) and the win/draw/loss matrix, as text."""
+    lines = [f"{result.game}: {len(result.agents)} agents, {result.games_per_pair} games per pair, seed {result.seed}",
+             f"{'agent':16s} {'Elo':>7s}  95% interval"]
+    for r in sorted(result.ratings, key=lambda r: -r.elo):
+        lines.append(f"{r.agent:16s} {r.elo:7.0f}  [{r.low:.0f}, {r.high:.0f}]")
+    width = max(9, *(len(a) for a in result.agents))
+    lines.append("")
+    lines.append("wins-draws-losses of the row agent against the column agent")
+    lines.append(" " * 16 + " ".join(f"{a:>{width}s}" for a in result.agents))
+    for i, a in enumerate(result.agents):
+        cells = ["-" if i == j else f"{result.wins[i][j]}-{result.draws[i][j]}-{result.wins[j][i]}"
+                 for j in range(len(result.agents))]
+        lines.append(f"{a:16s} " + " ".join(f"{c:>{width}s}" for c in cells))
+    return "\n".join(lines)
+
+
+def write_json(result: LadderResult, path: str) -> None:
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(result.to_json(), f, indent=1)
+    os.replace(tmp, path)
+
+
+def write_chart(result: LadderResult, path: str) -> None:
+    """A PNG: ratings with their intervals, and each pair's score share as a heat map. Needs matplotlib."""
+    try:
+        import matplotlib
+    except ImportError:
+        raise LadderError("The ladder chart needs matplotlib: pip install 'towerworld[ladder]'.") from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    order = sorted(range(len(result.agents)), key=lambda i: result.ratings[i].elo)
+    names = [result.agents[i] for i in order]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 0.6 * len(names) + 2.5))
+    elo = [result.ratings[i].elo for i in order]
+    spans = [[result.ratings[i].elo - result.ratings[i].low for i in order],
+             [result.ratings[i].high - result.ratings[i].elo for i in order]]
+    left.errorbar(elo, range(len(names)), xerr=spans, fmt="o", capsize=4)
+    left.set_yticks(range(len(names)), names)
+    left.axvline(0.0, color="0.8", zorder=0)
+    left.set_xlabel("Elo (field average 0), 95% interval")
+    left.set_title(f"{result.game}: {result.games_per_pair} games per pair")
+    share = [[math.nan] * len(names) for _ in names]
+    for r, i in enumerate(order):
+        for c, j in enumerate(order):
+            played = result.wins[i][j] + result.wins[j][i] + result.draws[i][j]
+            if i != j and played:
+                share[r][c] = (result.wins[i][j] + 0.5 * result.draws[i][j]) / played
+    image = right.imshow(share, cmap="RdYlGn", vmin=0.0, vmax=1.0, origin="lower")   # best on top, as on the left
+    right.set_xticks(range(len(names)), names, rotation=30, ha="right")
+    right.set_yticks(range(len(names)), names)
+    for r in range(len(names)):
+        for c in range(len(names)):
+            if not math.isnan(share[r][c]):
+                right.text(c, r, f"{share[r][c]:.0%}", ha="center", va="center", fontsize=9)
+    right.set_title("score of the row agent against the column agent")
+    fig.colorbar(image, ax=right, fraction=0.046)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)

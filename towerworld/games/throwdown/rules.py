@@ -1,0 +1,804 @@
+"""Ziggurat Demolition Throwdown, by P.D. Magnus: the rules engine (seed 002, rulings in shared/rulings.md).
+
+Every player has four towers of nested Looney pyramids (slots a-d: red, blue, yellow, black at the start) and a hand of
+Decktet cards. A turn is one of: attack (a card; the target player may defend), draw up to five, or remodel.
+
+Lazy chance: the draw pile is never ordered. `pile` is the set of cards nobody has seen; dealing and drawing are chance
+moves whose outcomes are the cards of that set (uniform), and the reshuffle simply makes the discards that set again.
+The start player is a chance move too. Decisions by other seats (a defence, an attrition, the attacker's "make change")
+are those seats being the current player.
+
+Cards are ids into cards.CARDS, hands and the pile are bitmasks of ids; a pyramid is a code (one physical
+pyramid per code), a tower a tuple of pyramids bottom first, the scrapyard a bitmask of pyramids. Every player brings a
+Rainbow Stash (pyramid = stash * 15 + colour * 3 + pips - 1).
+"""
+from __future__ import annotations
+
+import random
+from typing import NamedTuple
+
+from towerworld.engine.game import (CHANCE, OMNISCIENT, SPECTATOR, TERMINAL, Event, EventKind, Game, IllegalMove,
+                                    Option, Variant)
+from towerworld.games.throwdown.cards import (BASIC_DECK, BLACK, CARDS, COLOURS, EXCUSE, FULL_DECK, GREEN, NEEDS,
+                                              card_words, colour_of, pips_of, pyramid, pyramid_id, pyramid_words)
+
+HAND = 5
+TOWERS = 4
+SLOTS = "abcd"
+START_COLOURS = (0, 3, 1, 4)        # red, blue, yellow, black towers in slots a, b, c, d
+
+# stages
+START, DEAL, TURN, DEFEND, CHANGE, ATTRITION, DRAW, OVER = range(8)
+# what follows a "make change" decision
+THEN_ATTACK, THEN_END_TURN, THEN_ATTRITION = range(3)
+
+
+class TState(NamedTuple):
+    n: int
+    extended: bool
+    hands: tuple          # per seat: bitmask of card ids
+    pile: int             # bitmask of the cards nobody has seen (the draw pile, unordered)
+    discards: tuple       # card ids, bottom first (face up)
+    towers: tuple         # per seat: four towers, each a tuple of pyramid codes bottom first
+    scrap: int            # bitmask of pyramid codes lying in the scrapyard
+    points: tuple         # per seat: points for towers of others destroyed
+    losses: tuple         # per seat: towers lost so far
+    turn: int             # whose turn it is (-1 before the start player is drawn)
+    stage: int
+    attack: tuple         # () or (attacker, card, excuse 0/1, target seat, target tower, attacker's green stand-in or -1)
+    change: tuple         # () or (chooser, seat, tower, pips, then): a pyramid of `pips` is to be put on that tower
+    queue: tuple          # seats still to take attrition, the next first
+    receiver: int         # who gets the next dealt or drawn card
+    to_deal: int          # cards still to deal at setup
+
+
+def bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def top_colour(tower: tuple) -> int:
+    return colour_of(tower[-1]) if tower else -1
+
+
+def tower_pips(tower: tuple) -> int:
+    return sum(pips_of(p) for p in tower)
+
+
+def alive(state, seat: int) -> bool:
+    return any(state.towers[seat])
+
+
+def alive_seats(state) -> list[int]:
+    return [s for s in range(state.n) if any(state.towers[s])]
+
+
+def next_alive(state, seat: int) -> int:
+    for k in range(1, state.n + 1):
+        s = (seat + k) % state.n
+        if any(state.towers[s]):
+            return s
+    return seat
+
+
+def standing_pips(state, seat: int) -> int:
+    return sum(tower_pips(t) for t in state.towers[seat])
+
+
+def has_colour(state, seat: int, colour: int) -> bool:
+    return any(t and colour_of(t[-1]) == colour for t in state.towers[seat])
+
+
+def green_towers(state, seat: int) -> list[int]:
+    return [i for i, t in enumerate(state.towers[seat]) if t and colour_of(t[-1]) == GREEN]
+
+
+def stand_ins(state, seat: int, colour: int) -> list[int] | None:
+    """How `seat` meets a need for a tower of `colour`: [-1] when it has one, else its green towers (one of which takes
+    a pip of damage), else None."""
+    if has_colour(state, seat, colour):
+        return [-1]
+    greens = green_towers(state, seat)
+    return greens or None
+
+
+def attack_targets(state, attacker: int, card: int) -> list[tuple[int, int]]:
+    """(seat, tower) of every opponent's tower still in the game whose colour one of the card's suits attacks."""
+    colours = CARDS[card].colours
+    out = []
+    for s in range(state.n):
+        if s == attacker:
+            continue
+        for t, tower in enumerate(state.towers[s]):
+            if tower and colour_of(tower[-1]) in colours:
+                out.append((s, t))
+    return out
+
+
+def answer_value(card: int) -> int:
+    """The sum a defence must reach against this attack card: its rank, or 10 against a Pawn or Court."""
+    c = CARDS[card]
+    return 10 if c.kind in ("pawn", "court") else c.value
+
+
+def defends(cards: tuple, attack_card: int, tower_colour: int) -> bool:
+    """Whether these cards stop an attack with `attack_card` on a tower of `tower_colour` (rulings: an Ace of a matching
+    suit, or ranks summing exactly to the attack's rank; against a Pawn or Court 10, or a Court; the Excuse alone as an
+    Ace of any suit; Pawns and Courts never defend otherwise)."""
+    if not cards:
+        return False
+    attack = CARDS[attack_card]
+    if len(cards) == 1:
+        c = CARDS[cards[0]]
+        if c.kind == "excuse":
+            return True
+        if c.kind == "ace" and c.colours == {tower_colour}:
+            return True
+        if c.kind == "court" and attack.kind in ("pawn", "court"):
+            return True
+    if any(CARDS[c].value == 0 for c in cards):
+        return False
+    return sum(CARDS[c].value for c in cards) == answer_value(attack_card)
+
+
+def defence_sets(hand: int, attack_card: int, tower_colour: int) -> list[tuple]:
+    """Every set of cards of `hand` that defends, as sorted tuples."""
+    out = []
+    sub = hand
+    while sub:
+        cards = tuple(bits(sub))
+        if defends(cards, attack_card, tower_colour):
+            out.append(cards)
+        sub = (sub - 1) & hand
+    return out
+
+
+def may_be_asked_to_defend(state, target: int) -> bool:
+    """Public test: the target has cards and a black or green tower (so the game asks; the hand decides the answer)."""
+    return bool(state.hands[target]) and (has_colour(state, target, BLACK) or bool(green_towers(state, target)))
+
+
+def scrap_of_size(scrap: int, size: int) -> list[int]:
+    """Pyramids of `size` in the scrapyard, one per colour (pyramids of one colour and size from different stashes are
+    the same choice: the one from the lowest stash stands for them)."""
+    out = []
+    for colour in range(5):
+        code = pyramid(colour, size)
+        while code < scrap.bit_length():
+            if scrap >> code & 1:
+                out.append(code)
+                break
+            code += 15
+    return out
+
+
+def change_size(scrap: int, pips: int) -> int:
+    """The size of pyramid that makes change of `pips`: exactly that if the scrapyard has one, else the largest smaller
+    one there, else 0 (none)."""
+    for size in range(pips, 0, -1):
+        if scrap_of_size(scrap, size):
+            return size
+    return 0
+
+
+def change_options(scrap: int, size: int) -> list[int]:
+    return scrap_of_size(scrap, size)
+
+
+def _set(t: tuple, i: int, v) -> tuple:
+    return t[:i] + (v,) + t[i + 1:]
+
+
+def _name(seat: int) -> str:
+    return f"Player {seat + 1}"
+
+
+def _tower_words(state, seat: int, tower: int) -> str:
+    t = state.towers[seat][tower]
+    colour = COLOURS[colour_of(t[-1])] if t else "empty"
+    return f"{_name(seat)}'s {colour} tower ({SLOTS[tower]})"
+
+
+class _W:
+    """A mutable working copy of a state inside one `apply`; `ev` collects events (None in fast random play)."""
+    __slots__ = TState._fields + ("ev",)
+    n: int
+    extended: bool
+    hands: tuple
+    pile: int
+    discards: tuple
+    towers: tuple
+    scrap: int
+    points: tuple
+    losses: tuple
+    turn: int
+    stage: int
+    attack: tuple
+    change: tuple
+    queue: tuple
+    receiver: int
+    to_deal: int
+    ev: list | None
+
+    def __init__(self, s: TState, ev):
+        for name, value in zip(TState._fields, s):
+            setattr(self, name, value)
+        self.ev = ev
+
+    def freeze(self) -> TState:
+        return TState(*(getattr(self, name) for name in TState._fields))
+
+    def say(self, kind, text, pieces=(), visible_to=None, reveals=False):
+        if self.ev is not None:
+            self.ev.append(Event(kind, tuple(pieces), text, reveals, visible_to))
+
+
+# ---- rule steps --------------------------------------------------------------------------------------------------------
+def _hand_id(w, seat: int, card: int) -> str:
+    return f"card:hand:{seat}:{bits(w.hands[seat]).index(card)}"
+
+
+def _receive(w: _W, card: int, verb: str) -> None:
+    """The chance outcome of a deal or draw: `card` leaves the unseen pile for the receiver's hand (a secret)."""
+    seat = w.receiver
+    w.pile &= ~(1 << card)
+    w.hands = _set(w.hands, seat, w.hands[seat] | 1 << card)
+    if w.ev is not None:
+        w.say(EventKind.DRAW, f"You {verb} {card_words(card)}.", (_hand_id(w, seat, card),), (seat,), reveals=True)
+        others = tuple(s for s in range(w.n) if s != seat)
+        if others:
+            # to the others every card in that hand is a back: the new one shows at the end of the fan (its place in
+            # the sorted hand would tell them something about it)
+            last = f"card:hand:{seat}:{bin(w.hands[seat]).count('1') - 1}"
+            w.say(EventKind.DRAW, f"{_name(seat)} {'is dealt' if verb == 'are dealt' else verb + 's'} a card.",
+                  (last,), others)
+
+
+def _discard(w: _W, cards) -> None:
+    w.discards = w.discards + tuple(cards)
+
+
+def _eliminate(w: _W, seat: int) -> None:
+    """A player without towers is out: their hand goes face up to the discards."""
+    hand = bits(w.hands[seat])
+    w.hands = _set(w.hands, seat, 0)
+    _discard(w, hand)
+    # the cards show face up on the discards; the event does not name them, so that whoever knocked the player out
+    # sees the same words whatever the hand held
+    w.say(EventKind.LEAVE, f"{_name(seat)} has lost their last tower and is out of the game"
+          + ("; their cards go face up to the discards." if hand else "."), reveals=bool(hand))
+    if len(alive_seats(w)) <= 1:
+        w.stage = OVER
+        w.say(EventKind.END, "The battle ends.")
+
+
+def _damage(w: _W, seat: int, tower: int, pips: int, chooser: int, scorer: int, then: int) -> bool:
+    """Deal `pips` of damage to a tower from the top (rulings' "make change"); True when the game must wait for the
+    chooser to pick the change pyramid (stage CHANGE), False when the damage is done."""
+    t = list(w.towers[seat][tower])
+    left = pips
+    knocked = []
+    need = 0
+    while t and left > 0:
+        top = t.pop()
+        w.scrap |= 1 << top
+        knocked.append(top)
+        size = pips_of(top)
+        if size <= left:
+            left -= size
+        else:
+            need = size - left
+            left = 0
+    w.towers = _set(w.towers, seat, _set(w.towers[seat], tower, tuple(t)))
+    if w.ev is not None:
+        w.say(EventKind.REMOVE, f"{pips} pip{'s' if pips > 1 else ''} of damage to {_name(seat)}'s tower "
+              f"{SLOTS[tower]}: the {', '.join(pyramid_words(p) for p in knocked)} go to the scrapyard.",
+              tuple(pyramid_id(p) for p in knocked))
+    size = change_size(w.scrap, need) if need else 0
+    if size:
+        options = change_options(w.scrap, size)
+        if len(options) > 1:
+            w.stage = CHANGE
+            w.change = (chooser, seat, tower, size, then)
+            return True
+        _place_change(w, seat, tower, options[0], chooser)
+    elif not t:
+        _lose_tower(w, seat, tower, scorer)
+    return False
+
+
+def _place_change(w: _W, seat: int, tower: int, code: int, chooser: int) -> None:
+    w.scrap &= ~(1 << code)
+    w.towers = _set(w.towers, seat, _set(w.towers[seat], tower, w.towers[seat][tower] + (code,)))
+    w.say(EventKind.CHANGE, f"{_name(chooser)} makes change: a {pyramid_words(code)} goes on top of "
+          f"{_name(seat)}'s tower {SLOTS[tower]}.", (pyramid_id(code),))
+
+
+def _lose_tower(w: _W, seat: int, tower: int, scorer: int) -> None:
+    """The n-th tower a player loses gives the player who destroyed it n points (none for your own)."""
+    w.losses = _set(w.losses, seat, w.losses[seat] + 1)
+    n = w.losses[seat]
+    if scorer >= 0 and scorer != seat:
+        w.points = _set(w.points, scorer, w.points[scorer] + n)
+        w.say(EventKind.DESTROY, f"{_name(scorer)} destroys {_name(seat)}'s tower {SLOTS[tower]}, their tower "
+              f"number {n} lost: {n} point{'s' if n > 1 else ''}.", (f"tower:{seat}:{tower}",))
+    else:
+        w.say(EventKind.DESTROY, f"{_name(seat)}'s tower {SLOTS[tower]} is gone (no points).", (f"tower:{seat}:{tower}",))
+    if not any(w.towers[seat]):
+        _eliminate(w, seat)
+
+
+def _end_turn(w: _W) -> None:
+    w.attack = ()
+    w.change = ()
+    if w.stage == OVER:
+        return
+    w.stage = TURN
+    w.turn = next_alive(w, w.turn)
+
+
+def _attack_cards(w: _W) -> list[int]:
+    a = w.attack
+    return [a[1]] + ([EXCUSE] if a[2] else [])
+
+
+def _after_attacker_stand_in(w: _W) -> None:
+    attacker, card, excuse, target, tower, _ = w.attack
+    if w.stage == OVER or not alive(w, attacker):
+        _discard(w, _attack_cards(w))
+        w.say(EventKind.DISCARD, "The attacker is out of the game: the attack fizzles.")
+        _end_turn(w)
+        return
+    if excuse or not may_be_asked_to_defend(w, target):
+        _resolve_damage(w)
+        return
+    w.stage = DEFEND
+
+
+def _resolve_damage(w: _W) -> None:
+    attacker, card, excuse, target, tower, _ = w.attack
+    _discard(w, _attack_cards(w))
+    w.attack = ()               # its cards lie on the discards now
+    if not _damage(w, target, tower, CARDS[card].pips, attacker, attacker, THEN_END_TURN):
+        _end_turn(w)
+
+
+def _continue(w: _W, then: int) -> None:
+    if then == THEN_ATTACK:
+        _after_attacker_stand_in(w)
+    elif then == THEN_END_TURN:
+        _end_turn(w)
+    else:
+        _next_attrition(w)
+
+
+def _next_draw(w: _W) -> None:
+    """Draw until five: one chance move per card; an exhausted pile starts attrition first."""
+    seat = w.receiver
+    if w.stage == OVER:
+        return
+    if not alive(w, seat) or bin(w.hands[seat]).count("1") >= HAND:
+        _end_turn(w)
+        return
+    if w.pile:
+        w.stage = DRAW
+        return
+    if not w.discards:          # cannot happen with 36+ cards and hands of five; never loop
+        _end_turn(w)
+        return
+    order = [(seat + k) % w.n for k in range(w.n)]
+    w.queue = tuple(s for s in order if alive(w, s))
+    w.say(EventKind.SHUFFLE, "The draw pile is exhausted: every player damages one of their own towers by 1 pip.")
+    _next_attrition(w)
+
+
+def _next_attrition(w: _W) -> None:
+    while w.queue and w.stage != OVER:
+        seat = w.queue[0]
+        standing = [t for t, tower in enumerate(w.towers[seat]) if tower]
+        if len(standing) > 1:
+            w.stage = ATTRITION
+            return
+        w.queue = w.queue[1:]
+        if _damage(w, seat, standing[0], 1, seat, -1, THEN_ATTRITION):
+            return
+    w.queue = ()
+    w.change = ()
+    if w.stage == OVER:
+        return
+    w.pile = sum(1 << c for c in w.discards)
+    w.discards = ()
+    w.say(EventKind.SHUFFLE, "The discard pile is shuffled into a new draw pile.")
+    _next_draw(w)
+
+
+def _take_from_hand(w: _W, seat: int, cards) -> tuple:
+    """Cards leave a hand; the hand ids they had (for the events' pieces)."""
+    ids = tuple(_hand_id(w, seat, c) for c in cards) if w.ev is not None else ()
+    w.hands = _set(w.hands, seat, w.hands[seat] & ~sum(1 << c for c in cards))
+    return ids
+
+
+def _do_card(w: _W, move: tuple) -> None:
+    if w.stage == DEAL:
+        _receive(w, move[1], "are dealt")
+        w.to_deal -= 1
+        w.receiver = (w.receiver + 1) % w.n
+        if not w.to_deal:
+            w.stage = TURN
+            w.receiver = -1
+    else:
+        _receive(w, move[1], "draw")
+        _next_draw(w)
+
+
+def _do_start(w: _W, move: tuple) -> None:
+    w.turn = w.receiver = move[1]
+    w.stage = DEAL
+    w.to_deal = HAND * w.n
+    w.say(EventKind.REVEAL, f"{_name(move[1])} starts.")
+
+
+def _do_attack(w: _W, move: tuple) -> None:
+    _, card, excuse, target, tower, green = move
+    p = w.turn
+    w.attack = (p, card, excuse, target, tower, green)
+    from_hand = _take_from_hand(w, p, [card] + ([EXCUSE] if excuse else []))
+    if w.ev is not None:
+        pips = CARDS[card].pips
+        w.say(EventKind.ATTACK, f"{_name(p)} attacks {_tower_words(w, target, tower)} with {card_words(card)}: "
+              f"{pips} pip{'s' if pips > 1 else ''}" + (", made unblockable by the Excuse." if excuse else "."),
+              from_hand, reveals=True)
+    if green >= 0:
+        w.say(EventKind.SPEND, f"{_name(p)}'s green tower {SLOTS[green]} stands in and takes 1 pip.")
+        if _damage(w, p, green, 1, p, -1, THEN_ATTACK):
+            return
+    _after_attacker_stand_in(w)
+
+
+def _do_defend(w: _W, move: tuple) -> None:
+    _, cards, green = move
+    target = w.attack[3]
+    from_hand = _take_from_hand(w, target, cards)
+    _discard(w, _attack_cards(w))
+    _discard(w, cards)
+    w.attack = ()
+    w.say(EventKind.DEFEND, f"{_name(target)} defends with {', '.join(card_words(c) for c in cards)}: "
+          "the attack is nullified.", from_hand, reveals=True)
+    if green >= 0:
+        w.say(EventKind.SPEND, f"{_name(target)}'s green tower {SLOTS[green]} stands in and takes 1 pip.")
+        if _damage(w, target, green, 1, target, -1, THEN_END_TURN):
+            return
+    _end_turn(w)
+
+
+def _do_no_defence(w: _W, move: tuple) -> None:
+    w.say(EventKind.DECLINE, f"{_name(w.attack[3])} does not defend.")
+    _resolve_damage(w)
+
+
+def _do_change(w: _W, move: tuple) -> None:
+    chooser, seat, tower, _, then = w.change
+    w.change = ()
+    w.stage = TURN   # provisional; the continuation sets the real stage
+    _place_change(w, seat, tower, move[1], chooser)
+    _continue(w, then)
+
+
+def _do_attrition(w: _W, move: tuple) -> None:
+    seat = w.queue[0]
+    w.queue = w.queue[1:]
+    w.say(EventKind.REMOVE, f"{_name(seat)} takes the pip of attrition on tower {SLOTS[move[1]]}.")
+    w.stage = TURN
+    if not _damage(w, seat, move[1], 1, seat, -1, THEN_ATTRITION):
+        _next_attrition(w)
+
+
+def _do_draw(w: _W, move: tuple) -> None:
+    w.receiver = w.turn
+    w.say(EventKind.DRAW, f"{_name(w.turn)} draws up to five cards.")
+    _next_draw(w)
+
+
+def _do_remodel(w: _W, move: tuple) -> None:
+    _, cards, tower, code = move
+    p = w.turn
+    pieces = _take_from_hand(w, p, cards)
+    _discard(w, cards)
+    text = f"{_name(p)} remodels, discarding {', '.join(card_words(c) for c in cards)}"
+    if tower >= 0:
+        old = w.towers[p][tower][-1]
+        w.scrap = (w.scrap | 1 << old) & ~(1 << code)
+        w.towers = _set(w.towers, p, _set(w.towers[p], tower, w.towers[p][tower][:-1] + (code,)))
+        text += f", and swaps the {pyramid_words(old)} on tower {SLOTS[tower]} for the {pyramid_words(code)}"
+        pieces += (pyramid_id(code),)
+    w.say(EventKind.REMODEL, text + ".", pieces, reveals=True)
+    _end_turn(w)
+
+
+def _do_pass(w: _W, move: tuple) -> None:
+    w.say(EventKind.PASS, f"{_name(w.turn)} can do nothing and passes.")
+    _end_turn(w)
+
+
+_STEPS = {"card": _do_card, "start": _do_start, "attack": _do_attack, "defend": _do_defend,
+          "nodefence": _do_no_defence, "change": _do_change, "attrition": _do_attrition, "draw": _do_draw,
+          "remodel": _do_remodel, "pass": _do_pass}
+
+
+def _step(w: _W, move: tuple) -> None:
+    """Apply one move (trusted legal) to the working copy."""
+    _STEPS[move[0]](w, move)
+
+
+# ---- move generation ---------------------------------------------------------------------------------------------------
+def attack_moves(state: TState, p: int) -> list[tuple]:
+    hand = state.hands[p]
+    excuse_options = (0, 1) if hand >> EXCUSE & 1 else (0,)
+    out = []
+    for card in bits(hand):
+        if card == EXCUSE:
+            continue
+        greens = stand_ins(state, p, NEEDS[CARDS[card].pips])
+        if greens is None:
+            continue
+        for target, tower in attack_targets(state, p, card):
+            for excuse in excuse_options:
+                for g in greens:
+                    out.append(("attack", card, excuse, target, tower, g))
+    return out
+
+
+def remodel_moves(state: TState, p: int) -> list[tuple]:
+    cards = bits(state.hands[p])
+    if len(cards) < 3:
+        return []
+    swaps = [(-1, -1)]
+    for t, tower in enumerate(state.towers[p]):
+        if tower:
+            size = pips_of(tower[-1])
+            swaps += [(t, code) for code in change_options(state.scrap, size)]
+    out = []
+    k = len(cards)
+    for i in range(k):
+        for j in range(i + 1, k):
+            for m in range(j + 1, k):
+                trio = (cards[i], cards[j], cards[m])
+                out += [("remodel", trio, t, code) for t, code in swaps]
+    return out
+
+
+def defence_moves(state: TState) -> list[tuple]:
+    _, card, _, target, tower, _ = state.attack
+    greens = stand_ins(state, target, BLACK)
+    moves: list[tuple] = [("nodefence",)]
+    if greens is None:
+        return moves
+    colour = top_colour(state.towers[target][tower])
+    for cards in defence_sets(state.hands[target], card, colour):
+        moves += [("defend", cards, g) for g in greens]
+    return sorted(moves)
+
+
+class ThrowdownGame(Game):
+    name = "throwdown"
+    title = "Ziggurat Demolition Throwdown"
+    min_players = 2
+    max_players = 5
+    options = (
+        Option("extended", False, "add the extended Decktet: the Excuse, four Pawns and four Courts"),
+    )
+    variants = (
+        Variant("extended", "the extended deck: the Excuse (defence as any Ace, or an unblockable attack), Pawns "
+                "(1-pip attacks) and Courts (2-pip attacks)", {"extended": True}),
+    )
+    # Every turn spends or draws cards; every pass through the pile costs each player still in a pip of attrition, and
+    # a player has at most 24 pips: see docs/rules/throwdown.md for the bound.
+    max_plies = 40_000
+    max_moves = 1_000
+    perfect_information = False
+    min_utility = -1.0
+    max_utility = 1.0
+
+    # ---- setup -------------------------------------------------------------------------------------------------------
+    def new_state(self, options=None, players=None) -> TState:
+        merged, n = self.resolve_options(options, None, players)
+        towers = tuple(tuple(tuple(pyramid(c, size, s) for size in (3, 2, 1)) for c in START_COLOURS) for s in range(n))
+        scrap = sum(1 << pyramid(GREEN, size, s) for size in (1, 2, 3) for s in range(n))
+        deck = FULL_DECK if merged["extended"] else BASIC_DECK
+        return TState(n, bool(merged["extended"]), (0,) * n, deck, (), towers, scrap, (0,) * n, (0,) * n, -1, START,
+                      (), (), (), -1, 0)
+
+    def num_players(self, state):
+        return state.n
+
+    # ---- rules -------------------------------------------------------------------------------------------------------
+    def current_player(self, state):
+        st = state.stage
+        if st in (START, DEAL, DRAW):
+            return CHANCE
+        if st == TURN:
+            return state.turn
+        if st == DEFEND:
+            return state.attack[3]
+        if st == CHANGE:
+            return state.change[0]
+        if st == ATTRITION:
+            return state.queue[0]
+        return TERMINAL
+
+    def legal_moves(self, state):
+        st = state.stage
+        if st == TURN:
+            p = state.turn
+            moves = attack_moves(state, p)
+            if bin(state.hands[p]).count("1") < HAND:
+                moves.append(("draw",))
+            moves += remodel_moves(state, p)
+            return sorted(moves) if moves else [("pass",)]
+        if st == DEFEND:
+            return defence_moves(state)
+        if st == CHANGE:
+            return sorted(("change", code) for code in change_options(state.scrap, state.change[3]))
+        if st == ATTRITION:
+            seat = state.queue[0]
+            return [("attrition", t) for t, tower in enumerate(state.towers[seat]) if tower]
+        return []
+
+    def chance_outcomes(self, state):
+        if state.stage == START:
+            return [(("start", s), 1 / state.n) for s in range(state.n)]
+        if state.stage in (DEAL, DRAW):
+            cards = bits(state.pile)
+            p = 1 / len(cards)
+            return [(("card", c), p) for c in cards]
+        return []
+
+    def apply_unchecked(self, state, move):
+        ev: list = []
+        w = _W(state, ev)
+        _step(w, move)
+        return w.freeze(), ev
+
+    def apply(self, state, move):
+        """As the base class, but a refused chance outcome is explained in Throwdown's words."""
+        try:
+            hash(move)
+        except TypeError:
+            return super().apply(state, move)      # refuses the unhashable shape in one sentence
+        if self.current_player(state) == CHANCE and move not in {m for m, _ in self.chance_outcomes(state)}:
+            raise IllegalMove(self.why_illegal(state, move))
+        return super().apply(state, move)
+
+    def random_playout(self, state, rng: random.Random, max_plies=None):
+        """Fast random play: the same rule steps without events."""
+        limit = max_plies or self.max_plies
+        plies = 0
+        while state.stage != OVER and plies < limit:
+            if state.stage in (DEAL, DRAW):
+                cards = bits(state.pile)
+                move = ("card", cards[rng.randrange(len(cards))])
+            elif state.stage == START:
+                move = ("start", rng.randrange(state.n))
+            else:
+                moves = self.legal_moves(state)
+                move = moves[rng.randrange(len(moves))]
+            w = _W(state, None)
+            _step(w, move)
+            state = w.freeze()
+            plies += 1
+        return state
+
+    # ---- outcome -----------------------------------------------------------------------------------------------------
+    def scores(self, state):
+        """Points for destroyed towers plus one per pip still standing (the final count if the battle ended now)."""
+        return [state.points[s] + standing_pips(state, s) for s in range(state.n)]
+
+    def winners(self, state) -> list[int]:
+        s = self.scores(state)
+        best = max(s)
+        return [i for i, v in enumerate(s) if v == best]
+
+    def returns(self, state):
+        """Win 1, loss -1; a tie for the most points means nobody wins: the tied players 0, the rest -1."""
+        if state.stage != OVER:
+            return [0.0] * state.n
+        top = self.winners(state)
+        if len(top) == 1:
+            return [1.0 if i == top[0] else -1.0 for i in range(state.n)]
+        return [0.0 if i in top else -1.0 for i in range(state.n)]
+
+    def result(self, state):
+        if state.stage != OVER:
+            return "in progress"
+        s = self.scores(state)
+        top = self.winners(state)
+        if len(top) == 1:
+            return f"{_name(top[0])} wins with {s[top[0]]} points."
+        names = " and ".join(_name(i) for i in top)
+        return f"{names} tie with {s[top[0]]} points: an uninvolved wizard from down the hall wins."
+
+    # ---- hidden information ------------------------------------------------------------------------------------------
+    def observation(self, state, viewer):
+        """Own hand (for a seat), everybody's hand sizes, and everything public; OMNISCIENT: the state."""
+        if viewer == OMNISCIENT:
+            return state
+        public = (state.n, state.extended, tuple(bin(h).count("1") for h in state.hands), bin(state.pile).count("1"),
+                  state.discards, state.towers, state.scrap, state.points, state.losses, state.turn, state.stage,
+                  state.attack, state.change, state.queue, state.receiver, state.to_deal)
+        if 0 <= viewer < state.n:
+            return ("seat", viewer, state.hands[viewer], public)
+        return ("public", public)
+
+    def resample(self, state, viewer, rng: random.Random):
+        """Deal every card the viewer cannot see (others' hands and the unseen pile) again at random, keeping every
+        hand size."""
+        if viewer == OMNISCIENT:
+            return state
+        hidden = [s for s in range(state.n) if s != viewer]
+        pool = bits(state.pile)
+        for s in hidden:
+            pool += bits(state.hands[s])
+        rng.shuffle(pool)
+        hands = list(state.hands)
+        for s in hidden:
+            k = bin(state.hands[s]).count("1")
+            hands[s] = sum(1 << c for c in pool[:k])
+            pool = pool[k:]
+        return state._replace(hands=tuple(hands), pile=sum(1 << c for c in pool))
+
+    # ---- explanations, notation, picks, layout, hud (in their own modules) -------------------------------------------
+    def why_illegal(self, state, move) -> str:
+        from towerworld.games.throwdown.notation import why_illegal
+        return why_illegal(self, state, move)
+
+    def explain(self, state, picks) -> str:
+        from towerworld.games.throwdown.notation import explain
+        return explain(self, state, picks)
+
+    def describe_pick(self, state, picks, pick) -> str:
+        from towerworld.games.throwdown.notation import describe_pick
+        return describe_pick(state, picks, pick)
+
+    def format_move(self, state, move):
+        from towerworld.games.throwdown.notation import format_move
+        return format_move(state, move)
+
+    def parse_move(self, state, text):
+        from towerworld.games.throwdown.notation import parse_move
+        return parse_move(state, text)
+
+    def picks(self, state, move):
+        from towerworld.games.throwdown.notation import picks
+        return picks(state, move)
+
+    def layout(self, state, viewer):
+        from towerworld.games.throwdown.layout import build_layout
+        return build_layout(state, viewer)
+
+    def hud(self, state, viewer):
+        from towerworld.games.throwdown.layout import hud
+        return hud(self, state, viewer)
+
+    def hint(self, state, viewer, budget: float = 0.5):
+        """The greedy agent's move for `viewer`, from the viewer's View (its own hand, the rest resampled)."""
+        if self.current_player(state) != viewer or viewer < 0:
+            return None
+        from towerworld.engine.agent import View
+        from towerworld.games.throwdown.strategy import GreedyAgent
+        return GreedyAgent(self, seed=0, samples=3).choose(View.of(self, state, viewer))
+
+    def heuristic(self, state, player):
+        from towerworld.games.throwdown.strategy import heuristic
+        return heuristic(self, state, player)
+
+    def agents(self):
+        from towerworld.games.throwdown.strategy import AGENTS
+        return dict(AGENTS)
+
+
+__all__ = ["ThrowdownGame", "TState", "SPECTATOR"]
