@@ -41,18 +41,24 @@ def rows(seconds: float = 1.0) -> list[tuple[str, float, float | None, str]]:
         n += 1
     out.append(("kdak_rollouts_per_s_from_start", round(n / (time.process_time() - begin)), None, "rollouts/s"))
     states = search_states(GAME)
-    out.append(("mcts_sims_per_s_kdak", round(search_sims_per_second(GAME, states, seconds)), 5000,
+    out.append(("engine_sims_per_s_kdak", round(search_sims_per_second(GAME, states, seconds)), 5000,
                 "sims/s (engine share)"))
     options, players = GAME.resolve_options(None, "solitaire")
     solo = search_states(GAME, options=options, players=players)
-    out.append(("mcts_sims_per_s_kdak_solitaire", round(search_sims_per_second(GAME, solo, seconds)), 5000,
+    out.append(("engine_sims_per_s_kdak_solitaire", round(search_sims_per_second(GAME, solo, seconds)), 5000,
                 "sims/s (engine share)"))
     return out
 
 
-def bench_rows(seconds: float = 1.0) -> list[tuple[str, str, str]]:
-    """The rows as scripts/bench.py prints them today: (label, value, goal)."""
-    return [(name, f"{value} {unit}", "" if goal is None else f"{goal}") for name, value, goal, unit in rows(seconds)]
+def bench_rows(seconds: float = 1.0) -> list[tuple[str, float, str, str]]:
+    """The rows as scripts/bench.py reads them: (name, value, goal as text such as ">= 5000", unit)."""
+    return [(name, value, _goal_text(goal, unit), unit) for name, value, goal, unit in rows(seconds)]
+
+
+def _goal_text(goal, unit: str) -> str:
+    if goal is None:
+        return ""
+    return f"<= {goal}" if "at most" in unit else f">= {goal}"
 
 
 if __name__ == "__main__":

@@ -52,10 +52,10 @@ def rows(seconds: float = 1.0, deals: int = 3) -> list[tuple[str, float, float |
     out.append(("ziggurat_rollouts_per_s_from_start", round(_per_cpu_second(lambda: GAME.rollout(start, rng),
                                                                             seconds / 2)), None, "rollouts/s"))
     states = search_states(GAME, policy=_builder)
-    out.append(("mcts_sims_per_s_ziggurat", round(search_sims_per_second(GAME, states, seconds)), 5000,
+    out.append(("engine_sims_per_s_ziggurat", round(search_sims_per_second(GAME, states, seconds)), 5000,
                 "sims/s (engine share)"))
     states = search_states(GAME)
-    out.append(("mcts_sims_per_s_ziggurat_random_states", round(search_sims_per_second(GAME, states, seconds)),
+    out.append(("engine_sims_per_s_ziggurat_random_states", round(search_sims_per_second(GAME, states, seconds)),
                 None, "sims/s (engine share; uniform play's big hands)"))
     times, zero = [], 0
     for i in range(1, deals + 1):
@@ -79,9 +79,15 @@ def rows(seconds: float = 1.0, deals: int = 3) -> list[tuple[str, float, float |
     return out
 
 
-def bench_rows(seconds: float = 1.0) -> list[tuple[str, str, str]]:
-    """The rows as scripts/bench.py prints them today: (label, value, goal)."""
-    return [(name, f"{value} {unit}", "" if goal is None else f"{goal}") for name, value, goal, unit in rows(seconds)]
+def bench_rows(seconds: float = 1.0) -> list[tuple[str, float, str, str]]:
+    """The rows as scripts/bench.py reads them: (name, value, goal as text such as ">= 5000", unit)."""
+    return [(name, value, _goal_text(goal, unit), unit) for name, value, goal, unit in rows(seconds)]
+
+
+def _goal_text(goal, unit: str) -> str:
+    if goal is None:
+        return ""
+    return f"<= {goal}" if "at most" in unit else f">= {goal}"
 
 
 if __name__ == "__main__":
