@@ -283,6 +283,14 @@ def physics_rows() -> list[Row]:
     return rows
 
 
+def frame_rows(name: str) -> list[Row]:
+    """Frame time at the table while the default opponent thinks in its worker process, against an idle table (the
+    search must not stall the window: goal within 1.5x). On a busy 2-core machine the worker competes with the
+    renderer for a core, so measure on a quiet one."""
+    from towerworld.app.bench import frame_time_rows
+    return [Row(n, v, g, u) for n, v, g, u in frame_time_rows(name)]
+
+
 def game_rows(name: str) -> list[Row]:
     try:
         module = importlib.import_module(f"towerworld.games.{name}.bench")
@@ -302,6 +310,7 @@ def sections() -> Iterable[tuple[str, Callable[[], list[Row]]]]:
     if STARTUP_GAME in games:
         yield "default opponent", lambda: default_opponent_rows(STARTUP_GAME, games[STARTUP_GAME])
         yield "startup and memory", startup_rows
+        yield "frame time while the AI thinks", lambda: frame_rows(STARTUP_GAME)
     yield "physics demos", physics_rows
 
 

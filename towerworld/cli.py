@@ -47,9 +47,17 @@ def _parser() -> argparse.ArgumentParser:
 
     sp = sub.add_parser("replay", help="animated replay of a saved game")
     sp.add_argument("file")
-    sp.add_argument("--speed", type=float, default=1.0)
-    sp.add_argument("--size", default="1280x800", help="window size WxH")
+    sp.add_argument("--speed", type=float, default=1.0, help="playback speed, above 0 (2 is twice as fast)")
+    sp.add_argument("--size", help="window, video or picture size WxH (default 1280x800 window, 1280x720 video)")
     sp.add_argument("--frames", type=int, help=argparse.SUPPRESS)
+    _film_options(sp)
+
+    sp = sub.add_parser("demo", help="physics demos (no name: list them)")
+    sp.add_argument("name", nargs="?", help="the demo to run (see 'towerworld demo')")
+    sp.add_argument("--size", help="window, video or picture size WxH (default 1280x800 window, 1280x720 video)")
+    sp.add_argument("--seed", type=int, default=1, help="seed for the demo's pushes and pulls")
+    sp.add_argument("--frames", type=int, help=argparse.SUPPRESS)
+    _film_options(sp)
 
     sp = sub.add_parser("render", help="offscreen picture of a position")
     sp.add_argument("source", help="a game name (start position) or a record file")
@@ -84,6 +92,16 @@ def _parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("check", help="validate record files (folders: every *.tower.json inside)")
     sp.add_argument("files", nargs="+", metavar="FILE_OR_FOLDER")
     return p
+
+
+def _film_options(sp) -> None:
+    """Offscreen output shared by replay and demo: a video at a fixed frame rate, or a still."""
+    sp.add_argument("--video", metavar="OUT.mp4", help="render offscreen to an H.264 video instead of a window")
+    sp.add_argument("--fps", type=float, default=30.0, help="video frames per second (default 30)")
+    sp.add_argument("--png", metavar="OUT.png", help="render a still offscreen instead of a window")
+    sp.add_argument("--at", type=float, help="the moment of the still, in seconds (default: the end)")
+    sp.add_argument("--physics", action="store_true", help="physical crumbles: removed and falling pieces move "
+                                                           "under Bullet, then settle onto the rules layout")
 
 
 def _needs_scene(game, state) -> None:
@@ -261,12 +279,43 @@ def _load_fits(args, match) -> None:
 
 
 def cmd_replay(args) -> int:
-    from towerworld.app.play import run_replay
+    from towerworld.app.replay import check_speed, render_replay, run_replay
     from towerworld.engine.record import load_match
-    w, h = _size(args.size)
+    check_speed(args.speed)
+    offscreen = bool(args.video or args.png)
+    w, h = _size(args.size or ("1280x720" if offscreen else "1280x800"))
     match = load_match(args.file)
     _needs_scene(match.game, match.state)
-    return run_replay(match, size=(w, h), speed=args.speed, frames=args.frames)
+    if offscreen:
+        for path in render_replay(match, video=args.video, png=args.png, at=args.at, fps=args.fps, size=(w, h),
+                                  speed=args.speed, physics=args.physics):
+            print(f"wrote {path}")
+        return 0
+    return run_replay(match, size=(w, h), speed=args.speed, frames=args.frames, physics=args.physics)
+
+
+def cmd_demo(args) -> int:
+    from towerworld.demos import get_demo, names
+    if not args.name:
+        for name in names():
+            print(f"{name:22s} {get_demo(name).summary}")
+        return 0
+    demo = get_demo(args.name)
+    offscreen = bool(args.video or args.png)
+    w, h = _size(args.size or ("1280x720" if offscreen else "1280x800"))
+    if args.video:
+        from towerworld.demos.show import demo_video
+        print(f"wrote {demo_video(demo.name, args.video, fps=args.fps, size=(w, h), seed=args.seed)}")
+    if args.png:
+        from towerworld.demos.show import demo_png
+        at = demo.seconds if args.at is None else args.at
+        if not 0 <= at <= demo.seconds:
+            raise CliError(f"--at must be between 0 and {demo.seconds:g} seconds for {demo.name}.")
+        print(f"wrote {demo_png(demo.name, args.png, at, size=(w, h), seed=args.seed)}")
+    if offscreen:
+        return 0
+    from towerworld.demos.viewer import run_demo
+    return run_demo(demo.name, size=(w, h), seed=args.seed, frames=args.frames)
 
 
 def play_random_plies(match, plies: int, rng) -> None:
@@ -492,7 +541,7 @@ def cmd_check(args) -> int:
 
 
 COMMANDS = {"games": cmd_games, "play": cmd_play, "replay": cmd_replay, "render": cmd_render,
-            "simulate": cmd_simulate, "ladder": cmd_ladder, "check": cmd_check}
+            "simulate": cmd_simulate, "ladder": cmd_ladder, "check": cmd_check, "demo": cmd_demo}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -103,12 +103,17 @@ class App(FSM):
         self.base.userExit()
 
     def run(self) -> int:
-        if self.frames is not None:
-            for _ in range(self.frames):
-                self.base.taskMgr.step()
-            return 0
-        self.base.run()
+        return run_loop(self.base, self.frames)
+
+
+def run_loop(base, frames: int | None = None) -> int:
+    """Run the window until it is closed, or just `frames` frames (offscreen smoke runs)."""
+    if frames is not None:
+        for _ in range(frames):
+            base.taskMgr.step()
         return 0
+    base.run()
+    return 0
 
 
 def run_app(size=(1280, 800), frames: int | None = None, match: Match | None = None, level=None,

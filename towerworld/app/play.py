@@ -255,12 +255,8 @@ class Table:
         return text
 
     def run(self) -> int:
-        if self.frames is not None:
-            for _ in range(self.frames):
-                self.base.taskMgr.step()
-            return 0
-        self.base.run()
-        return 0
+        from towerworld.app.main import run_loop
+        return run_loop(self.base, self.frames)
 
 
 class PlayTable(Table):
@@ -685,91 +681,14 @@ class PlayTable(Table):
         super().close()
 
 
-class ReplayTable(Table):
-    """Animated replay: Space play/pause, Right/Left step, [ ] speed, Home/End first/last position."""
-    fixed_viewer: int | None = None      # one player's view of a finished game (--viewer N)
-
-    @property
-    def viewer(self) -> int:
-        """A finished game is replayed with everything shown; an unfinished one shows only public information."""
-        return self.fixed_viewer if self.fixed_viewer is not None else OMNISCIENT if self.match.over else SPECTATOR
-
-    def __init__(self, match: Match, size=(1280, 800), speed=1.0, frames=None):
-        super().__init__(match, size, frames)
-        self.ply = 0
-        self.speed = speed
-        self.playing = True
-        self.stage.show(self.game.layout(match.state_at(0), self.viewer))
-        b = self.base
-        b.accept("space", self.toggle)
-        b.accept("period", self.step, [1])
-        b.accept("comma", self.step, [-1])
-        b.accept("shift-arrow_right", self.step, [1])
-        b.accept("shift-arrow_left", self.step, [-1])
-        b.accept("]", self.faster, [1.5])
-        b.accept("[", self.faster, [1 / 1.5])
-        b.accept("home", self.jump, [0])
-        b.accept("end", self.jump, [len(match.plies)])
-        b.taskMgr.add(self._tick, "replay")
-        self.last = 0.0
-        self.refresh()
-
-    def toggle(self):
-        self.playing = not self.playing
-        self.refresh()
-
-    def faster(self, f):
-        self.speed = max(0.25, min(8.0, self.speed * f))
-        self.refresh()
-
-    def jump(self, ply):
-        self.ply = ply
-        self.stage.show(self.game.layout(self.match.state_at(ply), self.viewer))
-        self.refresh()
-
-    def step(self, d):
-        if self.animating:
-            self.anim.finish()
-        target = self.ply + d
-        if not 0 <= target <= len(self.match.plies):
-            return
-        if d < 0:
-            self.jump(target)
-            return
-        old = self.game.layout(self.match.state_at(self.ply), self.viewer)
-        new = self.game.layout(self.match.state_at(target), self.viewer)
-        events = list(self.match.plies[self.ply].events)
-        self.ply = target
-        self.animate_to(old, new, events, speed=self.speed, then=self.refresh)
-        self.hud.say(self.match.plies[target - 1].text + "   " + "  ".join(e.text for e in events if e.text))
-        self.refresh()
-
-    def _tick(self, task):
-        if self.playing and not self.animating and self.ply < len(self.match.plies):
-            now = task.time
-            if now - self.last > 0.35 / self.speed:
-                self.last = now
-                self.step(1)
-        return task.cont
-
-    def current_state(self):
-        return self.match.state_at(self.ply)
-
-    def refresh(self):
-        state = self.match.state_at(self.ply)
-        self.apply_cutaway(state)
-        lines = self.status_lines(state)
-        lines.append(f"replay: ply {self.ply}/{len(self.match.plies)}  speed {self.speed:.2f}x  "
-                     f"{'playing' if self.playing else 'paused'}")
-        lines.append("Space play/pause  , . step  [ ] speed  Home/End")
-        if self.game.current_player(state) == TERMINAL:
-            lines.append(self.game.result(state))
-        self.hud.set_status(lines)
-
-
 def run_play(match: Match, size=(1280, 800), level=None, frames=None) -> int:
     return PlayTable(match, size, level, frames).run()
 
 
-def run_replay(match: Match, size=(1280, 800), speed=1.0, frames=None) -> int:
-    return ReplayTable(match, size, speed, frames).run()
+def __getattr__(name):
+    """The replay table (timeline, physics toggle, offscreen video) lives in app/replay.py, which imports Table from
+    here; its names stay importable from this module without a circular import."""
+    if name in ("ReplayTable", "run_replay"):
+        from towerworld.app import replay
+        return getattr(replay, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -107,6 +107,12 @@ class Stage:
             self._sync_labels(layout)
         self.layout = layout
 
+    def reset(self, pids) -> None:
+        """Put these pieces' nodes back exactly on their recorded poses (after something else moved them: physics)."""
+        for pid in pids:
+            if pid in self.poses and pid in self.nodes:
+                self._place(pid, self.poses[pid])
+
     def _holder(self, pid: str) -> NodePath:
         node = self.nodes.get(pid)
         if node is None:
@@ -240,11 +246,18 @@ class Stage:
                 self._ghost(pid, pose)
 
     # ---- animating ------------------------------------------------------------------------------------------------------
-    def transition(self, old: Layout | None, new: Layout, events: list[Event] = (), speed: float = 1.0):
-        """One interval from `old` to `new`. Its end is exactly `show(new)`."""
-        phases = plan(old if old is not None else self.layout, new, events)
+    def transition(self, old: Layout | None, new: Layout, events: list[Event] = (), speed: float = 1.0,
+                   physics: bool = False):
+        """One interval from `old` to `new`. Its end is exactly `show(new)`. With `physics`, pieces the rules break
+        or drop move under Bullet for a moment first (scene/physics.py), then everything snaps onto `new`."""
         if self.layout is None and old is not None:
             self.show(old)
+        if physics and (old is not None or self.layout is not None):
+            from towerworld.scene.physics import crumble_interval
+            crumble = crumble_interval(self, old if old is not None else self.layout, new, events, speed=speed)
+            if crumble is not None:
+                return Sequence(crumble, Func(self.show, new), name="stage-transition")
+        phases = plan(old if old is not None else self.layout, new, events)
         rolled = {pid for e in events if e.kind == "roll" for pid in e.pieces}
         crumbled = {pid for e in events if e.kind in CRUMBLE_EVENTS for pid in e.pieces}
         seq = Sequence(name="stage-transition")

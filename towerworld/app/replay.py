@@ -1,0 +1,340 @@
+"""Replaying a record: the replay table (a timeline to drag to any ply, play/pause and step buttons, speed shown) and
+offscreen renders of a replay to a video or a still.
+
+Keys: Space play/pause, `,` `.` (or Shift-Left/Right) step, `[` `]` slower/faster, Home/End first/last position,
+P physical crumbles on/off. A jump (slider, Home, End, a step back) ends the running animation first, so the scene
+shown is always the position named.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from towerworld.app.play import Table
+from towerworld.engine.game import OMNISCIENT, SPECTATOR, TERMINAL, TowerworldError
+from towerworld.engine.match import Match
+
+SPEEDS = (0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0)
+PAUSE_BETWEEN = 0.35          # seconds (at speed 1) between one ply's animation and the next
+KEYS_LINE = "Space play/pause   , . step   [ ] speed   Home/End first/last   P physics   drag the timeline"
+
+
+class ReplayError(TowerworldError):
+    pass
+
+
+def check_speed(speed: float) -> float:
+    if not speed > 0 or speed != speed or speed == float("inf"):
+        raise ReplayError(f"--speed must be a number above 0 (1 is real time, 2 twice as fast), not {speed:g}.")
+    return speed
+
+
+def replay_viewer(match: Match, fixed: int | None = None) -> int:
+    """A finished game is replayed with everything shown; an unfinished one shows only public information."""
+    return fixed if fixed is not None else OMNISCIENT if match.over else SPECTATOR
+
+
+class ReplayTable(Table):
+    """Animated replay with a timeline along the bottom of the window."""
+    fixed_viewer: int | None = None      # one player's view of a finished game (--viewer N)
+
+    @property
+    def viewer(self) -> int:
+        return replay_viewer(self.match, self.fixed_viewer)
+
+    def __init__(self, match: Match, size=(1280, 800), speed=1.0, frames=None, physics: bool = False):
+        super().__init__(match, size, frames)
+        self.ply = 0
+        self.speed = check_speed(speed)
+        self.physics = physics
+        self.playing = True
+        self.last = 0.0
+        self._moving_slider = False
+        self.stage.show(self.game.layout(match.state_at(0), self.viewer))
+        self.hud.message.setPos(0, 0.32)
+        self._build_timeline()
+        b = self.base
+        b.accept("space", self.toggle)
+        for key, d in ((".", 1), (",", -1), ("shift-arrow_right", 1), ("shift-arrow_left", -1)):
+            b.accept(key, self.step, [d])
+            b.accept(key + "-repeat", self.step, [d])
+        b.accept("]", self.faster, [1])
+        b.accept("[", self.faster, [-1])
+        b.accept("home", self.jump, [0])
+        b.accept("end", self.jump_end)
+        b.accept("p", self.toggle_physics)
+        b.taskMgr.add(self._tick, "replay")
+        self.refresh()
+
+    # ---- the timeline ----------------------------------------------------------------------------------------------
+    def _build_timeline(self) -> None:
+        from direct.gui.DirectGui import DGG, DirectButton, DirectLabel, DirectSlider
+        parent = self.base.a2dBottomCenter
+        n = len(self.match.plies)
+        self.slider = DirectSlider(parent=parent, range=(0, max(1, n)), value=0, pageSize=1, scale=(1.2, 1, 0.6),
+                                   pos=(0, 0, 0.07), command=self._slid, frameColor=(0.2, 0.22, 0.25, 0.8),
+                                   thumb_frameColor=(0.95, 0.85, 0.45, 1), thumb_relief=DGG.FLAT)
+        style = dict(parent=parent, scale=0.045, frameColor=(0.95, 0.9, 0.75, 1), pad=(0.35, 0.2))
+        self.buttons = [
+            DirectButton(text="|<", pos=(-0.5, 0, 0.17), command=self.jump, extraArgs=[0], **style),
+            DirectButton(text="<", pos=(-0.34, 0, 0.17), command=self.step, extraArgs=[-1], **style),
+            DirectButton(text="play", pos=(-0.12, 0, 0.17), command=self.toggle, **style),
+            DirectButton(text=">", pos=(0.1, 0, 0.17), command=self.step, extraArgs=[1], **style),
+            DirectButton(text=">|", pos=(0.26, 0, 0.17), command=self.jump_end, **style),
+        ]
+        self.play_button = self.buttons[2]
+        self.speed_label = DirectLabel(parent=parent, text="", scale=0.045, pos=(0.56, 0, 0.17),
+                                       frameColor=(0, 0, 0, 0), text_fg=(1, 1, 1, 1), text_shadow=(0, 0, 0, 0.9))
+
+    def _slid(self) -> None:
+        if self._moving_slider:
+            return
+        target = int(round(self.slider["value"]))
+        if target != self.ply:
+            self.playing = False
+            self.jump(target)
+
+    def _show_slider(self) -> None:
+        self._moving_slider = True
+        self.slider["value"] = self.ply
+        self._moving_slider = False
+
+    # ---- moving through the record ----------------------------------------------------------------------------------
+    def toggle(self):
+        if not self.playing and self.ply >= len(self.match.plies):
+            self.jump(0)            # play at the end starts again from the beginning
+        self.playing = not self.playing
+        self.refresh()
+
+    def faster(self, d: int):
+        """One notch along SPEEDS (] faster, [ slower)."""
+        now = min(range(len(SPEEDS)), key=lambda i: abs(SPEEDS[i] - self.speed))
+        self.speed = SPEEDS[max(0, min(len(SPEEDS) - 1, now + d))]
+        self.refresh()
+
+    def toggle_physics(self):
+        self.physics = not self.physics
+        self.hud.say("Physical crumbles " + ("on" if self.physics else "off") + ".")
+        self.refresh()
+
+    def _stop_animation(self) -> None:
+        """End the running animation at its last frame, so nothing it does afterwards can overwrite a jump."""
+        if self.anim is not None:
+            anim, self.anim = self.anim, None
+            anim.finish()
+
+    def jump(self, ply: int):
+        ply = max(0, min(len(self.match.plies), int(ply)))
+        self._stop_animation()
+        self.ply = ply
+        self.stage.show(self.game.layout(self.match.state_at(ply), self.viewer))
+        self.refresh()
+
+    def jump_end(self):
+        self.playing = False
+        self.jump(len(self.match.plies))
+
+    def step(self, d: int):
+        self._stop_animation()
+        target = self.ply + d
+        if not 0 <= target <= len(self.match.plies):
+            return
+        if d != 1:
+            self.jump(target)
+            return
+        old, new, events = transition_of(self.match, self.ply, self.viewer)
+        self.ply = target
+        self.animate_to(old, new, events, speed=self.speed, then=self.refresh)
+        self.hud.say(self.match.plies[target - 1].text + "   " + "  ".join(e.text for e in events if e.text))
+        self.refresh()
+
+    def animate_to(self, old_layout, new_layout, events, speed=1.0, then=None):
+        from direct.interval.IntervalGlobal import Func, Sequence
+        self._stop_animation()
+        anim = self.stage.transition(old_layout, new_layout, events, speed=speed, physics=self.physics)
+        self.anim = Sequence(anim, Func(then)) if then is not None else anim
+        self.anim.start()
+
+    def _tick(self, task):
+        if self.playing and not self.animating:
+            if self.ply >= len(self.match.plies):
+                self.playing = False
+                self.refresh()
+            elif task.time - self.last > PAUSE_BETWEEN / self.speed:
+                self.last = task.time
+                self.step(1)
+        return task.cont
+
+    def current_state(self):
+        return self.match.state_at(self.ply)
+
+    def refresh(self):
+        state = self.match.state_at(self.ply)
+        self.apply_cutaway(state)
+        lines = self.status_lines(state)
+        lines.append(f"replay: ply {self.ply}/{len(self.match.plies)}   "
+                     f"{'playing' if self.playing else 'paused'}   physics {'on' if self.physics else 'off'}")
+        lines.append(KEYS_LINE)
+        if self.game.current_player(state) == TERMINAL:
+            lines.append(self.game.result(state))
+        self.hud.set_status(lines)
+        self.play_button["text"] = "pause" if self.playing else "play"
+        self.speed_label["text"] = f"speed {self.speed:g}x"
+        self._show_slider()
+
+    def close(self):
+        for item in self.buttons + [self.slider, self.speed_label]:
+            item.destroy()
+        super().close()
+
+
+def transition_of(match: Match, ply: int, viewer: int):
+    """(layout before, layout after, events shown to `viewer`) for the move that leads from `ply` to `ply + 1`."""
+    from towerworld.engine.game import may_see
+    game = match.game
+    old = game.layout(match.state_at(ply), viewer)
+    new = game.layout(match.state_at(ply + 1), viewer)
+    events = [e for e in match.plies[ply].events if may_see(viewer, getattr(e, "visible_to", None))]
+    return old, new, events
+
+
+def run_replay(match: Match, size=(1280, 800), speed=1.0, frames=None, physics: bool = False) -> int:
+    return ReplayTable(match, size, speed, frames, physics).run()
+
+
+# ---- offscreen: a replay as a video or a still --------------------------------------------------------------------------
+@dataclass
+class Segment:
+    start: float          # seconds into the video
+    duration: float
+    ply: int              # the animation from ply to ply + 1; -1 for a hold
+
+
+def timeline(match: Match, durations: list[float], speed: float, hold_start: float = 0.6,
+             hold_end: float = 1.5) -> list[Segment]:
+    """The video's schedule: a hold, then each ply's animation followed by a short pause, then a final hold."""
+    out = [Segment(0.0, hold_start, -1)]
+    t = hold_start
+    for ply, d in enumerate(durations):
+        out.append(Segment(t, d, ply))
+        t += d
+        out.append(Segment(t, PAUSE_BETWEEN / speed, -1))
+        t += PAUSE_BETWEEN / speed
+    out.append(Segment(t, hold_end, -1))
+    return out
+
+
+class ReplayFilm:
+    """A record played offscreen at a fixed clock: `seek(t)` puts the stage at t seconds (forward only)."""
+
+    def __init__(self, parent, match: Match, speed: float = 1.0, physics: bool = False, viewer: int | None = None):
+        from towerworld.scene.setup import add_table, dress
+        from towerworld.scene.stage import Stage
+        self.match, self.speed, self.physics = match, check_speed(speed), physics
+        self.viewer = replay_viewer(match, viewer)
+        first = match.game.layout(match.state_at(0), self.viewer)
+        self.root = parent.attachNewNode("replay-film")
+        dress(self.root, first)
+        add_table(self.root, first)
+        self.stage = Stage(self.root)
+        self.stage.show(first)
+        self.first = first
+        self.extent = _extent(match, self.viewer)
+        durations = [self._interval(p).getDuration() for p in range(len(match.plies))]
+        self.segments = timeline(match, durations, self.speed)
+        self.current: tuple[int, Any] | None = None       # (segment index, interval)
+        self.index = 0
+
+    def _interval(self, ply: int):
+        old, new, events = transition_of(self.match, ply, self.viewer)
+        return self.stage.transition(old, new, events, speed=self.speed, physics=self.physics)
+
+    @property
+    def duration(self) -> float:
+        last = self.segments[-1]
+        return last.start + last.duration
+
+    def seek(self, t: float) -> None:
+        while self.index < len(self.segments) - 1 and t >= self.segments[self.index + 1].start:
+            self._finish_current()
+            self.index += 1
+        seg = self.segments[self.index]
+        if seg.ply < 0:
+            self._cut(self._ply_shown())
+            return
+        if self.current is None or self.current[0] != self.index:
+            self.stage.show(self.match.game.layout(self.match.state_at(seg.ply), self.viewer))
+            self._cut(seg.ply)
+            self.current = (self.index, self._interval(seg.ply))
+        self.current[1].setT(min(seg.duration, t - seg.start))
+
+    def _ply_shown(self) -> int:
+        """The position on show during a hold: after the last animation before it."""
+        done = [s.ply for s in self.segments[:self.index] if s.ply >= 0]
+        return done[-1] + 1 if done else 0
+
+    def _cut(self, ply: int) -> None:
+        """The game's cutaway for that position, as the replay window shows it (the storeys above a pawn lifted)."""
+        hint = self.match.game.cutaway(self.match.state_at(ply), self.viewer)
+        self.stage.set_cutaway(*(hint if hint is not None else (None,)))
+
+    def _finish_current(self) -> None:
+        seg = self.segments[self.index]
+        if seg.ply >= 0:
+            if self.current is None or self.current[0] != self.index:
+                self.current = (self.index, self._interval(seg.ply))
+            self.current[1].finish()
+        self.current = None
+
+    def destroy(self) -> None:
+        self.root.removeNode()
+
+
+def _extent(match: Match, viewer: int, samples: int = 12):
+    """A layout holding pieces from positions spread over the record, so the camera frames everything the replay
+    will show (discards pile up, pieces leave)."""
+    from towerworld.engine.layout import Layout
+    n = len(match.plies)
+    out = Layout()
+    for k in sorted({round(i * n / samples) for i in range(samples + 1)}):
+        for pid, pose in match.game.layout(match.state_at(k), viewer).pieces.items():
+            out.pieces[f"{k}:{pid}"] = pose
+    return out
+
+
+def render_replay(match: Match, video: str | None = None, png: str | None = None, at: float | None = None,
+                  fps: float = 30.0, size=(1280, 720), speed: float = 1.0, physics: bool = False,
+                  quiet: bool = False) -> list[str]:
+    """Render a replay offscreen: an H.264 video of the whole record and/or a still at `at` seconds (the end when
+    None). Returns the files written."""
+    from towerworld.scene.camera import framing
+    from towerworld.scene.offscreen import base
+    from towerworld.scene.video import FrameGrabber, check_fps, check_output, write_video
+    if video:
+        check_output(video, ".mp4")
+        check_fps(fps)
+    if png:
+        check_output(png, ".png")
+    b = base(*size)
+    written = []
+    for target in (video, png):
+        if not target:
+            continue
+        film = ReplayFilm(b.render, match, speed, physics)
+        grabber = FrameGrabber(b, film.root, *size)
+        framing(film.extent, aspect=size[0] / size[1]).apply(grabber.camera)
+        try:
+            if target is video:
+                frames = int(round(film.duration * fps)) + 1
+                write_video(video, grabber, frames, fps, lambda i: film.seek(i / fps), label="replay", quiet=quiet)
+            elif png:
+                when = film.duration if at is None else at
+                if not 0 <= when <= film.duration:
+                    raise ReplayError(f"--at must be between 0 and {film.duration:.1f} seconds for this replay.")
+                film.seek(when)
+                grabber.save_png(png)
+        finally:
+            grabber.close()
+            film.destroy()
+        written.append(target)
+    return written
