@@ -513,7 +513,8 @@ class KDakGame(Game):
 
     def apply(self, state, move):
         """As the base class, but a refused chance outcome is explained by the K'Dak reasons too."""
-        if self.current_player(state) == CHANCE and move not in {m for m, _ in self.chance_outcomes(state)}:
+        if (self.current_player(state) == CHANCE and _hashable(move)
+                and move not in {m for m, _ in self.chance_outcomes(state)}):
             raise IllegalMove(self.why_illegal(state, move))
         return super().apply(state, move)
 
@@ -759,3 +760,12 @@ def why_impossible(state: KState, outcome) -> str:
     at = f"at {place(*there)}" if there else "among the discards"
     return (f"The tile {'at ' + place(*where) if where else 'being revealed'} cannot be the {RANKS[value % 6]} of "
             f"{SUITS[value // 6]}: that tile was seen already ({at}).")
+
+
+def _hashable(move) -> bool:
+    """Whether `move` can be looked up at all (the base class refuses the rest in one sentence)."""
+    try:
+        hash(move)
+    except TypeError:
+        return False
+    return True

@@ -224,7 +224,8 @@ class Ziggurat(Game):
     # ---- explanations -----------------------------------------------------------------------------------------------
     def apply(self, state, move):
         """As the base class, but a refused chance outcome is explained in words about the pile."""
-        if self.current_player(state) == CHANCE and move not in {m for m, _ in self.chance_outcomes(state)}:
+        if (self.current_player(state) == CHANCE and _hashable(move)
+                and move not in {m for m, _ in self.chance_outcomes(state)}):
             raise IllegalMove(self.why_impossible(state, move))
         return super().apply(state, move)
 
@@ -396,3 +397,12 @@ class Ziggurat(Game):
     def describe_move(self, state, move) -> str:
         """The move in a player's words, for hints: "play 6-4 on c1-c2 of the bottom tier"."""
         return _layout.describe_move(state, move)
+
+
+def _hashable(move) -> bool:
+    """Whether `move` can be looked up at all (the base class refuses the rest in one sentence)."""
+    try:
+        hash(move)
+    except TypeError:
+        return False
+    return True
