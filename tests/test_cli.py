@@ -38,7 +38,6 @@ def test_games_lists_every_game_with_variants():
     ("simulate", "kdak", "--games", "0"),
     ("replay", "/nonexistent/file.tower.json"),
     ("frobnicate",),
-    ("play", "carcassonne"),                 # no 3D table yet: said plainly, no grey boxes
 ])
 def test_bad_input_is_one_sentence(args):
     r = run(*args)
@@ -300,3 +299,22 @@ def test_check_goes_on_after_a_crash_inside_towerworld(tmp_path, monkeypatch, ca
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith(f"{first}: could not be checked") and "ZeroDivisionError" in out[0]
     assert out[1].startswith(f"{second}: ok,") and out[2] == "1 of 2 records ok."
+
+
+def test_replay_viewer_is_for_finished_games_only(tmp_path, capsys):
+    """Issue #11: a replay of a finished game shows one player's view with --viewer N; an unfinished one only the
+    public view."""
+    from towerworld.cli import main
+    out = tmp_path / "games"
+    assert main(["simulate", "kdak", "--games", "1", "--out", str(out)]) == 0
+    record = next(out.glob("*.tower.json"))
+    assert main(["replay", str(record), "--viewer", "3", "--frames", "1"]) == 2
+    assert "player number from 1 to 2" in capsys.readouterr().err
+    import json
+    data = json.loads(record.read_text())
+    data["moves"] = data["moves"][:5]
+    data.pop("result", None)
+    short = tmp_path / "short.tower.json"
+    short.write_text(json.dumps(data))
+    assert main(["replay", str(short), "--viewer", "1", "--frames", "1"]) == 2
+    assert "not finished" in capsys.readouterr().err

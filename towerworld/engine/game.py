@@ -296,6 +296,11 @@ class Game(Generic[S, M]):
         """A few words for a button offering `pick` next, when one click could mean more than one pick."""
         return pick.replace(":", " ").replace("_", " ")
 
+    def preview(self, state: State, viewer: int, picks: Sequence[str]) -> dict:
+        """Where the picks so far would put pieces, shown as ghosts while the pointer rests on a next pick: piece id
+        -> Pose (towerworld.engine.layout). {} shows nothing (the default)."""
+        return {}
+
     def hud(self, state: State, viewer: int) -> dict[str, str]:
         """Lines for the HUD, as `viewer` may read them: turn, phase, scores and whatever players should see."""
         cp = self.current_player(state)
