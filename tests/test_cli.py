@@ -122,7 +122,7 @@ def _damaged_folder(folder, good: str) -> list[str]:
     write("binary.tower.json", bytes(range(256)) * 10)
     write("escape.tower.json", json.dumps(dict(record, moves=record["moves"][:3] + ["\x1b[2J\u202eboom"])))
     write("winner.tower.json", json.dumps(dict(record, result=dict(record["result"], text="Player 9 wins."))))
-    write("option.tower.json", json.dumps(dict(record, options={"climb_limit": 20.9})))
+    write("option.tower.json", json.dumps(dict(record, options={"move_cap": 20.9})))
     os.mkfifo(folder / "fifo.tower.json")
     os.symlink("/dev/zero", folder / "zero.tower.json")
     write("\x1b[31mred.tower.json", text)
@@ -177,11 +177,11 @@ def test_check_accepts_folders_and_says_when_there_is_nothing(tmp_path):
 
 # ---- strict options, seats, --out, --load, --ply (issues #10.4, #14.6) ------------------------------------------------
 @pytest.mark.parametrize("option,words", [
-    ("climb_limit=20.9", "whole number between 10 and 500"),
+    ("move_cap=20.9", "whole number between 0 and 100000"),
     ("talisman=off", "true or false"),
     ("talisman=1", "true or false"),
-    ("climb_limit", "NAME=VALUE"),
-    ("climb_limit=7", "between 10 and 500"),
+    ("move_cap", "NAME=VALUE"),
+    ("move_cap=-1", "between 0 and 100000"),
 ])
 def test_options_on_the_command_line_are_validated_strictly(option, words):
     """Issue #10: 'Options are silently coerced ("20.9" -> 20, "off" -> False)' -> refused, allowed values named."""
