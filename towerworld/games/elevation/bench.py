@@ -11,14 +11,14 @@ import time
 
 from towerworld.engine.game import TERMINAL
 from towerworld.games.elevation import GAME
-from towerworld.games.elevation.rules import _TABLE, advance, all_turns
+from towerworld.games.elevation.rules import _TABLE, State, advance, all_turns
 from towerworld.games.elevation.strategy import ElevationMCTS
 
 
-def _random_positions(n: int, seed: int) -> list:
+def _random_positions(n: int, seed: int) -> list[State]:
     """Positions along random games (start, opening, middle game)."""
     rng = random.Random(seed)
-    out = []
+    out: list[State] = []
     while len(out) < n:
         st = GAME.new_state()
         while GAME.current_player(st) != TERMINAL and len(out) < n and st.turns < 60:
@@ -28,7 +28,7 @@ def _random_positions(n: int, seed: int) -> list:
     return out
 
 
-def legal_moves_us(positions: list, rounds: int) -> float:
+def legal_moves_us(positions: list[State], rounds: int) -> float:
     t0 = time.perf_counter()
     for _ in range(rounds):
         for st in positions:
@@ -78,9 +78,9 @@ def play_match(opponent: str, seed: int, level: str = "normal", seat: int = 0, c
     happened: the winner from the default opponent's side, why, how many turns, seconds per search move."""
     from towerworld.ai import make_agent
     from towerworld.engine.agent import ask
-    agents = [None, None]
-    agents[seat] = make_agent("mcts", GAME, seed=seed, level=level)
-    agents[1 - seat] = make_agent(opponent, GAME, seed=seed + 1000)
+    default_opponent = make_agent("mcts", GAME, seed=seed, level=level)
+    other = make_agent(opponent, GAME, seed=seed + 1000)
+    agents = [default_opponent, other] if seat == 0 else [other, default_opponent]
     st = GAME.new_state({"move_cap": cap})
     spent, asked = 0.0, 0
     while GAME.current_player(st) != TERMINAL:

@@ -72,12 +72,13 @@ def parse_move(state, text: str):
     kind = state.kinds[b]
     if KIND_LETTERS[kind] != head[0].upper():
         raise BadNotation(f"The piece on {square_name(s)} is a {KIND_NAMES[kind]}, not '{shown(head[0])}'.")
-    acts = []
+    acts: list[tuple[str, int] | tuple[str, int, int]] = []
     for word in low[1:]:
-        if len(word) == 5 and word[2] == ">" and square_of(word[:2]) is not None and square_of(word[3:]) is not None:
-            acts.append(("dig", square_of(word[:2]), square_of(word[3:])))
-        elif len(word) == 3 and word[0] in "-x^" and square_of(word[1:]) is not None:
-            acts.append(("move", square_of(word[1:])))
+        if (len(word) == 5 and word[2] == ">" and (source := square_of(word[:2])) is not None
+                and (target := square_of(word[3:])) is not None):
+            acts.append(("dig", source, target))
+        elif len(word) == 3 and word[0] in "-x^" and (to := square_of(word[1:])) is not None:
+            acts.append(("move", to))
         else:
             raise BadNotation(f"'{shown(word)}' is neither a dig like 'c2>d3' nor a step like '-c3' or 'xc3'.")
     return move_of_actions(s, acts, text)

@@ -82,9 +82,9 @@ def build_state(rules: Rules, heights, placement: dict, kinds: tuple, mover: int
     for piece, s in placement.items():
         board[s] = piece
         pos[piece] = s
-    heights, board = tuple(heights), tuple(board)
-    key = position_key(heights, board, kinds, mover, -1)
-    return State(tuple(stacks), heights, board, tuple(pos), kinds, mover, 0, False, -1, 0, (key,), ONGOING, "",
+    height_row, board_row = tuple(heights), tuple(board)
+    key = position_key(height_row, board_row, kinds, mover, -1)
+    return State(tuple(stacks), height_row, board_row, tuple(pos), kinds, mover, 0, False, -1, 0, (key,), ONGOING, "",
                  rules)
 
 
@@ -168,6 +168,7 @@ def piece_turn_groups(heights, masks: _Masks, s: int, kind: int, rules: Rules):
         return near & (up | (enemy & at_most(hs - 2 - change)))
 
     steps = steppable(0)
+    key: tuple  # the table's key: a shape tag, the square, then the masks (and leap codes) that shape depends on
     if sources and targets:
         key = (DIG_MOVE, s, sources, targets, steppable(-1), steps, steppable(1))
         yield _lookup(key, lambda: _dig_move(key))
@@ -404,7 +405,7 @@ class _Trial:
 
 def _shape_refusal(kind: int, pattern: tuple, rules: Rules) -> str | None:
     """Seed: the samurai only makes a basic move; the fish's and dragon's alternatives; the undermining variant."""
-    allowed = {("dig", "move"), ("move", "dig")}
+    allowed: set[tuple[str, ...]] = {("dig", "move"), ("move", "dig")}
     if kind == DRAGON:
         allowed |= {("dig", "dig"), ("move", "move"), ("move",)}
     if rules.undermining:

@@ -235,6 +235,7 @@ def light_turns(heights, board, kinds, me: int, rules) -> list:
 
 def _captures(board, move, side: int) -> bool:
     kind = move[1]
+    squares: tuple[int, ...]
     if kind in (DIG_MOVE, FISH_DIG_LEAP):
         squares = (move[4],)
     elif kind in (MOVE_DIG, FISH_LEAP_DIG, LONE_STEP):

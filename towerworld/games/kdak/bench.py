@@ -12,7 +12,7 @@ def _games_per_second(game, variant: str | None, seconds: float) -> tuple[float,
     options, n = game.resolve_options(None, variant)
     start_state = game.new_state(options, n)
     rng = random.Random(11)
-    times = []
+    times: list[float] = []
     start = time.perf_counter()
     while time.perf_counter() - start < seconds or len(times) < 5:
         t = time.perf_counter()
@@ -25,7 +25,7 @@ def rows(seconds: float = 1.0) -> list[tuple[str, float, float | None, str]]:
     """(name, value, goal, unit) rows. The search rows are the engine's share of an MCTS simulation (three plies of
     tree walk, then the game's rollout), CPU time, at decision states met in seeded random games."""
     from towerworld.games.kdak import GAME
-    out = []
+    out: list[tuple[str, float, float | None, str]] = []
     gps, ms = _games_per_second(GAME, None, seconds)
     out.append(("kdak_random_games_per_s", round(gps), 500, "games/s"))
     out.append(("kdak_random_game_median_ms", round(ms, 2), 2.0, "ms (at most)"))

@@ -62,7 +62,7 @@ def build_layout(state) -> Layout:
         lay.place(tile_id(slot), Pose("pp_tile", DISCARD_X + place_in_row * SPACING, DISCARD_Y - row * SPACING, 0.0,
                                       face_up=True, look=_tile_look(state, slot)))
     # pawns
-    where = {}
+    where: dict[int, list[int]] = {}
     for p, slot in enumerate(state.pawns):
         if slot >= 0:
             where.setdefault(slot, []).append(p)

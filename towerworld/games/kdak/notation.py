@@ -27,8 +27,8 @@ def format_move(state, move) -> str:
         return f"remove {place(move[1], state.level)}"
     if kind == "reveal":
         slot = state.pending[1] if state.pending else -1
-        where = locate(state.cols, slot) if slot >= 0 else None
-        return f"reveal {place(*where) if where else '?'}={ident_text(move[1])}"
+        spot = locate(state.cols, slot) if slot >= 0 else None
+        return f"reveal {place(*spot) if spot else '?'}={ident_text(move[1])}"
     return kind
 
 

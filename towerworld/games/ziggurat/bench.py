@@ -34,7 +34,7 @@ def rows(seconds: float = 1.0, deals: int = 3) -> list[tuple[str, float, float |
     from towerworld.games.ziggurat.solver import analyse
     from towerworld.games.ziggurat.strategy import Player
 
-    out = []
+    out: list[tuple[str, float, float | None, str]] = []
     rng = random.Random(1)
     start = GAME.new_state()
     state = [start]
@@ -57,7 +57,8 @@ def rows(seconds: float = 1.0, deals: int = 3) -> list[tuple[str, float, float |
     states = search_states(GAME)
     out.append(("engine_sims_per_s_ziggurat_random_states", round(search_sims_per_second(GAME, states, seconds)),
                 None, "sims/s (engine share; uniform play's big hands)"))
-    times, zero = [], 0
+    times: list[float] = []
+    zero = 0
     for i in range(1, deals + 1):
         t = time.perf_counter()
         zero += analyse(deal_order(i), budget=1.0).status == "zero"

@@ -152,7 +152,7 @@ TIER_MASK = tuple(sum(1 << c for c in range(NCELLS) if IN_TIER[t][c]) for t in r
 WAYS_ROUND = tuple(((lo, hi), (hi, lo)) if lo != hi else ((lo, hi),) for lo, hi in DOMINOES)
 
 
-def board_masks(vals):
+def board_masks(vals) -> tuple[list[int], list[list[int]], list[int]]:
     """(open, allow, hot) bitboards of the ziggurat `vals`:
       open[t]      cells whose next free place is on tier t (inside tier t's square);
       allow[t][v]  cells where a half of value v may lie on tier t (what lies beneath is smaller; every cell on t0);
@@ -309,4 +309,5 @@ def title(cheats: int) -> str:
 
 
 def tier_counts(owner) -> tuple[int, int, int]:
-    return tuple(len({owner[s] for s in range(t * 36, t * 36 + 36) if owner[s] >= 0}) for t in range(3))
+    bottom, middle, top = (len({owner[s] for s in range(t * 36, t * 36 + 36) if owner[s] >= 0}) for t in range(3))
+    return bottom, middle, top

@@ -122,13 +122,12 @@ def _sym(c: int, k: int) -> int:
 
 def _canonical_first(move) -> tuple:
     _, t, c1, c2, v1, v2 = move
-    best = None
-    for k in range(8):
+
+    def image(k: int) -> tuple:
         a, b = _sym(c1, k), _sym(c2, k)
-        m = (PLACE, t, a, b, v1, v2) if a < b else (PLACE, t, b, a, v2, v1)
-        if best is None or m < best:
-            best = m
-    return best
+        return (PLACE, t, a, b, v1, v2) if a < b else (PLACE, t, b, a, v2, v1)
+
+    return min(image(k) for k in range(8))
 
 
 def _order_key(vals, move):
@@ -360,6 +359,9 @@ def choose_cheat(vals, owner, hand, piles, deadline: float, node_limit: int = 20
         score = total / max(len(piles), 1) - 2.0 * cost
         if best is None or score > best[0]:
             best = (score, moves)
+    if best is None:
+        # cheat_options is empty only when nothing is placed, and then the first domino always fits
+        raise ValueError("choose_cheat was asked for a cheat on a ziggurat with nothing to lift.")
     return best[1]
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import time
+from typing import cast
 
 from towerworld.engine.agent import View
 from towerworld.engine.game import CHANCE, TERMINAL
@@ -52,7 +53,8 @@ class Player:
         return out
 
     def choose(self, view: View):
-        return self.choose_in(view.resample(self.rng), view.legal_moves)
+        # a Ziggurat view draws Ziggurat states
+        return self.choose_in(cast(ZState, view.resample(self.rng)), view.legal_moves)
 
     def choose_in(self, state: ZState, legal) -> tuple:
         """The move at `state` (only its public parts are read: the ziggurat, the hand, the unseen set)."""
@@ -100,6 +102,7 @@ class Player:
             votes: dict = {}
             deadline = start + self.budget
             per = max(self.budget / self.samples, 0.003)
+            w: float    # a line's vote: 3 for a proven line, less for a partial one by its depth
             for pile in self._piles(unseen, self.samples):
                 if time.perf_counter() > deadline:
                     break
@@ -131,11 +134,12 @@ class Solver:
         self.fallback = Player(seed, level)
         self.rng = random.Random(seed)
         self.plan: list = []
-        self.expect = None
+        self.expect: tuple | None = None    # (vals, hand) the plan's next move is meant for
         self.seen: set = set()
 
     def choose(self, view: View):
-        return self.choose_in(view.game, view.resample(self.rng), view.legal_moves)
+        # a Ziggurat view draws Ziggurat states
+        return self.choose_in(view.game, cast(ZState, view.resample(self.rng)), view.legal_moves)
 
     def choose_in(self, game, state: ZState, legal=None):
         if legal is None:
