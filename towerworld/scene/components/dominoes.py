@@ -3,8 +3,10 @@
 domino: 50.8 x 25.4 x 8 ivory tile, a black centre line and black pips on both halves (look a = the half at local -x,
 b = the half at +x); the back is plain with a brass spinner. Look `tier` (0, 1, 2: the level of a built structure the
 domino stands on) tints the body ivory, warm sand or pale terracotta, so that a domino lying on another reads as a
-layer of its own rather than one white block; the pips stay black on all three. domino_map: a 152.4 mm square card with the 6x6
-one-inch grid, the outlines of the middle (b2-e5) and top (c3-d4) tiers, and the cell names in a corner of each cell.
+layer of its own rather than one white block; the pips stay black on all three.
+
+domino_map: a 152.4 mm square card with the 6x6 one-inch grid, the outlines of the middle (b2-e5) and top (c3-d4)
+tiers, and the cell names in a corner of each cell.
 """
 from __future__ import annotations
 
