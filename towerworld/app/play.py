@@ -12,7 +12,7 @@ import time
 from towerworld.app.picks import next_picks, path_progress
 from towerworld.app import saves
 from towerworld.engine.driver import AgentFailed, Driver, live_chance
-from towerworld.engine.game import CHANCE, OMNISCIENT, SPECTATOR, TERMINAL, TowerworldError
+from towerworld.engine.game import CHANCE, OMNISCIENT, SPECTATOR, TowerworldError
 from towerworld.engine.match import Match
 
 
@@ -612,7 +612,7 @@ class PlayTable(Table):
             return
         self.picks = trial
         if exact:
-            self.hud.say("Press Enter or Confirm to play " + self.game.format_move(self.match.state, exact[0]) +
+            self.hud.say("Press Enter or Confirm to " + self.game.describe_move(self.match.state, exact[0]) +
                          ", or pick on.")
         self.refresh()
 
@@ -708,7 +708,7 @@ class PlayTable(Table):
                                                                     else [step])]
         self.stage.highlight({p: HIGHLIGHT_PICKED for p in lit})
         self.hinted = move
-        self.hud.say("Hint: " + self.game.format_move(state, move) + " (click it, or Enter to play it; Esc clears).")
+        self.hud.say("Hint: " + self.game.describe_move(state, move) + " (click it, or Enter to play it; Esc clears).")
 
     def toggle_physics(self):
         self.physics = not self.physics

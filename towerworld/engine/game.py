@@ -340,7 +340,7 @@ class Game(Generic[S, M]):
             raise IllegalMove(f"{_shown(move)} is not a move of {self.title}.") from None
         if cp == CHANCE:
             if move not in {m for m, _ in self.chance_outcomes(state)}:
-                raise IllegalMove(f"{_shown(move)} is not a possible outcome here.")
+                raise IllegalMove(self.why_impossible(state, move))
         elif move not in set(self.legal_moves(state)):
             raise IllegalMove(self.why_illegal(state, move))
         return self.apply_unchecked(state, move)
@@ -350,6 +350,16 @@ class Game(Generic[S, M]):
         for text in texts:
             state, _ = self.apply(state, self.parse_move(state, text))
         return state
+
+    def why_impossible(self, state: S, outcome: M) -> str:
+        """Why `outcome` cannot be what chance does now, as a sentence about the game ("there is no 13 on a die");
+        games with their own words override this or `why_illegal`."""
+        return self.why_illegal(state, outcome)
+
+    def describe_move(self, state: S, move: M) -> str:
+        """The move in a player's words, for hints and the log ("play 6-4 on c1-c2 of the bottom tier"); the
+        notation by default."""
+        return self.format_move(state, move)
 
     def why_illegal(self, state: S, move: M) -> str:
         """The reason `move` is refused; games override to name the rule."""

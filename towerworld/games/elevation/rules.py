@@ -676,6 +676,9 @@ class Elevation(Game):
     def format_move(self, state: State, move) -> str:
         return notation.format_move(state, move)
 
+    def describe_move(self, state: State, move) -> str:
+        return notation.describe_turn(state, move)
+
     def parse_move(self, state: State, text: str):
         move = notation.parse_move(state, text)
         if not self.is_legal(state, move):

@@ -511,13 +511,6 @@ class KDakGame(Game):
         _count_ply(w, ev)
         return w.freeze(), ev
 
-    def apply(self, state, move):
-        """As the base class, but a refused chance outcome is explained by the K'Dak reasons too."""
-        if (self.current_player(state) == CHANCE and _hashable(move)
-                and move not in {m for m, _ in self.chance_outcomes(state)}):
-            raise IllegalMove(self.why_illegal(state, move))
-        return super().apply(state, move)
-
     def random_playout(self, state, rng: random.Random, max_plies=None):
         """Fast random play: the same rule steps without events."""
         return self._playout(state, rng, max_plies, None)
@@ -761,11 +754,3 @@ def why_impossible(state: KState, outcome) -> str:
     return (f"The tile {'at ' + place(*where) if where else 'being revealed'} cannot be the {RANKS[value % 6]} of "
             f"{SUITS[value // 6]}: that tile was seen already ({at}).")
 
-
-def _hashable(move) -> bool:
-    """Whether `move` can be looked up at all (the base class refuses the rest in one sentence)."""
-    try:
-        hash(move)
-    except TypeError:
-        return False
-    return True

@@ -17,8 +17,8 @@ from __future__ import annotations
 import random
 from typing import NamedTuple
 
-from towerworld.engine.game import (CHANCE, OMNISCIENT, SPECTATOR, TERMINAL, Event, EventKind, Game, IllegalMove,
-                                    Option, Variant)
+from towerworld.engine.game import (CHANCE, OMNISCIENT, SPECTATOR, TERMINAL, Event, EventKind, Game, Option,
+                                    Variant)
 from towerworld.games.throwdown.cards import (BASIC_DECK, BLACK, CARDS, COLOURS, EXCUSE, FULL_DECK, GREEN, NEEDS,
                                               card_words, colour_of, pips_of, pyramid, pyramid_id, pyramid_words)
 
@@ -663,16 +663,6 @@ class ThrowdownGame(Game):
         w = _W(state, ev)
         _step(w, move)
         return w.freeze(), ev
-
-    def apply(self, state, move):
-        """As the base class, but a refused chance outcome is explained in Throwdown's words."""
-        try:
-            hash(move)
-        except TypeError:
-            return super().apply(state, move)      # refuses the unhashable shape in one sentence
-        if self.current_player(state) == CHANCE and move not in {m for m, _ in self.chance_outcomes(state)}:
-            raise IllegalMove(self.why_illegal(state, move))
-        return super().apply(state, move)
 
     def random_playout(self, state, rng: random.Random, max_plies=None):
         """Fast random play: the same rule steps without events."""

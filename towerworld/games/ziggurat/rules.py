@@ -5,8 +5,6 @@ notation in notation.py, the layout and HUD in layout.py, heuristics and agents 
 """
 from __future__ import annotations
 
-import random
-
 from towerworld.engine.agent import View
 from towerworld.engine.game import (CHANCE, OMNISCIENT, TERMINAL, Event, EventKind, Game, IllegalMove, Option,
                                     Variant)
@@ -222,13 +220,6 @@ class Ziggurat(Game):
         return _notation.parse_move(state, text)
 
     # ---- explanations -----------------------------------------------------------------------------------------------
-    def apply(self, state, move):
-        """As the base class, but a refused chance outcome is explained in words about the pile."""
-        if (self.current_player(state) == CHANCE and _hashable(move)
-                and move not in {m for m, _ in self.chance_outcomes(state)}):
-            raise IllegalMove(self.why_impossible(state, move))
-        return super().apply(state, move)
-
     def why_impossible(self, state, outcome) -> str:
         """Why `outcome` cannot be what chance does now, as a sentence about the dominoes and the pile."""
         kind = outcome[0] if isinstance(outcome, tuple) and outcome else None
@@ -398,11 +389,3 @@ class Ziggurat(Game):
         """The move in a player's words, for hints: "play 6-4 on c1-c2 of the bottom tier"."""
         return _layout.describe_move(state, move)
 
-
-def _hashable(move) -> bool:
-    """Whether `move` can be looked up at all (the base class refuses the rest in one sentence)."""
-    try:
-        hash(move)
-    except TypeError:
-        return False
-    return True

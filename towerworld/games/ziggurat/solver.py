@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass, field
 
 from towerworld.games.ziggurat.board import (
-    ABOVE, CHEAT, DINDEX, DOMINOES, GIVE_UP, IN_TIER, NB, NCELLS, PLACE, ZState, heights, lift, placements,
+    ABOVE, CHEAT, DINDEX, DOMINOES, GIVE_UP, IN_TIER, NB, NCELLS, PLACE, heights, lift, placements,
 )
 
 # ---- bit tricks for tiling parity ------------------------------------------------------------------------------------
