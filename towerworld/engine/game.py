@@ -338,12 +338,16 @@ class Game(Generic[S, M]):
             hash(move)
         except Exception:  # a list, a dict, a tuple holding one: no move of any game is shaped like that
             raise IllegalMove(f"{_shown(move)} is not a move of {self.title}.") from None
+        # the game's own move object: 0.0 == 0 and True == 1 in Python, but only the game's objects are moves
         if cp == CHANCE:
-            if move not in {m for m, _ in self.chance_outcomes(state)}:
+            allowed = {m: m for m, _ in self.chance_outcomes(state)}
+            if move not in allowed or type(allowed[move]) is not type(move):
                 raise IllegalMove(self.why_impossible(state, move))
-        elif move not in set(self.legal_moves(state)):
-            raise IllegalMove(self.why_illegal(state, move))
-        return self.apply_unchecked(state, move)
+        else:
+            allowed = {m: m for m in self.legal_moves(state)}
+            if move not in allowed or type(allowed[move]) is not type(move):
+                raise IllegalMove(self.why_illegal(state, move))
+        return self.apply_unchecked(state, allowed[move])
 
     def apply_texts(self, state: S, *texts: str) -> S:
         """Apply moves written in the game's notation, each parsed and checked in turn (positions in tests, puzzles)."""
@@ -353,8 +357,8 @@ class Game(Generic[S, M]):
 
     def why_impossible(self, state: S, outcome: M) -> str:
         """Why `outcome` cannot be what chance does now, as a sentence about the game ("there is no 13 on a die");
-        games with their own words override this or `why_illegal`."""
-        return self.why_illegal(state, outcome)
+        games override this with their own words."""
+        return f"{_shown(outcome)} is not a possible outcome here."
 
     def describe_move(self, state: S, move: M) -> str:
         """The move in a player's words, for hints and the log ("play 6-4 on c1-c2 of the bottom tier"); the

@@ -130,7 +130,8 @@ class Carcassonne(Game[CState, int]):
             total = ", ".join(f"P{i + 1} +{v}" for i, v in enumerate(add))
             return Event(EventKind.SCORE, (), f"Final scoring ({total}): {walk}." if walk else
                          f"Final scoring: {total}.")
-        return Event(kind, (), "")
+        # any other step of the engine: its kind if the engine's vocabulary has it, else a plain move
+        return Event(EventKind(kind) if kind in EventKind._value2member_map_ else EventKind.MOVE, (), "")
 
     def random_playout(self, state: CState, rng: random.Random, max_plies: int | None = None) -> CState:
         """Uniform random play to the end, drawing tiles with their bag frequencies; no events, no move lists kept."""

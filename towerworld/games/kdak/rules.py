@@ -604,6 +604,9 @@ class KDakGame(Game):
         return next((t for pts, t in TITLES if points >= pts), None)
 
     # ---- explanations ------------------------------------------------------------------------------------------------
+    def why_impossible(self, state, outcome) -> str:
+        return self.why_illegal(state, outcome)     # the refusal reasons speak of dice and draws too
+
     def why_illegal(self, state, move) -> str:
         return why_illegal(state, move)
 

@@ -742,6 +742,9 @@ class ThrowdownGame(Game):
         return state._replace(hands=tuple(hands), pile=sum(1 << c for c in pool))
 
     # ---- explanations, notation, picks, layout, hud (in their own modules) -------------------------------------------
+    def why_impossible(self, state, outcome) -> str:
+        return self.why_illegal(state, outcome)     # the refusal reasons speak of dice and draws too
+
     def why_illegal(self, state, move) -> str:
         from towerworld.games.throwdown.notation import why_illegal
         return why_illegal(self, state, move)
