@@ -160,8 +160,6 @@ def default_opponent_rows(name: str, game: Game) -> list[Row]:
 def stage_rows(name: str, game: Game) -> list[Row]:
     """The stage: a warm update per move against a rebuild of the same position (model cache warm), and the geoms
     (about one draw call each) of a finished game's table."""
-    from panda3d.core import SceneGraphAnalyzer
-
     from towerworld.engine.match import Match
     from towerworld.scene.components import missing_models
     from towerworld.scene.offscreen import base
@@ -209,13 +207,13 @@ def stage_rows(name: str, game: Game) -> list[Row]:
             match.apply(moves[rng.randrange(len(moves))], save=False)
     full = Stage(b.render)
     full.show(game.layout(match.state, OMNISCIENT))
-    analyzer = SceneGraphAnalyzer()
-    analyzer.addNode(full.root.node())
+    # geoms drawn: a big board's resting pieces draw through one combined copy, their own models hidden
+    drawn = sum(path.node().getNumGeoms() for path in full.root.findAllMatches("**/+GeomNode") if not path.isHidden())
     full.root.removeNode()
     return [Row(f"stage_update_ms_{name}", round(update * 1000, 3), "", "ms"),
             Row(f"stage_rebuild_ms_{name}", round(rebuild * 1000, 3), "", "ms"),
             Row(f"stage_ratio_{name}", round(rebuild / update, 2), ">= 20", "x"),
-            Row(f"{name}_draw_calls_full_board", analyzer.getNumGeoms(), "<= 60", "geoms")]
+            Row(f"{name}_draw_calls_full_board", drawn, "<= 60", "geoms")]
 
 
 # the two sides of the startup ratios: a bare ShowBase doing what our command does (first frame; first frame saved)

@@ -183,9 +183,10 @@ def test_help_overlay_toggles(table):
 def test_hint_lights_up_a_legal_move(table):
     table.show_hint()
     text = table.hud.message.getText()
-    assert text.startswith("Hint: ")
-    move = table.game.parse_move(table.match.state, text[len("Hint: "):].split(" (click")[0])
+    move = table.hinted
     assert move in table.game.legal_moves(table.match.state)
+    assert text == f"Hint: {table.game.describe_move(table.match.state, move)} (click it, or Enter to play it; " \
+                   "Esc clears)."
     lit = {pid for pid, node in table.stage.nodes.items() if node.getShaderInput("highlight").getValueType() != 0}
     lit |= {cid for cid, node in table.stage.cells.items() if node.getColorScale()[3] > 0}
     assert set(table.game.picks(table.match.state, move)) & (set(table.stage.nodes) | set(table.stage.cells)) <= lit
@@ -202,8 +203,10 @@ def test_ziggurat_hint_comes_from_what_a_person_can_know(showbase, tmp_path):
         t.show_hint()
         text = t.hud.message.getText()
         assert text.startswith("Hint: "), text
-        move = game.parse_move(match.state, text[len("Hint: "):].split(" (click")[0])
+        move = t.hinted
         assert move in game.legal_moves(match.state)
+        words = text[len("Hint: "):].split(" (click")[0]
+        assert words == game.describe_move(match.state, move) and "tier" in words, "hints speak in words"
     finally:
         t.close()
 
@@ -230,7 +233,7 @@ def test_a_click_that_could_mean_two_picks_asks_with_buttons(showbase, tmp_path)
         t.choose_among([square, tile])                    # what the picker reports for a click on that square
         assert t.picks == [piece]                          # nothing guessed
         labels = [b["text"] for b in t.hud.buttons]
-        assert labels == [f"Move to {square[3:]}", f"Dig the top tile of {square[3:]}"]
+        assert labels == [f"Step onto {square[3:]}", f"Dig the top tile of {square[3:]}"]
         t.hud.buttons[1]["command"]()                      # choose to dig
         assert t.picks == [piece, tile]
     finally:

@@ -153,7 +153,7 @@ def test_a_hand_off_comes_before_another_persons_hand_is_shown(showbase, toy_reg
 
 
 def test_a_finished_game_is_shown_whole(showbase, toy_registered):
-    from towerworld.app.play import ReplayTable
+    from towerworld.app.replay import ReplayTable
     from towerworld.engine.driver import play_match
     from towerworld.ai import make_agent
     import random

@@ -145,17 +145,19 @@ def test_notation_and_refusals():
     assert GAME.format_move(s, m) == "V 0,-1 r0"
     assert GAME.picks(s, m) == ("at:0,-1", "rot:0")
     lay = GAME.layout(s, OMNISCIENT)
-    assert "at:0,-1" in lay.cells and "rot:0" in lay.cells
+    assert "at:0,-1" in lay.cells and "rot:0" not in lay.cells       # rotations are buttons
+    assert GAME.describe_pick(s, ["at:0,-1"], "rot:90") == "turned 90\u00b0"
     s = GAME.apply(s, m)[0]
     for move in GAME.legal_moves(s):
         assert GAME.parse_move(s, GAME.format_move(s, move)) == move
         for pick in GAME.picks(s, move):
-            assert pick in GAME.layout(s, OMNISCIENT).cells or pick in GAME.layout(s, OMNISCIENT).pieces
+            spatial = pick in GAME.layout(s, OMNISCIENT).cells or pick in GAME.layout(s, OMNISCIENT).pieces
+            assert spatial or pick.startswith(("rot:", "piece:", "ransom:", "pass")), pick
     with pytest.raises(BadNotation, match="no feature"):
         GAME.parse_move(s, "follower city N")
     assert GAME.why_illegal(s, E.M_TOWER | E.pos_of(3, 3) << 2).startswith("There is no tower")
     hud = GAME.hud(s, OMNISCIENT)
-    assert hud["turn"].startswith("P1") and "bag" in hud
+    assert hud["turn"].startswith("Player 1") and "bag" in hud
 
 
 def test_explain_names_the_rule():

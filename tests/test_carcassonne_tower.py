@@ -297,3 +297,26 @@ def test_ransom_once_per_turn_for_three_points():
     poor = capture_board(prisoners=[(0, 1)], scores=(2, 0))
     poor = play(poor, "draw U", "U -1,0 r0", "pass")
     assert GAME.current_player(poor) == CHANCE                   # fewer than 3 points: no ransom offered
+
+
+def test_ransom_at_any_point_of_your_turn_and_the_freed_follower_may_deploy():
+    """Issue #10 ruling: "the ransom may be paid at any point of your own turn, once a turn; a follower freed before you
+    deploy may be deployed that turn."."""
+    # every one of P1's followers is a prisoner of P2: without a ransom there is nobody to deploy
+    s = capture_board(prisoners=[(0, 1)] * E.FOLLOWERS, scores=(5, 0))
+    s = play(s, "draw U")
+    assert "ransom from P2" in names(s)                          # before placing the tile
+    placed = play(s, "U -1,0 r0")
+    assert "ransom from P2" in names(placed)                     # after placing, before deploying
+    assert not any(n.startswith("follower ") for n in names(placed))
+    s = play(placed, "ransom from P2")
+    assert s.scores == (2, 3) and GAME.current_player(s) == 0    # the turn goes on
+    assert "ransom from P2" not in names(s)                      # once a turn
+    assert "follower road E W" in names(s)                       # the freed follower may be deployed that turn
+    s = play(s, "follower road E W")
+    assert GAME.current_player(s) == CHANCE and s.player == 1    # no second ransom offered at the end
+    # paying before placing works the same way, and the refusal of a second one names the rule
+    early = play(play(capture_board(prisoners=[(0, 1)] * 2, scores=(6, 0)), "draw U"), "ransom from P2")
+    assert early.scores == (3, 3) and "U -1,0 r0" in names(early)
+    with pytest.raises(IllegalMove, match="once a turn"):
+        GAME.apply(early, GAME.parse_move(early, "ransom from P2"))

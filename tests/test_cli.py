@@ -38,7 +38,6 @@ def test_games_lists_every_game_with_variants():
     ("simulate", "kdak", "--games", "0"),
     ("replay", "/nonexistent/file.tower.json"),
     ("frobnicate",),
-    ("play", "carcassonne"),                 # no 3D table yet: said plainly, no grey boxes
 ])
 def test_bad_input_is_one_sentence(args):
     r = run(*args)
@@ -123,7 +122,7 @@ def _damaged_folder(folder, good: str) -> list[str]:
     write("binary.tower.json", bytes(range(256)) * 10)
     write("escape.tower.json", json.dumps(dict(record, moves=record["moves"][:3] + ["\x1b[2J\u202eboom"])))
     write("winner.tower.json", json.dumps(dict(record, result=dict(record["result"], text="Player 9 wins."))))
-    write("option.tower.json", json.dumps(dict(record, options={"climb_limit": 20.9})))
+    write("option.tower.json", json.dumps(dict(record, options={"move_cap": 20.9})))
     os.mkfifo(folder / "fifo.tower.json")
     os.symlink("/dev/zero", folder / "zero.tower.json")
     write("\x1b[31mred.tower.json", text)
@@ -178,11 +177,11 @@ def test_check_accepts_folders_and_says_when_there_is_nothing(tmp_path):
 
 # ---- strict options, seats, --out, --load, --ply (issues #10.4, #14.6) ------------------------------------------------
 @pytest.mark.parametrize("option,words", [
-    ("climb_limit=20.9", "whole number between 10 and 500"),
+    ("move_cap=20.9", "whole number between 0 and 100000"),
     ("talisman=off", "true or false"),
     ("talisman=1", "true or false"),
-    ("climb_limit", "NAME=VALUE"),
-    ("climb_limit=7", "between 10 and 500"),
+    ("move_cap", "NAME=VALUE"),
+    ("move_cap=-1", "between 0 and 100000"),
 ])
 def test_options_on_the_command_line_are_validated_strictly(option, words):
     """Issue #10: 'Options are silently coerced ("20.9" -> 20, "off" -> False)' -> refused, allowed values named."""
@@ -300,3 +299,22 @@ def test_check_goes_on_after_a_crash_inside_towerworld(tmp_path, monkeypatch, ca
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith(f"{first}: could not be checked") and "ZeroDivisionError" in out[0]
     assert out[1].startswith(f"{second}: ok,") and out[2] == "1 of 2 records ok."
+
+
+def test_replay_viewer_is_for_finished_games_only(tmp_path, capsys):
+    """Issue #11: a replay of a finished game shows one player's view with --viewer N; an unfinished one only the
+    public view."""
+    from towerworld.cli import main
+    out = tmp_path / "games"
+    assert main(["simulate", "kdak", "--games", "1", "--out", str(out)]) == 0
+    record = next(out.glob("*.tower.json"))
+    assert main(["replay", str(record), "--viewer", "3", "--frames", "1"]) == 2
+    assert "player number from 1 to 2" in capsys.readouterr().err
+    import json
+    data = json.loads(record.read_text())
+    data["moves"] = data["moves"][:5]
+    data.pop("result", None)
+    short = tmp_path / "short.tower.json"
+    short.write_text(json.dumps(data))
+    assert main(["replay", str(short), "--viewer", "1", "--frames", "1"]) == 2
+    assert "not finished" in capsys.readouterr().err

@@ -51,3 +51,36 @@ def test_a_two_tier_stack_shows_its_pips(showbase, tmp_path):
     dark = rgb.max(axis=-1) < 50
     assert dark.sum() > 150                       # pips, not one stray line
     assert (rgb.min(axis=-1) > 180).sum() > 5000  # on ivory
+
+
+def test_tiers_tint_the_body_and_keep_the_pips_black(showbase, tmp_path):
+    """Issue 14.5, "tiers contrast (no white on white)": a domino's `tier` look tints its body (bottom, middle, top
+    each its own colour, an untiered domino in hand stays ivory); seen from above, each body is light and the pips
+    on it dark."""
+    from panda3d.core import Filename, PNMImage, Texture
+
+    from towerworld.engine.layout import Layout
+    from towerworld.scene.camera import Orbit
+    from towerworld.scene.offscreen import render_layout
+
+    def seen_from_above(name: str, tier: int | None) -> tuple[np.ndarray, np.ndarray]:
+        """(body colour beside the spinner, darkest pixel) of a lone 3|3 at `tier`."""
+        layout = Layout()
+        faces = look(a=3, b=3) if tier is None else look(a=3, b=3, tier=tier)
+        layout.place("d", Pose("domino", 0, 0, 0, look=faces))
+        out = render_layout(layout, str(tmp_path / f"{name}.png"), 320, 240,
+                            orbit=Orbit(0, 0, 0, heading=0, pitch=89.5, distance=80))
+        texture = Texture()
+        texture.load(PNMImage(Filename.fromOsSpecific(out)))
+        rgb = np.frombuffer(bytes(texture.getRamImageAs("RGB")), np.uint8).reshape(240, 320, 3).astype(int)
+        body = np.median(rgb[100:140, 140:150].reshape(-1, 3), axis=0)   # left of the spinner, between the pips
+        return body, rgb.reshape(-1, 3).max(axis=-1).min()
+
+    seen = {name: seen_from_above(name, tier) for name, tier in (("hand", None), ("bottom", 0), ("middle", 1),
+                                                                  ("top", 2))}
+    bodies = {name: body for name, (body, _) in seen.items()}
+    assert np.abs(bodies["hand"] - bodies["bottom"]).max() <= 3          # the bottom tier is the plain ivory
+    for low, high in (("bottom", "middle"), ("middle", "top"), ("bottom", "top")):
+        assert np.abs(bodies[low] - bodies[high]).sum() > 40, (low, high, bodies)
+    for name, (body, darkest) in seen.items():
+        assert body.mean() > 150 and darkest < 50, (name, body, darkest)

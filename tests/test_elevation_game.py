@@ -8,9 +8,9 @@ import pytest
 from towerworld.engine.game import TERMINAL, OMNISCIENT
 from towerworld.engine.pieces import size
 from towerworld.games.elevation import GAME as G
-from towerworld.games.elevation.agent import ElevationMCTS, evaluate, threats
-from towerworld.games.elevation.rules import DRAW, sq_of
 from towerworld.engine.agent import ask
+from towerworld.games.elevation.board import DRAW, square_of as sq_of
+from towerworld.games.elevation.strategy import ElevationMCTS, evaluate, threats
 
 
 def random_game(options, seed, plies=120):
@@ -72,8 +72,8 @@ def test_a_dug_tile_keeps_its_id_in_the_layout():
 
 def test_threats_and_heuristic_see_a_capture():
     st = G.position({"c3": "samurai:0:a", "c4": "fish:1:c", "f6": "dragon:1:b"}, heights={"c3": 5})
-    assert sq_of("c4") in threats(st.heights, st.board, 0, st.rules)
-    assert not threats(st.heights, st.board, 1, st.rules)
+    assert sq_of("c4") in threats(st.heights, st.board, st.kinds, 0, st.rules)
+    assert not threats(st.heights, st.board, st.kinds, 1, st.rules)
     capture = G.parse_move(st, "Sc3 b2>b3 xc4")
     quiet = G.parse_move(st, "Sc3 b2>b3 -b4")
     assert evaluate(G.apply(st, capture)[0], 0) > evaluate(G.apply(st, quiet)[0], 0)
@@ -82,7 +82,7 @@ def test_threats_and_heuristic_see_a_capture():
 
 def test_mcts_takes_the_winning_capture():
     st = G.position({"c3": "samurai:0:a", "c4": "fish:1:c"}, heights={"c3": 5})
-    agent = G.agents()["mcts"](G, 1, "fast")
+    agent = G.agents()["mcts"](G, 1, "easy")
     move = ask(agent, G, st)
     after, _ = G.apply(st, move)
     assert G.returns(after) == [1.0, -1.0]
@@ -93,13 +93,13 @@ def test_mcts_does_not_step_under_an_enemy():
     st = G.position({"d1": "samurai:0:a", "a1": "fish:0:c", "d3": "dragon:1:b", "f6": "samurai:1:a"},
                     heights={"d3": 5})
     mine = lambda state: {p for p in state.pos[:6] if p >= 0}  # noqa: E731
-    assert not set(threats(st.heights, st.board, 1, st.rules)) & mine(st)
+    assert not set(threats(st.heights, st.board, st.kinds, 1, st.rules)) & mine(st)
     for seed in range(2):
         agent = ElevationMCTS(seed=seed, seconds=0.3)
         move = ask(agent, G, st)
         after, _ = G.apply(st, move)
         assert move[0] != DRAW
-        assert not set(threats(after.heights, after.board, 1, after.rules)) & mine(after)
+        assert not set(threats(after.heights, after.board, after.kinds, 1, after.rules)) & mine(after)
 
 
 @pytest.mark.parametrize("options", [{}, {"undermining": True, "samurai_undermining": True, "ocean": True}])
@@ -118,3 +118,31 @@ def test_picks_are_distinct_and_no_turn_is_a_prefix_of_another(options):
         for p in picks:
             for k in range(1, len(p)):
                 assert p[:k] not in picks
+
+
+def test_words_a_player_uses_buttons_events_and_hud():
+    """Buttons say what they do, events and the HUD name pieces and squares as a player would, never ids."""
+    st = G.position({"c3": "dragon:0:b", "c4": "fish:1:c", "b2": "samurai:0:a", "f6": "samurai:1:a"},
+                    heights={"c3": 5})
+    move = G.parse_move(st, "Dc3 b3>d4 -d3")
+    picks = G.picks(st, move)
+    words = [G.describe_pick(st, picks[:i], picks[i]) for i in range(1, len(picks))]
+    assert words == ["dig the top tile of b3", "put the tile on d4", "step onto d3"]
+    assert G.describe_pick(st, picks[:1], "fish:1:c") == "take the Blue fish on c4"
+    _, events = G.apply(st, G.parse_move(st, "Dc3 xc4"))
+    texts = " ".join(e.text for e in events)
+    assert "Red dragon on c3 takes the Blue fish on c4" in texts
+    hud = " ".join(G.hud(st, 0).values())
+    assert "Red to move" in hud and "Blue: 1 samurai, 1 fish" in hud
+    for text in (texts, hud):
+        assert "terr:" not in text and ":0:" not in text and ":1:" not in text
+
+
+def test_the_default_opponent_never_offers_a_draw():
+    """The issue: no draw offers from an agent that is ahead (this one never offers; it accepts only when behind)."""
+    st = G.new_state()
+    agent = G.agents()["mcts"](G, 3, "0.2")
+    assert ask(agent, G, st)[0] != DRAW
+    ahead = G.position({"c3": "dragon:0:b", "d1": "dragon:0:e", "f6": "samurai:1:a"})
+    offered = G.apply(G.apply_texts(ahead, "Dc3 b2>d4 b2>d4"), (DRAW, 0))[0]     # Blue offers a draw, Red answers
+    assert ask(agent, G, offered) == (DRAW, 2)

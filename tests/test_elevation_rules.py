@@ -7,9 +7,12 @@ import pytest
 
 from towerworld.engine.game import BadNotation, BadOption, IllegalMove, TERMINAL, OMNISCIENT
 from towerworld.games.elevation import GAME as G
-from towerworld.games.elevation.game import PIECE_IDS
-from towerworld.games.elevation.rules import (CLIMB, DD, DM, DRAW, DRAWN, FDM, FMD, MD, MM, OFFER, ACCEPT, DECLINE,
-                                              UNDERMINE, sq_of, TERRAIN_PRESETS)
+from towerworld.games.elevation.layout import piece_id
+from towerworld.games.elevation.board import (ACCEPT, DECLINE, DIG_DIG as DD, DIG_MOVE as DM, DRAW,
+                                              FISH_DIG_LEAP as FDM, FISH_LEAP_DIG as FMD, LONE_STEP,
+                                              MOVE_DIG as MD, MOVE_MOVE as MM, OFFER, TERRAIN_PRESETS, UNDERMINE,
+                                              square_of as sq_of)
+from towerworld.games.elevation.rules import DRAWN
 
 
 def sq(name):
@@ -43,7 +46,7 @@ def test_setup_six_by_six_three_deep_and_home_rows():
         for c, kind in zip("abcdef", order):
             b = st.board[sq(f"{c}{row}")]
             assert b >= 0 and b // 6 == side
-            assert PIECE_IDS[b] == f"{kind}:{side}:{c}"
+            assert piece_id(b, st.kinds) == f"{kind}:{side}:{c}"
     assert sum(1 for b in st.board if b >= 0) == 12
     assert G.current_player(st) == 0
 
@@ -211,8 +214,8 @@ def test_dragon_digs_twice_without_moving():
     st = G.position({"c3": "dragon:0:b", "f6": "samurai:1:a"})
     after = play(st, "Dc3 b2>d4 b2>d4")
     assert after.pos[1] == sq("c3") and after.heights[sq("b2")] == 1 and after.heights[sq("d4")] == 5
-    assert "put the first tile back" in refuse(st, "Dc3 b2>d4 d4>b2")
-    assert {m[1] for m in moves_of(st, "c3")} == {DM, MD, DD, MM}
+    assert "puts the first tile straight back" in refuse(st, "Dc3 b2>d4 d4>b2")
+    assert {m[1] for m in moves_of(st, "c3")} == {DM, MD, DD, MM, LONE_STEP}
 
 
 def test_dragon_moves_twice_without_digging_and_may_capture():
@@ -224,15 +227,37 @@ def test_dragon_moves_twice_without_digging_and_may_capture():
     assert "return it to where it started" in refuse(st, "Dc3 -d4 -c3")
 
 
-def test_dragon_climbs_two_steps_without_digging():
-    """Seed: "Move one square but go upwards by two vertical steps instead of one - and not dig." """
-    st = G.position({"c3": "dragon:0:b", "f6": "samurai:1:a"}, heights={"c4": 5, "d4": 4, "b4": 6})
-    assert (sq("c3"), CLIMB, sq("c4")) in moves_of(st, "c3")
-    after = play(st, "Dc3 ^c4")
-    assert after.pos[1] == sq("c4")
-    assert "exactly two" in refuse(st, "Dc3 ^d4")                 # a one-step climb needs a dig
-    assert "climb" in refuse(st, "Dc3 ^b4")                        # three steps: too high
-    assert "only as its whole turn" in refuse(st, "Dc3 b2>b3 -c4")  # no dig with the big step
+def test_dragon_lone_step_climbs_up_to_two_without_digging():
+    """Seed: "Move one square but go upwards by two vertical steps instead of one - and not dig." Rulings: "one step
+    without a dig that may climb up to two (so also one, or down)"."""
+    st = G.position({"c3": "dragon:0:b", "f6": "samurai:1:a"}, heights={"c4": 5, "d4": 4, "b4": 6, "b2": 1})
+    lone = {m[2] for m in moves_of(st, "c3") if m[1] == LONE_STEP}
+    assert {sq("c4"), sq("d4"), sq("b2"), sq("c2")} <= lone          # up two, up one, down, level
+    assert sq("b4") not in lone                                        # three up: too high
+    assert play(st, "Dc3 -c4").pos[1] == sq("c4")
+    assert play(st, "Dc3 -b2").pos[1] == sq("b2")
+    assert play(st, "Dc3 ^d4").pos[1] == sq("d4")                      # '^' of older records reads the same
+    assert "two steps" in refuse(st, "Dc3 -b4")
+    assert "only in a lone step" in refuse(st, "Dc3 b2>b3 -c4")       # no dig with a two-step climb
+    samurai = G.position({"c3": "samurai:0:a", "f6": "samurai:1:a"})
+    assert "needs a dig" in refuse(samurai, "Sc3 -c4")                 # only the dragon steps alone
+
+
+def test_dragon_lone_step_may_capture():
+    """Rulings: a capture is a step onto an enemy from at least two steps above; the lone step is a step."""
+    st = G.position({"c3": "dragon:0:b", "c4": "fish:1:c", "f6": "samurai:1:a"}, heights={"c3": 5})
+    after = play(st, "Dc3 xc4")
+    assert after.pos[1] == sq("c4") and after.pos[8] == -1
+
+
+def test_a_turn_must_change_the_position():
+    """Rulings: "A turn must change the position: a second dig that puts the first tile back, or two steps that
+    return the dragon to its square, are refused as a pass"; the refusal says so."""
+    st = G.position({"c3": "dragon:0:b", "f6": "samurai:1:a"})
+    assert "must change the position" in refuse(st, "Dc3 b2>d4 d4>b2")
+    assert "must change the position" in refuse(st, "Dc3 -d4 -c3")
+    assert not any(m[1] == MM and m[3] == sq("c3") for m in moves_of(st, "c3"))
+    assert not any(m[1] == DD and (m[2], m[3]) == (m[5], m[4]) for m in moves_of(st, "c3"))
 
 
 # ---- game over and draws ------------------------------------------------------------------------------------------
@@ -356,7 +381,7 @@ def test_notation_examples():
                     heights={"d4": 5, "c3": 4, "e5": 3, "b4": 6})
     assert G.format_move(st, (sq("c3"), MM, sq("d4"), sq("e5"))) == "Dc3 -d4 xe5"
     assert G.format_move(st, (sq("c3"), DD, sq("b2"), sq("d2"), sq("b3"), sq("d2"))) == "Dc3 b2>d2 b3>d2"
-    assert G.format_move(st, (sq("c3"), CLIMB, sq("b4"))) == "Dc3 ^b4"
+    assert G.format_move(st, (sq("c3"), LONE_STEP, sq("d4"))) == "Dc3 -d4"
     assert G.parse_move(st, "dc3 -D4 XE5") == (sq("c3"), MM, sq("d4"), sq("e5"))
     for bad in ("", "Zc3 -d4", "Sc3 -d4 b2>b3", "Dc3 -d4 hello", "Dq9 -d4"):
         with pytest.raises(BadNotation):
@@ -384,3 +409,52 @@ def test_illegal_moves_are_refused_with_a_sentence():
     assert "enemy" in str(e.value)
     with pytest.raises(IllegalMove):
         G.apply(st, (sq("a1"), DM, 0, 1, 2))
+
+
+# ---- one rule, one check: the generator and the refusals agree -------------------------------------------------------
+
+def _candidate_turns(st, s):
+    """Every turn shape the piece on `s` could be asked to make, legal or not (squares near it)."""
+    from towerworld.games.elevation.board import LEAPS, NEIGHBOURS
+    near = NEIGHBOURS[s]
+    far = [e for e, _ in LEAPS[s]]
+    for f in near:
+        for t in near:
+            for m in near + tuple(far):
+                yield (s, FDM if m in far else DM, f, t, m)
+            for f2 in near:
+                for t2 in near:
+                    yield (s, DD, f, t, f2, t2)
+            yield (s, UNDERMINE, f, t)
+        yield (s, LONE_STEP, f)
+    for m in near + tuple(far):
+        for f in NEIGHBOURS[m]:
+            for t in NEIGHBOURS[m]:
+                yield (s, FMD if m in far else MD, m, f, t)
+        if m in near:
+            for m2 in NEIGHBOURS[m]:
+                yield (s, MM, m, m2)
+
+
+@pytest.mark.parametrize("options,seed", [({}, 1), ({"terrain": "checker", "ocean": True}, 2),
+                                          ({"undermining": True, "samurai_undermining": True}, 3),
+                                          ({"setup": "dragons-centre", "terrain": "valley"}, 4)])
+def test_generated_turns_are_exactly_those_the_refusals_accept(options, seed):
+    """Every generated turn passes the rule checks that word the refusals, and every candidate turn the checks accept
+    is generated (the generator's bit-mask tables and the refusal sentences cannot drift apart)."""
+    from towerworld.games.elevation.rules import refusal
+    from towerworld.games.elevation.board import turn_actions
+    rng = random.Random(seed)
+    st = G.new_state(options)
+    for _ in range(rng.randrange(20, 40)):
+        if G.current_player(st) == TERMINAL:
+            break
+        moves = [m for m in G.legal_moves(st) if m[0] != DRAW]
+        st = G.apply(st, moves[rng.randrange(len(moves))])[0]
+    if G.current_player(st) == TERMINAL:
+        return
+    legal = set(m for m in G.legal_moves(st) if m[0] != DRAW)
+    for s in {m[0] for m in legal} | {p for p in st.pos[st.mover * 6:st.mover * 6 + 6] if p >= 0}:
+        for move in set(_candidate_turns(st, s)):
+            accepted = refusal(st, s, turn_actions(move), complete=True) is None
+            assert accepted == (move in legal), (G.format_move(st, move), accepted)

@@ -252,3 +252,12 @@ def test_apply_texts_parses_checks_and_applies_in_turn():
     assert NIM.apply_texts(state) == state
     with pytest.raises((BadNotation, IllegalMove)):
         NIM.apply_texts(state, first, "no such move")
+
+
+def test_a_number_of_another_type_is_not_a_move():
+    """0.0 == 0 in Python: a float where a game's moves are ints is still refused in one sentence."""
+    state = DICE.new_state()
+    with pytest.raises(IllegalMove):
+        DICE.apply(state, 2.0)
+    with pytest.raises(IllegalMove):
+        DICE.apply(state, True)

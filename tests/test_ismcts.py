@@ -1,6 +1,7 @@
 """IS-MCTS on the contract: it sees only its seat's view, returns legal moves, and is deterministic for a seed."""
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -12,9 +13,9 @@ from towerworld.engine.agent import View, ask
 from towerworld.engine.game import CHANCE, TERMINAL, BadOption, Event, Game
 
 try:
-    from toygame import GAME as TOY, NIM
+    from toygame import GAME as TOY, NIM, ToyState
 except ImportError:  # tests run as a package
-    from tests.toygame import GAME as TOY, NIM
+    from tests.toygame import GAME as TOY, NIM, ToyState
 
 
 class Guess(Game):
@@ -174,3 +175,28 @@ def test_ismcts_answers_a_legal_move_in_every_game(name):
         state, _ = game.apply_unchecked(state, game.sample_chance(state, rng))
     agent = ISMCTSAgent(2, "8it", rollout_plies=60)
     assert ask(agent, game, state) in game.legal_moves(state)
+
+
+def _toy(hand, pile=(), scores=(0, 0)):
+    """A toy decision state for player 1 holding `hand` (values) with `pile` values played."""
+    cards = iter(range(100))
+    hands = (tuple(sorted((v, next(cards)) for v in hand)), ())
+    played = tuple((v, next(cards)) for v in pile)
+    deck = [2, 2, 2, 2]
+    for v in list(hand) + list(pile):
+        deck[v - 1] -= 1
+    return ToyState(2, tuple(deck), hands, played, scores, 0, False, len(hand) + len(pile), 3, 2)
+
+
+def test_the_root_tries_the_heuristically_best_move_first():
+    # One iteration expands one root move: the one the heuristic likes best one move ahead (3 + pair bonus 2 > 4).
+    assert ISMCTSAgent(1, "1it").choose(View.of(TOY, _toy((1, 4)), 0)) == ("play", 4)
+    assert ISMCTSAgent(1, "1it").choose(View.of(TOY, _toy((3, 4), pile=(3,)), 0)) == ("play", 3)
+
+
+def test_an_unfinished_playout_is_judged_by_the_heuristic_lead():
+    agent = ISMCTSAgent(1, "10it", rollout_plies=0)
+    values = agent._judge(TOY, _toy((1,), scores=(5, 3)))
+    assert values == pytest.approx([math.tanh(1.0), -math.tanh(1.0)])     # leads +2 and -2 over a typical lead of 2
+    assert agent._judge(TOY, _toy((1,), scores=(3, 3))) == [0.0, 0.0]
+    assert ask(agent, TOY, _toy((1, 4))) in TOY.legal_moves(_toy((1, 4)))

@@ -164,3 +164,8 @@ def test_an_agent_that_breaks_the_rules_stops_the_ladder_with_one_sentence(capsy
     assert main(["ladder", NIM_REF, "--agents", "random,cheat", "--games", "2", "--workers", "1"]) == 2
     err = capsys.readouterr().err
     assert "In game 1 (random vs cheat)" in err and "illegal move" in err and "Traceback" not in err
+
+
+def test_the_ladder_command_refuses_an_unwritable_result_before_playing(tmp_path, capsys):
+    code = main(["ladder", NIM_REF, "--agents", "random,perfect", "--json", str(tmp_path / "no" / "r.json")])
+    assert code == 2 and "--json" in capsys.readouterr().err

@@ -5,10 +5,11 @@ import random
 
 from towerworld.engine.game import CHANCE, TERMINAL, OMNISCIENT
 from towerworld.engine.pieces import size
-from towerworld.games.ziggurat import GAME, hint
-from towerworld.games.ziggurat.rules import CHEAT, DINDEX, DOMINOES, PLACE, deal_order
-from towerworld.games.ziggurat.solver import Player, Solver, analyse, feasible
-from towerworld.engine.agent import ask
+from towerworld.engine.agent import View
+from towerworld.games.ziggurat import GAME
+from towerworld.games.ziggurat.rules import CHEAT, DINDEX, DOMINOES, GIVE_UP, PLACE, deal_order
+from towerworld.games.ziggurat.solver import analyse, feasible
+from towerworld.games.ziggurat.strategy import Player, Solver
 
 G = GAME
 
@@ -66,7 +67,7 @@ def test_layout_true_sizes_hand_and_pile():
 
 def test_hint_and_agents_play_legal_moves():
     s = example()
-    mv = hint(s, budget=0.05)
+    mv = G.hint(s, 0, budget=0.05)
     assert mv in G.legal_moves(s)
     rng = random.Random(3)
     for agent in (Player(seed=1, level=1), Solver(seed=1, level=0)):
@@ -76,7 +77,7 @@ def test_hint_and_agents_play_legal_moves():
             if G.current_player(state) == CHANCE:
                 move = G.sample_chance(state, rng)
             else:
-                move = ask(agent, G, state)
+                move = agent.choose(View.of(G, state, 0))
                 assert move in G.legal_moves(state)
             state, _ = G.apply(state, move)
             plies += 1
@@ -88,7 +89,7 @@ def test_agents_are_exposed():
     assert {"solver", "player"} <= set(ag)
     a = ag["player"](G, 0, "fast")
     s = example()
-    assert ask(a, G, s) in G.legal_moves(s)
+    assert a.choose(View.of(G, s, 0)) in G.legal_moves(s)
 
 
 def test_analyser_proves_a_blocked_start():
@@ -121,3 +122,38 @@ def test_feasibility_prunes_a_six_under_an_upper_tier():
     counts[0] -= 1
     assert feasible(vals, counts)
     _ = PLACE
+
+
+def test_placing_playout_replays_through_apply():
+    """The search playout keeps its own bitboards; every move it makes is legal and it ends where the rules end."""
+    from towerworld.engine.measure import search_states
+    from towerworld.games.ziggurat.playout import placing_playout
+    rng = random.Random(5)
+    starts = [G.new_state(), G.new_state({"deal": 9})] + search_states(G, games=2, every=6)
+    for start in starts:
+        trace = []
+        end = placing_playout(start, rng, 1000, trace)
+        state = start
+        for move in trace:
+            state, _ = G.apply(state, move)
+        assert state == end and G.current_player(end) == TERMINAL
+        assert trace[-1] == (GIVE_UP,) or G.complete(end)
+
+
+def test_player_words_on_the_table():
+    """Issue 14.3: "which domino and which cells to click next is shown; hints speak in words ("play 6-4 on c1-c2 of
+    the bottom tier"); the hand label only when the hand holds dominoes; tiers contrast"."""
+    s = example()
+    assert G.describe_move(s, G.parse_move(s, "3-2 @c3-d3 t1")) == "play 3-2 on c3-d3 of the middle tier"
+    assert G.describe_move(s, G.parse_move(s, "cheat 1-1")) == \
+        "cheat: pick up the 1-1 from c3-d3 of the bottom tier"
+    assert G.describe_move(s, G.hint(s, 0, budget=0.05)).split()[0] in ("play", "cheat:")
+    hud = G.hud(s, 0)
+    assert hud["next"].startswith("Click the ") and "then the cell for its low half" in hud["next"]
+    assert "hand" in G.layout(s, 0).labels
+    lay = G.layout(s, OMNISCIENT)
+    assert lay.pieces["domino:1-1"].get("tier") == 0
+    done = play(s, "3-2 @c3-d3 t1", "draw 4-4")
+    assert G.layout(done, OMNISCIENT).pieces["domino:2-3"].get("tier") == 1
+    import dataclasses
+    assert "hand" not in G.layout(dataclasses.replace(s, hand=()), 0).labels, "no label over an empty hand"

@@ -6,7 +6,7 @@ import random
 import pytest
 
 from towerworld.engine.game import CHANCE, TERMINAL, BadNotation, IllegalMove, OMNISCIENT
-from towerworld.games.ziggurat import GAME, hint
+from towerworld.games.ziggurat import GAME
 from towerworld.games.ziggurat.rules import (
     CHEAT, DINDEX, DOMINOES, GIVE_UP, IN_TIER, PLACE, ZState, deal_order, title,
 )
@@ -268,8 +268,9 @@ def test_pile_order_never_leaks():
     other = ZState(s.vals, s.owner, s.hand, s.unseen, tuple(d for d in deal_order(3) if s.unseen >> d & 1),
                    s.cheats, s.limit, 3)
     assert G.observation(s, 0)[:6] == G.observation(other, 0)[:6]
-    assert hint(s, budget=0.05) == hint(other, budget=0.05)
-    assert hint(s, budget=0.05) in G.legal_moves(s)
+    # a budget the searches' node limits reach first, so the load on the machine cannot make the two differ
+    assert G.hint(s, 0, budget=5.0) == G.hint(other, 0, budget=5.0)
+    assert G.hint(s, 0, budget=5.0) in G.legal_moves(s)
     lay = G.layout(other, OMNISCIENT)
     assert not any(k.startswith("domino:") and not p.face_up for k, p in lay.pieces.items())
     assert all(k.startswith("pile:") for k, p in lay.pieces.items() if not p.face_up)

@@ -41,6 +41,7 @@ def _parser() -> argparse.ArgumentParser:
                                       "optionally with a level: mcts:strong")
     sp.add_argument("--load", metavar="FILE", help="continue a saved game")
     sp.add_argument("--new", action="store_true", help="start a new game without offering to resume one")
+    sp.add_argument("--physics", action="store_true", help="pieces the rules knock off move under Bullet (key P)")
     sp.add_argument("--level", help="AI level (fast, normal, strong)")
     sp.add_argument("--size", help="window size WxH (default: as last time)")
     sp.add_argument("--frames", type=int, help=argparse.SUPPRESS)  # run N frames offscreen and quit (smoke tests)
@@ -50,6 +51,8 @@ def _parser() -> argparse.ArgumentParser:
     sp.add_argument("--speed", type=float, default=1.0, help="playback speed, above 0 (2 is twice as fast)")
     sp.add_argument("--size", help="window, video or picture size WxH (default 1280x800 window, 1280x720 video)")
     sp.add_argument("--frames", type=int, help=argparse.SUPPRESS)
+    sp.add_argument("--viewer", type=int, metavar="N",
+                    help="a finished game as player N saw it (default: everything; an unfinished game: public only)")
     _film_options(sp)
 
     sp = sub.add_parser("demo", help="physics demos (no name: list them)")
@@ -266,7 +269,8 @@ def cmd_play(args) -> int:
         if not args.new:
             resume = unfinished(game.name)[:3]
     _needs_scene(match.game, match.state)
-    return run_app(size=(w, h), frames=args.frames, match=match, level=args.level, resume=resume)
+    return run_app(size=(w, h), frames=args.frames, match=match, level=args.level, resume=resume,
+                   physics=args.physics)
 
 
 def _load_fits(args, match) -> None:
@@ -286,12 +290,26 @@ def cmd_replay(args) -> int:
     w, h = _size(args.size or ("1280x720" if offscreen else "1280x800"))
     match = load_match(args.file)
     _needs_scene(match.game, match.state)
+    viewer = _replay_viewer(args.viewer, match)
     if offscreen:
         for path in render_replay(match, video=args.video, png=args.png, at=args.at, fps=args.fps, size=(w, h),
-                                  speed=args.speed, physics=args.physics):
+                                  speed=args.speed, physics=args.physics, viewer=viewer):
             print(f"wrote {path}")
         return 0
-    return run_replay(match, size=(w, h), speed=args.speed, frames=args.frames, physics=args.physics)
+    return run_replay(match, size=(w, h), speed=args.speed, frames=args.frames, physics=args.physics, viewer=viewer)
+
+
+def _replay_viewer(number: int | None, match) -> int | None:
+    """--viewer N (1-based) as a seat; only for a finished game: an unfinished one is replayed in public."""
+    if number is None:
+        return None
+    n = len(match.players)
+    if not 1 <= number <= n:
+        raise CliError(f"--viewer must be a player number from 1 to {n}, not {number}.")
+    if not match.over:
+        raise CliError("This game is not finished: its replay shows only what everybody could see, so --viewer "
+                       "cannot be used.")
+    return number - 1
 
 
 def cmd_demo(args) -> int:
@@ -472,18 +490,23 @@ def _progress(done: int, total: int, t0: float) -> None:
 def cmd_ladder(args) -> int:
     from towerworld.ai.ladder import report, resolve_game, run_ladder, write_chart, write_json
     names = [s.strip() for s in args.agents.split(",") if s.strip()]
+    options = _options(resolve_game(args.game), args.option)
     if args.workers is not None and not 1 <= args.workers <= 256:
         raise CliError("--workers must be between 1 and 256.")
-    chart = args.chart or f"ladder-{args.game}.png"
+    chart = args.chart or f"ladder-{args.game.replace(':', '-')}.png"
+    json_path = args.json or f"ladder-{args.game.replace(':', '-')}.json"
     if not chart.lower().endswith(".png"):
-        raise CliError(f"--chart must name a .png file, not '{chart}'.")
+        raise CliError(f"--chart must name a .png file, not '{shown_text(chart)}'.")
+    for option, path in (("--json", json_path), ("--chart", chart)):   # refused before the games, not after
+        folder = os.path.dirname(os.path.abspath(path))
+        if os.path.isdir(path) or not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+            raise CliError(f"{option} {shown_text(path, 300)} cannot be written there.")
     t0 = time.perf_counter()
     result = run_ladder(args.game, names, games=args.games, seed=args.seed if args.seed is not None else 1,
-                        options=_options(resolve_game(args.game), args.option), variant=args.variant, level=args.level, workers=args.workers,
+                        options=options, variant=args.variant, level=args.level, workers=args.workers,
                         progress=lambda done, total: _progress(done, total, t0), ray_address=args.ray)
     print(file=sys.stderr)
     print(report(result))
-    json_path = args.json or f"ladder-{args.game}.json"
     write_json(result, json_path)
     print(f"wrote {json_path}")
     try:

@@ -9,9 +9,13 @@ seat cannot tell from the true one), and walks one shared tree with it:
 - A chance node samples its outcome from the determinization (`game.sample_chance`); its children are keyed by what
   the searching seat observes after the outcome, so outcomes hidden from the seat (an opponent's draw) share a node
   while outcomes it sees (its own draw) get one each.
-- A leaf is valued by `game.rollout` (a game's own playout policy where it has one); a playout cut short by
-  `rollout_plies` counts as 0 for everyone. Each node keeps the value for the player who moved into it, so two- and
-  many-player games back up the same way.
+- A leaf is valued by `game.rollout`: uniformly random play to the end unless the game plays its own policy or stops
+  early (a long game whose random moves say little may return an unfinished state). `rollout_plies` caps the playout
+  (0 judges the leaf as it is). An unfinished game is judged by `game.heuristic`: each player's lead over the best
+  other player, squashed into (-1, 1) by tanh over the typical size of the leads seen so far (heuristics come in any
+  unit). Each node keeps the value for the player who moved into it, so two- and many-player games back up alike.
+- The root's moves are first tried best-first by the heuristic one move ahead (in one determinization), so that a
+  short search with many moves (a second, a hundred moves) has looked at the promising ones before the clock stops.
 
 For perfect-information games the resample is the state itself and this is plain UCT with chance sampling. The agent
 never reads the true state: everything it searches comes from `view.resample`.
@@ -33,6 +37,8 @@ LEVELS: dict[str, tuple[float, int]] = {"easy": (0.2, 2_000), "fast": (0.2, 2_00
                                         "strong": (3.0, 100_000)}
 DEFAULT_LEVEL = "normal"
 EXPLORATION = 0.7           # UCB constant for returns in [-1, 1] (a win is 1, a loss -1)
+ROLLOUT_PLIES = None        # playout plies before the heuristic judges a leaf; None: as far as game.rollout goes
+ORDERED_ROOT_MOVES = 500    # up to this many root moves are tried best-first by the game's heuristic
 
 
 def parse_level(level) -> tuple[float | None, int]:
@@ -82,7 +88,8 @@ class ISMCTSAgent(Agent):
     name = "ismcts"
 
     def __init__(self, seed: int | None = None, level=None, *, iterations: int | None = None,
-                 seconds: float | None = None, exploration: float = EXPLORATION, rollout_plies: int | None = None):
+                 seconds: float | None = None, exploration: float = EXPLORATION,
+                 rollout_plies: int | None = ROLLOUT_PLIES):
         budget, cap = parse_level(level)
         if iterations is not None:
             budget, cap = None, iterations
@@ -93,6 +100,9 @@ class ISMCTSAgent(Agent):
         self.rng = random.Random(seed)
         self.last_iterations = 0      # iterations of the latest choose (the bench reports rates from it)
         self.last_root: _Node | None = None
+        self._lead_sum = 0.0          # sum and count of |lead| at judged leaves: the scale of the game's heuristic
+        self._lead_count = 0
+        self._root_order: list[Move] = []
 
     def choose(self, view: View) -> Move:
         moves = list(view.legal_moves)
@@ -115,6 +125,7 @@ class ISMCTSAgent(Agent):
         game = view.game
         root = _Node(view.seat)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        self._root_order = self._best_first(game, view)
         done = 0
         while done < self.iterations:
             if deadline is not None and done and time.perf_counter() >= deadline:
@@ -144,7 +155,10 @@ class ISMCTSAgent(Agent):
             moves = game.legal_moves(state)
             untried = [m for m in moves if m not in node.children]
             if untried:
-                move = untried[self.rng.randrange(len(untried))]
+                if node is root and self._root_order:
+                    move = next((m for m in self._root_order if m in untried), untried[0])
+                else:
+                    move = untried[self.rng.randrange(len(untried))]
                 for m in moves:
                     if m in node.children:
                         node.children[m].available += 1
@@ -175,12 +189,33 @@ class ISMCTSAgent(Agent):
                 best_move, best_score = move, score
         return best_move
 
+    def _best_first(self, game: Game, view: View) -> list[Move]:
+        """The seat's moves sorted by the heuristic one move ahead in one determinization (ties in legal order)."""
+        moves = list(view.legal_moves)
+        if len(moves) > ORDERED_ROOT_MOVES:
+            return []
+        world = view.resample(self.rng)
+        value = {m: game.heuristic(game.apply_unchecked(world, m)[0], view.seat) for m in moves}
+        return sorted(moves, key=lambda m: -value[m])
+
     def _value(self, game: Game, state: State) -> list[float]:
-        if game.current_player(state) != TERMINAL:
+        if game.current_player(state) != TERMINAL and self.rollout_plies != 0:    # 0: judge the leaf as it is
             state = game.rollout(state, self.rng, self.rollout_plies)
         if game.current_player(state) != TERMINAL:
-            return [0.0] * game.num_players(state)
+            return self._judge(game, state)
         return list(game.returns(state))
+
+    def _judge(self, game: Game, state: State) -> list[float]:
+        """Values in (-1, 1) for an unfinished game: each player's heuristic lead, over the typical lead so far."""
+        n = game.num_players(state)
+        if n < 2:
+            return [0.0] * n          # a solitaire's heuristic has no opponent to lead: an unfinished game is neutral
+        h = [game.heuristic(state, p) for p in range(n)]
+        leads = [h[p] - max(h[q] for q in range(n) if q != p) for p in range(n)]
+        self._lead_sum += abs(leads[0])
+        self._lead_count += 1
+        scale = self._lead_sum / self._lead_count or 1.0
+        return [math.tanh(lead / scale) for lead in leads]
 
     def __repr__(self) -> str:
         return f"<ISMCTSAgent {self.iterations} iterations{'' if self.seconds is None else f', {self.seconds} s'}>"

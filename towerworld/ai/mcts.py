@@ -16,7 +16,7 @@ from towerworld.ai.spiel import require_pyspiel, spiel_game
 from towerworld.engine.game import TERMINAL, BadOption, Game
 
 # level -> (seconds per move, simulation cap)
-LEVELS = {"fast": (0.2, 2_000), "normal": (1.0, 20_000), "strong": (3.0, 100_000)}
+LEVELS = {"easy": (0.2, 2_000), "fast": (0.2, 2_000), "normal": (1.0, 20_000), "strong": (3.0, 100_000)}
 DEFAULT_LEVEL = "normal"
 
 _BOT_CLASS = None

@@ -45,6 +45,7 @@ class App(FSM):
         self.size = size
         self.frames = frames
         self.screen = None     # the start screen or the table on show
+        self.physics = False   # physical crumbles at the table (--physics, key P)
 
     # ---- states ------------------------------------------------------------------------------------------------------
     def enterMenu(self):
@@ -59,6 +60,7 @@ class App(FSM):
     def enterPlay(self, match: Match, level=None, resume=()):
         from towerworld.app.play import PlayTable
         self.screen = PlayTable(match, self.size, level=level, frames=self.frames)
+        self.screen.physics = self.physics
         self.screen.on_leave = lambda: self.request("Menu")
         if resume:
             self.screen.offer_resume(resume, lambda path: self.request("Play", self._load(path), level))
@@ -73,7 +75,7 @@ class App(FSM):
         self.screen = None
 
     def enterReplay(self, match: Match, speed: float = 1.0):
-        from towerworld.app.play import ReplayTable
+        from towerworld.app.replay import ReplayTable
         self.screen = ReplayTable(match, self.size, speed=speed, frames=self.frames)
         self.screen.on_leave = lambda: self.request("Menu")
 
@@ -117,11 +119,12 @@ def run_loop(base, frames: int | None = None) -> int:
 
 
 def run_app(size=(1280, 800), frames: int | None = None, match: Match | None = None, level=None,
-            resume=()) -> int:
+            resume=(), physics: bool = False) -> int:
     """Open the window on the start screen, or straight at a table for `match` (offering to resume the unfinished
     games in `resume` instead)."""
     base = open_base(size, offscreen=frames is not None)
     app = App(base, size, frames)
+    app.physics = physics
     if match is None:
         app.request("Menu")
     else:

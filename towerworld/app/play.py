@@ -12,7 +12,7 @@ import time
 from towerworld.app.picks import next_picks, path_progress
 from towerworld.app import saves
 from towerworld.engine.driver import AgentFailed, Driver, live_chance
-from towerworld.engine.game import CHANCE, OMNISCIENT, SPECTATOR, TERMINAL, TowerworldError
+from towerworld.engine.game import CHANCE, OMNISCIENT, SPECTATOR, TowerworldError
 from towerworld.engine.match import Match
 
 
@@ -29,6 +29,7 @@ class Table:
 
         self.base = open_base(size, offscreen=frames is not None, title=f"towerworld: {match.game.title}")
         self.on_leave = None      # the app's way back to the start screen (None: the table is the whole run)
+        self.physics = False      # physical crumbles: pieces the rules knock off move under Bullet, then settle
         self.menu: list = []      # the Esc menu's widgets while it is open
         self.base.disableMouse()
         self.base.setBackgroundColor(0.78, 0.84, 0.9, 1)
@@ -46,6 +47,7 @@ class Table:
         self.home = framing(layout, aspect=size[0] / size[1])
         self.orbit = framing(layout, aspect=size[0] / size[1])
         self.orbit.apply(self.base.camera)
+        self.table_bounds = layout.bounds()
         self.hud = Hud(self.base)
         self.picker = Picker(self.base, self.stage)
         self.anim = None
@@ -118,6 +120,28 @@ class Table:
     def _pan(self, r, f):
         self.orbit.pan(r, f)
         self.orbit.apply(self.base.camera)
+
+    def refit(self, layout) -> None:
+        """A layout that grows (a landscape of tiles): the key light's shadow frustum fits it, the table top grows
+        under it, and the home view frames it; the camera follows only while the player has not moved it."""
+        from dataclasses import replace
+
+        from towerworld.scene.camera import framing
+        from towerworld.scene.setup import add_table
+        self._frame_light(self.scene.find("**/key"), layout)
+        x0, y0, _z0, x1, y1, _z1 = layout.bounds()
+        t0, u0, _w0, t1, u1, _w1 = self.table_bounds
+        if x0 < t0 or y0 < u0 or x1 > t1 or y1 > u1:
+            self.scene.find("table").removeNode()
+            add_table(self.scene, layout)
+            self.table_bounds = layout.bounds()
+        home = framing(layout, aspect=self.base.getAspectRatio())
+        if home != self.home:
+            at_home = self.orbit == self.home
+            self.home = home
+            if at_home:
+                self.orbit = replace(home)
+                self.orbit.apply(self.base.camera)
 
     def reset_view(self):
         from dataclasses import replace
@@ -218,7 +242,7 @@ class Table:
         self.close_menu()
         if self.anim is not None:
             self.anim.finish()
-        for name in ("camera-drag", "turns", "replay"):
+        for name in ("camera-drag", "turns", "replay", "pointer-preview"):
             self.base.taskMgr.remove(name)
         self.base.ignoreAll()
         self.hud.destroy()
@@ -228,7 +252,7 @@ class Table:
     def animate_to(self, old_layout, new_layout, events, speed=1.0, then=None):
         if self.anim is not None:
             self.anim.finish()
-        self.anim = self.stage.transition(old_layout, new_layout, events, speed=speed)
+        self.anim = self.stage.transition(old_layout, new_layout, events, speed=speed, physics=self.physics)
         if then is not None:
             from direct.interval.IntervalGlobal import Func, Sequence
             self.anim = Sequence(self.anim, Func(then))
@@ -293,7 +317,15 @@ class PlayTable(Table):
         b.accept("control-o", self.open_saves)
         b.accept("m", self.toggle_memory)
         b.accept("t", self.show_hint)
+        b.accept("p", self.toggle_physics)
         b.taskMgr.add(self._turn_task, "turns")
+        self.hover: str | None = None           # the next-pick cell under the pointer, shown with the game's preview
+        self.hover_options: list[str] = []      # the button picks that may follow it (a tile's rotations)
+        self.hover_choice = 0                   # which of them the preview shows (R or the wheel turn it)
+        b.accept("r", self._turn_preview, [1, self.reset_view])
+        b.accept("wheel_up", self._turn_preview, [1, lambda: self._zoom(0.9)])
+        b.accept("wheel_down", self._turn_preview, [-1, lambda: self._zoom(1.1)])
+        b.taskMgr.add(self._pointer_task, "pointer-preview")
         self.refresh()
 
     # ---- who is looking ------------------------------------------------------------------------------------------------
@@ -403,7 +435,7 @@ class PlayTable(Table):
         self.picks = []
         self._check_handoff()
         new = self.game.layout(self.match.state, self.viewer)
-        self._frame_light(self.scene.find("**/key"), new)
+        self.refit(new)
         shown = [e.text for e in events if e.text and e.seen_by(self.viewer)]
         self.hud.say(self.with_names("  ".join(shown)[:200]) + (f"\n{warning}" if warning else ""))
         self.animate_to(old, new, [e for e in events if e.seen_by(self.viewer)], then=self.refresh)
@@ -499,7 +531,54 @@ class PlayTable(Table):
         if not hits:
             self.hud.say("Nothing there to pick: click a highlighted piece or square.")
             return
+        if self.hover in hits and self.hover_options:
+            self.choose_previewed()
+            return
         self.choose_among(hits)
+
+    def choose_previewed(self) -> None:
+        """A click on the previewed spot takes it with the option the preview shows (the tile as turned)."""
+        cell, option = self.hover, self.hover_options[self.hover_choice]
+        self.preview_at(None)
+        self.choose(cell)
+        if self.picks and self.picks[-1] == cell:
+            self.choose(option)
+
+    # ---- the pointer preview: a ghost of the move under the pointer, turned with R or the wheel -------------------
+    def _pointer_task(self, task):
+        watcher = self.base.mouseWatcherNode
+        if watcher is None or self._drag is not None:     # offscreen (no pointer), or a click or drag under way
+            return task.cont
+        cell = None
+        if self._human_turn() and watcher.hasMouse():
+            spatial = set(self.stage.cells)
+            nexts = next_picks(progress for _, progress in self._candidates(self.picks))
+            cell = next((h for h in self.picker.pick_all() if h in spatial and h in nexts), None)
+        self.preview_at(cell)
+        return task.cont
+
+    def preview_at(self, cell: str | None) -> None:
+        """Show the game's preview of picking `cell` next (with the chosen button pick after it); None clears it."""
+        if cell != self.hover:
+            self.hover, self.hover_choice, self.hover_options = cell, 0, []
+            if cell is not None:
+                after = next_picks(progress for _, progress in self._candidates(self.picks + [cell]))
+                spatial = set(self.stage.nodes) | set(self.stage.cells)
+                self.hover_options = [p for p in after if p not in spatial]
+        if cell is None:
+            self.stage.show_ghosts({})
+            return
+        picks = self.picks + [cell] + self.hover_options[self.hover_choice:self.hover_choice + 1]
+        self.stage.show_ghosts(self.game.preview(self.match.state, self.viewer, picks))
+
+    def _turn_preview(self, step: int, otherwise) -> None:
+        """R or the wheel over a previewed pick with options (a tile's legal rotations): show the next option;
+        anywhere else the key keeps its usual job."""
+        if self.hover is None or len(self.hover_options) < 2:
+            otherwise()
+            return
+        self.hover_choice = (self.hover_choice + step) % len(self.hover_options)
+        self.preview_at(self.hover)
 
     def choose_among(self, hits: list[str]):
         """One click, maybe several things under it: the legal next picks among them. When a square and the tile on
@@ -535,7 +614,7 @@ class PlayTable(Table):
             return
         self.picks = trial
         if exact:
-            self.hud.say("Press Enter or Confirm to play " + self.game.format_move(self.match.state, exact[0]) +
+            self.hud.say("Press Enter or Confirm to " + self.game.describe_move(self.match.state, exact[0]) +
                          ", or pick on.")
         self.refresh()
 
@@ -631,7 +710,11 @@ class PlayTable(Table):
                                                                     else [step])]
         self.stage.highlight({p: HIGHLIGHT_PICKED for p in lit})
         self.hinted = move
-        self.hud.say("Hint: " + self.game.format_move(state, move) + " (click it, or Enter to play it; Esc clears).")
+        self.hud.say("Hint: " + self.game.describe_move(state, move) + " (click it, or Enter to play it; Esc clears).")
+
+    def toggle_physics(self):
+        self.physics = not self.physics
+        self.hud.say("Physical crumbles " + ("on" if self.physics else "off") + " (P).")
 
     def toggle_memory(self):
         self.stage.set_memory_aid(not self.stage.show_hidden)
@@ -685,12 +768,3 @@ class PlayTable(Table):
 
 def run_play(match: Match, size=(1280, 800), level=None, frames=None) -> int:
     return PlayTable(match, size, level, frames).run()
-
-
-def __getattr__(name):
-    """The replay table (timeline, physics toggle, offscreen video) lives in app/replay.py, which imports Table from
-    here; its names stay importable from this module without a circular import."""
-    if name in ("ReplayTable", "run_replay"):
-        from towerworld.app import replay
-        return getattr(replay, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -127,7 +127,9 @@ class ReplayTable(Table):
         ply = max(0, min(len(self.match.plies), int(ply)))
         self._stop_animation()
         self.ply = ply
-        self.stage.show(self.game.layout(self.match.state_at(ply), self.viewer))
+        layout = self.game.layout(self.match.state_at(ply), self.viewer)
+        self.refit(layout)
+        self.stage.show(layout)
         self.refresh()
 
     def jump_end(self):
@@ -143,6 +145,7 @@ class ReplayTable(Table):
             self.jump(target)
             return
         old, new, events = transition_of(self.match, self.ply, self.viewer)
+        self.refit(new)
         self.ply = target
         self.animate_to(old, new, events, speed=self.speed, then=self.refresh)
         self.hud.say(self.match.plies[target - 1].text + "   " + "  ".join(e.text for e in events if e.text))
@@ -198,8 +201,13 @@ def transition_of(match: Match, ply: int, viewer: int):
     return old, new, events
 
 
-def run_replay(match: Match, size=(1280, 800), speed=1.0, frames=None, physics: bool = False) -> int:
-    return ReplayTable(match, size, speed, frames, physics).run()
+def run_replay(match: Match, size=(1280, 800), speed=1.0, frames=None, physics: bool = False,
+               viewer: int | None = None) -> int:
+    table = ReplayTable(match, size, speed, frames, physics)
+    if viewer is not None:
+        table.fixed_viewer = viewer
+        table.jump(table.ply)
+    return table.run()
 
 
 # ---- offscreen: a replay as a video or a still --------------------------------------------------------------------------
@@ -304,7 +312,7 @@ def _extent(match: Match, viewer: int, samples: int = 12):
 
 def render_replay(match: Match, video: str | None = None, png: str | None = None, at: float | None = None,
                   fps: float = 30.0, size=(1280, 720), speed: float = 1.0, physics: bool = False,
-                  quiet: bool = False) -> list[str]:
+                  quiet: bool = False, viewer: int | None = None) -> list[str]:
     """Render a replay offscreen: an H.264 video of the whole record and/or a still at `at` seconds (the end when
     None). Returns the files written."""
     from towerworld.scene.camera import framing
@@ -320,7 +328,7 @@ def render_replay(match: Match, video: str | None = None, png: str | None = None
     for target in (video, png):
         if not target:
             continue
-        film = ReplayFilm(b.render, match, speed, physics)
+        film = ReplayFilm(b.render, match, speed, physics, viewer)
         grabber = FrameGrabber(b, film.root, *size)
         framing(film.extent, aspect=size[0] / size[1]).apply(grabber.camera)
         try:

@@ -196,38 +196,38 @@ class Game(Generic[S, M]):
         return {k: v for k, v in options.items() if defaults.get(k, object()) != v}
 
     # ---- required --------------------------------------------------------------------------------------------------
-    def new_state(self, options: dict | None = None, players: int | None = None) -> State:
+    def new_state(self, options: dict | None = None, players: int | None = None) -> S:
         """Setup. `options` may be partial; validate with `resolve_options` (required)."""
         raise NotImplementedError
 
-    def num_players(self, state: State) -> int:
+    def num_players(self, state: S) -> int:
         raise NotImplementedError
 
-    def current_player(self, state: State) -> int:
+    def current_player(self, state: S) -> int:
         """The player to move, CHANCE, or TERMINAL (required)."""
         raise NotImplementedError
 
-    def legal_moves(self, state: State) -> list[Move]:
+    def legal_moves(self, state: S) -> list[M]:
         """Sorted, unique decision moves; empty at chance and terminal states (required)."""
         raise NotImplementedError
 
-    def chance_outcomes(self, state: State) -> list[tuple[Move, float]]:
+    def chance_outcomes(self, state: S) -> list[tuple[M, float]]:
         """At a chance state: (outcome, probability) pairs, sorted by outcome, probabilities summing to 1."""
         return []
 
-    def apply_unchecked(self, state: State, move: Move) -> tuple[State, list[Event]]:
+    def apply_unchecked(self, state: S, move: M) -> tuple[S, list[Event]]:
         """The new state and what happened, trusting that `move` is legal (required)."""
         raise NotImplementedError
 
-    def returns(self, state: State) -> list[float]:
+    def returns(self, state: S) -> list[float]:
         """Per-player utility at a terminal state (win 1, loss -1, draw 0 in two-player games) (required)."""
         raise NotImplementedError
 
-    def scores(self, state: State) -> list[int]:
+    def scores(self, state: S) -> list[int]:
         """The visible score of each player (points, captured pieces, cheats...)."""
         return [0] * self.num_players(state)
 
-    def result(self, state: State) -> str:
+    def result(self, state: S) -> str:
         """One sentence describing the outcome of a finished game."""
         r = self.returns(state)
         best = max(r)
@@ -236,21 +236,21 @@ class Game(Generic[S, M]):
             return "Draw."
         return f"Player {winners[0] + 1} wins."
 
-    def solitaire_won(self, state: State) -> bool:
+    def solitaire_won(self, state: S) -> bool:
         """In a one-player game: did the player achieve the goal (the tower escaped, the ziggurat stands)?"""
         return self.returns(state)[0] > 0
 
-    def observation(self, state: State, viewer: int) -> Hashable:
+    def observation(self, state: S, viewer: int) -> Hashable:
         """What `viewer` may know, as a hashable value: equal for two states the viewer cannot tell apart, different
         otherwise. Perfect-information games return the state."""
         return state
 
-    def resample(self, state: State, viewer: int, rng: random.Random) -> State:
+    def resample(self, state: S, viewer: int, rng: random.Random) -> S:
         """A state drawn from those `viewer` cannot tell from `state` (same observation, layout, hud and legal moves
         for the viewer), with the hidden parts drawn at random. Perfect-information games return the state."""
         return state
 
-    def layout(self, state: State, viewer: int):
+    def layout(self, state: S, viewer: int):
         """Where every physical piece is (towerworld.engine.layout.Layout), as `viewer` sees it: a hidden piece lies by
         its back under an id that does not name it (required)."""
         raise NotImplementedError
@@ -260,16 +260,16 @@ class Game(Generic[S, M]):
         from towerworld.engine.registry import help_text
         return help_text(self.name)
 
-    def hint(self, state: State, viewer: int, budget: float = 0.5) -> Move | None:
+    def hint(self, state: S, viewer: int, budget: float = 0.5) -> M | None:
         """The game's own suggestion for `viewer` when it is their decision, from what they may know; None leaves the
         hint to the generic greedy agent (which is handed the viewer's View, never the state)."""
         return None
 
-    def format_move(self, state: State, move: Move) -> str:
+    def format_move(self, state: S, move: M) -> str:
         """The move in the game's notation, as text (required)."""
         raise NotImplementedError
 
-    def parse_move(self, state: State, text: str) -> Move:
+    def parse_move(self, state: S, text: str) -> M:
         """Inverse of format_move in `state`; BadNotation with a clear sentence otherwise.
 
         The default looks the text up among the legal moves and chance outcomes of `state`.
@@ -281,33 +281,38 @@ class Game(Generic[S, M]):
         raise BadNotation(f"'{text}' is not a legal move here.")
 
     # ---- optional, with sensible defaults -------------------------------------------------------------------------
-    def is_terminal(self, state: State) -> bool:
+    def is_terminal(self, state: S) -> bool:
         return self.current_player(state) == TERMINAL
 
-    def picks(self, state: State, move: Move) -> tuple[str, ...]:
+    def picks(self, state: S, move: M) -> tuple[str, ...]:
         """The clicks that make up `move` on the play screen: piece ids or cell ids, in order."""
         return (self.format_move(state, move),)
 
-    def explain(self, state: State, picks: Sequence[str]) -> str:
+    def explain(self, state: S, picks: Sequence[str]) -> str:
         """Why the picks so far lead to no legal move: one sentence naming the rule broken."""
         return "That is not a legal move here."
 
-    def describe_pick(self, state: State, picks: Sequence[str], pick: str) -> str:
+    def describe_pick(self, state: S, picks: Sequence[str], pick: str) -> str:
         """A few words for a button offering `pick` next, when one click could mean more than one pick."""
         return pick.replace(":", " ").replace("_", " ")
 
-    def hud(self, state: State, viewer: int) -> dict[str, str]:
+    def preview(self, state: S, viewer: int, picks: Sequence[str]) -> dict:
+        """Where the picks so far would put pieces, shown as ghosts while the pointer rests on a next pick: piece id
+        -> Pose (towerworld.engine.layout). {} shows nothing (the default)."""
+        return {}
+
+    def hud(self, state: S, viewer: int) -> dict[str, str]:
         """Lines for the HUD, as `viewer` may read them: turn, phase, scores and whatever players should see."""
         cp = self.current_player(state)
         who = "Game over" if cp == TERMINAL else "Chance" if cp == CHANCE else f"Player {cp + 1} to move"
         return {"turn": who, "scores": "  ".join(f"P{i + 1}: {s}" for i, s in enumerate(self.scores(state)))}
 
-    def cutaway(self, state: State, viewer: int) -> tuple[float, tuple[str, ...]] | None:
+    def cutaway(self, state: S, viewer: int) -> tuple[float, tuple[str, ...]] | None:
         """A view hint: (height, piece kinds) to ghost the stack pieces at or above that height, so pieces inside a
         tower can be seen and picked. None shows everything."""
         return None
 
-    def heuristic(self, state: State, player: int) -> float:
+    def heuristic(self, state: S, player: int) -> float:
         """A cheap evaluation for greedy play: higher is better for `player`."""
         if self.is_terminal(state):
             return self.returns(state)[player] * 1000.0
@@ -315,7 +320,7 @@ class Game(Generic[S, M]):
         best_other = max((v for i, v in enumerate(s) if i != player), default=0)
         return float(s[player] - best_other)
 
-    def state_key(self, state: State) -> Hashable:
+    def state_key(self, state: S) -> Hashable:
         """A hashable identity of the state (used for repetition and equality checks)."""
         return state
 
@@ -324,7 +329,7 @@ class Game(Generic[S, M]):
         return {}
 
     # ---- derived ----------------------------------------------------------------------------------------------------
-    def apply(self, state: State, move: Move) -> tuple[State, list[Event]]:
+    def apply(self, state: S, move: M) -> tuple[S, list[Event]]:
         """Apply a move after checking it is legal; IllegalMove with the reason otherwise. Never mutates `state`."""
         cp = self.current_player(state)
         if cp == TERMINAL:
@@ -333,32 +338,46 @@ class Game(Generic[S, M]):
             hash(move)
         except Exception:  # a list, a dict, a tuple holding one: no move of any game is shaped like that
             raise IllegalMove(f"{_shown(move)} is not a move of {self.title}.") from None
+        # the game's own move object: 0.0 == 0 and True == 1 in Python, but only the game's objects are moves
         if cp == CHANCE:
-            if move not in {m for m, _ in self.chance_outcomes(state)}:
-                raise IllegalMove(f"{_shown(move)} is not a possible outcome here.")
-        elif move not in set(self.legal_moves(state)):
-            raise IllegalMove(self.why_illegal(state, move))
-        return self.apply_unchecked(state, move)
+            allowed = {m: m for m, _ in self.chance_outcomes(state)}
+            if move not in allowed or type(allowed[move]) is not type(move):
+                raise IllegalMove(self.why_impossible(state, move))
+        else:
+            allowed = {m: m for m in self.legal_moves(state)}
+            if move not in allowed or type(allowed[move]) is not type(move):
+                raise IllegalMove(self.why_illegal(state, move))
+        return self.apply_unchecked(state, allowed[move])
 
-    def apply_texts(self, state: State, *texts: str) -> State:
+    def apply_texts(self, state: S, *texts: str) -> S:
         """Apply moves written in the game's notation, each parsed and checked in turn (positions in tests, puzzles)."""
         for text in texts:
             state, _ = self.apply(state, self.parse_move(state, text))
         return state
 
-    def why_illegal(self, state: State, move: Move) -> str:
+    def why_impossible(self, state: S, outcome: M) -> str:
+        """Why `outcome` cannot be what chance does now, as a sentence about the game ("there is no 13 on a die");
+        games override this with their own words."""
+        return f"{_shown(outcome)} is not a possible outcome here."
+
+    def describe_move(self, state: S, move: M) -> str:
+        """The move in a player's words, for hints and the log ("play 6-4 on c1-c2 of the bottom tier"); the
+        notation by default."""
+        return self.format_move(state, move)
+
+    def why_illegal(self, state: S, move: M) -> str:
         """The reason `move` is refused; games override to name the rule."""
         try:
             return self.explain(state, self.picks(state, move))
         except Exception:  # a move of the wrong shape cannot be picked at all
             return "That is not a legal move here."
 
-    def _moves_here(self, state: State) -> Iterable[Move]:
+    def _moves_here(self, state: S) -> Iterable[M]:
         if self.current_player(state) == CHANCE:
             return [m for m, _ in self.chance_outcomes(state)]
         return self.legal_moves(state)
 
-    def sample_chance(self, state: State, rng: random.Random) -> Move:
+    def sample_chance(self, state: S, rng: random.Random) -> M:
         outcomes = self.chance_outcomes(state)
         r = rng.random()
         acc = 0.0
@@ -368,12 +387,12 @@ class Game(Generic[S, M]):
                 return move
         return outcomes[-1][0]
 
-    def rollout(self, state: State, rng: random.Random, max_plies: int | None = None) -> State:
+    def rollout(self, state: S, rng: random.Random, max_plies: int | None = None) -> S:
         """Play to the end for a search's leaf value. Uniformly random by default; a game whose uniform play says
         nothing (a solitaire where random moves cheat as often as they build) plays a cheap policy instead."""
         return self.random_playout(state, rng, max_plies)
 
-    def random_playout(self, state: State, rng: random.Random, max_plies: int | None = None) -> State:
+    def random_playout(self, state: S, rng: random.Random, max_plies: int | None = None) -> S:
         """Play uniformly random moves (and sampled chance) to the end; the hot loop of rollouts and benchmarks."""
         limit = max_plies or self.max_plies
         cp = self.current_player(state)

@@ -23,3 +23,45 @@ def checked_plies_per_second(game: Game, seconds: float, options: dict | None = 
             state, _ = game.apply(state, move)
             plies += 1
     return plies / (time.perf_counter() - begin)
+
+
+def search_states(game: Game, games: int = 6, every: int = 4, options: dict | None = None, players: int | None = None,
+                  seed: int = 3, policy=None) -> list:
+    """Decision states a search meets: every `every`-th decision of a few seeded games (the start included), played
+    uniformly at random or by `policy(state, moves, rng) -> move` where random play says little about real play."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(games):
+        state = game.new_state(options, players)
+        decisions = 0
+        while (cp := game.current_player(state)) != TERMINAL and decisions < 400:
+            if cp == CHANCE:
+                move = game.sample_chance(state, rng)
+            else:
+                if decisions % every == 0:
+                    out.append(state)
+                decisions += 1
+                moves = game.legal_moves(state)
+                move = moves[rng.randrange(len(moves))] if policy is None else policy(state, moves, rng)
+            state, _ = game.apply_unchecked(state, move)
+    return out
+
+
+def search_sims_per_second(game: Game, states: list, seconds: float, tree_plies: int = 3, seed: int = 9) -> float:
+    """The engine's share of one MCTS simulation, per CPU second: from a decision state, `tree_plies` plies down the
+    tree (legal moves or chance outcomes, then apply_unchecked, as a tree walk does) and one `game.rollout` from there.
+    The search's own bookkeeping (and any adapter) comes on top, so this is the most a search on the contract gets."""
+    rng = random.Random(seed)
+    sims = 0
+    begin = time.process_time()
+    while time.process_time() - begin < seconds:
+        for state in states:
+            for _ in range(tree_plies):
+                cp = game.current_player(state)
+                if cp == TERMINAL:
+                    break
+                moves = [m for m, _ in game.chance_outcomes(state)] if cp == CHANCE else game.legal_moves(state)
+                state, _ = game.apply_unchecked(state, moves[rng.randrange(len(moves))])
+            game.rollout(state, rng)
+            sims += 1
+    return sims / (time.process_time() - begin)

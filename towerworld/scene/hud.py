@@ -7,8 +7,9 @@ from panda3d.core import TextNode
 
 KEYS_HELP = """Mouse: left-drag orbit, right-drag pan, wheel zoom, click a highlighted piece or square to pick
 Keys: arrows orbit, +/- zoom, W/A/S/D pan, R reset view, PgUp/PgDn show more or fewer storeys
-Esc clear picks   Backspace take back the last pick   Enter play the highlighted complete move
-Z undo   Y redo   Ctrl-S save   Ctrl-O open the latest save   H or F1 this help   M memory aid   T hint   Q quit"""
+Esc clear picks, or the menu   Backspace take back the last pick   Enter play the complete move (or the hint)
+Z undo   Y redo   Ctrl-S save   Ctrl-O saves and autosaves   H or F1 this help   M memory aid   T hint
+P physical crumbles   F11 full screen   Space hand the screen on (games with secret hands)   Q quit"""
 
 
 class Hud:

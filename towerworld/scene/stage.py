@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass, replace
 
 from direct.interval.IntervalGlobal import Func, LerpFunc, Parallel, Sequence
-from panda3d.core import NodePath, TransparencyAttrib, Vec4
+from panda3d.core import BitMask32, NodePath, TransparencyAttrib, Vec4
 
 from towerworld.engine.game import Event
 from towerworld.engine.layout import Cell, Layout, Pose
@@ -24,6 +24,7 @@ CRUMBLE_EVENTS = {"remove", "disintegrate", "destroy"}   # named pieces crumble 
 HIGHLIGHT_TARGET = (0.2, 0.9, 0.35, 0.45)
 HIGHLIGHT_PICKED = (1.0, 0.8, 0.1, 0.5)
 HIGHLIGHT_HOVER = (0.5, 0.8, 1.0, 0.3)
+COMBINE_FROM = 80      # a layout with at least this many pieces draws its resting pieces combined (a grown board)
 
 
 def short_turn(start: float, end: float) -> float:
@@ -110,6 +111,10 @@ class Stage:
         self.layout: Layout | None = None
         self.show_hidden = False   # memory aid: label face-down pieces whose faces were seen
         self.targets: dict[str, tuple] = {}
+        self.combined: NodePath | None = None
+        self.ghosts_root = self.root.attachNewNode("ghosts")
+        self.ghosts_root.setCollideMask(BitMask32.allOff())
+        self.ghost_poses: dict[str, Pose] = {}
 
     # ---- placing -------------------------------------------------------------------------------------------------------
     def show(self, layout: Layout) -> None:
@@ -125,6 +130,57 @@ class Stage:
         if self.layout is None or self.layout.labels != layout.labels:
             self._sync_labels(layout)
         self.layout = layout
+        self.combine()
+
+    # ---- ghosts: where a move being made would put pieces ------------------------------------------------------------
+    def show_ghosts(self, poses: dict[str, Pose]) -> None:
+        """Translucent copies of pieces at the given poses (the real pieces stay where they are); {} clears them."""
+        if poses == self.ghost_poses:
+            return
+        self.ghosts_root.getChildren().detach()
+        self.ghost_poses = dict(poses)
+        for pose in poses.values():
+            ghost = self.ghosts_root.attachNewNode("ghost")
+            model = components.build(pose)
+            model.reparentTo(ghost)
+            components.orient(model, pose, 0.0 if pose.face_up else 180.0)
+            ghost.setPos(pose.x, pose.y, pose.z)
+            ghost.setHpr(pose.heading, 0, 0)
+            ghost.setTransparency(TransparencyAttrib.MAlpha)
+            ghost.setColorScale(1, 1, 1, 0.8)
+
+    # ---- combining pieces at rest ---------------------------------------------------------------------------------
+    def combine(self) -> None:
+        """Draw a big layout's resting pieces as one flattened copy (a few draw calls instead of one per piece).
+
+        The per-piece nodes stay where they are, their models hidden, so picking, highlights and animation still
+        work on them; highlighted, ghosted and glass pieces stay out of the copy and draw themselves. Anything that
+        moves or restyles pieces calls `uncombine` first; `show` combines again at the end.
+        """
+        self.uncombine()
+        if len(self.nodes) < COMBINE_FROM:
+            return
+        combined = self.root.attachNewNode("combined")
+        resting = [pid for pid, node in self.nodes.items()
+                   if pid in self.models and pid not in self.targets and not node.hasTag("ghost")
+                   and not node.hasTag("glass")]
+        for pid in resting:
+            copy = self.nodes[pid].copyTo(combined)
+            copy.clearTag("piece")
+            copy.clearPythonTag("piece")
+        combined.flattenStrong()
+        combined.setCollideMask(BitMask32.allOff())     # clicks go to the per-piece nodes
+        for pid in resting:
+            self.models[pid].hide()
+        self.combined = combined
+
+    def uncombine(self) -> None:
+        if self.combined is None:
+            return
+        self.combined.removeNode()
+        self.combined = None
+        for model in self.models.values():
+            model.show()
 
     def reset(self, pids) -> None:
         """Put these pieces' nodes back exactly on their recorded poses (after something else moved them: physics)."""
@@ -173,6 +229,8 @@ class Stage:
         self.cut = (height, tuple(kinds)) if height is not None else None
         for pid, pose in self.poses.items():
             self._ghost(pid, pose)
+        if self.combined is not None:
+            self.combine()
 
     def _ghost(self, pid: str, pose: Pose) -> None:
         node = self.nodes[pid]
@@ -201,6 +259,8 @@ class Stage:
         self.show_hidden = on
         for pid, pose in self.poses.items():
             self._memory_tag(pid, pose)
+        if self.combined is not None:
+            self.combine()
 
     def _restyle(self, pid: str, pose: Pose) -> None:
         node = self._holder(pid)
@@ -263,6 +323,8 @@ class Stage:
         if getattr(self, "cut", None) is not None:
             for pid, pose in self.poses.items():
                 self._ghost(pid, pose)
+        if self.combined is not None or len(self.nodes) >= COMBINE_FROM:
+            self.combine()
 
     # ---- animating ------------------------------------------------------------------------------------------------------
     def transition(self, old: Layout | None, new: Layout, events: list[Event] = (), speed: float = 1.0,
@@ -275,12 +337,13 @@ class Stage:
             from towerworld.scene.physics import crumble_interval
             crumble = crumble_interval(self, old if old is not None else self.layout, new, events, speed=speed)
             if crumble is not None:
-                return Sequence(crumble, Func(self.show, new), name="stage-transition")
+                return Sequence(Func(self.uncombine), crumble, Func(self.show, new), name="stage-transition")
         phases = plan(old if old is not None else self.layout, new, events)
+        old_pieces = (old if old is not None else self.layout or Layout()).pieces
         rolled = {pid for e in events if e.kind == "roll" for pid in e.pieces}
         toppled = {pid for e in events if e.kind == "topple" for pid in e.pieces}
         crumbled = {pid for e in events if e.kind in CRUMBLE_EVENTS for pid in e.pieces}
-        seq = Sequence(name="stage-transition")
+        seq = Sequence(Func(self.uncombine), name="stage-transition")
         for phase in phases:
             par = Parallel()
             for change in phase:
@@ -295,8 +358,24 @@ class Stage:
                 else:
                     par.append(self._animate(change, speed))
             seq.append(par)
+            for event in events:       # a score floats up from the first piece it names, as that piece moves
+                if event.kind == "score" and event.text and event.pieces and \
+                        event.pieces[0] in {c.piece for c in phase} and old_pieces.get(event.pieces[0]) is not None:
+                    par.append(self._float_text(event.text, old_pieces[event.pieces[0]], speed))
         seq.append(Func(self.show, new))
         return seq
+
+    def _float_text(self, words: str, where: Pose, speed: float):
+        """Words (the points scored) rising from a piece's place and fading."""
+        holder = self.root.attachNewNode("float")
+        holder.hide()
+
+        def rise(t, holder=holder):
+            holder.show()
+            holder.setPos(where.x, where.y, where.z + 20 + 50 * t)
+            holder.setAlphaScale(1 - t * t)
+        text(words, 9, (0.1, 0.08, 0.05, 1), facing="viewer").reparentTo(holder)
+        return Sequence(LerpFunc(rise, fromData=0.0, toData=1.0, duration=1.2 / speed), Func(holder.removeNode))
 
     def _animate(self, ch: Change, speed: float):
         pid = ch.piece

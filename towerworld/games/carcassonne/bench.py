@@ -1,6 +1,9 @@
 """Carcassonne speed goals: rows for scripts/bench.py (nothing here asserts).
 
-Goal (issue 5): a whole random 2-player game with The Tower and the Black Tower in under 10 ms median.
+Goals: a whole random 2-player game with The Tower and the Black Tower in under 10 ms median; at least 2,000 search
+simulations a second with the Tower on (mcts_sims_per_s_carcassonne_tower, beside the base game); the full board of
+about 90 tiles and all pieces in at most 60 draw calls (carcassonne_draw_calls_full_board, measured by
+scripts/bench.py for every game; here the same board while a move animates, and the cost of combining).
 """
 from __future__ import annotations
 
@@ -16,7 +19,8 @@ def random_games(options: dict | None = None, players: int = 2, seconds: float =
     from towerworld.games.carcassonne import GAME
     start_state = GAME.new_state(options, players)
     rng = random.Random(17)
-    times, plies = [], 0
+    times: list[float] = []
+    plies = 0
     begin = time.perf_counter()
     while time.perf_counter() - begin < seconds or len(times) < 5:
         t = time.perf_counter()
@@ -26,20 +30,73 @@ def random_games(options: dict | None = None, players: int = 2, seconds: float =
     return len(times) / sum(times), statistics.median(times) * 1000, plies / len(times)
 
 
-def bench_rows(seconds: float = 1.0) -> list[tuple[str, str, str]]:
+def bench_rows(seconds: float = 1.0) -> list[tuple[str, float, str, str]]:
+    """(name, value, goal, unit) rows; scripts/bench.py adds the generic ones (random games, the generic search
+    figures, stage and carcassonne_draw_calls_full_board)."""
+    from towerworld.games.carcassonne import GAME
     rows = []
     gps, ms, _ = random_games(None, 2, seconds)
-    rows.append(("random Carcassonne games per second (2p, Tower + Black Tower)", f"{gps:.0f}", ">= 100"))
-    rows.append(("Carcassonne median ms per whole random game (2p, Tower + Black Tower)", f"{ms:.2f}", "< 10 ms"))
+    rows.append(("carcassonne_tower_random_game_ms", round(ms, 3), "< 10", "ms"))
     gps, ms, _ = random_games({"tower": False, "black_tower": False}, 2, seconds / 2)
-    rows.append(("Carcassonne base game only: median ms per random 2p game", f"{ms:.2f}",
-                 "< 19 ms (fastest public Python engine)"))
-    from towerworld.games.carcassonne import GAME
-    rows.append(("Carcassonne checked plies per second (apply with events)",
-                 f"{checked_plies_per_second(GAME, seconds / 2):.0f}", ">= 20000"))
+    rows.append(("carcassonne_base_random_game_ms", round(ms, 3), "< 19", "ms"))
+    rows.append(("carcassonne_checked_plies_per_s", round(checked_plies_per_second(GAME, seconds / 2)), ">= 20000",
+                 "/s"))
+    for name, options in (("mcts_sims_per_s_carcassonne_tower", None),
+                          ("mcts_sims_per_s_carcassonne_base", {"tower": False, "black_tower": False})):
+        rows.append((name, round(search_rate(options, seconds)), ">= 2000", "/s"))
+    rows += draw_call_rows()
     return rows
+
+
+def mid_game(options: dict | None, plies: int = 30, seed: int = 1):
+    """A 2-player state `plies` random plies in, at a decision."""
+    from towerworld.engine.game import CHANCE
+    from towerworld.games.carcassonne import GAME
+    rng = random.Random(seed)
+    s = GAME.new_state(options, 2)
+    for _ in range(plies):
+        if GAME.current_player(s) == CHANCE:
+            s, _ = GAME.apply_unchecked(s, GAME.sample_chance(s, rng))
+        else:
+            moves = GAME.legal_moves(s)
+            s, _ = GAME.apply_unchecked(s, moves[rng.randrange(len(moves))])
+    while GAME.current_player(s) == CHANCE:
+        s, _ = GAME.apply_unchecked(s, GAME.sample_chance(s, rng))
+    return s
+
+
+def search_rate(options: dict | None, seconds: float) -> float:
+    """Simulations a second of Carcassonne's own search (the default 'mcts' opponent) from a mid-game state."""
+    from towerworld.games.carcassonne.strategy import SearchAgent
+    agent = SearchAgent(seed=3, seconds=seconds)
+    agent.search(mid_game(options))
+    return agent.last_simulations / agent.last_seconds
+
+
+def draw_call_rows() -> list[tuple[str, float, str, str]]:
+    """A finished 2-player game's table as the stage shows it: geoms drawn (each about one draw call) while a move
+    animates (one node per piece), and the time the stage takes to combine the resting pieces after a move."""
+    try:
+        from towerworld.engine.game import OMNISCIENT
+        from towerworld.scene.offscreen import base
+        from towerworld.scene.stage import Stage
+    except ImportError:
+        return []
+    from towerworld.games.carcassonne import GAME
+    b = base(640, 400)
+    state = GAME.random_playout(GAME.new_state(None, 2), random.Random(5))
+    stage = Stage(b.render)
+    stage.show(GAME.layout(state, OMNISCIENT))
+    stage.uncombine()
+    animating = sum(np.node().getNumGeoms() for np in stage.root.findAllMatches("**/+GeomNode") if not np.isHidden())
+    t = time.perf_counter()
+    stage.combine()
+    combine_ms = (time.perf_counter() - t) * 1000
+    stage.root.removeNode()
+    return [("carcassonne_draw_calls_full_board_animating", animating, "", "geoms"),
+            ("carcassonne_combine_ms", round(combine_ms, 1), "", "ms")]
 
 
 if __name__ == "__main__":
     for row in bench_rows():
-        print(" | ".join(row))
+        print(" | ".join(str(v) for v in row))

@@ -98,7 +98,32 @@ class CState:
     """A Carcassonne state. Immutable by convention: apply builds a new one that shares unchanged containers."""
     __slots__ = ("cfg", "phase", "player", "bag", "bagn", "drawn", "tiles", "board", "frontier", "parent", "opn",
                  "mask", "pen", "occ", "nkind", "ntile", "discarded", "fl", "towers", "tsup", "scores",
-                 "cands", "_hash")
+                 "cands", "ransomed", "_hash")
+    # the slots' types (annotations only: no class attributes, so the slots stay as they are)
+    cfg: Config
+    phase: int
+    player: int
+    bag: tuple
+    bagn: int
+    drawn: int
+    tiles: tuple
+    board: dict
+    frontier: dict
+    parent: list
+    opn: list
+    mask: list
+    pen: list
+    occ: list
+    nkind: list
+    ntile: list
+    discarded: tuple
+    fl: tuple
+    towers: dict
+    tsup: tuple
+    scores: tuple
+    cands: tuple
+    ransomed: bool
+    _hash: int | None
 
     def copy(self) -> "CState":
         n = CState.__new__(CState)
@@ -107,12 +132,12 @@ class CState:
         n.parent = self.parent; n.opn = self.opn; n.mask = self.mask; n.pen = self.pen; n.occ = self.occ
         n.nkind = self.nkind; n.ntile = self.ntile; n.discarded = self.discarded; n.fl = self.fl
         n.towers = self.towers; n.tsup = self.tsup; n.scores = self.scores
-        n.cands = self.cands; n._hash = None
+        n.cands = self.cands; n.ransomed = self.ransomed; n._hash = None
         return n
 
     def key(self) -> tuple:
         return (self.cfg, self.phase, self.player, self.bag, self.drawn, self.tiles, self.discarded, self.fl,
-                tuple(sorted(self.towers.items())), self.tsup, self.scores, self.cands)
+                tuple(sorted(self.towers.items())), self.tsup, self.scores, self.cands, self.ransomed)
 
     def __eq__(self, other) -> bool:
         return isinstance(other, CState) and (self is other or self.key() == other.key())
@@ -131,6 +156,7 @@ class CState:
     def __setstate__(self, d):
         for k in CState.__slots__:
             setattr(self, k, d.get(k))
+        self.ransomed = bool(self.ransomed)
         self._hash = None
 
     def __repr__(self) -> str:
@@ -163,6 +189,7 @@ def initial_state(cfg: Config) -> CState:
     s.tsup = cfg.pieces * cfg.players
     s.scores = (0,) * cfg.players
     s.cands = ()
+    s.ransomed = False
     s._hash = None
     put_tile(s, start, 0, pos_of(0, 0))
     return s
@@ -331,15 +358,21 @@ def action_moves(s: CState) -> list:
     return out
 
 
-def ransom_moves(s: CState) -> list:
+def ransom_offers(s: CState) -> list:
+    """The ransoms the player to move may pay now (rulings: at any point of your own turn, once a turn, only with at
+    least 3 points): one per captor holding one of their followers."""
     p = s.player
-    if s.scores[p] < 3:
+    if s.ransomed or s.scores[p] < 3:
         return []
     f0 = p * FOLLOWERS
     held = sorted({-2 - loc for loc in s.fl[f0:f0 + FOLLOWERS] if -2 >= loc > TOP0})
-    if not held:
-        return []
-    return [M_RANSOM | q for q in held] + [M_NORANSOM]
+    return [M_RANSOM | q for q in held]
+
+
+def ransom_moves(s: CState) -> list:
+    """The decision at the end of a turn when a ransom is still possible: pay one, or not."""
+    offers = ransom_offers(s)
+    return offers + [M_NORANSOM] if offers else []
 
 
 # ---- scoring ---------------------------------------------------------------------------------------------------------
@@ -393,7 +426,7 @@ def score_completed(ns: CState, events: list) -> None:
     if done is None and monks is None:
         return
     scores = list(ns.scores)
-    fl = list(fl)
+    followers = list(fl)
     occ = list(occ)
     n = ns.cfg.players
     if done:
@@ -403,21 +436,23 @@ def score_completed(ns: CState, events: list) -> None:
             for w in win:
                 scores[w] += pts
             occ[a] = 0
-            for fid, loc in enumerate(fl):
+            home = []
+            for fid, loc in enumerate(followers):
                 if loc >= 0 and find(parent, loc) == a:
-                    fl[fid] = SUPPLY
+                    followers[fid] = SUPPLY
+                    home.append(fid)
             if events is not None:
-                events.append(("score", win, pts, TL.KIND_NAMES[ns.nkind[a]]))
+                events.append(("score", win, pts, TL.KIND_NAMES[ns.nkind[a]], home))
     if monks:
         for fid in monks:
             owner = fid // FOLLOWERS
             scores[owner] += 9
-            occ[fl[fid]] = 0
-            fl[fid] = SUPPLY
+            occ[followers[fid]] = 0
+            followers[fid] = SUPPLY
             if events is not None:
-                events.append(("score", [owner], 9, "cloister"))
+                events.append(("score", [owner], 9, "cloister", [fid]))
     ns.scores = tuple(scores)
-    ns.fl = tuple(fl)
+    ns.fl = tuple(followers)
     ns.occ = occ
 
 
@@ -427,7 +462,7 @@ def final_scores(s: CState) -> tuple[list, list]:
     parent, opn, nkind = s.parent, s.opn, s.nkind
     add = [0] * n
     details = []
-    roots = {}
+    roots: dict[int, int] = {}
     for fid, loc in enumerate(s.fl):
         if loc < 0:
             continue
@@ -440,7 +475,7 @@ def final_scores(s: CState) -> tuple[list, list]:
         else:
             roots.setdefault(find(parent, loc), 0)
             roots[find(parent, loc)] += 1 << (4 * (fid // FOLLOWERS))
-    fields = {a: set() for a, _o in roots.items() if nkind[a] == FIELD}
+    fields: dict[int, set[int]] = {a: set() for a, _o in roots.items() if nkind[a] == FIELD}
     if fields:
         for node, kind in enumerate(nkind):
             if kind != FIELD:

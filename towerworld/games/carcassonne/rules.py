@@ -1,28 +1,31 @@
-"""The Carcassonne Game object: turn flow, notation, picks, layout and HUD over the engine in engine.py."""
+"""Carcassonne with The Tower and the Black Tower: the Game object and the turn machine over the engine (engine.py).
+
+Turn: a chance move draws a tile (one that fits nowhere is discarded and another drawn); the player places it, then
+does one thing (a follower on the tile, a tower piece, a follower on top of a tower, or nothing); a tower piece may
+capture; completed features score. Ransom (rulings): at any point of your own turn, once a turn, with at least 3
+points; a follower freed before you deploy may be deployed that turn. Notation is in notation.py, the table in
+layout.py, agents in strategy.py.
+"""
 from __future__ import annotations
 
 import random
-import re
 from typing import Sequence
 
-from towerworld.engine.game import (CHANCE, TERMINAL, BadNotation, BadOption, Event, Game, IllegalMove, Option)
-from towerworld.engine.layout import Cell, Layout, Pose, look
+from towerworld.engine.game import CHANCE, TERMINAL, BadOption, Event, EventKind, Game, IllegalMove, Option
+from towerworld.engine.layout import Layout
 
 from . import engine as E
-from . import tiles as TL
+from . import layout as carc_layout
+from . import notation
 from .engine import (ACTION, CAPTURE, DRAW, FOLLOWERS, OVER, PLACE, RANSOM, SUPPLY, TOP0, WHITE, LOW, SHIFT,
                      K_CAPTURE, K_DRAW, K_FOLLOW, K_NOCAPTURE, K_NORANSOM, K_PASS, K_PLACE, K_RANSOM, K_TOP,
-                     K_TOWER, M_CAPTURE, M_DRAW, M_FOLLOW, M_NOCAPTURE, M_NORANSOM, M_PASS, M_PLACE, M_RANSOM,
-                     M_TOP, M_TOWER, CState, Config, pos_of, xy)
-from .tiles import ROTS, COUNT, CODES, INDEX
-
-TILE_MM = 45.0
-TILE_H = 2.0
-STOREY = 12.0
-MEEPLE_H = 16.0
+                     K_TOWER, M_CAPTURE, M_DRAW, M_FOLLOW, M_NOCAPTURE, M_PLACE, M_TOP, M_TOWER, CState, Config,
+                     pos_of, xy)
+from .layout import meeple_id, tower_id
+from .tiles import ROTS, COUNT, CODES
 
 
-class Carcassonne(Game):
+class Carcassonne(Game[CState, int]):
     name = "carcassonne"
     title = "Carcassonne with The Tower"
     min_players = 2
@@ -67,9 +70,9 @@ class Carcassonne(Game):
     def legal_moves(self, s: CState) -> list:
         ph = s.phase
         if ph == PLACE:
-            return E.placements(s.frontier, s.drawn)
+            return E.placements(s.frontier, s.drawn) + E.ransom_offers(s)
         if ph == ACTION:
-            return E.action_moves(s)
+            return E.action_moves(s) + E.ransom_offers(s)
         if ph == CAPTURE:
             return [M_CAPTURE | f for f in s.cands] + [M_NOCAPTURE]
         if ph == RANSOM:
@@ -86,41 +89,49 @@ class Carcassonne(Game):
         kind = e[0]
         if kind == "draw":
             t, k = e[1], e[2]
-            return Event("draw", (f"tile:{CODES[t]}:{k}",), f"Drew tile {CODES[t]}.", reveals=True)
+            return Event(EventKind.DRAW, (f"tile:{CODES[t]}:{k}",), f"Drew tile {CODES[t]}.", reveals=True)
         if kind == "discard":
             t, k = e[1], e[2]
-            return Event("discard", (f"tile:{CODES[t]}:{k}",), f"Tile {CODES[t]} fits nowhere and is discarded.",
+            return Event(EventKind.DISCARD, (f"tile:{CODES[t]}:{k}",), f"Tile {CODES[t]} fits nowhere and is discarded.",
                          reveals=True)
         if kind == "place":
             t, r, pos, _b, k = e[1]
             x, y = xy(pos)
-            return Event("place", (f"tile:{CODES[t]}:{k}",), f"P{s.player + 1} placed {CODES[t]} at {x},{y}.")
+            return Event(EventKind.PLACE, (f"tile:{CODES[t]}:{k}",), f"P{s.player + 1} placed {CODES[t]} at {x},{y}.")
         if kind == "follower":
             fid = e[1]
-            return Event("place", (meeple_id(fid),), f"P{fid // FOLLOWERS + 1} deployed a follower.")
+            return Event(EventKind.PLACE, (meeple_id(fid),), f"P{fid // FOLLOWERS + 1} deployed a follower.")
         if kind == "tower":
             code, pos = e[1], e[2]
             x, y = xy(pos)
-            return Event("place", (tower_id(code),),
+            return Event(EventKind.PLACE, (tower_id(code),),
                          f"P{s.player + 1} built a {E.PIECE_NAMES[code & 3]} tower storey at {x},{y}.")
         if kind == "capture":
             fid, how = e[1], e[2]
-            return Event("capture", (meeple_id(fid),), f"P{s.player + 1} captured a follower of P{fid // FOLLOWERS + 1}"
+            return Event(EventKind.CAPTURE, (meeple_id(fid),), f"P{s.player + 1} captured a follower of P{fid // FOLLOWERS + 1}"
                          + {"own": " (back to its supply).", "prisoner": " (now a prisoner).",
                             "exchange": " and exchanged prisoners."}[how])
         if kind == "exchange":
             fid = e[1]
-            return Event("return", (meeple_id(fid),), f"Prisoner of P{fid // FOLLOWERS + 1} returned in exchange.")
+            return Event(EventKind.RETURN, (meeple_id(fid),), f"Prisoner of P{fid // FOLLOWERS + 1} returned in exchange.")
         if kind == "ransom":
             fid, q = e[1], e[2]
-            return Event("return", (meeple_id(fid),), f"P{fid // FOLLOWERS + 1} paid 3 points to P{q + 1} as ransom.")
+            return Event(EventKind.RETURN, (meeple_id(fid),), f"P{fid // FOLLOWERS + 1} paid 3 points to P{q + 1} as ransom.")
         if kind == "score":
-            win, pts, what = e[1], e[2], e[3]
-            who = ", ".join(f"P{w + 1}" for w in win)
-            return Event("score", (), f"{who} scored {pts} for a {what}.")
+            win, pts, what, home = e[1], e[2], e[3], e[4]
+            who = " and ".join(f"P{w + 1}" for w in win)
+            # the scoring followers lift off home in this event's phase, before anything else moves
+            return Event(EventKind.SCORE, tuple(meeple_id(f) for f in home),
+                         f"Completed {what}: {who} +{pts}." if win else f"Completed {what}.")
         if kind == "final":
-            return Event("score", (), "Final scoring: " + ", ".join(f"P{i + 1} +{v}" for i, v in enumerate(e[1])) + ".")
-        return Event(kind, (), "")
+            add, details = e[1], e[2]
+            walk = "; ".join(f"{what} " + "/".join(f"P{w + 1}" for w in win) + f" +{pts}"
+                             for what, win, pts in _final_order(details) if pts)
+            total = ", ".join(f"P{i + 1} +{v}" for i, v in enumerate(add))
+            return Event(EventKind.SCORE, (), f"Final scoring ({total}): {walk}." if walk else
+                         f"Final scoring: {total}.")
+        # any other step of the engine: its kind if the engine's vocabulary has it, else a plain move
+        return Event(EventKind(kind) if kind in EventKind._value2member_map_ else EventKind.MOVE, (), "")
 
     def random_playout(self, state: CState, rng: random.Random, max_plies: int | None = None) -> CState:
         """Uniform random play to the end, drawing tiles with their bag frequencies; no events, no move lists kept."""
@@ -182,100 +193,11 @@ class Carcassonne(Game):
     def state_key(self, s: CState):
         return s.key()
 
-    # ---- notation ---------------------------------------------------------------------------------------------------
     def format_move(self, s: CState, move: int) -> str:
-        k, v = move >> SHIFT, move & LOW
-        if k == K_DRAW:
-            return f"draw {CODES[v]}"
-        if k == K_PLACE:
-            x, y = xy(v >> 2)
-            return f"{CODES[s.drawn]} {x},{y} r{90 * (v & 3)}"
-        if k == K_FOLLOW:
-            t, r = s.tiles[-1][0], s.tiles[-1][1]
-            return f"follower {ROTS[t][r].names[v]}"
-        if k == K_TOWER:
-            x, y = xy(v >> 2)
-            return f"{E.PIECE_NAMES[v & 3]} tower {x},{y}"
-        if k == K_TOP:
-            x, y = xy(v)
-            return f"follower on tower {x},{y}"
-        if k == K_PASS:
-            return "pass"
-        if k == K_CAPTURE:
-            return f"capture P{v // FOLLOWERS + 1}.{v % FOLLOWERS + 1}"
-        if k == K_NOCAPTURE:
-            return "no capture"
-        if k == K_RANSOM:
-            return f"ransom from P{v + 1}"
-        if k == K_NORANSOM:
-            return "no ransom"
-        raise BadNotation(f"{move!r} is not a Carcassonne move.")
-
-    _RE_PLACE = re.compile(r"^([A-Z]{1,2})\s+(-?\d+)\s*,\s*(-?\d+)\s+r(0|90|180|270)$")
-    _RE_TOWER = re.compile(r"^(normal|black|white)\s+tower\s+(-?\d+)\s*,\s*(-?\d+)$")
-    _RE_TOP = re.compile(r"^follower on tower\s+(-?\d+)\s*,\s*(-?\d+)$")
-    _RE_CAPTURE = re.compile(r"^capture P(\d)\.(\d)$")
-    _RE_RANSOM = re.compile(r"^ransom from P(\d)$")
+        return notation.format_move(s, move)
 
     def parse_move(self, s: CState, text: str) -> int:
-        t = " ".join(text.strip().split())
-        if t.startswith("draw "):
-            code = t[5:].strip()
-            if code not in INDEX:
-                raise BadNotation(f"'{code}' is not a tile code (codes: {', '.join(CODES)}).")
-            return M_DRAW | INDEX[code]
-        m = self._RE_PLACE.match(t)
-        if m:
-            code, x, y, rot = m.group(1), int(m.group(2)), int(m.group(3)), int(m.group(4))
-            if s.phase == PLACE and code != CODES[s.drawn]:
-                raise BadNotation(f"The tile to place is {CODES[s.drawn]}, not {code}.")
-            if not (-100 < x < 100 and -100 < y < 100):
-                raise BadNotation(f"{x},{y} is far outside the table.")
-            return M_PLACE | pos_of(x, y) << 2 | rot // 90
-        if t.startswith("follower on tower"):
-            m = self._RE_TOP.match(t)
-            if not m:
-                raise BadNotation("Write a follower on a tower as 'follower on tower X,Y'.")
-            x, y = int(m.group(1)), int(m.group(2))
-            if not (-100 < x < 100 and -100 < y < 100):
-                raise BadNotation(f"{x},{y} is far outside the table.")
-            return M_TOP | pos_of(x, y)
-        if t.startswith("follower "):
-            name = t[9:]
-            if s.phase != ACTION:
-                raise BadNotation("A follower goes on the tile just placed, and no tile was just placed.")
-            tt, r = s.tiles[-1][0], s.tiles[-1][1]
-            names = ROTS[tt][r].names
-            canon = _canon_feature(name)
-            for j, nm in enumerate(names):
-                if _canon_feature(nm) == canon:
-                    return M_FOLLOW | j
-            raise BadNotation(f"The tile just placed has no feature '{name}' (it has: {', '.join(names)}).")
-        m = self._RE_TOWER.match(t)
-        if m:
-            x, y = int(m.group(2)), int(m.group(3))
-            if not (-100 < x < 100 and -100 < y < 100):
-                raise BadNotation(f"{x},{y} is far outside the table.")
-            return M_TOWER | pos_of(x, y) << 2 | E.PIECE_NAMES.index(m.group(1))
-        if t == "pass":
-            return M_PASS
-        if t == "no capture":
-            return M_NOCAPTURE
-        if t == "no ransom":
-            return M_NORANSOM
-        m = self._RE_CAPTURE.match(t)
-        if m:
-            p, k = int(m.group(1)), int(m.group(2))
-            if not (1 <= p <= s.cfg.players and 1 <= k <= FOLLOWERS):
-                raise BadNotation(f"There is no follower P{p}.{k}.")
-            return M_CAPTURE | (p - 1) * FOLLOWERS + k - 1
-        m = self._RE_RANSOM.match(t)
-        if m:
-            q = int(m.group(1))
-            if not 1 <= q <= s.cfg.players:
-                raise BadNotation(f"There is no player P{q}.")
-            return M_RANSOM | q - 1
-        raise BadNotation(f"'{text.strip()}' is not Carcassonne notation (see docs/rules/carcassonne.md).")
+        return notation.parse_move(s, text)
 
     # ---- explaining refusals ---------------------------------------------------------------------------------------
     def why_illegal(self, s: CState, move) -> str:
@@ -287,6 +209,8 @@ class Carcassonne(Game):
             return "The game is over."
         if ph == DRAW:
             return "A tile must be drawn first."
+        if k == K_RANSOM:
+            return self._why_no_ransom(s, v)
         if ph == PLACE:
             if k != K_PLACE:
                 return f"Place the drawn tile {CODES[s.drawn]} first."
@@ -303,8 +227,6 @@ class Carcassonne(Game):
                 return "That follower is not in range of the tower just built."
             return "Choose a follower in range to capture, or no capture."
         if ph == RANSOM:
-            if k == K_RANSOM:
-                return "You can only ransom a follower held by that player, with at least 3 points."
             return "Choose a ransom or no ransom."
         # ACTION
         p = s.player
@@ -341,6 +263,16 @@ class Carcassonne(Game):
             return "The tile is already placed; now deploy a follower, build a tower, or pass."
         return "That is not a legal move here."
 
+    def _why_no_ransom(self, s: CState, captor: int) -> str:
+        p = s.player
+        if s.ransomed:
+            return "A ransom may be paid only once a turn, and you paid one this turn."
+        if s.scores[p] < 3:
+            return f"A ransom costs 3 points and you have {s.scores[p]}."
+        if -2 - captor not in s.fl[p * FOLLOWERS:(p + 1) * FOLLOWERS]:
+            return f"Player {captor + 1} holds none of your followers."
+        return "A ransom is paid on your own turn."
+
     def explain(self, s: CState, picks: Sequence[str]) -> str:
         """Why the picks so far lead to no legal move, naming the rule (maps the picks to a move, then why_illegal)."""
         try:
@@ -357,6 +289,18 @@ class Carcassonne(Game):
             return "The game is over."
         if ph == DRAW:
             return "A tile must be drawn from the bag first."
+        if first.startswith(("tile:", "bag:")) or (first.startswith("tower:p") and ph != ACTION):
+            if ph == PLACE:
+                return (f"Place the drawn tile {CODES[s.drawn]} on a glowing open place beside the landscape: "
+                        "it must touch a placed tile and match every edge it touches.")
+            if ph == ACTION and first.startswith("tile:"):
+                return ("The tile is placed: now put a follower on a glowing road, city, field or cloister of it, "
+                        "a tower piece on a glowing tower, or pass.")
+        if first.startswith("tower:p"):
+            return "To build on a tower, click its glowing roof (a tower piece goes on any foundation or open tower)."
+        if first.startswith("meeple:") and ph == ACTION:
+            return ("A follower goes on a feature of the tile just placed: click the glowing road, city, field or "
+                    "cloister itself.")
         if first.startswith("at:"):
             x, y = (int(v) for v in first[3:].split(","))
             pos = pos_of(x, y)
@@ -385,8 +329,7 @@ class Carcassonne(Game):
                 return "Followers can only be captured right after building a normal or black tower storey."
             return "That follower is not in range of the tower just built."
         if first.startswith("ransom:"):
-            return ("You can only ransom at the end of your turn, with at least 3 points, from a player holding "
-                    "your follower.")
+            return self._why_no_ransom(s, int(first[7:]) - 1)
         if ph == PLACE:
             return f"Place the drawn tile {CODES[s.drawn]} first."
         return "That is not a legal move here."
@@ -417,49 +360,35 @@ class Carcassonne(Game):
             return (f"ransom:{v + 1}",)
         return ("pass",)
 
-    # ---- HUD ---------------------------------------------------------------------------------------------------------
+    def agents(self) -> dict:
+        """Carcassonne's own search ('mcts', replacing the generic one) and 'greedy', both on projected scores."""
+        from .strategy import AGENTS
+        return dict(AGENTS)
+
+    def describe_pick(self, s: CState, picks: Sequence[str], pick: str) -> str:
+        """Words for the picks that are buttons, not places: rotations, tower pieces, pass, ransom."""
+        if pick.startswith("rot:"):
+            turn = int(pick[4:])
+            return "as drawn" if turn == 0 else f"turned {turn}\u00b0"
+        if pick.startswith("piece:"):
+            what = pick[6:]
+            return "a follower on top (closes it)" if what == "follower" else f"a {what} tower piece"
+        if pick.startswith("ransom:"):
+            return f"ransom: pay Player {pick[7:]} 3 points for your follower"
+        if pick == "pass":
+            return {ACTION: "no follower or tower", CAPTURE: "no capture", RANSOM: "no ransom"}.get(s.phase, "pass")
+        return super().describe_pick(s, picks, pick)
+
+    # ---- what the table shows ----------------------------------------------------------------------------------------
     def hud(self, s: CState, viewer: int) -> dict:
-        n = s.cfg.players
-        if s.phase == OVER:
-            turn = "Game over: " + self.result(s)
-        elif s.phase == DRAW:
-            turn = f"P{s.player + 1} draws a tile"
-        else:
-            turn = f"P{s.player + 1}: {E.PHASE_NAMES[s.phase]}"
-        out = {"turn": turn, "scores": "  ".join(f"P{i + 1}: {v}" for i, v in enumerate(s.scores)),
-               "bag": f"{s.bagn} tiles in the bag, {len(s.discarded)} discarded"}
-        if s.phase == PLACE:
-            out["tile"] = f"Tile to place: {CODES[s.drawn]}"
-        sup = []
-        for p in range(n):
-            f = sum(1 for loc in s.fl[p * FOLLOWERS:(p + 1) * FOLLOWERS] if loc == SUPPLY)
-            pris = sum(1 for fid, loc in enumerate(s.fl) if loc == -2 - p)
-            text = f"P{p + 1}: {f} followers"
-            if s.cfg.tower:
-                a, b, c = s.tsup[3 * p:3 * p + 3]
-                text += f", tower pieces {a}" + (f" +{b} black +{c} white" if s.cfg.black else "")
-                text += f", holds {pris} prisoners"
-            sup.append(text)
-        out["supply"] = "; ".join(sup)
-        return out
+        return carc_layout.hud(s, self.result(s))
 
-    # ---- layout ------------------------------------------------------------------------------------------------------
     def layout(self, s: CState, viewer: int) -> Layout:
-        return make_layout(self, s)
+        return carc_layout.make_layout(s)
 
-
-def _canon_feature(name: str) -> tuple:
-    words = name.split()
-    return (words[0],) + tuple(sorted(words[1:])) if words else ()
-
-
-def meeple_id(fid: int) -> str:
-    return f"meeple:p{fid // FOLLOWERS + 1}:{fid % FOLLOWERS + 1}"
-
-
-def tower_id(code: int) -> str:
-    p, t, k = E.piece_parts(code)
-    return f"tower:p{p + 1}:{E.PIECE_NAMES[t]}:{k + 1}"
+    def preview(self, s: CState, viewer: int, picks: Sequence[str]) -> dict:
+        """The drawn tile where the pointer rests, turned as chosen: the table's ghost before the click."""
+        return carc_layout.preview(s, picks)
 
 
 # ---- the turn machine -----------------------------------------------------------------------------------------------
@@ -560,9 +489,11 @@ def step(s: CState, move: int, ev) -> CState:
         sc[p] -= 3
         sc[q] += 3
         ns.scores = tuple(sc)
+        ns.ransomed = True
         if ev is not None:
             ev.append(("ransom", fid, q))
-        return _next_turn(ns, ev)
+        # paid before placing or before the follower-or-tower choice: the turn goes on where it was
+        return ns if s.phase in (PLACE, ACTION) else _next_turn(ns, ev)
     if k == K_NORANSOM:
         return _next_turn(ns, ev)
     raise IllegalMove(f"{move!r} is not a Carcassonne move.")
@@ -606,6 +537,7 @@ def _end_action(ns: CState, ev) -> CState:
 
 def _next_turn(ns: CState, ev) -> CState:
     ns.player = (ns.player + 1) % ns.cfg.players
+    ns.ransomed = False
     if ns.bagn == 0:
         _finish(ns, ev)
     else:
@@ -614,133 +546,14 @@ def _next_turn(ns: CState, ev) -> CState:
 
 
 def _finish(ns: CState, ev) -> None:
-    add, _details = E.final_scores(ns)
+    add, details = E.final_scores(ns)
     ns.scores = tuple(a + b for a, b in zip(ns.scores, add))
     ns.phase = OVER
     if ev is not None:
-        ev.append(("final", add))
+        ev.append(("final", add, details))
 
 
-# ---- layout ----------------------------------------------------------------------------------------------------------
-# feature spots on a tile, in tile units from its centre, at rotation 0 (then rotated)
-_EDGE_SPOT = ((0.0, 0.33), (0.33, 0.0), (0.0, -0.33), (-0.33, 0.0))
-_HALF_SPOT = ((-0.22, 0.36), (0.22, 0.36), (0.36, 0.22), (0.36, -0.22), (0.22, -0.36), (-0.22, -0.36),
-              (-0.36, -0.22), (-0.36, 0.22))
-
-
-def feature_spot(t: int, r: int, j: int) -> tuple[float, float]:
-    R = ROTS[t][r]
-    kind = R.kinds[j]
-    locs = R.locs[j]
-    if kind == TL.CLOISTER or not locs:
-        return (0.0, 0.0) if kind == TL.CLOISTER else (0.2, 0.2)
-    if kind == TL.FIELD:
-        pts = [_HALF_SPOT[h] for h in locs if h >= 0] or [(0.2, 0.2)]
-        x, y = pts[0]
-        return (x * 0.95, y * 0.95)
-    if len(locs) == 1:
-        return _EDGE_SPOT[locs[0]]
-    xs = sum(_EDGE_SPOT[d][0] for d in locs) / len(locs)
-    ys = sum(_EDGE_SPOT[d][1] for d in locs) / len(locs)
-    if abs(xs) < 0.05 and abs(ys) < 0.05:
-        xs, ys = (0.12, 0.0) if kind == TL.ROAD else (0.12, 0.12)
-    return (xs, ys)
-
-
-def make_layout(game: Carcassonne, s: CState) -> Layout:
-    lay = Layout()
-    n = s.cfg.players
-    minx = min((xy(p)[0] for _t, _r, p, _b, _k in s.tiles), default=0)
-    maxx = max((xy(p)[0] for _t, _r, p, _b, _k in s.tiles), default=0)
-    miny = min((xy(p)[1] for _t, _r, p, _b, _k in s.tiles), default=0)
-    maxy = max((xy(p)[1] for _t, _r, p, _b, _k in s.tiles), default=0)
-    for t, r, pos, _base, kk in s.tiles:
-        x, y = xy(pos)
-        lay.place(f"tile:{CODES[t]}:{kk}", Pose("ccs_tile", x * TILE_MM, y * TILE_MM, 0.0, heading=-90.0 * r,
-                                                 look=look(tile=CODES[t], rotation=90 * r)))
-    side_x = (maxx + 2.5) * TILE_MM
-    # the bag: a face-down stack of the remaining tiles
-    for i in range(s.bagn):
-        lay.place(f"bag:{i}", Pose("ccs_tile", (minx - 3) * TILE_MM, miny * TILE_MM, i * TILE_H, face_up=False,
-                                   look=look(tile="back")))
-    if s.phase == PLACE:
-        kk = COUNT[s.drawn] - s.bag[s.drawn] - 1
-        lay.place(f"tile:{CODES[s.drawn]}:{kk}", Pose("ccs_tile", (minx - 3) * TILE_MM, (miny + 1.5) * TILE_MM,
-                                                      0.0, look=look(tile=CODES[s.drawn], rotation=0)))
-        for i, rot in enumerate((0, 90, 180, 270)):
-            lay.cells[f"rot:{rot}"] = Cell((minx - 4.5 + i) * TILE_MM, (miny + 3) * TILE_MM, 0.0, 40.0, 40.0,
-                                           f"{rot}°")
-        for pos in s.frontier:
-            x, y = xy(pos)
-            lay.cells[f"at:{x},{y}"] = Cell(x * TILE_MM, y * TILE_MM, 0.0, TILE_MM, TILE_MM, f"{x},{y}")
-    for i, (t, kk) in enumerate(s.discarded):
-        lay.place(f"tile:{CODES[t]}:{kk}", Pose("ccs_tile", (minx - 5) * TILE_MM, (miny + i * 1.1) * TILE_MM, 0.0,
-                                                look=look(tile=CODES[t], rotation=0)))
-    # towers
-    tops = {}
-    for pos, stack in s.towers.items():
-        x, y = xy(pos)
-        for lvl, code in enumerate(stack):
-            lay.place(tower_id(code), Pose("tower_piece", x * TILE_MM, y * TILE_MM, TILE_H + lvl * STOREY,
-                                           look=look(colour=E.PIECE_NAMES[code & 3], player=(code >> 8) + 1)))
-        tops[pos] = TILE_H + len(stack) * STOREY
-        lay.cells[f"tower:{x},{y}"] = Cell(x * TILE_MM, y * TILE_MM, tops[pos], 18.0, 17.0, f"tower {x},{y}")
-    # supply places for each player: followers, tower pieces, prisoners they hold
-    def supply_xy(p: int, slot: int, row: int) -> tuple[float, float]:
-        return (side_x + slot * 20.0, (maxy - p * 2.0) * TILE_MM - row * 20.0)
-    held = [0] * n
-    for fid, loc in enumerate(s.fl):
-        p = fid // FOLLOWERS
-        mid = meeple_id(fid)
-        lk = look(player=p + 1)
-        if loc == SUPPLY:
-            x, y = supply_xy(p, fid % FOLLOWERS, 0)
-            lay.place(mid, Pose("meeple", x, y, 0.0, look=lk))
-        elif loc <= TOP0:
-            pos = TOP0 - loc
-            x, y = xy(pos)
-            lay.place(mid, Pose("meeple", x * TILE_MM, y * TILE_MM, tops[pos], look=lk))
-        elif loc <= -2:
-            q = -2 - loc
-            x, y = supply_xy(q, FOLLOWERS + 1 + held[q], 0)
-            held[q] += 1
-            lay.place(mid, Pose("meeple", x, y, 0.0, look=lk))
-        else:
-            t, r, pos, base = s.tiles[s.ntile[loc]][:4]
-            fx, fy = feature_spot(t, r, loc - base)
-            x, y = xy(pos)
-            kind = s.nkind[loc]
-            lay.place(mid, Pose("meeple", (x + fx) * TILE_MM, (y + fy) * TILE_MM, TILE_H, look=lk,
-                                tilt=90.0 if kind == TL.FIELD else 0.0))
-    if s.cfg.tower:
-        for p in range(n):
-            for ptype in range(3):
-                total = s.cfg.pieces[ptype]
-                left = s.tsup[3 * p + ptype]
-                for kk in range(total - left, total):
-                    code = E.piece_code(p, ptype, kk)
-                    x, y = supply_xy(p, kk, 1 + ptype)
-                    lay.place(tower_id(code), Pose("tower_piece", x, y, 0.0,
-                                                   look=look(colour=E.PIECE_NAMES[ptype], player=p + 1)))
-                if p == s.player and s.phase == ACTION:
-                    x, y = supply_xy(p, -1, 1 + ptype)
-                    lay.cells[f"piece:{E.PIECE_NAMES[ptype]}"] = Cell(x, y, 0.0, 18.0, 17.0, E.PIECE_NAMES[ptype])
-    if s.phase == ACTION:
-        t, r, pos, base = s.tiles[-1][:4]
-        x, y = xy(pos)
-        for j in range(len(ROTS[t][r].kinds)):
-            fx, fy = feature_spot(t, r, j)
-            lay.cells[f"feature:{j}"] = Cell((x + fx) * TILE_MM, (y + fy) * TILE_MM, TILE_H, 12.0, 12.0,
-                                             ROTS[t][r].names[j])
-        x, y = supply_xy(s.player, 0, -1)
-        lay.cells["piece:follower"] = Cell(x, y, 0.0, 16.0, 16.0, "follower")
-    if s.phase in (ACTION, CAPTURE, RANSOM):
-        x, y = supply_xy(s.player, -2, 0)
-        lay.cells["pass"] = Cell(x, y, 0.0, 20.0, 20.0, "pass")
-    if s.phase == RANSOM:
-        for q in range(n):
-            x, y = supply_xy(q, FOLLOWERS + 1, -1)
-            lay.cells[f"ransom:{q + 1}"] = Cell(x, y, 0.0, 20.0, 20.0, f"ransom from P{q + 1}")
-    if s.phase == DRAW:
-        lay.cells["bag"] = Cell((minx - 3) * TILE_MM, miny * TILE_MM, s.bagn * TILE_H, TILE_MM, TILE_MM, "draw")
-    return lay
+def _final_order(details: list) -> list:
+    """The final scoring walked through as the rules list it: roads, cities, cloisters, then fields."""
+    order = {"road": 0, "city": 1, "cloister": 2, "field": 3}
+    return sorted(details, key=lambda d: order.get(d[0], 4))

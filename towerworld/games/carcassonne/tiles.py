@@ -77,7 +77,8 @@ def parse_features(text: str):
     """Feature list of one row at rotation 0: [(kind, locs, pennants, touching-city edges)]; plus cloister/tower flags.
 
     locs are edge indices 0-3 (N E S W) for roads and cities, half-edge indices 0-7 for fields (-1 for 'I')."""
-    feats, cloister, tower = [], False, False
+    feats: list[tuple[int, tuple[int, ...], int, tuple[int, ...]]] = []
+    cloister = tower = False
     for part in (p.strip() for p in text.split('|')):
         if part == 'K':
             cloister = True
@@ -112,27 +113,28 @@ class Rot:
         self.edges = tuple(EDGE_CODE[edges[(d - r) % 4]] for d in range(4))
         self.cloister, self.tower = cloister, tower
         self.kinds = tuple(f[0] for f in feats)
-        self.locs, self.names = [], []
+        locs_built: list[tuple[int, ...]] = []
+        names_built: list[str] = []
         # slot table: 0-3 the feature (road/city) on edge d, 4-11 the field on half-edge h
-        self.slot = [-1] * 12
+        slot = [-1] * 12
         for j, (kind, locs, _p, _touch) in enumerate(feats):
             if kind == FIELD:
                 rl = tuple(-1 if h < 0 else (h + 2 * r) % 8 for h in locs)
                 for h in rl:
                     if h >= 0:
-                        self.slot[4 + h] = j
-                self.names.append('field ' + ' '.join('I' if h < 0 else HALVES[h] for h in sorted(rl)))
+                        slot[4 + h] = j
+                names_built.append('field ' + ' '.join('I' if h < 0 else HALVES[h] for h in sorted(rl)))
             elif kind == CLOISTER:
                 rl = ()
-                self.names.append('cloister')
+                names_built.append('cloister')
             else:
                 rl = tuple((d + r) % 4 for d in locs)
                 for d in rl:
-                    self.slot[d] = j
-                self.names.append(KIND_NAMES[kind] + ' ' + ' '.join(DIRS[d] for d in sorted(rl)))
-            self.locs.append(rl)
-        self.locs = tuple(self.locs)
-        self.names = tuple(self.names)
+                    slot[d] = j
+                names_built.append(KIND_NAMES[kind] + ' ' + ' '.join(DIRS[d] for d in sorted(rl)))
+            locs_built.append(rl)
+        self.locs = tuple(locs_built)
+        self.names = tuple(names_built)
         self.pennants = tuple(f[2] for f in feats)
         self.nopen = tuple(len(l) if k in (ROAD, CITY) else 0 for k, l in zip(self.kinds, self.locs))
         self.roadcity = tuple(j for j, k in enumerate(self.kinds) if k in (ROAD, CITY))
@@ -145,7 +147,7 @@ class Rot:
             cities = []
             for d in touch:
                 rd = (d + r) % 4
-                j = self.slot[rd]
+                j = slot[rd]
                 assert j >= 0 and self.kinds[j] == CITY, (code, touch)
                 if j not in cities:
                     cities.append(j)
@@ -156,17 +158,17 @@ class Rot:
         for d in range(4):
             od = (d + 2) % 4
             js = []
-            if self.slot[d] >= 0:
-                js.append((self.slot[d], od, 1))
+            if slot[d] >= 0:
+                js.append((slot[d], od, 1))
             for s in (0, 1):
                 h = 2 * d + s
-                j = self.slot[4 + h]
+                j = slot[4 + h]
                 if j >= 0:
                     partner = 2 * od + (1 - s)
                     js.append((j, 4 + partner, 0))
             joins.append(tuple(js))
         self.joins = tuple(joins)
-        self.slot = tuple(self.slot)
+        self.slot = tuple(slot)
         # the constraint this tile puts on an empty neighbour: that neighbour's side (d+2)%4 must show edges[d]
         self.key = 0
         for d in range(4):

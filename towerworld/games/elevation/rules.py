@@ -1,94 +1,37 @@
-"""Elevation rules core: board geometry, the state, complete-turn generation and application.
+"""Elevation rules (seed 004): the state, complete-turn generation, applying a turn, refusals, and the Game.
 
-Squares are 0..35, square = row * 6 + col, a1 = 0 (col a..f, row 1..6). Player 0's home row is row 1.
-A whole turn is one move, a tuple of ints:
-
-    (s, DM, f, t, m)          basic: dig f>t, then move to m
-    (s, MD, m, f, t)          basic: move to m, then dig f>t (adjacent to m)
-    (s, FDM, f, t, e)         fish: dig f>t, then two squares diagonally to e
-    (s, FMD, e, f, t)         fish: two squares diagonally to e, then dig f>t
-    (s, DD, f1, t1, f2, t2)   dragon: dig twice
-    (s, MM, m1, m2)           dragon: move twice
-    (s, CLIMB, m)             dragon: one step climbing exactly two, no dig
-    (s, UNDERMINE, f, t)      variant: dig f>t from beneath an enemy, no move
-    (-1, OFFER) (-1, ACCEPT) (-1, DECLINE)   draw agreement
-
-`s` is the acting piece's square. Tuples compare element-wise, so moves sort by piece square, then kind.
+Turn generation is the hot path of search. A piece's turns depend only on a few facts about the squares around it
+(which neighbours can give a tile, which can take one, which can be stepped onto at each height change a dig can
+make), so each piece's turns are looked up in a table keyed by those facts as bit masks over the 36 squares, and
+generated only the first time a key is met. The table holds shared move tuples; it is emptied when it grows large.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-N = 6
-SQUARES = 36
-FILES = "abcdef"
-
-SAMURAI, DRAGON, FISH = 0, 1, 2
-TYPE_NAMES = ("samurai", "dragon", "fish")
-TYPE_LETTERS = ("S", "D", "F")
-HOME_TYPES = (SAMURAI, DRAGON, FISH, FISH, DRAGON, SAMURAI)     # a..f on the home row
-PIECES = 12                                                     # index i: side i // 6, file i % 6
-PTYPE = tuple(HOME_TYPES[i % 6] for i in range(PIECES))
-PSIDE = tuple(i // 6 for i in range(PIECES))
-# code of what stands on a square, for position keys: 0 empty, 1 + side * 3 + type
-PCODE = tuple(1 + PSIDE[i] * 3 + PTYPE[i] for i in range(PIECES))
-
-DM, MD, FDM, FMD, DD, MM, CLIMB, UNDERMINE = range(8)
-OFFER, ACCEPT, DECLINE = 0, 1, 2
-DRAW = -1
+from towerworld.engine.game import TERMINAL, BadNotation, Event, EventKind, Game, IllegalMove, Option, Variant
+from towerworld.games.elevation import layout, notation
+from towerworld.games.elevation.board import (
+    ACCEPT, ADJACENT, BIT, DECLINE, DIG_DIG, DIG_MOVE, DRAGON, DRAW, FISH, FISH_DIG_LEAP, FISH_LEAP_DIG, KIND_NAMES,
+    LEAPS, LONE_STEP, MOVE_DIG, MOVE_MOVE, NEIGHBOUR_MASK, OFFER, PIECES, SAMURAI, SETUPS, SIDE_NAMES,
+    SQUARES, TERRAIN_PRESETS, UNDERMINE, home_square, square_name, squares_of, turn_actions)
 
 ONGOING, WIN0, WIN1, DRAWN = -1, 0, 1, 2
+ALL_SQUARES = (1 << SQUARES) - 1
 
-
-def sq_name(s: int) -> str:
-    return f"{FILES[s % N]}{s // N + 1}"
-
-
-def sq_of(name: str) -> int | None:
-    if len(name) != 2 or name[0] not in FILES or name[1] not in "123456":
-        return None
-    return (int(name[1]) - 1) * N + FILES.index(name[0])
-
-
-def _neigh(s: int) -> tuple[int, ...]:
-    r, c = divmod(s, N)
-    out = []
-    for dr in (-1, 0, 1):
-        for dc in (-1, 0, 1):
-            if (dr or dc) and 0 <= r + dr < N and 0 <= c + dc < N:
-                out.append((r + dr) * N + c + dc)
-    return tuple(sorted(out))
-
-
-def _diag2(s: int) -> tuple[tuple[int, int], ...]:
-    r, c = divmod(s, N)
-    out = []
-    for dr in (-1, 1):
-        for dc in (-1, 1):
-            if 0 <= r + 2 * dr < N and 0 <= c + 2 * dc < N:
-                out.append(((r + 2 * dr) * N + c + 2 * dc, (r + dr) * N + c + dc))
-    return tuple(sorted(out))
-
-
-NEIGH = tuple(_neigh(s) for s in range(SQUARES))
-DIAG2 = tuple(_diag2(s) for s in range(SQUARES))         # (end, middle), sorted by end
-ADJ = tuple(frozenset(n) for n in NEIGH)
-
-TERRAIN_PRESETS = {
-    # every preset holds 108 tiles: the real game's tile count
-    "flat": tuple(3 for _ in range(SQUARES)),
-    "hills": tuple((2, 3, 4, 4, 3, 2)[s // N] for s in range(SQUARES)),
-    "valley": tuple((4, 3, 2, 2, 3, 4)[s // N] for s in range(SQUARES)),
-    "checker": tuple(2 if (s // N + s % N) % 2 == 0 else 4 for s in range(SQUARES)),
-}
-SETUPS = {
-    "standard": HOME_TYPES,
+REASONS = {
+    "captured": "captured every enemy piece",
+    "stuck": "left the opponent without a legal turn",
+    "repetition": "the same position arose for the third time",
+    "agreement": "the players agreed to a draw",
+    "cap": "the move cap was reached",
 }
 
 
 @dataclass(frozen=True, slots=True)
 class Rules:
     terrain: str = "flat"
+    setup: str = "standard"
     two_pieces: bool = False
     undermining: bool = False
     samurai_undermining: bool = False
@@ -101,8 +44,9 @@ class Rules:
 class State:
     stacks: tuple          # 36 tuples of tile numbers, bottom to top
     heights: tuple         # 36 ints: len(stacks[s])
-    board: tuple           # 36 ints: piece index standing on the square, or -1
-    pos: tuple             # 12 ints: square of each piece, or -1 once captured
+    board: tuple           # 36 ints: the piece standing on the square, or -1
+    pos: tuple             # 12 ints: the square of each piece, or -1 once captured
+    kinds: tuple           # 12 ints: SAMURAI, DRAGON or FISH (from the setup)
     mover: int             # whose turn it is (0 / 1)
     phase: int             # 0: playing; 1: the mover offered a draw and the other player answers
     offered: bool          # the mover already offered a draw this turn (and it was declined)
@@ -110,167 +54,217 @@ class State:
     turns: int             # completed turns (for the move cap)
     history: tuple         # position keys since the last capture, the current one last
     outcome: int           # ONGOING, WIN0, WIN1, DRAWN
-    reason: str            # why the game ended
+    reason: str            # why the game ended (a key of REASONS)
     rules: Rules
 
 
-def position_key(heights: tuple, board: tuple, mover: int, used: int) -> int:
-    """Identity of a position for repetition: heights, what stands where, who moves (tile identity is irrelevant).
-
-    Stored as Python's deterministic hash of a tuple of ints (the same in every process)."""
-    return hash((heights, tuple(map(_PCODE_EXT.__getitem__, board)), mover, used))
+def side_of(piece: int) -> int:
+    return piece // 6
 
 
-_PCODE_EXT = PCODE + (0,)        # index -1 (an empty square) reads the trailing 0
+def position_key(heights: tuple, board: tuple, kinds: tuple, mover: int, used: int) -> int:
+    """Identity of a position for repetition: heights, which kind of piece of which side stands where, who moves.
+
+    Tile identity does not count. Python's hash of a tuple of ints is the same in every process."""
+    codes = tuple(0 if b < 0 else 1 + (b // 6) * 3 + kinds[b] for b in board)
+    return hash((heights, codes, mover, used))
 
 
-def owners(board) -> list:
-    return [PSIDE[b] if b >= 0 else -1 for b in board]
+def build_state(rules: Rules, heights, placement: dict, kinds: tuple, mover: int = 0) -> State:
+    """The one way to make a state: `heights` per square (tiles numbered bottom to top from a1), `placement` maps
+    piece index -> square."""
+    stacks, n = [], 0
+    for h in heights:
+        stacks.append(tuple(range(n, n + h)))
+        n += h
+    board = [-1] * SQUARES
+    pos = [-1] * PIECES
+    for piece, s in placement.items():
+        board[s] = piece
+        pos[piece] = s
+    height_row, board_row = tuple(heights), tuple(board)
+    key = position_key(height_row, board_row, kinds, mover, -1)
+    return State(tuple(stacks), height_row, board_row, tuple(pos), kinds, mover, 0, False, -1, 0, (key,), ONGOING, "",
+                 rules)
 
 
 # ---- turn generation ------------------------------------------------------------------------------------------------
 
-def piece_turns(H, O, s: int, me: int, ptype: int, rules: Rules, out: list) -> None:
-    """Append every complete legal turn of the piece on square `s`, in sorted order."""
-    enemy = 1 - me
-    nb = NEIGH[s]
-    hs = H[s]
-    ocean = rules.ocean
-    can_und = rules.samurai_undermining and ptype == SAMURAI
-    srcs = [f for f in nb if H[f] > 0 and (O[f] != enemy or can_und)]
-    tgts = [t for t in nb if O[t] < 0]
-    climb_any = ocean and hs == 0
-    append = out.append
+class _Masks:
+    """Bit masks of one position as seen by the side to move: empty squares, enemy squares, squares with terrain,
+    and squares by height (`at_most(h)`)."""
+    __slots__ = ("empty", "enemy", "terrain", "levels", "ones")
 
-    # single steps from s with the current heights
-    steps = []
-    for m in nb:
-        om = O[m]
-        if om < 0:
-            if H[m] - hs <= 1 or climb_any:
-                steps.append(m)
-        elif om == enemy and hs - H[m] >= 2:
-            steps.append(m)
+    def __init__(self, heights, board, me: int):
+        empty = enemy = 0
+        top = max(heights)
+        levels = [0] * (top + 1)
+        for s in range(SQUARES):
+            bit = BIT[s]
+            levels[heights[s]] |= bit
+            b = board[s]
+            if b < 0:
+                empty |= bit
+            elif b // 6 != me:
+                enemy |= bit
+        self.empty = empty
+        self.enemy = enemy
+        self.terrain = ALL_SQUARES & ~levels[0]
+        self.ones = levels[1] if top >= 1 else 0
+        acc = 0
+        for h in range(top + 1):          # levels[h] becomes "height at most h"
+            acc |= levels[h]
+            levels[h] = acc
+        self.levels = levels
 
-    # DM: dig, then move
-    if srcs and tgts:
-        for f in srcs:
-            for t in tgts:
-                if t == f:
-                    continue
-                for m in nb:
-                    om = O[m]
-                    if om == me:
-                        continue
-                    hm = H[m]
-                    if m == f:
-                        hm -= 1
-                    elif m == t:
-                        hm += 1
-                    if om < 0:
-                        if hm - hs <= 1 or climb_any:
-                            append((s, DM, f, t, m))
-                    elif hs - hm >= 2:
-                        append((s, DM, f, t, m))
+    def at_most(self, h: int) -> int:
+        if h < 0:
+            return 0
+        levels = self.levels
+        return levels[h] if h < len(levels) else ALL_SQUARES
 
-    # MD: move, then dig (from the new square; the square left behind is now empty)
-    for m in steps:
-        pairs = _digs_from(H, O, m, s, enemy, can_und)
-        for f, t in pairs:
-            append((s, MD, m, f, t))
 
-    if ptype == FISH:
-        diag = DIAG2[s]
-        if srcs and tgts:
-            for f in srcs:
-                for t in tgts:
-                    if t == f:
-                        continue
-                    for e, mid in diag:
-                        if O[mid] >= 0:
-                            continue
-                        hmid = H[mid] - (mid == f) + (mid == t)
-                        if hmid - hs > 1 and not climb_any:
-                            continue
-                        oe = O[e]
-                        if oe < 0:
-                            if H[e] - hmid <= 1 or (ocean and hmid == 0):
-                                append((s, FDM, f, t, e))
-                        elif oe == enemy and hmid - H[e] >= 2:
-                            append((s, FDM, f, t, e))
-        for e in _diag_moves(H, O, s, enemy, ocean):
-            for f, t in _digs_from(H, O, e, s, enemy, False):
-                append((s, FMD, e, f, t))
+_TABLE: dict = {}
+_TABLE_LIMIT = 60_000          # keys; the whole table is dropped past this (a few tens of MB at most)
 
-    elif ptype == DRAGON:
-        # DD: dig twice (the second dig may not simply put the first tile back)
-        if srcs and tgts:
-            for f1 in srcs:
-                for t1 in tgts:
-                    if t1 == f1:
-                        continue
-                    for f2 in nb:
-                        h2 = H[f2] - (f2 == f1) + (f2 == t1)
-                        if h2 <= 0 or O[f2] == enemy:
-                            continue
-                        for t2 in tgts:
-                            if t2 == f2 or (f2 == t1 and t2 == f1):
-                                continue
-                            append((s, DD, f1, t1, f2, t2))
-        # MM: move twice, each a basic step; not back to the start unless the first step captured
-        for m1 in steps:
-            captured = O[m1] == enemy
-            h1 = H[m1]
-            climb1 = ocean and h1 == 0
-            for m2 in NEIGH[m1]:
-                if m2 == s:
-                    if not captured:
-                        continue
-                    o2 = -1
-                else:
-                    o2 = O[m2]
-                if o2 < 0:
-                    if H[m2] - h1 <= 1 or climb1:
-                        append((s, MM, m1, m2))
-                elif o2 == enemy and h1 - H[m2] >= 2:
-                    append((s, MM, m1, m2))
-        # CLIMB: one step up exactly two, no dig
-        for m in nb:
-            if O[m] < 0 and H[m] - hs == 2:
-                append((s, CLIMB, m))
 
+def _lookup(key, make):
+    moves = _TABLE.get(key)
+    if moves is None:
+        if len(_TABLE) >= _TABLE_LIMIT:
+            _TABLE.clear()
+        moves = _TABLE[key] = tuple(make())
+    return moves
+
+
+def _dig_pairs(sources: int, targets: int):
+    """Every dig from a source square onto a different target square, in order."""
+    tgts = squares_of(targets)
+    return [(f, t) for f in squares_of(sources) for t in tgts if t != f]
+
+
+def _reachable(m: int, masks: _Masks, height: int, climb: int, anywhere: bool) -> int:
+    """Neighbours of `m` a piece standing at `height` may step onto: empty ones at most `climb` higher (any height
+    when `anywhere`, the ocean rule), enemy ones at least two lower (a capture)."""
+    up = masks.empty if anywhere else masks.empty & masks.at_most(height + climb)
+    return NEIGHBOUR_MASK[m] & (up | (masks.enemy & masks.at_most(height - 2)))
+
+
+def piece_turn_groups(heights, masks: _Masks, s: int, kind: int, rules: Rules):
+    """Every complete legal turn of the piece on square `s`, as sorted groups of moves (tuples), in sorted order."""
+    hs = heights[s]
+    near = NEIGHBOUR_MASK[s]
+    anywhere = rules.ocean and hs == 0
+    enemy = masks.enemy
+    digs_under_enemy = rules.samurai_undermining and kind == SAMURAI
+    forbidden = 0 if digs_under_enemy else enemy
+    sources = near & masks.terrain & ~forbidden
+    targets = near & masks.empty
+    at_most = masks.at_most
+
+    def steppable(change: int) -> int:
+        """Neighbours that may be stepped onto once a dig changed their height by `change`."""
+        up = masks.empty if anywhere else masks.empty & at_most(hs + 1 - change)
+        return near & (up | (enemy & at_most(hs - 2 - change)))
+
+    steps = steppable(0)
+    key: tuple  # the table's key: a shape tag, the square, then the masks (and leap codes) that shape depends on
+    if sources and targets:
+        key = (DIG_MOVE, s, sources, targets, steppable(-1), steps, steppable(1))
+        yield _lookup(key, lambda: _dig_move(key))
+    for m in squares_of(steps):
+        after = NEIGHBOUR_MASK[m]
+        key = (MOVE_DIG, s, m, after & masks.terrain & ~forbidden, after & (masks.empty | BIT[s]))
+        yield _lookup(key, lambda: _then_dig(key))
+    if kind == FISH:
+        codes = tuple(_leap_code(heights, masks, s, end, mid, anywhere, rules.ocean) for end, mid in LEAPS[s])
+        if sources and targets and any(codes):
+            key = (FISH_DIG_LEAP, s, sources, targets, codes)
+            yield _lookup(key, lambda: _dig_leap(key))
+        for (end, _), code in zip(LEAPS[s], codes):
+            if code & 2:
+                after = NEIGHBOUR_MASK[end]
+                key = (FISH_LEAP_DIG, s, end, after & masks.terrain & ~enemy, after & masks.empty)
+                yield _lookup(key, lambda: _then_dig(key))
+    elif kind == DRAGON:
+        if sources and targets:
+            key = (DIG_DIG, s, near & ~masks.terrain, near & masks.ones, near & enemy, targets)
+            yield _lookup(key, lambda: _dig_dig(key))
+        for m in squares_of(steps):
+            ocean_floor = rules.ocean and heights[m] == 0
+            second = _reachable(m, masks, heights[m], 1, ocean_floor)
+            # back to the square just left only after a capture: otherwise the turn changed nothing
+            if enemy & BIT[m] and (hs <= heights[m] + 1 or ocean_floor):
+                second |= BIT[s]
+            key = (MOVE_MOVE, s, m, second)
+            yield _lookup(key, lambda: [(key[1], MOVE_MOVE, key[2], m2) for m2 in squares_of(key[3])])
+        key = (LONE_STEP, s, _reachable(s, masks, hs, 2, anywhere))
+        yield _lookup(key, lambda: [(key[1], LONE_STEP, m) for m in squares_of(key[2])])
     if rules.undermining:
-        for f in nb:
-            if O[f] == enemy and H[f] > 0:
-                for t in tgts:
-                    append((s, UNDERMINE, f, t))
+        key = (UNDERMINE, s, near & enemy & masks.terrain, targets)
+        yield _lookup(key, lambda: [(key[1], UNDERMINE, f, t) for f, t in _dig_pairs(key[2], key[3])])
 
 
-def _digs_from(H, O, p: int, vacated: int, enemy: int, can_und: bool) -> list:
-    """Dig pairs for a piece now standing on p (having left `vacated`), heights unchanged."""
-    nb = NEIGH[p]
-    srcs = [f for f in nb if H[f] > 0 and (f == vacated or O[f] != enemy or can_und)]
-    if not srcs:
-        return []
-    tgts = [t for t in nb if O[t] < 0 or t == vacated]
-    return [(f, t) for f in srcs for t in tgts if f != t]
-
-
-def _diag_moves(H, O, s: int, enemy: int, ocean: bool) -> list:
-    hs = H[s]
+def _dig_move(key):
+    _, s, sources, targets, lowered, level, raised = key
     out = []
-    for e, mid in DIAG2[s]:
-        if O[mid] >= 0:
+    for f, t in _dig_pairs(sources, targets):
+        # the dig lowers f and raises t; every other neighbour keeps its height
+        steps = (level & ~BIT[f] & ~BIT[t]) | (lowered & BIT[f]) | (raised & BIT[t])
+        out += [(s, DIG_MOVE, f, t, m) for m in squares_of(steps)]
+    return out
+
+
+def _then_dig(key):
+    kind, s, m, sources, targets = key
+    return [(s, kind, m, f, t) for f, t in _dig_pairs(sources, targets)]
+
+
+def _leap_code(heights, masks: _Masks, s: int, end: int, mid: int, anywhere: bool, ocean: bool) -> int:
+    """Whether the fish may leap from `s` over `mid` to `end` once a dig changed the middle square's height by -1, 0
+    or +1: bits 1, 2 and 4. Each step obeys the climb rule, the middle square must be empty, a capture only at the
+    end."""
+    if not masks.empty & BIT[mid]:
+        return 0
+    code = 0
+    for bit, change in ((1, -1), (2, 0), (4, 1)):
+        hmid = heights[mid] + change
+        if hmid < 0 or (hmid - heights[s] > 1 and not anywhere):
             continue
-        hmid = H[mid]
-        if hmid - hs > 1 and not (ocean and hs == 0):
-            continue
-        oe = O[e]
-        if oe < 0:
-            if H[e] - hmid <= 1 or (ocean and hmid == 0):
-                out.append(e)
-        elif oe == enemy and hmid - H[e] >= 2:
-            out.append(e)
+        if masks.empty & BIT[end]:
+            if heights[end] - hmid <= 1 or (ocean and hmid == 0):
+                code |= bit
+        elif masks.enemy & BIT[end] and hmid - heights[end] >= 2:
+            code |= bit
+    return code
+
+
+def _dig_leap(key):
+    _, s, sources, targets, codes = key
+    out = []
+    for f, t in _dig_pairs(sources, targets):
+        for (end, mid), code in zip(LEAPS[s], codes):
+            bit = 1 if mid == f else 4 if mid == t else 2
+            if code & bit:
+                out.append((s, FISH_DIG_LEAP, f, t, end))
+    return out
+
+
+def _dig_dig(key):
+    _, s, bare, single, enemies, targets = key
+    out = []
+    near = squares_of(NEIGHBOUR_MASK[s])
+    tgts = squares_of(targets)
+    for f1, t1 in _dig_pairs(NEIGHBOUR_MASK[s] & ~bare & ~enemies, targets):
+        for f2 in near:
+            tiles = 0 if bare & BIT[f2] else 1 if single & BIT[f2] else 2
+            tiles += (f2 == t1) - (f2 == f1)
+            if tiles <= 0 or enemies & BIT[f2]:
+                continue
+            if f2 == t1:            # moving the first tile on: not straight back where it came from
+                out += [(s, DIG_DIG, f1, t1, f2, t2) for t2 in tgts if t2 != f2 and t2 != f1]
+            else:
+                out += [(s, DIG_DIG, f1, t1, f2, t2) for t2 in tgts if t2 != f2]
     return out
 
 
@@ -281,64 +275,477 @@ def all_turns(st: State) -> list:
     if st.phase == 1:
         return [(DRAW, ACCEPT), (DRAW, DECLINE)]
     rules = st.rules
-    H = st.heights
-    B = st.board
-    O = [PSIDE[b] if b >= 0 else -1 for b in B]
-    me = st.mover
     out = []
     if rules.draw_offers and not st.offered and st.used < 0:
         out.append((DRAW, OFFER))
-    used = st.used
+    heights, board, kinds, me, used = st.heights, st.board, st.kinds, st.mover, st.used
+    masks = _Masks(heights, board, me)
     for s in range(SQUARES):
-        b = B[s]
+        b = board[s]
         if b >= 0 and b // 6 == me and b != used:
-            piece_turns(H, O, s, me, PTYPE[b], rules, out)
+            for group in piece_turn_groups(heights, masks, s, kinds[b], rules):
+                out += group
     return out
 
 
-def has_turn(H, B, me: int, rules: Rules, used: int = -1) -> bool:
+def piece_turns(st: State, s: int) -> list:
+    """The complete legal turns of the piece on `s` (empty when it may not act now)."""
+    b = st.board[s] if 0 <= s < SQUARES else -1
+    if st.outcome != ONGOING or st.phase != 0 or b < 0 or b // 6 != st.mover or b == st.used:
+        return []
+    masks = _Masks(st.heights, st.board, st.mover)
+    return [m for group in piece_turn_groups(st.heights, masks, s, st.kinds[b], st.rules) for m in group]
+
+
+def has_turn(heights, board, kinds, me: int, rules: Rules, used: int = -1) -> bool:
     """Whether `me` has any complete legal turn (draw offers do not count)."""
-    O = [PSIDE[b] if b >= 0 else -1 for b in B]
-    enemy = 1 - me
-    later = []
+    masks = _Masks(heights, board, me)
     for s in range(SQUARES):
-        b = B[s]
-        if b < 0 or b // 6 != me or b == used:
-            continue
-        ptype = PTYPE[b]
-        can_und = rules.samurai_undermining and ptype == SAMURAI
-        hs = H[s]
-        climb_any = rules.ocean and hs == 0
-        for m in NEIGH[s]:
-            om = O[m]
-            if (om < 0 and (H[m] - hs <= 1 or climb_any)) or (om == enemy and hs - H[m] >= 2):
-                if _digs_from(H, O, m, s, enemy, can_und):
-                    return True
-        later.append((s, ptype))
-    for s, ptype in later:
-        out: list = []
-        piece_turns(H, O, s, me, ptype, rules, out)
-        if out:
-            return True
+        b = board[s]
+        if b >= 0 and b // 6 == me and b != used:
+            if any(piece_turn_groups(heights, masks, s, kinds[b], rules)):
+                return True
     return False
 
 
 # ---- applying a turn -------------------------------------------------------------------------------------------------
 
-def turn_actions(move) -> list:
-    """The move as a list of actions: ("dig", f, t), ("move", to), ("undermine", f, t), ("climb", to)."""
-    kind = move[1]
-    a = move[2:]
-    if kind == DM or kind == FDM:
-        return [("dig", a[0], a[1]), ("move", a[2])]
-    if kind == MD or kind == FMD:
-        return [("move", a[0]), ("dig", a[1], a[2])]
-    if kind == DD:
-        return [("dig", a[0], a[1]), ("dig", a[2], a[3])]
-    if kind == MM:
-        return [("move", a[0]), ("move", a[1])]
-    if kind == CLIMB:
-        return [("climb", a[0])]
-    if kind == UNDERMINE:
-        return [("undermine", a[0], a[1])]
-    raise ValueError(kind)
+def advance(st: State, move) -> State:
+    """The state after a legal turn (or draw move), without events: the search's apply."""
+    if move[0] == DRAW:
+        return _answer_draw(st, move[1])
+    stacks = list(st.stacks)
+    heights = list(st.heights)
+    board = list(st.board)
+    pos = list(st.pos)
+    piece = board[move[0]]
+    here = move[0]
+    captured = False
+    for act in turn_actions(move):
+        if act[0] in ("dig", "undermine"):
+            f, t = act[1], act[2]
+            src = stacks[f]
+            stacks[f] = src[:-1]
+            stacks[t] = stacks[t] + src[-1:]
+            heights[f] -= 1
+            heights[t] += 1
+        else:
+            to = act[1]
+            victim = board[to]
+            if victim >= 0:
+                pos[victim] = -1
+                captured = True
+            board[here] = -1
+            board[to] = piece
+            pos[piece] = to
+            here = to
+    return _after_turn(st, tuple(stacks), tuple(heights), tuple(board), tuple(pos), piece, captured)
+
+
+def _after_turn(st: State, stacks, heights, board, pos, piece: int, captured: bool) -> State:
+    """Who moves next and whether the game ended: the opponent has no piece, or no complete turn (a win); the third
+    repetition or the move cap (a draw); in that order."""
+    rules, me = st.rules, st.mover
+    mover, used, turns = me, -1, st.turns
+    enemy_left = any(p >= 0 for p in pos[(1 - me) * 6:(1 - me) * 6 + 6])
+    if (rules.two_pieces and st.used < 0 and enemy_left
+            and has_turn(heights, board, st.kinds, me, rules, piece)):
+        used = piece                       # the same player acts again with another piece
+    else:
+        mover = 1 - me
+        turns += 1
+    key = position_key(heights, board, st.kinds, mover, used)
+    history = (key,) if captured else st.history + (key,)
+    outcome, reason = ONGOING, ""
+    if not enemy_left:
+        outcome, reason = WIN0 + me, "captured"
+    elif used < 0 and not has_turn(heights, board, st.kinds, mover, rules):
+        outcome, reason = WIN0 + me, "stuck"
+    elif history.count(key) >= 3:
+        outcome, reason = DRAWN, "repetition"
+    elif turns >= rules.move_cap:
+        outcome, reason = DRAWN, "cap"
+    return State(stacks, heights, board, pos, st.kinds, mover, 0, st.offered if mover == me else False, used, turns,
+                 history, outcome, reason, rules)
+
+
+def _answer_draw(st: State, what: int) -> State:
+    if what == OFFER:
+        return replace(st, phase=1, offered=True)
+    if what == ACCEPT:
+        return replace(st, phase=0, outcome=DRAWN, reason="agreement")
+    return replace(st, phase=0)
+
+
+def result_text(outcome: int, reason: str) -> str:
+    if outcome == DRAWN:
+        return f"Draw: {REASONS.get(reason, reason)}."
+    return f"{SIDE_NAMES[outcome]} wins: {REASONS.get(reason, reason)}."
+
+
+# ---- refusals: one named check per rule ------------------------------------------------------------------------------
+
+class _Trial:
+    """A turn being checked action by action: heights and board as they stand after the actions so far."""
+
+    def __init__(self, st: State, s: int):
+        self.st = st
+        self.start = s
+        self.here = s
+        self.piece = st.board[s]
+        self.kind = st.kinds[self.piece]
+        self.heights = list(st.heights)
+        self.board = list(st.board)
+        self.captured = False
+
+    def owner(self, q: int) -> int:
+        b = self.board[q]
+        return -1 if b < 0 else b // 6
+
+
+def _shape_refusal(kind: int, pattern: tuple, rules: Rules) -> str | None:
+    """Seed: the samurai only makes a basic move; the fish's and dragon's alternatives; the undermining variant."""
+    allowed: set[tuple[str, ...]] = {("dig", "move"), ("move", "dig")}
+    if kind == DRAGON:
+        allowed |= {("dig", "dig"), ("move", "move"), ("move",)}
+    if rules.undermining:
+        allowed.add(("dig",))
+    if len(pattern) > 2:
+        return "A turn has at most two parts."
+    if any(shape[:len(pattern)] == pattern for shape in allowed):
+        return None
+    if kind == SAMURAI:
+        return "A samurai can only make a basic move: dig then move, or move then dig."
+    if kind == FISH:
+        return "A fish makes a basic move, or digs and moves two squares diagonally (in either order)."
+    return "A dragon digs and moves, digs twice, moves twice, or takes one step without digging."
+
+
+def _dig_refusal(trial: _Trial, f: int, t: int | None, undermining: bool, lone: bool) -> str | None:
+    """Seed: "Digging means picking up a terrain tile from any square that is adjacent to the piece you are playing
+    ... and placing it back onto any unoccupied adjacent square." Not from under an enemy (unless undermining)."""
+    rules = trial.st.rules
+    here = trial.here
+    if f == here:
+        return "You may not dig from under the piece you are playing."
+    if f not in ADJACENT[here]:
+        return "You may only dig from a square next to your piece."
+    if trial.heights[f] <= 0:
+        return f"There is no terrain left to dig on {square_name(f)}."
+    under_enemy = trial.owner(f) == 1 - trial.st.mover
+    may_undermine = (rules.undermining and lone) or (rules.samurai_undermining and trial.kind == SAMURAI)
+    if under_enemy and not may_undermine:
+        return "You may not remove terrain from a square that holds an enemy piece."
+    if undermining and not under_enemy:
+        return "Undermining digs from beneath an enemy piece; otherwise a turn needs a move too."
+    if t is None:
+        return None
+    if t == f:
+        return "The dug tile must go to a different square."
+    if t not in ADJACENT[here]:
+        return "You may only place terrain on a square next to your piece."
+    if trial.board[t] >= 0:
+        return "You may not place terrain onto a square occupied by a piece."
+    return None
+
+
+def _step_refusal(trial: _Trial, to: int, climb: int, last: bool) -> str | None:
+    """Seed: "You may not climb up more than one vertical step", "You can drop down as many vertical steps as
+    needed", "If you are at least TWO steps higher than an adjacent enemy piece then you can move onto that square and
+    capture it. Otherwise, you can only move into vacant squares"."""
+    here = trial.here
+    owner = trial.owner(to)
+    rise = trial.heights[to] - trial.heights[here]
+    if owner == trial.st.mover:
+        return "You may not move onto your own piece."
+    if owner >= 0:
+        if not last:
+            return "A fish may capture only on the last square of its diagonal move."
+        if rise > -2:
+            return "You may capture only from at least two steps above the enemy piece."
+    elif rise > climb and not (trial.st.rules.ocean and trial.heights[here] == 0):
+        if trial.kind == DRAGON and rise == 2:
+            return "A dragon may climb two steps only in a lone step, without digging."
+        return f"You may not climb more than {'one step' if climb == 1 else 'two steps'}."
+    return None
+
+
+def refusal(st: State, s: int, acts: list, complete: bool) -> str | None:
+    """The first rule that the actions break, or None. `complete`: the actions claim to be a whole turn."""
+    b = st.board[s]
+    if b < 0:
+        return f"There is no piece on {square_name(s)}."
+    if b // 6 != st.mover:
+        return "That is not your piece."
+    if b == st.used:
+        return "That piece has already acted this turn; pick another."
+    trial = _Trial(st, s)
+    pattern = tuple("dig" if a[0] == "undermine" else "move" if a[0] == "step" else a[0] for a in acts)
+    why = _shape_refusal(trial.kind, pattern, st.rules)
+    if why:
+        return why
+    for n, act in enumerate(acts):
+        if act[0] in ("dig", "undermine"):
+            why = _dig_refusal(trial, act[1], act[2], act[0] == "undermine", pattern == ("dig",))
+            if why or act[2] is None:
+                return why
+            if n == 1 and pattern == ("dig", "dig") and acts[0][1] == act[2] and acts[0][2] == act[1]:
+                return "That puts the first tile straight back: a turn must change the position."
+            trial.heights[act[1]] -= 1
+            trial.heights[act[2]] += 1
+        else:
+            why = _move_refusal(trial, act[1], pattern, n)
+            if why:
+                return why
+    if complete:
+        return _completion_refusal(trial, pattern, acts)
+    return None
+
+
+def _move_refusal(trial: _Trial, to: int, pattern: tuple, n: int) -> str | None:
+    here = trial.here
+    leap = (trial.kind == FISH and n == pattern.index("move") and pattern != ("move", "move")
+            and any(end == to for end, _ in LEAPS[here]))
+    if to not in ADJACENT[here] and not leap:
+        if trial.kind == FISH:
+            return "A fish moves one square, or exactly two squares in a straight diagonal line."
+        return "A piece moves one square, orthogonally or diagonally."
+    path = [to]
+    if leap:
+        mid = dict(LEAPS[here])[to]
+        if trial.board[mid] >= 0:
+            return "The fish's diagonal move must pass over an empty square."
+        path = [mid, to]
+    climb = 2 if trial.kind == DRAGON and pattern == ("move",) else 1     # the dragon's lone step
+    for q in path:
+        why = _step_refusal(trial, q, climb, q == to)
+        if why:
+            return why
+        if trial.board[q] >= 0:
+            trial.captured = True
+        trial.board[trial.here] = -1
+        trial.board[q] = trial.piece
+        trial.here = q
+    if pattern == ("move", "move") and n == 1 and trial.here == trial.start and not trial.captured:
+        return "The dragon's two steps would return it to where it started: a turn must change the position."
+    return None
+
+
+def _completion_refusal(trial: _Trial, pattern: tuple, acts: list) -> str | None:
+    """Seed: "A "Basic Move" is to either dig, then move...or...move, then dig": both parts are required, unless an
+    alternative of the fish or the dragon (or undermining) makes up the whole turn."""
+    if not pattern:
+        return "A turn needs a dig and a move."
+    if pattern == ("move",) and trial.kind != DRAGON:
+        return "A basic move needs a dig as well as a move."
+    if pattern == ("dig",) and not trial.st.rules.undermining:
+        return "A basic move needs a move as well as a dig."
+    return None
+
+
+# ---- the game --------------------------------------------------------------------------------------------------------
+
+class Elevation(Game):
+    name = "elevation"
+    title = "Elevation"
+    min_players = 2
+    max_players = 2
+    options = (
+        Option("terrain", "flat", "starting terrain (108 tiles): flat three deep, hills (a central plateau), valley "
+               "(low between the armies), checker (2 and 4 alternating)", choices=tuple(TERRAIN_PRESETS)),
+        Option("setup", "standard", "home row order from file a: standard S D F F D S, fish-wings F D S S D F, "
+               "dragons-centre S F D D F S, dragons-wings D S F F S D", choices=tuple(SETUPS)),
+        Option("two_pieces", False, "each turn, two different pieces act one after the other"),
+        Option("undermining", False, "any piece may instead dig a tile from beneath an enemy and not move"),
+        Option("samurai_undermining", False, "a samurai's dig (in a basic move) may come from beneath an enemy"),
+        Option("ocean", False, "a piece on the bottom of the box may step onto any adjacent square"),
+        Option("move_cap", 200, "the game is drawn after this many turns", low=20, high=2000),
+        Option("draw_offers", True, "players may offer a draw instead of moving; the opponent accepts or declines"),
+    )
+    variants = (
+        Variant("two-pieces", "Each player moves two pieces a turn.", {"two_pieces": True}),
+        Variant("undermining", "Undermining: dig from beneath an enemy and forgo the move.", {"undermining": True}),
+        Variant("samurai", "Samurai undermining: samurai may dig beneath enemies and still move.",
+                {"samurai_undermining": True}),
+        Variant("ocean", "The ocean rule: from the bottom of the box, step anywhere adjacent.", {"ocean": True}),
+        Variant("hills", "Start on a central plateau (108 tiles).", {"terrain": "hills"}),
+        Variant("valley", "Start with a valley between the armies (108 tiles).", {"terrain": "valley"}),
+        Variant("checker", "Start on a checkerboard of low and high squares (108 tiles).", {"terrain": "checker"}),
+        Variant("fish-wings", "Fish on the wings, samurai in the centre.", {"setup": "fish-wings"}),
+        Variant("dragons-centre", "Dragons in the centre, samurai on the wings.", {"setup": "dragons-centre"}),
+        Variant("dragons-wings", "Dragons on the wings, fish in the centre.", {"setup": "dragons-wings"}),
+    )
+    # a turn is at most 3 plies (offer, decline, the turn) and in the two-pieces game 4; the cap is at most 2000 turns
+    max_plies = 2000 * 4 + 4
+    # per piece at most 56 dig pairs: dragon 448 + 448 + 56*56 + 64 + 8 + 56, fish 448 + 448 + 224 + 224 + 56,
+    # samurai 448 + 448 + 56; two of each (whatever the setup, a bound for six dragons is far above), plus an offer
+    max_moves = 6 * (448 + 448 + 56 * 56 + 64 + 8 + 56) + 1
+
+    # ---- setup ------------------------------------------------------------------------------------------------------
+    def new_state(self, options=None, players=None) -> State:
+        rules = self._rules(options, players)
+        home = SETUPS[rules.setup]
+        kinds = tuple(home[i % 6] for i in range(PIECES))
+        placement = {i: home_square(i // 6, i % 6) for i in range(PIECES)}
+        return build_state(rules, TERRAIN_PRESETS[rules.terrain], placement, kinds)
+
+    def _rules(self, options, players=None) -> Rules:
+        opts, _ = self.resolve_options(options, None, players)
+        return Rules(**opts)
+
+    def position(self, pieces: dict, heights=None, mover: int = 0, options: dict | None = None) -> State:
+        """A custom position (puzzles, tests): `pieces` maps square names to piece ids ("dragon:0:b": kind, side,
+        starting file); `heights` is a dict of square name -> height (others 3) or a 36-tuple."""
+        rules = self._rules(options)
+        home = SETUPS[rules.setup]
+        kinds = list(home[i % 6] for i in range(PIECES))
+        if heights is None:
+            hs = list(TERRAIN_PRESETS[rules.terrain])
+        elif isinstance(heights, dict):
+            hs = [3] * SQUARES
+            for name, h in heights.items():
+                hs[notation.square_or_refuse(name)] = h
+        else:
+            hs = list(heights)
+        placement = {}
+        for name, pid in pieces.items():
+            piece, kind = layout.parse_piece_id(pid)
+            kinds[piece] = kind
+            placement[piece] = notation.square_or_refuse(name)
+        return build_state(rules, hs, placement, tuple(kinds), mover)
+
+    def num_players(self, state) -> int:
+        return 2
+
+    def current_player(self, state: State) -> int:
+        if state.outcome != ONGOING:
+            return TERMINAL
+        return state.mover ^ state.phase
+
+    def legal_moves(self, state: State) -> list:
+        return all_turns(state)
+
+    # ---- applying ---------------------------------------------------------------------------------------------------
+    def apply_unchecked(self, st: State, move) -> tuple[State, list]:
+        new = advance(st, move)
+        events = notation.turn_events(st, move) if move[0] != DRAW else notation.draw_events(st, move[1])
+        if new.outcome != ONGOING:
+            events.append(Event(EventKind.END, (), result_text(new.outcome, new.reason)))
+        return new, events
+
+    def apply(self, state: State, move) -> tuple[State, list]:
+        if self.current_player(state) == TERMINAL:
+            raise IllegalMove("The game is over.")
+        if not self.is_legal(state, move):
+            raise IllegalMove(self.why_illegal(state, move))
+        return self.apply_unchecked(state, move)
+
+    def is_legal(self, state: State, move) -> bool:
+        """Whether `move` is a legal move now, without generating every turn of the position."""
+        if not isinstance(move, tuple) or not move or not isinstance(move[0], int):
+            return False
+        if move[0] == DRAW:
+            return move in all_turns(state)
+        return move in piece_turns(state, move[0])
+
+    # ---- results ----------------------------------------------------------------------------------------------------
+    def returns(self, state: State) -> list:
+        if state.outcome in (WIN0, WIN1):
+            return [1.0, -1.0] if state.outcome == WIN0 else [-1.0, 1.0]
+        return [0.0, 0.0]
+
+    def scores(self, state: State) -> list:
+        """Enemy pieces captured by each player."""
+        return [sum(1 for p in state.pos[6:] if p < 0), sum(1 for p in state.pos[:6] if p < 0)]
+
+    def result(self, state: State) -> str:
+        if state.outcome == ONGOING:
+            return "in progress"
+        return result_text(state.outcome, state.reason)
+
+    def state_key(self, state: State):
+        return (state.heights, state.board, state.mover, state.phase, state.used)
+
+    # ---- what players see -------------------------------------------------------------------------------------------
+    def layout(self, state: State, viewer: int):
+        return layout.build_layout(state)
+
+    def hud(self, state: State, viewer: int) -> dict:
+        return layout.hud_lines(state, self.result(state))
+
+    def format_move(self, state: State, move) -> str:
+        return notation.format_move(state, move)
+
+    def describe_move(self, state: State, move) -> str:
+        return notation.describe_turn(state, move)
+
+    def parse_move(self, state: State, text: str):
+        move = notation.parse_move(state, text)
+        if not self.is_legal(state, move):
+            if move[0] == DRAW:
+                raise BadNotation(f"'{notation.shown(text)}' is not possible now: {self.why_illegal(state, move)}")
+            raise BadNotation(f"'{notation.shown(text)}' is not legal here: {self.why_illegal(state, move)}")
+        return move
+
+    def picks(self, state: State, move) -> tuple:
+        return notation.picks(state, move)
+
+    def describe_pick(self, state: State, picks, pick: str) -> str:
+        return notation.describe_pick(state, picks, pick)
+
+    def explain(self, state: State, picks) -> str:
+        if state.outcome != ONGOING:
+            return "The game is over."
+        if state.phase == 1:
+            return "Answer the draw offer first: accept or decline."
+        found = notation.actions_from_picks(state, picks)
+        if isinstance(found, str):
+            return found
+        s, acts, complete = found
+        return refusal(state, s, acts, complete) or "No complete legal turn continues from these picks."
+
+    def why_illegal(self, state: State, move) -> str:
+        if state.outcome != ONGOING:
+            return "The game is over."
+        try:
+            if move[0] == DRAW:
+                return _draw_refusal(state, move[1])
+            if not 0 <= move[0] < SQUARES:
+                return "That is not a move of Elevation."
+            acts = turn_actions(move)
+            return refusal(state, move[0], acts, complete=True) or "That is not a legal move here."
+        except (IndexError, TypeError, KeyError, ValueError):
+            return "That is not a move of Elevation."
+
+    # ---- strategy (strategy.py builds on this module, so it is imported when first asked for) --------------------
+    def heuristic(self, state: State, player: int) -> float:
+        """Material, height over neighbouring enemies, threats, escape squares and mobility (strategy.evaluate)."""
+        from towerworld.games.elevation.strategy import evaluate
+        return evaluate(state, player)
+
+    def agents(self) -> dict:
+        """Elevation's own agents (strategy.AGENTS): 'mcts' (the default opponent) and 'elev-greedy'."""
+        from towerworld.games.elevation.strategy import AGENTS
+        return AGENTS
+
+    def hint(self, state: State, viewer: int, budget: float = 0.5):
+        if self.current_player(state) != viewer:
+            return None
+        from towerworld.games.elevation.strategy import best_turn
+        return best_turn(state, budget)
+
+
+def _draw_refusal(state: State, what: int) -> str:
+    if state.phase == 1:
+        return "Answer the draw offer: accept or decline."
+    if what not in (OFFER, ACCEPT, DECLINE):
+        return "That is not a move of Elevation."
+    if what != OFFER:
+        return "There is no draw offer to answer."
+    if not state.rules.draw_offers:
+        return "Draw offers are switched off in this game."
+    return "You may offer a draw only once a turn, before moving."
+
+
+__all__ = ["Elevation", "Rules", "State", "KIND_NAMES", "all_turns", "advance", "build_state", "has_turn",
+           "piece_turns", "refusal", "turn_actions"]

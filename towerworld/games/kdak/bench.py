@@ -5,14 +5,14 @@ import random
 import statistics
 import time
 
-from towerworld.engine.measure import checked_plies_per_second
+from towerworld.engine.measure import checked_plies_per_second, search_sims_per_second, search_states
 
 
 def _games_per_second(game, variant: str | None, seconds: float) -> tuple[float, float]:
     options, n = game.resolve_options(None, variant)
     start_state = game.new_state(options, n)
     rng = random.Random(11)
-    times = []
+    times: list[float] = []
     start = time.perf_counter()
     while time.perf_counter() - start < seconds or len(times) < 5:
         t = time.perf_counter()
@@ -21,18 +21,46 @@ def _games_per_second(game, variant: str | None, seconds: float) -> tuple[float,
     return len(times) / sum(times), statistics.median(times) * 1000
 
 
-def bench_rows(seconds: float = 1.0) -> list[tuple[str, str, str]]:
+def rows(seconds: float = 1.0) -> list[tuple[str, float, float | None, str]]:
+    """(name, value, goal, unit) rows. The search rows are the engine's share of an MCTS simulation (three plies of
+    tree walk, then the game's rollout), CPU time, at decision states met in seeded random games."""
     from towerworld.games.kdak import GAME
-    rows = []
+    out: list[tuple[str, float, float | None, str]] = []
     gps, ms = _games_per_second(GAME, None, seconds)
-    rows.append(("random K'Dak games per second", f"{gps:.0f} ({ms:.2f} ms median)", ">= 500 (a game under 2 ms)"))
-    gps, ms = _games_per_second(GAME, "solitaire", seconds / 2)
-    rows.append(("random K'Dak solitaire games per second", f"{gps:.0f} ({ms:.2f} ms median)", ">= 500"))
-    rows.append(("K'Dak checked plies per second (apply with events)", f"{checked_plies_per_second(GAME, seconds / 2):.0f}",
-                 ">= 20000"))
-    return rows
+    out.append(("kdak_random_games_per_s", round(gps), 500, "games/s"))
+    out.append(("kdak_random_game_median_ms", round(ms, 2), 2.0, "ms (at most)"))
+    gps, _ = _games_per_second(GAME, "solitaire", seconds / 2)
+    out.append(("kdak_solitaire_random_games_per_s", round(gps), 500, "games/s"))
+    out.append(("kdak_checked_plies_per_s", round(checked_plies_per_second(GAME, seconds / 2)), 20000,
+                "plies/s (apply with events)"))
+    rng = random.Random(4)
+    start = GAME.new_state()
+    begin, n = time.process_time(), 0
+    while time.process_time() - begin < seconds / 2:
+        GAME.rollout(start, rng)
+        n += 1
+    out.append(("kdak_rollouts_per_s_from_start", round(n / (time.process_time() - begin)), None, "rollouts/s"))
+    states = search_states(GAME)
+    out.append(("engine_sims_per_s_kdak", round(search_sims_per_second(GAME, states, seconds)), 5000,
+                "sims/s (engine share)"))
+    options, players = GAME.resolve_options(None, "solitaire")
+    solo = search_states(GAME, options=options, players=players)
+    out.append(("engine_sims_per_s_kdak_solitaire", round(search_sims_per_second(GAME, solo, seconds)), 5000,
+                "sims/s (engine share)"))
+    return out
+
+
+def bench_rows(seconds: float = 1.0) -> list[tuple[str, float, str, str]]:
+    """The rows as scripts/bench.py reads them: (name, value, goal as text such as ">= 5000", unit)."""
+    return [(name, value, _goal_text(goal, unit), unit) for name, value, goal, unit in rows(seconds)]
+
+
+def _goal_text(goal, unit: str) -> str:
+    if goal is None:
+        return ""
+    return f"<= {goal}" if "at most" in unit else f">= {goal}"
 
 
 if __name__ == "__main__":
-    for row in bench_rows():
-        print(" | ".join(row))
+    for row in rows():
+        print(" | ".join(str(x) for x in row))

@@ -24,6 +24,16 @@ CENTRES = ((-HALF, HALF), (HALF, HALF), (HALF, -HALF), (-HALF, -HALF))
 PAWN_COLOURS = ("suns", "moons")
 TRACK_Y = 150.0
 TRACK_MAX = 60          # the tiles hold 60 points in all
+SPACING = 53.0          # discarded tiles lie in rows of six, 2 mm apart, in front of the tower
+PER_ROW = 6
+DISCARD_X = -TRACK.w / 2 + TILE.w / 2       # the rows start under the score track's left end
+DISCARD_Y = -2 * HALF - 54.0
+# beside each column, on a face of the tower nothing else stands at: where its "enter" and "down" click areas are
+# (a on the left, b behind, c and d in front; the stair stands on the right)
+OUTSIDE = ((-2 * HALF - 15, HALF), (HALF, 2 * HALF + 15), (HALF, -2 * HALF - 15), (-HALF, -2 * HALF - 15))
+TARGET = 28.0           # side of a click area
+WAITING_X = -2 * HALF - 45
+OUT_X = -2 * HALF - 95
 
 
 def column_centre(c: int) -> tuple[float, float]:
@@ -46,21 +56,22 @@ def build_layout(state) -> Layout:
         for lv, slot in enumerate(col):
             lay.place(tile_id(slot), Pose("pp_tile", x, y, lv * TILE.h, face_up=bool(up >> slot & 1),
                                           look=_tile_look(state, slot)))
-    # discards, face up, rows of eight in front of the tower
+    # discards, face up, rows of six in front of the tower
     for i, slot in enumerate(state.discards):
-        lay.place(tile_id(slot), Pose("pp_tile", -3.5 * 56 + (i % 8) * 56, -120 - (i // 8) * 56, 0.0,
+        row, place_in_row = divmod(i, PER_ROW)
+        lay.place(tile_id(slot), Pose("pp_tile", DISCARD_X + place_in_row * SPACING, DISCARD_Y - row * SPACING, 0.0,
                                       face_up=True, look=_tile_look(state, slot)))
     # pawns
-    where = {}
+    where: dict[int, list[int]] = {}
     for p, slot in enumerate(state.pawns):
         if slot >= 0:
             where.setdefault(slot, []).append(p)
     for p, slot in enumerate(state.pawns):
         pl = look(suit=PAWN_COLOURS[p % 2], player=p)
         if slot == NOT_IN:
-            pose = Pose("pp_pawn", -2 * HALF - 30, 15 - 30 * p, 0.0, look=pl)
+            pose = Pose("pp_pawn", WAITING_X, 15 - 30 * p, 0.0, look=pl)
         elif slot == OUT:
-            pose = Pose("pp_pawn", -2 * HALF - 80, 15 - 30 * p, 0.0, look=pl)
+            pose = Pose("pp_pawn", OUT_X, 15 - 30 * p, 0.0, look=pl)
         else:
             c, lv = pawn_place(state, p)
             x, y = CENTRES[c]
@@ -69,16 +80,19 @@ def build_layout(state) -> Layout:
                 x += -11 if sharing.index(p) == 0 else 11
             pose = Pose("pp_pawn", x, y, (lv + 1) * TILE.h, look=pl)
         lay.place(f"pawn:{p}", pose)
-    lay.cells["out"] = Cell(-2 * HALF - 80, 0.0, 0.0, 50.0, 80.0, "leave the tower")
+    lay.cells["out"] = Cell(OUT_X, 0.0, 0.0, 50.0, 80.0, "leave the tower")
     # level coins on a stair of six steps beside the tower, each step level with its storey, and labels
     stair_y = -2 * HALF + 12 + (LEVELS - 1) * 17 / 2
     lay.place("stair", Pose("level_stair", 2 * HALF + 16, stair_y, 0.0, look=look(steps=LEVELS, rise=TILE.h, run=17)))
     for lv in range(LEVELS):
         x, y = 2 * HALF + 16, -2 * HALF + 12 + lv * 17
         lay.place(f"coin:level:{lv}", Pose("pp_coin", x, y, lv * TILE.h, face_up=True, look=look(rank=RANKS[lv])))
-        lay.labels[f"level:{lv}"] = (x + 16, y, lv * TILE.h + COIN.h, f"level {lv}")
-    # the die by level 5
-    lay.place("die", Pose("pp_die", 2 * HALF + 34, -2 * HALF - 22, 0.0,
+        # the label's middle well clear of the coin (a label is about 40 mm wide)
+        lay.labels[f"level:{lv}"] = (x + COIN.w / 2 + 23, y, lv * TILE.h + COIN.h, f"level {lv}")
+    # the die at the front right corner of the discard rows: it is seen rolling, and from the first frame the table's
+    # extent (which frames the camera) holds the rows that fill up later
+    last_row = (TILES - 1) // PER_ROW
+    lay.place("die", Pose("pp_die", DISCARD_X + (PER_ROW - 0.5) * SPACING + 12, DISCARD_Y - last_row * SPACING - 20, 0.0,
                           look=look(face=RANKS[state.roll]) if state.roll >= 0 else look()))
     # the score track and markers (one per player, or one pooled)
     # 13 squares of 5 points: 0 at the left end, 60 (all the gold in the tower) at the right
@@ -108,6 +122,16 @@ def build_layout(state) -> Layout:
         c, lv = pawn_place(state, state.turn)
         x, y = CENTRES[c]
         lay.cells["stay"] = Cell(x, y, (lv + 1) * TILE.h, 20.0, 20.0, "stay")
+        if lv:
+            # the tile below lies under the pawn's own: the step down gets a click area beside the column
+            ox, oy = OUTSIDE[c]
+            lay.cells["down"] = Cell(ox, oy, lv * TILE.h, TARGET, TARGET, f"down to {COLUMNS[c]}{lv - 1}")
+    if state.stage == MOVE and state.pawns[state.turn] == NOT_IN:
+        # the whole tower is shown before the first step; its null-level tiles are entered by the areas beside them
+        for c, col in enumerate(cols):
+            if col:
+                ox, oy = OUTSIDE[c]
+                lay.cells[f"enter:{COLUMNS[c]}"] = Cell(ox, oy, 0.0, TARGET, TARGET, f"enter {COLUMNS[c]}0")
     return lay
 
 

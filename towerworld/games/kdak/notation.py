@@ -27,8 +27,8 @@ def format_move(state, move) -> str:
         return f"remove {place(move[1], state.level)}"
     if kind == "reveal":
         slot = state.pending[1] if state.pending else -1
-        where = locate(state.cols, slot) if slot >= 0 else None
-        return f"reveal {place(*where) if where else '?'}={ident_text(move[1])}"
+        spot = locate(state.cols, slot) if slot >= 0 else None
+        return f"reveal {place(*spot) if spot else '?'}={ident_text(move[1])}"
     return kind
 
 
@@ -90,7 +90,13 @@ def parse_move(state, text: str):
 def picks(state, move) -> tuple:
     kind = move[0]
     if kind == "go":
-        return (tile_id(state.cols[move[1]][move[2]]),)
+        c, lv = move[1], move[2]
+        if state.pawns[state.turn] == NOT_IN:
+            return (f"enter:{COLUMNS[c]}",)
+        here = pawn_place(state, state.turn)
+        if here == (c, lv + 1):
+            return ("down",)
+        return (tile_id(state.cols[c][lv]),)
     if kind == "remove":
         return (tile_id(state.cols[move[1]][state.level]),)
     if kind == "stay":
@@ -113,6 +119,11 @@ def move_from_picks(state, pick_seq):
     pick = pick_seq[0]
     if pick in ("out", "spend", "pass", "stay"):
         return (pick,)
+    if pick == "down":
+        here = pawn_place(state, state.turn)
+        return ("go", here[0], here[1] - 1) if here is not None and here[1] > 0 else None
+    if isinstance(pick, str) and pick.startswith("enter:") and pick[6:] in ("a", "b", "c", "d"):
+        return ("go", COLUMNS.index(pick[6:]), 0)
     if not isinstance(pick, str) or not pick.startswith("tile:"):
         return None
     try:

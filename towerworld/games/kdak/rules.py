@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from typing import NamedTuple
 
-from towerworld.engine.game import CHANCE, TERMINAL, BadOption, Event, Game, IllegalMove, Option, Variant
+from towerworld.engine.game import CHANCE, TERMINAL, BadOption, Event, EventKind, Game, IllegalMove, Option, Variant
 from towerworld.engine.pieces import size
 
 SUITS = ("suns", "moons", "crowns", "arms")
@@ -30,7 +30,7 @@ OUT = -2         # pawn out of the tower for good
 # stages
 MOVE, ROLL, REMOVE, REVEAL, SPEND, OVER = range(6)
 # how the game ended
-RUNNING, END_NORMAL, END_CLIMB, END_LOST = range(4)
+RUNNING, END_NORMAL, END_CAP, END_LOST = range(4)
 # what a pending reveal continues with
 FLIP, DISCARD = 0, 1
 
@@ -43,7 +43,7 @@ class Opts(NamedTuple):
     l5t: bool            # a talisman lies by level 5 and must be fetched before leaving (solitaire / cooperative)
     up2: bool            # going up needs two face-up tiles on the current level
     pooled: bool         # one pooled score (cooperative)
-    climb_limit: int     # turns before the tower starts crumbling after which the game ends drawn
+    move_cap: int        # plies after which the game ends where it stands (0: no cap, the seed sets none)
     n: int               # players
 
 
@@ -64,7 +64,7 @@ class KState(NamedTuple):
     fell: int            # bitmask of players whose pawn fell onto its tile and has not moved since
     free: bool           # this turn ends without a removal (spent solitaire talisman)
     discards: tuple      # removed slots, in order
-    turns: int           # turns begun before the tower crumbles (for the climb limit)
+    plies: int           # plies played, chance included (for the move cap)
     tower_tal: int       # -2 no level-5 talisman; -1 still by level 5; else the player who took it
     end: int             # RUNNING or how it ended
 
@@ -100,7 +100,11 @@ def crumbling(state: KState) -> bool:
 
 
 def face_up_on_level(cols, up: int, level: int) -> int:
-    return sum(1 for col in cols if len(col) > level and up >> col[level] & 1)
+    count = 0
+    for col in cols:
+        if len(col) > level and up >> col[level] & 1:
+            count += 1
+    return count
 
 
 class _W:
@@ -109,13 +113,13 @@ class _W:
 
     def __init__(self, s: KState):
         (self.opts, self.cols, self.up, self.ident, self.pawns, self.scores, self.tal, self.door, self.turn,
-         self.stage, self.pending, self.roll, self.level, self.fell, self.free, self.discards, self.turns,
+         self.stage, self.pending, self.roll, self.level, self.fell, self.free, self.discards, self.plies,
          self.tower_tal, self.end) = s
 
     def freeze(self) -> KState:
         return KState(self.opts, self.cols, self.up, self.ident, self.pawns, self.scores, self.tal, self.door,
                       self.turn, self.stage, self.pending, self.roll, self.level, self.fell, self.free, self.discards,
-                      self.turns, self.tower_tal, self.end)
+                      self.plies, self.tower_tal, self.end)
 
 
 def _set(t: tuple, i: int, v) -> tuple:
@@ -141,9 +145,9 @@ def _flip(w: _W, slot: int, ev) -> None:
             text += f" and scores {gained}"
         if rank == 0 and w.opts.talisman:
             text += " and takes a talisman"
-        ev.append(Event("flip", (tile_id(slot),), text + "."))
+        ev.append(Event(EventKind.FLIP, (tile_id(slot),), text + "."))
         if gained:
-            ev.append(Event("score", (f"score:{0 if w.opts.pooled else p}",), f"Player {p + 1} scores {gained}."))
+            ev.append(Event(EventKind.SCORE, (f"score:{0 if w.opts.pooled else p}",), f"Player {p + 1} scores {gained}."))
 
 
 def _flip_or_reveal(w: _W, slot: int, ev) -> None:
@@ -179,12 +183,12 @@ def _switch(w: _W, ev) -> None:
         w.tower_tal = p
         w.tal = _set(w.tal, p, w.tal[p] + 1)
         if ev is not None:
-            ev.append(Event("talisman", ("talisman:tower",), f"Player {p + 1} takes the talisman of level 5."))
+            ev.append(Event(EventKind.TALISMAN, ("talisman:tower",), f"Player {p + 1} takes the talisman of level 5."))
     flipped = w.up
     w.up = 0
     if ev is not None:
         ids = tuple(tile_id(s) for s in range(TILES) if flipped >> s & 1)
-        ev.append(Event("switch", ids, f"Player {p + 1} hits the switch: the door opens and every face-up tile "
+        ev.append(Event(EventKind.SWITCH, ids, f"Player {p + 1} hits the switch: the door opens and every face-up tile "
                                        "turns face down. The tower starts to crumble!"))
 
 
@@ -192,7 +196,7 @@ def _check_end(w: _W, ev) -> bool:
     """End the game if it is over now; True if it ended."""
     o = w.opts
     end = RUNNING
-    if all(x == OUT for x in w.pawns):
+    if w.pawns.count(OUT) == len(w.pawns):
         end = END_NORMAL
     elif o.l5t:
         if w.tower_tal == -1 and not any(len(col) == LEVELS for col in w.cols):
@@ -203,7 +207,7 @@ def _check_end(w: _W, ev) -> bool:
         w.end = end
         w.stage = OVER
         if ev is not None:
-            ev.append(Event("end", (), "Level 5 has crumbled before the talisman was taken." if end == END_LOST
+            ev.append(Event(EventKind.END, (), "Level 5 has crumbled before the talisman was taken." if end == END_LOST
                             else "The game is over."))
         return True
     return False
@@ -232,13 +236,6 @@ def _next_turn(w: _W, ev) -> None:
     w.turn = q
     w.stage = MOVE
     w.free = False
-    if not (w.door or w.opts.crumble):
-        w.turns += 1
-        if w.turns >= w.opts.climb_limit:
-            w.end = END_CLIMB
-            w.stage = OVER
-            if ev is not None:
-                ev.append(Event("end", (), f"Nobody reached level 5 within {w.opts.climb_limit} turns."))
 
 
 def _do_remove(w: _W, slot: int, ev) -> None:
@@ -249,7 +246,7 @@ def _do_remove(w: _W, slot: int, ev) -> None:
     w.discards = w.discards + (slot,)
     if ev is not None:
         v = w.ident[slot]
-        ev.append(Event("remove", (tile_id(slot),), f"The tile at {place(c, lv)} ({RANKS[v % 6]} of "
+        ev.append(Event(EventKind.REMOVE, (tile_id(slot),), f"The tile at {place(c, lv)} ({RANKS[v % 6]} of "
                                                     f"{SUITS[v // 6]}) disintegrates."))
     pawns = w.pawns
     if slot in pawns:
@@ -260,19 +257,30 @@ def _do_remove(w: _W, slot: int, ev) -> None:
                     new[q] = col[lv - 1]
                     w.fell |= 1 << q
                     if ev is not None:
-                        ev.append(Event("fall", (f"pawn:{q}",), f"Player {q + 1}'s pawn falls to {place(c, lv - 1)}."))
+                        ev.append(Event(EventKind.FALL, (f"pawn:{q}",), f"Player {q + 1}'s pawn falls to {place(c, lv - 1)}."))
                 else:
                     new[q] = OUT
                     w.fell &= ~(1 << q)
                     if ev is not None:
-                        ev.append(Event("fall", (f"pawn:{q}",), f"Player {q + 1}'s pawn falls out of the tower."))
+                        ev.append(Event(EventKind.FALL, (f"pawn:{q}",), f"Player {q + 1}'s pawn falls out of the tower."))
         w.pawns = tuple(new)
     if ev is not None and lv + 1 < len(col):
-        ev.append(Event("settle", tuple(tile_id(s) for s in col[lv + 1:]),
+        ev.append(Event(EventKind.SETTLE, tuple(tile_id(s) for s in col[lv + 1:]),
                         "The tiles above settle one level."))
     if _check_end(w, ev):
         return
     _end_turn(w, ev)
+
+
+def _count_ply(w: _W, ev) -> None:
+    """One more ply played; at the move cap (an option, off by default) the game ends where it stands."""
+    w.plies += 1
+    cap = w.opts.move_cap
+    if cap and w.plies >= cap and w.stage != OVER:
+        w.end = END_CAP
+        w.stage = OVER
+        if ev is not None:
+            ev.append(Event(EventKind.END, (), f"The move cap of {cap} plies is reached: the game ends here."))
 
 
 def _step(w: _W, move: tuple, ev) -> None:
@@ -285,7 +293,7 @@ def _step(w: _W, move: tuple, ev) -> None:
         w.pawns = _set(w.pawns, p, slot)
         w.fell &= ~(1 << p)
         if ev is not None:
-            ev.append(Event("enter" if entering else "move", (f"pawn:{p}", tile_id(slot)),
+            ev.append(Event(EventKind.ENTER if entering else EventKind.MOVE, (f"pawn:{p}", tile_id(slot)),
                             f"Player {p + 1} {'enters the tower at' if entering else 'moves to'} {place(c, lv)}."))
         if w.up >> slot & 1:
             _after_move(w, ev)
@@ -299,7 +307,7 @@ def _step(w: _W, move: tuple, ev) -> None:
         w.stage = REMOVE
         if ev is not None:
             extra = "" if r < h else f"; no tile is left there, so level {w.level}"
-            ev.append(Event("roll", ("die",), f"The die shows {RANKS[r]}: level {r}{extra} loses a tile."))
+            ev.append(Event(EventKind.ROLL, ("die",), f"The die shows {RANKS[r]}: level {r}{extra} loses a tile."))
     elif kind == "remove":
         slot = w.cols[move[1]][w.level]
         if w.ident[slot] < 0:
@@ -313,7 +321,7 @@ def _step(w: _W, move: tuple, ev) -> None:
         w.ident = _set(w.ident, slot, move[1])
         if ev is not None:
             where = locate(w.cols, slot)
-            ev.append(Event("reveal", (tile_id(slot),), f"The tile at {place(*where)} is the {RANKS[move[1] % 6]} of "
+            ev.append(Event(EventKind.REVEAL, (tile_id(slot),), f"The tile at {place(*where)} is the {RANKS[move[1] % 6]} of "
                                                         f"{SUITS[move[1] // 6]}.", reveals=True))
         if what == FLIP:
             w.stage = MOVE
@@ -326,14 +334,14 @@ def _step(w: _W, move: tuple, ev) -> None:
         w.pawns = _set(w.pawns, p, OUT)
         w.fell &= ~(1 << p)
         if ev is not None:
-            ev.append(Event("leave", (f"pawn:{p}",), f"Player {p + 1} leaves the tower for good."))
+            ev.append(Event(EventKind.LEAVE, (f"pawn:{p}",), f"Player {p + 1} leaves the tower for good."))
         _after_move(w, ev)
     elif kind == "stay":
         slot = w.pawns[p]
         fell = w.fell >> p & 1
         w.fell &= ~(1 << p)
         if ev is not None:
-            ev.append(Event("stay", (f"pawn:{p}",), f"Player {p + 1} stays."))
+            ev.append(Event(EventKind.STAY, (f"pawn:{p}",), f"Player {p + 1} stays."))
         if fell and slot >= 0 and not w.up >> slot & 1:
             _flip_or_reveal(w, slot, ev)
         else:
@@ -343,7 +351,7 @@ def _step(w: _W, move: tuple, ev) -> None:
         w.free = w.opts.l5t
         w.stage = MOVE
         if ev is not None:
-            ev.append(Event("spend", ("talisman:tower" if w.tower_tal == p else f"talisman:{p}:{w.tal[p]}",),
+            ev.append(Event(EventKind.SPEND, ("talisman:tower" if w.tower_tal == p else f"talisman:{p}:{w.tal[p]}",),
                             f"Player {p + 1} spends a talisman for an extra turn"
                             f"{' without a removal' if w.free else ''}."))
     elif kind == "pass":
@@ -352,30 +360,66 @@ def _step(w: _W, move: tuple, ev) -> None:
         raise IllegalMove(f"{move!r} is not a K'Dak move.")
 
 
+# every ("go", column, level) move, built once: move generation hands out these tuples instead of building new ones
+GO = tuple(tuple(("go", c, lv) for lv in range(LEVELS)) for c in range(4))
+ENTER = tuple(GO[c][0] for c in range(4))
+REMOVES = tuple(("remove", c) for c in range(4))
+OUT_MOVE, STAY, SPEND_MOVES = ("out",), ("stay",), [("pass",), ("spend",)]
+
+
 def pawn_moves(state: KState, p: int) -> list:
+    """The moves of player p's pawn, sorted (a KState or a _W: only attributes both have are read)."""
     cols = state.cols
     slot = state.pawns[p]
     if slot == NOT_IN:
-        return [("go", c, 0) for c in range(4) if cols[c]]
+        return [ENTER[c] for c in range(4) if cols[c]]
     if slot == OUT:
         return []
     c = slot & 3                 # tiles only ever fall straight down: a tile stays in its starting column
     col = cols[c]
     lv = col.index(slot)
+    n1, n2 = ORTH[c]             # the two neighbouring columns, n1 < n2; sorted order is by column, then level
+    reach1, reach2 = len(cols[n1]) > lv, len(cols[n2]) > lv
     moves = []
-    for c2 in ORTH[c]:
-        if len(cols[c2]) > lv:
-            moves.append(("go", c2, lv))
+    if reach1 and n1 < c:
+        moves.append(GO[n1][lv])
+    if reach2 and n2 < c:
+        moves.append(GO[n2][lv])
     if lv:
-        moves.append(("go", c, lv - 1))
+        moves.append(GO[c][lv - 1])
     if len(col) > lv + 1 and (not state.opts.up2 or face_up_on_level(cols, state.up, lv) >= 2):
-        moves.append(("go", c, lv + 1))
-    moves.sort()
+        moves.append(GO[c][lv + 1])
+    if reach1 and n1 > c:
+        moves.append(GO[n1][lv])
+    if reach2 and n2 > c:
+        moves.append(GO[n2][lv])
     if lv == 0 and state.door:
-        moves.append(("out",))
+        moves.append(OUT_MOVE)
     if not moves or (state.fell >> p & 1 and not state.up >> slot & 1):
-        moves.append(("stay",))
+        moves.append(STAY)
     return moves
+
+
+_ALL_IDENTITIES = frozenset(range(TILES))
+
+
+def unseen_identities(ident) -> list:
+    """The identities no tile has shown yet, ascending: what a tile turned up for the first time may be."""
+    return sorted(_ALL_IDENTITIES.difference(ident))
+
+
+def decision_moves(state) -> list:
+    """The legal decision moves of a KState or a _W (the playout's working copy), sorted; [] at chance or the end."""
+    st = state.stage
+    if st == MOVE:
+        return pawn_moves(state, state.turn)
+    if st == REMOVE:
+        lv = state.level
+        cols = state.cols
+        return [REMOVES[c] for c in range(4) if len(cols[c]) > lv]
+    if st == SPEND:
+        return list(SPEND_MOVES)
+    return []
 
 
 class KDakGame(Game):
@@ -390,8 +434,9 @@ class KDakGame(Game):
                                          "(solitaire / cooperative)"),
         Option("up_needs_two", True, "going up needs at least two face-up tiles on your level"),
         Option("pooled", False, "the players pool their points (cooperative)"),
-        Option("climb_limit", 200, "turns before the tower crumbles after which the game ends drawn", low=10,
-               high=500),
+        Option("move_cap", 0, "0: no cap (the seed sets none); n: the game ends after n plies, chance moves "
+                              "included, scored as it stands (solitaire / cooperative: lost, nobody escaped)", low=0,
+               high=100_000),
     )
     _SOLO = {"crumble_from_start": True, "level5_talisman": True, "up_needs_two": False}
     variants = (
@@ -402,9 +447,9 @@ class KDakGame(Game):
         Variant("cooperative", "the solitaire rules for two pawns with a pooled score",
                 {**_SOLO, "pooled": True}, players=(2, 2)),
     )
-    # climbing turns <= climb_limit (500) plus talisman extra turns, 3 plies each; then <= 24 removals, each turn of
-    # the escape at most 6 plies, plus the free solitaire turn.
-    max_plies = 3 * (500 + 10) + 6 * 26 + 20
+    # No rule bounds the climb (the seed sets no limit; the move_cap option may). This is a practical bound for
+    # playouts and OpenSpiel's GameInfo: uniformly random two-player games take about 150 plies, rarely 300.
+    max_plies = 20_000
     max_moves = 24
     perfect_information = True   # identities are decided by chance when revealed; the state holds only public facts
     min_utility = -1.0
@@ -430,7 +475,7 @@ class KDakGame(Game):
     def new_state(self, options=None, players=None) -> KState:
         merged, n = self.resolve_options(options, None, players)
         o = Opts(merged["talisman"], merged["crumble_from_start"], merged["level5_talisman"],
-                 merged["up_needs_two"], merged["pooled"], merged["climb_limit"], n)
+                 merged["up_needs_two"], merged["pooled"], merged["move_cap"], n)
         cols = tuple(tuple(4 * lv + c for lv in range(LEVELS)) for c in range(4))
         return KState(o, cols, 0, (-1,) * TILES, (NOT_IN,) * n, (0,) * n, (0,) * n, False, 0, MOVE, (), -1, 0, 0,
                       False, (), 0, -1 if o.l5t else -2, RUNNING)
@@ -448,22 +493,13 @@ class KDakGame(Game):
         return state.turn
 
     def legal_moves(self, state):
-        st = state.stage
-        if st == MOVE:
-            return pawn_moves(state, state.turn)
-        if st == REMOVE:
-            lv = state.level
-            return [("remove", c) for c in range(4) if len(state.cols[c]) > lv]
-        if st == SPEND:
-            return [("pass",), ("spend",)]
-        return []
+        return decision_moves(state)
 
     def chance_outcomes(self, state):
         if state.stage == ROLL:
             return [(("roll", r), 1 / 6) for r in range(6)]
         if state.stage == REVEAL:
-            seen = set(state.ident)
-            left = [v for v in range(TILES) if v not in seen]
+            left = unseen_identities(state.ident)
             p = 1 / len(left)
             return [(("reveal", v), p) for v in left]
         return []
@@ -472,23 +508,18 @@ class KDakGame(Game):
         w = _W(state)
         ev: list = []
         _step(w, move, ev)
+        _count_ply(w, ev)
         return w.freeze(), ev
-
-    def apply(self, state, move):
-        """As the base class, but a refused chance outcome is explained by the K'Dak reasons too."""
-        if self.current_player(state) == CHANCE and move not in {m for m, _ in self.chance_outcomes(state)}:
-            raise IllegalMove(self.why_illegal(state, move))
-        return super().apply(state, move)
 
     def random_playout(self, state, rng: random.Random, max_plies=None):
         """Fast random play: the same rule steps without events."""
         return self._playout(state, rng, max_plies, None)
 
     def rollout(self, state, rng: random.Random, max_plies=None):
-        """Leaf playouts for search: uniform in the two-player game; a climbing policy under the solitaire rules, where
-        uniform play almost never reaches level 5 and so tells a search nothing."""
-        if not state.opts.l5t:
-            return self._playout(state, rng, max_plies, None)
+        """Leaf playouts for search: a cheap climbing policy (climb straight up, spare level 5 and your own column,
+        then hunt face-down tiles), 15% uniform. Uniform play climbs by a random walk: under the solitaire rules it
+        almost never reaches level 5, and in the two-player game it spends half its plies wandering, which tells a
+        search little and costs twice the time."""
         from towerworld.games.kdak.strategy import policy_move
         return self._playout(state, rng, max_plies, policy_move)
 
@@ -498,22 +529,21 @@ class KDakGame(Game):
         limit = max_plies or self.max_plies
         rand = rng.random
         plies = 0
-        while state.stage != OVER and plies < limit:
-            st = state.stage
+        w = _W(state)            # one working copy for the whole playout: the rule steps mutate it in place
+        while w.stage != OVER and plies < limit:
+            st = w.stage
             if st == ROLL:
                 move = ("roll", int(rand() * 6))
             elif st == REVEAL:
-                seen = state.ident
-                left = [v for v in range(TILES) if v not in seen]
+                left = unseen_identities(w.ident)
                 move = ("reveal", left[int(rand() * len(left))])
             else:
-                moves = self.legal_moves(state)
-                move = moves[int(rand() * len(moves))] if policy is None else policy(state, moves, rand)
-            w = _W(state)
+                moves = decision_moves(w)
+                move = moves[int(rand() * len(moves))] if policy is None else policy(w, moves, rand)
             _step(w, move, None)
-            state = w.freeze()
+            _count_ply(w, None)
             plies += 1
-        return state
+        return w.freeze()
 
     # ---- outcome -----------------------------------------------------------------------------------------------------
     def scores(self, state):
@@ -531,7 +561,7 @@ class KDakGame(Game):
         if state.stage != OVER:
             return [0.0] * n
         if state.opts.l5t:
-            if state.tower_tal < 0:
+            if state.tower_tal < 0 or state.end == END_CAP:
                 return [-1.0] * n
             return [min(1.0, sum(state.scores) / 53)] * n
         s = state.scores
@@ -546,7 +576,10 @@ class KDakGame(Game):
             return "in progress"
         o = state.opts
         who = "Kaka" if o.n == 1 else "Kaka and Baba"
+        capped = f"The move cap of {o.move_cap} plies was reached"
         if o.l5t:
+            if state.end == END_CAP:
+                return f"{capped} before {who} escaped: lost."
             if state.end == END_LOST:
                 return (f"Level 5 crumbled before {who} reached the talisman: lost (and a pounding headache from the "
                         "Phuzzy Pharaohs).")
@@ -557,18 +590,23 @@ class KDakGame(Game):
             if title:
                 return f"{who} escaped with {total} points: {title}!"
             return f"{who} escaped with {total} points, short of the 37 a camel boy needs."
-        if state.end == END_CLIMB:
-            return f"Nobody reached level 5 within {o.climb_limit} turns: a draw."
         s = state.scores
-        if s[0] == s[1]:
-            return f"Draw, {s[0]} to {s[1]}."
         w = 0 if s[0] > s[1] else 1
-        return f"Player {w + 1} wins, {s[w]} to {s[1 - w]}."
+        told = f"Draw, {s[0]} to {s[1]}." if s[0] == s[1] else f"Player {w + 1} wins, {s[w]} to {s[1 - w]}."
+        return f"{capped}: {told[0].lower()}{told[1:]}" if state.end == END_CAP else told
+
+    def solitaire_won(self, state) -> bool:
+        """Solitaire statistics count a win only with a title: out with the talisman and 37 points or more."""
+        return (state.opts.l5t and state.stage == OVER and state.end != END_CAP and state.tower_tal >= 0
+                and sum(state.scores) >= TITLES[-1][0])
 
     def title_for(self, points: int) -> str | None:
         return next((t for pts, t in TITLES if points >= pts), None)
 
     # ---- explanations ------------------------------------------------------------------------------------------------
+    def why_impossible(self, state, outcome) -> str:
+        return self.why_illegal(state, outcome)     # the refusal reasons speak of dice and draws too
+
     def why_illegal(self, state, move) -> str:
         return why_illegal(state, move)
 
@@ -600,11 +638,11 @@ class KDakGame(Game):
 
     def cutaway(self, state, viewer):
         """Storeys above the pawn whose turn it is are lifted away, so that pawn and its storey can be seen and picked;
-        before a pawn enters, everything above the null level, where it must enter."""
+        before it enters, the whole tower stands (its null level is entered by click areas beside the columns)."""
         if not 0 <= state.turn < len(state.pawns):
             return None
-        if state.pawns[state.turn] == NOT_IN and self.current_player(state) == state.turn:
-            return (size("pp_tile").h, ("pp_tile",))
+        if state.pawns[state.turn] == NOT_IN:
+            return None          # the whole tower is shown before the first step (entered by areas beside it)
         place = pawn_place(state, state.turn)
         if place is None:
             return None
@@ -649,7 +687,7 @@ def why_illegal(state: KState, move) -> str:
     if st == OVER:
         return "The game is over."
     if st in (ROLL, REVEAL):
-        return "Chance moves next: " + ("the die must be rolled." if st == ROLL else "a tile is being revealed.")
+        return why_impossible(state, move)
     if not isinstance(move, tuple) or not move or not isinstance(move[0], str):
         return "That is not a K'Dak move."
     kind = move[0]
@@ -696,3 +734,26 @@ def why_illegal(state: KState, move) -> str:
     if lv == hl:
         return "You may not move diagonally."
     return "Move one space horizontally or vertically on your level, or directly up or down one level."
+
+
+def why_impossible(state: KState, outcome) -> str:
+    """Why `outcome` is not what chance can do now, as a sentence about the die or the tiles."""
+    kind = outcome[0] if isinstance(outcome, tuple) and outcome else None
+    value = outcome[1] if kind is not None and len(outcome) == 2 else None
+    if state.stage == ROLL:
+        if kind != "roll":
+            return "The die must be rolled now (for example 'roll 4')."
+        if not isinstance(value, int) or isinstance(value, bool):
+            return "A die roll is a number: null 0, ace 1, then 2 to 5."
+        return f"There is no {value} on a die: its faces are null, ace, 2, 3, 4 and 5 (0 to 5)."
+    if kind != "reveal":
+        return "A tile is being turned up now: its suit and rank are revealed first."
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < TILES:
+        return "A piecepack tile is one of four suits (suns, moons, crowns, arms) and a rank from null to 5."
+    where = locate(state.cols, state.pending[1]) if state.pending else None
+    seen_at = state.ident.index(value)
+    there = locate(state.cols, seen_at)
+    at = f"at {place(*there)}" if there else "among the discards"
+    return (f"The tile {'at ' + place(*where) if where else 'being revealed'} cannot be the {RANKS[value % 6]} of "
+            f"{SUITS[value // 6]}: that tile was seen already ({at}).")
+

@@ -1,7 +1,12 @@
 """A cheap evaluation for greedy play, and K'Dak's own agents."""
 from __future__ import annotations
 
-from towerworld.games.kdak.rules import LEVELS, OUT, OVER, pawn_place
+import random
+
+from towerworld.engine.game import CHANCE, BadOption
+from towerworld.games.kdak.rules import LEVELS, MOVE, OUT, OVER, REMOVE, SPEND, pawn_place
+
+DOOR_OPEN = 5.0      # the switch is progress: only behind the open door is there gold to score
 
 
 def _known_facedown_value(state) -> float:
@@ -38,6 +43,7 @@ def heuristic(game, state, player: int) -> float:
                 value += 2.0
     else:
         # escaping: unscored tiles near the pawn are worth something; being out ends your scoring
+        value += DOOR_OPEN
         if here is not None:
             c, lv = here
             near = 0.0
@@ -55,61 +61,84 @@ def heuristic(game, state, player: int) -> float:
 MEMORY_LEVELS = {"easy": 0.35, "medium": 0.7, "hard": 1.0}
 
 
-def forgetful_agent(game, seed=None, level=None):
-    """Greedy play with a limited memory (the difficulty knob of rulings.md): each face-down tile the agent has seen is
-    remembered with probability `keep` (easy 0.35, medium 0.7, hard 1.0, or a number 0..1 as the level), decided once
-    per tile; forgotten tiles look unseen to it, so it weighs them as an unknown draw."""
-    from towerworld.ai.agents import GreedyAgent
-    from towerworld.engine.game import BadOption
-
+def _memory_keep(level) -> float:
     if level is None:
-        keep = MEMORY_LEVELS["medium"]
-    elif str(level).lower() in MEMORY_LEVELS:
-        keep = MEMORY_LEVELS[str(level).lower()]
-    else:
-        try:
-            keep = float(level)
-        except ValueError:
-            keep = -1.0
-        if not 0.0 <= keep <= 1.0:
-            raise BadOption(f"The memory agent's level is easy, medium, hard or a number from 0 to 1, not {level!r}.")
-
-    class ForgetfulAgent(GreedyAgent):
-        name = "memory"
-
-        def __init__(self):
-            super().__init__(seed)
-            self.keep = keep
-            self.memory: dict = {}
-
-        def view(self, state):
-            """The state as this agent remembers it."""
-            ids = list(state.ident)
-            changed = False
-            for col in state.cols:
-                for s in col:
-                    if ids[s] >= 0 and not state.up >> s & 1:
-                        key = (s, ids[s])
-                        if key not in self.memory:
-                            self.memory[key] = self.rng.random() < self.keep
-                        if not self.memory[key]:
-                            ids[s] = -1
-                            changed = True
-            return state._replace(ident=tuple(ids)) if changed else state
-
-        def world(self, view):
-            return self.view(view.resample(self.rng))   # legal moves never depend on identities
-
-    return ForgetfulAgent()
+        return MEMORY_LEVELS["medium"]
+    if str(level).lower() in MEMORY_LEVELS:
+        return MEMORY_LEVELS[str(level).lower()]
+    try:
+        keep = float(level)
+    except ValueError:
+        keep = -1.0
+    if not 0.0 <= keep <= 1.0:
+        raise BadOption(f"The memory agent's level is easy, medium, hard or a number from 0 to 1, not {level!r}.")
+    return keep
 
 
-AGENTS: dict = {"memory": forgetful_agent}
+class MemoryAgent:
+    """Greedy play (one ply, expected over the chance that follows) with a limited memory: the difficulty knob of
+    rulings.md. Each face-down tile whose identity it has seen is remembered with probability `keep` (easy 0.35,
+    medium 0.7, hard 1.0, or a number 0..1), decided once, when the agent first sees that tile face down with that
+    identity; a forgotten tile looks unseen to it, so it weighs it as an unknown draw. Face-up tiles are in plain
+    sight and never forgotten."""
+    name = "memory"
+
+    def __init__(self, seed=None, keep: float = MEMORY_LEVELS["medium"]):
+        self.rng = random.Random(seed)
+        self.keep = keep
+        self.memory: dict = {}
+
+    def remembered(self, state):
+        """The state as this agent remembers it."""
+        ids = list(state.ident)
+        changed = False
+        for col in state.cols:
+            for s in col:
+                if ids[s] >= 0 and not state.up >> s & 1:
+                    key = (s, ids[s])
+                    if key not in self.memory:
+                        self.memory[key] = self.rng.random() < self.keep
+                    if not self.memory[key]:
+                        ids[s] = -1
+                        changed = True
+        return state._replace(ident=tuple(ids)) if changed else state
+
+    def choose(self, view):
+        moves = view.legal_moves
+        if len(moves) == 1:
+            return moves[0]
+        game = view.game
+        state = self.remembered(view.resample(self.rng))
+        best, best_value = [], float("-inf")
+        for move in moves:
+            value = _expected(game, game.apply_unchecked(state, move)[0], view.seat)
+            if value > best_value + 1e-9:
+                best, best_value = [move], value
+            elif value >= best_value - 1e-9:
+                best.append(move)
+        return best[self.rng.randrange(len(best))]
+
+
+def _expected(game, state, player: int) -> float:
+    """The heuristic after `state`, averaged over the chance move (a reveal or a roll) that may come next."""
+    if game.current_player(state) != CHANCE:
+        return heuristic(game, state, player)
+    total = 0.0
+    for outcome, p in game.chance_outcomes(state):
+        total += p * heuristic(game, game.apply_unchecked(state, outcome)[0], player)
+    return total
+
+
+def memory_agent(game, seed=None, level=None) -> MemoryAgent:
+    return MemoryAgent(seed, _memory_keep(level))
+
+
+AGENTS: dict = {"memory": memory_agent}
 
 
 def policy_move(state, moves, rand):
     """A cheap rollout policy for the solitaire rules (uniform play almost never reaches level 5, so it says nothing):
     climb straight up, spare level 5 and your own column, then hunt face-down tiles on the way down."""
-    from towerworld.games.kdak.rules import MOVE, REMOVE, SPEND
     if len(moves) == 1 or rand() < 0.15:
         return moves[int(rand() * len(moves))]
     st = state.stage

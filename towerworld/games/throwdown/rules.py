@@ -17,8 +17,8 @@ from __future__ import annotations
 import random
 from typing import NamedTuple
 
-from towerworld.engine.game import (CHANCE, OMNISCIENT, SPECTATOR, TERMINAL, Event, EventKind, Game, IllegalMove,
-                                    Option, Variant)
+from towerworld.engine.game import (CHANCE, OMNISCIENT, SPECTATOR, TERMINAL, Event, EventKind, Game, Option,
+                                    Variant)
 from towerworld.games.throwdown.cards import (BASIC_DECK, BLACK, CARDS, COLOURS, EXCUSE, FULL_DECK, GREEN, NEEDS,
                                               card_words, colour_of, pips_of, pyramid, pyramid_id, pyramid_words)
 
@@ -697,16 +697,6 @@ class ThrowdownGame(Game):
         _step(w, move)
         return w.freeze(), ev
 
-    def apply(self, state, move):
-        """As the base class, but a refused chance outcome is explained in Throwdown's words."""
-        try:
-            hash(move)
-        except TypeError:
-            return super().apply(state, move)      # refuses the unhashable shape in one sentence
-        if self.current_player(state) == CHANCE and move not in {m for m, _ in self.chance_outcomes(state)}:
-            raise IllegalMove(self.why_illegal(state, move))
-        return super().apply(state, move)
-
     def random_playout(self, state, rng: random.Random, max_plies=None):
         """Fast random play: the same rule steps without events."""
         limit = max_plies or self.max_plies
@@ -785,6 +775,9 @@ class ThrowdownGame(Game):
         return state._replace(hands=tuple(hands), pile=sum(1 << c for c in pool))
 
     # ---- explanations, notation, picks, layout, hud (in their own modules) -------------------------------------------
+    def why_impossible(self, state, outcome) -> str:
+        return self.why_illegal(state, outcome)     # the refusal reasons speak of dice and draws too
+
     def why_illegal(self, state, move) -> str:
         from towerworld.games.throwdown.notation import why_illegal
         return why_illegal(self, state, move)

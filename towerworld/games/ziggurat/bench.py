@@ -1,96 +1,96 @@
-"""Ziggurat performance rows for scripts/bench.py: (label, value, goal)."""
+"""Ziggurat speed goals: rows for scripts/bench.py (nothing here asserts). Figures for the docs come from
+scripts/ziggurat_figures.py."""
 from __future__ import annotations
 
 import random
 import time
-from towerworld.engine.agent import ask
+
+from towerworld.engine.agent import View
+from towerworld.engine.game import CHANCE, TERMINAL
+from towerworld.engine.measure import search_sims_per_second, search_states
+from towerworld.games.ziggurat.board import PLACE
 
 
-def bench_rows(seconds: float = 2.0, deals: int = 3) -> list[tuple[str, str, str]]:
-    from towerworld.games.ziggurat import GAME
-    from towerworld.games.ziggurat.rules import deal_order
-    from towerworld.games.ziggurat.solver import Player, analyse
-
-    rows = []
-    rng = random.Random(1)
-    n = 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        s = GAME.random_playout(GAME.new_state(), rng)
+def _per_cpu_second(work, seconds: float) -> float:
+    begin, n = time.process_time(), 0
+    while time.process_time() - begin < seconds:
+        work()
         n += 1
-    el = time.perf_counter() - t0
-    rows.append(("ziggurat random games/s (random_playout)", f"{n / el:.0f}", ">= 100"))
+    return n / (time.process_time() - begin)
 
-    s = GAME.new_state()
-    t0 = time.perf_counter()
-    k = 0
-    while time.perf_counter() - t0 < seconds / 2:
-        if GAME.current_player(s) == -2:
-            s = GAME.new_state()
-        if GAME.current_player(s) == -1:
-            m = GAME.sample_chance(s, rng)
-        else:
-            m = rng.choice(GAME.legal_moves(s))
-        s, _ = GAME.apply_unchecked(s, m)
-        k += 1
-    rows.append(("ziggurat random plies/s (legal_moves + apply)", f"{k / (time.perf_counter() - t0):.0f}", ">= 5000"))
 
-    times, zero = [], 0
+def _builder(state, moves, rng):
+    """How the states a search meets come about: a fitting domino is placed when there is one (uniform play cheats as
+    often as it builds and piles its hand up with lifted dominoes, which real play does not), else a random cheat."""
+    places = [m for m in moves if m[0] == PLACE]
+    return rng.choice(places or moves)
+
+
+def rows(seconds: float = 1.0, deals: int = 3) -> list[tuple[str, float, float | None, str]]:
+    """(name, value, goal, unit) rows. The search rows are the engine's share of an MCTS simulation (three plies of
+    tree walk, then the placing rollout), CPU time, at decision states met in seeded random games."""
+    from towerworld.games.ziggurat import GAME
+    from towerworld.games.ziggurat.board import deal_order
+    from towerworld.games.ziggurat.solver import analyse
+    from towerworld.games.ziggurat.strategy import Player
+
+    out: list[tuple[str, float, float | None, str]] = []
+    rng = random.Random(1)
+    start = GAME.new_state()
+    state = [start]
+
+    def random_ply():
+        s = state[0]
+        cp = GAME.current_player(s)
+        if cp == TERMINAL:
+            s, cp = start, CHANCE
+        move = GAME.sample_chance(s, rng) if cp == CHANCE else rng.choice(GAME.legal_moves(s))
+        state[0] = GAME.apply_unchecked(s, move)[0]
+
+    out.append(("ziggurat_random_plies_per_s", round(_per_cpu_second(random_ply, seconds / 2)), 5000,
+                "plies/s (legal_moves + apply_unchecked)"))
+    out.append(("ziggurat_rollouts_per_s_from_start", round(_per_cpu_second(lambda: GAME.rollout(start, rng),
+                                                                            seconds / 2)), None, "rollouts/s"))
+    states = search_states(GAME, policy=_builder)
+    out.append(("engine_sims_per_s_ziggurat", round(search_sims_per_second(GAME, states, seconds)), 5000,
+                "sims/s (engine share)"))
+    states = search_states(GAME)
+    out.append(("engine_sims_per_s_ziggurat_random_states", round(search_sims_per_second(GAME, states, seconds)),
+                None, "sims/s (engine share; uniform play's big hands)"))
+    times: list[float] = []
+    zero = 0
     for i in range(1, deals + 1):
         t = time.perf_counter()
-        a = analyse(deal_order(i), budget=1.0)
+        zero += analyse(deal_order(i), budget=1.0).status == "zero"
         times.append(time.perf_counter() - t)
-        zero += a.status == "zero"
-    rows.append((f"ziggurat analyser s/deal (1 s zero-cheat search + two playouts, {deals} deals)",
-                 f"{sum(times) / len(times):.2f} (max {max(times):.2f}, {zero} zero-cheat)", "<= 15"))
-
-    p = Player(seed=0, level=2)
+    out.append((f"ziggurat_analyser_s_per_deal ({deals} deals, {zero} zero-cheat)", round(sum(times) / deals, 2), 15,
+                "s (at most)"))
+    player = Player(seed=0, level=2)
     s = GAME.new_state({"deal": 3})
     decisions = 0
-    t0 = time.perf_counter()
-    while GAME.current_player(s) != -2 and decisions < 10:
-        if GAME.current_player(s) == -1:
+    t = time.perf_counter()
+    while GAME.current_player(s) != TERMINAL and decisions < 10:
+        if GAME.current_player(s) == CHANCE:
             s, _ = GAME.apply(s, GAME.chance_outcomes(s)[0][0])
             continue
-        s, _ = GAME.apply(s, ask(p, GAME, s))
+        s, _ = GAME.apply(s, player.choose(View.of(GAME, s, 0)))
         decisions += 1
-    rows.append(("ziggurat player s/decision (level normal)", f"{(time.perf_counter() - t0) / max(1, decisions):.3f}",
-                 "<= 0.5"))
-    return rows
+    out.append(("ziggurat_player_s_per_decision (level normal)", round((time.perf_counter() - t) / max(1, decisions), 3),
+                0.5, "s (at most)"))
+    return out
 
 
-def measure(mode: str, first: int, last: int):
-    """The figures of docs/rules/ziggurat.md, one JSON-ready dict per numbered deal: mode "analyse" (the deal analyser,
-    3 s for the zero-cheat question) or an agent name ("solver", "player") playing the deal at level normal."""
-    from towerworld.games.ziggurat import GAME
-    from towerworld.games.ziggurat.rules import deal_order
-    from towerworld.games.ziggurat.solver import agents, analyse
+def bench_rows(seconds: float = 1.0) -> list[tuple[str, float, str, str]]:
+    """The rows as scripts/bench.py reads them: (name, value, goal as text such as ">= 5000", unit)."""
+    return [(name, value, _goal_text(goal, unit), unit) for name, value, goal, unit in rows(seconds)]
 
-    for i in range(first, last + 1):
-        t = time.perf_counter()
-        if mode == "analyse":
-            a = analyse(deal_order(i), budget=3.0)
-            yield dict(deal=i, status=a.status, cheats=a.cheats, nodes=a.nodes,
-                       seconds=round(time.perf_counter() - t, 2))
-            continue
-        agent = agents()[mode](GAME, i, "normal")
-        s = GAME.new_state({"deal": i})
-        rng = random.Random(i)
-        while GAME.current_player(s) != -2:
-            m = GAME.sample_chance(s, rng) if GAME.current_player(s) == -1 else ask(agent, GAME, s)
-            s, _ = GAME.apply(s, m)
-        yield dict(deal=i, complete=GAME.complete(s), cheats=s.cheats, gave_up=s.gave_up, result=GAME.result(s),
-                   seconds=round(time.perf_counter() - t, 2))
+
+def _goal_text(goal, unit: str) -> str:
+    if goal is None:
+        return ""
+    return f"<= {goal}" if "at most" in unit else f">= {goal}"
 
 
 if __name__ == "__main__":
-    # python -m towerworld.games.ziggurat.bench                  the bench rows
-    # python -m towerworld.games.ziggurat.bench player 1 100     per-deal figures as JSON lines
-    import json
-    import sys
-    if len(sys.argv) == 4:
-        for rec in measure(sys.argv[1], int(sys.argv[2]), int(sys.argv[3])):
-            print(json.dumps(rec), flush=True)
-    else:
-        for row in bench_rows():
-            print(" | ".join(row))
+    for row in rows():
+        print(" | ".join(str(x) for x in row))

@@ -1,4 +1,4 @@
-"""Ziggurat deal analyser (omniscient: knows the whole pile order) and the player agent (knows what a person knows).
+"""Ziggurat deal analyser (omniscient: knows the whole pile order) and the searches the agents in strategy.py share.
 
 Analyser. `analyse(order, budget)` searches, depth first with memo and pruning, for a zero-cheat ziggurat given the
 pile order (top first). Pruning uses necessary conditions only, so "impossible" is a proof:
@@ -22,10 +22,9 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from towerworld.games.ziggurat.rules import (
-    ABOVE, CHEAT, DINDEX, DOMINOES, GIVE_UP, IN_TIER, NB, NCELLS, PLACE, ZState, heights, lift, placements,
+from towerworld.games.ziggurat.board import (
+    ABOVE, CHEAT, DINDEX, DOMINOES, GIVE_UP, IN_TIER, NB, NCELLS, PLACE, heights, lift, placements,
 )
-from towerworld.engine.agent import ask
 
 # ---- bit tricks for tiling parity ------------------------------------------------------------------------------------
 _NOT_COL0 = sum(1 << c for c in range(36) if c % 6 != 0)
@@ -123,13 +122,12 @@ def _sym(c: int, k: int) -> int:
 
 def _canonical_first(move) -> tuple:
     _, t, c1, c2, v1, v2 = move
-    best = None
-    for k in range(8):
+
+    def image(k: int) -> tuple:
         a, b = _sym(c1, k), _sym(c2, k)
-        m = (PLACE, t, a, b, v1, v2) if a < b else (PLACE, t, b, a, v2, v1)
-        if best is None or m < best:
-            best = m
-    return best
+        return (PLACE, t, a, b, v1, v2) if a < b else (PLACE, t, b, a, v2, v1)
+
+    return min(image(k) for k in range(8))
 
 
 def _order_key(vals, move):
@@ -361,6 +359,9 @@ def choose_cheat(vals, owner, hand, piles, deadline: float, node_limit: int = 20
         score = total / max(len(piles), 1) - 2.0 * cost
         if best is None or score > best[0]:
             best = (score, moves)
+    if best is None:
+        # cheat_options is empty only when nothing is placed, and then the first domino always fits
+        raise ValueError("choose_cheat was asked for a cheat on a ziggurat with nothing to lift.")
     return best[1]
 
 
@@ -424,29 +425,13 @@ def analyse(order, budget: float = 2.0, move_budget: float = 0.05, limit: int = 
     cheats, line = play_clairvoyant(order, move_budget, limit)
     if second_opinion and cheats != 1:
         # the fair player's sampling sometimes finds a cheaper line than the clairvoyant's short searches
+        from towerworld.games.ziggurat.strategy import play_fair
         c2, l2 = play_fair(order, limit)
         if c2 is not None and (cheats is None or c2 < cheats):
             cheats, line = c2, l2
             if c2 == 0:
                 status = "zero"
     return Analysis(status, cheats, line, search.nodes, time.perf_counter() - start)
-
-
-def play_fair(order, limit: int = 30, level: int = 2):
-    """(cheats, line) of the fair Player on deal `order` (it never looks at the order); cheats None if unfinished."""
-    from towerworld.games.ziggurat import GAME
-    s = GAME.new_state({"deal": 1, "cheat_limit": max(5, min(limit, 100))})
-    s = ZState(s.vals, s.owner, s.hand, s.unseen, tuple(order), 0, s.limit, 1)
-    player = Player(seed=0, level=level)
-    line = []
-    while GAME.current_player(s) != -2:
-        if GAME.current_player(s) == -1:
-            s, _ = GAME.apply_unchecked(s, GAME.chance_outcomes(s)[0][0])
-            continue
-        m = ask(player, GAME, s)
-        line.append(m)
-        s, _ = GAME.apply_unchecked(s, m)
-    return (s.cheats if GAME.complete(s) else None), line
 
 
 def play_clairvoyant(order, move_budget: float = 0.05, limit: int = 30):
@@ -474,130 +459,3 @@ def play_clairvoyant(order, move_budget: float = 0.05, limit: int = 30):
                 hand += lifted
                 cheats += len(lifted)
     return (None if hand else cheats), line
-
-
-# ---- agents ----------------------------------------------------------------------------------------------------
-class Player:
-    """The fair AI: sees the hand, the ziggurat and the set of unseen dominoes, never the pile order."""
-
-    def __init__(self, seed: int = 0, level: int = 2, budget: float | None = None):
-        self.rng = random.Random(seed)
-        self.samples = {0: 0, 1: 4, 2: 8, 3: 16}.get(level, 8)
-        self.budget = budget if budget is not None else {0: 0.0, 1: 0.05, 2: 0.15, 3: 0.6}.get(level, 0.15)
-        self.plan: list = []
-        self.seen: set = set()
-
-    def _piles(self, unseen, k):
-        out = []
-        for _ in range(max(k, 1)):
-            p = list(unseen)
-            self.rng.shuffle(p)
-            out.append(tuple(p))
-        return out
-
-    def choose(self, view):
-        game, state = view.game, view.resample(self.rng)
-        vals, owner, hand = state.vals, state.owner, state.hand
-        unseen = tuple(d for d in range(28) if state.unseen >> d & 1)
-        start = time.perf_counter()
-        if not any(v >= 0 for v in vals) and not state.cheats:
-            self.seen = set()  # a new game
-        self.seen.add(position_key(vals, hand))
-        moves = [m for m in placements(vals, hand) if _room_ok(m)]
-        moves = [m for m in moves if feasible(_state_after(vals, owner, m)[0],
-                                              _counts_of(tuple(x for x in hand if x != DINDEX[(m[4], m[5])])
-                                                         + unseen))]
-        if self.plan and self.plan[0] in set(game.legal_moves(state)):
-            return self.plan.pop(0)
-        self.plan = []
-        if not moves:
-            drawn = list(hand) + [x for x in set(owner) if x >= 0]
-            if not placements(vals, hand) and blocked(drawn, len(unseen)):
-                return (GIVE_UP,)   # proven: no number of cheats can finish this deal
-            piles = self._piles(unseen, min(self.samples, 3))
-            self.plan = choose_cheat(vals, owner, hand, piles, start + self.budget, node_limit=100,
-                                     avoid=self.seen)
-            return self.plan.pop(0)
-        if self.samples and len(moves) > 1:
-            votes: dict = {}
-            deadline = start + self.budget
-            per = max(self.budget / self.samples, 0.003)
-            for pile in self._piles(unseen, self.samples):
-                if time.perf_counter() > deadline:
-                    break
-                s = _ZeroSearch(min(deadline, time.perf_counter() + per), node_limit=2000)
-                try:
-                    line = s.run(vals, hand, pile)
-                    w = 3
-                except _Timeout:
-                    line = None
-                if not line:
-                    line, w = s.deepest_line, 1 + len(s.deepest_line) / 28
-                if line:
-                    votes[line[0]] = votes.get(line[0], 0) + w
-            if votes:
-                top = max(votes.values())
-                return min(m for m, v in votes.items() if v == top)
-        return greedy_move(vals, owner, hand, unseen, self.rng) or moves[0]
-
-
-class Solver:
-    """The omniscient analyser playing its line: it reads the pile order of a numbered deal (option deal >= 1 or the
-    'numbered' variant). With a shuffled pile the order does not exist yet, so it plays as the fair Player."""
-
-    omniscient = True    # an oracle for measurement: the driver shows it the pile; the table never offers it
-
-    def __init__(self, seed: int = 0, level: int = 2, budget: float | None = None):
-        self.rng = random.Random(seed)
-        self.budget = budget if budget is not None else {0: 0.05, 1: 0.2, 2: 0.5, 3: 2.0}.get(level, 0.5)
-        self.fallback = Player(seed, level)
-        self.plan: list = []
-        self.expect = None
-        self.seen: set = set()
-
-    def choose(self, view):
-        game, state = view.game, view.resample(self.rng)
-        if not state.pile and state.unseen:
-            return self.fallback.choose(view)
-        legal = set(game.legal_moves(state))
-        here = (state.vals, state.hand)
-        if self.plan and self.expect == here and self.plan[0] in legal:
-            move = self.plan.pop(0)
-        else:
-            if not any(v >= 0 for v in state.vals) and not state.cheats:
-                self.seen = set()
-            self.seen.add(position_key(state.vals, state.hand))
-            ms, zero = clairvoyant_move(state.vals, state.owner, state.hand, state.pile, self.budget, self.seen)
-            self.plan = list(zero[1:]) if zero else list(ms[1:])
-            move = ms[0]
-        if move not in legal:  # never expected; stay legal whatever happens
-            move = game.legal_moves(state)[0]
-            self.plan = []
-        nxt, _ = game.apply_unchecked(state, move)
-        while game.current_player(nxt) == -1:
-            nxt, _ = game.apply_unchecked(nxt, game.chance_outcomes(nxt)[0][0])
-        self.expect = (nxt.vals, nxt.hand)
-        return move
-
-
-def _level(level) -> int:
-    """Agent level from the house's level names (fast, normal, strong) or a number 0-3."""
-    if level is None:
-        return 2
-    if isinstance(level, int):
-        return max(0, min(3, level))
-    text = str(level).strip().lower()
-    named = {"fast": 1, "easy": 1, "normal": 2, "strong": 3, "hard": 3}
-    if text in named:
-        return named[text]
-    try:
-        return max(0, min(3, int(float(text))))
-    except ValueError:
-        return 2
-
-
-def agents() -> dict:
-    return {
-        "solver": lambda game, seed=0, level=None: Solver(seed or 0, _level(level)),
-        "player": lambda game, seed=0, level=None: Player(seed or 0, _level(level)),
-    }

@@ -1,8 +1,12 @@
 """Double-six dominoes with real pips, and the 6x6 foundation map they are built on.
 
 domino: 50.8 x 25.4 x 8 ivory tile, a black centre line and black pips on both halves (look a = the half at local -x,
-b = the half at +x); the back is plain ivory with a brass spinner. domino_map: a 152.4 mm square card with the 6x6
-one-inch grid, the outlines of the middle (b2-e5) and top (c3-d4) tiers, and the cell names in a corner of each cell.
+b = the half at +x); the back is plain with a brass spinner. Look `tier` (0, 1, 2: the level of a built structure the
+domino stands on) tints the body ivory, warm sand or pale terracotta, so that a domino lying on another reads as a
+layer of its own rather than one white block; the pips stay black on all three.
+
+domino_map: a 152.4 mm square card with the 6x6 one-inch grid, the outlines of the middle (b2-e5) and top (c3-d4)
+tiers, and the cell names in a corner of each cell.
 """
 from __future__ import annotations
 
@@ -18,6 +22,9 @@ PAPER = (0.95, 0.92, 0.84, 1)
 GRID = (0.35, 0.28, 0.2, 1)
 CELL_NAME = (0.55, 0.47, 0.38, 1)
 TIER_LINE = ((0.55, 0.2, 0.12, 1), (0.65, 0.15, 0.1, 1))
+SAND = (0.9, 0.76, 0.52, 1)
+TERRACOTTA = (0.88, 0.58, 0.44, 1)
+TIER_BODY = (IVORY, SAND, TERRACOTTA)     # by look `tier`, bottom to top: each light enough for black pips
 
 PIP_OFFSET = 6.6   # mm from a half's centre to its outer pips
 PIP_R = 2.25
@@ -42,7 +49,9 @@ def pip_positions(value: int, cx: float) -> list[tuple[float, float]]:
 def build_domino(pose: Pose) -> NodePath:
     s = size("domino")
     root = NodePath("domino")
-    box(s.w, s.d, s.h, IVORY, bevel=1.6).reparentTo(root)
+    tier = pose.get("tier")
+    body = TIER_BODY[int(tier)] if tier is not None and 0 <= int(tier) < len(TIER_BODY) else IVORY
+    box(s.w, s.d, s.h, body, bevel=1.6).reparentTo(root)
     a, b = pose.get("a"), pose.get("b")
     top = s.h + 0.04
     if a is not None and b is not None:

@@ -1,0 +1,298 @@
+"""Carcassonne at the table: tile faces from the catalog, where pieces stand and lie, the models, a picture, clicks."""
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+
+from towerworld.engine.game import OMNISCIENT, SPECTATOR, TERMINAL
+from towerworld.engine.pieces import size
+from towerworld.games.carcassonne import GAME
+from towerworld.games.carcassonne import engine as E
+from towerworld.games.carcassonne import tiles as TL
+from towerworld.games.carcassonne.layout import ART, STOREY, TILE_H, TILE_MM, feature_spot
+from towerworld.games.carcassonne.positions import build
+from towerworld.games.carcassonne.rules import _finish
+
+play = GAME.apply_texts
+
+
+def finished_game(seed: int = 5, players: int = 2):
+    return GAME.random_playout(GAME.new_state(None, players), random.Random(seed))
+
+
+# ---- tile faces come from the tile catalog ---------------------------------------------------------------------------
+def test_tile_art_lists_cities_with_pennants_roads_cloisters_and_foundations():
+    art = dict(zip(TL.CODES, ART))
+    assert art["D"] == ("r:WE", "c:N:0")                    # the start tile: a road across, a city on the north edge
+    assert art["C"] == ("c:NWSE:1",)                        # the all-city tile with its pennant
+    assert art["A"] == ("r:S", "k")                         # cloister with a road that ends at it
+    assert art["TC"] == ("k", "t")                          # a cloister beside a tower foundation
+    assert art["TQ"] == ("c:NWE:1", "c:S:0", "t")
+    for t, words in enumerate(ART):
+        cities = sum(1 for w in words if w.startswith("c:"))
+        assert cities == sum(1 for k in TL.ROTS[t][0].kinds if k == TL.CITY)
+        assert ("t" in words) == TL.IS_TOWER_TILE[t]
+
+
+def test_feature_spots_lie_on_the_tile_and_apart():
+    for t in range(len(TL.TILES)):
+        for r in range(4):
+            spots = [feature_spot(t, r, j) for j in range(len(TL.ROTS[t][r].kinds))]
+            assert all(abs(x) <= 0.45 and abs(y) <= 0.45 for x, y in spots)
+            for i, a in enumerate(spots):
+                for b in spots[i + 1:]:
+                    assert abs(a[0] - b[0]) + abs(a[1] - b[1]) > 0.1, (TL.CODES[t], r, spots)
+
+
+# ---- where pieces are -----------------------------------------------------------------------------------------------
+def test_farmers_lie_knights_stand_and_a_tower_top_follower_stands_on_the_roof():
+    s = build(tiles=[("TB", 0, -1, 0), ("TC", 1, -1, 0)], towers=[(0, -1, [(1, "normal"), (0, "black")])],
+              tops=[(1, 0, -1)], followers=[(0, 0, 0, "field ER SL SR WL"), (0, 0, 0, "city N")])
+    lay = GAME.layout(s, OMNISCIENT)
+    farmer, knight = lay.pieces["meeple:p1:1"], lay.pieces["meeple:p1:2"]
+    assert farmer.tilt == 90 and farmer.z == TILE_H
+    assert knight.tilt == 0 and knight.z == TILE_H and knight.y > 0          # on the city, north of the centre
+    storeys = sorted((p for pid, p in lay.pieces.items() if p.kind == "tower_piece" and abs(p.y + TILE_MM) < 1),
+                     key=lambda p: p.z)
+    assert [p.z for p in storeys] == [TILE_H, TILE_H + STOREY]
+    assert [p.get("colour") for p in storeys] == ["normal", "black"]           # the uppermost sets the type
+    assert [p.get("top") for p in storeys] == [False, True]                   # battlements only on the top storey
+    top = lay.pieces["meeple:p2:1"]
+    assert (top.x, top.y, top.z) == (0.0, -TILE_MM, TILE_H + 2 * STOREY)
+
+
+def test_prisoners_stand_beside_their_captor():
+    s = build(3, prisoners=[(1, 2)])
+    lay = GAME.layout(s, OMNISCIENT)
+    prisoner = lay.pieces["meeple:p2:1"]
+    captor_row = lay.pieces["meeple:p3:1"].y
+    assert prisoner.y == captor_row and prisoner.x > lay.pieces["meeple:p3:7"].x
+
+
+def test_the_drawn_tile_waits_beside_the_board_then_flies_to_its_place():
+    s = play(GAME.new_state(), "draw V")
+    waiting = GAME.layout(s, OMNISCIENT).pieces["tile:V:0"]
+    assert waiting.x < 0 - TILE_MM                                            # left of the landscape
+    s2, events = GAME.apply(s, GAME.parse_move(s, "V 0,-1 r270"))
+    placed = GAME.layout(s2, OMNISCIENT).pieces["tile:V:0"]
+    assert (placed.x, placed.y, placed.heading) == (0.0, -TILE_MM, -270.0)
+    assert events[0].pieces == ("tile:V:0",)
+
+
+def test_every_viewer_sees_the_same_table():
+    s = play(GAME.new_state(), "draw V")
+    assert GAME.layout(s, SPECTATOR) == GAME.layout(s, 0) == GAME.layout(s, OMNISCIENT)
+
+
+def test_scores_show_on_the_table():
+    lay = GAME.layout(build(scores=(12, 7)), OMNISCIENT)
+    assert [text for _x, _y, _z, text in lay.labels.values()] == ["Player 1: 12 (to play)", "Player 2: 7"]
+
+
+# ---- models ---------------------------------------------------------------------------------------------------------
+def test_every_piece_has_a_model_and_tiles_share_one_texture(showbase):
+    from towerworld.scene import components as models
+    from towerworld.scene.components.carcassonne import atlas
+    lay = GAME.layout(finished_game(), OMNISCIENT)
+    assert models.missing_models(lay) == set()
+    tiles = [p for p in lay.pieces.values() if p.kind == "ccs_tile"][:5]
+    textures = {models.build(p).findTexture("*") for p in tiles}
+    assert textures == {atlas().texture}
+    tile = models.build(tiles[0])
+    lo, hi = tile.getTightBounds()
+    s = size("ccs_tile")
+    assert (hi.x - lo.x, hi.y - lo.y, hi.z - lo.z) == pytest.approx((s.w, s.d, s.h), abs=0.01)
+    assert tile.findAllMatches("**/+GeomNode").getNumPaths() == 1      # one Geom: face, back and sides
+
+
+def test_atlas_paints_each_face_once():
+    pytest.importorskip("panda3d")
+    from towerworld.scene.components.carcassonne import atlas
+    atl = atlas()
+    first = atl.cell(ART[0])
+    assert atl.cell(ART[0]) == first and atl.cell(ART[1]) != first
+    u0, v0, u1, v1 = atl.uv(first)
+    assert 0 < u0 < u1 < 1 and 0 < v0 < v1 < 1
+
+
+def test_a_finished_game_picture(showbase, tmp_path):
+    from towerworld.scene.offscreen import render_layout
+    out = render_layout(GAME.layout(finished_game(), OMNISCIENT), str(tmp_path / "end.png"), 640, 400)
+    assert os.path.getsize(out) > 20_000
+
+
+# ---- a turn by clicks -----------------------------------------------------------------------------------------------
+def test_a_turn_by_clicks(showbase, tmp_path):
+    from towerworld.app.play import PlayTable
+    from towerworld.engine.match import Match, PlayerSpec
+    match = Match(GAME, players=[PlayerSpec("Ann"), PlayerSpec("Bob")], seed=3,
+                  autosave=str(tmp_path / "auto.tower.json"))
+    table = PlayTable(match)
+
+    def settle():
+        for _ in range(200):
+            if table.anim is not None:
+                table.anim.finish()
+            table.base.taskMgr.step()
+            if table.anim is not None:
+                table.anim.finish()
+            if table._human_turn():
+                return
+    try:
+        settle()
+        s = match.state
+        assert s.phase == E.PLACE
+        places = {GAME.picks(s, m)[0] for m in GAME.legal_moves(s) if m >> E.SHIFT == E.K_PLACE}
+        lit = {cid for cid, node in table.stage.cells.items() if node.getColorScale()[3] > 0}
+        assert lit == places                                        # the legal places glow
+        table.choose("at:9,9")
+        assert "touches none" in table.hud.message.getText()       # a refused click says which rule
+        move = next(m for m in GAME.legal_moves(s) if m >> E.SHIFT == E.K_PLACE)
+        for pick in GAME.picks(s, move):
+            table.choose(pick)
+        settle()
+        assert match.state.phase == E.ACTION
+        table.choose("pass")
+        assert match.state.phase in (E.DRAW, E.RANSOM) or GAME.current_player(match.state) == TERMINAL
+    finally:
+        table.close()
+
+
+# ---- scoring you can see ----------------------------------------------------------------------------------------------
+def test_a_completed_feature_sends_its_followers_home_in_the_score_event():
+    s = build(followers=[(0, 0, 0, "city N")])
+    s = play(s, "draw E")
+    s, events = GAME.apply(s, GAME.parse_move(s, "E 0,1 r180"))
+    s, events = GAME.apply(s, GAME.parse_move(s, "pass"))
+    score = [e for e in events if e.kind == "score"]
+    assert len(score) == 1 and score[0].pieces == ("meeple:p1:1",) and "+4" in score[0].text
+    from towerworld.scene.stage import plan
+    # the stage moves the scoring follower first, in its own phase, back to its owner's row
+    phases = plan(GAME.layout(build(followers=[(0, 0, 0, "city N")]), OMNISCIENT), GAME.layout(s, OMNISCIENT),
+                  events)
+    assert [c.piece for c in phases[0]] == ["meeple:p1:1"]
+
+
+def test_the_final_scoring_walks_roads_cities_cloisters_then_fields():
+    s = build(tiles=[("A", 0, -1, 0), ("E", 0, 1, 180)],
+              followers=[(0, 0, 0, "road E W"), (1, 0, 0, "city N"), (0, 0, -1, "cloister"), (1, 0, 0, "field EL WR")])
+    s = s.copy()
+    s.bag, s.bagn = tuple(0 for _ in s.bag), 0          # every tile is out: the game ends now
+    events = []
+    _finish(s, events)
+    text = GAME._event(s, s, events[-1]).text
+    assert text.index("road") < text.index("city") < text.index("cloister") < text.index("field"), text
+
+
+def test_a_full_board_draws_combined_and_still_picks_by_piece(showbase):
+    from towerworld.scene.picking import Picker
+    from towerworld.scene.stage import Stage
+    lay = GAME.layout(finished_game(), OMNISCIENT)
+    stage = Stage(showbase.render)
+    picker = Picker(showbase, stage)
+    try:
+        stage.show(lay)
+        assert stage.combined is not None
+        drawn = sum(np.node().getNumGeoms() for np in stage.root.findAllMatches("**/+GeomNode") if not np.isHidden())
+        assert drawn <= 60                                   # issue #12: the full board in at most 60 draw calls
+        tile_id, tile = next((pid, p) for pid, p in lay.pieces.items() if pid.startswith("tile:")
+                             and not any(q.kind != "ccs_tile" and abs(q.x - p.x) < 23 and abs(q.y - p.y) < 23
+                                         for q in lay.pieces.values()))
+        showbase.camera.setPos(tile.x + 3, tile.y + 3, 400)
+        showbase.camera.lookAt(tile.x + 3, tile.y + 3, 0)
+        assert picker.pick_all((0.0, 0.0))[:1] == [tile_id]  # the ray finds the piece, not the combined copy
+        stage.highlight({tile_id: (1, 1, 0, 0.5)})
+        assert not stage.models[tile_id].isHidden()           # a highlighted piece draws itself
+    finally:
+        picker.ray_np.removeNode()
+        stage.root.removeNode()
+
+
+def test_the_view_and_the_table_grow_with_the_landscape(showbase, tmp_path):
+    from towerworld.app.play import PlayTable
+    from towerworld.engine.match import Match, PlayerSpec
+    match = Match(GAME, players=[PlayerSpec("Ann"), PlayerSpec("Bob")], seed=3,
+                  autosave=str(tmp_path / "auto.tower.json"))
+    table = PlayTable(match)
+    try:
+        start_home = table.home
+        grown = GAME.layout(finished_game(), OMNISCIENT)
+        table.refit(grown)
+        assert table.home.distance > start_home.distance and table.orbit == table.home   # untouched camera follows
+        assert table.table_bounds == grown.bounds()
+        table._zoom(0.8)                                             # a player who moved the camera keeps it
+        moved = table.orbit
+        table.refit(GAME.layout(finished_game(seed=6), OMNISCIENT))
+        assert table.orbit == moved
+    finally:
+        table.close()
+
+
+def test_a_ghost_of_the_drawn_tile_follows_the_pointer_and_turns_through_legal_rotations(showbase, tmp_path):
+    from towerworld.app.play import PlayTable
+    from towerworld.engine.match import Match, PlayerSpec
+    match = Match(GAME, players=[PlayerSpec("Ann"), PlayerSpec("Bob")], seed=3,
+                  autosave=str(tmp_path / "auto.tower.json"))
+    table = PlayTable(match)
+    try:
+        for _ in range(200):
+            if table.anim is not None:
+                table.anim.finish()
+            table.base.taskMgr.step()
+            if table._human_turn():
+                break
+        s = match.state
+        by_place: dict = {}
+        for m in GAME.legal_moves(s):
+            if m >> E.SHIFT == E.K_PLACE:
+                at, rot = GAME.picks(s, m)
+                by_place.setdefault(at, []).append(rot)
+        cell, rotations = max(by_place.items(), key=lambda kv: len(kv[1]))
+        table.preview_at(cell)
+        (ghost,) = table.stage.ghost_poses.values()
+        cx, cy = (int(v) * TILE_MM for v in cell[3:].split(","))
+        assert (ghost.x, ghost.y) == (cx, cy)
+        assert table.hover_options == sorted(rotations)               # only the legal rotations are offered
+        headings = []
+        for _ in rotations:
+            headings.append(next(iter(table.stage.ghost_poses.values())).heading)
+            table._turn_preview(1, lambda: None)
+        assert sorted(headings) == sorted(-int(r[4:]) for r in rotations)
+        table._turn_preview(1, lambda: None)                          # the second rotation offered
+        table.choose_previewed()
+        assert GAME.format_move(s, match.plies[-1].move).endswith(" r" + sorted(rotations)[1][4:])
+        table.preview_at(None)
+        assert table.stage.ghost_poses == {}
+    finally:
+        table.close()
+
+
+def test_refused_clicks_name_the_rule():
+    s = play(GAME.new_state(), "draw V")
+    assert "must touch a placed tile" in GAME.explain(s, ["tile:D:0"])
+    s = play(s, "V 0,-1 r0")
+    assert "road, city, field or cloister" in GAME.explain(s, ["tile:D:0"])
+    assert "click the glowing road" in GAME.explain(s, ["meeple:p1:1"])
+    assert "glowing roof" in GAME.explain(s, ["tower:p1:normal:1"])
+
+
+def test_the_points_float_up_from_the_scoring_follower(showbase):
+    from towerworld.scene.stage import Stage
+    before = build(followers=[(0, 0, 0, "city N")])
+    s = play(before, "draw E", "E 0,1 r180")
+    s, events = GAME.apply(s, GAME.parse_move(s, "pass"))
+    stage = Stage(showbase.render)
+    try:
+        stage.show(GAME.layout(before, OMNISCIENT))
+        ival = stage.transition(GAME.layout(before, OMNISCIENT), GAME.layout(s, OMNISCIENT), events)
+        ival.start()
+        ival.setT(0.3)
+        floats = stage.root.findAllMatches("float")
+        assert floats.getNumPaths() == 1 and not floats[0].isHidden()
+        assert floats[0].getZ() > TILE_H + 20                       # rising over the city
+        ival.finish()
+        assert stage.root.findAllMatches("float").getNumPaths() == 0
+    finally:
+        stage.root.removeNode()

@@ -1,0 +1,486 @@
+"""Elevation's heuristics and its own agents.
+
+`evaluate(state, player)` knows what wins the game: material; height over neighbouring enemies (a capture needs two
+steps up, so standing two above an enemy next door is a threat and two below one is a danger); threats for the side to
+move and for the other side, with whether a threatened piece has a safe square to escape to; striking distance (how
+far each side is from standing two above an enemy); and mobility.
+
+`ElevationMCTS` (the default opponent, 'mcts') is UCT over light search states (heights and board only): a turn has
+1,000 to 5,000 legal moves, so the tree widens progressively. At the root every distinct resulting position is ranked
+by the evaluation and the ranking is the prior order; below the root captures come first, then the moves of pieces
+under threat, then a random sample. Leaves are valued by the evaluation squashed to [-1, 1]; a side with no complete
+turn has lost. It never offers a draw, accepts one only when clearly behind, and steers away from a third repetition
+when it is ahead.
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from towerworld.engine.game import BadOption
+from towerworld.games.elevation.board import (
+    ACCEPT, ADJACENT, DECLINE, DIG_DIG, DIG_MOVE, DRAGON, DRAW, FISH, FISH_DIG_LEAP, FISH_LEAP_DIG, LEAPS, LONE_STEP,
+    MOVE_DIG, MOVE_MOVE, NEIGHBOURS, SAMURAI, SQUARES, UNDERMINE, distance)
+from towerworld.games.elevation.rules import (DRAWN, ONGOING, State, _Masks, all_turns, piece_turn_groups,
+                                              position_key)
+
+VALUE = (90.0, 120.0, 100.0)        # samurai, dragon, fish
+WIN = 10_000.0
+SCALE = 150.0                       # evaluation points per unit of tanh in the search's values
+
+
+# ---- evaluation ------------------------------------------------------------------------------------------------------
+
+def threats(heights, board, kinds, side: int, rules) -> dict:
+    """{enemy square: True} for enemy pieces that `side` could capture in its next turn (close approximation: single
+    steps from two or more above, the dragon's two steps, the fish's leap over a middle square raised by a dig)."""
+    out = {}
+    enemy = 1 - side
+    samurai_digs = rules.samurai_undermining
+    for s in range(SQUARES):
+        b = board[s]
+        if b < 0 or b // 6 != side:
+            continue
+        kind = kinds[b]
+        hs = heights[s]
+        need = 1 if (samurai_digs and kind == SAMURAI) else 2
+        for e in NEIGHBOURS[s]:
+            v = board[e]
+            if v >= 0 and v // 6 == enemy and hs - heights[e] >= need and (need == 2 or heights[e] > 0):
+                out[e] = True
+        if kind == DRAGON:
+            for m in NEIGHBOURS[s]:
+                if board[m] >= 0 or heights[m] - hs > 1:
+                    continue
+                hm = heights[m]
+                for e in NEIGHBOURS[m]:
+                    v = board[e]
+                    if v >= 0 and v // 6 == enemy and hm - heights[e] >= 2:
+                        out[e] = True
+        elif kind == FISH:
+            for e, mid in LEAPS[s]:
+                v = board[e]
+                if v < 0 or v // 6 != enemy or board[mid] >= 0:
+                    continue
+                hm = heights[mid]
+                if (hm - hs <= 1 and hm - heights[e] >= 2) or (hm - hs <= 0 and hm + 1 - heights[e] >= 2):
+                    out[e] = True
+    return out
+
+
+# DIST1[e][a]: king-move distance from a to e, minus one (how many steps until a stands next to e)
+DIST1 = tuple(tuple(distance(a, e) - 1 for a in range(SQUARES)) for e in range(SQUARES))
+
+
+def _reach(heights, attackers, targets) -> float:
+    """Mean over targets of how far the nearest attacker is from standing two above it next door (steps plus
+    missing levels)."""
+    total = 0.0
+    for e in targets:
+        need = heights[e] + 2
+        de = DIST1[e]
+        best = 99.0
+        for a in attackers:
+            c = de[a]
+            deficit = need - heights[a]
+            if deficit > 0:
+                c += 0.7 * deficit
+            if c < best:
+                best = c
+        total += best
+    return total / len(targets)
+
+
+def _escapes(heights, board, s: int, danger_from) -> int:
+    """Empty neighbours the piece on `s` can step onto (climb at most one) that no enemy stands two above."""
+    hs = heights[s]
+    n = 0
+    for m in NEIGHBOURS[s]:
+        if board[m] < 0 and heights[m] - hs <= 1 and not danger_from(m):
+            n += 1
+    return n
+
+
+def evaluate(state: State, player: int) -> float:
+    """Heuristic value of `state` for `player` (higher is better); terminal states are +-WIN."""
+    if state.outcome != ONGOING:
+        if state.outcome == DRAWN:
+            return 0.0
+        return WIN if state.outcome == player else -WIN
+    return static_eval(state.heights, state.board, state.kinds, player, state.mover ^ state.phase, state.rules)
+
+
+def static_eval(heights, board, kinds, player: int, to_move: int, rules) -> float:
+    mine, theirs = [], []
+    material = 0.0
+    for s in range(SQUARES):
+        b = board[s]
+        if b >= 0:
+            if b // 6 == player:
+                mine.append(s)
+                material += VALUE[kinds[b]]
+            else:
+                theirs.append(s)
+                material -= VALUE[kinds[b]]
+    if not theirs:
+        return WIN
+    if not mine:
+        return -WIN
+    score = material
+    my_threats = threats(heights, board, kinds, player, rules)
+    their_threats = threats(heights, board, kinds, 1 - player, rules)
+
+    def high_enemy_next_to(side_squares):
+        return lambda m: any(heights[a] - heights[m] >= 2 and a in ADJACENT[m] for a in side_squares)
+
+    # a threatened piece with a safe square to step to is worth less to the attacker
+    my_gain = sorted((VALUE[kinds[board[e]]] * (0.6 if _escapes(heights, board, e,
+                                                                 high_enemy_next_to(mine)) else 1.0)
+                      for e in my_threats), reverse=True)
+    their_gain = sorted((VALUE[kinds[board[e]]] * (0.6 if _escapes(heights, board, e,
+                                                                   high_enemy_next_to(theirs)) else 1.0)
+                         for e in their_threats), reverse=True)
+    if to_move == player:
+        # I take the best now; of theirs, I can usually save one piece, not two
+        score += 0.85 * (my_gain[0] if my_gain else 0.0)
+        score -= 0.5 * (their_gain[1] if len(their_gain) > 1 else 0.0) + 0.1 * (their_gain[0] if their_gain else 0.0)
+    else:
+        score -= 0.85 * (their_gain[0] if their_gain else 0.0)
+        score += 0.5 * (my_gain[1] if len(my_gain) > 1 else 0.0) + 0.1 * (my_gain[0] if my_gain else 0.0)
+    # height over neighbouring enemies: standing above is safety and pressure
+    edge = 0.0
+    for a in mine:
+        ha = heights[a]
+        near = ADJACENT[a]
+        for e in theirs:
+            if e in near:
+                d = ha - heights[e]
+                edge += 2 if d >= 2 else -2 if d <= -2 else d * 0.5
+    score += 4.0 * edge
+    # the side ahead in material hunts (striking distance weighs more) and welcomes trades (fewer pieces left)
+    hunt = 3.0 + 6.0 * max(0.0, material) / 100.0
+    flee = 3.0 + 6.0 * max(0.0, -material) / 100.0
+    score -= hunt * _reach(heights, mine, theirs) - flee * _reach(heights, theirs, mine)
+    score += material * (12 - len(mine) - len(theirs)) / 24.0
+    # mobility
+    score += 0.8 * (_mobility(heights, board, mine) - _mobility(heights, board, theirs))
+    score += 1.5 * (sum(heights[s] for s in mine) / len(mine) - sum(heights[s] for s in theirs) / len(theirs))
+    return score
+
+
+def _mobility(heights, board, squares) -> int:
+    n = 0
+    for s in squares:
+        limit = heights[s] + 1
+        for m in NEIGHBOURS[s]:
+            if board[m] < 0 and heights[m] <= limit:
+                n += 1
+    return n
+
+
+# ---- light search states ---------------------------------------------------------------------------------------------
+
+def successor(heights, board, move):
+    """Heights and board after a piece's turn, and the value it captured; nothing else is kept."""
+    h = list(heights)
+    b = list(board)
+    s, kind = move[0], move[1]
+    piece = b[s]
+    gain = 0.0
+    if kind in (DIG_MOVE, FISH_DIG_LEAP):
+        h[move[2]] -= 1
+        h[move[3]] += 1
+        steps = (move[4],)
+    elif kind in (MOVE_DIG, FISH_LEAP_DIG):
+        h[move[3]] -= 1
+        h[move[4]] += 1
+        steps = (move[2],)
+    elif kind == DIG_DIG:
+        h[move[2]] -= 1
+        h[move[3]] += 1
+        h[move[4]] -= 1
+        h[move[5]] += 1
+        steps = ()
+    elif kind == MOVE_MOVE:
+        steps = (move[2], move[3])
+    elif kind == LONE_STEP:
+        steps = (move[2],)
+    else:                                    # UNDERMINE
+        h[move[2]] -= 1
+        h[move[3]] += 1
+        steps = ()
+    here = s
+    for to in steps:
+        if b[to] >= 0 and to != s:
+            gain += 1.0
+        b[here] = -1
+        b[to] = piece
+        here = to
+    return tuple(h), tuple(b), gain
+
+
+def light_turns(heights, board, kinds, me: int, rules) -> list:
+    """Every complete turn of `me` on a light state (no draw offers; the two-pieces game is searched as one piece
+    a turn)."""
+    masks = _Masks(heights, board, me)
+    out = []
+    for s in range(SQUARES):
+        b = board[s]
+        if b >= 0 and b // 6 == me:
+            for group in piece_turn_groups(heights, masks, s, kinds[b], rules):
+                out += group
+    return out
+
+
+def _captures(board, move, side: int) -> bool:
+    kind = move[1]
+    squares: tuple[int, ...]
+    if kind in (DIG_MOVE, FISH_DIG_LEAP):
+        squares = (move[4],)
+    elif kind in (MOVE_DIG, FISH_LEAP_DIG, LONE_STEP):
+        squares = (move[2],)
+    elif kind == MOVE_MOVE:
+        squares = (move[2], move[3])
+    else:
+        return False
+    for q in squares:
+        v = board[q]
+        if v >= 0 and v // 6 != side:
+            return True
+    return False
+
+
+def _landing(move) -> int:
+    """The square where the acting piece ends its turn."""
+    kind = move[1]
+    if kind in (DIG_MOVE, FISH_DIG_LEAP):
+        return move[4]
+    if kind in (MOVE_DIG, FISH_LEAP_DIG, LONE_STEP):
+        return move[2]
+    if kind == MOVE_MOVE:
+        return move[3]
+    return move[0]
+
+
+def _pressure(heights, board, side: int) -> list:
+    """Per square, how good it is for a piece of `side` to end there: next to enemies two or more below (a threat),
+    not next to enemies two or more above (a danger), high rather than low."""
+    out = [0.0] * SQUARES
+    enemies = [q for q in range(SQUARES) if board[q] >= 0 and board[q] // 6 != side]
+    for q in range(SQUARES):
+        hq = heights[q]
+        v = 0.3 * hq
+        for e in enemies:
+            if e in ADJACENT[q]:
+                d = hq - heights[e]
+                v += 3.0 if d >= 2 else -4.0 if d <= -2 else 0.5 * d
+            elif DIST1[e][q] == 1:
+                v += 0.3 if hq - heights[e] >= 1 else 0.0
+        out[q] = v
+    return out
+
+
+# ---- the search -----------------------------------------------------------------------------------------------------
+
+class _Node:
+    __slots__ = ("heights", "board", "mover", "moves", "children", "visits", "value", "lost")
+
+    def __init__(self, heights, board, mover):
+        self.heights = heights
+        self.board = board
+        self.mover = mover           # the side to move here
+        self.moves = None            # candidate moves in prior order
+        self.children = {}
+        self.visits = 0
+        self.value = 0.0             # summed values for the side that moved INTO this node
+        self.lost = False            # the side to move has no piece or no turn
+
+
+class ElevationMCTS:
+    """UCT with progressive widening over prior-ordered complete turns; evaluation at the leaves."""
+    name = "mcts"
+    LEVELS = {"easy": 0.2, "normal": 1.0, "strong": 3.0}
+
+    def __init__(self, seed=None, level=None, seconds: float | None = None, c: float = 0.5, sample: int = 24,
+                 root_width: int = 14, reply_pool: int = 48, max_iterations: int = 1_000_000):
+        self.rng = random.Random(seed)
+        self.seconds = self._seconds(level) if seconds is None else seconds
+        self.c = c
+        self.sample = sample
+        self.root_width = root_width
+        self.reply_pool = reply_pool
+        self.max_iterations = max_iterations
+        self.last_iterations = 0
+        self.last_seconds = 0.0
+
+    def _seconds(self, level) -> float:
+        if level is None:
+            return self.LEVELS["normal"]
+        if level in self.LEVELS:
+            return self.LEVELS[level]
+        try:
+            return float(level)
+        except (TypeError, ValueError):
+            raise BadOption(f"The Elevation MCTS level must be one of {', '.join(self.LEVELS)} or a number of "
+                            f"seconds, not {str(level)[:40]!r}.") from None
+
+    # ---- entry points ---------------------------------------------------------------------------------------------
+    def choose(self, view):
+        """The move for the view's seat (Elevation has no secrets: the resample is the true state)."""
+        return self.choose_state(view.resample(self.rng))
+
+    def choose_state(self, state: State):
+        moves = all_turns(state)
+        me = state.mover ^ state.phase
+        if state.phase == 1:         # answering a draw offer: accept only when clearly behind
+            return (DRAW, ACCEPT) if evaluate(state, me) < -150 else (DRAW, DECLINE)
+        turns = [m for m in moves if m[0] != DRAW]
+        if len(turns) == 1:
+            return turns[0]
+        start = time.perf_counter()
+        deadline = start + self.seconds
+        self.kinds, self.rules = state.kinds, state.rules
+        root = _Node(state.heights, state.board, me)
+        root.moves = self._root_order(state, turns)
+        if root.moves and root.moves[0][1] >= WIN / 2:
+            return root.moves[0][0]                     # a winning capture
+        # the prior: the best-ranked positions (and every capture) get the search's time
+        root.moves = [m for m, _ in root.moves[:self.root_width]] + [
+            m for m, _ in root.moves[self.root_width:] if _captures(state.board, m, me)]
+        it = 0
+        while it < self.max_iterations and (it < 8 or time.perf_counter() < deadline):
+            self._simulate(root)
+            it += 1
+        self.last_iterations = it
+        self.last_seconds = time.perf_counter() - start
+        best = max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].value / max(kv[1].visits, 1)))
+        return best[0]
+
+    def _root_order(self, state: State, turns: list) -> list:
+        """(move, value) for every distinct resulting position, best first; for a side that is ahead, a position that
+        arose before is worth no more than a draw (0)."""
+        me = state.mover
+        seen = {}
+        ahead = evaluate(state, me) > 30
+        for m in turns:
+            h, b, gain = successor(state.heights, state.board, m)
+            key = (h, b)
+            if key in seen:
+                continue
+            v = static_eval(h, b, self.kinds, me, 1 - me, self.rules)
+            # ahead, any return to an earlier position invites a third repetition by the other side
+            if ahead and position_key(h, b, self.kinds, 1 - me, -1) in state.history:
+                v = min(v, 0.0)
+            seen[key] = (v + self.rng.random() * 1e-3, m)
+        ranked = sorted(seen.values(), reverse=True)
+        return [(m, v) for v, m in ranked]
+
+    # ---- below the root --------------------------------------------------------------------------------------------
+    def _order(self, node: _Node, ranked: bool = False) -> list:
+        """Candidate turns for a node: captures, moves of threatened pieces, a random sample of the rest."""
+        heights, board, side = node.heights, node.board, node.mover
+        masks = _Masks(heights, board, side)
+        targets = threats(heights, board, self.kinds, side, self.rules)
+        danger = threats(heights, board, self.kinds, 1 - side, self.rules)
+        moves, caps, rescue = [], [], []
+        for s in range(SQUARES):
+            b = board[s]
+            if b < 0 or b // 6 != side:
+                continue
+            mine = [m for group in piece_turn_groups(heights, masks, s, self.kinds[b], self.rules) for m in group]
+            moves += mine
+            if targets and any(DIST1[e][s] <= 1 for e in targets):
+                caps += [m for m in mine if _captures(board, m, side)]
+            if s in danger:
+                rescue += [m for m in mine if m[1] not in (DIG_DIG, UNDERMINE)]
+        if not moves:
+            return moves
+        if len(rescue) > self.sample:
+            rescue = self.rng.sample(rescue, self.sample)
+        pool = self.rng.sample(moves, min(4 * self.sample, len(moves)))
+        pressure = _pressure(heights, board, side)
+        pool.sort(key=lambda m: pressure[_landing(m)], reverse=True)
+        if not ranked:
+            return list(dict.fromkeys(caps + rescue + pool[:self.sample]))
+        # the replies to the root's candidates: ranked by the evaluation, so the search meets the best ones first
+        more = self.rng.sample(moves, min(self.reply_pool, len(moves)))
+        candidates = list(dict.fromkeys(caps + rescue + pool[:self.sample] + more))
+        scored = []
+        for m in candidates:
+            h, b, _ = successor(heights, board, m)
+            scored.append((static_eval(h, b, self.kinds, side, 1 - side, self.rules), m))
+        scored.sort(key=lambda vm: vm[0], reverse=True)
+        return [m for _, m in scored]
+
+    def _allowed(self, node: _Node) -> int:
+        return min(len(node.moves), 2 + int(math.sqrt(node.visits)))
+
+    def _simulate(self, root: _Node) -> None:
+        path = [root]
+        node = root
+        while True:
+            if node.lost:
+                break
+            if node.moves is None:
+                node.moves = self._order(node, ranked=len(path) == 2)
+                if not node.moves:
+                    node.lost = True
+                    break
+            best, best_u = None, -1e18
+            logn = math.log(node.visits + 1)
+            for m in node.moves[:self._allowed(node)]:
+                ch = node.children.get(m)
+                if ch is None:
+                    best = m
+                    break
+                u = ch.value / ch.visits + self.c * math.sqrt(logn / ch.visits)
+                if u > best_u:
+                    best_u, best = u, m
+            ch = node.children.get(best)
+            if ch is None:
+                h, b, _ = successor(node.heights, node.board, best)
+                ch = _Node(h, b, 1 - node.mover)
+                node.children[best] = ch
+                path.append(ch)
+                node = ch
+                break
+            path.append(ch)
+            node = ch
+        leaf = path[-1]
+        if leaf.lost:
+            v_mover = -1.0                       # the side to move at the leaf has lost
+        else:
+            v = static_eval(leaf.heights, leaf.board, self.kinds, leaf.mover, leaf.mover, self.rules)
+            v_mover = 1.0 if v >= WIN else -1.0 if v <= -WIN else math.tanh(v / SCALE)
+        # values are stored for the side that moved into each node: the opponent of that node's mover
+        for n in path:
+            n.visits += 1
+            n.value += -v_mover if n.mover == leaf.mover else v_mover
+
+
+class GreedyThreat:
+    """One ply on the evaluation over every distinct resulting position: cheap, a baseline for the search."""
+    name = "elev-greedy"
+
+    def __init__(self, seed=None, level=None):
+        self.search = ElevationMCTS(seed=seed, seconds=0.0)
+
+    def choose(self, view):
+        state = view.resample(self.search.rng)
+        if state.phase == 1:
+            return self.search.choose_state(state)
+        turns = [m for m in all_turns(state) if m[0] != DRAW]
+        self.search.kinds, self.search.rules = state.kinds, state.rules
+        return self.search._root_order(state, turns)[0][0]
+
+
+def best_turn(state: State, budget: float = 0.5):
+    """A hint: the search's choice within `budget` seconds."""
+    return ElevationMCTS(seed=0, seconds=budget).choose_state(state)
+
+
+AGENTS = {
+    "mcts": lambda game, seed=None, level=None: ElevationMCTS(seed, level),
+    "elev-greedy": lambda game, seed=None, level=None: GreedyThreat(seed, level),
+}

@@ -1,0 +1,117 @@
+"""Where every Ziggurat piece lies, in millimetres, and the HUD lines, as a viewer may see them.
+
+The map lies centred on the origin; tier t lies at z = map + t * domino thickness. The hand lies face up right of the
+map, the pile face down left of it, as anonymous pieces `pile:0`... that never name a domino (the pile order of a
+numbered deal is a secret even from the player).
+"""
+from __future__ import annotations
+
+from towerworld.engine.game import CHANCE, TERMINAL
+from towerworld.engine.layout import Cell, Layout, Pose, look
+from towerworld.engine.pieces import size
+from towerworld.games.ziggurat.board import (CHEAT, DEAL, DINDEX, DOMINOES, DRAW, GIVE_UP, IN_TIER, NCELLS, PLACE,
+                                             cname, dname, heights, lifted_with, placements, position_of,
+                                             tier_counts, title)
+
+CELL_MM = 25.4
+MAP_H = size("domino_map").h
+DOM_H = size("domino").h
+HAND_X = 3 * CELL_MM + 45.0
+PILE_X = -(3 * CELL_MM + 45.0)
+
+
+def cell_xy(c: int) -> tuple[float, float]:
+    return ((c % 6 - 2.5) * CELL_MM, (c // 6 - 2.5) * CELL_MM)
+
+
+TIER_WORDS = ("bottom", "middle", "top")
+
+
+def hud(game, state, viewer) -> dict[str, str]:
+    cp = game.current_player(state)
+    t0, t1, t2 = tier_counts(state.owner)
+    lines = {
+        "turn": ("Game over: " + game.result(state)) if cp == TERMINAL else
+                "Drawing from the pile" if cp == CHANCE else "Place a domino from your hand, or cheat",
+        "cheats": f"Cheats: {state.cheats} ({title(state.cheats)} so far)",
+        "tiers": f"Tiers: bottom {t0}/18, middle {t1}/8, top {t2}/2",
+        "hand": "Hand: " + (" ".join(f"[{dname(d)}]" for d in state.hand) or "empty"),
+        "pile": f"Pile: {bin(state.unseen).count('1')} face down",
+    }
+    if cp == 0:
+        moves = placements(state.vals, state.hand)
+        if not moves:
+            lines["turn"] = "No domino in your hand fits anywhere: cheat (pick up a placed domino) or give up."
+            lines["next"] = "Click a placed domino to pick it up (a cheat), with whatever rests on it."
+        else:
+            fits = sorted({DINDEX[(m[4], m[5])] for m in moves})
+            stuck = [d for d in state.hand if d not in fits]
+            names = " or ".join(dname(d) for d in fits)
+            lines["next"] = (f"Click the {names} in your hand, then the cell for its low half, then the cell for its "
+                             f"high half" + (f" (the {' and '.join(dname(d) for d in stuck)} fit nowhere now)."
+                                             if stuck else "."))
+    return lines
+
+
+def describe_move(state, move) -> str:
+    """The move in a player's words: "play 6-4 on c1-c2 of the bottom tier" (the 6 on c1, the 4 on c2)."""
+    kind = move[0]
+    if kind == PLACE:
+        _, t, c1, c2, v1, v2 = move
+        return f"play {v1}-{v2} on {cname(c1)}-{cname(c2)} of the {TIER_WORDS[t]} tier"
+    if kind == CHEAT:
+        pos = position_of(state.vals, state.owner, move[1])
+        if pos is None:
+            return f"pick up the {dname(move[1])} (a cheat)"
+        t, c1, c2, v1, v2 = pos
+        resting = len(lifted_with(state.owner, move[1])) - 1
+        extra = f" and the {resting} resting on it" if resting > 1 else " and the one resting on it" if resting else ""
+        return (f"cheat: pick up the {v1}-{v2} from {cname(c1)}-{cname(c2)} of the {TIER_WORDS[t]} tier{extra}")
+    if kind == GIVE_UP:
+        return "give up (nothing in your hand fits and no cheat can save this deal)"
+    if kind == DRAW:
+        return f"draw the {dname(move[1])} from the pile"
+    if kind == DEAL:
+        return f"deal number {move[1]}"
+    return str(move)
+
+
+def build_layout(state, viewer) -> Layout:
+    lay = Layout()
+    lay.place("map", Pose("domino_map", 0.0, 0.0, 0.0))
+    done = set()
+    for s in range(108):
+        d = state.owner[s]
+        if d < 0 or d in done:
+            continue
+        done.add(d)
+        t, c1, c2, v1, v2 = position_of(state.vals, state.owner, d)
+        (x1, y1), (x2, y2) = cell_xy(c1), cell_xy(c2)
+        # c1 < c2: c2 is to the right (+x, heading 0) or above (+y, heading 90); look a is the half at local -x
+        heading = 0.0 if c2 == c1 + 1 else 90.0
+        # `tier` lets the model tell the tiers apart (a domino on a domino of the same colour reads as one block)
+        lay.place(f"domino:{dname(d)}", Pose("domino", (x1 + x2) / 2, (y1 + y2) / 2, MAP_H + t * DOM_H,
+                                             heading, True, look(a=v1, b=v2, tier=t)))
+    for i, d in enumerate(state.hand):
+        lo, hi = DOMINOES[d]
+        col, row = divmod(i, 6)
+        lay.place(f"domino:{dname(d)}", Pose("domino", HAND_X + col * 58.0, 2.5 * CELL_MM - row * 30.0, 0.0,
+                                             0.0, True, look(a=lo, b=hi)))
+    n = bin(state.unseen).count("1")
+    for i in range(n):
+        # four short stacks of up to seven, front to back; pile:0 is the bottom of the first stack
+        stack, level = divmod(i, 7)
+        lay.place(f"pile:{i}", Pose("domino", PILE_X, 45.0 - stack * 30.0, level * DOM_H,
+                                    0.0 if level % 2 == 0 else 2.0, False))
+    if n:
+        lay.labels["pile"] = (PILE_X, -75.0, 0.0, f"pile: {n}")
+    if state.hand:
+        lay.labels["hand"] = (HAND_X, 2.5 * CELL_MM + 24.0, 0.0, "hand")
+    h = heights(state.vals)
+    for c in range(NCELLS):
+        t = h[c]
+        if t <= 2 and IN_TIER[t][c]:
+            x, y = cell_xy(c)
+            lay.cells[f"cell:t{t}:{cname(c)}"] = Cell(x, y, MAP_H + t * DOM_H, CELL_MM, CELL_MM,
+                                                      f"{cname(c)} t{t}")
+    return lay

@@ -1,0 +1,208 @@
+"""Ziggurat heuristics and agents.
+
+`player` is the fair AI: it sees what a person sees (the hand, the ziggurat and which dominoes are still unseen, never
+the pile order), through its View. `solver` plays the deal analyser's line and reads the pile order of a numbered deal
+when it is handed a state that holds one (an omniscient seat, or the figures script); a seat's View never does, and
+then it plays as `player`. Both give up only when the deal is proven blocked (no number of cheats can finish it).
+"""
+from __future__ import annotations
+
+import random
+import time
+from typing import cast
+
+from towerworld.engine.agent import View
+from towerworld.engine.game import CHANCE, TERMINAL
+from towerworld.games.ziggurat.board import CHEAT, DINDEX, GIVE_UP, ZState, placements
+from towerworld.games.ziggurat.solver import (_counts_of, _room_ok, _state_after, _Timeout, _ZeroSearch, blocked,
+                                              choose_cheat, clairvoyant_move, feasible, greedy_move, position_key)
+
+
+def heuristic(game, state, player: int = 0) -> float:
+    """Dominoes standing less three per cheat: a cheat must win back more than it costs."""
+    if game.is_terminal(state):
+        return game.returns(state)[0] * 1000.0
+    placed = sum(1 for v in state.vals if v >= 0) // 2
+    return placed - 3.0 * state.cheats
+
+
+STALL = 10      # cheats without a draw after which the fair player starts the building over
+
+
+class Player:
+    """The fair AI: sees the hand, the ziggurat and the set of unseen dominoes, never the pile order. It gives up only
+    on a deal proven blocked (no number of cheats can finish it); cheat after cheat without a draw, it picks the whole
+    ziggurat up and builds again from everything drawn so far."""
+    name = "player"
+
+    def __init__(self, seed: int = 0, level: int = 2, budget: float | None = None):
+        self.rng = random.Random(seed)
+        self.samples = {0: 0, 1: 4, 2: 8, 3: 16}.get(level, 8)
+        self.budget = budget if budget is not None else {0: 0.0, 1: 0.05, 2: 0.15, 3: 0.6}.get(level, 0.15)
+        self.plan: list = []
+        self.seen: set = set()
+        self.last_unseen = -1       # the unseen set at the latest draw seen
+        self.progress_cheats = 0    # cheats counted at the latest progress (a draw, or a fresh start)
+
+    def _piles(self, unseen, k):
+        out = []
+        for _ in range(max(k, 1)):
+            p = list(unseen)
+            self.rng.shuffle(p)
+            out.append(tuple(p))
+        return out
+
+    def choose(self, view: View):
+        # a Ziggurat view draws Ziggurat states
+        return self.choose_in(cast(ZState, view.resample(self.rng)), view.legal_moves)
+
+    def choose_in(self, state: ZState, legal) -> tuple:
+        """The move at `state` (only its public parts are read: the ziggurat, the hand, the unseen set)."""
+        vals, owner, hand = state.vals, state.owner, state.hand
+        unseen = tuple(d for d in range(28) if state.unseen >> d & 1)
+        start = time.perf_counter()
+        if not any(v >= 0 for v in vals) and not state.cheats:
+            self.seen = set()  # a new game
+            self.progress_cheats = 0
+        if state.unseen != self.last_unseen:      # a draw: progress
+            self.last_unseen = state.unseen
+            self.progress_cheats = max(self.progress_cheats, state.cheats)
+        self.seen.add(position_key(vals, hand))
+        moves = [m for m in placements(vals, hand) if _room_ok(m)]
+        moves = [m for m in moves if feasible(_state_after(vals, owner, m)[0],
+                                              _counts_of(tuple(x for x in hand if x != DINDEX[(m[4], m[5])])
+                                                         + unseen))]
+        if self.plan and self.plan[0] in set(legal):
+            return self.plan.pop(0)
+        self.plan = []
+        if not unseen and any(x >= 0 for x in owner):
+            # the pile is empty: nothing is hidden any more, so the analyser's search is fair play now
+            ms, zero = clairvoyant_move(vals, owner, hand, (), max(self.budget, 0.3), self.seen)
+            if ms[0] in set(legal):
+                self.plan = list(zero[1:]) if zero else list(ms[1:])
+                return ms[0]
+        if not moves:
+            drawn = list(hand) + [x for x in set(owner) if x >= 0]
+            if not placements(vals, hand) and blocked(drawn, len(unseen)):
+                return (GIVE_UP,)   # proven: no number of cheats can finish this deal
+            if not any(x >= 0 for x in owner):
+                # nothing stands, so nothing can be lifted: place whatever fits (feasibility is only a forecast)
+                return greedy_move(vals, owner, hand, unseen, self.rng) or (GIVE_UP,)
+            if unseen and state.cheats - self.progress_cheats >= STALL:
+                # cheat after cheat and no draw: start the building over with every domino drawn so far in hand
+                bottom = sorted({x for x in owner[:36] if x >= 0})
+                self.progress_cheats = state.cheats + len({x for x in owner if x >= 0})
+                self.plan = [(CHEAT, d) for d in bottom]
+                return self.plan.pop(0)
+            piles = self._piles(unseen, min(self.samples, 3))
+            self.plan = choose_cheat(vals, owner, hand, piles, start + self.budget, node_limit=100,
+                                     avoid=self.seen)
+            return self.plan.pop(0)
+        if self.samples and len(moves) > 1:
+            votes: dict = {}
+            deadline = start + self.budget
+            per = max(self.budget / self.samples, 0.003)
+            w: float    # a line's vote: 3 for a proven line, less for a partial one by its depth
+            for pile in self._piles(unseen, self.samples):
+                if time.perf_counter() > deadline:
+                    break
+                s = _ZeroSearch(min(deadline, time.perf_counter() + per), node_limit=2000)
+                try:
+                    line = s.run(vals, hand, pile)
+                    w = 3
+                except _Timeout:
+                    line = None
+                if not line:
+                    line, w = s.deepest_line, 1 + len(s.deepest_line) / 28
+                if line:
+                    votes[line[0]] = votes.get(line[0], 0) + w
+            if votes:
+                top = max(votes.values())
+                return min(m for m, v in votes.items() if v == top)
+        return greedy_move(vals, owner, hand, unseen, self.rng) or moves[0]
+
+
+class Solver:
+    """The omniscient analyser playing its line: it reads the pile order of a numbered deal when the state it is handed
+    holds one. A seat's View never holds it (nor does a shuffled pile, whose order does not exist yet): then it plays
+    as the fair Player."""
+    name = "solver"
+    omniscient = True    # an oracle for measurement: the driver shows it the whole state (engine.agent.seat_view)
+
+    def __init__(self, seed: int = 0, level: int = 2, budget: float | None = None):
+        self.budget = budget if budget is not None else {0: 0.05, 1: 0.2, 2: 0.5, 3: 2.0}.get(level, 0.5)
+        self.fallback = Player(seed, level)
+        self.rng = random.Random(seed)
+        self.plan: list = []
+        self.expect: tuple | None = None    # (vals, hand) the plan's next move is meant for
+        self.seen: set = set()
+
+    def choose(self, view: View):
+        # a Ziggurat view draws Ziggurat states
+        return self.choose_in(view.game, cast(ZState, view.resample(self.rng)), view.legal_moves)
+
+    def choose_in(self, game, state: ZState, legal=None):
+        if legal is None:
+            legal = game.legal_moves(state)
+        if not state.pile and state.unseen:
+            return self.fallback.choose_in(state, legal)
+        legal = set(legal)
+        here = (state.vals, state.hand)
+        if self.plan and self.expect == here and self.plan[0] in legal:
+            move = self.plan.pop(0)
+        else:
+            if not any(v >= 0 for v in state.vals) and not state.cheats:
+                self.seen = set()
+            self.seen.add(position_key(state.vals, state.hand))
+            ms, zero = clairvoyant_move(state.vals, state.owner, state.hand, state.pile, self.budget, self.seen)
+            self.plan = list(zero[1:]) if zero else list(ms[1:])
+            move = ms[0]
+        if move not in legal:  # never expected; stay legal whatever happens
+            move = sorted(legal)[0]
+            self.plan = []
+        nxt, _ = game.apply_unchecked(state, move)
+        while game.current_player(nxt) == CHANCE:
+            nxt, _ = game.apply_unchecked(nxt, game.chance_outcomes(nxt)[0][0])
+        self.expect = (nxt.vals, nxt.hand)
+        return move
+
+
+def play_fair(order, limit: int = 0, level: int = 2, max_cheats: int = 200):
+    """(cheats, line) of the fair Player on deal `order` (it never looks at the order: it is handed the seat's View);
+    cheats None if unfinished. `limit` is the game's cheat limit (0: none); `max_cheats` stops a player that cheats
+    without end (reported as unfinished)."""
+    from towerworld.games.ziggurat import GAME
+    s = GAME.new_state({"deal": 1, "cheat_limit": limit})
+    s = ZState(s.vals, s.owner, s.hand, s.unseen, tuple(order), 0, s.limit, 1)
+    player = Player(seed=0, level=level)
+    line = []
+    while GAME.current_player(s) != TERMINAL and s.cheats < max_cheats:
+        if GAME.current_player(s) == CHANCE:
+            s, _ = GAME.apply_unchecked(s, GAME.chance_outcomes(s)[0][0])
+            continue
+        m = player.choose(View.of(GAME, s, 0))
+        line.append(m)
+        s, _ = GAME.apply_unchecked(s, m)
+    return (s.cheats if GAME.complete(s) else None), line
+
+
+def _level(level) -> int:
+    """Agent level from the house's level names (fast, normal, strong) or a number 0-3."""
+    if level is None:
+        return 2
+    if isinstance(level, int):
+        return max(0, min(3, level))
+    text = str(level).strip().lower()
+    named = {"fast": 1, "easy": 1, "normal": 2, "strong": 3, "hard": 3}
+    if text in named:
+        return named[text]
+    try:
+        return max(0, min(3, int(float(text))))
+    except ValueError:
+        return 2
+
+
+AGENTS: dict = {
+    "solver": lambda game, seed=0, level=None: Solver(seed or 0, _level(level)),
+    "player": lambda game, seed=0, level=None: Player(seed or 0, _level(level)),
+}
