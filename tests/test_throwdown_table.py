@@ -222,11 +222,12 @@ def test_two_people_at_one_screen_play_a_whole_battle(showbase, tmp_path):
         table.close()
 
 
-def test_a_person_against_two_ismcts_players_plays_to_the_end(showbase, tmp_path):
+@pytest.mark.parametrize("agent", ["random", pytest.param("ismcts:40it", marks=pytest.mark.slow)])
+def test_a_person_against_two_ai_players_plays_to_the_end(showbase, tmp_path, agent):
     """Issue: 'Against AIs, only the human seats' hands show face up'; the AIs think in worker processes."""
     from towerworld.app.play import PlayTable
-    match = Match(GAME, players=[PlayerSpec("Ann"), PlayerSpec("Bo", "ai", "ismcts:40it"),
-                                 PlayerSpec("Cy", "ai", "ismcts:40it")], seed=12,
+    match = Match(GAME, players=[PlayerSpec("Ann"), PlayerSpec("Bo", "ai", agent),
+                                 PlayerSpec("Cy", "ai", agent)], seed=12,
                   autosave=str(tmp_path / "auto.tower.json"))
     table = PlayTable(match)
     try:

@@ -44,7 +44,15 @@ def _sync(match: Match, moves: list[str]) -> None:
 
 
 def serve(conn, spec: SeatSpec) -> None:
-    """The worker's loop: {"moves": [...]} -> {"move": text} or {"error": sentence}; {"stop": true} ends it."""
+    """The worker's loop: {"moves": [...]} -> {"move": text} or {"error": sentence}; {"stop": true} ends it.
+    When the table goes away (closed, killed, Ctrl-C) the worker ends quietly: no traceback on the terminal."""
+    try:
+        _serve(conn, spec)
+    except (BrokenPipeError, EOFError, OSError, KeyboardInterrupt):
+        pass
+
+
+def _serve(conn, spec: SeatSpec) -> None:
     from towerworld.ai import make_agent
     from towerworld.engine.agent import seat_view
     try:
