@@ -176,3 +176,15 @@ def test_bench_rows_report_the_realtime_ratio_of_every_demo(monkeypatch):
     rows = bench.rows()
     assert [r[0] for r in rows] == [f"physics_realtime_ratio_{n.replace('-', '_')}" for n in names()]
     assert dict((r[0], r[2]) for r in rows)["physics_realtime_ratio_kdak_collapse"] == 10.0
+
+
+def test_what_the_bodies_move_is_what_is_drawn(showbase):
+    """A big board draws its resting pieces as one combined copy; a demo moves every piece node, so the copy must go
+    (else the Carcassonne tower stood still on screen while its bodies fell)."""
+    from panda3d.core import NodePath
+    from towerworld.demos.show import DemoScene
+    scene = DemoScene(NodePath("demo-root"), get_demo("carcassonne-tower"), seed=1)
+    assert len(scene.stage.nodes) >= 80 and scene.stage.combined is None
+    scene.advance_to(2.0)
+    scene.restart()
+    assert scene.stage.combined is None

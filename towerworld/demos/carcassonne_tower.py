@@ -103,7 +103,7 @@ class CarcassonneTower(Demo):
     seconds: float = 5.0
     heading: float = 25.0          # from the front right: the pile of tiles to draw stands out of the way
     pitch: float = 30.0
-    zoom: float = 0.5
+    zoom: float = 1.0
 
     def build(self) -> Layout:
         lay = _start_layout()

@@ -21,6 +21,7 @@ class DemoScene:
         add_table(self.root, self.run.layout)
         self.stage = Stage(self.root)
         self.stage.show(self.run.layout)
+        self.stage.uncombine()     # bodies move every piece node: a combined copy of a big board would stand still
         self.run.world.place_nodes(self.stage.nodes)    # where the bodies start (nested pyramids sit a little higher)
 
     def camera(self, aspect: float) -> Orbit:
@@ -37,6 +38,7 @@ class DemoScene:
     def restart(self) -> None:
         self.run.restart()
         self.stage.show(self.run.layout)
+        self.stage.uncombine()
         for pid, node in self.stage.nodes.items():
             pose = self.run.layout.pieces[pid]
             node.setPos(pose.x, pose.y, pose.z)

@@ -40,7 +40,7 @@ class ThrowdownScrapyard(Demo):
     seconds: float = 5.0
     heading: float = -15.0
     pitch: float = 38.0
-    zoom: float = 0.55
+    zoom: float = 1.0
     focus: tuple = (20.0, -130.0, 0.0)
 
     def build(self) -> Layout:
