@@ -5,7 +5,7 @@ registers a builder per piece kind of the catalog (`towerworld.engine.pieces`) w
 a Pose and returns a NodePath whose origin is the centre of the piece's bottom, width along x, depth along y, whose
 top face shows the face (value, suit, pips) and bottom face the back; the stage turns it over for face-down pieces and
 tilts it by `pose.tilt`. Every module of this package is imported the first time a model is asked for (so a family
-module may import this package, or the old `towerworld.scene.models`, without a cycle): a new family is one new
+module may import this package without a cycle): a new family is one new
 module.
 
 `build(pose)` builds a shape once per (kind, look), flattens it (one geom per render state) and hands out copies.
