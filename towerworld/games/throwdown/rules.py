@@ -300,7 +300,8 @@ def _damage(w: _W, seat: int, tower: int, pips: int, chooser: int, scorer: int, 
         # have lifted off
         lost = not t and not size
         w.say(EventKind.REMOVE, f"{pips} pip{'s' if pips > 1 else ''} of damage to {_name(seat)}'s tower "
-              f"{SLOTS[tower]}: the {', '.join(pyramid_words(p) for p in knocked)} go to the scrapyard.",
+              f"{SLOTS[tower]}: the {_and_list([pyramid_words(p) for p in knocked])} "
+              f"{'go' if len(knocked) > 1 else 'goes'} to the scrapyard.",
               tuple(pyramid_id(p) for p in (knocked[:-1] if lost else knocked)))
         if lost:
             w.say(EventKind.TOPPLE, "", (pyramid_id(knocked[-1]),))
@@ -828,3 +829,8 @@ class ThrowdownGame(Game):
 
 
 __all__ = ["ThrowdownGame", "TState", "SPECTATOR"]
+
+
+def _and_list(words: list[str]) -> str:
+    """"a", "a and b", "a, b and c"."""
+    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else "".join(words)
