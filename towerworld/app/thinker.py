@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing as mp
+import os
 from dataclasses import dataclass
 
 from towerworld.engine.match import Match, PlayerSpec
@@ -46,6 +47,10 @@ def _sync(match: Match, moves: list[str]) -> None:
 def serve(conn, spec: SeatSpec) -> None:
     """The worker's loop: {"moves": [...]} -> {"move": text} or {"error": sentence}; {"stop": true} ends it.
     When the table goes away (closed, killed, Ctrl-C) the worker ends quietly: no traceback on the terminal."""
+    try:
+        os.nice(19)         # the table's frames come first: a search gives way to drawing on a busy machine
+    except (AttributeError, OSError):
+        pass
     try:
         _serve(conn, spec)
     except (BrokenPipeError, EOFError, OSError, KeyboardInterrupt):
