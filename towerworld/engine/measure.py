@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+import statistics
 import time
 
 from towerworld.engine.game import CHANCE, TERMINAL, Game
@@ -65,3 +66,25 @@ def search_sims_per_second(game: Game, states: list, seconds: float, tree_plies:
             game.rollout(state, rng)
             sims += 1
     return sims / (time.process_time() - begin)
+
+
+def random_games_per_second(game: Game, seconds: float, variant: str | None = None,
+                            players: int | None = None) -> tuple[float, float]:
+    """(games a second, median ms a game) of unchecked random playouts from the start, at least five of them."""
+    options, n = game.resolve_options(None, variant, players)
+    start_state = game.new_state(options, n)
+    rng = random.Random(11)
+    times: list[float] = []
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds or len(times) < 5:
+        t = time.perf_counter()
+        game.random_playout(start_state, rng)
+        times.append(time.perf_counter() - t)
+    return len(times) / sum(times), statistics.median(times) * 1000
+
+
+def with_goal_text(rows) -> list[tuple[str, float, str, str]]:
+    """(name, value, goal, unit) rows as scripts/bench.py reads them: the goal as text (">= 5000"; "<= 0.5" when the
+    unit says "at most"; "" without a goal)."""
+    return [(name, value, "" if goal is None else f"<= {goal}" if "at most" in unit else f">= {goal}", unit)
+            for name, value, goal, unit in rows]

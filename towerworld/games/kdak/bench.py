@@ -2,23 +2,12 @@
 from __future__ import annotations
 
 import random
-import statistics
 import time
 
-from towerworld.engine.measure import checked_plies_per_second, search_sims_per_second, search_states
+from towerworld.engine.measure import (checked_plies_per_second, random_games_per_second, search_sims_per_second,
+                                       search_states, with_goal_text)
 
 
-def _games_per_second(game, variant: str | None, seconds: float) -> tuple[float, float]:
-    options, n = game.resolve_options(None, variant)
-    start_state = game.new_state(options, n)
-    rng = random.Random(11)
-    times: list[float] = []
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds or len(times) < 5:
-        t = time.perf_counter()
-        game.random_playout(start_state, rng)
-        times.append(time.perf_counter() - t)
-    return len(times) / sum(times), statistics.median(times) * 1000
 
 
 def rows(seconds: float = 1.0) -> list[tuple[str, float, float | None, str]]:
@@ -26,10 +15,10 @@ def rows(seconds: float = 1.0) -> list[tuple[str, float, float | None, str]]:
     tree walk, then the game's rollout), CPU time, at decision states met in seeded random games."""
     from towerworld.games.kdak import GAME
     out: list[tuple[str, float, float | None, str]] = []
-    gps, ms = _games_per_second(GAME, None, seconds)
+    gps, ms = random_games_per_second(GAME, seconds)
     out.append(("kdak_random_games_per_s", round(gps), 500, "games/s"))
     out.append(("kdak_random_game_median_ms", round(ms, 2), 2.0, "ms (at most)"))
-    gps, _ = _games_per_second(GAME, "solitaire", seconds / 2)
+    gps, _ = random_games_per_second(GAME, seconds / 2, "solitaire")
     out.append(("kdak_solitaire_random_games_per_s", round(gps), 500, "games/s"))
     out.append(("kdak_checked_plies_per_s", round(checked_plies_per_second(GAME, seconds / 2)), 20000,
                 "plies/s (apply with events)"))
@@ -52,13 +41,9 @@ def rows(seconds: float = 1.0) -> list[tuple[str, float, float | None, str]]:
 
 def bench_rows(seconds: float = 1.0) -> list[tuple[str, float, str, str]]:
     """The rows as scripts/bench.py reads them: (name, value, goal as text such as ">= 5000", unit)."""
-    return [(name, value, _goal_text(goal, unit), unit) for name, value, goal, unit in rows(seconds)]
+    return with_goal_text(rows(seconds))
 
 
-def _goal_text(goal, unit: str) -> str:
-    if goal is None:
-        return ""
-    return f"<= {goal}" if "at most" in unit else f">= {goal}"
 
 
 if __name__ == "__main__":

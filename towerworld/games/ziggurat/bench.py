@@ -7,7 +7,7 @@ import time
 
 from towerworld.engine.agent import View
 from towerworld.engine.game import CHANCE, TERMINAL
-from towerworld.engine.measure import search_sims_per_second, search_states
+from towerworld.engine.measure import search_sims_per_second, search_states, with_goal_text
 from towerworld.games.ziggurat.board import PLACE
 
 
@@ -82,13 +82,9 @@ def rows(seconds: float = 1.0, deals: int = 3) -> list[tuple[str, float, float |
 
 def bench_rows(seconds: float = 1.0) -> list[tuple[str, float, str, str]]:
     """The rows as scripts/bench.py reads them: (name, value, goal as text such as ">= 5000", unit)."""
-    return [(name, value, _goal_text(goal, unit), unit) for name, value, goal, unit in rows(seconds)]
+    return with_goal_text(rows(seconds))
 
 
-def _goal_text(goal, unit: str) -> str:
-    if goal is None:
-        return ""
-    return f"<= {goal}" if "at most" in unit else f">= {goal}"
 
 
 if __name__ == "__main__":
