@@ -7,17 +7,10 @@ from towerworld.engine.match import Match, PlayerSpec
 from towerworld.engine.registry import get_game
 from towerworld.engine.game import OMNISCIENT
 
-
-def settle(table, limit=200):
-    """Run the table's tasks until a person must act (animations skipped to their end)."""
-    for _ in range(limit):
-        if table.anim is not None:
-            table.anim.finish()
-        table.base.taskMgr.step()
-        if table.anim is not None:
-            table.anim.finish()
-        if table._human_turn() or table.match.over:
-            return
+try:
+    from tabletools import settle
+except ImportError:  # tests run as a package
+    from tests.tabletools import settle
 
 
 @pytest.fixture

@@ -6,6 +6,11 @@ import random
 
 import pytest
 
+try:
+    from tabletools import settle
+except ImportError:  # tests run as a package
+    from tests.tabletools import settle
+
 from towerworld.engine.game import OMNISCIENT, SPECTATOR, TERMINAL
 from towerworld.engine.pieces import size
 from towerworld.games.carcassonne import GAME
@@ -131,17 +136,8 @@ def test_a_turn_by_clicks(showbase, tmp_path):
                   autosave=str(tmp_path / "auto.tower.json"))
     table = PlayTable(match)
 
-    def settle():
-        for _ in range(200):
-            if table.anim is not None:
-                table.anim.finish()
-            table.base.taskMgr.step()
-            if table.anim is not None:
-                table.anim.finish()
-            if table._human_turn():
-                return
     try:
-        settle()
+        settle(table)
         s = match.state
         assert s.phase == E.PLACE
         places = {GAME.picks(s, m)[0] for m in GAME.legal_moves(s) if m >> E.SHIFT == E.K_PLACE}
@@ -152,7 +148,7 @@ def test_a_turn_by_clicks(showbase, tmp_path):
         move = next(m for m in GAME.legal_moves(s) if m >> E.SHIFT == E.K_PLACE)
         for pick in GAME.picks(s, move):
             table.choose(pick)
-        settle()
+        settle(table)
         assert match.state.phase == E.ACTION
         table.choose("pass")
         assert match.state.phase in (E.DRAW, E.RANSOM) or GAME.current_player(match.state) == TERMINAL

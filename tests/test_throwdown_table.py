@@ -7,6 +7,11 @@ import time
 
 import pytest
 
+try:
+    from tabletools import settle
+except ImportError:  # tests run as a package
+    from tests.tabletools import settle
+
 from towerworld.engine.game import CHANCE, SPECTATOR, EventKind
 from towerworld.engine.match import Match, PlayerSpec
 from towerworld.games.throwdown import GAME
@@ -136,17 +141,6 @@ def test_knocked_pyramids_lift_off_then_the_last_one_topples(showbase):
 
 
 # ---- whole games at the play table -------------------------------------------------------------------------------------
-def _settle(table, limit=50):
-    for _ in range(limit):
-        if table.anim is not None:
-            table.anim.finish()
-        table.base.taskMgr.step()
-        if table.anim is not None:
-            table.anim.finish()
-        if table._human_turn() or table.match.over or table.handoff is not None or table.waiting_for is not None:
-            return              # (while an AI thinks, every step would only draw the same frame again)
-
-
 def _check_hands(table):
     """No hand card is face up on the table for anyone but the person looking (everything shows once it is over)."""
     if table.match.over:
@@ -181,7 +175,7 @@ def _play_to_the_end(table, rng, deadline_s):
     handoffs = 0
     while not table.match.over:
         assert time.monotonic() - start < deadline_s, "the game did not end in time"
-        _settle(table)
+        settle(table)
         _check_hands(table)
         if table.handoff is not None:
             handoffs += 1
@@ -192,7 +186,7 @@ def _play_to_the_end(table, rng, deadline_s):
             _human_move(table, rng)
         else:
             time.sleep(0.05)              # an AI thinks in its worker process
-    _settle(table)
+    settle(table)
     return handoffs
 
 
