@@ -41,7 +41,8 @@ class Cheat:
 
 class NimWithPlayer(ToyNim):
     def agents(self):
-        return {"perfect": lambda game, seed, level: PerfectNimPlayer(seed), "cheat": lambda game, seed, level: Cheat()}
+        return {"perfect": lambda game, seed, level: PerfectNimPlayer(seed), "cheat": lambda game, seed, level: Cheat(),
+                "slow": lambda game, seed, level: SlowNimPlayer(seed)}
 
 
 PERFECT_NIM = NimWithPlayer()
@@ -169,3 +170,27 @@ def test_an_agent_that_breaks_the_rules_stops_the_ladder_with_one_sentence(capsy
 def test_the_ladder_command_refuses_an_unwritable_result_before_playing(tmp_path, capsys):
     code = main(["ladder", NIM_REF, "--agents", "random,perfect", "--json", str(tmp_path / "no" / "r.json")])
     assert code == 2 and "--json" in capsys.readouterr().err
+
+
+
+class SlowNimPlayer(PerfectNimPlayer):
+    """The perfect player, taking at least 20 ms a move: the ladder's stopwatch must see it."""
+    name = "slow"
+
+    def choose(self, view):
+        import time
+        time.sleep(0.02)
+        return super().choose(view)
+
+
+def test_seconds_per_move_and_endings_are_reported_but_not_part_of_the_seeded_results(tmp_path):
+    result = run_ladder(NIM_REF, ["random", "slow"], games=4, seed=2, workers=1)
+    random_pace, slow_pace = result.seconds_per_move()
+    assert slow_pace >= 0.02 and random_pace < 0.02
+    assert all(g.ending.endswith("wins.") for g in result.games)
+    text = report(result)
+    assert "s/move" in text and "how the games ended" in text and result.games[0].ending in text
+    assert "seconds_per_move" not in result.to_json()          # equal seeds, equal JSON, however fast the machine
+    write_json(result, str(tmp_path / "l.json"))
+    pace = json.loads((tmp_path / "l.json").read_text())["seconds_per_move"]
+    assert pace["slow"] == pytest.approx(slow_pace) and pace["random"] == pytest.approx(random_pace)

@@ -21,6 +21,8 @@ import multiprocessing
 import os
 import random
 import sys
+from collections import Counter
+import time
 from dataclasses import asdict, dataclass, field
 from typing import Callable, Iterable
 
@@ -59,6 +61,9 @@ class GameResult:
     seats: tuple[int, int]
     returns: tuple[float, ...]
     plies: int
+    ending: str = ""                                     # the game's one-sentence result ("Red wins by capture.")
+    seconds: tuple[float, ...] = ()                      # thinking time of each seat (the only figure not from seeds)
+    decisions: tuple[int, ...] = ()                      # moves each seat chose
 
 
 @dataclass
@@ -83,15 +88,28 @@ class LadderResult:
     def losses(self, i: int, j: int) -> int:
         return self.wins[j][i]
 
-    def to_json(self) -> dict:
-        """Everything that follows from the seeds (no timings, no worker count): equal for equal seeds."""
+    def seconds_per_move(self) -> list[float | None]:
+        """Each agent's mean thinking time per move over the whole ladder (None if it never moved)."""
+        spent = [0.0] * len(self.agents)
+        moves = [0] * len(self.agents)
+        for g in self.games:
+            for seat, agent in enumerate(g.seats):
+                if seat < len(g.seconds):
+                    spent[agent] += g.seconds[seat]
+                    moves[agent] += g.decisions[seat]
+        return [s / m if m else None for s, m in zip(spent, moves)]
+
+    def to_json(self, timings: bool = False) -> dict:
+        """Everything that follows from the seeds (no worker count, and timings only when asked): equal for equal
+        seeds."""
         matrix = {a: {b: {"wins": self.wins[i][j], "draws": self.draws[i][j], "losses": self.wins[j][i]}
                       for j, b in enumerate(self.agents) if j != i} for i, a in enumerate(self.agents)}
         return {"format": "towerworld-ladder", "format_version": 1, "game": self.game, "agents": self.agents,
                 "games_per_pair": self.games_per_pair, "seed": self.seed,
                 "ratings": [asdict(r) for r in self.ratings], "matrix": matrix,
                 "games": [{"index": g.index, "seats": [self.agents[s] for s in g.seats], "returns": list(g.returns),
-                           "plies": g.plies} for g in self.games]}
+                           "plies": g.plies, "ending": g.ending} for g in self.games],
+                **({"seconds_per_move": dict(zip(self.agents, self.seconds_per_move()))} if timings else {})}
 
 
 # ---- the schedule ---------------------------------------------------------------------------------------------------
@@ -135,17 +153,39 @@ def resolve_game(ref: str) -> Game:
 def play_task(task: GameTask) -> GameResult:
     """Play one game of the schedule to its end (the worker's whole job)."""
     game = resolve_game(task.game)
+    agents = {seat: _Timed(make_agent(name, game, seed=seed, level=task.level))
+              for seat, (name, seed) in enumerate(zip(task.agents, task.agent_seeds))}
     try:
-        match = _play(game, task)
+        match = _play(game, task, agents)
     except AgentFailed as e:          # one sentence for the person, naming the game of the schedule
         raise LadderError(f"In game {task.index + 1} ({' vs '.join(task.agents)}): {e}.") from None
-    return GameResult(task.index, task.seats, tuple(game.returns(match.state)), len(match.plies))
+    return GameResult(task.index, task.seats, tuple(game.returns(match.state)), len(match.plies),
+                      game.result(match.state), tuple(agents[s].seconds for s in range(2)),
+                      tuple(agents[s].decisions for s in range(2)))
 
 
-def _play(game: Game, task: GameTask) -> Match:
+class _Timed:
+    """An agent with a stopwatch: the ladder reports seconds per move beside the ratings."""
+
+    def __init__(self, agent):
+        self.agent = agent
+        self.seconds = 0.0
+        self.decisions = 0
+
+    def choose(self, view):
+        start = time.perf_counter()
+        try:
+            return self.agent.choose(view)
+        finally:
+            self.seconds += time.perf_counter() - start
+            self.decisions += 1
+
+    def __getattr__(self, name):          # what the driver asks of agents (omniscient, ...) comes from the agent
+        return getattr(self.agent, name)
+
+
+def _play(game: Game, task: GameTask, agents: dict) -> Match:
     """The task's game played to the end through the match driver, chance drawn from the task's chance seed."""
-    agents = {seat: make_agent(name, game, seed=seed, level=task.level)
-              for seat, (name, seed) in enumerate(zip(task.agents, task.agent_seeds))}
     seats = [PlayerSpec(f"{name} ({i + 1})", "ai", name) for i, name in enumerate(task.agents)]
     match = Match(game, options=dict(task.options), players=seats, seed=task.chance_seed, variant=task.variant)
     return play_match(match, agents, chance=random.Random(task.chance_seed))
@@ -291,9 +331,12 @@ def rate(game: str, agents: list[str], games: int, seed: int, results: list[Game
 def report(result: LadderResult) -> str:
     """The ratings (best first) and the win/draw/loss matrix, as text."""
     lines = [f"{result.game}: {len(result.agents)} agents, {result.games_per_pair} games per pair, seed {result.seed}",
-             f"{'agent':16s} {'Elo':>7s}  95% interval"]
+             f"{'agent':16s} {'Elo':>7s}  {'95% interval':14s}  s/move"]
+    pace = dict(zip(result.agents, result.seconds_per_move()))
     for r in sorted(result.ratings, key=lambda r: -r.elo):
-        lines.append(f"{r.agent:16s} {r.elo:7.0f}  [{r.low:.0f}, {r.high:.0f}]")
+        seconds = pace[r.agent]
+        lines.append(f"{r.agent:16s} {r.elo:7.0f}  {f'[{r.low:.0f}, {r.high:.0f}]':14s}  "
+                     + ("-" if seconds is None else f"{seconds:.3f}"))
     width = max(9, *(len(a) for a in result.agents))
     lines.append("")
     lines.append("wins-draws-losses of the row agent against the column agent")
@@ -302,13 +345,20 @@ def report(result: LadderResult) -> str:
         cells = ["-" if i == j else f"{result.wins[i][j]}-{result.draws[i][j]}-{result.wins[j][i]}"
                  for j in range(len(result.agents))]
         lines.append(f"{a:16s} " + " ".join(f"{c:>{width}s}" for c in cells))
+    endings = Counter(g.ending for g in result.games if g.ending)
+    if endings:
+        lines.append("")
+        lines.append("how the games ended")
+        lines += [f"{count:6d}  {text}" for text, count in endings.most_common(8)]
+        if len(endings) > 8:
+            lines.append(f"{sum(endings.values()) - sum(c for _, c in endings.most_common(8)):6d}  other endings")
     return "\n".join(lines)
 
 
 def write_json(result: LadderResult, path: str) -> None:
     tmp = path + ".tmp"
     with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(result.to_json(), f, indent=1)
+        json.dump(result.to_json(timings=True), f, indent=1)
     os.replace(tmp, path)
 
 
