@@ -10,7 +10,7 @@ import pytest
 from towerworld.ai import GreedyAgent, MCTSAgent, RandomAgent, agent_names, make_agent
 from towerworld.ai.mcts import parse_level
 from towerworld.engine.game import CHANCE, TERMINAL, BadOption, Event, Game
-from towerworld.engine.agent import ask
+from towerworld.engine.agent import ask, seat_view
 
 try:
     from toygame import GAME as TOY, NIM, ToyState
@@ -115,11 +115,29 @@ class FixedAgent:
         return self.move
 
 
-@pytest.mark.parametrize("level,seconds", [("fast", 0.2), ("normal", 1.0), ("strong", 3.0), (None, 1.0),
-                                           ("0.5", 0.5), (2, 2.0)])
-def test_mcts_levels(level, seconds):
+@pytest.mark.parametrize("level,seconds", [("0.5", 0.5), (2, 2.0)])
+def test_mcts_levels_in_seconds(level, seconds):
     assert parse_level(level)[0] == seconds
     assert MCTSAgent(1, level).seconds == seconds
+
+
+def test_named_mcts_levels_are_simulation_budgets_in_order():
+    budgets = [parse_level(name)[1] for name in ("easy", "normal", "strong")]
+    assert budgets == sorted(budgets) and len(set(budgets)) == 3
+    assert parse_level(None) == parse_level("normal")
+    assert parse_level("3000it") == (float("inf"), 3000)
+
+
+def test_a_simulation_budget_chooses_the_same_move_however_busy_the_machine():
+    """"The simulations decide a named level's strength": the same seed and view give the same move and the same
+    number of simulations, whatever the clock says."""
+    state = TOY.new_state()
+    while TOY.current_player(state) == CHANCE:
+        state, _ = TOY.apply(state, TOY.chance_outcomes(state)[0][0])
+    view = seat_view(MCTSAgent(0), TOY, state)
+    first, second = MCTSAgent(5, "300it"), MCTSAgent(5, "300it")
+    assert first.choose(view) == second.choose(view)
+    assert first.last_simulations == second.last_simulations == 300
 
 
 @pytest.mark.parametrize("level", ["turbo", "-1", "0", 0, "1e9", [1]])

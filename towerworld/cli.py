@@ -42,7 +42,7 @@ def _parser() -> argparse.ArgumentParser:
     sp.add_argument("--load", metavar="FILE", help="continue a saved game")
     sp.add_argument("--new", action="store_true", help="start a new game without offering to resume one")
     sp.add_argument("--physics", action="store_true", help="pieces the rules knock off move under Bullet (key P)")
-    sp.add_argument("--level", help="AI level (fast, normal, strong)")
+    sp.add_argument("--level", help="AI level (easy, normal, strong)")
     sp.add_argument("--size", help="window size WxH (default: as last time)")
     sp.add_argument("--frames", type=int, help=argparse.SUPPRESS)  # run N frames offscreen and quit (smoke tests)
 
@@ -76,7 +76,7 @@ def _parser() -> argparse.ArgumentParser:
     sp.add_argument("--agents", help="comma-separated agents, one per seat, optionally with a level: "
                                      "mcts:fast,random (default: random in every seat the game or variant has)")
     sp.add_argument("--games", type=int, default=10)
-    sp.add_argument("--level", help="AI level (fast, normal, strong)")
+    sp.add_argument("--level", help="AI level (easy, normal, strong)")
     sp.add_argument("--out", metavar="DIR", help="write each game's record here")
     sp.add_argument("--no-swap", action="store_true", help="keep agents in their seats (default: rotate every game)")
 

@@ -2,7 +2,7 @@
 
 The tree is OpenSpiel's own (`open_spiel.python.algorithms.mcts.MCTSBot`, UCT with chance nodes and MCTS-Solver) over
 the pyspiel adapter of `towerworld.ai.spiel`; leaves are evaluated by native playouts (`game.rollout`, uniformly
-random unless the game plays a policy, on the towerworld state, no pyspiel stepping). Each move gets a time budget and a simulation cap. Hidden-information
+random unless the game plays a policy, on the towerworld state, no pyspiel stepping). Each move gets a simulation budget (and a clock for slow machines) or a time budget. Hidden-information
 games that provide `game.resample(state, player, rng)` are searched over several determinizations (what the player
 may know, with the unknown sampled) and the visit counts summed; without it the state is searched as is.
 """
@@ -15,8 +15,10 @@ from towerworld.ai.agents import Agent, decision_moves
 from towerworld.ai.spiel import require_pyspiel, spiel_game
 from towerworld.engine.game import TERMINAL, BadOption, Game
 
-# level -> (seconds per move, simulation cap)
-LEVELS = {"easy": (0.2, 2_000), "fast": (0.2, 2_000), "normal": (1.0, 20_000), "strong": (3.0, 100_000)}
+# level -> (seconds at most, simulations). The simulations decide a named level's strength, so that a ladder gives the
+# same results for the same seeds on any machine; the clock only stops a search on a machine several times slower than
+# a small laptop (normal is about a second a move for K'Dak there).
+LEVELS = {"easy": (1.0, 1_000), "fast": (1.0, 1_000), "normal": (4.0, 5_000), "strong": (12.0, 15_000)}
 DEFAULT_LEVEL = "normal"
 
 _BOT_CLASS = None
@@ -120,23 +122,28 @@ class NativeRolloutEvaluator:
 
 
 def parse_level(level) -> tuple[float, int]:
-    """(seconds, simulation cap) for a level name or a number of seconds; BadOption naming the choices otherwise."""
+    """(seconds, simulation cap) for a level name, a number of seconds ("0.5": the clock decides) or a number of
+    simulations ("3000it": no clock); BadOption naming the choices otherwise."""
     if level is None:
         return LEVELS[DEFAULT_LEVEL]
     if isinstance(level, str) and level in LEVELS:
         return LEVELS[level]
+    text = str(level).strip().lower()
+    if text.endswith("it") and text[:-2].isdigit() and 0 < int(text[:-2]) <= 10_000_000:
+        return float("inf"), int(text[:-2])
     try:
-        seconds = float(level)
-    except (TypeError, ValueError):
+        seconds = float(text)
+    except ValueError:
         seconds = -1.0
     if not 0 < seconds <= 600:
-        raise BadOption(f"The MCTS level must be one of {', '.join(LEVELS)} or a number of seconds, not {level!r}.")
+        raise BadOption(f"The MCTS level must be one of {', '.join(LEVELS)}, a number of seconds, or a number of "
+                        f"simulations such as 3000it, not {str(level)[:40]!r}.")
     return seconds, max(100, int(seconds * 20_000))
 
 
 class MCTSAgent(Agent):
-    """OpenSpiel MCTS through the adapter, native rollouts, a time budget per move (level fast 0.2 s, normal 1 s,
-    strong 3 s, or a number of seconds) and a simulation cap."""
+    """OpenSpiel MCTS through the adapter, native rollouts, a simulation budget per move (easy 1,000, normal 5,000,
+    strong 15,000, or "Nit") with a clock that stops it on a very slow machine, or a number of seconds."""
     name = "mcts"
     determinizations = 8      # how many determinizations share the budget in a hidden-information game
 
