@@ -18,7 +18,7 @@ from towerworld.engine.game import TERMINAL, BadOption, Game
 # level -> (seconds at most, simulations). The simulations decide a named level's strength, so that a ladder gives the
 # same results for the same seeds on any machine; the clock only stops a search on a machine several times slower than
 # a small laptop (normal is about a second a move for K'Dak there).
-LEVELS = {"easy": (1.0, 1_000), "fast": (1.0, 1_000), "normal": (4.0, 5_000), "strong": (12.0, 15_000)}
+LEVELS = {"easy": (1.0, 500), "fast": (1.0, 500), "normal": (4.0, 2_500), "strong": (12.0, 10_000)}
 DEFAULT_LEVEL = "normal"
 
 _BOT_CLASS = None
@@ -142,8 +142,8 @@ def parse_level(level) -> tuple[float, int]:
 
 
 class MCTSAgent(Agent):
-    """OpenSpiel MCTS through the adapter, native rollouts, a simulation budget per move (easy 1,000, normal 5,000,
-    strong 15,000, or "Nit") with a clock that stops it on a very slow machine, or a number of seconds."""
+    """OpenSpiel MCTS through the adapter, native rollouts, a simulation budget per move (easy 500, normal 2,500,
+    strong 10,000, or "Nit") with a clock that stops it on a very slow machine, or a number of seconds."""
     name = "mcts"
     determinizations = 8      # how many determinizations share the budget in a hidden-information game
 
