@@ -171,15 +171,14 @@ def _writable_folder(path: str) -> None:
 
 
 def _seats(game, spec: str | None, variant: str | None, options: dict):
-    """PlayerSpecs from 'human,mcts'; defaults: one human against the MCTS agent (or alone in solitaire games)."""
+    """PlayerSpecs from 'human,mcts'; defaults: one human against the game's default opponent (or alone in solitaire
+    games)."""
     from towerworld.ai import agent_names
     from towerworld.engine.match import PlayerSpec
     _, n_default = game.resolve_options(options, variant)
     if spec is None:
-        import importlib.util
-        # the default opponent is MCTS; where OpenSpiel is not installed (no wheels for Windows), the greedy agent
-        searching = "mcts" in game.agents() or importlib.util.find_spec("pyspiel") is not None
-        names = ["human"] + ["mcts" if searching else "greedy"] * (n_default - 1)
+        from towerworld.ai.agents import default_opponent
+        names = ["human"] + [default_opponent(game)] * (n_default - 1)
     else:
         names = _seat_names(spec, "--players")
     known = agent_names(game)

@@ -29,7 +29,7 @@ def seat_choices(game: Game) -> list[str]:
         if name in ("random",):
             out.append(name)
         else:
-            out += [f"{name}:easy", name, f"{name}:strong"] if name in ("mcts",) else [name]
+            out += [f"{name}:easy", name, f"{name}:strong"] if name in ("mcts", "ismcts") else [name]
     return out
 
 
@@ -50,8 +50,8 @@ class Setup:
 def default_setup(game: Game) -> Setup:
     lo, _ = game.min_players, game.max_players
     n = max(lo, min(2, game.max_players))
-    from towerworld.ai import agent_names
-    ai = "mcts" if "mcts" in agent_names(game) else "greedy"
+    from towerworld.ai.agents import default_opponent
+    ai = default_opponent(game)
     return Setup(game.name, None, n, [HUMAN] + [ai] * (n - 1))
 
 

@@ -157,6 +157,7 @@ class Game(Generic[S, M]):
     max_plies: int = 10_000   # upper bound on a game's length, chance moves included (for OpenSpiel's GameInfo)
     max_moves: int = 1_000    # upper bound on the number of legal moves or chance outcomes at any state
     perfect_information: bool = True
+    default_opponent: str = "mcts"   # the agent the start screen and `play` seat against a person
 
     # ---- options -------------------------------------------------------------------------------------------------
     def resolve_options(self, options: dict | None = None, variant: str | None = None,

@@ -635,6 +635,7 @@ class ThrowdownGame(Game):
     max_plies = 40_000
     max_moves = 1_000
     perfect_information = False
+    default_opponent = "ismcts"      # searches what its seat may know; determinized MCTS would peek through samples
     min_utility = -1.0
     max_utility = 1.0
 
