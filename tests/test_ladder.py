@@ -194,3 +194,28 @@ def test_seconds_per_move_and_endings_are_reported_but_not_part_of_the_seeded_re
     write_json(result, str(tmp_path / "l.json"))
     pace = json.loads((tmp_path / "l.json").read_text())["seconds_per_move"]
     assert pace["slow"] == pytest.approx(slow_pace) and pace["random"] == pytest.approx(random_pace)
+
+
+def test_a_ladder_of_chosen_pairs_plays_only_those_and_still_rates_everyone():
+    agents = ["random", "perfect", "slow"]
+    result = run_ladder(NIM_REF, agents, games=4, seed=3, workers=1, pairs=[("random", "perfect"), ("perfect", "slow")])
+    played = {frozenset(g.seats) for g in result.games}
+    assert played == {frozenset((0, 1)), frozenset((1, 2))} and len(result.games) == 8
+    assert "slow" not in result.to_json()["matrix"]["random"]
+    assert all(math.isfinite(r.elo) for r in result.ratings)
+
+
+@pytest.mark.parametrize("pairs,words", [([("random", "nobody")], "not one of the ladder's agents"),
+                                         ([("random", "perfect")], "link every agent")])
+def test_pairs_that_name_strangers_or_leave_an_agent_out_are_refused(pairs, words):
+    with pytest.raises(LadderError) as err:
+        run_ladder(NIM_REF, ["random", "perfect", "slow"], games=2, seed=1, workers=1, pairs=pairs)
+    assert words in str(err.value)
+
+
+def test_the_ladder_command_takes_pairs(tmp_path, capsys):
+    assert main(["ladder", NIM_REF, "--agents", "random,perfect,slow", "--pairs", "random/perfect,slow/perfect",
+                 "--games", "2", "--workers", "1", "--json", str(tmp_path / "p.json"),
+                 "--chart", str(tmp_path / "p.png")]) == 0
+    assert main(["ladder", NIM_REF, "--agents", "random,perfect", "--pairs", "random-perfect", "--games", "2"]) == 2
+    assert "pairs of agents joined by '/'" in capsys.readouterr().err

@@ -87,6 +87,8 @@ def _parser() -> argparse.ArgumentParser:
                                                     "random,greedy,ismcts:400it")
     sp.add_argument("--games", type=int, default=20, help="games per pair (rounded up to even: both seats, same seeds)")
     sp.add_argument("--level", help="AI level for agents named without one")
+    sp.add_argument("--pairs", help="play only these pairs, e.g. mcts/greedy,mcts/random,mcts/mcts:strong "
+                                    "(default: every pair)")
     sp.add_argument("--workers", type=int, help="processes to play in (default: every core)")
     sp.add_argument("--json", metavar="FILE", help="results file (default ladder-GAME.json)")
     sp.add_argument("--chart", metavar="FILE", help="PNG chart (default ladder-GAME.png; needs towerworld[ladder])")
@@ -500,10 +502,17 @@ def cmd_ladder(args) -> int:
         folder = os.path.dirname(os.path.abspath(path))
         if os.path.isdir(path) or not os.path.isdir(folder) or not os.access(folder, os.W_OK):
             raise CliError(f"{option} {shown_text(path, 300)} cannot be written there.")
+    pairs = None
+    if args.pairs is not None:
+        pairs = [tuple(p.strip().split("/")) for p in args.pairs.split(",") if p.strip()]
+        if not pairs or any(len(p) != 2 for p in pairs):
+            raise CliError("--pairs takes pairs of agents joined by '/', separated by commas, like mcts/greedy,"
+                           "mcts/random.")
     t0 = time.perf_counter()
     result = run_ladder(args.game, names, games=args.games, seed=args.seed if args.seed is not None else 1,
                         options=options, variant=args.variant, level=args.level, workers=args.workers,
-                        progress=lambda done, total: _progress(done, total, t0), ray_address=args.ray)
+                        progress=lambda done, total: _progress(done, total, t0), ray_address=args.ray,
+                        pairs=pairs)
     print(file=sys.stderr)
     print(report(result))
     write_json(result, json_path)

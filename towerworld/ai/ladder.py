@@ -88,6 +88,9 @@ class LadderResult:
     def losses(self, i: int, j: int) -> int:
         return self.wins[j][i]
 
+    def played(self, i: int, j: int) -> int:
+        return self.wins[i][j] + self.draws[i][j] + self.wins[j][i]
+
     def seconds_per_move(self) -> list[float | None]:
         """Each agent's mean thinking time per move over the whole ladder (None if it never moved)."""
         spent = [0.0] * len(self.agents)
@@ -103,7 +106,8 @@ class LadderResult:
         """Everything that follows from the seeds (no worker count, and timings only when asked): equal for equal
         seeds."""
         matrix = {a: {b: {"wins": self.wins[i][j], "draws": self.draws[i][j], "losses": self.wins[j][i]}
-                      for j, b in enumerate(self.agents) if j != i} for i, a in enumerate(self.agents)}
+                      for j, b in enumerate(self.agents) if j != i and self.played(i, j)}
+                  for i, a in enumerate(self.agents)}
         return {"format": "towerworld-ladder", "format_version": 1, "game": self.game, "agents": self.agents,
                 "games_per_pair": self.games_per_pair, "seed": self.seed,
                 "ratings": [asdict(r) for r in self.ratings], "matrix": matrix,
@@ -119,19 +123,23 @@ def _derived_seed(*parts) -> int:
 
 
 def schedule(game: str, agents: list[str], games: int, seed: int, options: dict | None = None,
-             variant: str | None = None, level: str | None = None) -> list[GameTask]:
-    """Every game of the round robin: for each pair, twins of games with the same seeds and the seats swapped."""
+             variant: str | None = None, level: str | None = None,
+             pairs: list[tuple[int, int]] | None = None) -> list[GameTask]:
+    """Every game of the round robin (or of the `pairs` of agent indices given): for each pair, twins of games with
+    the same seeds and the seats swapped."""
     tasks: list[GameTask] = []
     opts = tuple(sorted((options or {}).items()))
-    for a in range(len(agents)):
-        for b in range(a + 1, len(agents)):
-            for k in range(games):
-                twin, swapped = divmod(k, 2)
-                seats = (b, a) if swapped else (a, b)
-                seeds = {i: _derived_seed(seed, a, b, twin, "agent", i) for i in (a, b)}
-                tasks.append(GameTask(len(tasks), game, opts, variant, seats, (agents[seats[0]], agents[seats[1]]),
-                                      level, _derived_seed(seed, a, b, twin, "chance"),
-                                      (seeds[seats[0]], seeds[seats[1]])))
+    every = [(a, b) for a in range(len(agents)) for b in range(a + 1, len(agents))]
+    for a, b in every:
+        if pairs is not None and (a, b) not in pairs and (b, a) not in pairs:
+            continue
+        for k in range(games):
+            twin, swapped = divmod(k, 2)
+            seats = (b, a) if swapped else (a, b)
+            seeds = {i: _derived_seed(seed, a, b, twin, "agent", i) for i in (a, b)}
+            tasks.append(GameTask(len(tasks), game, opts, variant, seats, (agents[seats[0]], agents[seats[1]]),
+                                  level, _derived_seed(seed, a, b, twin, "chance"),
+                                  (seeds[seats[0]], seeds[seats[1]])))
     return tasks
 
 
@@ -254,8 +262,9 @@ def _import_path() -> list[str]:
 
 def run_ladder(game: str, agents: list[str], games: int = 20, seed: int = 1, options: dict | None = None,
                variant: str | None = None, level: str | None = None, workers: int | None = None,
-               progress: Progress | None = None, ray_address: str | None = None) -> LadderResult:
-    """Check the request, play the round robin and rate the agents."""
+               progress: Progress | None = None, ray_address: str | None = None,
+               pairs: list[tuple[str, str]] | None = None) -> LadderResult:
+    """Check the request, play the round robin (or only the `pairs` of agents named) and rate the agents."""
     if len(agents) < 2:
         raise LadderError("A ladder needs at least two agents, e.g. --agents random,greedy,ismcts.")
     if len(set(agents)) != len(agents):
@@ -266,9 +275,29 @@ def run_ladder(game: str, agents: list[str], games: int = 20, seed: int = 1, opt
     found.resolve_options(options, variant, 2)      # two seats: BadOption in one sentence otherwise
     for name in agents:
         make_agent(name, found, seed=0, level=level)        # an unknown agent or level: one sentence, before any work
-    tasks = schedule(game, agents, games + games % 2, seed, options, variant, level)
+    chosen = None
+    if pairs is not None:
+        unknown = sorted({name for pair in pairs for name in pair} - set(agents))
+        if unknown:
+            raise LadderError(f"A pair names {unknown[0]}, which is not one of the ladder's agents.")
+        chosen = [(agents.index(a), agents.index(b)) for a, b in pairs if a != b]
+        if not _connected(len(agents), chosen):
+            raise LadderError("The pairs must link every agent to every other, or the ratings cannot be compared.")
+    tasks = schedule(game, agents, games + games % 2, seed, options, variant, level, chosen)
     results = run_tasks(tasks, workers or os.cpu_count() or 1, progress, ray_address)
     return rate(found.name or game, agents, games + games % 2, seed, results)
+
+
+def _connected(n: int, pairs: list[tuple[int, int]]) -> bool:
+    reached = {0}
+    grew = True
+    while grew:
+        grew = False
+        for a, b in pairs:
+            if (a in reached) != (b in reached):
+                reached |= {a, b}
+                grew = True
+    return len(reached) == n
 
 
 # ---- rating ----------------------------------------------------------------------------------------------------------
@@ -342,8 +371,7 @@ def report(result: LadderResult) -> str:
     lines.append("wins-draws-losses of the row agent against the column agent")
     lines.append(" " * 16 + " ".join(f"{a:>{width}s}" for a in result.agents))
     for i, a in enumerate(result.agents):
-        cells = ["-" if i == j else f"{result.wins[i][j]}-{result.draws[i][j]}-{result.wins[j][i]}"
-                 for j in range(len(result.agents))]
+        cells = ["-" if i == j or not result.played(i, j) else f"{result.wins[i][j]}-{result.draws[i][j]}-{result.wins[j][i]}" for j in range(len(result.agents))]
         lines.append(f"{a:16s} " + " ".join(f"{c:>{width}s}" for c in cells))
     endings = Counter(g.ending for g in result.games if g.ending)
     if endings:
