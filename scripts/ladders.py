@@ -1,0 +1,122 @@
+"""Each game's ladder of the shipped agents, written for the README: docs/ladders.md, with JSON and charts.
+
+    python scripts/ladders.py --games 100              # every game, 100 games a pair (hours on a small machine)
+    python scripts/ladders.py --only kdak --games 20   # one game; the others' sections are kept
+
+Each game plays its default opponent against every other shipped agent (and greedy against random), seats
+alternated with the same seeds, in parallel on every core. docs/ladders/GAME.md keeps each game's section, with the
+machine, date and command that made it; docs/ladders.md joins them.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import sys
+import time
+
+from towerworld.ai.agents import default_opponent
+from towerworld.ai.ladder import report, run_ladder, write_chart, write_json
+from towerworld.engine.registry import get_game
+
+# the shipped agents of each two-player game, weakest first (Ziggurat is solitaire: scripts/ziggurat_figures.py)
+LADDERS = {
+    "kdak": ["random", "greedy", "memory", "mcts:easy", "mcts", "mcts:strong"],
+    "elevation": ["random", "greedy", "elev-greedy", "mcts:easy", "mcts", "mcts:strong"],
+    "throwdown": ["random", "throwdown-greedy", "ismcts:easy", "ismcts", "ismcts:strong"],
+    "carcassonne": ["random", "greedy", "mcts:easy", "mcts", "mcts:strong"],
+}
+# the goals of the opponents issue: the default opponent's score against these (draws count half)
+GOALS = {"random": 0.99, "greedy": 0.75, "elev-greedy": 0.75, "throwdown-greedy": 0.75}
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs")
+
+
+def pairs_for(agents: list[str], default: str) -> list[tuple[str, str]]:
+    """The default opponent against every other agent, and the first greedy agent against random."""
+    pairs = [(default, a) for a in agents if a != default]
+    greedy = next(a for a in agents if "greedy" in a)
+    return pairs + [(greedy, "random")]
+
+
+def machine() -> str:
+    model = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            model = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    return f"{os.cpu_count()} cores, {model}"
+
+
+def section(game: str, result, games: int, seconds: float, workers: int) -> str:
+    data = result.to_json(timings=True)
+    pace = data["seconds_per_move"]
+    default = default_opponent(get_game(game))
+    lines = [f"## {get_game(game).title}", "",
+             f"`python scripts/ladders.py --only {game} --games {games}`: {result.games_per_pair} games a pair, seed "
+             f"{result.seed}, on {machine()} ({workers} at once), {datetime.date.today().isoformat()}, "
+             f"{seconds / 60:.0f} minutes.", "",
+             "| agent | Elo | 95% interval | seconds a move |", "|---|---:|---|---:|"]
+    for r in sorted(result.ratings, key=lambda r: -r.elo):
+        s = pace.get(r.agent)
+        lines.append(f"| `{r.agent}` | {round(r.elo) + 0:d} | {r.low:.0f} to {r.high:.0f} | "
+                     + ("-" if s is None else f"{s:.2f}") + " |")
+    lines += ["", f"| `{default}` against | wins-draws-losses | score | goal |", "|---|---|---:|---|"]
+    for other, row in data["matrix"].get(default, {}).items():
+        played = row["wins"] + row["draws"] + row["losses"]
+        share = (row["wins"] + 0.5 * row["draws"]) / played
+        goal = GOALS.get(other)
+        verdict = "" if goal is None else f"{goal:.0%}: " + ("met" if share >= goal else "not met")
+        lines.append(f"| `{other}` | {row['wins']}-{row['draws']}-{row['losses']} | {share:.0%} | {verdict} |")
+    lines += ["", "How the games ended:", ""]
+    lines += [f"    {line.strip()}" for line in report(result).split("how the games ended")[-1].splitlines()
+              if line.strip()]
+    lines += ["", f"![{game} ladder](ladders/{game}.png)", ""]
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--games", type=int, default=20, help="games a pair (even: both seats with the same seeds)")
+    p.add_argument("--only", help="comma-separated games (default: all)")
+    p.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    p.add_argument("--seed", type=int, default=1)
+    args = p.parse_args(argv)
+    games = [g.strip() for g in args.only.split(",")] if args.only else list(LADDERS)
+    unknown = [g for g in games if g not in LADDERS]
+    if unknown:
+        print(f"There is no ladder for '{unknown[0]}' (ladders: {', '.join(LADDERS)}).", file=sys.stderr)
+        return 2
+    folder = os.path.join(OUT, "ladders")
+    os.makedirs(folder, exist_ok=True)
+    for game in games:
+        agents = LADDERS[game]
+        default = default_opponent(get_game(game))
+        t0 = time.perf_counter()
+
+        def progress(done, total):
+            print(f"\r{game}: {done}/{total} games, {time.perf_counter() - t0:.0f} s", end="", file=sys.stderr)
+
+        result = run_ladder(game, agents, games=args.games, seed=args.seed, workers=args.workers,
+                            progress=progress, pairs=pairs_for(agents, default))
+        print(file=sys.stderr)
+        print(report(result))
+        write_json(result, os.path.join(folder, f"{game}.json"))
+        write_chart(result, os.path.join(folder, f"{game}.png"))
+        text = section(game, result, args.games, time.perf_counter() - t0, args.workers)
+        with open(os.path.join(folder, f"{game}.md"), "w", encoding="utf-8") as f:
+            f.write(text)
+    parts = [open(os.path.join(folder, f"{g}.md"), encoding="utf-8").read()
+             for g in LADDERS if os.path.exists(os.path.join(folder, f"{g}.md"))]
+    head = ("# Ladders of the shipped agents\n\nMade by `scripts/ladders.py` (see each section for its command, sample "
+            "and machine). Elo is relative to the field of each game (average 0); a draw counts half. Ziggurat is "
+            "solitaire: its figures are in `scripts/ziggurat_figures.py`.\n\n")
+    with open(os.path.join(OUT, "ladders.md"), "w", encoding="utf-8") as f:
+        f.write(head + "\n".join(parts))
+    print(f"wrote {os.path.join(OUT, 'ladders.md')}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
