@@ -8,7 +8,8 @@ tilts it by `pose.tilt`. Every module of this package is imported the first time
 module may import this package without a cycle): a new family is one new
 module.
 
-`build(pose)` builds a shape once per (kind, look), flattens it (one geom per render state) and hands out copies.
+`build(pose)` builds a shape once per (kind, look), flattens it (one geom per render state) and hands out instances
+of it (each under a node of its own that the stage turns).
 A family may also register a `caption` per kind: the few words that name a face-down piece whose face is known (the
 memory aid), so the stage needs no glyphs of its own; and a `rest` per kind: the pitch at which a piece tilted over
 really lies (a pyramid on its side rests on a face, not on its axis). `orient` turns a model as its pose says.
@@ -86,7 +87,10 @@ def build(pose: Pose) -> NodePath:
         proto = BUILDERS.get(pose.kind, _fallback)(pose)
         proto.flattenStrong()   # one geom per render state: a tile is its body and its text
         _CACHE[key] = proto
-    return proto.copyTo(NodePath("piece"))
+    # an instance: the geometry is shared, and the piece's own node carries its turn (orient) and visibility
+    piece = NodePath("piece")
+    proto.instanceTo(piece)
+    return piece
 
 
 def clear_cache() -> None:
