@@ -262,23 +262,46 @@ def _timed(action: Callable[[], object]) -> float:
     return time.perf_counter() - t
 
 
-# the two sides of the startup ratios: a bare ShowBase doing what our command does (first frame; first frame saved)
+# the two sides of the startup ratios: a bare ShowBase doing what our command does (first frame; first frame saved).
+# Each side marks (wall clock) when its ShowBase starts and is done, and when its first frame is shown.
 _PRC = ("from panda3d.core import loadPrcFileData; loadPrcFileData('', 'load-display p3headlessgl\\n"
         "window-type offscreen\\naudio-library-name null\\nnotify-level-device fatal\\nwin-size 1280 800')\n")
-BARE_FRAME = _PRC + "from direct.showbase.ShowBase import ShowBase\nb = ShowBase()\nb.graphicsEngine.renderFrame()\n"
+_MARKS = ("import sys, time\n"
+          "def _mark(what):\n    sys.stderr.write('\\nmark %s %r\\n' % (what, time.time()))\n"
+          "from direct.showbase import ShowBase as _showbase\n"
+          "_init = _showbase.ShowBase.__init__\n"
+          "def _timed_init(self, *args, **kwargs):\n"
+          "    _mark('showbase')\n    _init(self, *args, **kwargs)\n    _mark('window')\n"
+          "_showbase.ShowBase.__init__ = _timed_init\n")
+BARE_FRAME = _PRC + _MARKS + "b = _showbase.ShowBase()\nb.graphicsEngine.renderFrame()\n_mark('shown')\n"
 BARE_PICTURE = BARE_FRAME + "b.graphicsEngine.renderFrame()\nb.win.saveScreenshot({out!r})\n"
-OUR_FRAME = ("from towerworld.cli import main\n"
-             f"main(['play', {STARTUP_GAME!r}, '--players', 'human,random', '--frames', '1'])\n")
-OUR_PICTURE = f"from towerworld.cli import main\nmain(['render', {STARTUP_GAME!r}, '--out', {{out!r}}])\n"
+OUR_FRAME = (_MARKS + "from towerworld.cli import main\n"
+             f"main(['play', {STARTUP_GAME!r}, '--players', 'human,random', '--frames', '1'])\n_mark('shown')\n")
+OUR_PICTURE = _MARKS + f"from towerworld.cli import main\nmain(['render', {STARTUP_GAME!r}, '--out', {{out!r}}])\n"
 PEAK = ("\nimport resource, sys\n"
         "sys.stderr.write('\\npeak-kb %d\\n' % resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n")
 
 
-def _run_script(code: str) -> tuple[float, int]:
-    """(seconds, peak resident kB) of a fresh Python process running `code` (its startup included)."""
+@dataclass(frozen=True)
+class Startup:
+    """One fresh process: seconds from its start to each mark ("showbase", "window", "shown") and to its exit, and its
+    peak resident memory in kB."""
+    marks: dict
+    exit: float
+    peak_kb: int
+
+    def at(self, mark: str) -> float:
+        return self.marks.get(mark, self.exit)
+
+
+def _run_script(code: str) -> Startup:
+    """A fresh Python process running `code` (its interpreter's startup included), timed."""
     env = dict(os.environ, EGL_PLATFORM="surfaceless")
+    # an installed towerworld has its bytecode compiled, as panda3d's is: the warm-up run writes it here too
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     with tempfile.TemporaryDirectory() as folder:
         code = code.format(out=os.path.join(folder, "shot.png"))
+        began = time.time()
         t = time.perf_counter()
         done = subprocess.run([sys.executable, "-c", code + PEAK], env=env, capture_output=True, text=True,
                               cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))), timeout=120)
@@ -286,24 +309,56 @@ def _run_script(code: str) -> tuple[float, int]:
     peak = re.findall(r"peak-kb (\d+)", done.stderr)
     if done.returncode != 0 or not peak:
         raise RuntimeError(f"startup script failed: {done.stderr.strip()[-300:]}")
-    return seconds, int(peak[-1])
+    marks = {name: float(at) - began for name, at in re.findall(r"mark (\w+) ([0-9.]+)", done.stderr)}
+    return Startup(marks, seconds, int(peak[-1]))
+
+
+def _median_run(samples: list[Startup]) -> Startup:
+    names = set.intersection(*(set(s.marks) for s in samples))
+    return Startup({n: statistics.median(s.marks[n] for s in samples) for n in names},
+                   statistics.median(s.exit for s in samples), round(statistics.median(s.peak_kb for s in samples)))
+
+
+def _phases(ours: Startup, bare: Startup, end: str) -> str:
+    """Where the time goes, ours against bare: before the ShowBase, the ShowBase (its window), after it to `end`."""
+    def split(run: Startup) -> tuple[float, float, float]:
+        return run.at("showbase"), run.at("window") - run.at("showbase"), run.at(end) - run.at("window")
+    parts = zip(("python and imports", "ShowBase and its GL context", "our table and frames" if end == "shown"
+                 else "our picture, its PNG and exit"), split(ours), split(bare))
+    return "; ".join(f"{what} {a * 1000:.0f} ms (bare {b * 1000:.0f})" for what, a, b in parts)
 
 
 def startup_rows() -> list[Row]:
-    """Startup to the first frame and to a saved picture, and the picture's peak memory, against a bare ShowBase.
-    Medians of three runs after a warm-up run (the disk cache warm, as for a player who has run it before)."""
+    """Startup to the first frame shown and to a saved picture (the command's whole run), and the picture's peak
+    memory, against a bare ShowBase doing the same. Medians of three runs after a warm-up run (disk and bytecode
+    caches warm, as for a player who has run it before)."""
     runs = {}
     for label, code in (("bare_frame", BARE_FRAME), ("our_frame", OUR_FRAME), ("bare_picture", BARE_PICTURE),
                         ("our_picture", OUR_PICTURE)):
         _run_script(code)
-        samples = [_run_script(code) for _ in range(3)]
-        runs[label] = (statistics.median(s[0] for s in samples), statistics.median(s[1] for s in samples))
-    return [Row("startup_bare_ms", round(runs["bare_frame"][0] * 1000), "", "ms"),
-            Row("startup_play_ms", round(runs["our_frame"][0] * 1000), "", "ms"),
-            Row("startup_play_ratio", round(runs["our_frame"][0] / runs["bare_frame"][0], 2), "<= 2", "x"),
-            Row("startup_render_ratio", round(runs["our_picture"][0] / runs["bare_picture"][0], 2), "<= 2", "x"),
-            Row("render_memory_mb", round(runs["our_picture"][1] / 1024), "", "MB"),
-            Row("render_memory_ratio", round(runs["our_picture"][1] / runs["bare_picture"][1], 2), "<= 2", "x")]
+        runs[label] = _median_run([_run_script(code) for _ in range(3)])
+    bare, ours = runs["bare_frame"], runs["our_frame"]
+    play = Row("startup_play_ratio", round(ours.at("shown") / bare.at("shown"), 2), "<= 1.5", "x")
+    if not play.met():
+        play = replace(play, note=f"{short_by(play.value, play.goal)}: {_phases(ours, bare, 'shown')}")
+    bare_pic, our_pic = runs["bare_picture"], runs["our_picture"]
+    render = Row("startup_render_ratio", round(our_pic.exit / bare_pic.exit, 2), "<= 2", "x")
+    if not render.met():
+        render = replace(render, note=f"{short_by(render.value, render.goal)}: {_phases(our_pic, bare_pic, 'exit')}; "
+                                      "bare draws an empty frame, ours a lit, shadowed, multisampled table in "
+                                      "software GL")
+    memory = Row("render_memory_ratio", round(our_pic.peak_kb / bare_pic.peak_kb, 2), "<= 1.3", "x")
+    if not memory.met():
+        memory = replace(memory, note=f"{short_by(memory.value, memory.goal)}: {our_pic.peak_kb / 1024:.0f} MB against "
+                                      f"{bare_pic.peak_kb / 1024:.0f} MB bare, whose one buffer has no multisampling "
+                                      "and draws nothing")
+    return [Row("startup_bare_ms", round(bare.at("shown") * 1000), "", "ms"),
+            Row("startup_play_ms", round(ours.at("shown") * 1000), "", "ms"),
+            play,
+            Row("startup_render_ms", round(our_pic.exit * 1000), "", "ms"),
+            render,
+            Row("render_memory_mb", round(our_pic.peak_kb / 1024), "", "MB"),
+            memory]
 
 
 def physics_rows() -> list[Row]:

@@ -34,6 +34,9 @@ def configure(offscreen: bool, width: int = 1280, height: int = 800, title: str 
         "show-frame-rate-meter false",
         "print-pipe-types false",
         "model-path " + os.path.dirname(shader_file("x")),
+        # models are built from code and the one font is a .ttf: no loader plugins to look for in every installed
+        # package's entry points at startup (importlib.metadata, about 0.1 s)
+        "loader-support-entry-points false",
     ]
     if offscreen:
         os.environ.setdefault("EGL_PLATFORM", "surfaceless")

@@ -10,7 +10,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from direct.interval.IntervalGlobal import Func, LerpFunc, Parallel, Sequence
+# the interval modules the stage uses, not IntervalGlobal (which also loads actor, particle, sound and motion-path
+# intervals: tens of milliseconds of every startup)
+from direct.interval.FunctionInterval import Func
+from direct.interval.LerpInterval import LerpFunc
+from direct.interval.MetaInterval import Parallel, Sequence
 from panda3d.core import BitMask32, NodePath, TransparencyAttrib, Vec4
 
 from towerworld.engine.game import Event
