@@ -247,3 +247,19 @@ def test_a_cell_that_changes_size_is_rescaled():
     bigger.cells["in"] = Cell(-80, 0, 0, 50, 40)
     stage.show(bigger)
     assert stage.cells["in"] == node and (node.getSx(), node.getSy()) == (50, 40)
+
+
+def test_pictures_are_written_as_png_that_reads_back_pixel_for_pixel(tmp_path):
+    """The picture writer (rows bottom-up as GL reads them) makes a PNG any reader opens, top row first."""
+    from panda3d.core import Filename, PNMImage
+
+    from towerworld.scene.offscreen import write_png
+    width, height = 5, 3
+    rows = [[(x * 50, y * 100, 7) for x in range(width)] for y in range(height)]       # rows[0] is the top row
+    bottom_up = b"".join(bytes(v for pixel in row for v in pixel) for row in reversed(rows))
+    path = tmp_path / "tiny.png"
+    write_png(str(path), width, height, bottom_up)
+    image = PNMImage()
+    assert image.read(Filename.fromOsSpecific(str(path)))
+    assert (image.getXSize(), image.getYSize(), image.getNumChannels()) == (width, height, 3)
+    assert [[tuple(image.getXelVal(x, y)) for x in range(width)] for y in range(height)] == rows

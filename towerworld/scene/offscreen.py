@@ -1,8 +1,10 @@
 """Offscreen pictures of a layout: one shared ShowBase per process, a fresh stage per picture."""
 from __future__ import annotations
 
+import glob
 import os
 import struct
+import sys
 import zlib
 
 from towerworld.engine.layout import Layout
@@ -37,8 +39,7 @@ def base(width: int = 1280, height: int = 800, window: bool = True):
 def render_layout(layout: Layout, out: str, width: int = 1280, height: int = 800, orbit=None,
                   highlight: dict | None = None, cutaway=None) -> str:
     """Draw `layout` and save a PNG to `out`; returns the path."""
-    from panda3d.core import (Camera, FrameBufferProperties, GraphicsOutput, GraphicsPipe, PerspectiveLens, Texture,
-                              WindowProperties)
+    from panda3d.core import Camera, GraphicsOutput, PerspectiveLens, Texture
 
     from towerworld.scene.camera import framing
     from towerworld.scene.setup import add_table, dress
@@ -56,19 +57,7 @@ def render_layout(layout: Layout, out: str, width: int = 1280, height: int = 800
             stage.highlight(highlight)
         if cutaway is not None:
             stage.set_cutaway(*cutaway)
-        fb = FrameBufferProperties()
-        fb.setRgbColor(True)
-        fb.setRgbaBits(8, 8, 8, 0)      # an opaque picture: no alpha to read back or store
-        fb.setDepthBits(24)
-        fb.setMultisamples(4)
-        props = WindowProperties.size(width, height)
-        host = b.win                    # None in a process that only makes pictures: the buffer stands alone
-        gsg = host.getGsg() if host is not None else _GSG.get("shot")   # one GL context (shaders compiled once)
-        buf = b.graphicsEngine.makeOutput(b.pipe, "shot", -1, fb, props, GraphicsPipe.BFRefuseWindow, gsg, host)
-        if buf is None:
-            raise RuntimeError("could not open an offscreen buffer")
-        if host is None:
-            _GSG["shot"] = buf.getGsg()
+        buf = _picture_buffer(b, width, height)
         tex = Texture()
         buf.addRenderTexture(tex, GraphicsOutput.RTMCopyRam)
         buf.setClearColor((0.78, 0.84, 0.9, 1))
@@ -95,6 +84,49 @@ def render_layout(layout: Layout, out: str, width: int = 1280, height: int = 800
             b.graphicsEngine.removeWindow(buf)
         scene.removeNode()
     return out
+
+
+SOFTWARE_GL = ("llvmpipe", "softpipe", "swrast", "software rasterizer", "swiftshader")
+
+
+def _picture_buffer(b, width: int, height: int):
+    """An offscreen buffer for one picture, multisampled where that smooths its edges. A software renderer (Mesa's
+    llvmpipe) grants the samples and allocates them (about 27 MB at 1280x800) but its pictures come out as jagged as
+    without, so there the buffer has none. One GL context serves every picture (shaders compiled once): the window's
+    where there is one, else the one the first picture's buffer made."""
+    host = b.win                    # None in a process that only makes pictures: the buffer stands alone
+    gsg = host.getGsg() if host is not None else _GSG.get("shot")
+    software = _software(gsg) if gsg is not None else not _gpu_device()
+    buf = _buffer(b, width, height, 0 if software else 4, gsg, host)
+    if host is None:
+        _GSG["shot"] = buf.getGsg()
+    return buf
+
+
+def _software(gsg) -> bool:
+    return any(name in gsg.getDriverRenderer().lower() for name in SOFTWARE_GL)
+
+
+def _gpu_device() -> bool:
+    """Before any GL context exists: whether this machine shows a GPU to render with (a DRM render node, or NVIDIA's
+    device); without one, offscreen GL is Mesa's software renderer. Elsewhere than Linux: assume a GPU."""
+    if not sys.platform.startswith("linux"):
+        return True
+    return bool(glob.glob("/dev/dri/renderD*") or glob.glob("/dev/nvidia[0-9]*"))
+
+
+def _buffer(b, width: int, height: int, samples: int, gsg, host):
+    from panda3d.core import FrameBufferProperties, GraphicsPipe, WindowProperties
+    fb = FrameBufferProperties()
+    fb.setRgbColor(True)
+    fb.setRgbaBits(8, 8, 8, 0)      # an opaque picture: no alpha to read back or store
+    fb.setDepthBits(24)
+    fb.setMultisamples(samples)
+    buf = b.graphicsEngine.makeOutput(b.pipe, "shot", -1, fb, WindowProperties.size(width, height),
+                                      GraphicsPipe.BFRefuseWindow, gsg, host)
+    if buf is None:
+        raise RuntimeError("could not open an offscreen buffer")
+    return buf
 
 
 def write_png(path: str, width: int, height: int, rgb: bytes) -> None:
