@@ -1,14 +1,12 @@
 """Offscreen pictures of a layout: one shared ShowBase per process, a fresh stage per picture."""
 from __future__ import annotations
 
-import glob
 import os
 import struct
-import sys
 import zlib
 
 from towerworld.engine.layout import Layout
-from towerworld.scene.setup import configure
+from towerworld.scene.setup import configure, gpu_device
 
 _BASE = None
 _GSG: dict = {}       # the pictures' GL context where there is no window to share one with
@@ -96,7 +94,7 @@ def _picture_buffer(b, width: int, height: int):
     where there is one, else the one the first picture's buffer made."""
     host = b.win                    # None in a process that only makes pictures: the buffer stands alone
     gsg = host.getGsg() if host is not None else _GSG.get("shot")
-    software = _software(gsg) if gsg is not None else not _gpu_device()
+    software = _software(gsg) if gsg is not None else not gpu_device()
     buf = _buffer(b, width, height, 0 if software else 4, gsg, host)
     if host is None:
         _GSG["shot"] = buf.getGsg()
@@ -105,14 +103,6 @@ def _picture_buffer(b, width: int, height: int):
 
 def _software(gsg) -> bool:
     return any(name in gsg.getDriverRenderer().lower() for name in SOFTWARE_GL)
-
-
-def _gpu_device() -> bool:
-    """Before any GL context exists: whether this machine shows a GPU to render with (a DRM render node, or NVIDIA's
-    device); without one, offscreen GL is Mesa's software renderer. Elsewhere than Linux: assume a GPU."""
-    if not sys.platform.startswith("linux"):
-        return True
-    return bool(glob.glob("/dev/dri/renderD*") or glob.glob("/dev/nvidia[0-9]*"))
 
 
 def _buffer(b, width: int, height: int, samples: int, gsg, host):
