@@ -199,3 +199,23 @@ def test_text_takes_its_own_colour(showbase, tmp_path):
     centre = rgb[120 - 25:120 + 5, 160 - 20:160 + 20]     # the rank stands a little above the middle of the tile
     assert _red(centre).mean() > 0.1
     assert (centre.max(axis=-1) < 0.2).mean() < 0.02     # and nothing of it is black
+
+
+def test_the_catalog_names_the_family_that_draws_each_kind():
+    """The catalog's `family` lets a table import only its own families: every kind is drawn by the module named."""
+    components.load_families()
+    for kind in _expected_kinds():
+        assert components.BUILDERS[kind].__module__ == f"towerworld.scene.components.{PIECES[kind].family}", kind
+
+
+def test_a_table_imports_only_the_families_it_draws():
+    """A piecepack table does not load the landscape tiles' painter (and numpy with it)."""
+    import subprocess
+    import sys
+    code = ("import sys\nfrom towerworld.engine.layout import Layout, Pose\nfrom towerworld.scene import components\n"
+            "layout = Layout()\nlayout.place('t', Pose('pp_tile', 0, 0, 0))\ncomponents.build(layout.pieces['t'])\n"
+            "assert components.missing_models(layout) == set()\n"
+            "print(sorted(m.rsplit('.', 1)[1] for m in sys.modules if m.startswith('towerworld.scene.components.')),"
+            " 'numpy' in sys.modules)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert done.stdout.split() == ["['piecepack',", "'shapes']", "False"], done.stderr

@@ -181,3 +181,85 @@ def test_a_heading_turns_the_short_way_round():
     assert short_turn(10.0, 350.0) == -20.0
     assert short_turn(0.0, 180.0) in (180.0, -180.0)
     assert short_turn(90.0, 90.0 + 720.0) == 0.0
+
+
+def _board():
+    """Two tiles of the same face, a pawn, two cells and two labels."""
+    layout = tower()
+    layout.place("tile:b0", Pose("pp_tile", 60, 0, 0, look=look(suit="suns", rank=1)))
+    layout.cells["in"] = Cell(-80, 0, 0, 30, 30)
+    layout.labels["row"] = (0, -60, 0, "row 1")
+    layout.labels["score"] = (0, 60, 0, "0 points")
+    return layout
+
+
+def test_a_warm_update_rebuilds_nothing_that_did_not_change(monkeypatch):
+    """A move re-places only the piece that moved: every piece keeps its node and model, no model is built, the
+    cells that did not change keep their nodes, and a label whose words did not change keeps its text."""
+    from panda3d.core import NodePath
+
+    from towerworld.scene import components, stage as stage_module
+    stage = Stage(NodePath("root"))
+    old = _board()
+    stage.show(old)
+    holders, models, cells = dict(stage.nodes), dict(stage.models), dict(stage.cells)
+    labels = {lid: node for lid, (_spec, node) in stage.label_nodes.items()}
+    new = _board()
+    new.pieces["pawn:0"] = Pose("pp_pawn", 60, 0, 6.35, look=look(colour=0))       # onto the other tile
+    new.labels["score"] = (0, 60, 0, "1 point")
+    placed, built = [], []
+    monkeypatch.setattr(stage, "_place", lambda pid, pose, place=stage._place: (placed.append(pid),
+                                                                                place(pid, pose))[1])
+    monkeypatch.setattr(stage_module.components, "build", lambda pose, build=components.build: (built.append(pose),
+                                                                                                build(pose))[1])
+    ival = stage.transition(old, new, [Event("move", ("pawn:0",))])
+    ival.finish()
+    assert set(placed) == {"pawn:0"} and built == []
+    assert all(stage.nodes[pid] == node for pid, node in holders.items())
+    assert all(stage.models[pid] == model for pid, model in models.items())
+    assert all(stage.cells[cid] == node for cid, node in cells.items())
+    assert stage.label_nodes["row"][1] == labels["row"]
+    assert stage.label_nodes["score"][1] != labels["score"] and labels["score"].isEmpty()
+    assert _world(stage, "pawn:0") == (60, 0, 6.35)
+
+
+def test_repeated_shapes_share_one_geometry():
+    """Pieces of the same kind and face are instances of one built shape, and every cell of one unit box: the
+    geometry is built once, each piece's own node only places it."""
+    from panda3d.core import NodePath
+    stage = Stage(NodePath("root"))
+    stage.show(_board())
+    twins = [stage.models[pid].find("**/+GeomNode").node() for pid in ("tile:a0", "tile:b0")]
+    assert twins[0] == twins[1]
+    assert stage.models["tile:a0"] != stage.models["tile:b0"]       # each is turned and hidden on its own
+    boxes = {cid: node.find("**/+GeomNode").node() for cid, node in stage.cells.items()}
+    assert boxes["in"] == boxes["out"]
+    assert stage.cells["in"].getSx() == 30 and stage.cells["in"].getX() == -80
+
+
+def test_a_cell_that_changes_size_is_rescaled():
+    from panda3d.core import NodePath
+    stage = Stage(NodePath("root"))
+    layout = _board()
+    stage.show(layout)
+    node = stage.cells["in"]
+    bigger = _board()
+    bigger.cells["in"] = Cell(-80, 0, 0, 50, 40)
+    stage.show(bigger)
+    assert stage.cells["in"] == node and (node.getSx(), node.getSy()) == (50, 40)
+
+
+def test_pictures_are_written_as_png_that_reads_back_pixel_for_pixel(tmp_path):
+    """The picture writer (rows bottom-up as GL reads them) makes a PNG any reader opens, top row first."""
+    from panda3d.core import Filename, PNMImage
+
+    from towerworld.scene.offscreen import write_png
+    width, height = 5, 3
+    rows = [[(x * 50, y * 100, 7) for x in range(width)] for y in range(height)]       # rows[0] is the top row
+    bottom_up = b"".join(bytes(v for pixel in row for v in pixel) for row in reversed(rows))
+    path = tmp_path / "tiny.png"
+    write_png(str(path), width, height, bottom_up)
+    image = PNMImage()
+    assert image.read(Filename.fromOsSpecific(str(path)))
+    assert (image.getXSize(), image.getYSize(), image.getNumChannels()) == (width, height, 3)
+    assert [[tuple(image.getXelVal(x, y)) for x in range(width)] for y in range(height)] == rows

@@ -6,7 +6,7 @@ import math
 
 from panda3d.core import NodePath
 
-from towerworld.engine.layout import Layout, Pose
+from towerworld.engine.layout import Pose
 from towerworld.engine.pieces import size
 from towerworld.scene import components
 from towerworld.scene.components import shapes as models
@@ -76,6 +76,6 @@ STAND_INS = {"pyramid_1": _pyramid, "pyramid_2": _pyramid, "pyramid_3": _pyramid
 
 
 def register() -> None:
-    components.missing_models(Layout())      # loads the component families first: a real model is never replaced
+    components.load_families()               # every real model first: a real model is never replaced
     for kind, builder in STAND_INS.items():
         components.BUILDERS.setdefault(kind, builder)

@@ -10,7 +10,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from direct.interval.IntervalGlobal import Func, LerpFunc, Parallel, Sequence
+# the interval modules the stage uses, not IntervalGlobal (which also loads actor, particle, sound and motion-path
+# intervals: tens of milliseconds of every startup)
+from direct.interval.FunctionInterval import Func
+from direct.interval.LerpInterval import LerpFunc
+from direct.interval.MetaInterval import Parallel, Sequence
 from panda3d.core import BitMask32, NodePath, TransparencyAttrib, Vec4
 
 from towerworld.engine.game import Event
@@ -108,6 +112,8 @@ class Stage:
         self.models: dict[str, NodePath] = {}
         self.poses: dict[str, Pose] = {}
         self.cells: dict[str, NodePath] = {}
+        self.cell_shapes: dict[str, Cell] = {}   # what each cell node was last placed as
+        self.label_nodes: dict[str, tuple[tuple, NodePath]] = {}   # label id -> (what it shows, its text node)
         self.layout: Layout | None = None
         self.show_hidden = False   # memory aid: label face-down pieces whose faces were seen
         self.targets: dict[str, tuple] = {}
@@ -120,12 +126,29 @@ class Stage:
     def show(self, layout: Layout) -> None:
         """Place every piece at once (no animation); reuses nodes whose id survives."""
         for pid in [p for p in self.nodes if p not in layout.pieces]:
-            self.nodes.pop(pid).removeNode()
-            self.models.pop(pid, None)
-            self.poses.pop(pid, None)
+            self._remove(pid)
+        poses, models = self.poses, self.models
         for pid, pose in layout.pieces.items():
-            if self.poses.get(pid) != pose or pid not in self.models:   # untouched pieces stay as they are
+            if poses.get(pid) != pose or pid not in models:   # untouched pieces stay as they are
                 self._place(pid, pose)
+        self._settle(layout)
+
+    def _show_changes(self, layout: Layout, shown: Layout | None, changed: frozenset[str]) -> None:
+        """The end of a transition from `shown`: when the stage still shows it, only the pieces the plan changed
+        can differ from `layout`, so the others are not even compared (a move costs what it moved, not the board)."""
+        if shown is None or self.layout is not shown:
+            self.show(layout)
+            return
+        for pid in changed:
+            pose = layout.pieces.get(pid)
+            if pose is None:
+                self._remove(pid)
+            elif self.poses.get(pid) != pose or pid not in self.models:
+                self._place(pid, pose)
+        self._settle(layout)
+
+    def _settle(self, layout: Layout) -> None:
+        """What `show` does after the pieces: cells, labels, the combined copy."""
         self._sync_cells(layout.cells)
         if self.layout is None or self.layout.labels != layout.labels:
             self._sync_labels(layout)
@@ -276,21 +299,30 @@ class Stage:
         components.orient(self.models[pid], pose, turn)
 
     def _sync_cells(self, cells: dict[str, Cell]) -> None:
+        """Cells follow the layout; only new or changed ones are touched. Showing a layout clears the highlight of
+        cells, and only `highlight` lights them, so only its targets need clearing."""
         for cid in [c for c in self.cells if c not in cells]:
             self.cells.pop(cid).removeNode()
+            self.cell_shapes.pop(cid, None)
         for cid, cell in cells.items():
             node = self.cells.get(cid)
             if node is None:
                 # one unit box for every cell, scaled: no geometry is built per cell or per move
-                node = self._unit_cell().copyTo(self.cells_root)
-                node.setScale(cell.w, cell.d, 0.6)
+                node = self._unit_cell().instanceUnderNode(self.cells_root, cid)
                 node.setTag("cell", cid)
                 node.setPythonTag("cell", cid)
                 node.setTransparency(TransparencyAttrib.MAlpha)
                 node.setDepthOffset(1)
+                node.setColorScale(1, 1, 1, 0)
                 self.cells[cid] = node
-            node.setPos(cell.x, cell.y, cell.z + 0.05)
-            node.setColorScale(1, 1, 1, 0)
+            elif self.cell_shapes.get(cid) == cell:
+                continue
+            node.setPosHprScale(cell.x, cell.y, cell.z + 0.05, 0, 0, 0, cell.w, cell.d, 0.6)
+            self.cell_shapes[cid] = cell
+        for cid in self.targets:
+            node = self.cells.get(cid)
+            if node is not None:
+                node.setColorScale(1, 1, 1, 0)
 
     _UNIT_CELL: NodePath | None = None
 
@@ -301,9 +333,19 @@ class Stage:
         return cls._UNIT_CELL
 
     def _sync_labels(self, layout: Layout) -> None:
-        self.labels_root.getChildren().detach()
-        for _lid, (x, y, z, words) in layout.labels.items():
-            text(words, LABEL_EM, (0.1, 0.1, 0.1, 1), (x, y, z), facing="viewer").reparentTo(self.labels_root)
+        """Labels follow the layout; a label whose place and words are unchanged keeps its text node."""
+        for lid in [lid for lid in self.label_nodes if lid not in layout.labels]:
+            self.label_nodes.pop(lid)[1].removeNode()
+        for lid, spec in layout.labels.items():
+            shown = self.label_nodes.get(lid)
+            if shown is not None and shown[0] == spec:
+                continue
+            if shown is not None:
+                shown[1].removeNode()
+            x, y, z, words = spec
+            node = text(words, LABEL_EM, (0.1, 0.1, 0.1, 1), (x, y, z), facing="viewer")
+            node.reparentTo(self.labels_root)
+            self.label_nodes[lid] = (spec, node)
 
     # ---- highlighting -----------------------------------------------------------------------------------------------
     def highlight(self, targets: dict[str, tuple]) -> None:
@@ -338,6 +380,7 @@ class Stage:
             crumble = crumble_interval(self, old if old is not None else self.layout, new, events, speed=speed)
             if crumble is not None:
                 return Sequence(Func(self.uncombine), crumble, Func(self.show, new), name="stage-transition")
+        shown = self.layout if old is None or old is self.layout else None   # the stage shows where this starts
         phases = plan(old if old is not None else self.layout, new, events)
         old_pieces = (old if old is not None else self.layout or Layout()).pieces
         rolled = {pid for e in events if e.kind == "roll" for pid in e.pieces}
@@ -362,7 +405,9 @@ class Stage:
                 if event.kind == "score" and event.text and event.pieces and \
                         event.pieces[0] in {c.piece for c in phase} and old_pieces.get(event.pieces[0]) is not None:
                     par.append(self._float_text(event.text, old_pieces[event.pieces[0]], speed))
-        seq.append(Func(self.show, new))
+        changed = frozenset(c.piece for phase in phases for c in phase) | \
+            frozenset(c.source for phase in phases for c in phase if c.source)
+        seq.append(Func(self._show_changes, new, shown, changed))
         return seq
 
     def _float_text(self, words: str, where: Pose, speed: float):

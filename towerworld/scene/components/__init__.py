@@ -4,11 +4,12 @@ One module per component family (piecepack, dominoes, pyramids, decktet, terrain
 registers a builder per piece kind of the catalog (`towerworld.engine.pieces`) with `@model("kind")`; a builder takes
 a Pose and returns a NodePath whose origin is the centre of the piece's bottom, width along x, depth along y, whose
 top face shows the face (value, suit, pips) and bottom face the back; the stage turns it over for face-down pieces and
-tilts it by `pose.tilt`. Every module of this package is imported the first time a model is asked for (so a family
-module may import this package without a cycle): a new family is one new
-module.
+tilts it by `pose.tilt`. A family module is imported the first time one of its kinds is asked for (so a family
+module may import this package without a cycle): a new family is one new module, named as `family` in the catalog
+rows of the kinds it draws, so that only the families in use are imported.
 
-`build(pose)` builds a shape once per (kind, look), flattens it (one geom per render state) and hands out copies.
+`build(pose)` builds a shape once per (kind, look), flattens it (one geom per render state) and hands out instances
+of it (each under a node of its own that the stage turns).
 A family may also register a `caption` per kind: the few words that name a face-down piece whose face is known (the
 memory aid), so the stage needs no glyphs of its own; and a `rest` per kind: the pitch at which a piece tilted over
 really lies (a pyramid on its side rests on a face, not on its axis). `orient` turns a model as its pose says.
@@ -16,13 +17,14 @@ really lies (a pyramid on its side rests on a face, not on its axis). `orient` t
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import pkgutil
 from typing import Callable
 
 from panda3d.core import NodePath
 
 from towerworld.engine.layout import Pose
-from towerworld.engine.pieces import size
+from towerworld.engine.pieces import PIECES, size
 from towerworld.scene.components.shapes import box
 
 Builder = Callable[[Pose], NodePath]
@@ -66,7 +68,7 @@ def rest(*kinds: str):
 def orient(model: NodePath, pose: Pose, turn: float) -> None:
     """Turn `model` (the child of the piece's holder) as `pose` lies: `turn` degrees over about its y axis (180 is
     face down), pitched by its tilt; a tilted piece is lifted so that its lowest point rests on the holder's origin."""
-    load_families()
+    load_family(pose.kind)
     pitch = RESTS[pose.kind](pose) if pose.kind in RESTS else pose.tilt
     model.setHpr(0, pitch, turn)
     if not pitch:
@@ -79,14 +81,17 @@ def orient(model: NodePath, pose: Pose, turn: float) -> None:
 
 def build(pose: Pose) -> NodePath:
     """A fresh copy of the model for `pose` (face and back drawn per the look; orientation is the stage's job)."""
-    load_families()
+    load_family(pose.kind)
     key = (pose.kind, pose.look)
     proto = _CACHE.get(key)
     if proto is None:
         proto = BUILDERS.get(pose.kind, _fallback)(pose)
         proto.flattenStrong()   # one geom per render state: a tile is its body and its text
         _CACHE[key] = proto
-    return proto.copyTo(NodePath("piece"))
+    # an instance: the geometry is shared, and the piece's own node carries its turn (orient) and visibility
+    piece = NodePath("piece")
+    proto.instanceTo(piece)
+    return piece
 
 
 def clear_cache() -> None:
@@ -97,15 +102,17 @@ def clear_cache() -> None:
 def describe(pose: Pose) -> str:
     """A short caption naming the face of `pose`; "" for a kind whose family registered none (its look may hold
     things that are not for the table, such as the name of its back)."""
-    load_families()
+    load_family(pose.kind)
     fn = CAPTIONS.get(pose.kind)
     return fn(pose) if fn is not None else ""
 
 
 def missing_models(layout) -> set[str]:
     """The piece kinds of `layout` that no builder draws (they would show as grey boxes)."""
-    load_families()
-    return {p.kind for p in layout.pieces.values()} - set(BUILDERS)
+    kinds = {p.kind for p in layout.pieces.values()}
+    for kind in kinds:
+        load_family(kind)
+    return kinds - set(BUILDERS)
 
 
 def _fallback(pose: Pose) -> NodePath:
@@ -115,14 +122,29 @@ def _fallback(pose: Pose) -> NodePath:
     return root
 
 
-_loaded = False
+_loaded: set[str] = set()
+
+
+def load_family(kind: str) -> None:
+    """Import the family module that draws `kind` (the catalog names it), once; a kind the catalog does not give a
+    family loads them all. A table of one game so never loads the others' painters (the landscape tiles' brings in
+    numpy)."""
+    family = PIECES[kind].family if kind in PIECES else ""
+    if not family:
+        if kind not in BUILDERS:
+            load_families()
+        return
+    if family not in _loaded:
+        _loaded.add(family)
+        if importlib.util.find_spec(f"{__name__}.{family}") is not None:    # a family another branch adds
+            importlib.import_module(f"{__name__}.{family}")
 
 
 def load_families() -> None:
     """Import every family module once, so that BUILDERS, CAPTIONS and RESTS are complete."""
-    global _loaded
-    if _loaded:
+    if "*" in _loaded:
         return
-    _loaded = True
+    _loaded.add("*")
     for info in pkgutil.iter_modules(__path__):
         importlib.import_module(f"{__name__}.{info.name}")
+        _loaded.add(info.name)
