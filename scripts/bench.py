@@ -161,7 +161,7 @@ def stage_rows(name: str, game: Game) -> list[Row]:
     """The stage: a warm update per move against a rebuild of the same position (model cache warm), and the geoms
     (about one draw call each) of a finished game's table."""
     from towerworld.engine.match import Match
-    from towerworld.scene.components import missing_models
+    from towerworld.scene.components import build, missing_models
     from towerworld.scene.offscreen import base
     from towerworld.scene.stage import Stage
 
@@ -179,6 +179,9 @@ def stage_rows(name: str, game: Game) -> list[Row]:
             events = match.apply(moves[rng.randrange(len(moves))], save=False)
         steps.append((game.layout(match.state, OMNISCIENT), events))
 
+    for layout, _ in steps:                     # both sides warm: the rebuilds below reuse models the updates built
+        for pose in layout.pieces.values():
+            build(pose)
     stage = Stage(b.render)
     stage.show(steps[0][0])
     updates, rebuilds = [], []

@@ -292,3 +292,35 @@ def test_the_points_float_up_from_the_scoring_follower(showbase):
         assert stage.root.findAllMatches("float").getNumPaths() == 0
     finally:
         stage.root.removeNode()
+
+
+def test_a_move_combines_only_what_changed_and_a_whole_game_stays_within_the_draw_calls(showbase):
+    from towerworld.engine.match import Match
+    from towerworld.scene.stage import Stage
+    match = Match(GAME, seed=4)
+    rng = random.Random(4)
+    stage = Stage(showbase.render)
+    try:
+        stage.show(GAME.layout(match.state, OMNISCIENT))
+        old, untouched_moves = stage.layout, 0
+        while not match.over:
+            if match.current_player < 0:
+                events = match.play_chance(save=False)
+            else:
+                moves = GAME.legal_moves(match.state)
+                events = match.apply(moves[rng.randrange(len(moves))], save=False)
+            before = {id(chunk) for chunk in stage.chunks}
+            new = GAME.layout(match.state, OMNISCIENT)
+            moved = {pid for pid, pose in new.pieces.items() if old.pieces.get(pid) != pose} | \
+                (set(old.pieces) - set(new.pieces))
+            stage.transition(old, new, events).finish()
+            after = {id(chunk): chunk for chunk in stage.chunks}
+            # a chunk that holds a piece that moved is gone; one that holds none stays, not flattened again
+            assert not any(moved & set(chunk.members) for chunk in stage.chunks if id(chunk) in before)
+            untouched_moves += set(after) <= before
+            old = new
+        drawn = sum(np.node().getNumGeoms() for np in stage.root.findAllMatches("**/+GeomNode") if not np.isHidden())
+        assert drawn <= 60                      # issue #12, after a whole game of moves, not only a fresh table
+        assert untouched_moves > 0.8 * len(match.plies)    # most moves flatten nothing new (about 9 in 10)
+    finally:
+        stage.root.removeNode()

@@ -25,6 +25,12 @@ HIGHLIGHT_TARGET = (0.2, 0.9, 0.35, 0.45)
 HIGHLIGHT_PICKED = (1.0, 0.8, 0.1, 0.5)
 HIGHLIGHT_HOVER = (0.5, 0.8, 1.0, 0.3)
 COMBINE_FROM = 80      # a layout with at least this many pieces draws its resting pieces combined (a grown board)
+CHUNK_SIZE = 12        # pieces flattened together: one that moves makes the other 11 draw themselves for a while
+CHUNK_CELL = 45.0      # mm: pieces are chunked with their neighbours on a grid this coarse (a tile, a stack)
+LOOSE_MAX = 16         # settled loose pieces (see Stage.combine) that wait before they are combined into new chunks
+LOOSE_LIMIT = 40       # loose pieces beyond which all are combined, settled or not
+COOL_AFTER = 6         # combines a piece must stay put to count as settled
+CHUNKS_MAX = 16        # beyond this many chunks the two smallest are merged (draw calls stay within a few dozen)
 
 
 def short_turn(start: float, end: float) -> float:
@@ -98,6 +104,13 @@ def _carry(phase: list[Change]) -> list[Change]:
     return out
 
 
+@dataclass
+class Chunk:
+    """Resting pieces drawn through one flattened copy, and the poses they had when it was made."""
+    node: NodePath
+    members: dict[str, Pose]
+
+
 class Stage:
     def __init__(self, parent: NodePath):
         self.root = parent.attachNewNode("stage")
@@ -111,7 +124,11 @@ class Stage:
         self.layout: Layout | None = None
         self.show_hidden = False   # memory aid: label face-down pieces whose faces were seen
         self.targets: dict[str, tuple] = {}
-        self.combined: NodePath | None = None
+        self.combined: NodePath | None = None     # the chunks' parent, hidden while pieces animate
+        self.chunks: list[Chunk] = []
+        self.combines = 0                          # combine() calls so far: the clock of `stirred`
+        self.stirred: dict[str, int] = {}          # piece -> the combine at which it last moved or left a chunk
+        self.loose_poses: dict[str, Pose] = {}     # loose pieces where the last combine saw them
         self.ghosts_root = self.root.attachNewNode("ghosts")
         self.ghosts_root.setCollideMask(BitMask32.allOff())
         self.ghost_poses: dict[str, Pose] = {}
@@ -151,36 +168,105 @@ class Stage:
 
     # ---- combining pieces at rest ---------------------------------------------------------------------------------
     def combine(self) -> None:
-        """Draw a big layout's resting pieces as one flattened copy (a few draw calls instead of one per piece).
+        """Draw a big layout's resting pieces through a few flattened copies (chunks) instead of one node each.
 
         The per-piece nodes stay where they are, their models hidden, so picking, highlights and animation still
-        work on them; highlighted, ghosted and glass pieces stay out of the copy and draw themselves. Anything that
-        moves or restyles pieces calls `uncombine` first; `show` combines again at the end.
+        work on them; highlighted, ghosted and glass pieces stay out of the chunks and draw themselves. Only what
+        changed is combined again, so that a move usually flattens nothing: a chunk whose pieces all still rest where
+        it copied them stays; one that lost a piece is dropped, and the rest of its pieces draw themselves ("loose").
+        Loose pieces that stayed put for COOL_AFTER combines are flattened into new chunks once LOOSE_MAX of them
+        wait (pieces that just moved, such as the rest of a pile being drawn from, tend to move again soon).
+        Anything that moves or restyles pieces calls `uncombine` first; `show` combines again at the end.
         """
-        self.uncombine()
         if len(self.nodes) < COMBINE_FROM:
+            self._drop_chunks()
             return
-        combined = self.root.attachNewNode("combined")
-        resting = [pid for pid, node in self.nodes.items()
+        self.combines += 1
+        resting = {pid: self.poses[pid] for pid, node in self.nodes.items()
                    if pid in self.models and pid not in self.targets and not node.hasTag("ghost")
-                   and not node.hasTag("glass")]
-        for pid in resting:
-            copy = self.nodes[pid].copyTo(combined)
+                   and not node.hasTag("glass")}
+        if self.combined is None:
+            self.combined = self.root.attachNewNode("combined")
+            self.combined.setCollideMask(BitMask32.allOff())     # clicks go to the per-piece nodes
+        self.combined.show()
+        kept = []
+        for chunk in self.chunks:
+            if all(resting.get(pid) == pose for pid, pose in chunk.members.items()):
+                kept.append(chunk)
+                continue
+            chunk.node.removeNode()
+            for pid in chunk.members:
+                self.stirred[pid] = self.combines
+        self.chunks = kept
+        in_chunks = {pid for chunk in kept for pid in chunk.members}
+        loose = [pid for pid in resting if pid not in in_chunks]
+        for pid in loose:
+            if self.loose_poses.get(pid) != resting[pid]:
+                self.stirred[pid] = self.combines
+        self.loose_poses = {pid: resting[pid] for pid in loose}
+        settled = [pid for pid in loose if self.combines - self.stirred.get(pid, 0) >= COOL_AFTER]
+        if len(loose) > LOOSE_LIMIT:
+            settled = loose
+        if len(settled) >= LOOSE_MAX or len(loose) > LOOSE_LIMIT:
+            self._chunk_up(settled, resting)
+            loose = [pid for pid in loose if pid not in set(settled)]
+        while len(self.chunks) > CHUNKS_MAX:
+            a, b = sorted(self.chunks, key=lambda c: len(c.members))[:2]
+            self.chunks.remove(a)
+            self.chunks.remove(b)
+            a.node.removeNode()
+            b.node.removeNode()
+            self.chunks.append(self._chunk(list(a.members) + list(b.members), resting))
+        in_chunks = {pid for chunk in self.chunks for pid in chunk.members}
+        for pid, model in self.models.items():
+            if pid in in_chunks:
+                model.hide()
+            else:
+                model.show()        # loose, highlighted, ghosted or glass: it draws itself
+
+    def _chunk_up(self, pids: list[str], poses: dict[str, Pose]) -> None:
+        """New chunks of neighbours, a stack never split (the pieces drawn from a pile leave one chunk at a time):
+        stacks in the order of a coarse grid, packed into chunks of about CHUNK_SIZE pieces."""
+        stacks: dict[tuple[float, float], list[str]] = {}
+        for pid in pids:
+            stacks.setdefault((round(poses[pid].x, 1), round(poses[pid].y, 1)), []).append(pid)
+        order = sorted(stacks, key=lambda xy: (round(xy[0] / CHUNK_CELL), round(xy[1] / CHUNK_CELL), xy))
+        batch: list[str] = []
+        for xy in order:
+            stack = sorted(stacks[xy], key=lambda pid: poses[pid].z)
+            if batch and len(batch) + len(stack) > CHUNK_SIZE:
+                self.chunks.append(self._chunk(batch, poses))
+                batch = []
+            batch += stack
+        if batch:
+            self.chunks.append(self._chunk(batch, poses))
+
+    def _chunk(self, pids: list[str], poses: dict[str, Pose]) -> Chunk:
+        assert self.combined is not None
+        node = self.combined.attachNewNode("chunk")
+        for pid in pids:
+            copy = self.nodes[pid].copyTo(node)
             copy.clearTag("piece")
             copy.clearPythonTag("piece")
-        combined.flattenStrong()
-        combined.setCollideMask(BitMask32.allOff())     # clicks go to the per-piece nodes
-        for pid in resting:
-            self.models[pid].hide()
-        self.combined = combined
+        node.flattenStrong()
+        return Chunk(node, {pid: poses[pid] for pid in pids})
 
     def uncombine(self) -> None:
+        """Every piece draws itself (for an animation); the chunks wait, hidden, for `combine` to take them back."""
         if self.combined is None:
             return
-        self.combined.removeNode()
-        self.combined = None
+        self.combined.hide()
         for model in self.models.values():
             model.show()
+
+    def _drop_chunks(self) -> None:
+        """Forget every chunk (what they copied no longer looks like the pieces: the memory aid changed)."""
+        self.uncombine()
+        if self.combined is not None:
+            self.combined.removeNode()
+        self.combined = None
+        self.chunks = []
+        self.loose_poses = {}
 
     def reset(self, pids) -> None:
         """Put these pieces' nodes back exactly on their recorded poses (after something else moved them: physics)."""
@@ -260,6 +346,7 @@ class Stage:
         for pid, pose in self.poses.items():
             self._memory_tag(pid, pose)
         if self.combined is not None:
+            self._drop_chunks()         # the chunks copied the pieces without (or with) their labels
             self.combine()
 
     def _restyle(self, pid: str, pose: Pose) -> None:

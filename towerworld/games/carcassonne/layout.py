@@ -12,6 +12,8 @@ All viewers see the same layout: everything on a Carcassonne table is public (th
 """
 from __future__ import annotations
 
+import math
+
 from towerworld.engine.layout import Cell, Layout, Pose, look
 from towerworld.engine.pieces import size
 
@@ -26,6 +28,7 @@ STOREY = size("tower_piece").h
 PILE = 12                  # tiles per face-down draw pile
 SLOT = 20.0                # mm between pieces in a supply row
 ROW = 62.0                 # mm between two players' supply rows
+MAKE_ROOM = 3              # tiles: the piles and the players' rows keep their places until the landscape grows this far
 
 
 def tile_art(t: int) -> tuple[str, ...]:
@@ -90,12 +93,17 @@ class Frame:
         xs = [xy(p)[0] for _t, _r, p, _b, _k in s.tiles] or [0]
         ys = [xy(p)[1] for _t, _r, p, _b, _k in s.tiles] or [0]
         self.minx, self.maxx, self.miny, self.maxy = min(xs), max(xs), min(ys), max(ys)
+        # the piles and rows move away in steps of a few tiles as the landscape grows, not with every tile (each
+        # shift sends the whole pile and every row travelling, and the stage must combine them all again)
+        minx = MAKE_ROOM * math.floor(self.minx / MAKE_ROOM)
+        miny = MAKE_ROOM * math.floor(self.miny / MAKE_ROOM)
+        maxy = MAKE_ROOM * math.ceil(self.maxy / MAKE_ROOM)
         # the players' rows lie in front of the landscape (south, nearest the default camera), clear of open places
-        self.supply_x = (self.minx - 0.5) * TILE_MM + 90.0
-        self.supply_y = (self.miny - 2.2) * TILE_MM
-        self.top_y = (self.maxy + 0.4) * TILE_MM
-        self.drawn_x = (self.minx - 2.4) * TILE_MM       # clear of the open places left of the landscape
-        self.pile_x = (self.minx - 3.7) * TILE_MM
+        self.supply_x = (minx - 0.5) * TILE_MM + 90.0
+        self.supply_y = (miny - 2.2) * TILE_MM
+        self.top_y = (maxy + 0.4) * TILE_MM
+        self.drawn_x = (minx - 2.4) * TILE_MM       # clear of the open places left of the landscape
+        self.pile_x = (minx - 3.7) * TILE_MM
 
     def supply(self, player: int, slot: float, row: int) -> tuple[float, float]:
         # row 0 the followers, in front; row 1 the tower pieces just behind them, so the stacks hide no follower
