@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from direct.interval.IntervalGlobal import Func, LerpFunc, Parallel, Sequence
+from direct.interval.IntervalGlobal import Func, LerpFunc, Parallel, Sequence, Wait
 from panda3d.core import BitMask32, NodePath, TransparencyAttrib, Vec4
 
 from towerworld.engine.game import Event
@@ -431,6 +431,7 @@ class Stage:
         toppled = {pid for e in events if e.kind == "topple" for pid in e.pieces}
         crumbled = {pid for e in events if e.kind in CRUMBLE_EVENTS for pid in e.pieces}
         seq = Sequence(Func(self.uncombine), name="stage-transition")
+        lit: list[Event] = []      # events whose areas light up with their own phase (the rest walk after)
         for phase in phases:
             par = Parallel()
             for change in phase:
@@ -449,8 +450,44 @@ class Stage:
                 if event.kind == "score" and event.text and event.pieces and \
                         event.pieces[0] in {c.piece for c in phase} and old_pieces.get(event.pieces[0]) is not None:
                     par.append(self._float_text(event.text, old_pieces[event.pieces[0]], speed))
+                if event.areas and event.pieces and event.pieces[0] in {c.piece for c in phase}:
+                    par.append(self._light_up(event.areas, new, speed))
+                    lit.append(event)
+        walk = [e for e in events if e.areas and not any(e is done for done in lit)]
+        if walk:
+            seq.append(self._scoring_walk(walk, new, speed))
         seq.append(Func(self.show, new))
         return seq
+
+    def _light_up(self, areas: tuple[tuple[str, str], ...], layout: Layout, speed: float, duration: float = 1.4):
+        """The parts of pieces an event names glow: quickly up, held while the event plays, then fading away."""
+        holder = self.root.attachNewNode("lit-areas")
+        holder.hide()
+        for pid, words in areas:
+            pose = layout.pieces.get(pid) or self.poses.get(pid)
+            sheet = components.build_area(pose, words) if pose is not None else None
+            if sheet is None:
+                continue
+            sheet.reparentTo(holder)
+            sheet.setPos(pose.x, pose.y, pose.z)
+            sheet.setH(pose.heading)
+
+        def glow(t, holder=holder):
+            holder.show()
+            holder.setAlphaScale(min(1.0, t / 0.12, (1.0 - t) / 0.4))
+        return Sequence(LerpFunc(glow, fromData=0.0, toData=1.0, duration=duration / speed), Func(holder.removeNode))
+
+    def _scoring_walk(self, events: list[Event], layout: Layout, speed: float):
+        """Events with areas and nothing moving (the end-game scoring walk): one after another, a little overlapped,
+        each area glowing while its points float up from it."""
+        walk = Parallel()
+        for i, event in enumerate(events):
+            pose = layout.pieces.get(event.areas[0][0])
+            step = Parallel(self._light_up(event.areas, layout, speed, duration=1.2))
+            if event.text and pose is not None:
+                step.append(self._float_text(event.text, pose, speed))
+            walk.append(Sequence(Wait(0.7 * i / speed), step))
+        return walk
 
     def _float_text(self, words: str, where: Pose, speed: float):
         """Words (the points scored) rising from a piece's place and fading."""

@@ -241,6 +241,36 @@ def preview(s: CState, picks) -> dict[str, Pose]:
     return {f"tile:{CODES[s.drawn]}:{k}": tile_pose(s.drawn, turn, x * TILE_MM, y * TILE_MM, 0.6)}
 
 
+def feature_areas(s: CState, node: int) -> tuple[tuple[str, str], ...]:
+    """Where feature `node` lies on the table, for the stage to light up: (tile id, area words at rotation 0) per
+    tile. Words as the tile family reads them: "c:NW" a city's part over edges N and W, "r:ES" a road's, "f:NL,NR"
+    a field's over those half-edges ("I" an inner field), "all" a whole face (a cloister's square of nine tiles)."""
+    kind = s.nkind[node]
+    if kind == TL.CLOISTER:
+        pos = s.tiles[s.ntile[node]][2]
+        around = [pos + d for d in (-257, -256, -255, -1, 0, 1, 255, 256, 257)]
+        return tuple((_tile_id(s, s.board[p]), "all") for p in around if p in s.board)
+    root = E.find(s.parent, node)
+    areas = []
+    for n in range(len(s.parent)):
+        if s.nkind[n] != kind or E.find(s.parent, n) != root:
+            continue
+        i = s.ntile[n]
+        t, base = s.tiles[i][0], s.tiles[i][3]
+        locs = ROTS[t][0].locs[n - base]
+        if kind == TL.FIELD:
+            words = "f:" + ",".join("I" if h < 0 else TL.HALVES[h] for h in locs)
+        else:
+            words = ("c:" if kind == TL.CITY else "r:") + "".join(TL.DIRS[d] for d in locs)
+        areas.append((_tile_id(s, i), words))
+    return tuple(areas)
+
+
+def _tile_id(s: CState, i: int) -> str:
+    t, _r, _pos, _base, k = s.tiles[i]
+    return f"tile:{CODES[t]}:{k}"
+
+
 def meeple_id(fid: int) -> str:
     return f"meeple:p{fid // FOLLOWERS + 1}:{fid % FOLLOWERS + 1}"
 
