@@ -178,7 +178,7 @@ def test_the_final_scoring_walks_roads_cities_cloisters_then_fields():
     s.bag, s.bagn = tuple(0 for _ in s.bag), 0          # every tile is out: the game ends now
     events = []
     _finish(s, events)
-    text = GAME._event(s, s, events[-1]).text
+    text = GAME._event(s, s, events[0]).text
     assert text.index("road") < text.index("city") < text.index("cloister") < text.index("field"), text
 
 
@@ -405,9 +405,9 @@ def test_the_final_scoring_walk_lights_up_each_feature_scored():
     events: list = []
     _finish(s, events)
     walk = [GAME._event(s, s, e) for e in events]
-    assert [e.text for e in walk[:-1]] == ["Road: P1 +1", "Cloister: P1 +2", "Field: P2 +3"]
-    road, cloister, field = (dict(e.areas) for e in walk[:-1])
+    assert walk[0].text.startswith("Final scoring (P1 +3, P2 +3)") and walk[0].areas == ()   # the sum lights nothing
+    assert [e.text for e in walk[1:]] == ["Road: P1 +1", "Cloister: P1 +2", "Field: P2 +3"]
+    road, cloister, field = (dict(e.areas) for e in walk[1:])
     assert road == {"tile:D:0": "r:WE"}
     assert cloister == {"tile:A:0": "all", "tile:D:0": "all"}          # the cloister and the one tile beside it
     assert field == {"tile:D:0": "f:EL,WR"}                             # E turns its city, not a field, to D
-    assert walk[-1].areas == ()                                          # the sum at the end lights nothing

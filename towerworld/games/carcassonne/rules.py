@@ -556,9 +556,10 @@ def _finish(ns: CState, ev) -> None:
     ns.scores = tuple(a + b for a, b in zip(ns.scores, add))
     ns.phase = OVER
     if ev is not None:
-        # the walk through the final scoring, one feature at a time (each lights up on the table), then the sum
-        ev.extend(("final_feature", d) for d in _final_order(details) if d[2])
+        # the sum (first: the HUD shows the start of a long message), then the walk through the final scoring, one
+        # feature at a time, each lighting up on the table
         ev.append(("final", add, details))
+        ev.extend(("final_feature", d) for d in _final_order(details) if d[2])
 
 
 def _final_order(details: list) -> list:
