@@ -28,7 +28,7 @@ STOREY = size("tower_piece").h
 PILE = 12                  # tiles per face-down draw pile
 SLOT = 20.0                # mm between pieces in a supply row
 ROW = 62.0                 # mm between two players' supply rows
-MAKE_ROOM = 3              # tiles: the piles and the players' rows keep their places until the landscape grows this far
+MAKE_ROOM = 2              # tiles: the piles and the players' rows keep their places until the landscape grows this far
 
 
 def tile_art(t: int) -> tuple[str, ...]:
