@@ -124,7 +124,7 @@ class Stage:
         self.layout: Layout | None = None
         self.show_hidden = False   # memory aid: label face-down pieces whose faces were seen
         self.targets: dict[str, tuple] = {}
-        self.combined: NodePath | None = None     # the chunks' parent, hidden while pieces animate
+        self.chunks_root: NodePath | None = None  # the chunks' parent, hidden while every piece draws itself
         self.chunks: list[Chunk] = []
         self.combines = 0                          # combine() calls so far: the clock of `stirred`
         self.stirred: dict[str, int] = {}          # piece -> the combine at which it last moved or left a chunk
@@ -185,10 +185,10 @@ class Stage:
         resting = {pid: self.poses[pid] for pid, node in self.nodes.items()
                    if pid in self.models and pid not in self.targets and not node.hasTag("ghost")
                    and not node.hasTag("glass")}
-        if self.combined is None:
-            self.combined = self.root.attachNewNode("combined")
-            self.combined.setCollideMask(BitMask32.allOff())     # clicks go to the per-piece nodes
-        self.combined.show()
+        if self.chunks_root is None:
+            self.chunks_root = self.root.attachNewNode("combined")
+            self.chunks_root.setCollideMask(BitMask32.allOff())     # clicks go to the per-piece nodes
+        self.chunks_root.show()
         kept = []
         for chunk in self.chunks:
             if all(resting.get(pid) == pose for pid, pose in chunk.members.items()):
@@ -242,8 +242,8 @@ class Stage:
             self.chunks.append(self._chunk(batch, poses))
 
     def _chunk(self, pids: list[str], poses: dict[str, Pose]) -> Chunk:
-        assert self.combined is not None
-        node = self.combined.attachNewNode("chunk")
+        assert self.chunks_root is not None
+        node = self.chunks_root.attachNewNode("chunk")
         for pid in pids:
             copy = self.nodes[pid].copyTo(node)
             copy.clearTag("piece")
@@ -251,20 +251,26 @@ class Stage:
         node.flattenStrong()
         return Chunk(node, {pid: poses[pid] for pid in pids})
 
+    @property
+    def combined(self) -> NodePath | None:
+        """The chunks' parent while they draw the resting pieces; None while every piece draws itself."""
+        root = self.chunks_root
+        return root if root is not None and not root.isHidden() else None
+
     def uncombine(self) -> None:
         """Every piece draws itself (for an animation); the chunks wait, hidden, for `combine` to take them back."""
-        if self.combined is None:
+        if self.chunks_root is None or self.chunks_root.isHidden():
             return
-        self.combined.hide()
+        self.chunks_root.hide()
         for model in self.models.values():
             model.show()
 
     def _drop_chunks(self) -> None:
         """Forget every chunk (what they copied no longer looks like the pieces: the memory aid changed)."""
         self.uncombine()
-        if self.combined is not None:
-            self.combined.removeNode()
-        self.combined = None
+        if self.chunks_root is not None:
+            self.chunks_root.removeNode()
+        self.chunks_root = None
         self.chunks = []
         self.loose_poses = {}
 
@@ -345,9 +351,11 @@ class Stage:
         self.show_hidden = on
         for pid, pose in self.poses.items():
             self._memory_tag(pid, pose)
-        if self.combined is not None:
+        if self.chunks_root is not None:
+            showing = self.combined is not None
             self._drop_chunks()         # the chunks copied the pieces without (or with) their labels
-            self.combine()
+            if showing:
+                self.combine()
 
     def _restyle(self, pid: str, pose: Pose) -> None:
         node = self._holder(pid)
