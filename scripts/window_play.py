@@ -11,7 +11,7 @@ window pixels, the buttons, the preview under the pointer and its options (a til
 that and acts only through the X server: it moves the pointer onto a glowing place, waits for the preview, turns it
 with R a random number of times, clicks; or clicks a button. It knows no game: it plays whatever glows (chosen at
 random, with a fixed --seed), so it works for any game on the table. Screenshots of the whole screen (xwd) are taken
-at the start, the middle (--middle-ply) and the end, as PNGs in --shots.
+at the start, the middle (--middle-ply) and the end, as PNGs in --shots (and with --shot-when, during a move).
 """
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Runs inside the app's process: the table's visible state to a JSON file every 0.2 s (written whole, then renamed).
 HOOK = r'''
 import json, os, sys
-from panda3d.core import Point2
+from panda3d.core import Point2, Point3
 from towerworld.app import play
 
 STATE = sys.argv[1]
@@ -66,12 +66,10 @@ def _export(table, task):
             targets.append({"id": tid, "px": at})
     buttons = []
     for button in table.hud.buttons:
-        bounds = button.getTightBounds(b.render2d)
-        if bounds is None:
-            continue
-        low, high = bounds
-        buttons.append({"text": button["text"], "px": [round(((low.x + high.x) / 2 + 1) / 2 * width),
-                                                        round((1 - (low.z + high.z) / 2) / 2 * height)]})
+        left, right, bottom, top = button.getBounds()          # the frame, in the button's own units
+        centre = b.render2d.getRelativePoint(button, Point3((left + right) / 2, 0, (bottom + top) / 2))
+        buttons.append({"text": button["text"], "px": [round((centre.x + 1) / 2 * width),
+                                                        round((1 - centre.z) / 2 * height)]})
     m = table.match
     state = {"human_turn": table._human_turn(), "animating": table.animating, "over": m.over,
              "plies": len(m.plies), "picks": list(table.picks), "targets": targets, "buttons": buttons,
@@ -156,6 +154,7 @@ class Player:
         self.rng = rng
         self.log = log
         self.decisions = 0
+        self.watch: tuple[str, str] | None = None     # (words, picture): a picture while a move saying them animates
 
     def state(self) -> dict | None:
         try:
@@ -169,6 +168,9 @@ class Player:
         end = time.time() + seconds
         while time.time() < end:
             s = self.state()
+            if s is not None and self.watch is not None and s["animating"] and self.watch[0] in s["message"]:
+                self.log(f"{self.screen.shot(self.watch[1])} while '{s['message'][:80]}' plays")
+                self.watch = None
             if s is not None and ready(s):
                 return s
             time.sleep(0.1)
@@ -199,6 +201,8 @@ class Player:
             what = f"clicked the button {button['text']!r}"
         else:
             self.log("nothing glows and there is no button: waiting")
+            self.screen.move(5, 5)
+            time.sleep(2.0)
             return False
         after = self.wait(lambda t: (t["plies"], tuple(t["picks"])) != before, 5.0)
         self.decisions += 1
@@ -218,6 +222,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--decisions", type=int, default=0, help="stop after this many human decisions (0: play on)")
     parser.add_argument("--minutes", type=float, default=40.0, help="give up after this long")
     parser.add_argument("--seed", type=int, default=1, help="the human's choices among what glows")
+    parser.add_argument("--shot-when", metavar="WORDS", help="also a picture (during.png) the first time a move whose "
+                                                             "message says WORDS animates (e.g. 'Completed city')")
     args = parser.parse_args(argv)
 
     screen = Screen(args.display)
@@ -234,6 +240,8 @@ def main(argv: list[str] | None = None) -> int:
     app = subprocess.Popen(command, env=env, cwd=ROOT, stdout=open(os.path.join(home, "app.log"), "w"),
                            stderr=subprocess.STDOUT)
     player = Player(screen, state_path, random.Random(args.seed), log)
+    if args.shot_when:
+        player.watch = (args.shot_when, os.path.join(args.shots, "during.png"))
     shots: dict[str, str] = {}
     try:
         screen.find_window("towerworld")
