@@ -209,7 +209,9 @@ class Stage:
             settled = loose
         if len(settled) >= LOOSE_MAX or len(loose) > LOOSE_LIMIT:
             self._chunk_up(settled, resting)
-            loose = [pid for pid in loose if pid not in set(settled)]
+            chunked = set(settled)
+            loose = [pid for pid in loose if pid not in chunked]
+            self.stirred = {pid: t for pid, t in self.stirred.items() if pid in self.nodes}   # forget the gone
         while len(self.chunks) > CHUNKS_MAX:
             a, b = sorted(self.chunks, key=lambda c: len(c.members))[:2]
             self.chunks.remove(a)
