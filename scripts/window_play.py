@@ -11,7 +11,7 @@ window pixels, the buttons, the preview under the pointer and its options (a til
 that and acts only through the X server: it moves the pointer onto a glowing place, waits for the preview, turns it
 with R a random number of times, clicks; or clicks a button. It knows no game: it plays whatever glows (chosen at
 random, with a fixed --seed), so it works for any game on the table. Screenshots of the whole screen (xwd) are taken
-at the start, the middle (--middle-ply) and the end, as PNGs in --shots (and with --shot-when, during a move).
+at the start, the middle (--middle-ply) and the end, as PNGs in --shots (and with --shot-lit, while a scoring lights up).
 """
 from __future__ import annotations
 
@@ -59,9 +59,7 @@ def _export(table, task):
         if bounds is None:
             continue
         low, high = bounds
-        centre = (low + high) / 2
-        centre.z = high.z
-        at = pixel(centre)
+        at = pixel((low + high) / 2)          # the middle of a piece (its top edge may miss: a meeple's head)
         if at is not None and tid not in table.picks:
             targets.append({"id": tid, "px": at})
     buttons = []
@@ -76,7 +74,7 @@ def _export(table, task):
              "hover": table.hover, "hover_options": list(table.hover_options), "hover_choice": table.hover_choice,
              "status": table.hud.status.getText(), "message": table.hud.message.getText(),
              "moves": [p.text for p in m.plies], "result": m.result_text() if m.over else "",
-             "size": [width, height], "time": task.time}
+             "size": [width, height], "lit": any(not n.isHidden() for n in b.render.findAllMatches("**/lit-areas"))}
     with open(STATE + ".tmp", "w") as f:
         json.dump(state, f)
     os.replace(STATE + ".tmp", STATE)
@@ -154,7 +152,7 @@ class Player:
         self.rng = rng
         self.log = log
         self.decisions = 0
-        self.watch: tuple[str, str] | None = None     # (words, picture): a picture while a move saying them animates
+        self.watch: str | None = None     # a picture to take the first time part of the table lights up
 
     def state(self) -> dict | None:
         try:
@@ -168,8 +166,8 @@ class Player:
         end = time.time() + seconds
         while time.time() < end:
             s = self.state()
-            if s is not None and self.watch is not None and s["animating"] and self.watch[0] in s["message"]:
-                self.log(f"{self.screen.shot(self.watch[1])} while '{s['message'][:80]}' plays")
+            if s is not None and self.watch is not None and s["lit"]:
+                self.log(f"{self.screen.shot(self.watch)} while '{s['message'][:80]}' lights up")
                 self.watch = None
             if s is not None and ready(s):
                 return s
@@ -222,8 +220,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--decisions", type=int, default=0, help="stop after this many human decisions (0: play on)")
     parser.add_argument("--minutes", type=float, default=40.0, help="give up after this long")
     parser.add_argument("--seed", type=int, default=1, help="the human's choices among what glows")
-    parser.add_argument("--shot-when", metavar="WORDS", help="also a picture (during.png) the first time a move whose "
-                                                             "message says WORDS animates (e.g. 'Completed city')")
+    parser.add_argument("--shot-lit", action="store_true", help="also a picture (lit.png) the first time part of "
+                                                                 "the table lights up (a feature scoring)")
     args = parser.parse_args(argv)
 
     screen = Screen(args.display)
@@ -240,8 +238,8 @@ def main(argv: list[str] | None = None) -> int:
     app = subprocess.Popen(command, env=env, cwd=ROOT, stdout=open(os.path.join(home, "app.log"), "w"),
                            stderr=subprocess.STDOUT)
     player = Player(screen, state_path, random.Random(args.seed), log)
-    if args.shot_when:
-        player.watch = (args.shot_when, os.path.join(args.shots, "during.png"))
+    if args.shot_lit:
+        player.watch = os.path.join(args.shots, "lit.png")
     shots: dict[str, str] = {}
     try:
         screen.find_window("towerworld")
@@ -262,10 +260,11 @@ def main(argv: list[str] | None = None) -> int:
                 log(f"{len(s['moves'])} plies, {player.decisions} human decisions; pictures: {shots}")
                 screen.key("q")
                 break
-            if "start" not in shots:
-                shots["start"] = screen.shot(os.path.join(args.shots, "start.png"))
-            elif "middle" not in shots and s["plies"] >= args.middle_ply:
-                shots["middle"] = screen.shot(os.path.join(args.shots, "middle.png"))
+            for name, due in (("start", True), ("middle", s["plies"] >= args.middle_ply)):
+                if due and name not in shots:
+                    time.sleep(1.0)         # the frame that shows the glowing places reaches the screen
+                    shots[name] = screen.shot(os.path.join(args.shots, name + ".png"))
+                    break
             player.act(s)
             if args.decisions and player.decisions >= args.decisions:
                 shots["last"] = screen.shot(os.path.join(args.shots, "last.png"))

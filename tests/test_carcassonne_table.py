@@ -178,8 +178,9 @@ def test_the_final_scoring_walks_roads_cities_cloisters_then_fields():
     s.bag, s.bagn = tuple(0 for _ in s.bag), 0          # every tile is out: the game ends now
     events = []
     _finish(s, events)
-    text = GAME._event(s, s, events[0]).text
-    assert text.index("road") < text.index("city") < text.index("cloister") < text.index("field"), text
+    walk = [GAME._event(s, s, e).text for e in events]
+    assert walk[0] == "Final scoring: P1 +3, P2 +7."                   # the sum first, then feature by feature
+    assert [text.split(":")[0] for text in walk[1:]] == ["Road", "City", "Cloister", "Field"], walk
 
 
 def test_a_full_board_draws_combined_and_still_picks_by_piece(showbase):
@@ -405,7 +406,7 @@ def test_the_final_scoring_walk_lights_up_each_feature_scored():
     events: list = []
     _finish(s, events)
     walk = [GAME._event(s, s, e) for e in events]
-    assert walk[0].text.startswith("Final scoring (P1 +3, P2 +3)") and walk[0].areas == ()   # the sum lights nothing
+    assert walk[0].text == "Final scoring: P1 +3, P2 +3." and walk[0].areas == ()   # the sum lights nothing
     assert [e.text for e in walk[1:]] == ["Road: P1 +1", "Cloister: P1 +2", "Field: P2 +3"]
     road, cloister, field = (dict(e.areas) for e in walk[1:])
     assert road == {"tile:D:0": "r:WE"}

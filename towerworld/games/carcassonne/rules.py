@@ -130,12 +130,10 @@ class Carcassonne(Game[CState, int]):
             return Event(EventKind.SCORE, (), f"{what.capitalize()}: " + " and ".join(f"P{w + 1}" for w in win)
                          + f" +{pts}", areas=carc_layout.feature_areas(ns, node))
         if kind == "final":
-            add, details = e[1], e[2]
-            walk = "; ".join(f"{what} " + "/".join(f"P{w + 1}" for w in win) + f" +{pts}"
-                             for what, win, pts, _node in _final_order(details) if pts)
-            total = ", ".join(f"P{i + 1} +{v}" for i, v in enumerate(add))
-            return Event(EventKind.SCORE, (), f"Final scoring ({total}): {walk}." if walk else
-                         f"Final scoring: {total}.")
+            # the totals only: each feature's points follow in its own event, floating up from it on the table
+            add = e[1]
+            return Event(EventKind.SCORE, (), "Final scoring: " + ", ".join(f"P{i + 1} +{v}" for i, v in enumerate(add))
+                         + ".")
         # any other step of the engine: its kind if the engine's vocabulary has it, else a plain move
         return Event(EventKind(kind) if kind in EventKind._value2member_map_ else EventKind.MOVE, (), "")
 
