@@ -167,6 +167,7 @@ class Player:
         while time.time() < end:
             s = self.state()
             if s is not None and self.watch is not None and s["lit"]:
+                time.sleep(0.4)         # the screen shows a frame or two behind the table's state
                 self.log(f"{self.screen.shot(self.watch)} while '{s['message'][:80]}' lights up")
                 self.watch = None
             if s is not None and ready(s):
