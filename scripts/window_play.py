@@ -36,7 +36,16 @@ from panda3d.core import Point2, Point3
 from towerworld.app import play
 
 STATE = sys.argv[1]
+LIT_PICTURE = os.environ.get("WINDOW_PLAY_LIT")    # the window's own frame, saved once as a scoring lights up
 _init = play.PlayTable.__init__
+_lit = {"saved": None}
+
+
+def _save_lit(table, task):
+    from panda3d.core import Filename
+    table.base.win.saveScreenshot(Filename.fromOsSpecific(LIT_PICTURE))
+    _lit["saved"] = table.hud.message.getText()
+    return task.done
 
 
 def _export(table, task):
@@ -74,7 +83,11 @@ def _export(table, task):
              "hover": table.hover, "hover_options": list(table.hover_options), "hover_choice": table.hover_choice,
              "status": table.hud.status.getText(), "message": table.hud.message.getText(),
              "moves": [p.text for p in m.plies], "result": m.result_text() if m.over else "",
-             "size": [width, height], "lit": any(not n.isHidden() for n in b.render.findAllMatches("**/lit-areas"))}
+             "size": [width, height], "lit": any(not n.isHidden() for n in b.render.findAllMatches("**/lit-areas")),
+             "lit_saved": _lit["saved"]}
+    if LIT_PICTURE and state["lit"] and _lit["saved"] is None:
+        _lit["saved"] = ""
+        b.taskMgr.doMethodLater(0.3, _save_lit, "window-play-lit", extraArgs=[table], appendTask=True)
     with open(STATE + ".tmp", "w") as f:
         json.dump(state, f)
     os.replace(STATE + ".tmp", STATE)
@@ -166,9 +179,8 @@ class Player:
         end = time.time() + seconds
         while time.time() < end:
             s = self.state()
-            if s is not None and self.watch is not None and s["lit"]:
-                time.sleep(0.4)         # the screen shows a frame or two behind the table's state
-                self.log(f"{self.screen.shot(self.watch)} while '{s['message'][:80]}' lights up")
+            if s is not None and self.watch is not None and s["lit_saved"]:
+                self.log(f"{self.watch}: the window's own frame while '{s['lit_saved'][:80]}' lit up")
                 self.watch = None
             if s is not None and ready(s):
                 return s
@@ -221,8 +233,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--decisions", type=int, default=0, help="stop after this many human decisions (0: play on)")
     parser.add_argument("--minutes", type=float, default=40.0, help="give up after this long")
     parser.add_argument("--seed", type=int, default=1, help="the human's choices among what glows")
-    parser.add_argument("--shot-lit", action="store_true", help="also a picture (lit.png) the first time part of "
-                                                                 "the table lights up (a feature scoring)")
+    parser.add_argument("--shot-lit", action="store_true", help="also a picture (lit.png, the window's own frame) the "
+                                                                 "first time part of the table lights up (a scoring)")
     args = parser.parse_args(argv)
 
     screen = Screen(args.display)
@@ -236,11 +248,15 @@ def main(argv: list[str] | None = None) -> int:
     command = [sys.executable, "-c", HOOK, state_path, "play", args.game, "--players", args.players,
                "--size", "1280x800"] + (["--level", args.level] if args.level else [])
     env = dict(screen.env, HOME=home, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    lit = os.path.abspath(os.path.join(args.shots, "lit.png")) if args.shot_lit else None
+    if lit:
+        # saved by the app itself: under load the X screen (xwd) still showed frames from before the glow began
+        os.makedirs(args.shots, exist_ok=True)
+        env["WINDOW_PLAY_LIT"] = lit
     app = subprocess.Popen(command, env=env, cwd=ROOT, stdout=open(os.path.join(home, "app.log"), "w"),
                            stderr=subprocess.STDOUT)
     player = Player(screen, state_path, random.Random(args.seed), log)
-    if args.shot_lit:
-        player.watch = os.path.join(args.shots, "lit.png")
+    player.watch = lit
     shots: dict[str, str] = {}
     try:
         screen.find_window("towerworld")
