@@ -137,7 +137,7 @@ def test_end_game_unfinished_features_and_farms():
     followers = [(0, 0, 0, "field EL WR"), (1, 0, 0, "road E W"), (1, -1, 1, "city S W"), (0, 0, -1, "cloister")]
     s = build(tiles=tiles, followers=followers)
     add, details = E.final_scores(s)
-    kinds = {d[0]: d for d in details}
+    kinds = {d[0]: d[:3] for d in details}             # (kind, winners, points); a node of the feature last
     assert kinds["field"] == ("field", [0], 6)       # two completed cities touch P1's field
     assert kinds["road"] == ("road", [1], 2)         # start tile + U, open at both ends
     assert kinds["city"] == ("city", [1], 2)         # one tile and its pennant, 1 point each

@@ -178,8 +178,9 @@ def test_the_final_scoring_walks_roads_cities_cloisters_then_fields():
     s.bag, s.bagn = tuple(0 for _ in s.bag), 0          # every tile is out: the game ends now
     events = []
     _finish(s, events)
-    text = GAME._event(s, s, events[-1]).text
-    assert text.index("road") < text.index("city") < text.index("cloister") < text.index("field"), text
+    walk = [GAME._event(s, s, e).text for e in events]
+    assert walk[0] == "Final scoring: P1 +3, P2 +7."                   # the sum first, then feature by feature
+    assert [text.split(":")[0] for text in walk[1:]] == ["Road", "City", "Cloister", "Field"], walk
 
 
 def test_a_full_board_draws_combined_and_still_picks_by_piece(showbase):
@@ -292,3 +293,122 @@ def test_the_points_float_up_from_the_scoring_follower(showbase):
         assert stage.root.findAllMatches("float").getNumPaths() == 0
     finally:
         stage.root.removeNode()
+
+
+def test_a_move_combines_only_what_changed_and_a_whole_game_stays_within_the_draw_calls(showbase):
+    from towerworld.engine.match import Match
+    from towerworld.scene.stage import Stage
+    match = Match(GAME, seed=4)
+    rng = random.Random(4)
+    stage = Stage(showbase.render)
+    try:
+        stage.show(GAME.layout(match.state, OMNISCIENT))
+        old, untouched_moves = stage.layout, 0
+        while not match.over:
+            if match.current_player < 0:
+                events = match.play_chance(save=False)
+            else:
+                moves = GAME.legal_moves(match.state)
+                events = match.apply(moves[rng.randrange(len(moves))], save=False)
+            before = {id(chunk) for chunk in stage.chunks}
+            new = GAME.layout(match.state, OMNISCIENT)
+            moved = {pid for pid, pose in new.pieces.items() if old.pieces.get(pid) != pose} | \
+                (set(old.pieces) - set(new.pieces))
+            stage.transition(old, new, events).finish()
+            after = {id(chunk): chunk for chunk in stage.chunks}
+            # a chunk that holds a piece that moved is gone; one that holds none stays, not flattened again
+            assert not any(moved & set(chunk.members) for chunk in stage.chunks if id(chunk) in before)
+            untouched_moves += set(after) <= before
+            old = new
+        drawn = sum(np.node().getNumGeoms() for np in stage.root.findAllMatches("**/+GeomNode") if not np.isHidden())
+        assert drawn <= 60                      # issue #12, after a whole game of moves, not only a fresh table
+        assert untouched_moves > 0.8 * len(match.plies)    # most moves flatten nothing new (about 9 in 10)
+    finally:
+        stage.root.removeNode()
+
+
+def _camera(showbase, scene, orbit, width=320, height=200):
+    """An offscreen camera over `scene`: returns (take a picture as an RGB array with row 0 on top, project a table
+    point (x, y, z) to its pixel (column, row))."""
+    import numpy
+    from panda3d.core import (FrameBufferProperties, GraphicsOutput, GraphicsPipe, Point2, Point3, Texture,
+                              WindowProperties)
+    fb = FrameBufferProperties()
+    fb.setRgbColor(True)
+    fb.setRgbaBits(8, 8, 8, 8)
+    fb.setDepthBits(24)
+    buf = showbase.graphicsEngine.makeOutput(showbase.pipe, "glow-test", -1, fb, WindowProperties.size(width, height),
+                                             GraphicsPipe.BFRefuseWindow, showbase.win.getGsg(), showbase.win)
+    tex = Texture()
+    buf.addRenderTexture(tex, GraphicsOutput.RTMCopyRam)
+    cam = showbase.makeCamera(buf, scene=showbase.render)
+    cam.reparentTo(showbase.render)
+    lens = cam.node().getLens()
+    lens.setFov(40)
+    lens.setAspectRatio(width / height)
+    lens.setNearFar(5, 5000)
+    cam.node().setScene(scene)
+    orbit.apply(cam)
+
+    def shoot():
+        showbase.graphicsEngine.renderFrame()
+        showbase.graphicsEngine.renderFrame()
+        rgb = numpy.frombuffer(bytes(tex.getRamImageAs("RGB")), numpy.uint8).reshape(height, width, 3)
+        return rgb[::-1].astype(int)
+
+    def pixel(point):
+        screen = Point2()
+        assert lens.project(cam.getRelativePoint(showbase.render, Point3(*point)), screen)
+        return ((screen.x + 1) / 2 * width, (1 - screen.y) / 2 * height)
+    return shoot, pixel, lambda: (showbase.graphicsEngine.removeWindow(buf), cam.removeNode())
+
+
+def test_a_completed_feature_lights_up_over_its_tiles_while_it_scores_then_goes_dark(showbase):
+    """Issue #12: "Scoring you can see: a completed feature lights up, its meeples lift off home, and the points
+    float up"."""
+    from towerworld.scene.camera import Orbit
+    from towerworld.scene.setup import dress
+    from towerworld.scene.stage import Stage
+    before = play(build(followers=[(0, 0, 0, "city N"), (1, 0, 0, "road E W")]), "draw E", "E 0,1 r180")
+    after, events = GAME.apply(before, GAME.parse_move(before, "pass"))
+    (score,) = [e for e in events if e.kind == "score"]
+    assert sorted(score.areas) == [("tile:D:0", "c:N"), ("tile:E:0", "c:N")]    # E lies turned: its N faces south
+    scene = showbase.render.attachNewNode("glow-scene")
+    dress(scene, GAME.layout(after, OMNISCIENT))
+    stage = Stage(scene)
+    shoot, pixel, close = _camera(showbase, scene, Orbit(tx=0, ty=12, tz=0, heading=0, pitch=89, distance=240))
+    try:
+        stage.show(GAME.layout(before, OMNISCIENT))
+        ival = stage.transition(GAME.layout(before, OMNISCIENT), GAME.layout(after, OMNISCIENT), events)
+        ival.start()
+        ival.setT(0.3)                                  # the follower is on its way home
+        lit = shoot()
+        stage.root.find("**/lit-areas").hide()
+        glow = abs(lit - shoot()).sum(axis=-1) > 40       # what the glow adds to the picture
+        # the two halves of the city: north of D's centre (the road stays dark) up to south of E's centre
+        left, top = pixel((-TILE_MM / 2, TILE_MM * 0.85, TILE_H))
+        right, bottom = pixel((TILE_MM / 2, TILE_MM * 0.15, TILE_H))
+        rows, cols = glow.nonzero()
+        assert glow.sum() > 0.2 * (right - left) * (bottom - top)
+        assert left - 1 <= cols.min() and cols.max() <= right + 1 and top - 1 <= rows.min() and rows.max() <= bottom + 1
+        ival.finish()
+        assert stage.root.find("**/lit-areas").isEmpty()         # after the scoring it is gone
+    finally:
+        close()
+        scene.removeNode()
+
+
+def test_the_final_scoring_walk_lights_up_each_feature_scored():
+    s = build(tiles=[("A", 0, -1, 0), ("E", 0, 1, 180)],
+              followers=[(0, 0, 0, "road E W"), (0, 0, -1, "cloister"), (1, 0, 0, "field EL WR")])
+    s = s.copy()
+    s.bag, s.bagn = tuple(0 for _ in s.bag), 0
+    events: list = []
+    _finish(s, events)
+    walk = [GAME._event(s, s, e) for e in events]
+    assert walk[0].text == "Final scoring: P1 +3, P2 +3." and walk[0].areas == ()   # the sum lights nothing
+    assert [e.text for e in walk[1:]] == ["Road: P1 +1", "Cloister: P1 +2", "Field: P2 +3"]
+    road, cloister, field = (dict(e.areas) for e in walk[1:])
+    assert road == {"tile:D:0": "r:WE"}
+    assert cloister == {"tile:A:0": "all", "tile:D:0": "all"}          # the cloister and the one tile beside it
+    assert field == {"tile:D:0": "f:EL,WR"}                             # E turns its city, not a field, to D

@@ -105,12 +105,15 @@ class Event:
     `visible_to` says who may see it: None for everybody, else the seats (OMNISCIENT sees all). A secret (the card
     a player drew) is one event for its owner and, where others see something happen, another without the secret.
     `reveals` marks information that was hidden before (a face-down tile turned up): no undo across it between people.
+    `areas` are parts of pieces the event is about, as (piece id, words naming a part of its face in the words of the
+    piece's component family): the stage lights them up while the event plays (the tiles' share of a scored city).
     """
     kind: EventKind | str
     pieces: tuple[str, ...] = ()
     text: str = ""
     reveals: bool = False
     visible_to: tuple[int, ...] | None = None
+    areas: tuple[tuple[str, str], ...] = ()
 
     def seen_by(self, viewer: int) -> bool:
         return may_see(viewer, self.visible_to)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 
 # the interval modules the stage uses, not IntervalGlobal (which also loads actor, particle, sound and motion-path
 # intervals: tens of milliseconds of every startup)
-from direct.interval.FunctionInterval import Func
+from direct.interval.FunctionInterval import Func, Wait
 from direct.interval.LerpInterval import LerpFunc
 from direct.interval.MetaInterval import Parallel, Sequence
 from panda3d.core import BitMask32, NodePath, TransparencyAttrib, Vec4
@@ -29,6 +29,12 @@ HIGHLIGHT_TARGET = (0.2, 0.9, 0.35, 0.45)
 HIGHLIGHT_PICKED = (1.0, 0.8, 0.1, 0.5)
 HIGHLIGHT_HOVER = (0.5, 0.8, 1.0, 0.3)
 COMBINE_FROM = 80      # a layout with at least this many pieces draws its resting pieces combined (a grown board)
+CHUNK_SIZE = 12        # pieces flattened together: one that moves makes the other 11 draw themselves for a while
+CHUNK_CELL = 45.0      # mm: pieces are chunked with their neighbours on a grid this coarse (a tile, a stack)
+LOOSE_MAX = 16         # settled loose pieces (see Stage.combine) that wait before they are combined into new chunks
+LOOSE_LIMIT = 40       # loose pieces beyond which all are combined, settled or not
+COOL_AFTER = 6         # combines a piece must stay put to count as settled
+CHUNKS_MAX = 16        # beyond this many chunks the two smallest are merged (draw calls stay within a few dozen)
 
 
 def short_turn(start: float, end: float) -> float:
@@ -102,6 +108,13 @@ def _carry(phase: list[Change]) -> list[Change]:
     return out
 
 
+@dataclass
+class Chunk:
+    """Resting pieces drawn through one flattened copy, and the poses they had when it was made."""
+    node: NodePath
+    members: dict[str, Pose]
+
+
 class Stage:
     def __init__(self, parent: NodePath):
         self.root = parent.attachNewNode("stage")
@@ -117,7 +130,11 @@ class Stage:
         self.layout: Layout | None = None
         self.show_hidden = False   # memory aid: label face-down pieces whose faces were seen
         self.targets: dict[str, tuple] = {}
-        self.combined: NodePath | None = None
+        self.chunks_root: NodePath | None = None  # the chunks' parent, hidden while every piece draws itself
+        self.chunks: list[Chunk] = []
+        self.combines = 0                          # combine() calls so far: the clock of `stirred`
+        self.stirred: dict[str, int] = {}          # piece -> the combine at which it last moved or left a chunk
+        self.loose_poses: dict[str, Pose] = {}     # loose pieces where the last combine saw them
         self.ghosts_root = self.root.attachNewNode("ghosts")
         self.ghosts_root.setCollideMask(BitMask32.allOff())
         self.ghost_poses: dict[str, Pose] = {}
@@ -174,36 +191,113 @@ class Stage:
 
     # ---- combining pieces at rest ---------------------------------------------------------------------------------
     def combine(self) -> None:
-        """Draw a big layout's resting pieces as one flattened copy (a few draw calls instead of one per piece).
+        """Draw a big layout's resting pieces through a few flattened copies (chunks) instead of one node each.
 
         The per-piece nodes stay where they are, their models hidden, so picking, highlights and animation still
-        work on them; highlighted, ghosted and glass pieces stay out of the copy and draw themselves. Anything that
-        moves or restyles pieces calls `uncombine` first; `show` combines again at the end.
+        work on them; highlighted, ghosted and glass pieces stay out of the chunks and draw themselves. Only what
+        changed is combined again, so that a move usually flattens nothing: a chunk whose pieces all still rest where
+        it copied them stays; one that lost a piece is dropped, and the rest of its pieces draw themselves ("loose").
+        Loose pieces that stayed put for COOL_AFTER combines are flattened into new chunks once LOOSE_MAX of them
+        wait (pieces that just moved, such as the rest of a pile being drawn from, tend to move again soon).
+        Anything that moves or restyles pieces calls `uncombine` first; `show` combines again at the end.
         """
-        self.uncombine()
         if len(self.nodes) < COMBINE_FROM:
+            self._drop_chunks()
             return
-        combined = self.root.attachNewNode("combined")
-        resting = [pid for pid, node in self.nodes.items()
+        self.combines += 1
+        resting = {pid: self.poses[pid] for pid, node in self.nodes.items()
                    if pid in self.models and pid not in self.targets and not node.hasTag("ghost")
-                   and not node.hasTag("glass")]
-        for pid in resting:
-            copy = self.nodes[pid].copyTo(combined)
+                   and not node.hasTag("glass")}
+        if self.chunks_root is None:
+            self.chunks_root = self.root.attachNewNode("combined")
+            self.chunks_root.setCollideMask(BitMask32.allOff())     # clicks go to the per-piece nodes
+        self.chunks_root.show()
+        kept = []
+        for chunk in self.chunks:
+            if all(resting.get(pid) == pose for pid, pose in chunk.members.items()):
+                kept.append(chunk)
+                continue
+            chunk.node.removeNode()
+            for pid in chunk.members:
+                self.stirred[pid] = self.combines
+        self.chunks = kept
+        in_chunks = {pid for chunk in kept for pid in chunk.members}
+        loose = [pid for pid in resting if pid not in in_chunks]
+        for pid in loose:
+            if self.loose_poses.get(pid) != resting[pid]:
+                self.stirred[pid] = self.combines
+        self.loose_poses = {pid: resting[pid] for pid in loose}
+        settled = [pid for pid in loose if self.combines - self.stirred.get(pid, 0) >= COOL_AFTER]
+        if len(loose) > LOOSE_LIMIT:
+            settled = loose
+        if len(settled) >= LOOSE_MAX or len(loose) > LOOSE_LIMIT:
+            self._chunk_up(settled, resting)
+            chunked = set(settled)
+            loose = [pid for pid in loose if pid not in chunked]
+            self.stirred = {pid: t for pid, t in self.stirred.items() if pid in self.nodes}   # forget the gone
+        while len(self.chunks) > CHUNKS_MAX:
+            a, b = sorted(self.chunks, key=lambda c: len(c.members))[:2]
+            self.chunks.remove(a)
+            self.chunks.remove(b)
+            a.node.removeNode()
+            b.node.removeNode()
+            self.chunks.append(self._chunk(list(a.members) + list(b.members), resting))
+        in_chunks = {pid for chunk in self.chunks for pid in chunk.members}
+        for pid, model in self.models.items():
+            if pid in in_chunks:
+                model.hide()
+            else:
+                model.show()        # loose, highlighted, ghosted or glass: it draws itself
+
+    def _chunk_up(self, pids: list[str], poses: dict[str, Pose]) -> None:
+        """New chunks of neighbours, a stack never split (the pieces drawn from a pile leave one chunk at a time):
+        stacks in the order of a coarse grid, packed into chunks of about CHUNK_SIZE pieces."""
+        stacks: dict[tuple[float, float], list[str]] = {}
+        for pid in pids:
+            stacks.setdefault((round(poses[pid].x, 1), round(poses[pid].y, 1)), []).append(pid)
+        order = sorted(stacks, key=lambda xy: (round(xy[0] / CHUNK_CELL), round(xy[1] / CHUNK_CELL), xy))
+        batch: list[str] = []
+        for xy in order:
+            stack = sorted(stacks[xy], key=lambda pid: poses[pid].z)
+            if batch and len(batch) + len(stack) > CHUNK_SIZE:
+                self.chunks.append(self._chunk(batch, poses))
+                batch = []
+            batch += stack
+        if batch:
+            self.chunks.append(self._chunk(batch, poses))
+
+    def _chunk(self, pids: list[str], poses: dict[str, Pose]) -> Chunk:
+        assert self.chunks_root is not None
+        node = self.chunks_root.attachNewNode("chunk")
+        for pid in pids:
+            copy = self.nodes[pid].copyTo(node)
             copy.clearTag("piece")
             copy.clearPythonTag("piece")
-        combined.flattenStrong()
-        combined.setCollideMask(BitMask32.allOff())     # clicks go to the per-piece nodes
-        for pid in resting:
-            self.models[pid].hide()
-        self.combined = combined
+        node.flattenStrong()
+        return Chunk(node, {pid: poses[pid] for pid in pids})
+
+    @property
+    def combined(self) -> NodePath | None:
+        """The chunks' parent while they draw the resting pieces; None while every piece draws itself."""
+        root = self.chunks_root
+        return root if root is not None and not root.isHidden() else None
 
     def uncombine(self) -> None:
-        if self.combined is None:
+        """Every piece draws itself (for an animation); the chunks wait, hidden, for `combine` to take them back."""
+        if self.chunks_root is None or self.chunks_root.isHidden():
             return
-        self.combined.removeNode()
-        self.combined = None
+        self.chunks_root.hide()
         for model in self.models.values():
             model.show()
+
+    def _drop_chunks(self) -> None:
+        """Forget every chunk (what they copied no longer looks like the pieces: the memory aid changed)."""
+        self.uncombine()
+        if self.chunks_root is not None:
+            self.chunks_root.removeNode()
+        self.chunks_root = None
+        self.chunks = []
+        self.loose_poses = {}
 
     def reset(self, pids) -> None:
         """Put these pieces' nodes back exactly on their recorded poses (after something else moved them: physics)."""
@@ -282,8 +376,11 @@ class Stage:
         self.show_hidden = on
         for pid, pose in self.poses.items():
             self._memory_tag(pid, pose)
-        if self.combined is not None:
-            self.combine()
+        if self.chunks_root is not None:
+            showing = self.combined is not None
+            self._drop_chunks()         # the chunks copied the pieces without (or with) their labels
+            if showing:
+                self.combine()
 
     def _restyle(self, pid: str, pose: Pose) -> None:
         node = self._holder(pid)
@@ -387,6 +484,7 @@ class Stage:
         toppled = {pid for e in events if e.kind == "topple" for pid in e.pieces}
         crumbled = {pid for e in events if e.kind in CRUMBLE_EVENTS for pid in e.pieces}
         seq = Sequence(Func(self.uncombine), name="stage-transition")
+        lit: list[Event] = []      # events whose areas light up with their own phase (the rest walk after)
         for phase in phases:
             par = Parallel()
             for change in phase:
@@ -405,10 +503,46 @@ class Stage:
                 if event.kind == "score" and event.text and event.pieces and \
                         event.pieces[0] in {c.piece for c in phase} and old_pieces.get(event.pieces[0]) is not None:
                     par.append(self._float_text(event.text, old_pieces[event.pieces[0]], speed))
+                if event.areas and event.pieces and event.pieces[0] in {c.piece for c in phase}:
+                    par.append(self._light_up(event.areas, new, speed))
+                    lit.append(event)
+        walk = [e for e in events if e.areas and not any(e is done for done in lit)]
+        if walk:
+            seq.append(self._scoring_walk(walk, new, speed))
         changed = frozenset(c.piece for phase in phases for c in phase) | \
             frozenset(c.source for phase in phases for c in phase if c.source)
         seq.append(Func(self._show_changes, new, shown, changed))
         return seq
+
+    def _light_up(self, areas: tuple[tuple[str, str], ...], layout: Layout, speed: float, duration: float = 1.4):
+        """The parts of pieces an event names glow: quickly up, held while the event plays, then fading away."""
+        holder = self.root.attachNewNode("lit-areas")
+        holder.hide()
+        for pid, words in areas:
+            pose = layout.pieces.get(pid) or self.poses.get(pid)
+            sheet = components.build_area(pose, words) if pose is not None else None
+            if sheet is None:
+                continue
+            sheet.reparentTo(holder)
+            sheet.setPos(pose.x, pose.y, pose.z)
+            sheet.setH(pose.heading)
+
+        def glow(t, holder=holder):
+            holder.show()
+            holder.setAlphaScale(min(1.0, t / 0.12, (1.0 - t) / 0.4))
+        return Sequence(LerpFunc(glow, fromData=0.0, toData=1.0, duration=duration / speed), Func(holder.removeNode))
+
+    def _scoring_walk(self, events: list[Event], layout: Layout, speed: float):
+        """Events with areas and nothing moving (the end-game scoring walk): one after another, a little overlapped,
+        each area glowing while its points float up from it."""
+        walk = Parallel()
+        for i, event in enumerate(events):
+            pose = layout.pieces.get(event.areas[0][0])
+            step = Parallel(self._light_up(event.areas, layout, speed, duration=1.2))
+            if event.text and pose is not None:
+                step.append(self._float_text(event.text, pose, speed))
+            walk.append(Sequence(Wait(0.7 * i / speed), step))
+        return walk
 
     def _float_text(self, words: str, where: Pose, speed: float):
         """Words (the points scored) rising from a piece's place and fading."""

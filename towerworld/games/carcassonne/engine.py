@@ -442,7 +442,7 @@ def score_completed(ns: CState, events: list) -> None:
                     followers[fid] = SUPPLY
                     home.append(fid)
             if events is not None:
-                events.append(("score", win, pts, TL.KIND_NAMES[ns.nkind[a]], home))
+                events.append(("score", win, pts, TL.KIND_NAMES[ns.nkind[a]], home, a))
     if monks:
         for fid in monks:
             owner = fid // FOLLOWERS
@@ -450,14 +450,15 @@ def score_completed(ns: CState, events: list) -> None:
             occ[followers[fid]] = 0
             followers[fid] = SUPPLY
             if events is not None:
-                events.append(("score", [owner], 9, "cloister", [fid]))
+                events.append(("score", [owner], 9, "cloister", [fid], fl[fid]))
     ns.scores = tuple(scores)
     ns.fl = tuple(followers)
     ns.occ = occ
 
 
 def final_scores(s: CState) -> tuple[list, list]:
-    """Points each player gets at the end (unfinished roads, cities, cloisters, and farms), and a list of details."""
+    """Points each player gets at the end (unfinished roads, cities, cloisters, and farms), and the details: one
+    (kind name, winners, points, a node of the feature) per feature scored."""
     n = s.cfg.players
     parent, opn, nkind = s.parent, s.opn, s.nkind
     add = [0] * n
@@ -471,7 +472,7 @@ def final_scores(s: CState) -> tuple[list, list]:
             pos = s.tiles[s.ntile[loc]][2]
             pts = 1 + cloister_neighbours(s.board, pos)
             add[fid // FOLLOWERS] += pts
-            details.append(("cloister", [fid // FOLLOWERS], pts))
+            details.append(("cloister", [fid // FOLLOWERS], pts, loc))
         else:
             roots.setdefault(find(parent, loc), 0)
             roots[find(parent, loc)] += 1 << (4 * (fid // FOLLOWERS))
@@ -497,5 +498,5 @@ def final_scores(s: CState) -> tuple[list, list]:
         win = majority(o, n)
         for w in win:
             add[w] += pts
-        details.append((TL.KIND_NAMES[kind], win, pts))
+        details.append((TL.KIND_NAMES[kind], win, pts, a))
     return add, details

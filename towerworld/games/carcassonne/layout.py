@@ -12,6 +12,8 @@ All viewers see the same layout: everything on a Carcassonne table is public (th
 """
 from __future__ import annotations
 
+import math
+
 from towerworld.engine.layout import Cell, Layout, Pose, look
 from towerworld.engine.pieces import size
 
@@ -26,6 +28,7 @@ STOREY = size("tower_piece").h
 PILE = 12                  # tiles per face-down draw pile
 SLOT = 20.0                # mm between pieces in a supply row
 ROW = 62.0                 # mm between two players' supply rows
+MAKE_ROOM = 2              # tiles: the piles and the players' rows keep their places until the landscape grows this far
 
 
 def tile_art(t: int) -> tuple[str, ...]:
@@ -90,12 +93,17 @@ class Frame:
         xs = [xy(p)[0] for _t, _r, p, _b, _k in s.tiles] or [0]
         ys = [xy(p)[1] for _t, _r, p, _b, _k in s.tiles] or [0]
         self.minx, self.maxx, self.miny, self.maxy = min(xs), max(xs), min(ys), max(ys)
+        # the piles and rows move away in steps of a few tiles as the landscape grows, not with every tile (each
+        # shift sends the whole pile and every row travelling, and the stage must combine them all again)
+        minx = MAKE_ROOM * math.floor(self.minx / MAKE_ROOM)
+        miny = MAKE_ROOM * math.floor(self.miny / MAKE_ROOM)
+        maxy = MAKE_ROOM * math.ceil(self.maxy / MAKE_ROOM)
         # the players' rows lie in front of the landscape (south, nearest the default camera), clear of open places
-        self.supply_x = (self.minx - 0.5) * TILE_MM + 90.0
-        self.supply_y = (self.miny - 2.2) * TILE_MM
-        self.top_y = (self.maxy + 0.4) * TILE_MM
-        self.drawn_x = (self.minx - 2.4) * TILE_MM       # clear of the open places left of the landscape
-        self.pile_x = (self.minx - 3.7) * TILE_MM
+        self.supply_x = (minx - 0.5) * TILE_MM + 90.0
+        self.supply_y = (miny - 2.2) * TILE_MM
+        self.top_y = (maxy + 0.4) * TILE_MM
+        self.drawn_x = (minx - 2.4) * TILE_MM       # clear of the open places left of the landscape
+        self.pile_x = (minx - 3.7) * TILE_MM
 
     def supply(self, player: int, slot: float, row: int) -> tuple[float, float]:
         # row 0 the followers, in front; row 1 the tower pieces just behind them, so the stacks hide no follower
@@ -231,6 +239,36 @@ def preview(s: CState, picks) -> dict[str, Pose]:
     turn = int(picks[1][4:]) // 90 if len(picks) > 1 and picks[1].startswith("rot:") else 0
     k = COUNT[s.drawn] - s.bag[s.drawn] - 1
     return {f"tile:{CODES[s.drawn]}:{k}": tile_pose(s.drawn, turn, x * TILE_MM, y * TILE_MM, 0.6)}
+
+
+def feature_areas(s: CState, node: int) -> tuple[tuple[str, str], ...]:
+    """Where feature `node` lies on the table, for the stage to light up: (tile id, area words at rotation 0) per
+    tile. Words as the tile family reads them: "c:NW" a city's part over edges N and W, "r:ES" a road's, "f:NL,NR"
+    a field's over those half-edges ("I" an inner field), "all" a whole face (a cloister's square of nine tiles)."""
+    kind = s.nkind[node]
+    if kind == TL.CLOISTER:
+        pos = s.tiles[s.ntile[node]][2]
+        around = [pos + d for d in (-257, -256, -255, -1, 0, 1, 255, 256, 257)]
+        return tuple((_tile_id(s, s.board[p]), "all") for p in around if p in s.board)
+    root = E.find(s.parent, node)
+    areas = []
+    for n in range(len(s.parent)):
+        if s.nkind[n] != kind or E.find(s.parent, n) != root:
+            continue
+        i = s.ntile[n]
+        t, base = s.tiles[i][0], s.tiles[i][3]
+        locs = ROTS[t][0].locs[n - base]
+        if kind == TL.FIELD:
+            words = "f:" + ",".join("I" if h < 0 else TL.HALVES[h] for h in locs)
+        else:
+            words = ("c:" if kind == TL.CITY else "r:") + "".join(TL.DIRS[d] for d in locs)
+        areas.append((_tile_id(s, i), words))
+    return tuple(areas)
+
+
+def _tile_id(s: CState, i: int) -> str:
+    t, _r, _pos, _base, k = s.tiles[i]
+    return f"tile:{CODES[t]}:{k}"
 
 
 def meeple_id(fid: int) -> str:

@@ -118,18 +118,22 @@ class Carcassonne(Game[CState, int]):
             fid, q = e[1], e[2]
             return Event(EventKind.RETURN, (meeple_id(fid),), f"P{fid // FOLLOWERS + 1} paid 3 points to P{q + 1} as ransom.")
         if kind == "score":
-            win, pts, what, home = e[1], e[2], e[3], e[4]
+            win, pts, what, home, node = e[1], e[2], e[3], e[4], e[5]
             who = " and ".join(f"P{w + 1}" for w in win)
-            # the scoring followers lift off home in this event's phase, before anything else moves
+            # the scoring followers lift off home in this event's phase, before anything else moves, while the
+            # feature's part of every tile lights up
             return Event(EventKind.SCORE, tuple(meeple_id(f) for f in home),
-                         f"Completed {what}: {who} +{pts}." if win else f"Completed {what}.")
+                         f"Completed {what}: {who} +{pts}." if win else f"Completed {what}.",
+                         areas=carc_layout.feature_areas(ns, node))
+        if kind == "final_feature":
+            what, win, pts, node = e[1]
+            return Event(EventKind.SCORE, (), f"{what.capitalize()}: " + " and ".join(f"P{w + 1}" for w in win)
+                         + f" +{pts}", areas=carc_layout.feature_areas(ns, node))
         if kind == "final":
-            add, details = e[1], e[2]
-            walk = "; ".join(f"{what} " + "/".join(f"P{w + 1}" for w in win) + f" +{pts}"
-                             for what, win, pts in _final_order(details) if pts)
-            total = ", ".join(f"P{i + 1} +{v}" for i, v in enumerate(add))
-            return Event(EventKind.SCORE, (), f"Final scoring ({total}): {walk}." if walk else
-                         f"Final scoring: {total}.")
+            # the totals only: each feature's points follow in its own event, floating up from it on the table
+            add = e[1]
+            return Event(EventKind.SCORE, (), "Final scoring: " + ", ".join(f"P{i + 1} +{v}" for i, v in enumerate(add))
+                         + ".")
         # any other step of the engine: its kind if the engine's vocabulary has it, else a plain move
         return Event(EventKind(kind) if kind in EventKind._value2member_map_ else EventKind.MOVE, (), "")
 
@@ -550,7 +554,10 @@ def _finish(ns: CState, ev) -> None:
     ns.scores = tuple(a + b for a, b in zip(ns.scores, add))
     ns.phase = OVER
     if ev is not None:
+        # the sum (first: the HUD shows the start of a long message), then the walk through the final scoring, one
+        # feature at a time, each lighting up on the table
         ev.append(("final", add, details))
+        ev.extend(("final_feature", d) for d in _final_order(details) if d[2])
 
 
 def _final_order(details: list) -> list:

@@ -12,7 +12,8 @@ rows of the kinds it draws, so that only the families in use are imported.
 of it (each under a node of its own that the stage turns).
 A family may also register a `caption` per kind: the few words that name a face-down piece whose face is known (the
 memory aid), so the stage needs no glyphs of its own; and a `rest` per kind: the pitch at which a piece tilted over
-really lies (a pyramid on its side rests on a face, not on its axis). `orient` turns a model as its pose says.
+really lies (a pyramid on its side rests on a face, not on its axis); and an `area` per kind: an overlay that lights
+up part of a face (a scored feature). `orient` turns a model as its pose says.
 """
 from __future__ import annotations
 
@@ -30,9 +31,11 @@ from towerworld.scene.components.shapes import box
 Builder = Callable[[Pose], NodePath]
 Caption = Callable[[Pose], str]
 Rest = Callable[[Pose], float]
+Area = Callable[[Pose, str], "NodePath | None"]
 BUILDERS: dict[str, Builder] = {}
 CAPTIONS: dict[str, Caption] = {}
 RESTS: dict[str, Rest] = {}
+AREAS: dict[str, Area] = {}
 _CACHE: dict[tuple, NodePath] = {}
 FALLBACK_GREY = (0.6, 0.6, 0.6, 1)
 
@@ -63,6 +66,23 @@ def rest(*kinds: str):
             RESTS[kind] = fn
         return fn
     return register
+
+
+def area(*kinds: str):
+    """Register the decorated function as the area builder of pieces of `kinds`: for a pose and words naming a part
+    of its face (an event's `areas`), a flat glowing overlay of that part in the piece's own frame, or None."""
+    def register(fn: Area) -> Area:
+        for kind in kinds:
+            AREAS[kind] = fn
+        return fn
+    return register
+
+
+def build_area(pose: Pose, words: str) -> NodePath | None:
+    """The overlay that lights up part of a piece's face (see `area`); None where its family draws none."""
+    load_families()
+    fn = AREAS.get(pose.kind)
+    return fn(pose, words) if fn is not None else None
 
 
 def orient(model: NodePath, pose: Pose, turn: float) -> None:

@@ -11,6 +11,8 @@ Every tile is one Geom (faces, back and sides sample the same atlas), so tiles d
 coordinates and a board of them combines into a few draw calls.
 meeple (look player, 1-based): a classic meeple silhouette in the player's colour; the layout lays farmers down.
 tower_piece (look colour normal|black|white, top): a stone storey; the top storey of a tower shows battlements.
+A tile's area (an event's `areas`, words such as "c:NW", "r:ES", "f:NL,NR", "all"): a gold sheet over that part of
+its face, lighting up a scored feature.
 """
 from __future__ import annotations
 
@@ -18,11 +20,11 @@ import math
 
 import numpy as np
 from panda3d.core import (Geom, GeomNode, GeomTriangles, GeomVertexData, GeomVertexFormat, GeomVertexWriter, NodePath,
-                          SamplerState, Texture)
+                          SamplerState, Texture, TransparencyAttrib)
 
 from towerworld.engine.layout import Pose
 from towerworld.engine.pieces import size
-from towerworld.scene.components import model
+from towerworld.scene.components import area, model
 from towerworld.scene.components.shapes import box, player_colour
 
 CELL = 128
@@ -209,25 +211,29 @@ class Atlas:
     """One texture for every tile face, painted once per face and kept for the whole process."""
 
     def __init__(self):
-        self.pixels = np.zeros((CELL * GRID, CELL * GRID, 3), dtype=np.uint8)
-        self.cells: dict[tuple, int] = {}
         self.texture = Texture("tile-atlas")
         self.texture.setup2dTexture(CELL * GRID, CELL * GRID, Texture.T_unsigned_byte, Texture.F_rgb)
+        self.texture.makeRamImage()
         self.texture.setMinfilter(SamplerState.FT_linear_mipmap_linear)
         self.texture.setMagfilter(SamplerState.FT_linear)
         self.texture.setAnisotropicDegree(4)
         self.texture.setWrapU(SamplerState.WM_clamp)
         self.texture.setWrapV(SamplerState.WM_clamp)
+        self.cells: dict[tuple, int] = {}
         self._put(0, np.ones((CELL, CELL, 3)))
         self._put(1, paint_back())
         self.cells[("white",)] = 0
         self.cells[("back",)] = 1
 
+    def pixels(self) -> np.ndarray:
+        """The atlas as an image: rows from the top, red first (a view of the texture's memory)."""
+        ram = np.asarray(memoryview(self.texture.modifyRamImage())).reshape(CELL * GRID, CELL * GRID, 3)
+        return ram[::-1, :, ::-1]
+
     def _put(self, index: int, img: np.ndarray) -> None:
+        # only this cell's pixels are written, in place (re-sending the whole image cost 20-50 ms a new face)
         r, c = divmod(index, GRID)
-        self.pixels[r * CELL:(r + 1) * CELL, c * CELL:(c + 1) * CELL] = np.clip(img * 255 + 0.5, 0, 255)
-        # Panda wants rows from the bottom up, blue first
-        self.texture.setRamImageAs(np.ascontiguousarray(self.pixels[::-1]).tobytes(), "RGB")
+        self.pixels()[r * CELL:(r + 1) * CELL, c * CELL:(c + 1) * CELL] = np.clip(img * 255 + 0.5, 0, 255)
 
     def cell(self, art: tuple) -> int:
         """The atlas cell of a face, painting it on first use."""
@@ -386,3 +392,99 @@ def build_tower_piece(pose: Pose) -> NodePath:
                 merlon.setPos(mx * (s.w / 2 - 2.5), my * (s.d / 2 - 2.5), 0)
                 merlon.reparentTo(root)
     return root
+
+
+# ---- lit areas: a scored feature's part of a tile ------------------------------------------------------------------
+GLOW = np.array((1.0, 0.9, 0.32))
+_HALF_POINTS = {"NL": (-0.25, 0.46), "NR": (0.25, 0.46), "EL": (0.46, 0.25), "ER": (0.46, -0.25),
+                "SL": (0.25, -0.46), "SR": (-0.25, -0.46), "WL": (-0.46, -0.25), "WR": (-0.46, 0.25), "I": (0.0, -0.12)}
+_AREA_TEXTURES: dict[tuple, Texture] = {}
+
+
+def area_mask(art: tuple[str, ...], words: str) -> np.ndarray:
+    """The pixels of a tile face (art at rotation 0) that `words` name: "c:NW" a city's part, "r:ES" a road's,
+    "f:NL,NR" the field reaching those half-edges (bounded by the face's cities and roads), "all" the whole face."""
+    kind, _, rest = words.partition(":")
+    if kind == "c":
+        return city_region(rest)
+    if kind == "r":
+        return road_region(rest, 0.08)
+    if kind == "f":
+        blocked = np.zeros_like(X, dtype=bool)
+        for word in art:
+            part = word.split(":")
+            if part[0] == "c":
+                blocked |= city_region(part[1])
+            elif part[0] == "r":
+                blocked |= road_region(part[1], 0.03)
+        seeds = np.zeros_like(blocked)
+        for half in rest.split(","):
+            px, py = _HALF_POINTS[half]
+            seeds |= np.hypot(X - px, Y - py) < 0.06
+        return _flood(~blocked, seeds)
+    return np.ones_like(X, dtype=bool)
+
+
+def _flood(allowed: np.ndarray, seeds: np.ndarray) -> np.ndarray:
+    """The allowed pixels connected to the seeds (four-neighbour steps)."""
+    filled = seeds & allowed
+    while True:
+        grown = filled.copy()
+        grown[1:] |= filled[:-1]
+        grown[:-1] |= filled[1:]
+        grown[:, 1:] |= filled[:, :-1]
+        grown[:, :-1] |= filled[:, 1:]
+        grown &= allowed
+        if np.array_equal(grown, filled):
+            return filled
+        filled = grown
+
+
+def _area_texture(art: tuple[str, ...], words: str) -> Texture:
+    key = (art, words)
+    tex = _AREA_TEXTURES.get(key)
+    if tex is None:
+        mask = area_mask(art, words)
+        rim = mask & ~_erode(mask, 4)
+        img = np.zeros((CELL, CELL, 4))
+        img[..., :3] = GLOW
+        img[..., 3] = np.where(rim, 1.0, np.where(mask, 0.72, 0.0))
+        tex = Texture("lit-area")
+        tex.setup2dTexture(CELL, CELL, Texture.T_unsigned_byte, Texture.F_rgba)
+        tex.setWrapU(SamplerState.WM_clamp)
+        tex.setWrapV(SamplerState.WM_clamp)
+        tex.setRamImageAs(np.ascontiguousarray((img[::-1] * 255 + 0.5).astype(np.uint8)).tobytes(), "RGBA")
+        _AREA_TEXTURES[key] = tex
+    return tex
+
+
+@area("ccs_tile")
+def build_area(pose: Pose, words: str) -> NodePath | None:
+    """A glowing sheet just over the part of a face-up tile that `words` name (see `area_mask`)."""
+    art = pose.get("art")
+    if art is None or not pose.face_up:
+        return None
+    s = size("ccs_tile")
+    vdata = GeomVertexData("area", GeomVertexFormat.getV3n3c4t2(), Geom.UHStatic)
+    v, n = GeomVertexWriter(vdata, "vertex"), GeomVertexWriter(vdata, "normal")
+    c, t = GeomVertexWriter(vdata, "color"), GeomVertexWriter(vdata, "texcoord")
+    x, y, h = s.w / 2, s.d / 2, s.h + 0.3
+    for px, py, tu, tv in ((-x, -y, 0, 0), (x, -y, 1, 0), (x, y, 1, 1), (-x, y, 0, 1)):
+        v.addData3(px, py, h)
+        n.addData3(0, 0, 1)
+        c.addData4(1, 1, 1, 1)
+        t.addData2(tu, tv)
+    tris = GeomTriangles(Geom.UHStatic)
+    tris.addVertices(0, 1, 2)
+    tris.addVertices(0, 2, 3)
+    geom = Geom(vdata)
+    geom.addPrimitive(tris)
+    node = GeomNode("lit-area")
+    node.addGeom(geom)
+    sheet = NodePath(node)
+    sheet.setTexture(_area_texture(tuple(art), words))
+    sheet.setTransparency(TransparencyAttrib.MAlpha)
+    sheet.setDepthWrite(False)
+    sheet.setBin("transparent", 10)
+    sheet.setShaderInput("unlit", 1.0)         # the glow is a light of its own, not shaded by the sun
+    return sheet
