@@ -16,7 +16,7 @@ from panda3d.core import BitMask32, NodePath, TransparencyAttrib, Vec4
 from towerworld.engine.game import Event
 from towerworld.engine.layout import Cell, Layout, Pose
 from towerworld.engine.pieces import size
-from towerworld.scene import components
+from towerworld.scene import components, marks
 from towerworld.scene.camera import LABEL_EM
 from towerworld.scene.components.shapes import box, text
 
@@ -24,6 +24,7 @@ CRUMBLE_EVENTS = {"remove", "disintegrate", "destroy"}   # named pieces crumble 
 HIGHLIGHT_TARGET = (0.2, 0.9, 0.35, 0.45)
 HIGHLIGHT_PICKED = (1.0, 0.8, 0.1, 0.5)
 HIGHLIGHT_HOVER = (0.5, 0.8, 1.0, 0.3)
+CELL_FILL = 0.22       # a targeted cell's fill: a hint of colour under its frame (the picker reads it as pickable)
 COMBINE_FROM = 80      # a layout with at least this many pieces draws its resting pieces combined (a grown board)
 
 
@@ -104,6 +105,7 @@ class Stage:
         self.pieces_root = self.root.attachNewNode("pieces")
         self.cells_root = self.root.attachNewNode("cells")
         self.labels_root = self.root.attachNewNode("labels")
+        self.marks_root = self.root.attachNewNode("marks")     # the frames of targeted cells
         self.nodes: dict[str, NodePath] = {}
         self.models: dict[str, NodePath] = {}
         self.poses: dict[str, Pose] = {}
@@ -307,17 +309,27 @@ class Stage:
 
     # ---- highlighting -----------------------------------------------------------------------------------------------
     def highlight(self, targets: dict[str, tuple]) -> None:
-        """targets: piece or cell id -> rgba highlight. Everything else is cleared."""
+        """targets: piece or cell id -> rgba highlight. Everything else is cleared.
+
+        A target keeps its own colour: a band (marks.py) rings it or frames its face, and the shader lights only its
+        silhouette; a cell gets a faint fill (which the picker reads as "pickable") and a frame."""
+        for pid in self.targets:
+            node = self.nodes.get(pid)
+            if node is not None:
+                node.findAllMatches("**/mark").detach()
+        self.marks_root.getChildren().detach()
         self.targets = dict(targets)
         for pid, node in self.nodes.items():
             if pid in targets:
                 node.setShaderInput("highlight", Vec4(*targets[pid]))
+                self._mark_piece(pid, targets[pid])
             else:
                 node.clearShaderInput("highlight")
         for cid, node in self.cells.items():
             if cid in targets:
                 r, g, b, a = targets[cid]
-                node.setColorScale(r, g, b, min(0.75, a + 0.2))
+                node.setColorScale(r, g, b, CELL_FILL)
+                self._mark_cell(cid, targets[cid])
             else:
                 node.setColorScale(1, 1, 1, 0)
         if getattr(self, "cut", None) is not None:
@@ -325,6 +337,23 @@ class Stage:
                 self._ghost(pid, pose)
         if self.combined is not None or len(self.nodes) >= COMBINE_FROM:
             self.combine()
+
+    def _mark_piece(self, pid: str, rgba: tuple) -> None:
+        pose = self.poses.get(pid)
+        if pose is None or pid not in self.models:
+            return
+        mark, turns_with_model = marks.mark_for(pose.kind, pose.face_up)
+        mark.reparentTo(self.models[pid] if turns_with_model else self.nodes[pid])
+        marks.colour(mark, rgba)
+
+    def _mark_cell(self, cid: str, rgba: tuple) -> None:
+        cell = self.layout.cells.get(cid) if self.layout is not None else None
+        if cell is None:
+            return
+        mark = marks.frame(cell.w, cell.d, 0.0)
+        mark.reparentTo(self.marks_root)
+        mark.setPos(cell.x, cell.y, cell.z + 0.6 + marks.LIFT)
+        marks.colour(mark, rgba)
 
     # ---- animating ------------------------------------------------------------------------------------------------------
     def transition(self, old: Layout | None, new: Layout, events: list[Event] = (), speed: float = 1.0,
