@@ -108,6 +108,7 @@ class Table:
         b.accept("mouse3-up", self._release, ["pan"])
         b.accept("mouse2-up", self._release, ["pan"])
         b.taskMgr.add(self._drag_task, "camera-drag")
+        b.taskMgr.add(self._xray_task, "xray")
 
     def _orbit(self, dh, dp):
         self.orbit.orbit(dh, dp)
@@ -179,6 +180,12 @@ class Table:
                 self._drag = (mode, start, m, moved)
         return task.cont
 
+    def _xray_task(self, task):
+        """The stage fades what stands between the camera and the highlighted targets; it follows the camera."""
+        eye = self.base.camera.getPos(self.stage.root)
+        self.stage.see_from((round(eye.x, 1), round(eye.y, 1), round(eye.z, 1)))
+        return task.cont
+
     # ---- shared -------------------------------------------------------------------------------------------------------
     def on_click(self):
         pass
@@ -242,7 +249,7 @@ class Table:
         self.close_menu()
         if self.anim is not None:
             self.anim.finish()
-        for name in ("camera-drag", "turns", "replay", "pointer-preview"):
+        for name in ("camera-drag", "xray", "turns", "replay", "pointer-preview"):
             self.base.taskMgr.remove(name)
         self.base.ignoreAll()
         self.hud.destroy()

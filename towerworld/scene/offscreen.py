@@ -25,8 +25,8 @@ def base(width: int = 1280, height: int = 800):
 
 
 def render_layout(layout: Layout, out: str, width: int = 1280, height: int = 800, orbit=None,
-                  highlight: dict | None = None, cutaway=None) -> str:
-    """Draw `layout` and save a PNG to `out`; returns the path."""
+                  highlight: dict | None = None, cutaway=None, xray: bool = False) -> str:
+    """Draw `layout` and save a PNG to `out`; returns the path. `xray` fades what hides the highlighted targets."""
     from panda3d.core import Filename, FrameBufferProperties, GraphicsOutput, GraphicsPipe, Texture, WindowProperties
 
     from towerworld.scene.camera import framing
@@ -34,6 +34,7 @@ def render_layout(layout: Layout, out: str, width: int = 1280, height: int = 800
     from towerworld.scene.stage import Stage
 
     b = base(width, height)
+    view = orbit or framing(layout, aspect=width / height)
     scene = b.render.attachNewNode("offscreen-scene")
     try:
         dress(scene, layout)
@@ -44,6 +45,8 @@ def render_layout(layout: Layout, out: str, width: int = 1280, height: int = 800
             stage.highlight(highlight)
         if cutaway is not None:
             stage.set_cutaway(*cutaway)
+        if xray:
+            stage.see_from(view.eye())
         fb = FrameBufferProperties()
         fb.setRgbColor(True)
         fb.setRgbaBits(8, 8, 8, 8)
@@ -63,7 +66,7 @@ def render_layout(layout: Layout, out: str, width: int = 1280, height: int = 800
         cam.node().getLens().setAspectRatio(width / height)
         cam.node().getLens().setNearFar(5, 20000)
         cam.node().setScene(scene)
-        (orbit or framing(layout, aspect=width / height)).apply(cam)
+        view.apply(cam)
         b.graphicsEngine.renderFrame()
         b.graphicsEngine.renderFrame()
         os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)

@@ -11,20 +11,23 @@ import math
 from dataclasses import dataclass, replace
 
 from direct.interval.IntervalGlobal import Func, LerpFunc, Parallel, Sequence
-from panda3d.core import BitMask32, NodePath, TransparencyAttrib, Vec4
+from panda3d.core import (BitMask32, ColorWriteAttrib, CompassEffect, DepthTestAttrib, NodePath, TransparencyAttrib,
+                          Vec4)
 
 from towerworld.engine.game import Event
 from towerworld.engine.layout import Cell, Layout, Pose
 from towerworld.engine.pieces import size
-from towerworld.scene import components, marks
+from towerworld.scene import components, marks, xray
 from towerworld.scene.camera import LABEL_EM
 from towerworld.scene.components.shapes import box, text
+from towerworld.scene.setup import SHADOW_MASK
 
 CRUMBLE_EVENTS = {"remove", "disintegrate", "destroy"}   # named pieces crumble where they stood, then go aside
 HIGHLIGHT_TARGET = (0.2, 0.9, 0.35, 0.45)
 HIGHLIGHT_PICKED = (1.0, 0.8, 0.1, 0.5)
 HIGHLIGHT_HOVER = (0.5, 0.8, 1.0, 0.3)
 CELL_FILL = 0.22       # a targeted cell's fill: a hint of colour under its frame (the picker reads it as pickable)
+XRAY_ALPHA = 0.3      # what hides a target from the camera is drawn this opaque
 COMBINE_FROM = 80      # a layout with at least this many pieces draws its resting pieces combined (a grown board)
 
 
@@ -106,6 +109,13 @@ class Stage:
         self.cells_root = self.root.attachNewNode("cells")
         self.labels_root = self.root.attachNewNode("labels")
         self.marks_root = self.root.attachNewNode("marks")     # the frames of targeted cells
+        self.eye: tuple[float, float, float] | None = None     # the camera, for the x-ray (see_from)
+        self.xray_depth: dict[str, NodePath] = {}                # faded piece id -> its depth-only instance
+        self.xray_root = self.root.attachNewNode("xray-depth")
+        self.xray_root.setAttrib(ColorWriteAttrib.make(ColorWriteAttrib.COff), 1)
+        self.xray_root.setBin("fixed", 10, 1)
+        self.xray_root.setCollideMask(BitMask32.allOff())
+        self.xray_root.hide(SHADOW_MASK)
         self.nodes: dict[str, NodePath] = {}
         self.models: dict[str, NodePath] = {}
         self.poses: dict[str, Pose] = {}
@@ -165,7 +175,7 @@ class Stage:
         combined = self.root.attachNewNode("combined")
         resting = [pid for pid, node in self.nodes.items()
                    if pid in self.models and pid not in self.targets and not node.hasTag("ghost")
-                   and not node.hasTag("glass")]
+                   and not node.hasTag("glass") and not node.hasTag("xray")]
         for pid in resting:
             copy = self.nodes[pid].copyTo(combined)
             copy.clearTag("piece")
@@ -335,8 +345,68 @@ class Stage:
         if getattr(self, "cut", None) is not None:
             for pid, pose in self.poses.items():
                 self._ghost(pid, pose)
+        self._fade_hiding()
         if self.combined is not None or len(self.nodes) >= COMBINE_FROM:
             self.combine()
+
+    def see_from(self, eye: tuple[float, float, float] | None) -> None:
+        """X-ray: pieces standing between `eye` (the camera, in the stage's frame) and a target fade, so that a square
+        behind a tall stack can be seen and clicked; None fades nothing."""
+        if eye == self.eye:
+            return
+        self.eye = eye
+        if self._fade_hiding() and (self.combined is not None or len(self.nodes) >= COMBINE_FROM):
+            self.combine()
+
+    def _fade_hiding(self) -> bool:
+        """Fade what hides the targets from the eye (and restore what no longer does); True when anything changed."""
+        hiding: set[str] = set()
+        if self.eye is not None and self.targets:
+            spots = []
+            for tid in self.targets:
+                if tid in self.poses:
+                    spots += xray.piece_spots(self.poses[tid])
+                elif self.layout is not None and tid in self.layout.cells:
+                    spots += xray.cell_spots(self.layout.cells[tid])
+            shown = {pid: pose for pid, pose in self.poses.items()
+                     if pid in self.nodes and not self.nodes[pid].hasTag("ghost")}
+            hiding = xray.hiding(shown, spots, self.eye, keep=frozenset(self.targets))
+        changed = False
+        for pid, node in self.nodes.items():
+            if pid in hiding:
+                changed = changed or not node.hasTag("xray")
+                self._fade(pid, node)
+            elif node.hasTag("xray"):
+                self._unfade(pid, node)
+                changed = True
+        return changed
+
+    def _fade(self, pid: str, node: NodePath) -> None:
+        """Draw a piece at XRAY_ALPHA, blended once per pixel: its instance under `xray_depth` lays down the depth of
+        its nearest faces first, then only those faces draw, so a stack's many storeys do not darken to opaque."""
+        node.setTag("xray", "1")
+        node.setTransparency(TransparencyAttrib.MAlpha)
+        node.setColorScale(1, 1, 1, XRAY_ALPHA)     # again each time: placing a piece clears its colour scale
+        node.setBin("fixed", 11, 1)
+        node.setAttrib(DepthTestAttrib.make(DepthTestAttrib.MLessEqual), 1)
+        node.setDepthWrite(False, 1)
+        if pid not in self.xray_depth and pid in self.models:
+            # the model shared, not the holder: the holder carries the fade, which the depth pass must not
+            depth = self.xray_root.attachNewNode(pid)
+            depth.setEffect(CompassEffect.make(node, CompassEffect.PAll))    # it follows the piece as it moves
+            self.models[pid].instanceTo(depth)
+            self.xray_depth[pid] = depth
+
+    def _unfade(self, pid: str, node: NodePath) -> None:
+        node.clearTag("xray")
+        node.clearColorScale()
+        node.clearTransparency()
+        node.clearBin()
+        node.clearAttrib(DepthTestAttrib)
+        node.clearDepthWrite()
+        instance = self.xray_depth.pop(pid, None)
+        if instance is not None:
+            instance.removeNode()
 
     def _mark_piece(self, pid: str, rgba: tuple) -> None:
         pose = self.poses.get(pid)
