@@ -123,14 +123,14 @@ def test_the_xray_fades_the_stack_in_the_way_and_nothing_beside_it():
     from towerworld.scene.xray import cell_spots, hiding
     layout = tall_stacks_before(start_layout())
     eye = framing(layout, aspect=W / H).eye()
-    faded = hiding(layout.pieces, cell_spots(layout.cells["sq:c4"]), eye)
+    faded = hiding(layout.pieces, [cell_spots(layout.cells["sq:c4"])], eye)
     x, y = square_xy(square_of("c3"))
     stack = {pid for pid, p in layout.pieces.items() if (p.x, p.y) == (x, y) and p.z >= 40}
     assert {f"terr:{920 + k}" for k in range(6, 12)} <= faded       # the tiles that stand in the sight lines
     assert stack <= faded                                           # and, the stack fading whole, what stands on it
     sx, sy = square_xy(square_of("f6"))
     assert not any((p.x, p.y) == (sx, sy) for pid, p in layout.pieces.items() if pid in faded)
-    assert hiding(start_layout().pieces, cell_spots(start_layout().cells["sq:c4"]), eye) == set()
+    assert hiding(start_layout().pieces, [cell_spots(start_layout().cells["sq:c4"])], eye) == set()
 
 
 def test_a_click_on_a_square_behind_a_faded_stack_reaches_the_square(showbase, tmp_path):
@@ -161,4 +161,63 @@ def test_a_click_on_a_square_behind_a_faded_stack_reaches_the_square(showbase, t
         assert t.stage.nodes["terr:926"].hasTag("xray")
         assert t.picker.pick_all((film.x, film.y))[0] == "sq:c4"
     finally:
+        t.close()
+
+
+def screen_boxes_of_labels(t):
+    """Each coordinate label's card on the screen (-1..1 across the window), from its real glyphs."""
+    from panda3d.core import Point2, Point3
+    boxes = []
+    for label in t.stage.labels_root.getChildren():
+        lo, hi = label.getChild(0).getTightBounds(label)        # the card, in its own plane (it faces the camera)
+        anchor = t.base.cam.getRelativePoint(label, Point3(0, 0, 0))
+        corners = []
+        for dx in (lo.x, hi.x):
+            for dz in (lo.z, hi.z):
+                film = Point2()
+                assert t.base.camLens.project(Point3(anchor.x + dx, anchor.y, anchor.z + dz), film)
+                corners.append(film)
+        boxes.append((min(c.x for c in corners), min(c.y for c in corners),
+                      max(c.x for c in corners), max(c.y for c in corners)))
+    return boxes
+
+
+def screen_boxes_of_hud_text(t):
+    boxes = []
+    for words in (t.hud.status, t.hud.message, t.hud.hint):
+        lo, hi = words.getTightBounds(t.base.render2d)
+        boxes.append((lo.x, lo.z, hi.x, hi.z))
+    return boxes
+
+
+def test_coordinate_labels_never_sit_under_the_hud_text(showbase, tmp_path):
+    """Issue #14: coordinate labels do not sit under the HUD, at the default camera and after the window is
+    resized (the home view frames the new shape)."""
+    from towerworld.app.play import PlayTable
+    from towerworld.engine.match import Match, PlayerSpec
+    try:
+        from tabletools import settle
+    except ImportError:  # tests run as a package
+        from tests.tabletools import settle
+    t = PlayTable(Match(G, players=[PlayerSpec("Ann"), PlayerSpec("Bob")], seed=1,
+                        autosave=str(tmp_path / "e.tower.json")))
+    size = (t.base.win.getXSize(), t.base.win.getYSize())
+    try:
+        settle(t)
+        state = t.match.state
+        t.choose(G.picks(state, G.legal_moves(state)[-1])[0])          # a pick adds a status line
+        t.hud.say("Nothing there to pick: click a highlighted piece or square, or press H for the keys.")
+        for w, h in [size, (400, 400), (640, 300), (300, 500), size]:
+            if (w, h) != (t.base.win.getXSize(), t.base.win.getYSize()):
+                t.base.win.setSize(w, h)
+                t.base.adjustWindowAspectRatio(t.base.getAspectRatio())   # what ShowBase does on a window event
+                t.refit(t.stage.layout)                                   # and then the table
+            labels, hud = screen_boxes_of_labels(t), screen_boxes_of_hud_text(t)
+            assert len(labels) == 12
+            assert all(-1 < b[0] and b[2] < 1 and -1 < b[1] and b[3] < 1 for b in labels), f"a label is off a {w}x{h} screen"
+            under = [(b, c) for b in labels for c in hud if b[0] < c[2] and c[0] < b[2] and b[1] < c[3] and c[1] < b[3]]
+            assert not under, f"at {w}x{h} a label sits under the HUD: {under}"
+    finally:
+        t.base.win.setSize(*size)
+        t.base.adjustWindowAspectRatio(t.base.getAspectRatio())
         t.close()

@@ -80,12 +80,29 @@ def face_frame(kind: str, face_up: bool) -> NodePath:
     return frame(s.w - 2 * inset, s.d - 2 * inset, s.h + LIFT if face_up else -LIFT)
 
 
+_MADE: dict[tuple, NodePath] = {}     # one band per shape, copied for every mark (a refresh marks many pieces)
+
+
 def mark_for(kind: str, face_up: bool) -> tuple[NodePath, bool]:
     """The mark for a piece of `kind`, and whether it belongs under the model (True: it turns with a flat piece)
     or under the holder (False: a ring on the ground)."""
-    if is_flat(kind):
-        return face_frame(kind, face_up), True
-    return ring(kind), False
+    flat = is_flat(kind)
+    key = (kind, face_up and flat)
+    if key not in _MADE:
+        _MADE[key] = face_frame(kind, face_up) if flat else ring(kind)
+    return _copy(_MADE[key]), flat
+
+
+def cell_frame(w: float, d: float) -> NodePath:
+    """The frame of a w x d cell, lying at its origin."""
+    key = ("cell", round(w, 2), round(d, 2))
+    if key not in _MADE:
+        _MADE[key] = frame(w, d, 0.0)
+    return _copy(_MADE[key])
+
+
+def _copy(proto: NodePath) -> NodePath:
+    return proto.copyTo(NodePath("mark-holder"))
 
 
 def colour(mark: NodePath, rgba: tuple) -> None:

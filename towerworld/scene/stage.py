@@ -365,9 +365,9 @@ class Stage:
             spots = []
             for tid in self.targets:
                 if tid in self.poses:
-                    spots += xray.piece_spots(self.poses[tid])
+                    spots.append(xray.piece_spots(self.poses[tid]))
                 elif self.layout is not None and tid in self.layout.cells:
-                    spots += xray.cell_spots(self.layout.cells[tid])
+                    spots.append(xray.cell_spots(self.layout.cells[tid]))
             shown = {pid: pose for pid, pose in self.poses.items()
                      if pid in self.nodes and not self.nodes[pid].hasTag("ghost")}
             hiding = xray.hiding(shown, spots, self.eye, keep=frozenset(self.targets))
@@ -420,7 +420,7 @@ class Stage:
         cell = self.layout.cells.get(cid) if self.layout is not None else None
         if cell is None:
             return
-        mark = marks.frame(cell.w, cell.d, 0.0)
+        mark = marks.cell_frame(cell.w, cell.d)
         mark.reparentTo(self.marks_root)
         mark.setPos(cell.x, cell.y, cell.z + 0.6 + marks.LIFT)
         marks.colour(mark, rgba)

@@ -58,22 +58,27 @@ def enters(b: Box, a: Point, e: Point) -> float | None:
     return t0
 
 
-def hiding(poses: dict[str, Pose], spots: list[Point], eye: Point, keep=frozenset()) -> set[str]:
-    """Ids of the pieces (not in `keep`) that a sight line from `eye` to any spot passes through before it arrives,
-    and every piece standing on one of them (a stack fades whole, with whatever stands on top)."""
+def hiding(poses: dict[str, Pose], targets: list[list[Point]], eye: Point, keep=frozenset()) -> set[str]:
+    """Ids of the pieces (not in `keep`) in the way of a target: a sight line from `eye` to one of its spots passes
+    through them before it arrives (two of a cell's five: a piece that only nicks a corner stays), and every piece
+    standing on them (a stack fades whole, with whatever stands on top)."""
     boxes = {pid: box(pose) for pid, pose in poses.items() if pid not in keep}
     found: set[str] = set()
-    for spot in spots:
-        length = sum((p - q) ** 2 for p, q in zip(eye, spot)) ** 0.5
-        if length < 1e-6:
-            continue
-        for pid, b in boxes.items():
-            # the eye looks down on the table: a piece lying wholly below the spot cannot be in the way
-            if pid in found or b[5] <= spot[2] + 1e-6:
+    for spots in targets:
+        needed = 1 if len(spots) <= 2 else 2
+        blocked: dict[str, int] = {}
+        for spot in spots:
+            length = sum((p - q) ** 2 for p, q in zip(eye, spot)) ** 0.5
+            if length < 1e-6:
                 continue
-            t = enters(b, eye, spot)
-            if t is not None and t < 1.0 - NEAR / length:
-                found.add(pid)
+            for pid, b in boxes.items():
+                # the eye looks down on the table: a piece lying wholly below the spot cannot be in the way
+                if pid in found or b[5] <= spot[2] + 1e-6:
+                    continue
+                t = enters(b, eye, spot)
+                if t is not None and t < 1.0 - NEAR / length:
+                    blocked[pid] = blocked.get(pid, 0) + 1
+        found |= {pid for pid, n in blocked.items() if n >= needed}
     return found | _standing_on(boxes, found)
 
 
