@@ -146,8 +146,8 @@ def label_boxes(layout: Layout, orbit: Orbit, fov: float, aspect: float) -> list
         lines = words.split("\n")
         half_w = (0.32 * max(len(line) for line in lines) + 0.2) * LABEL_EM / (tan_h * depth)
         em = LABEL_EM / (tan_v * depth)
-        # the card: from a little below the first line's baseline (at the anchor) to above the last line's capitals
-        out.append((sx - half_w, sy - 0.35 * em, sx + half_w, sy + (len(lines) + 0.05) * em))
+        # the card: from above the first line's capitals (its baseline is at the anchor) to below the last line
+        out.append((sx - half_w, sy - (len(lines) - 1 + 0.35) * em, sx + half_w, sy + 1.05 * em))
     return out
 
 

@@ -36,10 +36,10 @@ class Hud:
         self.cover.hide()
         self.buttons: list = []
 
-    def keep_clear(self, spare_lines: int = 3) -> list[tuple[float, float, float, float]]:
+    def keep_clear(self, spare_lines: int = 2) -> list[tuple[float, float, float, float]]:
         """Screen boxes (x0, y0, x1, y1, -1..1 across the window) where the HUD writes, for the camera to keep the
-        table's labels out of: the status lines as they are and `spare_lines` more (a pick, a warning), the message
-        line across the bottom (a long reason may take all of it) and the help hint."""
+        table's labels out of: the status lines as they are (six before the first) and `spare_lines` more (a pick,
+        a warning), the message line across the bottom (a long reason may take all of it) and the help hint."""
         line = 0.045 * 1.2            # the status font's line, in render2d units (aspect2d keeps the height)
         boxes = []
         top = self.base.a2dTopLeft.getPos(self.base.render2d)
