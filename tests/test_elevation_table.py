@@ -221,3 +221,29 @@ def test_coordinate_labels_never_sit_under_the_hud_text(showbase, tmp_path):
         t.base.win.setSize(*size)
         t.base.adjustWindowAspectRatio(t.base.getAspectRatio())
         t.close()
+
+
+def test_captured_pieces_stand_clear_of_the_file_labels():
+    """The captives beside the board stand out of the coordinate labels' way at the default camera (a label drawn over
+    a piece hides both)."""
+    import random
+
+    from towerworld.engine.game import TERMINAL
+    from towerworld.scene.camera import framing, label_boxes, screen_point
+    rng, state = random.Random(4), G.new_state({})
+    while G.current_player(state) != TERMINAL and not all(any(p < 0 for p in state.pos[6 * s:6 * s + 6])
+                                                          for s in (0, 1)):
+        moves = G.legal_moves(state)
+        state, _ = G.apply_unchecked(state, moves[rng.randrange(len(moves))])
+    layout = G.layout(state, OMNISCIENT)
+    captives = [p for p in layout.pieces.values() if p.kind == "elev_piece" and abs(p.y) > 3 * size("terrain").w]
+    assert len(captives) >= 2
+    view = framing(layout, aspect=1.6)
+    labels = label_boxes(layout, view, 40, 1.6)
+    half, h = size("elev_piece").w / 2, size("elev_piece").h
+    for p in captives:
+        corners = [screen_point(view, 40, 1.6, (p.x + u, p.y + v, p.z + z)) for u in (-half, half)
+                   for v in (-half, half) for z in (0, h)]
+        x0, x1 = min(c[0] for c in corners), max(c[0] for c in corners)
+        y0, y1 = min(c[1] for c in corners), max(c[1] for c in corners)
+        assert not [b for b in labels if b[0] < x1 and x0 < b[2] and b[1] < y1 and y0 < b[3]]
