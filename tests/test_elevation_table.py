@@ -130,7 +130,10 @@ def test_the_xray_fades_the_stack_in_the_way_and_nothing_beside_it():
     assert stack <= faded                                           # and, the stack fading whole, what stands on it
     sx, sy = square_xy(square_of("f6"))
     assert not any((p.x, p.y) == (sx, sy) for pid, p in layout.pieces.items() if pid in faded)
-    assert hiding(start_layout().pieces, [cell_spots(start_layout().cells["sq:c4"])], eye) == set()
+    start = start_layout()
+    assert hiding(start.pieces, [cell_spots(start.cells["sq:c4"])], eye) == set()
+    # the piece standing on a target square is what the player looks at there, not something in the way
+    assert hiding(start.pieces, [cell_spots(start.cells["sq:b1"])], eye) == set()
 
 
 def test_a_click_on_a_square_behind_a_faded_stack_reaches_the_square(showbase, tmp_path):

@@ -28,13 +28,14 @@ def box(pose: Pose) -> Box:
 
 
 def cell_spots(cell: Cell) -> list[Point]:
-    """The middle of a cell and four points towards its corners: a cell is seen when any of them is."""
+    """The middle of a cell (first) and four points towards its corners."""
     z = cell.z + 0.5
     return [(cell.x, cell.y, z)] + [(cell.x + u * cell.w / 3, cell.y + v * cell.d / 3, z)
                                     for u in (-1, 1) for v in (-1, 1)]
 
 
 def piece_spots(pose: Pose) -> list[Point]:
+    """The middle of a piece (first) and a point near its top."""
     h = size(pose.kind).h
     return [(pose.x, pose.y, pose.z + h / 2), (pose.x, pose.y, pose.z + h * 0.9)]
 
@@ -63,6 +64,10 @@ def hiding(poses: dict[str, Pose], targets: list[list[Point]], eye: Point, keep=
     through them before it arrives (two of a cell's five: a piece that only nicks a corner stays), and every piece
     standing on them (a stack fades whole, with whatever stands on top)."""
     boxes = {pid: box(pose) for pid, pose in poses.items() if pid not in keep}
+    # What stands on a target is not in the way: it is what the player looks at there (a pawn on its square), and
+    # it stays solid even where it also stands in front of another target.
+    on_it = {pid for pid, b in boxes.items() for cx, cy, cz in (spots[0] for spots in targets if spots)
+             if b[0] <= cx <= b[3] and b[1] <= cy <= b[4] and b[2] >= cz - 1.0}
     found: set[str] = set()
     for spots in targets:
         needed = 1 if len(spots) <= 2 else 2
@@ -73,13 +78,13 @@ def hiding(poses: dict[str, Pose], targets: list[list[Point]], eye: Point, keep=
                 continue
             for pid, b in boxes.items():
                 # the eye looks down on the table: a piece lying wholly below the spot cannot be in the way
-                if pid in found or b[5] <= spot[2] + 1e-6:
+                if pid in found or pid in on_it or b[5] <= spot[2] + 1e-6:
                     continue
                 t = enters(b, eye, spot)
                 if t is not None and t < 1.0 - NEAR / length:
                     blocked[pid] = blocked.get(pid, 0) + 1
         found |= {pid for pid, n in blocked.items() if n >= needed}
-    return found | _standing_on(boxes, found)
+    return found | (_standing_on(boxes, found) - on_it)
 
 
 def _standing_on(boxes: dict[str, Box], under: set[str]) -> set[str]:
