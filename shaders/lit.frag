@@ -9,7 +9,7 @@ uniform struct p3d_LightSourceParameters {
 uniform struct p3d_LightModelParameters { vec4 ambient; } p3d_LightModel;
 uniform sampler2D p3d_Texture0;
 uniform vec4 p3d_ColorScale;
-uniform vec4 highlight;      // rgb glow colour, a = strength (0 = none)
+uniform vec4 highlight;      // rgb glow colour, a = strength (0 = none): a rim light when lit, a tint when unlit
 uniform float shadow_on;     // 0 disables shadow lookups (e.g. for unlit overlays)
 uniform float unlit;         // 1 draws flat colour (text, HUD-in-world)
 
@@ -50,6 +50,9 @@ void main() {
     float sky = 0.5 + 0.5 * n.y;  // a little brighter on faces turned up towards the viewer's sky
     vec3 ambient = p3d_LightModel.ambient.rgb * (0.75 + 0.25 * sky);
     vec3 color = base.rgb * (ambient + p3d_LightSource[0].color.rgb * diffuse * lit) + vec3(spec);
-    color = mix(color, highlight.rgb, highlight.a);
+    // a selected piece glows along its silhouette and keeps its own colour where it faces the viewer (a tint over
+    // the whole piece turns a red piece olive under green)
+    float rim = 1.0 - abs(dot(n, v));
+    color = mix(color, highlight.rgb, min(0.9, highlight.a * (0.12 + 1.6 * rim * rim * rim)));
     frag = vec4(color, base.a);
 }

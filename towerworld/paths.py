@@ -5,11 +5,16 @@ import os
 
 
 def _data_dir(name: str) -> str:
+    # A checkout (pyproject.toml beside the package) uses its own folders first: an editable install maps
+    # `towerworld.shaders` to the checkout it was made from, which is not the one running in another worktree.
+    checkout = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    if os.path.isfile(os.path.join(checkout, "pyproject.toml")) and os.path.isdir(os.path.join(checkout, name)):
+        return os.path.join(checkout, name)
     try:
         module = __import__(f"towerworld.{name}", fromlist=["__file__"])
         return os.path.dirname(os.path.abspath(module.__file__))
-    except ImportError:  # running from a checkout: models/ sits beside the towerworld package
-        return os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), name)
+    except ImportError:
+        return os.path.join(checkout, name)
 
 
 def models_dir() -> str:

@@ -44,11 +44,11 @@ class Table:
         add_table(self.scene, layout)
         self.stage = Stage(self.scene)
         self.stage.show(layout)
-        self.home = framing(layout, aspect=size[0] / size[1])
-        self.orbit = framing(layout, aspect=size[0] / size[1])
+        self.hud = Hud(self.base)
+        self.home = framing(layout, aspect=size[0] / size[1], keep_clear=self.hud.keep_clear())
+        self.orbit = framing(layout, aspect=size[0] / size[1], keep_clear=self.hud.keep_clear())
         self.orbit.apply(self.base.camera)
         self.table_bounds = layout.bounds()
-        self.hud = Hud(self.base)
         self.picker = Picker(self.base, self.stage)
         self.anim = None
         self.frames = frames
@@ -108,6 +108,7 @@ class Table:
         b.accept("mouse3-up", self._release, ["pan"])
         b.accept("mouse2-up", self._release, ["pan"])
         b.taskMgr.add(self._drag_task, "camera-drag")
+        b.taskMgr.add(self._xray_task, "xray")
 
     def _orbit(self, dh, dp):
         self.orbit.orbit(dh, dp)
@@ -135,7 +136,7 @@ class Table:
             self.scene.find("table").removeNode()
             add_table(self.scene, layout)
             self.table_bounds = layout.bounds()
-        home = framing(layout, aspect=self.base.getAspectRatio())
+        home = framing(layout, aspect=self.base.getAspectRatio(), keep_clear=self.hud.keep_clear())
         if home != self.home:
             at_home = self.orbit == self.home
             self.home = home
@@ -179,6 +180,12 @@ class Table:
                 self._drag = (mode, start, m, moved)
         return task.cont
 
+    def _xray_task(self, task):
+        """The stage fades what stands between the camera and the highlighted targets; it follows the camera."""
+        eye = self.base.camera.getPos(self.stage.root)
+        self.stage.see_from((round(eye.x, 1), round(eye.y, 1), round(eye.z, 1)))
+        return task.cont
+
     # ---- shared -------------------------------------------------------------------------------------------------------
     def on_click(self):
         pass
@@ -200,8 +207,11 @@ class Table:
         win.requestProperties(props)
 
     def _window_event(self, win):
-        """The camera follows a resized window (ShowBase keeps the aspect); the size is remembered for next time."""
+        """The camera follows a resized window (ShowBase keeps the aspect, the home view frames the new shape with the
+        labels clear of the HUD); the size is remembered for next time."""
         self.base.windowEvent(win)
+        if self.stage.layout is not None:
+            self.refit(self.stage.layout)
         if win is None or self.frames is not None or not hasattr(win, "getProperties"):
             return
         props = win.getProperties()
@@ -242,7 +252,7 @@ class Table:
         self.close_menu()
         if self.anim is not None:
             self.anim.finish()
-        for name in ("camera-drag", "turns", "replay", "pointer-preview"):
+        for name in ("camera-drag", "xray", "turns", "replay", "pointer-preview"):
             self.base.taskMgr.remove(name)
         self.base.ignoreAll()
         self.hud.destroy()

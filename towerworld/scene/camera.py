@@ -71,10 +71,14 @@ def _outline(layout: Layout) -> list[tuple[float, float, float]]:
     return points
 
 
+ScreenBox = tuple[float, float, float, float]     # x0, y0, x1, y1 on the screen, -1..1 across the window each way
+
+
 def framing(layout: Layout, fov: float = 40.0, aspect: float = 1.6, heading: float = -25.0, pitch: float = 38.0,
-            fill: float = 0.92) -> Orbit:
+            fill: float = 0.92, keep_clear: list[ScreenBox] = ()) -> Orbit:
     """The default view, looking down at the given angles: the camera aims at the middle of the pieces as they appear
-    on screen (not of their box) and comes as close as it can with every piece inside `fill` of the frame."""
+    on screen (not of their box) and comes as close as it can with every piece inside `fill` of the frame, and no
+    label in a `keep_clear` box (where the HUD writes)."""
     points = _outline(layout)
     if not points:
         return Orbit(0.0, 0.0, 0.0, heading, pitch, 500.0)
@@ -108,4 +112,44 @@ def framing(layout: Layout, fov: float = 40.0, aspect: float = 1.6, heading: flo
             break
         shift_r, shift_u = mid_x * tan_h * dist, mid_y * tan_v * dist
         target = [t + shift_r * r + shift_u * u for t, r, u in zip(target, right, up)]
-    return Orbit(target[0], target[1], target[2], heading, pitch, dist)
+    orbit = Orbit(target[0], target[1], target[2], heading, pitch, dist)
+    # Backing off draws everything nearer the middle of the screen, away from the HUD at its edges.
+    for _ in range(40):
+        if not any(_overlap(b, c) for b in label_boxes(layout, orbit, fov, aspect) for c in keep_clear):
+            break
+        orbit.distance *= 1.02
+    return orbit
+
+
+def screen_point(orbit: Orbit, fov: float, aspect: float, point) -> tuple[float, float, float]:
+    """(x, y, depth) of a table point as the camera at `orbit` sees it: x and y -1..1 across the window."""
+    tan_h = math.tan(math.radians(fov / 2))
+    tan_v = tan_h / max(aspect, 1e-3)
+    h, p = math.radians(orbit.heading), math.radians(orbit.pitch)
+    fwd = (-math.sin(h) * math.cos(p), math.cos(h) * math.cos(p), -math.sin(p))
+    right = (math.cos(h), math.sin(h), 0.0)
+    up = (right[1] * fwd[2] - right[2] * fwd[1], right[2] * fwd[0] - right[0] * fwd[2],
+          right[0] * fwd[1] - right[1] * fwd[0])
+    rel = [c - e for c, e in zip(point, orbit.eye())]
+    depth = sum(r * f for r, f in zip(rel, fwd))
+    return (sum(r * q for r, q in zip(rel, right)) / (tan_h * depth),
+            sum(r * q for r, q in zip(rel, up)) / (tan_v * depth), depth)
+
+
+def label_boxes(layout: Layout, orbit: Orbit, fov: float, aspect: float) -> list[ScreenBox]:
+    """Where each label's card shows on the screen (text LABEL_EM mm tall on a card, facing the camera)."""
+    tan_h = math.tan(math.radians(fov / 2))
+    tan_v = tan_h / max(aspect, 1e-3)
+    out = []
+    for x, y, z, words in layout.labels.values():
+        sx, sy, depth = screen_point(orbit, fov, aspect, (x, y, z))
+        lines = words.split("\n")
+        half_w = (0.32 * max(len(line) for line in lines) + 0.2) * LABEL_EM / (tan_h * depth)
+        em = LABEL_EM / (tan_v * depth)
+        # the card: from above the first line's capitals (its baseline is at the anchor) to below the last line
+        out.append((sx - half_w, sy - (len(lines) - 1 + 0.35) * em, sx + half_w, sy + 1.05 * em))
+    return out
+
+
+def _overlap(a: ScreenBox, b: ScreenBox) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]

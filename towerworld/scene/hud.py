@@ -36,6 +36,24 @@ class Hud:
         self.cover.hide()
         self.buttons: list = []
 
+    def keep_clear(self, spare_lines: int = 2) -> list[tuple[float, float, float, float]]:
+        """Screen boxes (x0, y0, x1, y1, -1..1 across the window) where the HUD writes, for the camera to keep the
+        table's labels out of: the status lines as they are (six before the first) and `spare_lines` more (a pick,
+        a warning), the message line across the bottom (a long reason may take all of it) and the help hint."""
+        line = 0.045 * 1.2            # the status font's line, in render2d units (aspect2d keeps the height)
+        boxes = []
+        top = self.base.a2dTopLeft.getPos(self.base.render2d)
+        status = self.status.getTightBounds(self.base.render2d) if self.status.getText() else None
+        right = status[1].x if status else top.x + 1.0 / self.base.getAspectRatio()
+        bottom = status[0].z if status else top.z - 0.08 - 6 * line      # before the first status: six lines
+        boxes.append((-1.0, bottom - spare_lines * line, max(right, top.x + 0.6 / self.base.getAspectRatio()), 1.0))
+        message_top = self.base.a2dBottomCenter.getPos(self.base.render2d).z + 0.1 + 0.05
+        boxes.append((-1.0, -1.0, 1.0, message_top))
+        hint = self.hint.getTightBounds(self.base.render2d)
+        if hint is not None:
+            boxes.append((hint[0].x, -1.0, 1.0, hint[1].z))
+        return boxes
+
     def set_status(self, lines: list[str]) -> None:
         self.status.setText("\n".join(lines))
 

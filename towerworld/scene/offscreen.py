@@ -35,8 +35,8 @@ def base(width: int = 1280, height: int = 800, window: bool = True):
 
 
 def render_layout(layout: Layout, out: str, width: int = 1280, height: int = 800, orbit=None,
-                  highlight: dict | None = None, cutaway=None) -> str:
-    """Draw `layout` and save a PNG to `out`; returns the path."""
+                  highlight: dict | None = None, cutaway=None, xray: bool = False) -> str:
+    """Draw `layout` and save a PNG to `out`; returns the path. `xray` fades what hides the highlighted targets."""
     from panda3d.core import Camera, GraphicsOutput, PerspectiveLens, Texture
 
     from towerworld.scene.camera import framing
@@ -44,6 +44,7 @@ def render_layout(layout: Layout, out: str, width: int = 1280, height: int = 800
     from towerworld.scene.stage import Stage
 
     b = base(width, height, window=False)
+    view = orbit or framing(layout, aspect=width / height)
     scene = b.render.attachNewNode("offscreen-scene")
     buf = None
     try:
@@ -55,6 +56,8 @@ def render_layout(layout: Layout, out: str, width: int = 1280, height: int = 800
             stage.highlight(highlight)
         if cutaway is not None:
             stage.set_cutaway(*cutaway)
+        if xray:
+            stage.see_from(view.eye())
         buf = _picture_buffer(b, width, height)
         tex = Texture()
         buf.addRenderTexture(tex, GraphicsOutput.RTMCopyRam)
@@ -65,7 +68,7 @@ def render_layout(layout: Layout, out: str, width: int = 1280, height: int = 800
         lens.setNearFar(5, 20000)
         cam = b.render.attachNewNode(Camera("shot", lens))
         cam.node().setScene(scene)
-        (orbit or framing(layout, aspect=width / height)).apply(cam)
+        view.apply(cam)
         region = buf.makeDisplayRegion()
         region.setCamera(cam)
         # The key light's shadow map is made while the first frame draws, and fills in the next one: the first frame

@@ -52,8 +52,8 @@ class Picker:
                     nearest = depth if nearest is None else nearest
                 continue
             piece = np.findNetTag("piece")
-            if piece.isEmpty() or piece.hasTag("ghost"):
-                continue   # lifted-away storeys of a cutaway let clicks through to what is inside
+            if piece.isEmpty() or piece.hasTag("ghost") or piece.hasTag("xray"):
+                continue   # lifted-away storeys of a cutaway, and what the x-ray fades, let clicks through
             if piece.getTag("piece") not in hits:
                 hits.append(piece.getTag("piece"))
                 nearest = depth if nearest is None else nearest

@@ -15,19 +15,23 @@ from dataclasses import dataclass, replace
 from direct.interval.FunctionInterval import Func, Wait
 from direct.interval.LerpInterval import LerpFunc
 from direct.interval.MetaInterval import Parallel, Sequence
-from panda3d.core import BitMask32, NodePath, TransparencyAttrib, Vec4
+from panda3d.core import (BitMask32, ColorWriteAttrib, CompassEffect, DepthTestAttrib, NodePath, TransparencyAttrib,
+                          Vec4)
 
 from towerworld.engine.game import Event
 from towerworld.engine.layout import Cell, Layout, Pose
 from towerworld.engine.pieces import size
-from towerworld.scene import components
+from towerworld.scene import components, marks, xray
 from towerworld.scene.camera import LABEL_EM
 from towerworld.scene.components.shapes import box, text
+from towerworld.scene.setup import SHADOW_MASK
 
 CRUMBLE_EVENTS = {"remove", "disintegrate", "destroy"}   # named pieces crumble where they stood, then go aside
 HIGHLIGHT_TARGET = (0.2, 0.9, 0.35, 0.45)
 HIGHLIGHT_PICKED = (1.0, 0.8, 0.1, 0.5)
 HIGHLIGHT_HOVER = (0.5, 0.8, 1.0, 0.3)
+CELL_FILL = 0.22       # a targeted cell's fill: a hint of colour under its frame (the picker reads it as pickable)
+XRAY_ALPHA = 0.3      # what hides a target from the camera is drawn this opaque
 COMBINE_FROM = 80      # a layout with at least this many pieces draws its resting pieces combined (a grown board)
 CHUNK_SIZE = 12        # pieces flattened together: one that moves makes the other 11 draw themselves for a while
 CHUNK_CELL = 45.0      # mm: pieces are chunked with their neighbours on a grid this coarse (a tile, a stack)
@@ -121,6 +125,14 @@ class Stage:
         self.pieces_root = self.root.attachNewNode("pieces")
         self.cells_root = self.root.attachNewNode("cells")
         self.labels_root = self.root.attachNewNode("labels")
+        self.marks_root = self.root.attachNewNode("marks")     # the frames of targeted cells
+        self.eye: tuple[float, float, float] | None = None     # the camera, for the x-ray (see_from)
+        self.xray_depth: dict[str, NodePath] = {}                # faded piece id -> its depth-only instance
+        self.xray_root = self.root.attachNewNode("xray-depth")
+        self.xray_root.setAttrib(ColorWriteAttrib.make(ColorWriteAttrib.COff), 1)
+        self.xray_root.setBin("fixed", 10, 1)
+        self.xray_root.setCollideMask(BitMask32.allOff())
+        self.xray_root.hide(SHADOW_MASK)
         self.nodes: dict[str, NodePath] = {}
         self.models: dict[str, NodePath] = {}
         self.poses: dict[str, Pose] = {}
@@ -207,7 +219,7 @@ class Stage:
         self.combines += 1
         resting = {pid: self.poses[pid] for pid, node in self.nodes.items()
                    if pid in self.models and pid not in self.targets and not node.hasTag("ghost")
-                   and not node.hasTag("glass")}
+                   and not node.hasTag("glass") and not node.hasTag("xray")}
         if self.chunks_root is None:
             self.chunks_root = self.root.attachNewNode("combined")
             self.chunks_root.setCollideMask(BitMask32.allOff())     # clicks go to the per-piece nodes
@@ -446,24 +458,111 @@ class Stage:
 
     # ---- highlighting -----------------------------------------------------------------------------------------------
     def highlight(self, targets: dict[str, tuple]) -> None:
-        """targets: piece or cell id -> rgba highlight. Everything else is cleared."""
+        """targets: piece or cell id -> rgba highlight. Everything else is cleared.
+
+        A target keeps its own colour: a band (marks.py) rings it or frames its face, and the shader lights only its
+        silhouette; a cell gets a faint fill (which the picker reads as "pickable") and a frame."""
+        for pid in self.targets:
+            node = self.nodes.get(pid)
+            if node is not None:
+                node.findAllMatches("**/mark").detach()
+        self.marks_root.getChildren().detach()
         self.targets = dict(targets)
         for pid, node in self.nodes.items():
             if pid in targets:
                 node.setShaderInput("highlight", Vec4(*targets[pid]))
+                self._mark_piece(pid, targets[pid])
             else:
                 node.clearShaderInput("highlight")
         for cid, node in self.cells.items():
             if cid in targets:
                 r, g, b, a = targets[cid]
-                node.setColorScale(r, g, b, min(0.75, a + 0.2))
+                node.setColorScale(r, g, b, CELL_FILL)
+                self._mark_cell(cid, targets[cid])
             else:
                 node.setColorScale(1, 1, 1, 0)
         if getattr(self, "cut", None) is not None:
             for pid, pose in self.poses.items():
                 self._ghost(pid, pose)
+        self._fade_hiding()
         if self.combined is not None or len(self.nodes) >= COMBINE_FROM:
             self.combine()
+
+    def see_from(self, eye: tuple[float, float, float] | None) -> None:
+        """X-ray: pieces standing between `eye` (the camera, in the stage's frame) and a target fade, so that a square
+        behind a tall stack can be seen and clicked; None fades nothing."""
+        if eye == self.eye:
+            return
+        self.eye = eye
+        if self._fade_hiding() and (self.combined is not None or len(self.nodes) >= COMBINE_FROM):
+            self.combine()
+
+    def _fade_hiding(self) -> bool:
+        """Fade what hides the targets from the eye (and restore what no longer does); True when anything changed."""
+        hiding: set[str] = set()
+        if self.eye is not None and self.targets:
+            spots = []
+            for tid in self.targets:
+                if tid in self.poses:
+                    spots.append(xray.piece_spots(self.poses[tid]))
+                elif self.layout is not None and tid in self.layout.cells:
+                    spots.append(xray.cell_spots(self.layout.cells[tid]))
+            shown = {pid: pose for pid, pose in self.poses.items()
+                     if pid in self.nodes and not self.nodes[pid].hasTag("ghost")}
+            hiding = xray.hiding(shown, spots, self.eye, keep=frozenset(self.targets))
+        changed = False
+        for pid, node in self.nodes.items():
+            if pid in hiding:
+                changed = changed or not node.hasTag("xray")
+                self._fade(pid, node)
+            elif node.hasTag("xray"):
+                self._unfade(pid, node)
+                changed = True
+        return changed
+
+    def _fade(self, pid: str, node: NodePath) -> None:
+        """Draw a piece at XRAY_ALPHA, blended once per pixel: its instance under `xray_depth` lays down the depth of
+        its nearest faces first, then only those faces draw, so a stack's many storeys do not darken to opaque."""
+        node.setTag("xray", "1")
+        node.setTransparency(TransparencyAttrib.MAlpha)
+        node.setColorScale(1, 1, 1, XRAY_ALPHA)     # again each time: placing a piece clears its colour scale
+        node.setBin("fixed", 11, 1)
+        node.setAttrib(DepthTestAttrib.make(DepthTestAttrib.MLessEqual), 1)
+        node.setDepthWrite(False, 1)
+        if pid not in self.xray_depth and pid in self.models:
+            # the model shared, not the holder: the holder carries the fade, which the depth pass must not
+            depth = self.xray_root.attachNewNode(pid)
+            depth.setEffect(CompassEffect.make(node, CompassEffect.PAll))    # it follows the piece as it moves
+            self.models[pid].instanceTo(depth)
+            self.xray_depth[pid] = depth
+
+    def _unfade(self, pid: str, node: NodePath) -> None:
+        node.clearTag("xray")
+        node.clearColorScale()
+        node.clearTransparency()
+        node.clearBin()
+        node.clearAttrib(DepthTestAttrib)
+        node.clearDepthWrite()
+        instance = self.xray_depth.pop(pid, None)
+        if instance is not None:
+            instance.removeNode()
+
+    def _mark_piece(self, pid: str, rgba: tuple) -> None:
+        pose = self.poses.get(pid)
+        if pose is None or pid not in self.models:
+            return
+        mark, turns_with_model = marks.mark_for(pose.kind, pose.face_up)
+        mark.reparentTo(self.models[pid] if turns_with_model else self.nodes[pid])
+        marks.colour(mark, rgba)
+
+    def _mark_cell(self, cid: str, rgba: tuple) -> None:
+        cell = self.layout.cells.get(cid) if self.layout is not None else None
+        if cell is None:
+            return
+        mark = marks.cell_frame(cell.w, cell.d)
+        mark.reparentTo(self.marks_root)
+        mark.setPos(cell.x, cell.y, cell.z + 0.6 + marks.LIFT)
+        marks.colour(mark, rgba)
 
     # ---- animating ------------------------------------------------------------------------------------------------------
     def transition(self, old: Layout | None, new: Layout, events: list[Event] = (), speed: float = 1.0,

@@ -16,6 +16,7 @@ TILE_H = size("terrain").h
 TILE_W = size("terrain").w
 BOX_FLOOR = size("elev_box").h
 PIECE_W = size("elev_piece").w
+CAPTIVES_OUT = 75.0       # mm from the board's edge to the row of captured pieces
 
 
 def piece_id(piece: int, kinds) -> str:
@@ -65,9 +66,10 @@ def build_layout(state) -> Layout:
             x, y = square_xy(p)
             z = BOX_FLOOR + state.heights[p] * TILE_H
         else:
-            # beside the board, in front of the captor (player 1 sits at -y, player 2 at +y)
+            # beside the board, in front of the captor (player 1 sits at -y, player 2 at +y), far enough out that a
+            # standing piece does not rise into the file labels along the front edge as the camera sees it
             x = (i % 6 - 2.5) * (PIECE_W + 8)
-            y = -(3 * TILE_W + 40) if side == 1 else 3 * TILE_W + 40
+            y = -(3 * TILE_W + CAPTIVES_OUT) if side == 1 else 3 * TILE_W + CAPTIVES_OUT
             z = 0.0
         lay.place(piece_id(i, state.kinds), Pose("elev_piece", x, y, z, heading=0.0 if side == 0 else 180.0,
                                                   look=look(piece=KIND_NAMES[state.kinds[i]], side=side)))
