@@ -300,6 +300,7 @@ class PlayTable(Table):
         self.thinkers: dict = {}
         self.offers: list = []                  # buttons offering to resume an unfinished game, until one is chosen
         self.hinted = None                      # the move T suggested, which Enter plays
+        self.confirming = None                  # a move the game asks about first (a cheat); Enter plays it
         self.waiting_for: int | None = None     # the AI seat whose answer is awaited
         self.driver = Driver(match, agents={i: None for i, p in enumerate(match.players) if p.is_ai},
                              chance=match.rng if match.seed is not None else live_chance())
@@ -433,6 +434,7 @@ class PlayTable(Table):
             return
         warning = self._autosave()
         self.picks = []
+        self.confirming = None
         self._check_handoff()
         new = self.game.layout(self.match.state, self.viewer)
         self.refit(new)
@@ -599,6 +601,9 @@ class PlayTable(Table):
     def choose(self, target: str):
         if not self._human_turn():
             return
+        if self.confirming is not None:   # a click elsewhere instead of an answer: the question is dropped
+            self.confirming = None
+            self.picks = []
         if target in self.picks:          # a second click on a card of a set takes it back out
             self.picks = [p for p in self.picks if p != target]
             self.refresh()
@@ -610,7 +615,8 @@ class PlayTable(Table):
             return
         exact = [m for m, progress in cands if progress.done]
         if exact and len(cands) == 1:
-            self._play(lambda: self.driver.submit(exact[0]))
+            self.picks = trial
+            self.submit(exact[0])
             return
         self.picks = trial
         if exact:
@@ -619,21 +625,42 @@ class PlayTable(Table):
         self.refresh()
 
     def commit_exact(self):
-        """Enter: play the complete move the picks make, or the hint just shown."""
+        """Enter: play the move waiting to be confirmed, the complete move the picks make, or the hint just shown."""
         if not self._human_turn():
+            return
+        if self.confirming is not None:
+            move, self.confirming = self.confirming, None
+            self._play(lambda: self.driver.submit(move))
             return
         if not self.picks and self.hinted is not None and self.hinted in self.game.legal_moves(self.match.state):
             move, self.hinted = self.hinted, None
-            self._play(lambda: self.driver.submit(move))
+            self.submit(move)
             return
         exact = [m for m, progress in self._candidates(self.picks) if progress.done]
         if exact:
-            self._play(lambda: self.driver.submit(exact[0]))
+            self.submit(exact[0])
+
+    def submit(self, move) -> None:
+        """Play a person's complete move, or first ask the game's question about it (Enter confirms, Esc cancels)."""
+        question = self.game.confirm_text(self.match.state, move, self.viewer)
+        if question is None:
+            self._play(lambda: self.driver.submit(move))
+            return
+        self.confirming = move
+        self.hud.say(self.with_names(question) + " Enter to confirm, Esc to cancel.")
+        self.refresh()
+
+    def cancel_confirm(self) -> None:
+        self.confirming = None
+        self.hud.say("Not played.")
+        self.clear_picks()
 
     def escape(self):
         """Esc: close help, else drop the picks, else open the menu."""
         if not self.hud.help.isHidden():
             self.hud.help.hide()
+        elif self.confirming is not None:
+            self.cancel_confirm()
         elif self.picks:
             self.clear_picks()
         else:
@@ -646,10 +673,12 @@ class PlayTable(Table):
     def clear_picks(self):
         self.picks = []
         self.hinted = None
+        self.confirming = None
         self.refresh()
 
     def back_pick(self):
         self.picks = self.picks[:-1]
+        self.confirming = None
         self.refresh()
 
     def undo(self):
@@ -676,6 +705,7 @@ class PlayTable(Table):
 
     def _jump(self, text):
         self.picks = []
+        self.confirming = None
         self._check_handoff()
         self.stage.show(self.game.layout(self.match.state, self.viewer))
         self.hud.say(text)
@@ -734,7 +764,10 @@ class PlayTable(Table):
         self.hud.set_status(lines)
         targets: dict = {}
         buttons = []
-        if highlight and self._human_turn():
+        if highlight and self._human_turn() and self.confirming is not None:
+            targets = {p: HIGHLIGHT_PICKED for p in self.picks}
+            buttons = [("Confirm", self.commit_exact), ("Cancel", self.cancel_confirm)]
+        elif highlight and self._human_turn():
             for p in self.picks:
                 targets[p] = HIGHLIGHT_PICKED
             spatial = set(self.stage.nodes) | set(self.stage.cells)
