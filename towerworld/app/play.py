@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import time
+from dataclasses import replace
 
 from towerworld.app.picks import next_picks, path_progress
 from towerworld.app import saves
@@ -18,10 +19,10 @@ from towerworld.engine.match import Match
 
 class Table:
     """Shared window setup: scene, stage, camera controls, HUD."""
+    status_extra = 1          # status lines the table adds to the game's (the picks so far, or the result)
 
     def __init__(self, match: Match, size=(1280, 800), frames: int | None = None):
         from towerworld.app.main import open_base
-        from towerworld.scene.camera import framing
         from towerworld.scene.hud import Hud
         from towerworld.scene.picking import Picker
         from towerworld.scene.setup import add_table, dress, frame_light
@@ -44,11 +45,12 @@ class Table:
         add_table(self.scene, layout)
         self.stage = Stage(self.scene)
         self.stage.show(layout)
-        self.home = framing(layout, aspect=size[0] / size[1])
-        self.orbit = framing(layout, aspect=size[0] / size[1])
+        self.hud = Hud(self.base)
+        self.status_rows = 0      # the most status lines shown yet: the home view keeps the table below them
+        self.home = self.home_view(layout, size[0] / size[1], match.state)
+        self.orbit = replace(self.home)
         self.orbit.apply(self.base.camera)
         self.table_bounds = layout.bounds()
-        self.hud = Hud(self.base)
         self.picker = Picker(self.base, self.stage)
         self.anim = None
         self.frames = frames
@@ -121,12 +123,15 @@ class Table:
         self.orbit.pan(r, f)
         self.orbit.apply(self.base.camera)
 
+    def home_view(self, layout, aspect: float, state):
+        """The default camera: the whole table, below the HUD's status lines (as many as it has shown yet)."""
+        from towerworld.scene.camera import framing
+        self.status_rows = max(self.status_rows, len(self.status_lines(state)) + self.status_extra)
+        return framing(layout, aspect=aspect, top=self.hud.status_band(self.status_rows))
+
     def refit(self, layout) -> None:
         """A layout that grows (a landscape of tiles): the key light's shadow frustum fits it, the table top grows
         under it, and the home view frames it; the camera follows only while the player has not moved it."""
-        from dataclasses import replace
-
-        from towerworld.scene.camera import framing
         from towerworld.scene.setup import add_table
         self._frame_light(self.scene.find("**/key"), layout)
         x0, y0, _z0, x1, y1, _z1 = layout.bounds()
@@ -135,7 +140,7 @@ class Table:
             self.scene.find("table").removeNode()
             add_table(self.scene, layout)
             self.table_bounds = layout.bounds()
-        home = framing(layout, aspect=self.base.getAspectRatio())
+        home = self.home_view(layout, self.base.getAspectRatio(), self.current_state())
         if home != self.home:
             at_home = self.orbit == self.home
             self.home = home
@@ -144,7 +149,6 @@ class Table:
                 self.orbit.apply(self.base.camera)
 
     def reset_view(self):
-        from dataclasses import replace
         self.orbit = replace(self.home)
         self.orbit.apply(self.base.camera)
 
