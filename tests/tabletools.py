@@ -46,3 +46,21 @@ def text_box(node, base):
     """The screen box of a 2-D text node (a HUD line) in render2d units."""
     low, high = node.getTightBounds(base.render2d)
     return (low.x, low.z, high.x, high.z)
+
+
+def label_box(base, holder):
+    """The screen box of a label that faces the viewer (scene.components.shapes.text): its card, turned to the camera
+    and centred where the label's holder lies."""
+    from panda3d.core import Point2, Vec3
+    glyphs = holder.getChild(0)
+    low, high = glyphs.getTightBounds(glyphs)
+    scale = glyphs.getScale()
+    anchor = base.cam.getRelativePoint(holder, (0, 0, 0))
+    xs, ys = [], []
+    for x in (low.x * scale.x, high.x * scale.x):
+        for z in (low.z * scale.z, high.z * scale.z):
+            film = Point2()
+            base.camLens.project(anchor + Vec3(x, 0, z), film)
+            xs.append(film.x)
+            ys.append(film.y)
+    return (min(xs), min(ys), max(xs), max(ys))
