@@ -230,3 +230,54 @@ def test_a_person_against_two_ai_players_plays_to_the_end(showbase, tmp_path, ag
         assert any(p.mover == 1 for p in match.plies) and any(p.mover == 2 for p in match.plies)
     finally:
         table.close()
+
+
+def _table_after(showbase, tmp_path, n: int, plies: int, seed: int):
+    """A play table of `n` people after `plies` random plies, shown to the player to move (the hand-off done)."""
+    from towerworld.app.play import PlayTable
+    rng = random.Random(seed)
+    match = Match(GAME, players=[PlayerSpec(f"P{i + 1}") for i in range(n)], seed=seed,
+                  autosave=str(tmp_path / f"auto-{n}-{plies}.tower.json"))
+    for _ in range(plies):
+        state = match.state
+        if GAME.is_terminal(state):
+            break
+        cp = GAME.current_player(state)
+        match.apply(GAME.sample_chance(state, rng) if cp == CHANCE else rng.choice(GAME.legal_moves(state)),
+                    save=False)
+    table = PlayTable(match)
+    settle(table)
+    if table.handoff is not None:
+        table.confirm_handoff()
+        settle(table)
+    return table
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_the_status_lines_never_cover_a_hand_or_a_tower(showbase, tmp_path, n):
+    """Issue 14: "the status text can cover the far player's hand". At the default camera every hand card, every tower
+    pyramid and every tower's place lies on screen and clear of the status lines' box, at the start and later on."""
+    from towerworld.engine.layout import Pose
+    try:
+        from tabletools import overlap, piece_box, text_box
+    except ImportError:  # tests run as a package
+        from tests.tabletools import overlap, piece_box, text_box
+    for plies in (n + 3, 40):
+        table = _table_after(showbase, tmp_path, n, plies, seed=n)
+        try:
+            table.reset_view()
+            table.refresh()
+            status = text_box(table.hud.status, table.base)
+            assert status[3] - status[1] > 0.2, "the status lines are there to be covered"
+            lay = table.stage.layout
+            shown = {pid: pose for pid, pose in lay.pieces.items()
+                     if pid.startswith("card:hand:") or (pose.kind.startswith("pyramid_") and pose.tilt == 0)}
+            shown |= {cid: Pose("pyramid_3", cell.x, cell.y, 0.0) for cid, cell in lay.cells.items()
+                      if cid.startswith("tower:")}
+            assert sum(pid.startswith("card:hand:") for pid in shown) >= n
+            for pid, pose in shown.items():
+                box = piece_box(table.base, pose)
+                assert box is not None and -1 <= box[0] and box[2] <= 1 and -1 <= box[1] and box[3] <= 1, pid
+                assert not overlap(box, status), f"{pid} lies under the status lines ({n} players, ply {plies})"
+        finally:
+            table.close()

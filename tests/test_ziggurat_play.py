@@ -157,3 +157,71 @@ def test_player_words_on_the_table():
     assert G.layout(done, OMNISCIENT).pieces["domino:2-3"].get("tier") == 1
     import dataclasses
     assert "hand" not in G.layout(dataclasses.replace(s, hand=()), 0).labels, "no label over an empty hand"
+
+
+def test_a_cheat_at_the_table_asks_first_and_says_which_cheat_it_is(showbase, tmp_path):
+    """Seed: "Every domino picked up from the ziggurat and replaced is counted as a cheat." The table asks before a
+    cheat, naming the cheats it adds; the first click plays nothing, Esc cancels, Enter (or Confirm) plays it."""
+    from towerworld.app.play import PlayTable
+    from towerworld.engine.match import Match, PlayerSpec
+    try:
+        from tabletools import settle
+    except ImportError:  # tests run as a package
+        from tests.tabletools import settle
+    match = Match(G, players=[PlayerSpec("Ann")], seed=4, autosave=str(tmp_path / "auto.tower.json"))
+    table = PlayTable(match)
+    try:
+        settle(table)
+        for _ in range(2):       # two dominoes stand on the bottom tier
+            state = match.state
+            place = next(m for m in G.legal_moves(state) if m[0] == PLACE and m[1] == 0)
+            for pick in G.picks(state, place):
+                table.choose(pick)
+            settle(table)
+        assert match.state.cheats == 0
+        state = match.state
+        cheat = next(m for m in G.legal_moves(state) if m[0] == CHEAT)
+        (pick,) = G.picks(state, cheat)
+        plies = len(match.plies)
+
+        table.choose(pick)
+        settle(table)
+        assert len(match.plies) == plies and match.state == state, "the first click on a placed domino plays nothing"
+        asked = table.hud.message.getText()
+        assert asked.startswith("Cheat: pick up the ") and "? This is your 1st cheat." in asked
+        assert asked.endswith("Enter to confirm, Esc to cancel.")
+        assert [b["text"] for b in table.hud.buttons] == ["Confirm", "Cancel"]
+
+        table.escape()
+        settle(table)
+        assert len(match.plies) == plies and match.state.cheats == 0 and table.confirming is None
+        assert "Confirm" not in [b["text"] for b in table.hud.buttons]
+
+        table.choose(pick)
+        table.commit_exact()
+        settle(table)
+        assert match.plies[plies].move == cheat and match.state.cheats == 1
+
+        state = match.state
+        while G.current_player(state) != 0:
+            settle(table)
+            state = match.state
+        again = next(m for m in G.legal_moves(state) if m[0] == CHEAT)
+        table.choose(G.picks(state, again)[0])
+        assert "This is your 2nd cheat." in table.hud.message.getText() and match.state.cheats == 1
+    finally:
+        table.close()
+
+
+def test_the_cheat_question_counts_every_domino_it_picks_up():
+    """Seed: "If the domino that you want to reposition is resting underneath another, both count as cheats.\""""
+    s = example()
+    assert all(G.confirm_text(s, m, 0) is None for m in G.legal_moves(s) if m[0] != CHEAT)
+    assert G.confirm_text(s, G.parse_move(s, "cheat 3-1"), 0) == \
+        "Cheat: pick up the 3-1 from c2-d2 of the bottom tier? This is your 1st cheat."
+    s = play(s, "3-2 @c3-d3 t1", "draw 4-4")
+    assert G.confirm_text(s, G.parse_move(s, "cheat 1-1"), 0) == (
+        "Cheat: pick up the 1-1 from c3-d3 of the bottom tier and the one resting on it? It picks up 2 dominoes: "
+        "your 1st and 2nd cheats.")
+    s = play(s, "cheat 1-1")
+    assert "This is your 3rd cheat." in G.confirm_text(s, G.parse_move(s, "cheat 3-1"), 0)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import time
+from dataclasses import replace
 
 from towerworld.app.picks import next_picks, path_progress
 from towerworld.app import saves
@@ -18,10 +19,10 @@ from towerworld.engine.match import Match
 
 class Table:
     """Shared window setup: scene, stage, camera controls, HUD."""
+    status_extra = 1          # status lines the table adds to the game's (the picks so far, or the result)
 
     def __init__(self, match: Match, size=(1280, 800), frames: int | None = None):
         from towerworld.app.main import open_base
-        from towerworld.scene.camera import framing
         from towerworld.scene.hud import Hud
         from towerworld.scene.picking import Picker
         from towerworld.scene.setup import add_table, dress, frame_light
@@ -45,8 +46,9 @@ class Table:
         self.stage = Stage(self.scene)
         self.stage.show(layout)
         self.hud = Hud(self.base)
-        self.home = framing(layout, aspect=size[0] / size[1], keep_clear=self.hud.keep_clear())
-        self.orbit = framing(layout, aspect=size[0] / size[1], keep_clear=self.hud.keep_clear())
+        self.status_rows = 0      # the most status lines shown yet: the home view keeps the table below them
+        self.home = self.home_view(layout, size[0] / size[1], match.state)
+        self.orbit = replace(self.home)
         self.orbit.apply(self.base.camera)
         self.table_bounds = layout.bounds()
         self.picker = Picker(self.base, self.stage)
@@ -122,12 +124,16 @@ class Table:
         self.orbit.pan(r, f)
         self.orbit.apply(self.base.camera)
 
+    def home_view(self, layout, aspect: float, state):
+        """The default camera: the whole table, below the HUD's status lines (as many as it has shown yet)."""
+        from towerworld.scene.camera import framing
+        self.status_rows = max(self.status_rows, len(self.status_lines(state)) + self.status_extra)
+        return framing(layout, aspect=aspect, top=self.hud.status_band(self.status_rows),
+                       keep_clear=self.hud.keep_clear())
+
     def refit(self, layout) -> None:
         """A layout that grows (a landscape of tiles): the key light's shadow frustum fits it, the table top grows
         under it, and the home view frames it; the camera follows only while the player has not moved it."""
-        from dataclasses import replace
-
-        from towerworld.scene.camera import framing
         from towerworld.scene.setup import add_table
         self._frame_light(self.scene.find("**/key"), layout)
         x0, y0, _z0, x1, y1, _z1 = layout.bounds()
@@ -136,7 +142,7 @@ class Table:
             self.scene.find("table").removeNode()
             add_table(self.scene, layout)
             self.table_bounds = layout.bounds()
-        home = framing(layout, aspect=self.base.getAspectRatio(), keep_clear=self.hud.keep_clear())
+        home = self.home_view(layout, self.base.getAspectRatio(), self.current_state())
         if home != self.home:
             at_home = self.orbit == self.home
             self.home = home
@@ -145,7 +151,6 @@ class Table:
                 self.orbit.apply(self.base.camera)
 
     def reset_view(self):
-        from dataclasses import replace
         self.orbit = replace(self.home)
         self.orbit.apply(self.base.camera)
 
@@ -310,6 +315,7 @@ class PlayTable(Table):
         self.thinkers: dict = {}
         self.offers: list = []                  # buttons offering to resume an unfinished game, until one is chosen
         self.hinted = None                      # the move T suggested, which Enter plays
+        self.confirming = None                  # a move the game asks about first (a cheat); Enter plays it
         self.waiting_for: int | None = None     # the AI seat whose answer is awaited
         self.driver = Driver(match, agents={i: None for i, p in enumerate(match.players) if p.is_ai},
                              chance=match.rng if match.seed is not None else live_chance())
@@ -443,6 +449,7 @@ class PlayTable(Table):
             return
         warning = self._autosave()
         self.picks = []
+        self.confirming = None
         self._check_handoff()
         new = self.game.layout(self.match.state, self.viewer)
         self.refit(new)
@@ -609,6 +616,9 @@ class PlayTable(Table):
     def choose(self, target: str):
         if not self._human_turn():
             return
+        if self.confirming is not None:   # a click elsewhere instead of an answer: the question is dropped
+            self.confirming = None
+            self.picks = []
         if target in self.picks:          # a second click on a card of a set takes it back out
             self.picks = [p for p in self.picks if p != target]
             self.refresh()
@@ -620,7 +630,8 @@ class PlayTable(Table):
             return
         exact = [m for m, progress in cands if progress.done]
         if exact and len(cands) == 1:
-            self._play(lambda: self.driver.submit(exact[0]))
+            self.picks = trial
+            self.submit(exact[0])
             return
         self.picks = trial
         if exact:
@@ -629,21 +640,42 @@ class PlayTable(Table):
         self.refresh()
 
     def commit_exact(self):
-        """Enter: play the complete move the picks make, or the hint just shown."""
+        """Enter: play the move waiting to be confirmed, the complete move the picks make, or the hint just shown."""
         if not self._human_turn():
+            return
+        if self.confirming is not None:
+            move, self.confirming = self.confirming, None
+            self._play(lambda: self.driver.submit(move))
             return
         if not self.picks and self.hinted is not None and self.hinted in self.game.legal_moves(self.match.state):
             move, self.hinted = self.hinted, None
-            self._play(lambda: self.driver.submit(move))
+            self.submit(move)
             return
         exact = [m for m, progress in self._candidates(self.picks) if progress.done]
         if exact:
-            self._play(lambda: self.driver.submit(exact[0]))
+            self.submit(exact[0])
+
+    def submit(self, move) -> None:
+        """Play a person's complete move, or first ask the game's question about it (Enter confirms, Esc cancels)."""
+        question = self.game.confirm_text(self.match.state, move, self.viewer)
+        if question is None:
+            self._play(lambda: self.driver.submit(move))
+            return
+        self.confirming = move
+        self.hud.say(self.with_names(question) + " Enter to confirm, Esc to cancel.")
+        self.refresh()
+
+    def cancel_confirm(self) -> None:
+        self.confirming = None
+        self.hud.say("Not played.")
+        self.clear_picks()
 
     def escape(self):
         """Esc: close help, else drop the picks, else open the menu."""
         if not self.hud.help.isHidden():
             self.hud.help.hide()
+        elif self.confirming is not None:
+            self.cancel_confirm()
         elif self.picks:
             self.clear_picks()
         else:
@@ -656,10 +688,12 @@ class PlayTable(Table):
     def clear_picks(self):
         self.picks = []
         self.hinted = None
+        self.confirming = None
         self.refresh()
 
     def back_pick(self):
         self.picks = self.picks[:-1]
+        self.confirming = None
         self.refresh()
 
     def undo(self):
@@ -686,6 +720,7 @@ class PlayTable(Table):
 
     def _jump(self, text):
         self.picks = []
+        self.confirming = None
         self._check_handoff()
         self.stage.show(self.game.layout(self.match.state, self.viewer))
         self.hud.say(text)
@@ -744,7 +779,10 @@ class PlayTable(Table):
         self.hud.set_status(lines)
         targets: dict = {}
         buttons = []
-        if highlight and self._human_turn():
+        if highlight and self._human_turn() and self.confirming is not None:
+            targets = {p: HIGHLIGHT_PICKED for p in self.picks}
+            buttons = [("Confirm", self.commit_exact), ("Cancel", self.cancel_confirm)]
+        elif highlight and self._human_turn():
             for p in self.picks:
                 targets[p] = HIGHLIGHT_PICKED
             spatial = set(self.stage.nodes) | set(self.stage.cells)

@@ -37,6 +37,7 @@ def replay_viewer(match: Match, fixed: int | None = None) -> int:
 class ReplayTable(Table):
     """Animated replay with a timeline along the bottom of the window."""
     fixed_viewer: int | None = None      # one player's view of a finished game (--viewer N)
+    status_extra = 3                     # the ply, the keys and the result under the game's lines
 
     @property
     def viewer(self) -> int:

@@ -305,6 +305,11 @@ class Game(Generic[S, M]):
         -> Pose (towerworld.engine.layout). {} shows nothing (the default)."""
         return {}
 
+    def confirm_text(self, state: S, move: M, viewer: int) -> str | None:
+        """A question the table asks before it plays `move` for `viewer` (a move the player may regret: a cheat that
+        costs points), in the player's words and ending with "?"; None plays the move at once (the default)."""
+        return None
+
     def hud(self, state: S, viewer: int) -> dict[str, str]:
         """Lines for the HUD, as `viewer` may read them: turn, phase, scores and whatever players should see."""
         cp = self.current_player(state)

@@ -75,15 +75,18 @@ ScreenBox = tuple[float, float, float, float]     # x0, y0, x1, y1 on the screen
 
 
 def framing(layout: Layout, fov: float = 40.0, aspect: float = 1.6, heading: float = -25.0, pitch: float = 38.0,
-            fill: float = 0.92, keep_clear: list[ScreenBox] = ()) -> Orbit:
+            fill: float = 0.92, top: float = 0.0, keep_clear: list[ScreenBox] = ()) -> Orbit:
     """The default view, looking down at the given angles: the camera aims at the middle of the pieces as they appear
-    on screen (not of their box) and comes as close as it can with every piece inside `fill` of the frame, and no
-    label in a `keep_clear` box (where the HUD writes)."""
+    on screen (not of their box) and comes as close as it can with every piece inside `fill` of the frame, below a
+    band of `top` (a fraction of the frame's height) kept clear for the HUD's status lines, and no label in a
+    `keep_clear` box (where the HUD writes)."""
     points = _outline(layout)
     if not points:
         return Orbit(0.0, 0.0, 0.0, heading, pitch, 500.0)
     tan_h = math.tan(math.radians(fov / 2))          # Panda's setFov(f) is the horizontal field of view
     tan_v = tan_h / max(aspect, 1e-3)
+    # screen heights run from -1 (bottom) to 1 (top): the pieces fit between -fill and fill less the band
+    above, below = fill - 2 * top, fill
     h, p = math.radians(heading), math.radians(pitch)
     fwd = (-math.sin(h) * math.cos(p), math.cos(h) * math.cos(p), -math.sin(p))   # eye -> target
     right = (math.cos(h), math.sin(h), 0.0)
@@ -103,11 +106,11 @@ def framing(layout: Layout, fov: float = 40.0, aspect: float = 1.6, heading: flo
         along = [dot(r, fwd) for r in rel]
         side = [dot(r, right) for r in rel]
         lift = [dot(r, up) for r in rel]
-        dist = max(60.0, max(max(abs(s) / (tan_h * fill), abs(u) / (tan_v * fill)) - a
-                             for s, u, a in zip(side, lift, along)))
+        dist = max(60.0, max(max(abs(s) / (tan_h * fill), u / (tan_v * above) if u > 0 else -u / (tan_v * below))
+                             - a for s, u, a in zip(side, lift, along)))
         sx = [s / (tan_h * (dist + a)) for s, a in zip(side, along)]
         sy = [u / (tan_v * (dist + a)) for u, a in zip(lift, along)]
-        mid_x, mid_y = (min(sx) + max(sx)) / 2, (min(sy) + max(sy)) / 2
+        mid_x, mid_y = (min(sx) + max(sx)) / 2, (min(sy) + max(sy)) / 2 + top
         if abs(mid_x) < 1e-3 and abs(mid_y) < 1e-3:
             break
         shift_r, shift_u = mid_x * tan_h * dist, mid_y * tan_v * dist

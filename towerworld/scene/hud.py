@@ -12,11 +12,15 @@ Z undo   Y redo   Ctrl-S save   Ctrl-O saves and autosaves   H or F1 this help  
 P physical crumbles   F11 full screen   Space hand the screen on (games with secret hands)   Q quit"""
 
 
+STATUS_SCALE = 0.045
+STATUS_TOP = 0.08       # from the window's top edge to the first status line's baseline
+
+
 class Hud:
     def __init__(self, base):
         self.base = base
-        style = dict(fg=(1, 1, 1, 1), shadow=(0, 0, 0, 0.9), mayChange=True, scale=0.045)
-        self.status = OnscreenText(text="", pos=(0.05, -0.08), align=TextNode.ALeft, parent=base.a2dTopLeft,
+        style = dict(fg=(1, 1, 1, 1), shadow=(0, 0, 0, 0.9), mayChange=True, scale=STATUS_SCALE)
+        self.status = OnscreenText(text="", pos=(0.05, -STATUS_TOP), align=TextNode.ALeft, parent=base.a2dTopLeft,
                                    **style)
         self.message = OnscreenText(text="", pos=(0, 0.1), align=TextNode.ACenter, parent=base.a2dBottomCenter,
                                     **{**style, "fg": (1, 0.92, 0.6, 1), "scale": 0.05})
@@ -56,6 +60,13 @@ class Hud:
 
     def set_status(self, lines: list[str]) -> None:
         self.status.setText("\n".join(lines))
+
+    def status_band(self, lines: int) -> float:
+        """The share of the window's height, from the top, that `lines` status lines cover (their descenders and a
+        small gap included): the camera frames the table below it."""
+        text = self.status.textNode
+        bottom = STATUS_TOP + ((lines - 1) * text.getLineHeight() + 0.45) * STATUS_SCALE + 0.02
+        return min(0.4, bottom / (self.base.a2dTop - self.base.a2dBottom))
 
     def say(self, text: str) -> None:
         self.message.setText(text)

@@ -141,6 +141,8 @@ class Stage:
         self.label_nodes: dict[str, tuple[tuple, NodePath]] = {}   # label id -> (what it shows, its text node)
         self.layout: Layout | None = None
         self.show_hidden = False   # memory aid: label face-down pieces whose faces were seen
+        self.memory_tags: dict[str, NodePath] = {}    # the piece each memory label hangs on -> the label
+        self.memory_shown: dict[str, tuple[str, float]] = {}   # what those labels say, and how high they stand
         self.targets: dict[str, tuple] = {}
         self.chunks_root: NodePath | None = None  # the chunks' parent, hidden while every piece draws itself
         self.chunks: list[Chunk] = []
@@ -182,6 +184,7 @@ class Stage:
         if self.layout is None or self.layout.labels != layout.labels:
             self._sync_labels(layout)
         self.layout = layout
+        self._sync_memory()
         self.combine()
 
     # ---- ghosts: where a move being made would put pieces ------------------------------------------------------------
@@ -337,21 +340,40 @@ class Stage:
         node.clearColorScale()
         self._orient(pid, pose)
         self.poses[pid] = pose
-        self._memory_tag(pid, pose)
         self._ghost(pid, pose)
 
-    def _memory_tag(self, pid: str, pose: Pose) -> None:
-        """The memory aid: a small label over a face-down piece whose face was seen (its look is known)."""
-        node = self.nodes[pid]
-        old = node.find("memory")
-        if not old.isEmpty():
-            old.removeNode()
-        if self.show_hidden and not pose.face_up and pose.look:
-            words = components.describe(pose)
-            if words:
-                tag = text(words, 7, (0.15, 0.1, 0.4, 1), (0, 0, size(pose.kind).h + 5), facing="viewer")
-                tag.setName("memory")
-                tag.reparentTo(node)
+    def _sync_memory(self) -> None:
+        """The memory aid: face-down pieces whose faces were seen (their looks are known) are named on one label per
+        stack, a line each from the top down, standing over the stack's top: the labels of pieces lying one on
+        another never overlap (a label each, a storey apart, would). The label hangs on the lowest piece it names,
+        so it moves with the stack and is hidden only when every piece it names is lifted away."""
+        wanted: dict[str, tuple[str, float]] = {}
+        if self.show_hidden:
+            stacks: dict[tuple[int, int], list[str]] = {}
+            for pid, pose in self.poses.items():
+                stacks.setdefault((round(pose.x), round(pose.y)), []).append(pid)
+            for members in stacks.values():
+                named = sorted(((pose.z, components.describe(pose), pid) for pid in members
+                                for pose in (self.poses[pid],) if not pose.face_up and pose.look), reverse=True)
+                named = [(z, words, pid) for z, words, pid in named if words]
+                if named:
+                    top = max(self.poses[pid].top for pid in members)
+                    lowest_z, _, lowest = named[-1]
+                    wanted[lowest] = ("\n".join(words for _, words, _ in named), top - lowest_z + 5)
+        if wanted == self.memory_shown and all(not t.isEmpty() for t in self.memory_tags.values()):
+            return          # a move that changed no label costs nothing here
+        for tag in self.memory_tags.values():
+            if not tag.isEmpty():
+                tag.removeNode()
+        self.memory_tags = {}
+        for lowest, (words, height) in wanted.items():
+            tag = text(words, 7, (0.15, 0.1, 0.4, 1), (0, 0, height), facing="viewer", standing=True)
+            tag.setName("memory")
+            tag.reparentTo(self.nodes[lowest])
+            self.memory_tags[lowest] = tag
+        self.memory_shown = wanted
+        if self.chunks:
+            self._drop_chunks()     # the chunks copied the pieces with the labels they had
 
     def set_cutaway(self, height: float | None, kinds: tuple[str, ...] = ()) -> None:
         """Lift away the stack pieces (of `kinds`) lying at or above `height`, so what is inside a tower shows."""
@@ -386,8 +408,7 @@ class Stage:
 
     def set_memory_aid(self, on: bool) -> None:
         self.show_hidden = on
-        for pid, pose in self.poses.items():
-            self._memory_tag(pid, pose)
+        self._sync_memory()
         if self.chunks_root is not None:
             showing = self.combined is not None
             self._drop_chunks()         # the chunks copied the pieces without (or with) their labels

@@ -76,6 +76,25 @@ def describe_move(state, move) -> str:
     return str(move)
 
 
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th ... 11th, 12th, 13th ... 21st."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def confirm_text(state, move) -> str | None:
+    """A cheat costs a point for every domino it picks up: the table asks first, saying which cheats these are."""
+    if move[0] != CHEAT:
+        return None
+    count = len(lifted_with(state.owner, move[1]))
+    first = state.cheats + 1
+    last = ordinal(state.cheats + count)
+    which = (f"This is your {ordinal(first)} cheat" if count == 1 else
+             f"It picks up {count} dominoes: your {ordinal(first)} {'and' if count == 2 else 'to'} {last} cheats")
+    words = describe_move(state, move)
+    return f"{words[:1].upper()}{words[1:]}? {which}."
+
+
 def build_layout(state, viewer) -> Layout:
     lay = Layout()
     lay.place("map", Pose("domino_map", 0.0, 0.0, 0.0))

@@ -389,3 +389,8 @@ class Ziggurat(Game):
         """The move in a player's words, for hints: "play 6-4 on c1-c2 of the bottom tier"."""
         return _layout.describe_move(state, move)
 
+    def confirm_text(self, state, move, viewer):
+        """Seed: "Every domino picked up from the ziggurat and replaced is counted as a cheat": the table asks before
+        a cheat, saying which cheats it adds."""
+        return _layout.confirm_text(state, move)
+

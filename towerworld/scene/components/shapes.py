@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 
 from panda3d.core import (FontPool, Filename, Geom, GeomNode, GeomTriangles, GeomVertexData, GeomVertexFormat,
-                          GeomVertexWriter, NodePath, TextNode, TransparencyAttrib, Vec3)
+                          GeomVertexWriter, Mat4, NodePath, TextNode, TransparencyAttrib, Vec3)
 
 from towerworld.paths import model_file
 from towerworld.scene.setup import SHADOW_MASK
@@ -216,12 +216,14 @@ def font():
 FACINGS = ("up", "down", "front", "viewer")
 
 
-def text(s: str, height: float, colour, pos=(0.0, 0.0, 0.0), heading: float = 0.0, facing: str = "up") -> NodePath:
+def text(s: str, height: float, colour, pos=(0.0, 0.0, 0.0), heading: float = 0.0, facing: str = "up",
+         standing: bool = False) -> NodePath:
     """Centred text `height` mm tall (one em) at `pos`, turned `heading` degrees about the vertical.
 
     facing "up": lying on a top face, read from above; "down": on a bottom face, read once the piece is turned over;
     "front": standing, read from -y (a side face); "viewer": a label on a pale card that always faces the camera and is
-    drawn over everything (read, never occluded; it casts no shadow).
+    drawn over everything (read, never occluded; it casts no shadow). A viewer label hangs from its first line's
+    baseline at `pos`, or, `standing`, rests its card's bottom edge there (lines above a stack, growing upwards).
     """
     if facing not in FACINGS:
         raise ValueError(f"text facing must be one of {', '.join(FACINGS)}, not '{facing}'")
@@ -235,6 +237,8 @@ def text(s: str, height: float, colour, pos=(0.0, 0.0, 0.0), heading: float = 0.
     if facing == "viewer":
         tn.setCardColor(1, 1, 1, 0.75)
         tn.setCardAsMargin(0.15, 0.15, 0.05, 0.05)
+    if facing == "viewer" and standing:
+        tn.setTransform(Mat4.translateMat(0, 0, -tn.getCardActual()[2]))
     glyphs = NodePath(tn.generate())
     glyphs.setScale(height)
     glyphs.setTransparency(TransparencyAttrib.MAlpha)
