@@ -176,10 +176,8 @@ def _seats(game, spec: str | None, variant: str | None, options: dict):
     from towerworld.engine.match import PlayerSpec
     _, n_default = game.resolve_options(options, variant)
     if spec is None:
-        import importlib.util
-        # the default opponent is MCTS; where OpenSpiel is not installed (no wheels for Windows), the greedy agent
-        searching = "mcts" in game.agents() or importlib.util.find_spec("pyspiel") is not None
-        names = ["human"] + ["mcts" if searching else "greedy"] * (n_default - 1)
+        # the default opponent is MCTS (written on the contract: it needs no OpenSpiel)
+        names = ["human"] + ["mcts"] * (n_default - 1)
     else:
         names = _seat_names(spec, "--players")
     known = agent_names(game)
