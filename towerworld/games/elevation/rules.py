@@ -129,17 +129,20 @@ class _Masks:
 
 _TABLE: dict = {}
 _TABLE_LIMIT = 80_000          # keys; the whole table is dropped past this (a few tens of MB at most)
-_ROWS: dict = {}               # rows that groups are assembled from (see _dig_move and _dig_dig)
+_ROWS: dict = {}               # (square, targets) -> the dragon's rows of second digs (see _dig_dig)
+_DIG_MOVE_ROWS: tuple[dict, ...] = tuple({} for _ in range(SQUARES))   # per square: rows of steps after a dig
 
 
 def clear_tables() -> None:
     """Forget every remembered group and row (measurements from a cold start)."""
     _TABLE.clear()
     _ROWS.clear()
+    for rows in _DIG_MOVE_ROWS:
+        rows.clear()
 
 
 def _store(key, moves) -> tuple:
-    if len(_TABLE) >= _TABLE_LIMIT or len(_ROWS) >= _TABLE_LIMIT:
+    if len(_TABLE) >= _TABLE_LIMIT or len(_ROWS) >= _TABLE_LIMIT // 8:
         clear_tables()
     group = _TABLE[key] = tuple(moves)
     return group
@@ -253,22 +256,31 @@ def _dig_move(key):
     """Dig then step, assembled from rows: a row is every step after one dig, so it depends only on the square, the
     dig and where the piece may step then (rows are shared between groups)."""
     _, s, sources, targets, lowered, level, raised = key
-    rows = _ROWS
+    rows = _DIG_MOVE_ROWS[s]
+    tgts = squares_of(targets)
     out: list = []
-    for f, t in _dig_pairs(sources, targets):
+    for f in squares_of(sources):
         # the dig lowers f and raises t; every other neighbour keeps its height
-        steps = (level & ~BIT[f] & ~BIT[t]) | (lowered & BIT[f]) | (raised & BIT[t])
-        row_key = (s, f, t, steps)
-        row = rows.get(row_key)
-        if row is None:
-            row = rows[row_key] = tuple([(s, DIG_MOVE, f, t, m) for m in squares_of(steps)])
-        out += row
+        bit = BIT[f]
+        after_f = (level & ~bit) | (lowered & bit)
+        for t in tgts:
+            if t == f:
+                continue
+            steps = (after_f & ~BIT[t]) | (raised & BIT[t])
+            row_key = steps << 12 | f << 6 | t
+            row = rows.get(row_key)
+            if row is None:
+                if len(rows) >= _TABLE_LIMIT // 16:
+                    rows.clear()
+                row = rows[row_key] = tuple([(s, DIG_MOVE, f, t, m) for m in squares_of(steps)])
+            out += row
     return out
 
 
 def _then_dig(key):
     kind, s, m, sources, targets = key
-    return [(s, kind, m, f, t) for f, t in _dig_pairs(sources, targets)]
+    tgts = squares_of(targets)
+    return [(s, kind, m, f, t) for f in squares_of(sources) for t in tgts if t != f]
 
 
 def _leap_code(heights, masks: _Masks, s: int, end: int, mid: int, anywhere: bool, ocean: bool) -> int:
