@@ -121,14 +121,9 @@ class _Masks:
         le += (ALL_SQUARES, ALL_SQUARES, ALL_SQUARES)
         self.le = le
 
-    def at_most(self, h: int) -> int:
-        """The squares at most `h` high."""
-        le = self.le
-        return 0 if h < -3 else le[h + 3] if h + 3 < len(le) else ALL_SQUARES
-
 
 _TABLE: dict = {}
-_TABLE_LIMIT = 80_000          # keys; the whole table is dropped past this (a few tens of MB at most)
+_TABLE_LIMIT = 80_000          # keys; all tables are dropped past this (3,000 random positions: 200 MB in all)
 _ROWS: dict = {}               # (square, targets) -> the dragon's rows of second digs (see _dig_dig)
 _DIG_MOVE_ROWS: tuple[dict, ...] = tuple({} for _ in range(SQUARES))   # per square: rows of steps after a dig
 
