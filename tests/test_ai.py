@@ -193,6 +193,32 @@ def test_mcts_finds_the_winning_nim_move(stones, best):
     assert ask(agent, NIM, (stones, 0, 3)) == ("take", best)
 
 
+def test_mcts_applies_one_move_per_simulation_and_proves_a_won_nim_position():
+    """The tree keeps each node's state: a simulation applies only the move to its new leaf (playouts aside), where
+    OpenSpiel's bot replays the whole path on a cloned state. With 3 stones the player to move takes all and wins:
+    MCTS-Solver proves the root and stops early."""
+    import math
+    import random
+    from towerworld.ai.mcts import search
+    applied = []
+
+    class Spy(type(NIM)):
+        def apply_unchecked(self, state, move):
+            applied.append(move)
+            return super().apply_unchecked(state, move)
+
+        def rollout(self, state, rng, max_plies=None):
+            n = len(applied)
+            end = super().rollout(state, rng, max_plies)
+            del applied[n:]                     # a playout's moves are not the tree's
+            return end
+
+    root = search(Spy(), (30, 0, 3), random.Random(1), math.inf, 400, 2.0)
+    assert root.visits == 400 and 0 < len(applied) <= root.visits
+    root = search(Spy(), (3, 0, 3), random.Random(1), math.inf, 400, 2.0)
+    assert root.outcome is not None and root.outcome[0] == 1.0 and root.visits < 400
+
+
 def test_mcts_respects_the_simulation_cap_and_its_seed():
     state = toy_state((1, 2, 4))
     a = MCTSAgent(11, seconds=60, max_simulations=150)

@@ -320,20 +320,13 @@ def test_replay_viewer_is_for_finished_games_only(tmp_path, capsys):
     assert "not finished" in capsys.readouterr().err
 
 
-def test_the_default_opponent_is_the_games_own_choice(monkeypatch):
-    """A person plays against each game's `default_opponent`: IS-MCTS in Throwdown (secret hands), MCTS elsewhere,
-    and greedy where OpenSpiel cannot be installed (the generic MCTS needs it)."""
-    from towerworld.ai.agents import default_opponent
+def test_the_default_opponent_is_the_games_own_choice():
+    """A person plays against each game's `default_opponent`: IS-MCTS in Throwdown (secret hands), MCTS elsewhere."""
     from towerworld.app.menu import default_setup
     from towerworld.cli import _seats
     from towerworld.engine.registry import get_game
-    throwdown, kdak, elevation = get_game("throwdown"), get_game("kdak"), get_game("elevation")
+    throwdown, kdak = get_game("throwdown"), get_game("kdak")
     assert [s.agent for s in _seats(throwdown, None, None, {})] == [None, "ismcts"]
     assert default_setup(throwdown).seats[1:] == ["ismcts"]
     assert [s.agent for s in _seats(kdak, None, None, {})] == [None, "mcts"]
-    import importlib.util
-    real = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "pyspiel" else real(name, *a))
-    assert default_opponent(kdak) == "greedy"
-    assert default_opponent(elevation) == "mcts"          # Elevation's own search needs no OpenSpiel
-    assert default_opponent(throwdown) == "ismcts"
+    assert [s.agent for s in _seats(get_game("carcassonne"), None, None, {})] == [None, "mcts"]

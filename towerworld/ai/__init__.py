@@ -1,7 +1,6 @@
-"""Agents (random, greedy, MCTS through OpenSpiel) and the OpenSpiel adapter. Never imports panda3d.
+"""Agents (random, greedy, MCTS) and the OpenSpiel adapter. Never imports panda3d.
 
-Importing this package is cheap and works without open_spiel; pyspiel is only imported when a search agent or the
-adapter is used.
+Importing this package is cheap and works without open_spiel; pyspiel is only imported when the adapter is used.
 """
 from towerworld.ai.agents import Agent, GreedyAgent, RandomAgent, agent_names, make_agent
 from towerworld.ai.mcts import LEVELS, MCTSAgent

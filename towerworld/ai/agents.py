@@ -110,14 +110,9 @@ def agent_names(game: Game | None = None) -> list[str]:
 
 
 def default_opponent(game: Game) -> str:
-    """The agent a person plays against unless they choose: the game's `default_opponent`, or `greedy` where that
-    agent cannot run here (the generic `mcts` needs OpenSpiel, which has no wheels for Windows)."""
-    name = game.default_opponent
-    if name == "mcts" and "mcts" not in game.agents():
-        import importlib.util
-        if importlib.util.find_spec("pyspiel") is None:
-            return "greedy"
-    return name if name in agent_names(game) else "greedy"
+    """The agent a person plays against unless they choose: the game's `default_opponent` (greedy if the game names
+    an agent it does not have)."""
+    return game.default_opponent if game.default_opponent in agent_names(game) else "greedy"
 
 
 def make_agent(name: str, game: Game | None = None, seed: int | None = None, level: str | None = None) -> Agent:

@@ -1,19 +1,27 @@
-"""Monte-Carlo tree search through the OpenSpiel adapter.
+"""Monte-Carlo tree search written directly on the contract (UCT with chance nodes and MCTS-Solver).
 
-The tree is OpenSpiel's own (`open_spiel.python.algorithms.mcts.MCTSBot`, UCT with chance nodes and MCTS-Solver) over
-the pyspiel adapter of `towerworld.ai.spiel`; leaves are evaluated by native playouts (`game.rollout`, uniformly
-random unless the game plays a policy, on the towerworld state, no pyspiel stepping). Each move gets a simulation budget (and a clock for slow machines) or a time budget. Hidden-information
-games that provide `game.resample(state, player, rng)` are searched over several determinizations (what the player
-may know, with the unknown sampled) and the visit counts summed; without it the state is searched as is.
+The search follows OpenSpiel's `MCTSBot` (open_spiel/python/algorithms/mcts.py) step for step: a new node is first
+valued by a rollout and expanded on its second visit; unvisited moves are tried in a shuffled order before UCT picks;
+chance nodes sample their outcome by its probability; a child's value is the return of the player who chose it; a
+terminal leaf's returns are proven, and proofs climb the tree (a move proven best for its mover proves its parent).
+Unlike OpenSpiel's bot, a node keeps its native state, so a simulation applies one move (the new leaf's) instead of
+replaying the whole path on a cloned pyspiel state, and there is no adapter or numpy in the loop: that is most of a
+simulation's cost in a game with cheap moves. Leaves are valued by native playouts (`game.rollout`: uniformly random
+unless the game plays a policy). Each move gets a simulation budget (with a clock for very slow machines) or a time budget. Hidden-information games are
+searched over several determinizations (`view.resample`: what the player may know, the unknown sampled) and the visit
+counts summed.
 """
+# The search is adapted from OpenSpiel's open_spiel/python/algorithms/mcts.py (MCTSBot). Copyright 2019 DeepMind
+# Technologies Limited. Licensed under the Apache License, Version 2.0 (http://www.apache.org/licenses/LICENSE-2.0);
+# see NOTICE at the repository root.
 from __future__ import annotations
 
+import math
 import random
 import time
 
 from towerworld.ai.agents import Agent, decision_moves
-from towerworld.ai.spiel import require_pyspiel, spiel_game
-from towerworld.engine.game import TERMINAL, BadOption, Game
+from towerworld.engine.game import CHANCE, TERMINAL, BadOption, Game
 
 # level -> (seconds at most, simulations). The simulations decide a named level's strength, so that a ladder gives the
 # same results for the same seeds on any machine; the clock only stops a search on a machine several times slower than
@@ -21,104 +29,23 @@ from towerworld.engine.game import TERMINAL, BadOption, Game
 LEVELS = {"easy": (1.0, 500), "fast": (1.0, 500), "normal": (4.0, 2_500), "strong": (12.0, 10_000)}
 DEFAULT_LEVEL = "normal"
 
-_BOT_CLASS = None
 
+class _Node:
+    """One position of the tree with its native state. `chooser` is the player whose return this node's value counts:
+    the mover of the nearest decision node above it (a chance node passes its own on), as in OpenSpiel's bot."""
+    __slots__ = ("state", "player", "chooser", "moves", "probs", "order", "children", "visits", "total", "outcome")
 
-def _bot_class():
-    """MCTSBot with a deadline: the search stops at the time budget or the simulation cap, whichever comes first."""
-    global _BOT_CLASS
-    if _BOT_CLASS is not None:
-        return _BOT_CLASS
-    require_pyspiel()
-    import numpy as np
-    import pyspiel
-    from open_spiel.python.algorithms import mcts
-
-    class TimedMCTSBot(mcts.MCTSBot):
-        deadline = float("inf")
-
-        def mcts_search(self, state):
-            # Adapted from OpenSpiel's open_spiel/python/algorithms/mcts.py (MCTSBot.mcts_search), with a deadline
-            # check per simulation added. Copyright 2019 DeepMind Technologies Limited. Licensed under the Apache
-            # License, Version 2.0 (http://www.apache.org/licenses/LICENSE-2.0); see NOTICE at the repository root.
-            root = mcts.SearchNode(None, state.current_player(), 1)
-            for i in range(self.max_simulations):
-                if i and time.perf_counter() >= self.deadline:
-                    break
-                visit_path, working_state = self._apply_tree_policy(root, state)
-                if working_state.is_terminal():
-                    returns = working_state.returns()
-                    visit_path[-1].outcome = returns
-                    solved = self.solve
-                else:
-                    returns = self.evaluator.evaluate(working_state)
-                    solved = False
-                while visit_path:
-                    decision_node_idx = -1
-                    while visit_path[decision_node_idx].player == pyspiel.PlayerId.CHANCE:
-                        decision_node_idx -= 1
-                    target_return = returns[visit_path[decision_node_idx].player]
-                    node = visit_path.pop()
-                    node.total_reward += target_return
-                    node.explore_count += 1
-                    if solved and node.children:
-                        player = node.children[0].player
-                        if player == pyspiel.PlayerId.CHANCE:
-                            outcome = node.children[0].outcome
-                            if outcome is not None and all(np.array_equal(c.outcome, outcome)
-                                                           for c in node.children):
-                                node.outcome = outcome
-                            else:
-                                solved = False
-                        else:
-                            best = None
-                            all_solved = True
-                            for child in node.children:
-                                if child.outcome is None:
-                                    all_solved = False
-                                elif best is None or child.outcome[player] > best.outcome[player]:
-                                    best = child
-                            if best is not None and (all_solved or best.outcome[player] == self.max_utility):
-                                node.outcome = best.outcome
-                            else:
-                                solved = False
-                if root.outcome is not None:
-                    break
-            return root
-
-    _BOT_CLASS = TimedMCTSBot
-    return _BOT_CLASS
-
-
-class NativeRolloutEvaluator:
-    """An OpenSpiel MCTS evaluator whose rollouts run natively: `game.rollout` on the wrapped towerworld state.
-
-    A playout cut short by `max_plies` before the end scores 0 for everyone.
-    """
-
-    def __init__(self, rng: random.Random, n_rollouts: int = 1, max_plies: int | None = None):
-        self.rng = rng
-        self.n_rollouts = n_rollouts
-        self.max_plies = max_plies
-        self.rollouts = 0
-
-    def evaluate(self, state):
-        import numpy as np
-        game, start = state.tw_game, state.tw_state
-        n = game.num_players(start)
-        total = np.zeros(n)
-        for _ in range(self.n_rollouts):
-            end = game.rollout(start, self.rng, self.max_plies)
-            if game.current_player(end) == TERMINAL:
-                total += np.asarray(game.returns(end), dtype=float)
-        self.rollouts += self.n_rollouts
-        return total / self.n_rollouts
-
-    def prior(self, state):
-        if state.is_chance_node():
-            return state.chance_outcomes()
-        actions = state.legal_actions(state.current_player())
-        return [(a, 1.0 / len(actions)) for a in actions]
+    def __init__(self, state, player: int, chooser: int):
+        self.state = state
+        self.player = player          # who moves here: a seat, CHANCE or TERMINAL
+        self.chooser = chooser
+        self.moves: list | None = None          # legal moves or chance outcomes, once expanded
+        self.probs: list | None = None          # chance probabilities (chance nodes)
+        self.order: list | None = None          # decision nodes: move indexes not tried yet, next last
+        self.children: list | None = None       # per move index: a _Node, or None while untried
+        self.visits = 0
+        self.total = 0.0
+        self.outcome: list | None = None        # proven returns (MCTS-Solver)
 
 
 def parse_level(level) -> tuple[float, int]:
@@ -142,8 +69,8 @@ def parse_level(level) -> tuple[float, int]:
 
 
 class MCTSAgent(Agent):
-    """OpenSpiel MCTS through the adapter, native rollouts, a simulation budget per move (easy 500, normal 2,500,
-    strong 10,000, or "Nit") with a clock that stops it on a very slow machine, or a number of seconds."""
+    """UCT on the contract (`search`), native rollouts, a time budget per move (level fast 0.2 s, normal 1 s,
+    strong 3 s, or a number of seconds) and a simulation cap."""
     name = "mcts"
     determinizations = 8      # how many determinizations share the budget in a hidden-information game
 
@@ -166,26 +93,26 @@ class MCTSAgent(Agent):
             self.last_simulations = 0
             return moves[0]
         game = view.game
-        _bot_class()                  # import OpenSpiel (and numpy) before the clock starts
         deadline = time.perf_counter() + self.seconds
         worlds = 1 if game.perfect_information else self.determinizations
         visits: dict = {}
         reward: dict = {}
         proven: dict = {}
         sims = 0
-        lo = hi = None
+        lo, hi = float(getattr(game, "min_utility", -1.0)), float(getattr(game, "max_utility", 1.0))
+        uct_c = self.uct_c if self.uct_c is not None else max(hi - lo, 1e-6)
         for k in range(worlds):
             world = view.resample(self.rng)
             now = time.perf_counter()
             end = now + (deadline - now) / (worlds - k)
             cap = max(1, (self.max_simulations - sims) // (worlds - k))
-            root, sstate, lo, hi = self._search(game, world, end, cap)
-            sims += root.explore_count
-            native = sstate.native_moves()
-            for child in root.children:
-                move = native[child.action]
-                visits[move] = visits.get(move, 0) + child.explore_count
-                reward[move] = reward.get(move, 0.0) + child.total_reward
+            root = search(game, world, self.rng, end, cap, uct_c, self.rollouts, self.rollout_plies)
+            sims += root.visits
+            for move, child in zip(root.moves or (), root.children or ()):
+                if child is None:
+                    continue
+                visits[move] = visits.get(move, 0) + child.visits
+                reward[move] = reward.get(move, 0.0) + child.total
                 if worlds == 1 and child.outcome is not None:
                     proven[move] = child.outcome[player]
             if time.perf_counter() >= deadline and sims > 0:
@@ -218,15 +145,121 @@ class MCTSAgent(Agent):
             return best_proven
         return best_open
 
-    def _search(self, game: Game, state, deadline: float, cap: int):
-        import numpy as np
-        sgame = spiel_game(game, initial=state)
-        sstate = sgame.new_initial_state()
-        lo, hi = sgame.min_utility(), sgame.max_utility()
-        uct_c = self.uct_c if self.uct_c is not None else max(hi - lo, 1e-6)
-        evaluator = NativeRolloutEvaluator(self.rng, self.rollouts, self.rollout_plies)
-        bot = _bot_class()(sgame, uct_c, cap, evaluator, solve=True,
-                           random_state=np.random.RandomState(self.rng.randrange(2**31)))
-        bot.deadline = deadline
-        root = bot.mcts_search(sstate)
-        return root, sstate, lo, hi
+
+def _expand(game: Game, node: _Node, rng: random.Random) -> None:
+    if node.player == CHANCE:
+        outcomes = game.chance_outcomes(node.state)
+        node.moves = [m for m, _ in outcomes]
+        node.probs = [p for _, p in outcomes]
+    else:
+        node.moves = game.legal_moves(node.state)
+        order = list(range(len(node.moves)))
+        rng.shuffle(order)               # untried moves in a random order (popped from the end): no bias from move
+        node.order = order               # generation order
+    node.children = [None] * len(node.moves)
+
+
+def search(game: Game, state, rng: random.Random, deadline: float, cap: int, uct_c: float, rollouts: int = 1,
+           rollout_plies: int | None = None) -> _Node:
+    """The root of a UCT tree grown from `state` (a decision) until `deadline` (perf_counter seconds) or `cap`
+    simulations, whichever comes first, or until the root is proven."""
+    max_utility = float(getattr(game, "max_utility", 1.0))
+    player = game.current_player(state)
+    root = _Node(state, player, player)
+    c2 = uct_c * uct_c
+    for i in range(cap):
+        if i and time.perf_counter() >= deadline:
+            break
+        # selection and expansion: down to a node never valued before, or the end of the game
+        path = [root]
+        node = root
+        while node.visits and node.player != TERMINAL:
+            if node.children is None:
+                _expand(game, node, rng)
+            children = node.children
+            assert children is not None and node.moves is not None
+            if node.player == CHANCE:
+                assert node.probs is not None
+                r = rng.random()
+                pick = len(children) - 1
+                for k, p in enumerate(node.probs):
+                    r -= p
+                    if r < 0:
+                        pick = k
+                        break
+            elif node.order:
+                pick = node.order.pop()
+            else:
+                mover = node.player
+                scale = c2 * math.log(node.visits)
+                best_value = -math.inf
+                pick = 0
+                for k, ch in enumerate(children):
+                    if ch.outcome is not None:
+                        value = ch.outcome[mover]
+                    else:
+                        value = ch.total / ch.visits + math.sqrt(scale / ch.visits)
+                    if value > best_value:
+                        best_value, pick = value, k
+            child = children[pick]
+            if child is None:
+                after, _ = game.apply_unchecked(node.state, node.moves[pick])
+                child = _Node(after, game.current_player(after),
+                              node.chooser if node.player == CHANCE else node.player)
+                children[pick] = child
+            path.append(child)
+            node = child
+        # the leaf's value: proven at the end of the game, else the mean of native playouts
+        if node.player == TERMINAL:
+            returns = [float(r) for r in game.returns(node.state)]
+            node.outcome = returns
+            solved = True
+        else:
+            returns = _playouts(game, node.state, rng, rollouts, rollout_plies)
+            solved = False
+        # backpropagation, with MCTS-Solver's proofs
+        for node in reversed(path):
+            node.visits += 1
+            node.total += returns[node.chooser]
+            if solved and node.children:
+                solved = _prove(node, max_utility)
+        if root.outcome is not None:
+            break
+    return root
+
+
+def _prove(node: _Node, max_utility: float) -> bool:
+    """Whether the node is proven now that a child was: a chance node when every outcome is proven alike, a decision
+    node when every move is proven (its best one counts) or one gives its mover the most there is."""
+    children = node.children
+    assert children is not None
+    if node.player == CHANCE:
+        first = children[0].outcome if children[0] is not None else None
+        if first is not None and all(ch is not None and ch.outcome == first for ch in children):
+            node.outcome = first
+            return True
+        return False
+    mover = node.player
+    best = None
+    all_proven = True
+    for ch in children:
+        if ch is None or ch.outcome is None:
+            all_proven = False
+        elif best is None or ch.outcome[mover] > best[mover]:
+            best = ch.outcome
+    if best is not None and (all_proven or best[mover] == max_utility):
+        node.outcome = best
+        return True
+    return False
+
+
+def _playouts(game: Game, state, rng: random.Random, rollouts: int, max_plies: int | None) -> list:
+    """The mean returns of `rollouts` native playouts; a playout cut short before the end scores 0 for everyone."""
+    n = game.num_players(state)
+    total = [0.0] * n
+    for _ in range(rollouts):
+        end = game.rollout(state, rng, max_plies)
+        if game.current_player(end) == TERMINAL:
+            for p, r in enumerate(game.returns(end)):
+                total[p] += r
+    return [t / rollouts for t in total]

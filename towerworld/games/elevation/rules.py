@@ -4,6 +4,10 @@ Turn generation is the hot path of search. A piece's turns depend only on a few 
 (which neighbours can give a tile, which can take one, which can be stepped onto at each height change a dig can
 make), so each piece's turns are looked up in a table keyed by those facts as bit masks over the 36 squares, and
 generated only the first time a key is met. The table holds shared move tuples; it is emptied when it grows large.
+The two biggest shapes (a dig then a step; the dragon's two digs: most of a position's 1,000 to 5,000 turns) are
+assembled from rows when their group is new: a row (the steps after one dig; the second digs after one first dig and
+one second source) depends on fewer squares than the group, so a position a search meets for the first time mostly
+reuses rows. `reference.py` is the plain generator this one is tested and timed against.
 """
 from __future__ import annotations
 
@@ -91,18 +95,16 @@ def build_state(rules: Rules, heights, placement: dict, kinds: tuple, mover: int
 # ---- turn generation ------------------------------------------------------------------------------------------------
 
 class _Masks:
-    """Bit masks of one position as seen by the side to move: empty squares, enemy squares, squares with terrain,
-    and squares by height (`at_most(h)`)."""
-    __slots__ = ("empty", "enemy", "terrain", "levels", "ones")
+    """Bit masks of one position as seen by the side to move: empty squares, enemy squares, squares with terrain and
+    with one tile, and by height: `le[h + 3]` holds the squares at most h high (from h = -3, none, to past the top,
+    all)."""
+    __slots__ = ("empty", "enemy", "terrain", "ones", "le")
 
     def __init__(self, heights, board, me: int):
+        levels = [0] * (max(heights) + 1)
         empty = enemy = 0
-        top = max(heights)
-        levels = [0] * (top + 1)
-        for s in range(SQUARES):
-            bit = BIT[s]
-            levels[heights[s]] |= bit
-            b = board[s]
+        for bit, h, b in zip(BIT, heights, board):
+            levels[h] |= bit
             if b < 0:
                 empty |= bit
             elif b // 6 != me:
@@ -110,31 +112,35 @@ class _Masks:
         self.empty = empty
         self.enemy = enemy
         self.terrain = ALL_SQUARES & ~levels[0]
-        self.ones = levels[1] if top >= 1 else 0
+        self.ones = levels[1] if len(levels) > 1 else 0
+        le = [0, 0, 0]
         acc = 0
-        for h in range(top + 1):          # levels[h] becomes "height at most h"
-            acc |= levels[h]
-            levels[h] = acc
-        self.levels = levels
-
-    def at_most(self, h: int) -> int:
-        if h < 0:
-            return 0
-        levels = self.levels
-        return levels[h] if h < len(levels) else ALL_SQUARES
+        for level in levels:
+            acc |= level
+            le.append(acc)
+        le += (ALL_SQUARES, ALL_SQUARES, ALL_SQUARES)
+        self.le = le
 
 
 _TABLE: dict = {}
-_TABLE_LIMIT = 60_000          # keys; the whole table is dropped past this (a few tens of MB at most)
+_TABLE_LIMIT = 80_000          # keys; all tables are dropped past this (3,000 random positions: 200 MB in all)
+_ROWS: dict = {}               # (square, targets) -> the dragon's rows of second digs (see _dig_dig)
+_DIG_MOVE_ROWS: tuple[dict, ...] = tuple({} for _ in range(SQUARES))   # per square: rows of steps after a dig
 
 
-def _lookup(key, make):
-    moves = _TABLE.get(key)
-    if moves is None:
-        if len(_TABLE) >= _TABLE_LIMIT:
-            _TABLE.clear()
-        moves = _TABLE[key] = tuple(make())
-    return moves
+def clear_tables() -> None:
+    """Forget every remembered group and row (measurements from a cold start)."""
+    _TABLE.clear()
+    _ROWS.clear()
+    for rows in _DIG_MOVE_ROWS:
+        rows.clear()
+
+
+def _store(key, moves) -> tuple:
+    if len(_TABLE) >= _TABLE_LIMIT or len(_ROWS) >= _TABLE_LIMIT // 8:
+        clear_tables()
+    group = _TABLE[key] = tuple(moves)
+    return group
 
 
 def _dig_pairs(sources: int, targets: int):
@@ -143,81 +149,133 @@ def _dig_pairs(sources: int, targets: int):
     return [(f, t) for f in squares_of(sources) for t in tgts if t != f]
 
 
-def _reachable(m: int, masks: _Masks, height: int, climb: int, anywhere: bool) -> int:
-    """Neighbours of `m` a piece standing at `height` may step onto: empty ones at most `climb` higher (any height
-    when `anywhere`, the ocean rule), enemy ones at least two lower (a capture)."""
-    up = masks.empty if anywhere else masks.empty & masks.at_most(height + climb)
-    return NEIGHBOUR_MASK[m] & (up | (masks.enemy & masks.at_most(height - 2)))
+def piece_turn_groups(heights, masks: _Masks, s: int, kind: int, rules: Rules, first: bool = False) -> list:
+    """Every complete legal turn of the piece on square `s`, as sorted groups of moves (tuples) in sorted order (with
+    `first`, only up to the first group that is not empty: enough to tell whether the piece can act).
 
-
-def piece_turn_groups(heights, masks: _Masks, s: int, kind: int, rules: Rules):
-    """Every complete legal turn of the piece on square `s`, as sorted groups of moves (tuples), in sorted order."""
+    A group's key is a shape tag, the square, then the masks (and leap codes) that the shape depends on, nothing else,
+    so that positions which differ elsewhere share the group."""
+    table = _TABLE
+    groups = []
     hs = heights[s]
+    i = hs + 3
     near = NEIGHBOUR_MASK[s]
+    empty, enemy, terrain, le = masks.empty, masks.enemy, masks.terrain, masks.le
     anywhere = rules.ocean and hs == 0
-    enemy = masks.enemy
-    digs_under_enemy = rules.samurai_undermining and kind == SAMURAI
-    forbidden = 0 if digs_under_enemy else enemy
-    sources = near & masks.terrain & ~forbidden
-    targets = near & masks.empty
-    at_most = masks.at_most
-
-    def steppable(change: int) -> int:
-        """Neighbours that may be stepped onto once a dig changed their height by `change`."""
-        up = masks.empty if anywhere else masks.empty & at_most(hs + 1 - change)
-        return near & (up | (enemy & at_most(hs - 2 - change)))
-
-    steps = steppable(0)
-    key: tuple  # the table's key: a shape tag, the square, then the masks (and leap codes) that shape depends on
+    forbidden = 0 if kind == SAMURAI and rules.samurai_undermining else enemy
+    diggable = terrain & ~forbidden
+    sources = near & diggable
+    targets = near & empty
+    # neighbours the piece may step onto, now and once a dig lowered or raised them by one
+    if anywhere:
+        steps = near & (empty | (enemy & le[i - 2]))
+    else:
+        steps = near & ((empty & le[i + 1]) | (enemy & le[i - 2]))
     if sources and targets:
-        key = (DIG_MOVE, s, sources, targets, steppable(-1), steps, steppable(1))
-        yield _lookup(key, lambda: _dig_move(key))
-    for m in squares_of(steps):
-        after = NEIGHBOUR_MASK[m]
-        key = (MOVE_DIG, s, m, after & masks.terrain & ~forbidden, after & (masks.empty | BIT[s]))
-        yield _lookup(key, lambda: _then_dig(key))
+        if anywhere:
+            lowered = near & (empty | (enemy & le[i - 1]))
+            raised = near & (empty | (enemy & le[i - 3]))
+        else:
+            lowered = near & ((empty & le[i + 2]) | (enemy & le[i - 1]))
+            raised = near & ((empty & le[i]) | (enemy & le[i - 3]))
+        key: tuple = (DIG_MOVE, s, sources, targets, lowered & sources, steps, raised & targets)
+        group = table.get(key)
+        if group is None:
+            group = _store(key, _dig_move(key))
+        groups.append(group)
+        if first and group:
+            return groups
+    if steps:
+        vacated = empty | BIT[s]
+        for m in squares_of(steps):
+            after = NEIGHBOUR_MASK[m]
+            key = (MOVE_DIG, s, m, after & diggable, after & vacated)
+            group = table.get(key)
+            if group is None:
+                group = _store(key, _then_dig(key))
+            groups.append(group)
+            if first and group:
+                return groups
     if kind == FISH:
         codes = tuple(_leap_code(heights, masks, s, end, mid, anywhere, rules.ocean) for end, mid in LEAPS[s])
         if sources and targets and any(codes):
             key = (FISH_DIG_LEAP, s, sources, targets, codes)
-            yield _lookup(key, lambda: _dig_leap(key))
+            group = table.get(key)
+            if group is None:
+                group = _store(key, _dig_leap(key))
+            groups.append(group)
         for (end, _), code in zip(LEAPS[s], codes):
             if code & 2:
                 after = NEIGHBOUR_MASK[end]
-                key = (FISH_LEAP_DIG, s, end, after & masks.terrain & ~enemy, after & masks.empty)
-                yield _lookup(key, lambda: _then_dig(key))
+                key = (FISH_LEAP_DIG, s, end, after & terrain & ~enemy, after & empty)
+                group = table.get(key)
+                if group is None:
+                    group = _store(key, _then_dig(key))
+                groups.append(group)
     elif kind == DRAGON:
         if sources and targets:
-            key = (DIG_DIG, s, near & ~masks.terrain, near & masks.ones, near & enemy, targets)
-            yield _lookup(key, lambda: _dig_dig(key))
+            key = (DIG_DIG, s, sources, sources & masks.ones, targets)
+            group = table.get(key)
+            if group is None:
+                group = _store(key, _dig_dig(key))
+            groups.append(group)
         for m in squares_of(steps):
-            ocean_floor = rules.ocean and heights[m] == 0
-            second = _reachable(m, masks, heights[m], 1, ocean_floor)
+            hm = heights[m]
+            j = hm + 3
+            ocean_floor = rules.ocean and hm == 0
+            second = NEIGHBOUR_MASK[m] & ((empty if ocean_floor else empty & le[j + 1]) | (enemy & le[j - 2]))
             # back to the square just left only after a capture: otherwise the turn changed nothing
-            if enemy & BIT[m] and (hs <= heights[m] + 1 or ocean_floor):
+            if enemy & BIT[m] and (hs <= hm + 1 or ocean_floor):
                 second |= BIT[s]
             key = (MOVE_MOVE, s, m, second)
-            yield _lookup(key, lambda: [(key[1], MOVE_MOVE, key[2], m2) for m2 in squares_of(key[3])])
-        key = (LONE_STEP, s, _reachable(s, masks, hs, 2, anywhere))
-        yield _lookup(key, lambda: [(key[1], LONE_STEP, m) for m in squares_of(key[2])])
+            group = table.get(key)
+            if group is None:
+                group = _store(key, [(s, MOVE_MOVE, m, m2) for m2 in squares_of(second)])
+            groups.append(group)
+        reach = near & ((empty if anywhere else empty & le[i + 2]) | (enemy & le[i - 2]))
+        key = (LONE_STEP, s, reach)
+        group = table.get(key)
+        if group is None:
+            group = _store(key, [(s, LONE_STEP, m) for m in squares_of(reach)])
+        groups.append(group)
     if rules.undermining:
-        key = (UNDERMINE, s, near & enemy & masks.terrain, targets)
-        yield _lookup(key, lambda: [(key[1], UNDERMINE, f, t) for f, t in _dig_pairs(key[2], key[3])])
+        key = (UNDERMINE, s, near & enemy & terrain, targets)
+        group = table.get(key)
+        if group is None:
+            group = _store(key, [(s, UNDERMINE, f, t) for f, t in _dig_pairs(key[2], key[3])])
+        groups.append(group)
+    return groups
 
 
 def _dig_move(key):
+    """Dig then step, assembled from rows: a row is every step after one dig, so it depends only on the square, the
+    dig and where the piece may step then (rows are shared between groups)."""
     _, s, sources, targets, lowered, level, raised = key
-    out = []
-    for f, t in _dig_pairs(sources, targets):
+    rows = _DIG_MOVE_ROWS[s]
+    tgts = squares_of(targets)
+    out: list = []
+    for f in squares_of(sources):
         # the dig lowers f and raises t; every other neighbour keeps its height
-        steps = (level & ~BIT[f] & ~BIT[t]) | (lowered & BIT[f]) | (raised & BIT[t])
-        out += [(s, DIG_MOVE, f, t, m) for m in squares_of(steps)]
+        bit = BIT[f]
+        after_f = (level & ~bit) | (lowered & bit)
+        for t in tgts:
+            if t == f:
+                continue
+            steps = (after_f & ~BIT[t]) | (raised & BIT[t])
+            row_key = steps << 12 | f << 6 | t
+            row = rows.get(row_key)
+            if row is None:
+                if len(rows) >= _TABLE_LIMIT // 16:
+                    rows.clear()
+                row = rows[row_key] = tuple([(s, DIG_MOVE, f, t, m) for m in squares_of(steps)])
+            out += row
     return out
 
 
 def _then_dig(key):
     kind, s, m, sources, targets = key
-    return [(s, kind, m, f, t) for f, t in _dig_pairs(sources, targets)]
+    tgts = squares_of(targets)
+    return [(s, kind, m, f, t) for f in squares_of(sources) for t in tgts if t != f]
 
 
 def _leap_code(heights, masks: _Masks, s: int, end: int, mid: int, anywhere: bool, ocean: bool) -> int:
@@ -251,20 +309,29 @@ def _dig_leap(key):
 
 
 def _dig_dig(key):
-    _, s, bare, single, enemies, targets = key
-    out = []
-    near = squares_of(NEIGHBOUR_MASK[s])
+    """The dragon's two digs, assembled from rows: a row is every second dig onto the targets after one first dig and
+    one second source, so it depends only on the square and the targets, and a new group is mostly rows met before."""
+    _, s, sources, single, targets = key
+    rows = _ROWS.get((s, targets))
+    if rows is None:
+        rows = _ROWS[(s, targets)] = {}
     tgts = squares_of(targets)
-    for f1, t1 in _dig_pairs(NEIGHBOUR_MASK[s] & ~bare & ~enemies, targets):
-        for f2 in near:
-            tiles = 0 if bare & BIT[f2] else 1 if single & BIT[f2] else 2
-            tiles += (f2 == t1) - (f2 == f1)
-            if tiles <= 0 or enemies & BIT[f2]:
+    out: list = []
+    for f1 in squares_of(sources):
+        # a square that held one tile has none left for the second dig; the first dig's target has one now
+        left = sources & ~BIT[f1] if single & BIT[f1] else sources
+        for t1 in tgts:
+            if t1 == f1:
                 continue
-            if f2 == t1:            # moving the first tile on: not straight back where it came from
-                out += [(s, DIG_DIG, f1, t1, f2, t2) for t2 in tgts if t2 != f2 and t2 != f1]
-            else:
-                out += [(s, DIG_DIG, f1, t1, f2, t2) for t2 in tgts if t2 != f2]
+            first = (f1 * SQUARES + t1) * SQUARES
+            for f2 in squares_of(left | BIT[t1]):
+                row = rows.get(first + f2)
+                if row is None:
+                    # moving the first tile on: not straight back where it came from
+                    back = f1 if f2 == t1 else -1
+                    row = rows[first + f2] = tuple([(s, DIG_DIG, f1, t1, f2, t2) for t2 in tgts
+                                                    if t2 != f2 and t2 != back])
+                out += row
     return out
 
 
@@ -280,10 +347,9 @@ def all_turns(st: State) -> list:
         out.append((DRAW, OFFER))
     heights, board, kinds, me, used = st.heights, st.board, st.kinds, st.mover, st.used
     masks = _Masks(heights, board, me)
-    for s in range(SQUARES):
-        b = board[s]
-        if b >= 0 and b // 6 == me and b != used:
-            for group in piece_turn_groups(heights, masks, s, kinds[b], rules):
+    for s in sorted(st.pos[me * 6:me * 6 + 6]):          # by square: the moves come out sorted
+        if s >= 0 and board[s] != used:
+            for group in piece_turn_groups(heights, masks, s, kinds[board[s]], rules):
                 out += group
     return out
 
@@ -303,7 +369,7 @@ def has_turn(heights, board, kinds, me: int, rules: Rules, used: int = -1) -> bo
     for s in range(SQUARES):
         b = board[s]
         if b >= 0 and b // 6 == me and b != used:
-            if any(piece_turn_groups(heights, masks, s, kinds[b], rules)):
+            if any(piece_turn_groups(heights, masks, s, kinds[b], rules, first=True)):
                 return True
     return False
 
