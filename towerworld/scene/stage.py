@@ -353,9 +353,13 @@ class Stage:
             for pid, pose in self.poses.items():
                 stacks.setdefault((round(pose.x), round(pose.y)), []).append(pid)
             for members in stacks.values():
-                named = sorted(((pose.z, components.describe(pose), pid) for pid in members
-                                for pose in (self.poses[pid],) if not pose.face_up and pose.look), reverse=True)
-                named = [(z, words, pid) for z, words, pid in named if words]
+                named = []         # (height, caption, piece) of each face-down piece with a known face, top first
+                for pid in members:
+                    pose = self.poses[pid]
+                    words = components.describe(pose) if not pose.face_up and pose.look else ""
+                    if words:
+                        named.append((pose.z, words, pid))
+                named.sort(reverse=True)
                 if named:
                     top = max(self.poses[pid].top for pid in members)
                     lowest_z, _, lowest = named[-1]
