@@ -163,10 +163,28 @@ def static_eval(heights, board, kinds, player: int, to_move: int, rules) -> floa
     flee = 3.0 + 6.0 * max(0.0, -material) / 100.0
     score -= hunt * _reach(heights, mine, theirs) - flee * _reach(heights, theirs, mine)
     score += material * (12 - len(mine) - len(theirs)) / 24.0
+    # a lead is converted by trapping: the side ahead gains as the other side's safe squares run out
+    if material > 0:
+        score -= 0.03 * material * _safe_squares(heights, board, theirs, mine)
+    elif material < 0:
+        score -= 0.03 * material * _safe_squares(heights, board, mine, theirs)
     # mobility
     score += 0.8 * (_mobility(heights, board, mine) - _mobility(heights, board, theirs))
     score += 1.5 * (sum(heights[s] for s in mine) / len(mine) - sum(heights[s] for s in theirs) / len(theirs))
     return score
+
+
+def _safe_squares(heights, board, hunted, hunters) -> int:
+    """How many squares the `hunted` pieces can step to (climb at most one) where no hunter stands two above."""
+    n = 0
+    for s in hunted:
+        limit = heights[s] + 1
+        for m in NEIGHBOURS[s]:
+            if board[m] < 0 and heights[m] <= limit:
+                hm2 = heights[m] + 2
+                if not any(heights[a] >= hm2 and a in ADJACENT[m] for a in hunters):
+                    n += 1
+    return n
 
 
 def _mobility(heights, board, squares) -> int:
@@ -281,6 +299,64 @@ def _pressure(heights, board, side: int) -> list:
     return out
 
 
+# ---- forcing lines ---------------------------------------------------------------------------------------------------
+
+def _taken_value(board, kinds, move, side: int) -> float:
+    """Material `side` captures with `move` (a dragon's two steps may take two pieces)."""
+    kind = move[1]
+    if kind in (DIG_MOVE, FISH_DIG_LEAP):
+        squares: tuple[int, ...] = (move[4],)
+    elif kind in (MOVE_DIG, FISH_LEAP_DIG, LONE_STEP):
+        squares = (move[2],)
+    elif kind == MOVE_MOVE:
+        squares = (move[2], move[3])
+    else:
+        return 0.0
+    total = 0.0
+    for q in squares:
+        v = board[q]
+        if v >= 0 and v // 6 != side:
+            total += VALUE[kinds[v]]
+    return total
+
+
+def _best_take(heights, board, kinds, side: int, rules) -> float:
+    """What `side`, to move, can win at once: the most valuable piece it threatens, less a samurai's worth when an
+    other enemy piece stands two above that square (the captor would be taken back)."""
+    best = 0.0
+    for e in threats(heights, board, kinds, side, rules):
+        value = VALUE[kinds[board[e]]]
+        he = heights[e]
+        if any(board[q] >= 0 and board[q] // 6 != side and heights[q] - he >= 2 for q in NEIGHBOURS[e]):
+            value -= VALUE[SAMURAI]
+        if value > best:
+            best = value
+    return best
+
+
+def forced_gain(heights, board, kinds, side: int, rules, floor: float) -> float:
+    """The least material `side` wins over the other side's reply and `side`'s capture after it, `side` having just
+    moved: for every reply, what `side` can then take less what the reply took. A reply that leaves `side` nothing is
+    what a defender plays, so the scan stops as soon as the result is at most `floor` (replies by the threatened
+    pieces and captures are tried first: they are the likely refutations). A defender with no turn has lost: WIN."""
+    enemy = 1 - side
+    replies = light_turns(heights, board, kinds, enemy, rules)
+    if not replies:
+        return WIN
+    hunted = threats(heights, board, kinds, side, rules)
+    first = [m for m in replies if m[0] in hunted or _captures(board, m, enemy)]
+    worst = WIN
+    for group in (first, replies):
+        for m in group:
+            h, b, _ = successor(heights, board, m)
+            net = _best_take(h, b, kinds, side, rules) - _taken_value(board, kinds, m, enemy)
+            if net < worst:
+                worst = net
+                if worst <= floor:
+                    return worst
+    return worst
+
+
 # ---- the search -----------------------------------------------------------------------------------------------------
 
 class _Node:
@@ -303,7 +379,8 @@ class ElevationMCTS:
     LEVELS = {"easy": 0.2, "normal": 1.0, "strong": 3.0}
 
     def __init__(self, seed=None, level=None, seconds: float | None = None, c: float = 0.5, sample: int = 24,
-                 root_width: int = 14, reply_pool: int = 48, max_iterations: int = 1_000_000):
+                 root_width: int = 14, reply_pool: int = 48, max_iterations: int = 1_000_000,
+                 forcing_width: int = 40):
         self.rng = random.Random(seed)
         self.seconds = self._seconds(level) if seconds is None else seconds
         self.c = c
@@ -313,6 +390,9 @@ class ElevationMCTS:
         self.max_iterations = max_iterations
         self.last_iterations = 0
         self.last_seconds = 0.0
+        self.last_forced: float | None = None      # the material the last forcing turn wins, when one was played
+        self.forcing_width = forcing_width
+        self.forcing_share = 0.5
 
     def _seconds(self, level) -> float:
         if level is None:
@@ -345,6 +425,9 @@ class ElevationMCTS:
         root.moves = self._root_order(state, turns)
         if root.moves and root.moves[0][1] >= WIN / 2:
             return root.moves[0][0]                     # a winning capture
+        forcing = self._forcing(state, root.moves, start + self.forcing_share * self.seconds)
+        if forcing is not None:
+            return forcing
         # the prior: the best-ranked positions (and every capture) get the search's time
         root.moves = [m for m, _ in root.moves[:self.root_width]] + [
             m for m, _ in root.moves[self.root_width:] if _captures(state.board, m, me)]
@@ -357,12 +440,36 @@ class ElevationMCTS:
         best = max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].value / max(kv[1].visits, 1)))
         return best[0]
 
+    def _forcing(self, state: State, ranked: list, deadline: float):
+        """A turn that wins material whatever the reply (see forced_gain), or None: among the best-ranked turns that
+        capture or threaten, the one whose least gain is largest, when that is at least a samurai's worth."""
+        if state.rules.two_pieces:
+            return None                 # the light states search one piece a turn; a second piece could refute
+        me = state.mover
+        kinds, rules = state.kinds, state.rules
+        best, best_gain = None, VALUE[SAMURAI] - 10.0
+        tried = 0
+        for m, _ in ranked:
+            if tried >= self.forcing_width or (tried and time.perf_counter() > deadline):
+                break
+            h, b, _ = successor(state.heights, state.board, m)
+            now = _taken_value(state.board, kinds, m, me)
+            if not now and not threats(h, b, kinds, me, rules):
+                continue
+            tried += 1
+            gain = now + forced_gain(h, b, kinds, me, rules, best_gain - now)
+            if gain > best_gain:
+                best, best_gain = m, gain
+        self.last_forced = best_gain if best is not None else None
+        return best
+
     def _root_order(self, state: State, turns: list) -> list:
-        """(move, value) for every distinct resulting position, best first; for a side that is ahead, a position that
-        arose before is worth no more than a draw (0)."""
+        """(move, value) for every distinct resulting position, best first; a side that is ahead never returns to a
+        position that arose before (unless every turn does): that invites a third repetition, a draw."""
         me = state.mover
         seen = {}
         ahead = evaluate(state, me) > 30
+        repeats = set()         # ahead, these turns are left out: the search below the root cannot see repetition
         for m in turns:
             h, b, gain = successor(state.heights, state.board, m)
             key = (h, b)
@@ -372,9 +479,11 @@ class ElevationMCTS:
             # ahead, any return to an earlier position invites a third repetition by the other side
             if ahead and position_key(h, b, self.kinds, 1 - me, -1) in state.history:
                 v = min(v, 0.0)
+                repeats.add(m)
             seen[key] = (v + self.rng.random() * 1e-3, m)
-        ranked = sorted(seen.values(), reverse=True)
-        return [(m, v) for v, m in ranked]
+        ranked = [(m, v) for v, m in sorted(seen.values(), reverse=True)]
+        fresh = [mv for mv in ranked if mv[0] not in repeats]
+        return fresh or ranked
 
     # ---- below the root --------------------------------------------------------------------------------------------
     def _order(self, node: _Node, ranked: bool = False) -> list:
