@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections import Counter
 
 from towerworld.engine.game import BadOption
 from towerworld.games.elevation.board import (
@@ -393,6 +394,7 @@ class ElevationMCTS:
         self.last_forced: float | None = None      # the material the last forcing turn wins, when one was played
         self.forcing_width = forcing_width
         self.forcing_share = 0.5
+        self._ahead = False
 
     def _seconds(self, level) -> float:
         if level is None:
@@ -437,8 +439,26 @@ class ElevationMCTS:
             it += 1
         self.last_iterations = it
         self.last_seconds = time.perf_counter() - start
-        best = max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].value / max(kv[1].visits, 1)))
-        return best[0]
+        ranked = sorted(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].value / max(kv[1].visits, 1)),
+                        reverse=True)
+        if self._ahead:
+            # the other side could answer with a third repetition (undoing a dig, say): ahead, play the best turn
+            # that leaves no such answer
+            twice = {k for k, n in Counter(state.history).items() if n >= 2}
+            for m, _ in ranked[:4] if twice else ():
+                if not self._allows_repetition(state, m, twice):
+                    return m
+        return ranked[0][0]
+
+    def _allows_repetition(self, state: State, move, keys: set) -> bool:
+        """Whether some reply to `move` leads to a position whose key is in `keys`."""
+        me = state.mover
+        h, b, _ = successor(state.heights, state.board, move)
+        for reply in light_turns(h, b, self.kinds, 1 - me, self.rules):
+            h2, b2, _ = successor(h, b, reply)
+            if position_key(h2, b2, self.kinds, me, -1) in keys:
+                return True
+        return False
 
     def _forcing(self, state: State, ranked: list, deadline: float):
         """A turn that wins material whatever the reply (see forced_gain), or None: among the best-ranked turns that
@@ -468,7 +488,7 @@ class ElevationMCTS:
         position that arose before (unless every turn does): that invites a third repetition, a draw."""
         me = state.mover
         seen = {}
-        ahead = evaluate(state, me) > 30
+        ahead = self._ahead = evaluate(state, me) > 30
         repeats = set()         # ahead, these turns are left out: the search below the root cannot see repetition
         for m in turns:
             h, b, gain = successor(state.heights, state.board, m)
