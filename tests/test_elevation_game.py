@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from towerworld.engine.game import TERMINAL, OMNISCIENT
+from towerworld.engine.game import TERMINAL, OMNISCIENT, BadOption
 from towerworld.engine.pieces import size
 from towerworld.games.elevation import GAME as G
 from towerworld.engine.agent import ask
@@ -202,3 +202,18 @@ def test_ahead_the_search_never_returns_to_an_earlier_position():
         move = ask(ElevationMCTS(seed=seed, seconds=0.2), G, st)
         after, _ = G.apply(st, move)
         assert after.history[-1] not in st.history[:-1], G.format_move(st, move)
+
+
+def test_levels_are_simulation_budgets_and_repeat_exactly():
+    """A named level is a number of simulations (no clock), so a seeded agent's choice does not depend on the load."""
+    assert ElevationMCTS.budget("easy") == (None, ElevationMCTS.LEVELS["easy"])
+    assert ElevationMCTS.budget("300it") == (None, 300) and ElevationMCTS.budget("0.5") == (0.5, None)
+    st = G.apply_texts(G.new_state(), "Db1 -b2 -b3", "De6 -e5 -e4")
+    picks = set()
+    for _ in range(2):
+        agent = G.agents()["mcts"](G, 7, "300it")
+        picks.add(ask(agent, G, st))
+        assert agent.last_iterations == 300
+    assert len(picks) == 1
+    with pytest.raises(BadOption, match="level must be one of easy, normal, strong"):
+        ElevationMCTS(level="fastest")

@@ -377,35 +377,48 @@ class _Node:
 class ElevationMCTS:
     """UCT with progressive widening over prior-ordered complete turns; evaluation at the leaves."""
     name = "mcts"
-    LEVELS = {"easy": 0.2, "normal": 1.0, "strong": 3.0}
+    # simulations a move: the same choice whatever the machine's load, so a seeded ladder repeats exactly; on an idle
+    # machine normal takes well under a second (about 2,800 simulations a CPU second)
+    LEVELS = {"easy": 150, "normal": 1_000, "strong": 4_000}
 
     def __init__(self, seed=None, level=None, seconds: float | None = None, c: float = 0.5, sample: int = 24,
                  root_width: int = 14, reply_pool: int = 48, max_iterations: int = 1_000_000,
                  forcing_width: int = 40):
         self.rng = random.Random(seed)
-        self.seconds = self._seconds(level) if seconds is None else seconds
+        self.seconds: float | None = seconds       # None: no clock, the simulation budget alone ends the search
+        self.max_iterations = max_iterations
+        if seconds is None:
+            self.seconds, budget = self.budget(level)
+            self.max_iterations = budget or max_iterations
         self.c = c
         self.sample = sample
         self.root_width = root_width
         self.reply_pool = reply_pool
-        self.max_iterations = max_iterations
         self.last_iterations = 0
         self.last_seconds = 0.0
         self.last_forced: float | None = None      # the material the last forcing turn wins, when one was played
         self.forcing_width = forcing_width
         self.forcing_share = 0.5
-        self._ahead = False
+        self._playing_on = False
 
-    def _seconds(self, level) -> float:
+    @classmethod
+    def budget(cls, level) -> tuple[float | None, int | None]:
+        """(seconds or None, simulations or None) for a level: a name, simulations such as "500it", or seconds."""
         if level is None:
-            return self.LEVELS["normal"]
-        if level in self.LEVELS:
-            return self.LEVELS[level]
+            return None, cls.LEVELS["normal"]
+        if level in cls.LEVELS:
+            return None, cls.LEVELS[level]
+        text = str(level).strip().lower()
+        if text.endswith("it") and text[:-2].isdigit() and 0 < int(text[:-2]) <= 10_000_000:
+            return None, int(text[:-2])
         try:
-            return float(level)
-        except (TypeError, ValueError):
-            raise BadOption(f"The Elevation MCTS level must be one of {', '.join(self.LEVELS)} or a number of "
-                            f"seconds, not {str(level)[:40]!r}.") from None
+            seconds = float(text)
+        except ValueError:
+            seconds = -1.0
+        if not 0 < seconds <= 600:
+            raise BadOption(f"The Elevation MCTS level must be one of {', '.join(cls.LEVELS)}, a number of simulations "
+                            f"such as 500it, or a number of seconds, not {str(level)[:40]!r}.")
+        return seconds, None
 
     # ---- entry points ---------------------------------------------------------------------------------------------
     def choose(self, view):
@@ -421,13 +434,14 @@ class ElevationMCTS:
         if len(turns) == 1:
             return turns[0]
         start = time.perf_counter()
-        deadline = start + self.seconds
+        deadline = math.inf if self.seconds is None else start + self.seconds
         self.kinds, self.rules = state.kinds, state.rules
         root = _Node(state.heights, state.board, me)
         root.moves = self._root_order(state, turns)
         if root.moves and root.moves[0][1] >= WIN / 2:
             return root.moves[0][0]                     # a winning capture
-        forcing = self._forcing(state, root.moves, start + self.forcing_share * self.seconds)
+        forcing = self._forcing(state, root.moves, math.inf if self.seconds is None
+                                else start + self.forcing_share * self.seconds)
         if forcing is not None:
             return forcing
         # the prior: the best-ranked positions (and every capture) get the search's time
@@ -441,9 +455,9 @@ class ElevationMCTS:
         self.last_seconds = time.perf_counter() - start
         ranked = sorted(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].value / max(kv[1].visits, 1)),
                         reverse=True)
-        if self._ahead:
-            # the other side could answer with a third repetition (undoing a dig, say): ahead, play the best turn
-            # that leaves no such answer
+        if self._playing_on:
+            # the other side could answer with a third repetition (undoing a dig, say): unless behind, play the
+            # best turn that leaves no such answer
             twice = {k for k, n in Counter(state.history).items() if n >= 2}
             for m, _ in ranked[:4] if twice else ():
                 if not self._allows_repetition(state, m, twice):
@@ -484,20 +498,20 @@ class ElevationMCTS:
         return best
 
     def _root_order(self, state: State, turns: list) -> list:
-        """(move, value) for every distinct resulting position, best first; a side that is ahead never returns to a
-        position that arose before (unless every turn does): that invites a third repetition, a draw."""
+        """(move, value) for every distinct resulting position, best first; a side that is not clearly behind never
+        returns to a position that arose before (unless every turn does): that invites a third repetition, a draw."""
         me = state.mover
         seen = {}
-        ahead = self._ahead = evaluate(state, me) > 30
-        repeats = set()         # ahead, these turns are left out: the search below the root cannot see repetition
+        playing_on = self._playing_on = evaluate(state, me) > -50      # not clearly behind: play on for the win
+        repeats = set()         # left out unless behind: the search below the root cannot see repetition
         for m in turns:
             h, b, gain = successor(state.heights, state.board, m)
             key = (h, b)
             if key in seen:
                 continue
             v = static_eval(h, b, self.kinds, me, 1 - me, self.rules)
-            # ahead, any return to an earlier position invites a third repetition by the other side
-            if ahead and position_key(h, b, self.kinds, 1 - me, -1) in state.history:
+            # a return to an earlier position invites a third repetition by the other side
+            if playing_on and position_key(h, b, self.kinds, 1 - me, -1) in state.history:
                 v = min(v, 0.0)
                 repeats.add(m)
             seen[key] = (v + self.rng.random() * 1e-3, m)
