@@ -217,3 +217,17 @@ def test_levels_are_simulation_budgets_and_repeat_exactly():
     assert len(picks) == 1
     with pytest.raises(BadOption, match="level must be one of easy, normal, strong"):
         ElevationMCTS(level="fastest")
+
+
+def test_the_search_sees_the_other_sides_trap_coming():
+    """The trap of _trap() from the other side: Blue's samurai on c3 can step to b2, two above Red's hemmed-in fish
+    on a1. A Red turn elsewhere loses the fish; digging b2 down and stepping onto it does not. The search plays a turn
+    that keeps its material."""
+    st = G.position({"a1": "fish:0:c", "f1": "samurai:0:a", "c3": "samurai:1:a"},
+                    heights={"a1": 1, "a2": 4, "b1": 4, "b2": 3, "c3": 3})
+    agent = ElevationMCTS(seed=3, level="300it")
+    agent.kinds, agent.rules = st.kinds, st.rules
+    assert agent._loses_material(st, G.parse_move(st, "Sf1 e1>e2 -f2"))
+    assert not agent._loses_material(st, G.parse_move(st, "Fa1 b2>a2 -b2"))
+    move = ask(agent, G, st)
+    assert not agent._loses_material(st, move), G.format_move(st, move)

@@ -3,14 +3,17 @@
 `evaluate(state, player)` knows what wins the game: material; height over neighbouring enemies (a capture needs two
 steps up, so standing two above an enemy next door is a threat and two below one is a danger); threats for the side to
 move and for the other side, with whether a threatened piece has a safe square to escape to; striking distance (how
-far each side is from standing two above an enemy); and mobility.
+far each side is from standing two above an enemy); for the side ahead, how few safe squares the enemy has left (a
+lead is converted by trapping); and mobility.
 
-`ElevationMCTS` (the default opponent, 'mcts') is UCT over light search states (heights and board only): a turn has
-1,000 to 5,000 legal moves, so the tree widens progressively. At the root every distinct resulting position is ranked
-by the evaluation and the ranking is the prior order; below the root captures come first, then the moves of pieces
-under threat, then a random sample. Leaves are valued by the evaluation squashed to [-1, 1]; a side with no complete
-turn has lost. It never offers a draw, accepts one only when clearly behind, and steers away from a third repetition
-when it is ahead.
+`ElevationMCTS` (the default opponent, 'mcts') first looks for a forcing turn: one after which, whatever the reply,
+it can capture more than the reply took (`forced_gain`, three plies over every reply, refutations first), and plays it
+at once. Otherwise it runs UCT over light search states (heights and board only): a turn has 1,000 to 5,000 legal
+moves, so the tree widens progressively. At the root every distinct resulting position is ranked by the evaluation and
+the ranking is the prior order; below the root captures come first, then the moves of pieces under threat, then a
+random sample. Leaves are valued by the evaluation squashed to [-1, 1]; a side with no complete turn has lost. It never
+offers a draw, accepts one only when clearly behind, and unless clearly behind neither returns to an earlier position
+nor leaves the other side a reply that makes a third repetition. Levels are simulation budgets.
 """
 from __future__ import annotations
 
@@ -399,6 +402,7 @@ class ElevationMCTS:
         self.last_forced: float | None = None      # the material the last forcing turn wins, when one was played
         self.forcing_width = forcing_width
         self.forcing_share = 0.5
+        self.check_width = 3           # best-visited turns checked for a forcing reply before one is played
         self._playing_on = False
 
     @classmethod
@@ -455,14 +459,35 @@ class ElevationMCTS:
         self.last_seconds = time.perf_counter() - start
         ranked = sorted(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].value / max(kv[1].visits, 1)),
                         reverse=True)
-        if self._playing_on:
-            # the other side could answer with a third repetition (undoing a dig, say): unless behind, play the
-            # best turn that leaves no such answer
-            twice = {k for k, n in Counter(state.history).items() if n >= 2}
-            for m, _ in ranked[:4] if twice else ():
-                if not self._allows_repetition(state, m, twice):
-                    return m
+        twice = {k for k, n in Counter(state.history).items() if n >= 2} if self._playing_on else set()
+        for m, _ in ranked[:self.check_width]:
+            # the other side could answer with a third repetition (undoing a dig, say), or with a forcing turn of its
+            # own: play the best-visited turn that leaves neither
+            if twice and self._allows_repetition(state, m, twice):
+                continue
+            if not self.rules.two_pieces and self._loses_material(state, m):
+                continue
+            return m
         return ranked[0][0]
+
+    def _loses_material(self, state: State, move) -> bool:
+        """Whether the other side has a reply to `move` that wins at least a samurai's worth however `move`'s side
+        answers (forced_gain from its side, over its capturing and threatening replies)."""
+        me = state.mover
+        h, b, now = successor(state.heights, state.board, move)
+        if now and not any(p >= 0 and p // 6 != me for p in b):
+            return False
+        enemy = 1 - me
+        need = VALUE[SAMURAI] - 10.0
+        won = _taken_value(state.board, self.kinds, move, me)
+        for reply in light_turns(h, b, self.kinds, enemy, self.rules):
+            h2, b2, _ = successor(h, b, reply)
+            taken = _taken_value(b, self.kinds, reply, enemy)
+            if not taken and not threats(h2, b2, self.kinds, enemy, self.rules):
+                continue
+            if taken + forced_gain(h2, b2, self.kinds, enemy, self.rules, need - taken) - won >= need:
+                return True
+        return False
 
     def _allows_repetition(self, state: State, move, keys: set) -> bool:
         """Whether some reply to `move` leads to a position whose key is in `keys`."""
