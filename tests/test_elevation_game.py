@@ -5,12 +5,12 @@ import random
 
 import pytest
 
-from towerworld.engine.game import TERMINAL, OMNISCIENT
+from towerworld.engine.game import TERMINAL, OMNISCIENT, BadOption
 from towerworld.engine.pieces import size
 from towerworld.games.elevation import GAME as G
 from towerworld.engine.agent import ask
 from towerworld.games.elevation.board import DRAW, square_of as sq_of
-from towerworld.games.elevation.strategy import ElevationMCTS, evaluate, threats
+from towerworld.games.elevation.strategy import ElevationMCTS, _safe_squares, evaluate, forced_gain, threats
 
 
 def random_game(options, seed, plies=120):
@@ -146,3 +146,88 @@ def test_the_default_opponent_never_offers_a_draw():
     ahead = G.position({"c3": "dragon:0:b", "d1": "dragon:0:e", "f6": "samurai:1:a"})
     offered = G.apply(G.apply_texts(ahead, "Dc3 b2>d4 b2>d4"), (DRAW, 0))[0]     # Blue offers a draw, Red answers
     assert ask(agent, G, offered) == (DRAW, 2)
+
+
+def _trap(escape_height: int):
+    """Red's samurai on c3 (3) can step to b2 (3), two above the Blue fish in the corner a1 (1); the fish's other
+    neighbours a2 and b1 stand at `escape_height`. Blue's samurai is far away on f6."""
+    return G.position({"c3": "samurai:0:a", "a1": "fish:1:c", "f6": "samurai:1:a"},
+                      heights={"a1": 1, "a2": escape_height, "b1": escape_height, "b2": 3, "c3": 3})
+
+
+def test_forced_gain_sees_a_trapped_piece_and_an_escape():
+    """'A capture needs two steps up' (onto an enemy only if the mover stands at least two steps above it) and a move
+    climbs at most one step: a fish at 1 hemmed in by squares at 4 cannot get away from a samurai two above it, but
+    one with a square at 2 beside it steps out of reach."""
+    for escape_height, trapped in ((4, True), (2, False)):
+        st = G.apply_texts(_trap(escape_height), "Sc3 d4>d3 -b2")        # Blue to move, the fish threatened
+        gain = forced_gain(st.heights, st.board, st.kinds, 0, st.rules, floor=-1e9)
+        assert (gain >= 100) == trapped, (escape_height, gain)
+
+
+def test_mcts_springs_the_trap_and_takes_the_fish():
+    st = _trap(4)
+    agent = ElevationMCTS(seed=2, seconds=0.3)
+    defender = G.agents()["elev-greedy"](G, 5, None)
+    blue = lambda state: sum(p >= 0 for p in state.pos[6:])  # noqa: E731
+    for _ in range(2):
+        st, _ = G.apply(st, ask(agent, G, st))
+        if blue(st) < 2:
+            break
+        st, _ = G.apply(st, ask(defender, G, st))
+    assert blue(st) == 1 and st.pos[6 + 2] < 0, "Red takes the fish within its first two turns"
+
+
+def test_the_side_ahead_prefers_the_enemy_hemmed_in():
+    """Ahead in material, fewer safe squares for the enemy is better (a lead is converted by trapping), and the
+    further ahead, the more it counts."""
+    def gain_of_hemming(extra: dict) -> float:
+        pieces = {"c3": "dragon:0:b", "e3": "dragon:0:e", "a1": "fish:1:c", **extra}
+        open_field = G.position(pieces, heights={"a1": 1, "a2": 2, "b1": 2, "b2": 2}, mover=1)
+        hemmed = G.position(pieces, heights={"a1": 1, "a2": 2, "b1": 4, "b2": 4}, mover=1)
+        assert _safe_squares(hemmed.heights, hemmed.board, [sq_of("a1")], [sq_of("c3"), sq_of("e3")]) == 1
+        assert _safe_squares(open_field.heights, open_field.board, [sq_of("a1")], [sq_of("c3"), sq_of("e3")]) == 3
+        return evaluate(hemmed, 0) - evaluate(open_field, 0)
+
+    far_ahead = gain_of_hemming({})                          # two dragons against a fish
+    less_ahead = gain_of_hemming({"f6": "samurai:1:a"})      # and a samurai far away, on squares the change misses
+    assert far_ahead > 0 and far_ahead > less_ahead + 1.0
+
+
+def test_ahead_the_search_never_returns_to_an_earlier_position():
+    """'Each undo the other player's move three times in a row' is a draw: ahead, the search keeps the game moving."""
+    st = G.position({"c3": "dragon:0:b", "d1": "dragon:0:e", "f6": "samurai:1:a"})
+    st = G.apply_texts(st, "Dc3 -c4", "Sf6 e6>e5 -e6", "Dc4 -c3")
+    for seed in range(3):
+        move = ask(ElevationMCTS(seed=seed, seconds=0.2), G, st)
+        after, _ = G.apply(st, move)
+        assert after.history[-1] not in st.history[:-1], G.format_move(st, move)
+
+
+def test_levels_are_simulation_budgets_and_repeat_exactly():
+    """A named level is a number of simulations (no clock), so a seeded agent's choice does not depend on the load."""
+    assert ElevationMCTS.budget("easy") == (None, ElevationMCTS.LEVELS["easy"])
+    assert ElevationMCTS.budget("300it") == (None, 300) and ElevationMCTS.budget("0.5") == (0.5, None)
+    st = G.apply_texts(G.new_state(), "Db1 -b2 -b3", "De6 -e5 -e4")
+    picks = set()
+    for _ in range(2):
+        agent = G.agents()["mcts"](G, 7, "300it")
+        picks.add(ask(agent, G, st))
+        assert agent.last_iterations == 300
+    assert len(picks) == 1
+    with pytest.raises(BadOption, match="level must be one of easy, normal, strong"):
+        ElevationMCTS(level="fastest")
+
+
+def test_the_search_sees_the_other_sides_trap_coming():
+    """The trap of _trap() from the other side: Blue's samurai on c3 can step to b2, two above Red's hemmed-in fish
+    on a1. A Red turn elsewhere loses the fish; digging b2 down and stepping onto it does not. The search plays a turn
+    that keeps its material."""
+    st = G.position({"a1": "fish:0:c", "f1": "samurai:0:a", "c3": "samurai:1:a"},
+                    heights={"a1": 1, "a2": 4, "b1": 4, "b2": 3, "c3": 3})
+    agent = ElevationMCTS(seed=3, level="300it")
+    agent.kinds, agent.rules = st.kinds, st.rules
+    assert agent._loses_material(st, G.parse_move(st, "Sf1 e1>e2 -f2"))
+    assert not agent._loses_material(st, G.parse_move(st, "Fa1 b2>a2 -b2"))
+    move = ask(agent, G, st)
+    assert not agent._loses_material(st, move), G.format_move(st, move)

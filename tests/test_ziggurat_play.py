@@ -225,3 +225,45 @@ def test_the_cheat_question_counts_every_domino_it_picks_up():
         "your 1st and 2nd cheats.")
     s = play(s, "cheat 1-1")
     assert "This is your 3rd cheat." in G.confirm_text(s, G.parse_move(s, "cheat 3-1"), 0)
+
+
+# deal 63 as the fair player once played it, up to where the pile is empty and neither domino in the hand can go on
+# without making the ziggurat impossible to finish; it then cheated in circles (lifting one blank domino after another
+# to the 200-cheat stop)
+DEAL_63_STUCK = (
+    "5-2 @c2-c3 t0", "5-3 @d2-d3 t0", "5-1 @b2-b3 t0", "2-4 @b3-c3 t1", "4-0 @c4-d4 t0", "3-3 @e2-e3 t0",
+    "3-6 @e4-f4 t0", "6-6 @e3-e4 t1", "0-6 @e5-f5 t0", "2-2 @b4-b5 t0", "4-4 @d3-d4 t1", "3-0 @c5-d5 t0",
+    "5-5 @c3-d3 t2", "2-3 @d5-e5 t1", "1-2 @a6-b6 t0", "4-1 @a2-a3 t0", "0-1 @e6-f6 t0", "3-4 @b5-c5 t1",
+    "0-2 @c6-d6 t0", "cheat 0-1 @e6-f6 t0", "0-1 @a4-a5 t0", "0-0 @e6-f6 t0", "cheat 6-6 @e3-e4 t1",
+    "1-6 @f2-f3 t0", "1-1 @e1-f1 t0", "4-5 @e3-e4 t1", "6-5 @b4-c4 t1", "3-1 @c1-d1 t0", "cheat 1-6 @f2-f3 t0",
+    "6-6 @c4-d4 t2", "0-5 @a1-b1 t0", "6-4 @d2-e2 t1")
+
+
+def _numbered(deal: int, texts) -> object:
+    state = G.new_state({"deal": deal})
+    for text in texts + ("",):
+        while G.current_player(state) == CHANCE:       # a numbered deal: one outcome, the pile's next domino
+            state, _ = G.apply(state, G.chance_outcomes(state)[0][0])
+        if text:
+            state = play(state, text)
+    return state
+
+
+def test_player_never_gives_up_while_a_cheat_can_finish():
+    """Rulings: "When no domino in the hand fits anywhere, the player must cheat, or may give up"; the issue: the fair
+    player "never gives up while a cheat is possible". With the pile empty nothing is hidden, and the player finds the
+    few lifts after which the ziggurat provably goes up, instead of cheating in circles."""
+    from towerworld.games.ziggurat.solver import _counts_of, _state_after
+    stuck = _numbered(63, DEAL_63_STUCK)
+    assert not stuck.unseen and len(stuck.hand) == 2 and stuck.cheats == 3
+    fits = [m for m in G.legal_moves(stuck) if m[0] == PLACE]
+    assert fits and not any(feasible(_state_after(stuck.vals, stuck.owner, m)[0],
+                                     _counts_of([d for d in stuck.hand if d != DINDEX[(m[4], m[5])]]))
+                            for m in fits), "every placement leaves a ziggurat that cannot be finished"
+    player = Player(seed=4, level=2)
+    state = stuck
+    while G.current_player(state) != TERMINAL and state.cheats < 30:
+        move = player.choose(View.of(G, state, 0))
+        assert move != (GIVE_UP,)
+        state, _ = G.apply(state, move)
+    assert G.complete(state) and state.cheats <= 10, state.cheats

@@ -3,20 +3,24 @@
 `evaluate(state, player)` knows what wins the game: material; height over neighbouring enemies (a capture needs two
 steps up, so standing two above an enemy next door is a threat and two below one is a danger); threats for the side to
 move and for the other side, with whether a threatened piece has a safe square to escape to; striking distance (how
-far each side is from standing two above an enemy); and mobility.
+far each side is from standing two above an enemy); for the side ahead, how few safe squares the enemy has left (a
+lead is converted by trapping); and mobility.
 
-`ElevationMCTS` (the default opponent, 'mcts') is UCT over light search states (heights and board only): a turn has
-1,000 to 5,000 legal moves, so the tree widens progressively. At the root every distinct resulting position is ranked
-by the evaluation and the ranking is the prior order; below the root captures come first, then the moves of pieces
-under threat, then a random sample. Leaves are valued by the evaluation squashed to [-1, 1]; a side with no complete
-turn has lost. It never offers a draw, accepts one only when clearly behind, and steers away from a third repetition
-when it is ahead.
+`ElevationMCTS` (the default opponent, 'mcts') first looks for a forcing turn: one after which, whatever the reply,
+it can capture more than the reply took (`forced_gain`, three plies over every reply, refutations first), and plays it
+at once. Otherwise it runs UCT over light search states (heights and board only): a turn has 1,000 to 5,000 legal
+moves, so the tree widens progressively. At the root every distinct resulting position is ranked by the evaluation and
+the ranking is the prior order; below the root captures come first, then the moves of pieces under threat, then a
+random sample. Leaves are valued by the evaluation squashed to [-1, 1]; a side with no complete turn has lost. It never
+offers a draw, accepts one only when clearly behind, and unless clearly behind neither returns to an earlier position
+nor leaves the other side a reply that makes a third repetition. Levels are simulation budgets.
 """
 from __future__ import annotations
 
 import math
 import random
 import time
+from collections import Counter
 
 from towerworld.engine.game import BadOption
 from towerworld.games.elevation.board import (
@@ -163,10 +167,28 @@ def static_eval(heights, board, kinds, player: int, to_move: int, rules) -> floa
     flee = 3.0 + 6.0 * max(0.0, -material) / 100.0
     score -= hunt * _reach(heights, mine, theirs) - flee * _reach(heights, theirs, mine)
     score += material * (12 - len(mine) - len(theirs)) / 24.0
+    # a lead is converted by trapping: the side ahead gains as the other side's safe squares run out
+    if material > 0:
+        score -= 0.03 * material * _safe_squares(heights, board, theirs, mine)
+    elif material < 0:
+        score -= 0.03 * material * _safe_squares(heights, board, mine, theirs)
     # mobility
     score += 0.8 * (_mobility(heights, board, mine) - _mobility(heights, board, theirs))
     score += 1.5 * (sum(heights[s] for s in mine) / len(mine) - sum(heights[s] for s in theirs) / len(theirs))
     return score
+
+
+def _safe_squares(heights, board, hunted, hunters) -> int:
+    """How many squares the `hunted` pieces can step to (climb at most one) where no hunter stands two above."""
+    n = 0
+    for s in hunted:
+        limit = heights[s] + 1
+        for m in NEIGHBOURS[s]:
+            if board[m] < 0 and heights[m] <= limit:
+                hm2 = heights[m] + 2
+                if not any(heights[a] >= hm2 and a in ADJACENT[m] for a in hunters):
+                    n += 1
+    return n
 
 
 def _mobility(heights, board, squares) -> int:
@@ -281,6 +303,64 @@ def _pressure(heights, board, side: int) -> list:
     return out
 
 
+# ---- forcing lines ---------------------------------------------------------------------------------------------------
+
+def _taken_value(board, kinds, move, side: int) -> float:
+    """Material `side` captures with `move` (a dragon's two steps may take two pieces)."""
+    kind = move[1]
+    if kind in (DIG_MOVE, FISH_DIG_LEAP):
+        squares: tuple[int, ...] = (move[4],)
+    elif kind in (MOVE_DIG, FISH_LEAP_DIG, LONE_STEP):
+        squares = (move[2],)
+    elif kind == MOVE_MOVE:
+        squares = (move[2], move[3])
+    else:
+        return 0.0
+    total = 0.0
+    for q in squares:
+        v = board[q]
+        if v >= 0 and v // 6 != side:
+            total += VALUE[kinds[v]]
+    return total
+
+
+def _best_take(heights, board, kinds, side: int, rules) -> float:
+    """What `side`, to move, can win at once: the most valuable piece it threatens, less a samurai's worth when an
+    other enemy piece stands two above that square (the captor would be taken back)."""
+    best = 0.0
+    for e in threats(heights, board, kinds, side, rules):
+        value = VALUE[kinds[board[e]]]
+        he = heights[e]
+        if any(board[q] >= 0 and board[q] // 6 != side and heights[q] - he >= 2 for q in NEIGHBOURS[e]):
+            value -= VALUE[SAMURAI]
+        if value > best:
+            best = value
+    return best
+
+
+def forced_gain(heights, board, kinds, side: int, rules, floor: float) -> float:
+    """The least material `side` wins over the other side's reply and `side`'s capture after it, `side` having just
+    moved: for every reply, what `side` can then take less what the reply took. A reply that leaves `side` nothing is
+    what a defender plays, so the scan stops as soon as the result is at most `floor` (replies by the threatened
+    pieces and captures are tried first: they are the likely refutations). A defender with no turn has lost: WIN."""
+    enemy = 1 - side
+    replies = light_turns(heights, board, kinds, enemy, rules)
+    if not replies:
+        return WIN
+    hunted = threats(heights, board, kinds, side, rules)
+    first = [m for m in replies if m[0] in hunted or _captures(board, m, enemy)]
+    worst = WIN
+    for group in (first, replies):
+        for m in group:
+            h, b, _ = successor(heights, board, m)
+            net = _best_take(h, b, kinds, side, rules) - _taken_value(board, kinds, m, enemy)
+            if net < worst:
+                worst = net
+                if worst <= floor:
+                    return worst
+    return worst
+
+
 # ---- the search -----------------------------------------------------------------------------------------------------
 
 class _Node:
@@ -300,30 +380,49 @@ class _Node:
 class ElevationMCTS:
     """UCT with progressive widening over prior-ordered complete turns; evaluation at the leaves."""
     name = "mcts"
-    LEVELS = {"easy": 0.2, "normal": 1.0, "strong": 3.0}
+    # simulations a move: the same choice whatever the machine's load, so a seeded ladder repeats exactly; on an idle
+    # machine normal takes well under a second (about 2,800 simulations a CPU second)
+    LEVELS = {"easy": 150, "normal": 1_000, "strong": 4_000}
 
     def __init__(self, seed=None, level=None, seconds: float | None = None, c: float = 0.5, sample: int = 24,
-                 root_width: int = 14, reply_pool: int = 48, max_iterations: int = 1_000_000):
+                 root_width: int = 14, reply_pool: int = 48, max_iterations: int = 1_000_000,
+                 forcing_width: int = 40):
         self.rng = random.Random(seed)
-        self.seconds = self._seconds(level) if seconds is None else seconds
+        self.seconds: float | None = seconds       # None: no clock, the simulation budget alone ends the search
+        self.max_iterations = max_iterations
+        if seconds is None:
+            self.seconds, budget = self.budget(level)
+            self.max_iterations = budget or max_iterations
         self.c = c
         self.sample = sample
         self.root_width = root_width
         self.reply_pool = reply_pool
-        self.max_iterations = max_iterations
         self.last_iterations = 0
         self.last_seconds = 0.0
+        self.last_forced: float | None = None      # the material the last forcing turn wins, when one was played
+        self.forcing_width = forcing_width
+        self.forcing_share = 0.5
+        self.check_width = 3           # best-visited turns checked for a forcing reply before one is played
+        self._playing_on = False
 
-    def _seconds(self, level) -> float:
+    @classmethod
+    def budget(cls, level) -> tuple[float | None, int | None]:
+        """(seconds or None, simulations or None) for a level: a name, simulations such as "500it", or seconds."""
         if level is None:
-            return self.LEVELS["normal"]
-        if level in self.LEVELS:
-            return self.LEVELS[level]
+            return None, cls.LEVELS["normal"]
+        if level in cls.LEVELS:
+            return None, cls.LEVELS[level]
+        text = str(level).strip().lower()
+        if text.endswith("it") and text[:-2].isdigit() and 0 < int(text[:-2]) <= 10_000_000:
+            return None, int(text[:-2])
         try:
-            return float(level)
-        except (TypeError, ValueError):
-            raise BadOption(f"The Elevation MCTS level must be one of {', '.join(self.LEVELS)} or a number of "
-                            f"seconds, not {str(level)[:40]!r}.") from None
+            seconds = float(text)
+        except ValueError:
+            seconds = -1.0
+        if not 0 < seconds <= 600:
+            raise BadOption(f"The Elevation MCTS level must be one of {', '.join(cls.LEVELS)}, a number of simulations "
+                            f"such as 500it, or a number of seconds, not {str(level)[:40]!r}.")
+        return seconds, None
 
     # ---- entry points ---------------------------------------------------------------------------------------------
     def choose(self, view):
@@ -339,12 +438,16 @@ class ElevationMCTS:
         if len(turns) == 1:
             return turns[0]
         start = time.perf_counter()
-        deadline = start + self.seconds
+        deadline = math.inf if self.seconds is None else start + self.seconds
         self.kinds, self.rules = state.kinds, state.rules
         root = _Node(state.heights, state.board, me)
         root.moves = self._root_order(state, turns)
         if root.moves and root.moves[0][1] >= WIN / 2:
             return root.moves[0][0]                     # a winning capture
+        forcing = self._forcing(state, root.moves, math.inf if self.seconds is None
+                                else start + self.forcing_share * self.seconds)
+        if forcing is not None:
+            return forcing
         # the prior: the best-ranked positions (and every capture) get the search's time
         root.moves = [m for m, _ in root.moves[:self.root_width]] + [
             m for m, _ in root.moves[self.root_width:] if _captures(state.board, m, me)]
@@ -354,27 +457,92 @@ class ElevationMCTS:
             it += 1
         self.last_iterations = it
         self.last_seconds = time.perf_counter() - start
-        best = max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].value / max(kv[1].visits, 1)))
-        return best[0]
+        ranked = sorted(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].value / max(kv[1].visits, 1)),
+                        reverse=True)
+        twice = {k for k, n in Counter(state.history).items() if n >= 2} if self._playing_on else set()
+        for m, _ in ranked[:self.check_width]:
+            # the other side could answer with a third repetition (undoing a dig, say), or with a forcing turn of its
+            # own: play the best-visited turn that leaves neither
+            if twice and self._allows_repetition(state, m, twice):
+                continue
+            if not self.rules.two_pieces and self._loses_material(state, m):
+                continue
+            return m
+        return ranked[0][0]
+
+    def _loses_material(self, state: State, move) -> bool:
+        """Whether the other side has a reply to `move` that wins at least a samurai's worth however `move`'s side
+        answers (forced_gain from its side, over its capturing and threatening replies)."""
+        me = state.mover
+        h, b, now = successor(state.heights, state.board, move)
+        if now and not any(p >= 0 and p // 6 != me for p in b):
+            return False
+        enemy = 1 - me
+        need = VALUE[SAMURAI] - 10.0
+        won = _taken_value(state.board, self.kinds, move, me)
+        for reply in light_turns(h, b, self.kinds, enemy, self.rules):
+            h2, b2, _ = successor(h, b, reply)
+            taken = _taken_value(b, self.kinds, reply, enemy)
+            if not taken and not threats(h2, b2, self.kinds, enemy, self.rules):
+                continue
+            if taken + forced_gain(h2, b2, self.kinds, enemy, self.rules, need - taken) - won >= need:
+                return True
+        return False
+
+    def _allows_repetition(self, state: State, move, keys: set) -> bool:
+        """Whether some reply to `move` leads to a position whose key is in `keys`."""
+        me = state.mover
+        h, b, _ = successor(state.heights, state.board, move)
+        for reply in light_turns(h, b, self.kinds, 1 - me, self.rules):
+            h2, b2, _ = successor(h, b, reply)
+            if position_key(h2, b2, self.kinds, me, -1) in keys:
+                return True
+        return False
+
+    def _forcing(self, state: State, ranked: list, deadline: float):
+        """A turn that wins material whatever the reply (see forced_gain), or None: among the best-ranked turns that
+        capture or threaten, the one whose least gain is largest, when that is at least a samurai's worth."""
+        if state.rules.two_pieces:
+            return None                 # the light states search one piece a turn; a second piece could refute
+        me = state.mover
+        kinds, rules = state.kinds, state.rules
+        best, best_gain = None, VALUE[SAMURAI] - 10.0
+        tried = 0
+        for m, _ in ranked:
+            if tried >= self.forcing_width or (tried and time.perf_counter() > deadline):
+                break
+            h, b, _ = successor(state.heights, state.board, m)
+            now = _taken_value(state.board, kinds, m, me)
+            if not now and not threats(h, b, kinds, me, rules):
+                continue
+            tried += 1
+            gain = now + forced_gain(h, b, kinds, me, rules, best_gain - now)
+            if gain > best_gain:
+                best, best_gain = m, gain
+        self.last_forced = best_gain if best is not None else None
+        return best
 
     def _root_order(self, state: State, turns: list) -> list:
-        """(move, value) for every distinct resulting position, best first; for a side that is ahead, a position that
-        arose before is worth no more than a draw (0)."""
+        """(move, value) for every distinct resulting position, best first; a side that is not clearly behind never
+        returns to a position that arose before (unless every turn does): that invites a third repetition, a draw."""
         me = state.mover
         seen = {}
-        ahead = evaluate(state, me) > 30
+        playing_on = self._playing_on = evaluate(state, me) > -50      # not clearly behind: play on for the win
+        repeats = set()         # left out unless behind: the search below the root cannot see repetition
         for m in turns:
             h, b, gain = successor(state.heights, state.board, m)
             key = (h, b)
             if key in seen:
                 continue
             v = static_eval(h, b, self.kinds, me, 1 - me, self.rules)
-            # ahead, any return to an earlier position invites a third repetition by the other side
-            if ahead and position_key(h, b, self.kinds, 1 - me, -1) in state.history:
+            # a return to an earlier position invites a third repetition by the other side
+            if playing_on and position_key(h, b, self.kinds, 1 - me, -1) in state.history:
                 v = min(v, 0.0)
+                repeats.add(m)
             seen[key] = (v + self.rng.random() * 1e-3, m)
-        ranked = sorted(seen.values(), reverse=True)
-        return [(m, v) for v, m in ranked]
+        ranked = [(m, v) for v, m in sorted(seen.values(), reverse=True)]
+        fresh = [mv for mv in ranked if mv[0] not in repeats]
+        return fresh or ranked
 
     # ---- below the root --------------------------------------------------------------------------------------------
     def _order(self, node: _Node, ranked: bool = False) -> list:

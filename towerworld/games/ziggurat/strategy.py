@@ -7,13 +7,14 @@ then it plays as `player`. Both give up only when the deal is proven blocked (no
 """
 from __future__ import annotations
 
+import itertools
 import random
 import time
 from typing import cast
 
 from towerworld.engine.agent import View
 from towerworld.engine.game import CHANCE, TERMINAL
-from towerworld.games.ziggurat.board import CHEAT, DINDEX, GIVE_UP, ZState, placements
+from towerworld.games.ziggurat.board import CHEAT, DINDEX, GIVE_UP, ZState, lift, placements
 from towerworld.games.ziggurat.solver import (_counts_of, _room_ok, _state_after, _Timeout, _ZeroSearch, blocked,
                                               choose_cheat, clairvoyant_move, feasible, greedy_move, position_key)
 
@@ -29,6 +30,39 @@ def heuristic(game, state, player: int = 0) -> float:
 STALL = 10      # cheats without a draw after which the fair player starts the building over
 
 
+def finish_plan(vals, owner, hand, cpu_seconds: float, widest: int = 3) -> list:
+    """With the pile empty (nothing hidden): the cheats and placements of a line that finishes the ziggurat, lifting
+    as few dominoes as it can: every set of up to `widest` lifts (each domino with whatever rests on it), fewest
+    dominoes lifted first, each followed by an exact zero-cheat search, first a short one for every set, then a
+    longer one. [] when none is found within `cpu_seconds` of CPU time (a loaded machine finds the same plan)."""
+    deadline = time.process_time() + cpu_seconds
+    placed = sorted({x for x in owner if x >= 0})
+    options: dict = {}
+    for k in range(1, widest + 1):
+        for combo in itertools.combinations(placed, k):
+            nv, no, lifted = vals, owner, []
+            for d in combo:
+                if d not in no:
+                    break                   # already lifted with one before it: a smaller set covers this
+                nv, no, more = lift(nv, no, d)
+                lifted += more
+            else:
+                options.setdefault(frozenset(lifted), (len(lifted), combo, nv, tuple(hand) + tuple(lifted)))
+    ranked = sorted(o for o in options.values() if feasible(o[2], _counts_of(o[3])))
+    for node_limit in (100, 3000):
+        for _, combo, nv, in_hand in ranked:
+            if time.process_time() > deadline:
+                return []
+            search = _ZeroSearch(time.perf_counter() + cpu_seconds, node_limit=node_limit)
+            try:
+                line = search.run(nv, in_hand, ())
+            except _Timeout:
+                continue
+            if line is not None:
+                return [(CHEAT, d) for d in combo] + list(line)
+    return []
+
+
 class Player:
     """The fair AI: sees the hand, the ziggurat and the set of unseen dominoes, never the pile order. It gives up only
     on a deal proven blocked (no number of cheats can finish it); cheat after cheat without a draw, it picks the whole
@@ -39,6 +73,8 @@ class Player:
         self.rng = random.Random(seed)
         self.samples = {0: 0, 1: 4, 2: 8, 3: 16}.get(level, 8)
         self.budget = budget if budget is not None else {0: 0.0, 1: 0.05, 2: 0.15, 3: 0.6}.get(level, 0.15)
+        self.finish_budget = 30.0 * max(self.budget, 0.3)    # CPU seconds: a rare, one-off search that ends a deal
+        self.finish_tries = 0
         self.plan: list = []
         self.seen: set = set()
         self.last_unseen = -1       # the unseen set at the latest draw seen
@@ -63,6 +99,7 @@ class Player:
         start = time.perf_counter()
         if not any(v >= 0 for v in vals) and not state.cheats:
             self.seen = set()  # a new game
+            self.finish_tries = 0
             self.progress_cheats = 0
         if state.unseen != self.last_unseen:      # a draw: progress
             self.last_unseen = state.unseen
@@ -78,6 +115,14 @@ class Player:
         if not unseen and any(x >= 0 for x in owner):
             # the pile is empty: nothing is hidden any more, so the analyser's search is fair play now
             ms, zero = clairvoyant_move(vals, owner, hand, (), max(self.budget, 0.3), self.seen)
+            if zero is None and ms[0][0] == CHEAT and self.finish_tries < 3:
+                self.finish_tries += 1
+                # stuck with everything known: the fewest lifts after which the rest provably goes on, rather than
+                # single lifts in circles
+                plan = finish_plan(vals, owner, hand, self.finish_budget)
+                if plan and plan[0] in set(legal):
+                    self.plan = plan[1:]
+                    return plan[0]
             if ms[0] in set(legal):
                 self.plan = list(zero[1:]) if zero else list(ms[1:])
                 return ms[0]
