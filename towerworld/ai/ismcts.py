@@ -6,6 +6,9 @@ seat cannot tell from the true one), and walks one shared tree with it:
 - A decision node belongs to the player to move. Its children are keyed by move. A move is *available* in a node when
   it is legal in the current determinization; selection is UCB over the available children, with each child's
   availability count in place of its parent's visit count (moves legal in few determinizations are not starved).
+- Progressive widening: a node grows a new child only while it has fewer than `base + visits ** power`; the new move
+  is the one the game's playout policy proposes (`game.playout_move`; uniform unless the game has a policy), so the
+  players in the tree answer as a player would, not with the first of a hundred idle moves.
 - A chance node samples its outcome from the determinization (`game.sample_chance`); its children are keyed by what
   the searching seat observes after the outcome, so outcomes hidden from the seat (an opponent's draw) share a node
   while outcomes it sees (its own draw) get one each.
@@ -14,8 +17,9 @@ seat cannot tell from the true one), and walks one shared tree with it:
   (0 judges the leaf as it is). An unfinished game is judged by `game.heuristic`: each player's lead over the best
   other player, squashed into (-1, 1) by tanh over the typical size of the leads seen so far (heuristics come in any
   unit). Each node keeps the value for the player who moved into it, so two- and many-player games back up alike.
-- The root's moves are first tried best-first by the heuristic one move ahead (in one determinization), so that a
-  short search with many moves (a second, a hundred moves) has looked at the promising ones before the clock stops.
+- The root's moves are tried best-first by the heuristic one move ahead (averaged over `ROOT_SAMPLES`
+  determinizations), and widen in that order, so that a short search with many moves (a second, a hundred moves)
+  spends itself on the promising ones.
 
 For perfect-information games the resample is the state itself and this is plain UCT with chance sampling. The agent
 never reads the true state: everything it searches comes from `view.resample`.
