@@ -456,7 +456,8 @@ def cmd_simulate(args) -> int:
     print(file=sys.stderr)
     print(f"{game.title}: {args.games} games, agents {', '.join(names)}, seeds {base_seed}..{base_seed + args.games - 1}")
     width = max([12] + [len(n) for n in stats])      # agent names such as throwdown-greedy keep the columns straight
-    print(f"{'agent':{width}s} {'games':>6s} {'wins':>6s} {'draws':>6s} {'losses':>6s} {'win %':>6s} {'mean score':>11s}")
+    print(f"{'agent':{width}s} {'games':>6s} {'wins':>6s} {'draws':>6s} {'losses':>6s} {'win %':>6s} "
+          f"{'mean score':>11s}")
     for n, st in stats.items():
         share = 100.0 * st["wins"] / st["games"] if st["games"] else 0.0
         print(f"{n:{width}s} {st['games']:6d} {st['wins']:6d} {st['draws']:6d} {st['losses']:6d} {share:6.1f} "

@@ -44,8 +44,8 @@ EXPLORATION = 0.7           # UCB constant for returns in [-1, 1] (a win is 1, a
 ROLLOUT_PLIES = None        # playout plies before the heuristic judges a leaf; None: as far as game.rollout goes
 ORDERED_ROOT_MOVES = 500    # up to this many root moves are tried best-first by the game's heuristic
 ROOT_SAMPLES = 3            # determinizations the root's best-first order averages the heuristic over
-WIDEN_BASE = 3              # the root searches its WIDEN_BASE + visits ** WIDEN_POWER best-first moves (progressive
-WIDEN_POWER = 0.5           # widening): a hundred moves share a short search's iterations among the likely ones
+WIDEN_BASE = 3              # a node has at most WIDEN_BASE + visits ** WIDEN_POWER children (progressive widening):
+WIDEN_POWER = 0.5           # a hundred moves share a short search's iterations among the likely ones
 
 
 def parse_level(level) -> tuple[float | None, int]:
@@ -96,7 +96,8 @@ class ISMCTSAgent(Agent):
 
     def __init__(self, seed: int | None = None, level=None, *, iterations: int | None = None,
                  seconds: float | None = None, exploration: float = EXPLORATION,
-                 rollout_plies: int | None = ROLLOUT_PLIES, widen: tuple[float, float] | None = (WIDEN_BASE, WIDEN_POWER)):
+                 rollout_plies: int | None = ROLLOUT_PLIES,
+                 widen: tuple[float, float] | None = (WIDEN_BASE, WIDEN_POWER)):
         budget, cap = parse_level(level)
         if iterations is not None:
             budget, cap = None, iterations
@@ -104,7 +105,7 @@ class ISMCTSAgent(Agent):
         self.iterations = cap
         self.exploration = exploration
         self.rollout_plies = rollout_plies
-        self.widen = widen            # (base, power) of the root's progressive widening; None searches every move
+        self.widen = widen            # (base, power) of the progressive widening; None: every move at once
         self.rng = random.Random(seed)
         self.last_iterations = 0      # iterations of the latest choose (the bench reports rates from it)
         self.last_root: _Node | None = None
@@ -224,7 +225,8 @@ class ISMCTSAgent(Agent):
         return best_move
 
     def _best_first(self, game: Game, view: View) -> list[Move]:
-        """The seat's moves sorted by the heuristic one move ahead in one determinization (ties in legal order)."""
+        """The seat's moves sorted by the heuristic one move ahead, summed over a few determinizations (ties in legal
+        order)."""
         moves = list(view.legal_moves)
         if len(moves) > ORDERED_ROOT_MOVES:
             return moves
