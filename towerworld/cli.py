@@ -456,10 +456,12 @@ def cmd_simulate(args) -> int:
     elapsed = time.perf_counter() - t0
     print(file=sys.stderr)
     print(f"{game.title}: {args.games} games, agents {', '.join(names)}, seeds {base_seed}..{base_seed + args.games - 1}")
-    print(f"{'agent':12s} {'games':>6s} {'wins':>6s} {'draws':>6s} {'losses':>6s} {'win %':>6s} {'mean score':>11s}")
+    width = max([12] + [len(n) for n in stats])      # agent names such as throwdown-greedy keep the columns straight
+    print(f"{'agent':{width}s} {'games':>6s} {'wins':>6s} {'draws':>6s} {'losses':>6s} {'win %':>6s} "
+          f"{'mean score':>11s}")
     for n, st in stats.items():
         share = 100.0 * st["wins"] / st["games"] if st["games"] else 0.0
-        print(f"{n:12s} {st['games']:6d} {st['wins']:6d} {st['draws']:6d} {st['losses']:6d} {share:6.1f} "
+        print(f"{n:{width}s} {st['games']:6d} {st['wins']:6d} {st['draws']:6d} {st['losses']:6d} {share:6.1f} "
               f"{st['score'] / max(1, st['games']):11.2f}")
     if score_hist:
         # solitaire: how the finished games scored (for Ziggurat the score is the cheats), and how many were not won

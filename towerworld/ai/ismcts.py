@@ -6,6 +6,9 @@ seat cannot tell from the true one), and walks one shared tree with it:
 - A decision node belongs to the player to move. Its children are keyed by move. A move is *available* in a node when
   it is legal in the current determinization; selection is UCB over the available children, with each child's
   availability count in place of its parent's visit count (moves legal in few determinizations are not starved).
+- Progressive widening: a node grows a new child only while it has fewer than `base + visits ** power`; the new move
+  is the one the game's playout policy proposes (`game.playout_move`; uniform unless the game has a policy), so the
+  players in the tree answer as a player would, not with the first of a hundred idle moves.
 - A chance node samples its outcome from the determinization (`game.sample_chance`); its children are keyed by what
   the searching seat observes after the outcome, so outcomes hidden from the seat (an opponent's draw) share a node
   while outcomes it sees (its own draw) get one each.
@@ -14,8 +17,9 @@ seat cannot tell from the true one), and walks one shared tree with it:
   (0 judges the leaf as it is). An unfinished game is judged by `game.heuristic`: each player's lead over the best
   other player, squashed into (-1, 1) by tanh over the typical size of the leads seen so far (heuristics come in any
   unit). Each node keeps the value for the player who moved into it, so two- and many-player games back up alike.
-- The root's moves are first tried best-first by the heuristic one move ahead (in one determinization), so that a
-  short search with many moves (a second, a hundred moves) has looked at the promising ones before the clock stops.
+- The root's moves are tried best-first by the heuristic one move ahead (averaged over `ROOT_SAMPLES`
+  determinizations), and widen in that order, so that a short search with many moves (a second, a hundred moves)
+  spends itself on the promising ones.
 
 For perfect-information games the resample is the state itself and this is plain UCT with chance sampling. The agent
 never reads the true state: everything it searches comes from `view.resample`.
@@ -39,6 +43,9 @@ DEFAULT_LEVEL = "normal"
 EXPLORATION = 0.7           # UCB constant for returns in [-1, 1] (a win is 1, a loss -1)
 ROLLOUT_PLIES = None        # playout plies before the heuristic judges a leaf; None: as far as game.rollout goes
 ORDERED_ROOT_MOVES = 500    # up to this many root moves are tried best-first by the game's heuristic
+ROOT_SAMPLES = 3            # determinizations the root's best-first order averages the heuristic over
+WIDEN_BASE = 3              # a node has at most WIDEN_BASE + visits ** WIDEN_POWER children (progressive widening):
+WIDEN_POWER = 0.5           # a hundred moves share a short search's iterations among the likely ones
 
 
 def parse_level(level) -> tuple[float | None, int]:
@@ -89,7 +96,8 @@ class ISMCTSAgent(Agent):
 
     def __init__(self, seed: int | None = None, level=None, *, iterations: int | None = None,
                  seconds: float | None = None, exploration: float = EXPLORATION,
-                 rollout_plies: int | None = ROLLOUT_PLIES):
+                 rollout_plies: int | None = ROLLOUT_PLIES,
+                 widen: tuple[float, float] | None = (WIDEN_BASE, WIDEN_POWER)):
         budget, cap = parse_level(level)
         if iterations is not None:
             budget, cap = None, iterations
@@ -97,6 +105,7 @@ class ISMCTSAgent(Agent):
         self.iterations = cap
         self.exploration = exploration
         self.rollout_plies = rollout_plies
+        self.widen = widen            # (base, power) of the progressive widening; None: every move at once
         self.rng = random.Random(seed)
         self.last_iterations = 0      # iterations of the latest choose (the bench reports rates from it)
         self.last_root: _Node | None = None
@@ -152,13 +161,13 @@ class ISMCTSAgent(Agent):
                 node = child
                 path.append(node)
                 continue
-            moves = game.legal_moves(state)
-            untried = [m for m in moves if m not in node.children]
-            if untried:
-                if node is root and self._root_order:
-                    move = next((m for m in self._root_order if m in untried), untried[0])
-                else:
-                    move = untried[self.rng.randrange(len(untried))]
+            if node is root:
+                moves = self._root_moves(root)
+                move = next((m for m in moves if m not in node.children), None)   # best-first
+            else:
+                moves = game.legal_moves(state)
+                move = self._proposal(game, state, node, moves)
+            if move is not None:
                 for m in moves:
                     if m in node.children:
                         node.children[m].available += 1
@@ -177,12 +186,38 @@ class ISMCTSAgent(Agent):
             if visited.mover >= 0:
                 visited.total += returns[visited.mover]
 
+    def _proposal(self, game: Game, state: State, node: _Node, moves: list[Move]) -> Move | None:
+        """A move to add to `node`, or None to select among its children: the game's playout policy proposes one
+        while the node's children are fewer than the widening allows (or none of them is legal here); a proposal
+        already in the tree is selected instead. So a hundred moves, most of them idle, do not spread the search
+        thin, and the opponents in the tree answer as the playouts would."""
+        children = node.children
+        tried = sum(1 for m in moves if m in children)
+        if tried == len(moves):
+            return None
+        if tried and self.widen is not None and len(children) >= self.widen[0] + node.visits ** self.widen[1]:
+            return None
+        move = game.playout_move(state, self.rng)
+        return None if move in children else move
+
+    def _root_moves(self, root: _Node) -> list[Move]:
+        """The root's moves in play this iteration: its best-first few, more as the visits grow (the root is the
+        searching seat's own decision, so its moves are the same in every determinization)."""
+        order = self._root_order
+        if self.widen is None:
+            return order
+        base, power = self.widen
+        return order[:int(base + root.visits ** power)]
+
     def _select(self, node: _Node, moves: list[Move]) -> Move:
-        """UCB over the available children, counting availability as the parent's visits (SO-ISMCTS)."""
+        """UCB over the available children in the tree, counting availability as the parent's visits (SO-ISMCTS)."""
         best_move, best_score = None, -math.inf
         c = self.exploration
+        children = node.children
         for move in moves:
-            child = node.children[move]
+            child = children.get(move)
+            if child is None:         # not in the tree yet (widening): not a choice this time
+                continue
             child.available += 1
             score = child.total / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
             if score > best_score:
@@ -190,12 +225,16 @@ class ISMCTSAgent(Agent):
         return best_move
 
     def _best_first(self, game: Game, view: View) -> list[Move]:
-        """The seat's moves sorted by the heuristic one move ahead in one determinization (ties in legal order)."""
+        """The seat's moves sorted by the heuristic one move ahead, summed over a few determinizations (ties in legal
+        order)."""
         moves = list(view.legal_moves)
         if len(moves) > ORDERED_ROOT_MOVES:
-            return []
-        world = view.resample(self.rng)
-        value = {m: game.heuristic(game.apply_unchecked(world, m)[0], view.seat) for m in moves}
+            return moves
+        value = dict.fromkeys(moves, 0.0)
+        for _ in range(ROOT_SAMPLES):
+            world = view.resample(self.rng)
+            for m in moves:
+                value[m] += game.heuristic(game.apply_unchecked(world, m)[0], view.seat)
         return sorted(moves, key=lambda m: -value[m])
 
     def _value(self, game: Game, state: State) -> list[float]:

@@ -401,6 +401,12 @@ class Game(Generic[S, M]):
         nothing (a solitaire where random moves cheat as often as they build) plays a cheap policy instead."""
         return self.random_playout(state, rng, max_plies)
 
+    def playout_move(self, state: S, rng: random.Random) -> M:
+        """The move the game's playout policy makes for the player to move (a decision, not chance): a search expands
+        this move first, so that its tree answers the moves a player would make. Uniformly random by default."""
+        moves = self.legal_moves(state)
+        return moves[rng.randrange(len(moves))]
+
     def random_playout(self, state: S, rng: random.Random, max_plies: int | None = None) -> S:
         """Play uniformly random moves (and sampled chance) to the end; the hot loop of rollouts and benchmarks."""
         limit = max_plies or self.max_plies

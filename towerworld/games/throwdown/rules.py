@@ -108,7 +108,7 @@ def stand_ins(state, seat: int, colour: int) -> list[int] | None:
 
 def attack_targets(state, attacker: int, card: int) -> list[tuple[int, int]]:
     """(seat, tower) of every opponent's tower still in the game whose colour one of the card's suits attacks."""
-    colours = CARDS[card].colours
+    colours = _TARGETS[card]
     out = []
     for s in range(state.n):
         if s == attacker:
@@ -145,15 +145,28 @@ def defends(cards: tuple, attack_card: int, tower_colour: int) -> bool:
     return sum(CARDS[c].value for c in cards) == answer_value(attack_card)
 
 
+# Card properties the move generator reads in every search iteration, looked up once.
+_TARGETS = tuple(c.colours for c in CARDS)
+_KIND = tuple(c.kind for c in CARDS)
+
+
 def defence_sets(hand: int, attack_card: int, tower_colour: int) -> list[tuple]:
-    """Every set of cards of `hand` that defends, as sorted tuples."""
+    """Every set of cards of `hand` that defends (as `defends` decides), as sorted tuples: the single cards that
+    defend alone, then the sets of two or more whose ranks sum to the answer (built up sum by sum, not by testing
+    every subset: this runs at every defence of every search playout)."""
+    need = answer_value(attack_card)
+    against_court = _KIND[attack_card] in ("pawn", "court")
+    cards = bits(hand)
     out = []
-    sub = hand
-    while sub:
-        cards = tuple(bits(sub))
-        if defends(cards, attack_card, tower_colour):
-            out.append(cards)
-        sub = (sub - 1) & hand
+    sums: list[tuple[tuple, int]] = [((), 0)]
+    for c in cards:
+        kind, value = _KIND[c], CARDS[c].value
+        if (kind == "excuse" or (kind == "ace" and _TARGETS[c] == {tower_colour})
+                or (kind == "court" and against_court) or (value and value == need)):
+            out.append((c,))
+        if value:
+            sums += [(chosen + (c,), total + value) for chosen, total in sums if total + value <= need]
+    out += [chosen for chosen, total in sums if total == need and len(chosen) > 1]
     return out
 
 
@@ -765,9 +778,10 @@ class ThrowdownGame(Game):
         if viewer == OMNISCIENT:
             return state
         hidden = [s for s in range(state.n) if s != viewer]
-        pool = bits(state.pile)
+        unseen = state.pile
         for s in hidden:
-            pool += bits(state.hands[s])
+            unseen |= state.hands[s]
+        pool = bits(unseen)         # in card order: where each unseen card truly lies must not steer the shuffle
         rng.shuffle(pool)
         hands = list(state.hands)
         for s in hidden:
@@ -819,6 +833,16 @@ class ThrowdownGame(Game):
         from towerworld.engine.agent import View
         from towerworld.games.throwdown.strategy import GreedyAgent
         return GreedyAgent(self, seed=0, samples=3).choose(View.of(self, state, viewer))
+
+    def rollout(self, state, rng: random.Random, max_plies=None):
+        """A search's playout: the strategy module's cheap policy for a few turns, then the heuristic judges (uniform
+        play to the end takes some 300 plies and mostly tells who drew the better cards)."""
+        from towerworld.games.throwdown.strategy import rollout
+        return rollout(state, rng, max_plies)
+
+    def playout_move(self, state, rng: random.Random):
+        from towerworld.games.throwdown.strategy import policy_move
+        return policy_move(state, rng.random)
 
     def heuristic(self, state, player):
         from towerworld.games.throwdown.strategy import heuristic

@@ -4,7 +4,9 @@ from __future__ import annotations
 import random
 
 from towerworld.games.throwdown.cards import BLACK, BLUE, CARDS, GREEN, RED, YELLOW, colour_of
-from towerworld.games.throwdown.rules import DEFEND, DRAW, HAND, OVER, _step, _W, standing_pips
+from towerworld.games.throwdown.rules import (CHANGE, DEAL, DEFEND, DRAW, HAND, OVER, START, TURN, _step, _W,
+                                              attack_moves, bits, change_options, defence_moves, remodel_moves,
+                                              standing_pips, tower_pips)
 
 # What a tower colour on top is worth to its owner: red, blue and yellow make attacks, black makes defences, green
 # stands in for any of them at a price.
@@ -51,6 +53,82 @@ def heuristic(game, state, player: int) -> float:
         hit = _board(game, w.freeze(), player)
         return DEFENDED * _board(game, state, player) + (1 - DEFENDED) * hit
     return _board(game, state, player)
+
+
+# ---- playouts for search ---------------------------------------------------------------------------------------------
+ROLLOUT_PLIES = 24      # a search's playout stops after this many plies (about three turns a player) unless told
+EXPLORE = 0.15          # the share of playout decisions made uniformly among the policy's candidates
+GREEN_COST = 1.2        # what an attack through a green stand-in gives up: a pip of one's own and the wildcard
+EXCUSE_COST = 0.6       # what spending the Excuse on making an attack unblockable gives up
+
+
+def _attack_value(w, move: tuple) -> float:
+    """What an attack is worth to the attacker if it lands: pips struck off, plus the points for a tower destroyed."""
+    _, card, excuse, target, tower, green = move
+    pips = CARDS[card].pips
+    standing = tower_pips(w.towers[target][tower])
+    value = float(min(pips, standing))
+    if pips >= standing:
+        value += w.losses[target] + 1.5
+    if green >= 0:
+        value -= GREEN_COST
+    if excuse:
+        value -= EXCUSE_COST
+    return value
+
+
+def policy_move(w, rand) -> tuple:
+    """A cheap playout decision for the player to move: the attack that strikes hardest, else draw, else remodel; a
+    defence when the hand has one (the fewest cards); attrition on the tallest tower. A share `EXPLORE` of the
+    decisions is uniform among the candidates, so that playouts do not all follow one line."""
+    st = w.stage
+    explore = rand() < EXPLORE
+    if st == TURN:
+        p = w.turn
+        attacks = attack_moves(w, p)
+        can_draw = bin(w.hands[p]).count("1") < HAND
+        if attacks and not explore:
+            return max(attacks, key=lambda m: _attack_value(w, m) + 0.1 * rand())
+        if attacks or can_draw:
+            k = int(rand() * (len(attacks) + can_draw))
+            return attacks[k] if k < len(attacks) else ("draw",)
+        remodels = remodel_moves(w, p)
+        return remodels[int(rand() * len(remodels))] if remodels else ("pass",)
+    if st == DEFEND:
+        moves = defence_moves(w)
+        if explore or len(moves) == 1:
+            return moves[int(rand() * len(moves))]
+        return min((m for m in moves if m[0] == "defend"), key=lambda m: (len(m[1]), m[2] >= 0))
+    if st == CHANGE:
+        options = change_options(w.scrap, w.change[3])
+        return ("change", options[int(rand() * len(options))])
+    # attrition
+    towers = w.towers[w.queue[0]]
+    standing = [t for t, tower in enumerate(towers) if tower]
+    if explore:
+        return ("attrition", standing[int(rand() * len(standing))])
+    return ("attrition", max(standing, key=lambda t: tower_pips(towers[t])))
+
+
+def rollout(state, rng: random.Random, max_plies: int | None = None):
+    """A search's playout: chance at random, decisions by `policy_move`, cut after `max_plies` plies (ROLLOUT_PLIES
+    when None): the search judges an unfinished game by the heuristic. One working copy serves the whole playout."""
+    limit = ROLLOUT_PLIES if max_plies is None else max_plies
+    rand = rng.random
+    w = _W(state, None)
+    plies = 0
+    while w.stage != OVER and plies < limit:
+        st = w.stage
+        if st == DEAL or st == DRAW:
+            cards = bits(w.pile)
+            move: tuple = ("card", cards[int(rand() * len(cards))])
+        elif st == START:
+            move = ("start", int(rand() * w.n))
+        else:
+            move = policy_move(w, rand)
+        _step(w, move)
+        plies += 1
+    return w.freeze()
 
 
 class GreedyAgent:
