@@ -9,6 +9,10 @@ Games come in twins (the same seeds, the seats swapped), played in parallel thro
 counts half; the interval is the normal approximation's 95%. "greedy" is the game's own greedy agent where it has one
 (throwdown-greedy), else the generic one-ply greedy. Seconds per move are measured apart, on a few positions from
 random games, in this process.
+
+Throwdown, measured 2026-11-23 on 2 cores shared with a load of about 14 (so "normal" ran some 160 iterations a move):
+normal beat throwdown-greedy in 36 of 40 games (seeds 1 and 2, 20 each) and random in 20 of 20; 200it beat
+throwdown-greedy in 21 of 24 and random in 20 of 20.
 """
 from __future__ import annotations
 
