@@ -30,11 +30,13 @@ def heuristic(game, state, player: int = 0) -> float:
 STALL = 10      # cheats without a draw after which the fair player starts the building over
 
 
-def finish_plan(vals, owner, hand, cpu_seconds: float, widest: int = 3) -> list:
-    """With the pile empty (nothing hidden): the cheats and placements of a line that finishes the ziggurat, lifting
-    as few dominoes as it can: every set of up to `widest` lifts (each domino with whatever rests on it), fewest
-    dominoes lifted first, each followed by an exact zero-cheat search, first a short one for every set, then a
-    longer one. [] when none is found within `cpu_seconds` of CPU time (a loaded machine finds the same plan)."""
+def finish_plan(vals, owner, hand, cpu_seconds: float, widest: int = 3, piles=((),)) -> list:
+    """The cheats and placements of a line that finishes the ziggurat, lifting as few dominoes as it can: every set of
+    up to `widest` lifts (each domino with whatever rests on it), fewest dominoes lifted first, each followed by an
+    exact zero-cheat search for every pile order in `piles` (the one empty pile once everything is drawn; every order
+    of the few unseen dominoes before that), first a short search for every set, then a longer one. A set counts only
+    when every order finishes; with more than one order only its cheats are returned (the placements depend on the
+    draws). [] when none is found within `cpu_seconds` of CPU time (a loaded machine finds the same plan)."""
     deadline = time.process_time() + cpu_seconds
     placed = sorted({x for x in owner if x >= 0})
     options: dict = {}
@@ -48,18 +50,23 @@ def finish_plan(vals, owner, hand, cpu_seconds: float, widest: int = 3) -> list:
                 lifted += more
             else:
                 options.setdefault(frozenset(lifted), (len(lifted), combo, nv, tuple(hand) + tuple(lifted)))
-    ranked = sorted(o for o in options.values() if feasible(o[2], _counts_of(o[3])))
+    rest = piles[0]
+    ranked = sorted(o for o in options.values() if feasible(o[2], _counts_of(o[3] + tuple(rest))))
     for node_limit in (100, 3000):
         for _, combo, nv, in_hand in ranked:
-            if time.process_time() > deadline:
-                return []
-            search = _ZeroSearch(time.perf_counter() + cpu_seconds, node_limit=node_limit)
-            try:
-                line = search.run(nv, in_hand, ())
-            except _Timeout:
-                continue
+            line = None
+            for pile in piles:
+                if time.process_time() > deadline:
+                    return []
+                search = _ZeroSearch(time.perf_counter() + cpu_seconds, node_limit=node_limit)
+                try:
+                    line = search.run(nv, in_hand, pile)
+                except _Timeout:
+                    line = None
+                if line is None:
+                    break
             if line is not None:
-                return [(CHEAT, d) for d in combo] + list(line)
+                return [(CHEAT, d) for d in combo] + (list(line) if len(piles) == 1 else [])
     return []
 
 
@@ -133,6 +140,17 @@ class Player:
             if not any(x >= 0 for x in owner):
                 # nothing stands, so nothing can be lifted: place whatever fits (feasibility is only a forecast)
                 return greedy_move(vals, owner, hand, unseen, self.rng) or (GIVE_UP,)
+            if unseen and len(unseen) <= 4 and state.cheats - self.progress_cheats >= STALL \
+                    and self.finish_tries < 3:
+                # cheat after cheat and no draw near the end: the fewest lifts that finish whatever the order of the
+                # few unseen dominoes (every order is tried: no peeking)
+                self.finish_tries += 1
+                plan = finish_plan(vals, owner, hand, self.finish_budget,
+                                   piles=tuple(itertools.permutations(unseen)))
+                if plan:
+                    self.progress_cheats = state.cheats + len(plan)
+                    self.plan = plan[1:]
+                    return plan[0]
             if unseen and state.cheats - self.progress_cheats >= STALL:
                 # cheat after cheat and no draw: start the building over with every domino drawn so far in hand
                 bottom = sorted({x for x in owner[:36] if x >= 0})
