@@ -150,7 +150,7 @@ def test_a_clock_budget_stops_the_search():
 
 def test_levels():
     assert parse_level("400it") == (None, 400)
-    assert parse_level("normal")[0] == 1.0
+    assert parse_level("easy")[1] < parse_level("normal")[1] < parse_level("strong")[1]
     assert parse_level("0.5") == (0.5, 10_000)
     for bad in ("fastest", "0", "-1", "it", "1e9it"):
         with pytest.raises(BadOption, match="IS-MCTS level"):
