@@ -87,7 +87,7 @@ def _export(table, task):
              "lit_saved": _lit["saved"]}
     if LIT_PICTURE and state["lit"] and _lit["saved"] is None:
         _lit["saved"] = ""
-        b.taskMgr.doMethodLater(0.3, _save_lit, "window-play-lit", extraArgs=[table], appendTask=True)
+        b.taskMgr.doMethodLater(0.0, _save_lit, "window-play-lit", extraArgs=[table], appendTask=True)
     with open(STATE + ".tmp", "w") as f:
         json.dump(state, f)
     os.replace(STATE + ".tmp", STATE)

@@ -149,6 +149,8 @@ class Stage:
         self.combines = 0                          # combine() calls so far: the clock of `stirred`
         self.stirred: dict[str, int] = {}          # piece -> the combine at which it last moved or left a chunk
         self.loose_poses: dict[str, Pose] = {}     # loose pieces where the last combine saw them
+        self.hidden: dict[str, NodePath] = {}      # piece -> its model, hidden while a chunk draws it
+        self.moving: set[str] = set()              # pieces an animation under way moves (see uncombine)
         self.ghosts_root = self.root.attachNewNode("ghosts")
         self.ghosts_root.setCollideMask(BitMask32.allOff())
         self.ghost_poses: dict[str, Pose] = {}
@@ -185,6 +187,7 @@ class Stage:
             self._sync_labels(layout)
         self.layout = layout
         self._sync_memory()
+        self.moving = set()
         self.combine()
 
     # ---- ghosts: where a move being made would put pieces ------------------------------------------------------------
@@ -220,9 +223,12 @@ class Stage:
             self._drop_chunks()
             return
         self.combines += 1
+        cut = getattr(self, "cut", None) is not None        # ghost and glass tags exist only under a cutaway
+        seeing = self.eye is not None                        # and x-ray tags only where the x-ray looks
         resting = {pid: self.poses[pid] for pid, node in self.nodes.items()
-                   if pid in self.models and pid not in self.targets and not node.hasTag("ghost")
-                   and not node.hasTag("glass") and not node.hasTag("xray")}
+                   if pid in self.models and pid not in self.targets and pid not in self.moving
+                   and not (cut and (node.hasTag("ghost") or node.hasTag("glass")))
+                   and not (seeing and node.hasTag("xray"))}
         if self.chunks_root is None:
             self.chunks_root = self.root.attachNewNode("combined")
             self.chunks_root.setCollideMask(BitMask32.allOff())     # clicks go to the per-piece nodes
@@ -230,6 +236,7 @@ class Stage:
         kept = []
         for chunk in self.chunks:
             if all(resting.get(pid) == pose for pid, pose in chunk.members.items()):
+                chunk.node.show()
                 kept.append(chunk)
                 continue
             chunk.node.removeNode()
@@ -257,12 +264,15 @@ class Stage:
             a.node.removeNode()
             b.node.removeNode()
             self.chunks.append(self._chunk(list(a.members) + list(b.members), resting))
-        in_chunks = {pid for chunk in self.chunks for pid in chunk.members}
-        for pid, model in self.models.items():
-            if pid in in_chunks:
+        # only models whose drawing changed hands are touched (hiding every model each time cost a third of a move)
+        drawn_by_chunks = {pid: self.models[pid] for chunk in self.chunks for pid in chunk.members}
+        for pid, model in self.hidden.items():
+            if drawn_by_chunks.get(pid) != model and not model.isEmpty():
+                model.show()        # loose, highlighted, ghosted or glass now: it draws itself
+        for pid, model in drawn_by_chunks.items():
+            if self.hidden.get(pid) != model:
                 model.hide()
-            else:
-                model.show()        # loose, highlighted, ghosted or glass: it draws itself
+        self.hidden = drawn_by_chunks
 
     def _chunk_up(self, pids: list[str], poses: dict[str, Pose]) -> None:
         """New chunks of neighbours, a stack never split (the pieces drawn from a pile leave one chunk at a time):
@@ -297,13 +307,30 @@ class Stage:
         root = self.chunks_root
         return root if root is not None and not root.isHidden() else None
 
-    def uncombine(self) -> None:
-        """Every piece draws itself (for an animation); the chunks wait, hidden, for `combine` to take them back."""
+    def uncombine(self, pieces: set[str] | None = None) -> None:
+        """Pieces draw themselves (for an animation): every piece, or with `pieces`, those of the chunks holding any
+        of them (the other chunks go on drawing the pieces that stay put). Hidden chunks wait for `combine`."""
+        if pieces is not None:
+            self.moving |= pieces           # until `show` places them, they are no chunk's to draw
         if self.chunks_root is None or self.chunks_root.isHidden():
             return
-        self.chunks_root.hide()
-        for model in self.models.values():
-            model.show()
+        if pieces is None:
+            self.chunks_root.hide()
+            released = list(self.hidden)
+        else:
+            released, kept = [], []
+            for chunk in self.chunks:
+                if any(pid in pieces for pid in chunk.members):
+                    chunk.node.removeNode()
+                    released += chunk.members
+                else:
+                    kept.append(chunk)
+            self.chunks = kept
+        for pid in released:
+            self.stirred[pid] = self.combines
+            model = self.hidden.pop(pid, None)
+            if model is not None and not model.isEmpty():
+                model.show()
 
     def _drop_chunks(self) -> None:
         """Forget every chunk (what they copied no longer looks like the pieces: the memory aid changed)."""
@@ -313,6 +340,7 @@ class Stage:
         self.chunks_root = None
         self.chunks = []
         self.loose_poses = {}
+        self.hidden = {}
 
     def reset(self, pids) -> None:
         """Put these pieces' nodes back exactly on their recorded poses (after something else moved them: physics)."""
@@ -607,7 +635,9 @@ class Stage:
         rolled = {pid for e in events if e.kind == "roll" for pid in e.pieces}
         toppled = {pid for e in events if e.kind == "topple" for pid in e.pieces}
         crumbled = {pid for e in events if e.kind in CRUMBLE_EVENTS for pid in e.pieces}
-        seq = Sequence(Func(self.uncombine), name="stage-transition")
+        moving = {c.piece for phase in phases for c in phase} | {c.source for phase in phases for c in phase
+                                                                 if c.source is not None}
+        seq = Sequence(Func(self.uncombine, moving), name="stage-transition")
         lit: list[Event] = []      # events whose areas light up with their own phase (the rest walk after)
         for phase in phases:
             par = Parallel()
