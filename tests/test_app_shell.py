@@ -241,3 +241,22 @@ def test_each_new_game_gets_its_own_autosave(tmp_path, monkeypatch):
     open(a, "w").close()
     b = saves.autosave_path("kdak")
     assert a != b
+
+
+def test_a_long_message_wraps_inside_the_window_and_grows_upwards(showbase):
+    """A final scoring or a refusal with its reason may run to 200 characters: every letter stays on the window, and
+    a one-line message sits where it always did."""
+    from towerworld.scene.hud import Hud
+    hud = Hud(showbase)
+    try:
+        hud.say("Short.")
+        short = hud.message.getTightBounds(showbase.render2d)
+        hud.say("Final scoring: " + ", ".join(f"Player {i} +{i * 7} for the city at c{i}" for i in range(1, 7)))
+        step(showbase)
+        low, high = hud.message.getTightBounds(showbase.render2d)
+        assert -1.0 <= low.x and high.x <= 1.0, "the message runs off the window's sides"
+        assert -1.0 <= low.z and high.z <= 1.0, "the message runs off the window's top or bottom"
+        assert hud.message.textNode.getNumRows() > 1
+        assert abs(low.z - short[0].z) < 0.06, "the last line sits where a single line sits"
+    finally:
+        hud.destroy()

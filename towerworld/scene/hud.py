@@ -16,14 +16,18 @@ STATUS_SCALE = 0.045
 STATUS_TOP = 0.08       # from the window's top edge to the first status line's baseline
 
 
+MESSAGE_SCALE = 0.05    # the message line's letters, in aspect2d units
+MESSAGE_BOTTOM = 0.1    # its last line's baseline above the window's bottom edge
+
 class Hud:
     def __init__(self, base):
         self.base = base
         style = dict(fg=(1, 1, 1, 1), shadow=(0, 0, 0, 0.9), mayChange=True, scale=STATUS_SCALE)
         self.status = OnscreenText(text="", pos=(0.05, -STATUS_TOP), align=TextNode.ALeft, parent=base.a2dTopLeft,
                                    **style)
-        self.message = OnscreenText(text="", pos=(0, 0.1), align=TextNode.ACenter, parent=base.a2dBottomCenter,
-                                    **{**style, "fg": (1, 0.92, 0.6, 1), "scale": 0.05})
+        self.message = OnscreenText(text="", pos=(0, MESSAGE_BOTTOM), align=TextNode.ACenter,
+                                    parent=base.a2dBottomCenter,
+                                    **{**style, "fg": (1, 0.92, 0.6, 1), "scale": MESSAGE_SCALE})
         self.hint = OnscreenText(text="H: help", pos=(-0.05, 0.05), align=TextNode.ARight,
                                  parent=base.a2dBottomRight, **{**style, "scale": 0.035})
         self.help = DirectFrame(frameColor=(0, 0, 0, 0.78), frameSize=(-1.5, 1.5, -0.9, 0.9), pos=(0, 0, 0))
@@ -69,7 +73,13 @@ class Hud:
         return min(0.4, bottom / (self.base.a2dTop - self.base.a2dBottom))
 
     def say(self, text: str) -> None:
+        """The message line: wrapped to the window's width, its last line where a single line sits, so that a long
+        message (a final scoring, a refusal with its reason) grows upwards instead of off the window's edges."""
+        node = self.message.textNode
+        node.setWordwrap(max(20.0, 1.9 * self.base.getAspectRatio() / MESSAGE_SCALE))
         self.message.setText(text)
+        rows = max(1, node.getNumRows())
+        self.message.setPos(0, MESSAGE_BOTTOM + (rows - 1) * node.getLineHeight() * MESSAGE_SCALE)
 
     def toggle_help(self, rules: str) -> None:
         if self.help.isHidden():
