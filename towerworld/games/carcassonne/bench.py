@@ -87,11 +87,12 @@ def draw_call_rows() -> list[tuple[str, float, str, str]]:
     b = base(640, 400)
     state = GAME.random_playout(GAME.new_state(None, 2), random.Random(5))
     stage = Stage(b.render)
-    stage.show(GAME.layout(state, OMNISCIENT))
+    full = GAME.layout(state, OMNISCIENT)
+    stage.show(full)
     tile = next(pid for pid in stage.nodes if pid.startswith("tile:"))
     stage.uncombine({tile})             # a move under way: only the chunk holding the moving piece lets go
     animating = sum(np.node().getNumGeoms() for np in stage.root.findAllMatches("**/+GeomNode") if not np.isHidden())
-    stage.show(stage.layout)
+    stage.show(full)
     again, fresh = [], []
     for _ in range(5):
         t = time.perf_counter()
