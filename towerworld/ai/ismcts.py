@@ -32,8 +32,8 @@ import time
 from typing import Hashable
 
 from towerworld.ai.agents import Agent
-from towerworld.engine.agent import View
-from towerworld.engine.game import CHANCE, TERMINAL, BadOption, Game, Move, State
+from towerworld.engine.agent import View, parse_budget
+from towerworld.engine.game import CHANCE, TERMINAL, Game, Move, State
 
 # level -> (seconds at most, iterations). The iterations decide a named level's strength, so that a ladder gives the same
 # results for the same seeds on any machine; the clock only stops a search on a machine several times slower than a
@@ -56,21 +56,10 @@ def parse_level(level) -> tuple[float | None, int]:
     A level is a name (easy, normal, strong), a number of seconds ("0.5"), or an iteration budget with no clock
     ("400it"), which makes the agent's choice a function of its seed and view alone (ladders, tests).
     """
-    if level is None:
-        return LEVELS[DEFAULT_LEVEL]
-    if isinstance(level, str) and level in LEVELS:
-        return LEVELS[level]
-    text = str(level).strip().lower()
-    if text.endswith("it") and text[:-2].isdigit() and 0 < int(text[:-2]) <= 10_000_000:
-        return None, int(text[:-2])
-    try:
-        seconds = float(text)
-    except ValueError:
-        seconds = -1.0
-    if not 0 < seconds <= 600:
-        raise BadOption(f"The IS-MCTS level must be one of {', '.join(LEVELS)}, a number of seconds, or a number of "
-                        f"iterations such as 500it, not {str(level)[:40]!r}.")
-    return seconds, max(100, int(seconds * 20_000))
+    seconds, iterations = parse_budget(level, LEVELS, DEFAULT_LEVEL, "IS-MCTS", "iterations")
+    if iterations is None:
+        return seconds, max(100, int((seconds or 0) * 20_000))
+    return seconds, iterations
 
 
 class _Node:

@@ -21,7 +21,8 @@ import random
 import time
 
 from towerworld.ai.agents import Agent, decision_moves
-from towerworld.engine.game import CHANCE, TERMINAL, BadOption, Game
+from towerworld.engine.agent import parse_budget
+from towerworld.engine.game import CHANCE, TERMINAL, Game
 
 # level -> (seconds at most, simulations). The simulations decide a named level's strength, so that a ladder gives the
 # same results for the same seeds on any machine; the clock only stops a search on a machine several times slower than
@@ -51,26 +52,15 @@ class _Node:
 def parse_level(level) -> tuple[float, int]:
     """(seconds, simulation cap) for a level name, a number of seconds ("0.5": the clock decides) or a number of
     simulations ("3000it": no clock); BadOption naming the choices otherwise."""
-    if level is None:
-        return LEVELS[DEFAULT_LEVEL]
-    if isinstance(level, str) and level in LEVELS:
-        return LEVELS[level]
-    text = str(level).strip().lower()
-    if text.endswith("it") and text[:-2].isdigit() and 0 < int(text[:-2]) <= 10_000_000:
-        return float("inf"), int(text[:-2])
-    try:
-        seconds = float(text)
-    except ValueError:
-        seconds = -1.0
-    if not 0 < seconds <= 600:
-        raise BadOption(f"The MCTS level must be one of {', '.join(LEVELS)}, a number of seconds, or a number of "
-                        f"simulations such as 3000it, not {str(level)[:40]!r}.")
-    return seconds, max(100, int(seconds * 20_000))
+    seconds, simulations = parse_budget(level, LEVELS, DEFAULT_LEVEL, "MCTS", "simulations")
+    if seconds is None:
+        return float("inf"), simulations or 1
+    return seconds, simulations if simulations is not None else max(100, int(seconds * 20_000))
 
 
 class MCTSAgent(Agent):
-    """UCT on the contract (`search`), native rollouts, a time budget per move (level fast 0.2 s, normal 1 s,
-    strong 3 s, or a number of seconds) and a simulation cap."""
+    """UCT on the contract (`search`), native rollouts, a simulation budget per move (easy 500, normal 2,500, strong
+    10,000, or "Nit") with a clock that stops it on a very slow machine, or a number of seconds."""
     name = "mcts"
     determinizations = 8      # how many determinizations share the budget in a hidden-information game
 

@@ -10,7 +10,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Protocol
 
-from towerworld.engine.game import OMNISCIENT, Game, Move, State
+from towerworld.engine.game import OMNISCIENT, BadOption, Game, Move, State
 
 
 @dataclass(frozen=True)
@@ -56,3 +56,25 @@ def seat_view(agent, game: Game, state: State) -> View:
 def ask(agent, game: Game, state: State) -> Move:
     """The agent's move for the player to move at `state`, chosen from that seat's view."""
     return agent.choose(seat_view(agent, game, state))
+
+
+def parse_budget(level, levels: dict, default: str, what: str,
+                 unit: str) -> tuple[float | None, int | None]:
+    """(seconds or None for no clock, a count of simulations or iterations or None for no cap) for a level: a name
+    in `levels` (mapping to that pair), a count such as "500it" (no clock: the choice follows from the seed), or a
+    number of seconds; BadOption naming the choices otherwise. Every searching agent reads its level here."""
+    if level is None:
+        return levels[default]
+    if isinstance(level, str) and level in levels:
+        return levels[level]
+    text = str(level).strip().lower()
+    if text.endswith("it") and text[:-2].isdigit() and 0 < int(text[:-2]) <= 10_000_000:
+        return None, int(text[:-2])
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 < seconds <= 600:
+        raise BadOption(f"The {what} level must be one of {', '.join(levels)}, a number of seconds, or a number of "
+                        f"{unit} such as 500it, not {str(level)[:40]!r}.")
+    return seconds, None

@@ -47,6 +47,19 @@ class Cell:
     label: str = ""
 
 
+def piece_box(pose: Pose) -> tuple[float, float, float, float, float, float]:
+    """(xmin, ymin, zmin, xmax, ymax, zmax) of a piece lying flat (any turn about z covered by its larger side)."""
+    s = size(pose.kind)
+    turn = pose.heading % 180
+    if turn == 0:
+        rx, ry = s.w / 2, s.d / 2
+    elif turn == 90:
+        rx, ry = s.d / 2, s.w / 2
+    else:
+        rx = ry = max(s.w, s.d) / 2
+    return (pose.x - rx, pose.y - ry, pose.z, pose.x + rx, pose.y + ry, pose.z + s.h)
+
+
 @dataclass
 class Layout:
     pieces: dict[str, Pose] = field(default_factory=dict)
@@ -60,19 +73,9 @@ class Layout:
 
     def bounds(self) -> tuple[float, float, float, float, float, float]:
         """(xmin, ymin, zmin, xmax, ymax, zmax) of every piece, for framing the camera."""
-        xs, ys, zs, xe, ye, ze = [], [], [], [], [], []
-        for p in self.pieces.values():
-            s = size(p.kind)
-            turn = p.heading % 180
-            if turn == 0:
-                rx, ry = s.w / 2, s.d / 2
-            elif turn == 90:
-                rx, ry = s.d / 2, s.w / 2
-            else:
-                rx = ry = max(s.w, s.d) / 2
-            xs.append(p.x - rx); xe.append(p.x + rx)
-            ys.append(p.y - ry); ye.append(p.y + ry)
-            zs.append(p.z); ze.append(p.z + s.h)
-        if not xs:
+        boxes = [piece_box(p) for p in self.pieces.values()]
+        if not boxes:
             return (0, 0, 0, 0, 0, 0)
-        return (min(xs), min(ys), min(zs), max(xe), max(ye), max(ze))
+        lows, highs = [b[:3] for b in boxes], [b[3:] for b in boxes]
+        return (min(b[0] for b in lows), min(b[1] for b in lows), min(b[2] for b in lows),
+                max(b[0] for b in highs), max(b[1] for b in highs), max(b[2] for b in highs))

@@ -5,7 +5,7 @@ fades what `hiding` names, so the player looks through it; clicks pass through t
 """
 from __future__ import annotations
 
-from towerworld.engine.layout import Cell, Pose
+from towerworld.engine.layout import Cell, Pose, piece_box
 from towerworld.engine.pieces import size
 
 Point = tuple[float, float, float]
@@ -14,17 +14,7 @@ Box = tuple[float, float, float, float, float, float]
 NEAR = 1.0      # mm: a piece the sight line only touches this close to its end holds the spot up; it does not hide it
 
 
-def box(pose: Pose) -> Box:
-    """(xmin, ymin, zmin, xmax, ymax, zmax) of a piece lying flat (any turn about z covered by its larger side)."""
-    s = size(pose.kind)
-    turn = pose.heading % 180
-    if turn == 0:
-        rx, ry = s.w / 2, s.d / 2
-    elif turn == 90:
-        rx, ry = s.d / 2, s.w / 2
-    else:
-        rx = ry = max(s.w, s.d) / 2
-    return (pose.x - rx, pose.y - ry, pose.z, pose.x + rx, pose.y + ry, pose.z + s.h)
+box = piece_box
 
 
 def cell_spots(cell: Cell) -> list[Point]:

@@ -22,7 +22,7 @@ import random
 import time
 from collections import Counter
 
-from towerworld.engine.game import BadOption
+from towerworld.engine.agent import parse_budget
 from towerworld.games.elevation.board import (
     ACCEPT, ADJACENT, DECLINE, DIG_DIG, DIG_MOVE, DRAGON, DRAW, FISH, FISH_DIG_LEAP, FISH_LEAP_DIG, LEAPS, LONE_STEP,
     MOVE_DIG, MOVE_MOVE, NEIGHBOURS, SAMURAI, SQUARES, UNDERMINE, distance)
@@ -408,21 +408,8 @@ class ElevationMCTS:
     @classmethod
     def budget(cls, level) -> tuple[float | None, int | None]:
         """(seconds or None, simulations or None) for a level: a name, simulations such as "500it", or seconds."""
-        if level is None:
-            return None, cls.LEVELS["normal"]
-        if level in cls.LEVELS:
-            return None, cls.LEVELS[level]
-        text = str(level).strip().lower()
-        if text.endswith("it") and text[:-2].isdigit() and 0 < int(text[:-2]) <= 10_000_000:
-            return None, int(text[:-2])
-        try:
-            seconds = float(text)
-        except ValueError:
-            seconds = -1.0
-        if not 0 < seconds <= 600:
-            raise BadOption(f"The Elevation MCTS level must be one of {', '.join(cls.LEVELS)}, a number of simulations "
-                            f"such as 500it, or a number of seconds, not {str(level)[:40]!r}.")
-        return seconds, None
+        levels = {name: (None, simulations) for name, simulations in cls.LEVELS.items()}
+        return parse_budget(level, levels, "normal", "Elevation MCTS", "simulations")
 
     # ---- entry points ---------------------------------------------------------------------------------------------
     def choose(self, view):
