@@ -172,3 +172,18 @@ def test_explain_names_the_rule():
     s = GAME.apply(s, GAME.parse_move(s, "U 1,0 r0"))[0]
     assert "directly to a tower foundation" in GAME.explain(s, ["tower:0,-1", "piece:white"])
     assert "at least one storey" in GAME.explain(s, ["tower:0,-1", "piece:follower"])
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_the_status_lines_fit_a_window_for_every_player_count(players):
+    """The supply of six players on one status line ran off the window: two players a line, each in words."""
+    from towerworld.engine.game import OMNISCIENT
+    from towerworld.engine.registry import get_game
+    game = get_game("carcassonne")
+    state = game.new_state(None, players)
+    hud = game.hud(state, OMNISCIENT)
+    supply = [v for k, v in hud.items() if k.startswith("supply")]
+    assert len(supply) == (players + 1) // 2
+    assert all(len(f"{k}: {v}") <= 140 for k, v in hud.items())
+    import re
+    assert re.match(r"P1: 7 followers, \d+ tower pieces \(\d black, \d white\); P2: ", supply[0])

@@ -300,8 +300,14 @@ def hud(s: CState, result: str) -> dict[str, str]:
         text = f"P{p + 1}: {free} followers"
         if s.cfg.tower:
             a, b, c = s.tsup[3 * p:3 * p + 3]
-            text += f", tower pieces {a}" + (f" +{b} black +{c} white" if s.cfg.black else "")
-            text += f", holds {prisoners} prisoners"
+            text += f", {a + b + c} tower pieces" + (f" ({b} black, {c} white)" if s.cfg.black else "")
+            if prisoners:
+                text += f", {prisoners} prisoner{'s' if prisoners > 1 else ''}"
         supply.append(text)
-    out["supply"] = "; ".join(supply)
+    # two players a line: six players' supplies on one line ran off the window
+    per = 2
+    for first in range(0, n, per):
+        last = min(n, first + per)
+        key = "supply" if n <= per else f"supply P{first + 1}-P{last}" if last > first + 1 else f"supply P{last}"
+        out[key] = "; ".join(supply[first:last])
     return out
