@@ -187,3 +187,28 @@ def test_the_status_lines_fit_a_window_for_every_player_count(players):
     assert all(len(f"{k}: {v}") <= 140 for k, v in hud.items())
     import re
     assert re.match(r"P1: 7 followers, \d+ tower pieces \(\d black, \d white\); P2: ", supply[0])
+
+
+def test_buttons_for_followers_name_the_feature_in_words():
+    """When one click could mean several features, the table's buttons say "the city (north, south)", never an id
+    such as "feature 0"."""
+    from towerworld.games.carcassonne.layout import feature_words
+    assert feature_words("city N S") == "the city (north, south)"
+    assert feature_words("field EL ER") == "the field (east)"
+    assert feature_words("cloister") == "the cloister"
+    rng = random.Random(4)
+    state = GAME.new_state(None, 2)
+    seen = 0
+    while GAME.current_player(state) != TERMINAL and seen < 20:
+        if GAME.current_player(state) == CHANCE:
+            state, _ = GAME.apply(state, GAME.sample_chance(state, rng))
+            continue
+        for move in GAME.legal_moves(state):
+            for step in GAME.picks(state, move):
+                for pick in (step if isinstance(step, frozenset) else (step,)):
+                    words = GAME.describe_pick(state, (), pick)
+                    if pick.startswith(("feature:", "tower:", "at:")):
+                        seen += 1
+                        assert ":" not in words and "feature" not in words, words
+        state, _ = GAME.apply(state, rng.choice(GAME.legal_moves(state)))
+    assert seen >= 20

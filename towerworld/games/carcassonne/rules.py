@@ -381,6 +381,16 @@ class Carcassonne(Game[CState, int]):
             return f"ransom: pay Player {pick[7:]} 3 points for your follower"
         if pick == "pass":
             return {ACTION: "no follower or tower", CAPTURE: "no capture", RANSOM: "no ransom"}.get(s.phase, "pass")
+        if pick.startswith("feature:") and s.phase == ACTION and s.tiles:
+            t, r = s.tiles[-1][:2]
+            names = ROTS[t][r].names
+            j = int(pick[8:])
+            if 0 <= j < len(names):
+                return carc_layout.feature_words(names[j])
+        if pick.startswith("tower:") and "," in pick:
+            return f"the tower at {pick[6:]}"
+        if pick.startswith("at:"):
+            return f"the place {pick[3:]}"
         return super().describe_pick(s, picks, pick)
 
     # ---- what the table shows ----------------------------------------------------------------------------------------
