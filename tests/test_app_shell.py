@@ -260,3 +260,22 @@ def test_a_long_message_wraps_inside_the_window_and_grows_upwards(showbase):
         assert abs(low.z - short[0].z) < 0.06, "the last line sits where a single line sits"
     finally:
         hud.destroy()
+
+
+def test_a_closed_table_leaves_no_shadow_pass_behind(showbase, tmp_path):
+    """A shadow-casting light keeps its shadow buffer after its node is gone: each table closed (a new game from the
+    menu) left one more buffer that every later frame drew, and the suite's later tables crawled."""
+    from towerworld.app.play import PlayTable
+    from towerworld.scene.offscreen import render_layout
+    engine = showbase.graphicsEngine
+    before = engine.getNumWindows()
+    table = PlayTable(Match(TOY, players=[PlayerSpec("Ann"), PlayerSpec("Bo")], seed=1,
+                            autosave=str(tmp_path / "a.tower.json")))
+    step(showbase)
+    assert engine.getNumWindows() > before, "the table draws its shadows through a buffer of its own"
+    table.close()
+    step(showbase)
+    assert engine.getNumWindows() == before
+    render_layout(TOY.layout(TOY.new_state(), OMNISCIENT), str(tmp_path / "p.png"), 320, 200)
+    step(showbase)
+    assert engine.getNumWindows() == before

@@ -265,7 +265,8 @@ class Table:
         self.base.ignoreAll()
         self.hud.destroy()
         self.picker.ray_np.removeNode()
-        self.scene.removeNode()
+        from towerworld.scene.setup import undress
+        undress(self.scene)
 
     def animate_to(self, old_layout, new_layout, events, speed=1.0, then=None):
         if self.anim is not None:

@@ -40,7 +40,7 @@ def render_layout(layout: Layout, out: str, width: int = 1280, height: int = 800
     from panda3d.core import Camera, GraphicsOutput, PerspectiveLens, Texture
 
     from towerworld.scene.camera import framing
-    from towerworld.scene.setup import add_table, dress
+    from towerworld.scene.setup import add_table, dress, undress
     from towerworld.scene.stage import Stage
 
     b = base(width, height, window=False)
@@ -83,7 +83,7 @@ def render_layout(layout: Layout, out: str, width: int = 1280, height: int = 800
     finally:
         if buf is not None:
             b.graphicsEngine.removeWindow(buf)
-        scene.removeNode()
+        undress(scene)
     return out
 
 

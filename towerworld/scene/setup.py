@@ -77,6 +77,14 @@ def dress(render: NodePath, layout: Layout | None = None) -> DirectionalLight:
     return sun
 
 
+def undress(scene: NodePath) -> None:
+    """Take a dressed scene down. A shadow-casting light keeps its shadow buffer, drawn every frame, after its node
+    is gone: each table closed (a new game from the menu) or picture taken would leave one more shadow pass behind."""
+    for light in scene.findAllMatches("**/+DirectionalLight"):
+        light.node().setShadowCaster(False)
+    scene.removeNode()
+
+
 def frame_light(sun_np: NodePath, layout: Layout | None) -> None:
     """Fit the shadow camera around the pieces so shadows stay sharp."""
     x0, y0, z0, x1, y1, z1 = layout.bounds() if layout and layout.pieces else (-150, -150, 0, 150, 150, 100)
