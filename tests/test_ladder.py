@@ -219,3 +219,34 @@ def test_the_ladder_command_takes_pairs(tmp_path, capsys):
                  "--chart", str(tmp_path / "p.png")]) == 0
     assert main(["ladder", NIM_REF, "--agents", "random,perfect", "--pairs", "random-perfect", "--games", "2"]) == 2
     assert "pairs of agents joined by '/'" in capsys.readouterr().err
+
+
+def test_a_ladder_plays_budget_levels_in_full_on_a_loaded_machine(monkeypatch):
+    """A named level is a budget with a clock for very slow machines; in a ladder the clock must not cut the search,
+    or a loaded machine and an idle one (or a Ray cluster) would play different games from the same seeds."""
+    from towerworld.ai import ladder, mcts
+    from towerworld.ai.agents import make_agent
+    from towerworld.engine.agent import ask
+    from towerworld.engine.registry import get_game
+    game, rng = get_game("kdak"), random.Random(2)
+    state = game.new_state()
+    while game.current_player(state) < 0 or len(game.legal_moves(state)) < 2:    # to a real choice
+        moves = game.legal_moves(state) or [m for m, _ in game.chance_outcomes(state)]
+        state = game.apply(state, rng.choice(moves))[0]
+    clock = [0.0]
+
+    def crawling():                       # every look at the clock finds another minute gone
+        clock[0] += 60.0
+        return clock[0]
+
+    monkeypatch.setattr(mcts.time, "perf_counter", crawling)
+    clocked = make_agent("mcts:easy", game, seed=1)
+    ask(clocked, game, state)
+    assert clocked.last_simulations < mcts.LEVELS["easy"][1]            # the clock cut it short
+    unclocked = ladder.budget_alone(make_agent("mcts:easy", game, seed=1))
+    ask(unclocked, game, state)
+    assert unclocked.last_simulations == mcts.LEVELS["easy"][1]
+    in_seconds = ladder.budget_alone(make_agent("mcts:0.5", game, seed=1))
+    assert in_seconds.seconds == 0.5                                    # only the clock ends a level in seconds
+    assert ladder.budget_alone(make_agent("ismcts", game, seed=1)).seconds is None
+    assert ladder.budget_alone(make_agent("ismcts:2", game, seed=1)).seconds == 2.0

@@ -94,6 +94,10 @@ class ISMCTSAgent(Agent):
             budget, cap = None, iterations
         self.seconds = seconds if seconds is not None else budget
         self.iterations = cap
+        # a named level or "Nit" is an iteration budget; its clock only guards a very slow machine
+        self.budgeted = seconds is None and (iterations is not None or
+                                             parse_budget(level, LEVELS, DEFAULT_LEVEL, "IS-MCTS", "iterations")[1]
+                                             is not None)
         self.exploration = exploration
         self.rollout_plies = rollout_plies
         self.widen = widen            # (base, power) of the progressive widening; None: every move at once

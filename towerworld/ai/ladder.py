@@ -161,7 +161,7 @@ def resolve_game(ref: str) -> Game:
 def play_task(task: GameTask) -> GameResult:
     """Play one game of the schedule to its end (the worker's whole job)."""
     game = resolve_game(task.game)
-    agents = {seat: _Timed(make_agent(name, game, seed=seed, level=task.level))
+    agents = {seat: _Timed(budget_alone(make_agent(name, game, seed=seed, level=task.level)))
               for seat, (name, seed) in enumerate(zip(task.agents, task.agent_seeds))}
     try:
         match = _play(game, task, agents)
@@ -170,6 +170,15 @@ def play_task(task: GameTask) -> GameResult:
     return GameResult(task.index, task.seats, tuple(game.returns(match.state)), len(match.plies),
                       game.result(match.state), tuple(agents[s].seconds for s in range(2)),
                       tuple(agents[s].decisions for s in range(2)))
+
+
+def budget_alone(agent):
+    """The agent without its safety clock where its level is a budget of simulations or iterations: a ladder
+    measures strength, and the same seeds must give the same games on an idle machine, a loaded one or a Ray cluster.
+    A level in seconds keeps its clock (only the clock ends it)."""
+    if getattr(agent, "budgeted", False):
+        agent.seconds = None
+    return agent
 
 
 class _Timed:

@@ -69,8 +69,12 @@ class MCTSAgent(Agent):
                  rollout_plies: int | None = None):
         self.level = level or DEFAULT_LEVEL
         budget, cap = parse_level(level)
-        self.seconds = budget if seconds is None else seconds
+        self.seconds: float | None = budget if seconds is None else seconds
         self.max_simulations = cap if max_simulations is None else max_simulations
+        # a named level or "Nit" is a simulation budget; its clock only guards a very slow machine
+        self.budgeted = seconds is None and (max_simulations is not None or
+                                             parse_budget(level, LEVELS, DEFAULT_LEVEL, "MCTS", "simulations")[1]
+                                             is not None)
         self.uct_c = uct_c
         self.rng = random.Random(seed)
         self.rollouts = rollouts
@@ -83,7 +87,7 @@ class MCTSAgent(Agent):
             self.last_simulations = 0
             return moves[0]
         game = view.game
-        deadline = time.perf_counter() + self.seconds
+        deadline = time.perf_counter() + (math.inf if self.seconds is None else self.seconds)
         worlds = 1 if game.perfect_information else self.determinizations
         visits: dict = {}
         reward: dict = {}
