@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import json
 import os
 import platform
+import shutil
 import sys
 import time
+from collections import Counter
 
 from towerworld.ai.agents import default_opponent
 from towerworld.ai.ladder import report, run_ladder, write_chart, write_json
@@ -49,31 +52,67 @@ def machine() -> str:
     return f"{os.cpu_count()} cores, {model}"
 
 
-def section(game: str, result, games: int, seconds: float, workers: int) -> str:
-    data = result.to_json(timings=True)
-    pace = data["seconds_per_move"]
+def section(game: str, data: dict, command: str, minutes: float, workers: int, day: str) -> str:
+    """A game's section of docs/ladders.md from a ladder's JSON (`LadderResult.to_json(timings=True)`)."""
+    pace = data.get("seconds_per_move", {})
     default = default_opponent(get_game(game))
     lines = [f"## {get_game(game).title}", "",
-             f"`python scripts/ladders.py --only {game} --games {games}`: {result.games_per_pair} games a pair, seed "
-             f"{result.seed}, on {machine()} ({workers} at once), {datetime.date.today().isoformat()}, "
-             f"{seconds / 60:.0f} minutes.", "",
+             f"`{command}`: {data['games_per_pair']} games a pair, seed {data['seed']}, on {machine()} ({workers} at "
+             f"once), {day}, {minutes:.0f} minutes.", "",
              "| agent | Elo | 95% interval | seconds a move |", "|---|---:|---|---:|"]
-    for r in sorted(result.ratings, key=lambda r: -r.elo):
-        s = pace.get(r.agent)
-        lines.append(f"| `{r.agent}` | {round(r.elo) + 0:d} | {r.low:.0f} to {r.high:.0f} | "
+    for r in sorted(data["ratings"], key=lambda r: -r["elo"]):
+        s = pace.get(r["agent"])
+        lines.append(f"| `{r['agent']}` | {round(r['elo']) + 0:d} | {r['low']:.0f} to {r['high']:.0f} | "
                      + ("-" if s is None else f"{s:.2f}") + " |")
-    lines += ["", f"| `{default}` against | wins-draws-losses | score | goal |", "|---|---|---:|---|"]
-    for other, row in data["matrix"].get(default, {}).items():
+    against = data["matrix"].get(default, {})
+    if against:
+        lines += ["", f"| `{default}` against | wins-draws-losses | score | goal |", "|---|---|---:|---|"]
+    for other, row in against.items():
         played = row["wins"] + row["draws"] + row["losses"]
         share = (row["wins"] + 0.5 * row["draws"]) / played
         goal = GOALS.get(other)
         verdict = "" if goal is None else f"{goal:.0%}: " + ("met" if share >= goal else "not met")
         lines.append(f"| `{other}` | {row['wins']}-{row['draws']}-{row['losses']} | {share:.0%} | {verdict} |")
+    endings = Counter(g["ending"] for g in data["games"] if g.get("ending"))
     lines += ["", "How the games ended:", ""]
-    lines += [f"    {line.strip()}" for line in report(result).split("how the games ended")[-1].splitlines()
-              if line.strip()]
+    lines += [f"    {count:5d}  {text}" for text, count in endings.most_common(8)]
+    rest = sum(endings.values()) - sum(c for _, c in endings.most_common(8))
+    if rest:
+        lines.append(f"    {rest:5d}  other endings")
     lines += ["", f"![{game} ladder](ladders/{game}.png)", ""]
     return "\n".join(lines)
+
+
+def join_sections() -> str:
+    """docs/ladders.md from every game's section."""
+    folder = os.path.join(OUT, "ladders")
+    texts = [open(os.path.join(folder, f"{g}.md"), encoding="utf-8").read()
+             for g in LADDERS if os.path.exists(os.path.join(folder, f"{g}.md"))]
+    head = ("# Ladders of the shipped agents\n\nMade by `towerworld ladder`, through `scripts/ladders.py` (each section "
+            "gives its command, sample and machine). Elo is relative to the field of each game (average 0); a draw "
+            "counts half. Ziggurat is solitaire: its figures are in `scripts/ziggurat_figures.py`.\n\n")
+    path = os.path.join(OUT, "ladders.md")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(head + "\n".join(texts))
+    return path
+
+
+def from_json(path: str, command: str, minutes: float, workers: int) -> str:
+    """Write a game's section from a ladder already played with `towerworld ladder --json PATH --chart PNG` (the chart
+    beside it, same name); the section quotes `command`."""
+    with open(path, encoding="utf-8") as f:
+        data = json.load(f)
+    game = data["game"]
+    folder = os.path.join(OUT, "ladders")
+    os.makedirs(folder, exist_ok=True)
+    shutil.copyfile(path, os.path.join(folder, f"{game}.json"))
+    chart = os.path.splitext(path)[0] + ".png"
+    if os.path.exists(chart):
+        shutil.copyfile(chart, os.path.join(folder, f"{game}.png"))
+    day = datetime.date.fromtimestamp(os.path.getmtime(path)).isoformat()
+    with open(os.path.join(folder, f"{game}.md"), "w", encoding="utf-8") as f:
+        f.write(section(game, data, command, minutes, workers, day))
+    return game
 
 
 def main(argv=None) -> int:
@@ -82,7 +121,18 @@ def main(argv=None) -> int:
     p.add_argument("--only", help="comma-separated games (default: all)")
     p.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--from-json", metavar="FILE", help="write the section of a ladder already played (its JSON, and "
+                   "the chart of the same name beside it) instead of playing one")
+    p.add_argument("--command", help="with --from-json: the command that played it, quoted in the section")
+    p.add_argument("--minutes", type=float, default=0.0, help="with --from-json: how long it took")
     args = p.parse_args(argv)
+    if args.from_json:
+        if not args.command:
+            print("--from-json needs --command: the command that played the ladder.", file=sys.stderr)
+            return 2
+        game = from_json(args.from_json, args.command, args.minutes, args.workers)
+        print(f"wrote the {game} section; {join_sections()}")
+        return 0
     games = [g.strip() for g in args.only.split(",")] if args.only else list(LADDERS)
     unknown = [g for g in games if g not in LADDERS]
     if unknown:
@@ -104,17 +154,11 @@ def main(argv=None) -> int:
         print(report(result))
         write_json(result, os.path.join(folder, f"{game}.json"))
         write_chart(result, os.path.join(folder, f"{game}.png"))
-        text = section(game, result, args.games, time.perf_counter() - t0, args.workers)
+        text = section(game, result.to_json(timings=True), f"python scripts/ladders.py --only {game} --games "
+                       f"{args.games}", (time.perf_counter() - t0) / 60, args.workers, datetime.date.today().isoformat())
         with open(os.path.join(folder, f"{game}.md"), "w", encoding="utf-8") as f:
             f.write(text)
-    parts = [open(os.path.join(folder, f"{g}.md"), encoding="utf-8").read()
-             for g in LADDERS if os.path.exists(os.path.join(folder, f"{g}.md"))]
-    head = ("# Ladders of the shipped agents\n\nMade by `scripts/ladders.py` (see each section for its command, sample "
-            "and machine). Elo is relative to the field of each game (average 0); a draw counts half. Ziggurat is "
-            "solitaire: its figures are in `scripts/ziggurat_figures.py`.\n\n")
-    with open(os.path.join(OUT, "ladders.md"), "w", encoding="utf-8") as f:
-        f.write(head + "\n".join(parts))
-    print(f"wrote {os.path.join(OUT, 'ladders.md')}")
+    print(f"wrote {join_sections()}")
     return 0
 
 
