@@ -29,7 +29,10 @@ def policy_playout(state: KState, rng: random.Random, limit: int) -> KState:
     up = state.up
     ident = list(state.ident)
     left = sorted(set(range(TILES)).difference(ident))      # identities not seen yet, ascending
+    heights = [len(col) for col in cols]
+    standing = sum(heights)
     pawns = list(state.pawns)
+    outs = pawns.count(OUT)
     scores = list(state.scores)
     tal = list(state.tal)
     door, turn, stage, pending = state.door, state.turn, state.stage, state.pending
@@ -45,7 +48,7 @@ def policy_playout(state: KState, rng: random.Random, limit: int) -> KState:
         if stage == ROLL:
             r = int(rand() * 6)
             roll = r
-            h = max(len(cols[0]), len(cols[1]), len(cols[2]), len(cols[3]))
+            h = max(heights)
             level = r if r < h else h - 1
             stage = REMOVE
             plies += 1
@@ -72,14 +75,14 @@ def policy_playout(state: KState, rng: random.Random, limit: int) -> KState:
                 slot_removed = slot
                 stage = _REMOVE_NOW
         elif stage == REMOVE:
-            cands = [c for c in range(4) if len(cols[c]) > level]
+            cands = [c for c in range(4) if heights[c] > level]
             k = len(cands)
             if k == 1 or rand() < 0.15:
                 c = cands[int(rand() * k)]
             else:
                 slot = pawns[p]
                 mine = slot & 3 if slot >= 0 else -1
-                good = [c for c in cands if c != mine and len(cols[c]) < LEVELS]
+                good = [c for c in cands if c != mine and heights[c] < LEVELS]
                 good = good or [c for c in cands if c != mine] or cands
                 c = good[int(rand() * len(good))]
             slot = cols[c][level]
@@ -104,7 +107,7 @@ def policy_playout(state: KState, rng: random.Random, limit: int) -> KState:
             # MOVE: the pawn's moves in sorted order (rules.pawn_moves), then the policy
             slot = pawns[p]
             if slot == NOT_IN:
-                moves = [GO[c][0] for c in range(4) if cols[c]]
+                moves = [GO[c][0] for c in range(4) if heights[c]]
                 here = False
             else:
                 here = True
@@ -112,7 +115,7 @@ def policy_playout(state: KState, rng: random.Random, limit: int) -> KState:
                 col = cols[c]
                 lv = col.index(slot)
                 n1, n2 = ORTH[c]
-                reach1, reach2 = len(cols[n1]) > lv, len(cols[n2]) > lv
+                reach1, reach2 = heights[n1] > lv, heights[n2] > lv
                 moves = []
                 if reach1 and n1 < c:
                     moves.append(GO[n1][lv])
@@ -121,7 +124,7 @@ def policy_playout(state: KState, rng: random.Random, limit: int) -> KState:
                 if lv:
                     moves.append(GO[c][lv - 1])
                 climb = None
-                if len(col) > lv + 1:
+                if heights[c] > lv + 1:
                     if not up2:
                         climb = GO[c][lv + 1]
                     else:
@@ -151,7 +154,7 @@ def policy_playout(state: KState, rng: random.Random, limit: int) -> KState:
                         move = climb
                     else:
                         for m in moves:
-                            if m[0] == "go" and m[2] == lv and len(cols[m[1]]) == LEVELS:
+                            if m[0] == "go" and m[2] == lv and heights[m[1]] == LEVELS:
                                 move = m
                                 break
                 else:
@@ -212,6 +215,7 @@ def policy_playout(state: KState, rng: random.Random, limit: int) -> KState:
                     after = True
             else:           # out
                 pawns[p] = OUT
+                outs += 1
                 fell &= ~(1 << p)
                 after = True
         # ---- the rule steps that follow ------------------------------------------------------------------------------
@@ -227,7 +231,12 @@ def policy_playout(state: KState, rng: random.Random, limit: int) -> KState:
                             tower_tal = p
                             tal[p] += 1
                         up = 0
-            ended = _ended(pawns, l5t, tower_tal, cols, door, up)
+            if outs == n:
+                ended = END_NORMAL
+            elif l5t:
+                ended = END_LOST if tower_tal == -1 and LEVELS not in heights else 0
+            else:
+                ended = END_NORMAL if door and up.bit_count() == standing else 0
             if ended:
                 end, stage = ended, OVER
             elif (door or crumble) and not free:
@@ -240,6 +249,8 @@ def policy_playout(state: KState, rng: random.Random, limit: int) -> KState:
             col = cols[c]
             lv = col.index(slot)
             del col[lv]
+            heights[c] -= 1
+            standing -= 1
             up &= ~(1 << slot)
             discards.append(slot)
             if slot in pawns:
@@ -250,8 +261,14 @@ def policy_playout(state: KState, rng: random.Random, limit: int) -> KState:
                             fell |= 1 << q
                         else:
                             pawns[q] = OUT
+                            outs += 1
                             fell &= ~(1 << q)
-            ended = _ended(pawns, l5t, tower_tal, cols, door, up)
+            if outs == n:
+                ended = END_NORMAL
+            elif l5t:
+                ended = END_LOST if tower_tal == -1 and LEVELS not in heights else 0
+            else:
+                ended = END_NORMAL if door and up.bit_count() == standing else 0
             if ended:
                 end, stage = ended, OVER
             else:
@@ -275,16 +292,3 @@ def policy_playout(state: KState, rng: random.Random, limit: int) -> KState:
     return KState(o, tuple(map(tuple, cols)), up, tuple(ident), tuple(pawns), tuple(scores), tuple(tal), door, turn,
                   stage, pending, roll, level, fell, free, tuple(discards), plies, tower_tal, end)
 
-
-def _ended(pawns: list, l5t: bool, tower_tal: int, cols: list, door: bool, up: int) -> int:
-    """How the game ends now (rules._check_end), or 0 (RUNNING) when it goes on."""
-    if pawns.count(OUT) == len(pawns):
-        return END_NORMAL
-    if l5t:
-        if tower_tal == -1 and not (len(cols[0]) == LEVELS or len(cols[1]) == LEVELS or len(cols[2]) == LEVELS
-                                    or len(cols[3]) == LEVELS):
-            return END_LOST
-        return 0
-    if door and up.bit_count() == len(cols[0]) + len(cols[1]) + len(cols[2]) + len(cols[3]):
-        return END_NORMAL
-    return 0
