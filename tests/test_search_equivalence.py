@@ -21,6 +21,10 @@ from towerworld.engine.registry import all_games
 from towerworld.games.kdak import GAME as KDAK
 from towerworld.games.kdak.playout import policy_playout
 from towerworld.games.kdak.strategy import policy_move
+from towerworld.games.ziggurat import GAME as ZIGGURAT
+from towerworld.games.ziggurat.board import (DRAW, GIVE_UP, NEIGHBOUR_MASK, PLACE, TIER_MASK, ZState, board_masks,
+                                             fitting)
+from towerworld.games.ziggurat.playout import placing_playout
 
 RECORDED = json.loads((Path(__file__).parent / "data" / "search_reference.json").read_text(encoding="utf-8"))
 CASES = [k for k in RECORDED if not k.startswith("_")]
@@ -48,6 +52,85 @@ def test_kdak_fast_playout_is_the_plain_playout(n):
             plain, fast = random.Random(limit * 1000 + i), random.Random(limit * 1000 + i)
             assert policy_playout(state, fast, limit) == KDAK._playout(state, plain, limit, policy_move), (n, i, limit)
             assert fast.random() == plain.random()
+
+
+@pytest.mark.parametrize("options", [{}, {"deal": 7}, {"cheat_limit": 3}])
+def test_ziggurat_fast_playout_is_the_plain_playout(options):
+    """placing_playout (three tiers in one board) places what the tier-by-tier playout placed, in the same order,
+    from the same seed, and ends in the same state having drawn as many random numbers."""
+    for i, state in enumerate(search_states(ZIGGURAT, games=4, every=2, options=options, seed=9)):
+        for limit in (50_000, 5):
+            plain, fast = random.Random(i * 7 + limit), random.Random(i * 7 + limit)
+            plain_trace: list = []
+            fast_trace: list = []
+            assert placing_playout(state, fast, limit, fast_trace) == _plain_placing_playout(state, plain, limit,
+                                                                                             plain_trace)
+            assert fast_trace == plain_trace, (options, i, limit)
+            assert fast.random() == plain.random()
+
+
+def _plain_placing_playout(state: ZState, rng: random.Random, max_plies: int, trace: list) -> ZState:
+    """Ziggurat's placing playout as it was at commit 9cd4f6c (board.fitting tier by tier), kept as the yardstick."""
+    vals, owner = list(state.vals), list(state.owner)
+    open_, allow, hot = board_masks(vals)
+    hand = list(state.hand)
+    unseen = state.unseen
+    if state.pile:
+        pile = list(reversed(state.pile))     # draws pop from the end
+    else:
+        pile = [d for d in range(28) if unseen >> d & 1]
+        rng.shuffle(pile)                     # drawing one unseen domino at a time, uniformly, is a shuffle
+    empty = all(v < 0 for v in vals[:36])
+    gave_up = False
+    plies = 0
+    while plies < max_plies:
+        if len(hand) < 3 and pile:
+            d = pile.pop()
+            hand.append(d)
+            unseen &= ~(1 << d)
+            plies += 1
+            trace.append((DRAW, d))
+            continue
+        if not hand:
+            break
+        fits = fitting(open_, allow, hot, hand, empty)
+        total = 0
+        for fit in fits:
+            total += fit[0].bit_count()
+        if not total:
+            gave_up = True
+            plies += 1
+            trace.append((GIVE_UP,))
+            break
+        pick = int(rng.random() * total)
+        for cells, t, step, x, y, d in fits:
+            k = cells.bit_count()
+            if pick < k:
+                break
+            pick -= k
+        for _ in range(pick):
+            cells &= cells - 1
+        c1 = (cells & -cells).bit_length() - 1
+        c2 = c1 + step
+        vals[t * 36 + c1], vals[t * 36 + c2] = x, y
+        owner[t * 36 + c1] = owner[t * 36 + c2] = d
+        hand.remove(d)
+        empty = False
+        both = (1 << c1) | (1 << c2)
+        open_[t] &= ~both
+        if t < 2:
+            open_[t + 1] |= both & TIER_MASK[t + 1]
+            above = allow[t + 1]
+            for c, v in ((c1, x), (c2, y)):
+                for w in range(v + 1, 7):
+                    above[w] |= 1 << c
+        hot[x] |= NEIGHBOUR_MASK[c1]
+        hot[y] |= NEIGHBOUR_MASK[c2]
+        plies += 1
+        trace.append((PLACE, t, c1, c2, x, y))
+    rest = tuple(reversed(pile)) if state.pile else ()
+    return ZState(tuple(vals), tuple(owner), tuple(sorted(hand)), unseen, rest, state.cheats, state.limit, state.deal,
+                  gave_up)
 
 
 @pytest.mark.parametrize("case", CASES)

@@ -41,6 +41,9 @@ def policy_playout(state: KState, rng: random.Random, limit: int) -> KState:
     plies, tower_tal, end = state.plies, state.tower_tal, state.end
     rand = rng.random
     steps = 0
+    moves: list[tuple]
+    move: tuple | None
+    climb: tuple | None
     while stage != OVER and steps < limit:
         steps += 1
         # ---- the move: a chance outcome or the policy's decision, as (kind, a, b) ---------------------------------
