@@ -22,8 +22,8 @@ from towerworld.games.kdak import GAME as KDAK
 from towerworld.games.kdak.playout import policy_playout
 from towerworld.games.kdak.strategy import policy_move
 from towerworld.games.ziggurat import GAME as ZIGGURAT
-from towerworld.games.ziggurat.board import (DRAW, GIVE_UP, NEIGHBOUR_MASK, PLACE, TIER_MASK, ZState, board_masks,
-                                             fitting)
+from towerworld.games.ziggurat.board import (CHEAT, DRAW, GIVE_UP, NEIGHBOUR_MASK, PLACE, TIER_MASK, ZState,
+                                             board_masks, fitting, placements)
 from towerworld.games.ziggurat.playout import placing_playout
 
 RECORDED = json.loads((Path(__file__).parent / "data" / "search_reference.json").read_text(encoding="utf-8"))
@@ -67,6 +67,26 @@ def test_ziggurat_fast_playout_is_the_plain_playout(options):
                                                                                              plain_trace)
             assert fast_trace == plain_trace, (options, i, limit)
             assert fast.random() == plain.random()
+
+
+def test_ziggurat_legal_moves_are_the_plain_sorted_list():
+    """legal_moves (every tier at once, sorted as numbers) gives the list the plain definition gives: every placement
+    (board.placements), giving up when none fits, a cheat per placed domino, sorted; on random and building games."""
+    def plain(state):
+        moves = placements(state.vals, state.hand)
+        if not moves:
+            moves.append((GIVE_UP,))
+        moves += [(CHEAT, d) for d in sorted(set(state.owner)) if d >= 0]
+        return sorted(moves)
+
+    def builder(state, moves, rng):
+        return rng.choice([m for m in moves if m[0] == PLACE] or moves)
+
+    states = (search_states(ZIGGURAT, games=4, every=1, seed=3)
+              + search_states(ZIGGURAT, games=4, every=1, seed=4, policy=builder))
+    assert any(ZIGGURAT.legal_moves(s)[-1] == (GIVE_UP,) for s in states)
+    for state in states:
+        assert ZIGGURAT.legal_moves(state) == plain(state)
 
 
 def _plain_placing_playout(state: ZState, rng: random.Random, max_plies: int, trace: list) -> ZState:

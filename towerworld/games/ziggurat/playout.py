@@ -15,12 +15,10 @@ from __future__ import annotations
 
 import random
 
-from towerworld.games.ziggurat.board import (DRAW, FULL_MAP, GIVE_UP, NCELLS, NEIGHBOUR_MASK, NOT_COL_F, PLACE,
-                                             TIER_MASK, WAYS_ROUND, ZState, board_masks)
+from towerworld.games.ziggurat.board import (ACROSS_3 as _ACROSS, BEHIND_3 as _BEHIND, DRAW, FULL_MAP, GIVE_UP,
+                                             NCELLS, NEIGHBOUR_MASK, PLACE, THREE_TIERS as _THREE, TIER_MASK,
+                                             WAYS_ROUND, ZState, board_masks)
 
-_THREE = 1 | 1 << NCELLS | 1 << 2 * NCELLS       # times a 36-bit map: the same cells on every tier
-_ACROSS = NOT_COL_F * _THREE                     # cells with a right-hand neighbour, every tier
-_BEHIND = (FULL_MAP >> 6) * _THREE               # cells with a neighbour behind (not the back row), every tier
 _SHIFTS = (0, NCELLS, 2 * NCELLS)
 
 
