@@ -173,7 +173,7 @@ def search_rows(name: str, game: Game) -> list[Row]:
             done = getattr(agent, "last_simulations", None) or getattr(agent, "last_iterations", 0)
             rates.append(done / (time.process_time() - t))
         goal = SEARCH_GOALS.get(name, "") if agent_name == "mcts" else ""
-        row = Row(f"{figure}_{name}", round(statistics.median(rates)), goal, "/s")
+        row = Row(f"{figure}_{name}", round(statistics.median(rates)), goal, "/cpu s")
         if row.met() is False:
             row = replace(row, note=f"{short_by(row.value, goal)}: {SEARCH_WHY.get(name, 'see a profile')}")
         rows.append(row)
