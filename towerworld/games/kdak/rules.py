@@ -519,9 +519,10 @@ class KDakGame(Game):
         """Leaf playouts for search: a cheap climbing policy (climb straight up, spare level 5 and your own column,
         then hunt face-down tiles), 15% uniform. Uniform play climbs by a random walk: under the solitaire rules it
         almost never reaches level 5, and in the two-player game it spends half its plies wandering, which tells a
-        search little and costs twice the time."""
-        from towerworld.games.kdak.strategy import policy_move
-        return self._playout(state, rng, max_plies, policy_move)
+        search little and costs twice the time. playout.py plays this policy (strategy.policy_move) in one loop, about
+        twice as fast as `_playout` with the policy, from the same random numbers to the same end."""
+        from towerworld.games.kdak.playout import policy_playout
+        return policy_playout(state, rng, max_plies or self.max_plies)
 
     def _playout(self, state, rng: random.Random, max_plies, policy):
         """Play to the end without events: rolls and reveals at random, decisions by `policy(state, moves, rand)`, or

@@ -236,6 +236,53 @@ def placements(vals, dominoes, empty: bool | None = None) -> list[tuple]:
     return out
 
 
+# The three tiers side by side in one 108-bit board (bit 36 * t + c: cell c of tier t), so that where a domino fits is
+# found for every tier at once (playout.py, sorted_placements).
+THREE_TIERS = 1 | 1 << NCELLS | 1 << 2 * NCELLS      # times a 36-bit map: the same cells on every tier
+ACROSS_3 = NOT_COL_F * THREE_TIERS                   # cells with a right-hand neighbour, every tier
+BEHIND_3 = (FULL_MAP >> 6) * THREE_TIERS             # cells with a neighbour behind (not the back row), every tier
+# every PLACE move, by a number that sorts as the moves do (tier, first cell, second cell, values): 98 * (36 * tier +
+# first cell) + 49 when the second cell is behind + 7 * first value + second value
+PLACE_BY_KEY = tuple((PLACE, t, c, c + (6 if behind else 1), x, y) for t in range(3) for c in range(NCELLS)
+                     for behind in (0, 1) for x in range(7) for y in range(7))
+
+
+def sorted_placements(vals, dominoes) -> list[tuple]:
+    """sorted(placements(vals, dominoes)), faster: every tier at once, the moves sorted as numbers and handed out from
+    PLACE_BY_KEY (`legal_moves` wants them sorted; the agents read `placements` in its own order)."""
+    empty = all(v < 0 for v in vals[:36])
+    open_, allow, hot = board_masks(vals)
+    free = open_[0] | open_[1] << NCELLS | open_[2] << 2 * NCELLS
+    a0, a1, a2 = allow
+    keys: list[int] = []
+    for d in dominoes:
+        for x, y in WAYS_ROUND[d]:
+            first = free & (a0[x] | a1[x] << NCELLS | a2[x] << 2 * NCELLS)
+            if not first:
+                continue
+            second = free & (a0[y] | a1[y] << NCELLS | a2[y] << 2 * NCELLS)
+            if not second:
+                continue
+            across = first & (second >> 1) & ACROSS_3
+            behind = first & (second >> 6) & BEHIND_3
+            if not empty:
+                near, far = hot[x] * THREE_TIERS, hot[y] * THREE_TIERS
+                across &= near | (far >> 1)
+                behind &= near | (far >> 6)
+            value = 7 * x + y
+            while across:
+                low = across & -across
+                keys.append((low.bit_length() - 1) * 98 + value)
+                across ^= low
+            value += 49
+            while behind:
+                low = behind & -behind
+                keys.append((low.bit_length() - 1) * 98 + value)
+                behind ^= low
+    keys.sort()
+    return [PLACE_BY_KEY[k] for k in keys]
+
+
 def has_placement(vals, d: int, h=None, adj=None, empty=False) -> bool:
     """Whether domino d fits anywhere on `vals` (used by the agents)."""
     lo, hi = DOMINOES[d]

@@ -13,8 +13,8 @@ from towerworld.games.ziggurat import notation as _notation
 from towerworld.games.ziggurat.playout import placing_playout
 from towerworld.games.ziggurat.board import (  # noqa: F401  (re-exported: the rules' vocabulary)
     ALL_MASK, CHEAT, DEAL, DINDEX, DOMINOES, DRAW, EMPTY, GIVE_UP, IN_TIER, NB, NCELLS, NUMBERED_DEALS, PLACE,
-    TIER_SQUARES, ZState, cell_index, cname, deal_order, dname, heights, lift, placements, position_of, tier_counts,
-    title,
+    TIER_SQUARES, ZState, cell_index, cname, deal_order, dname, heights, lift, placements, position_of,
+    sorted_placements, tier_counts, title,
 )
 
 CHEAT_SCALE = 28     # without a cheat limit, a ziggurat finished with this many cheats or more is worth 0
@@ -69,12 +69,11 @@ class Ziggurat(Game):
     def legal_moves(self, state):
         if self.current_player(state) != 0:
             return []
-        moves = placements(state.vals, state.hand)
-        if not moves:
+        # placements first, then cheats by domino, then giving up: PLACE < CHEAT < GIVE_UP, so this is sorted
+        moves = sorted_placements(state.vals, state.hand)
+        moves += [(CHEAT, d) for d in sorted(set(state.owner)) if d >= 0]
+        if len(moves) == 0 or moves[0][0] != PLACE:
             moves.append((GIVE_UP,))
-        placed = sorted(set(state.owner))
-        moves += [(CHEAT, d) for d in placed if d >= 0]
-        moves.sort()
         return moves
 
     def chance_outcomes(self, state):
