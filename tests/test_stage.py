@@ -115,6 +115,21 @@ def test_highlight_marks_targets_only():
     assert stage.cells["out"].getColorScale()[3] == 0
 
 
+def test_only_lit_cells_are_drawn():
+    """A cell paints nothing until it is a target: an unlit one costs no draw call, and a lit one is drawn."""
+    from panda3d.core import NodePath
+    stage = Stage(NodePath("root"))
+    stage.show(tower())
+    assert stage.cells["out"].isHidden()
+    stage.highlight({"out": (0, 1, 0, 0.5)})
+    assert not stage.cells["out"].isHidden()
+    stage.highlight({})
+    assert stage.cells["out"].isHidden()
+    stage.highlight({"out": (0, 1, 0, 0.5)})
+    stage.show(tower(removed=True))            # showing a layout clears the highlight
+    assert stage.cells["out"].isHidden() and stage.cells["out"].getColorScale()[3] == 0
+
+
 def test_memory_aid_labels_face_down_pieces_whose_face_is_known():
     from panda3d.core import NodePath
     stage = Stage(NodePath("root"))

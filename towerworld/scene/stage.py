@@ -220,7 +220,8 @@ class Stage:
         Anything that moves or restyles pieces calls `uncombine` first; `show` combines again at the end.
         """
         if len(self.nodes) < COMBINE_FROM:
-            self._drop_chunks()
+            if self.chunks_root is not None:
+                self._drop_chunks()
             return
         self.combines += 1
         cut = getattr(self, "cut", None) is not None        # ghost and glass tags exist only under a cutaway
@@ -475,7 +476,7 @@ class Stage:
                 node.setPythonTag("cell", cid)
                 node.setTransparency(TransparencyAttrib.MAlpha)
                 node.setDepthOffset(1)
-                node.setColorScale(1, 1, 1, 0)
+                self._unlight_cell(node)
                 self.cells[cid] = node
             elif self.cell_shapes.get(cid) == cell:
                 continue
@@ -484,7 +485,14 @@ class Stage:
         for cid in self.targets:
             node = self.cells.get(cid)
             if node is not None:
-                node.setColorScale(1, 1, 1, 0)
+                self._unlight_cell(node)
+
+    @staticmethod
+    def _unlight_cell(node: NodePath) -> None:
+        """An unlit cell is clear (alpha 0, which the picker reads as "not a target") and not drawn at all: a board's
+        squares would otherwise each cost a draw call that paints nothing."""
+        node.setColorScale(1, 1, 1, 0)
+        node.hide()
 
     _UNIT_CELL: NodePath | None = None
 
@@ -531,9 +539,10 @@ class Stage:
             if cid in targets:
                 r, g, b, a = targets[cid]
                 node.setColorScale(r, g, b, CELL_FILL)
+                node.show()
                 self._mark_cell(cid, targets[cid])
             else:
-                node.setColorScale(1, 1, 1, 0)
+                self._unlight_cell(node)
         if getattr(self, "cut", None) is not None:
             for pid, pose in self.poses.items():
                 self._ghost(pid, pose)
