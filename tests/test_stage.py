@@ -278,3 +278,28 @@ def test_pictures_are_written_as_png_that_reads_back_pixel_for_pixel(tmp_path):
     assert image.read(Filename.fromOsSpecific(str(path)))
     assert (image.getXSize(), image.getYSize(), image.getNumChannels()) == (width, height, 3)
     assert [[tuple(image.getXelVal(x, y)) for x in range(width)] for y in range(height)] == rows
+
+
+def test_a_board_just_shown_draws_its_pieces_combined_at_once():
+    """A board of COMBINE_FROM pieces or more draws through a few combined chunks from its first frame (nothing on it
+    has moved yet), not piece by piece until its pieces have rested for a while; a move lets go of the chunk holding
+    the piece it moves and the others go on drawing."""
+    from panda3d.core import NodePath
+
+    from towerworld.scene.stage import COMBINE_FROM
+    stage = Stage(NodePath("root"))
+    grid = Layout()
+    for i in range(COMBINE_FROM):
+        grid.place(f"tile:{i}", Pose("pp_tile", 60 * (i % 6), 60 * (i // 6), 0, look=look(suit="suns", rank=1)))
+    stage.show(grid)
+    drawn = [np for np in stage.root.findAllMatches("**/+GeomNode") if not np.isHidden()]
+    assert stage.combined is not None
+    assert sorted(pid for chunk in stage.chunks for pid in chunk.members) == sorted(grid.pieces)
+    assert sum(np.node().getNumGeoms() for np in drawn) < COMBINE_FROM / 4
+    moved = Layout()
+    moved.pieces = dict(grid.pieces)
+    moved.pieces["tile:0"] = Pose("pp_tile", -60, 0, 0, look=look(suit="suns", rank=1))
+    stage.transition(grid, moved, []).finish()
+    kept = {pid for chunk in stage.chunks for pid in chunk.members}
+    assert "tile:0" not in kept and len(kept) >= COMBINE_FROM - 12
+    assert not stage.models["tile:0"].isHidden() and _world(stage, "tile:0") == (-60, 0, 0)

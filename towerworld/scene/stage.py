@@ -32,7 +32,7 @@ HIGHLIGHT_PICKED = (1.0, 0.8, 0.1, 0.5)
 HIGHLIGHT_HOVER = (0.5, 0.8, 1.0, 0.3)
 CELL_FILL = 0.22       # a targeted cell's fill: a hint of colour under its frame (the picker reads it as pickable)
 XRAY_ALPHA = 0.3      # what hides a target from the camera is drawn this opaque
-COMBINE_FROM = 80      # a layout with at least this many pieces draws its resting pieces combined (a grown board)
+COMBINE_FROM = 30      # a layout with at least this many pieces draws its resting pieces combined
 CHUNK_SIZE = 12        # pieces flattened together: one that moves makes the other 11 draw themselves for a while
 CHUNK_CELL = 45.0      # mm: pieces are chunked with their neighbours on a grid this coarse (a tile, a stack)
 LOOSE_MAX = 16         # settled loose pieces (see Stage.combine) that wait before they are combined into new chunks
@@ -216,7 +216,8 @@ class Stage:
         changed is combined again, so that a move usually flattens nothing: a chunk whose pieces all still rest where
         it copied them stays; one that lost a piece is dropped, and the rest of its pieces draw themselves ("loose").
         Loose pieces that stayed put for COOL_AFTER combines are flattened into new chunks once LOOSE_MAX of them
-        wait (pieces that just moved, such as the rest of a pile being drawn from, tend to move again soon).
+        wait (pieces that just moved, such as the rest of a pile being drawn from, tend to move again soon); the first
+        combine of a board takes every piece (its first frame draws a few chunks, not a node per piece).
         Anything that moves or restyles pieces calls `uncombine` first; `show` combines again at the end.
         """
         if len(self.nodes) < COMBINE_FROM:
@@ -251,8 +252,8 @@ class Stage:
                 self.stirred[pid] = self.combines
         self.loose_poses = {pid: resting[pid] for pid in loose}
         settled = [pid for pid in loose if self.combines - self.stirred.get(pid, 0) >= COOL_AFTER]
-        if len(loose) > LOOSE_LIMIT:
-            settled = loose
+        if len(loose) > LOOSE_LIMIT or self.combines == 1:
+            settled = loose         # too many wait, or a board just shown: nothing on it has moved yet
         if len(settled) >= LOOSE_MAX or len(loose) > LOOSE_LIMIT:
             self._chunk_up(settled, resting)
             chunked = set(settled)
