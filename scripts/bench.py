@@ -274,7 +274,8 @@ def stage_rows(name: str, game: Game) -> list[Row]:
         why = (f"a rebuild of these {pieces} pieces is only {rebuild * 1000:.2f} ms with the models cached "
                f"({rebuild_combining * 1000:.2f} ms of it combining them, from {COMBINE_FROM} pieces); of the "
                f"{update * 1e6:.0f} us update, {build * 1e6:.0f} lay out the move's steps, "
-               f"{update_combining * 1e6:.0f} combine resting pieces again, the rest diff the layouts and place what moved")
+               f"{update_combining * 1e6:.0f} combine resting pieces again, the rest diff the layouts and place "
+               "what moved")
         ratio = replace(ratio, note=f"{short_by(ratio.value, ratio.goal)}: {why}")
     calls = Row(f"{name}_draw_calls_full_board", drawn, "<= 60", "geoms")
     if not calls.met():
