@@ -271,9 +271,10 @@ def stage_rows(name: str, game: Game) -> list[Row]:
 
     ratio = Row(f"stage_ratio_{name}", round(rebuild / update, 2), ">= 20", "x")
     if not ratio.met():
+        combined = (f"{rebuild_combining * 1000:.2f} ms of it combining them" if pieces >= COMBINE_FROM else
+                    f"too few to be combined, below {COMBINE_FROM}")
         why = (f"a rebuild of these {pieces} pieces is only {rebuild * 1000:.2f} ms with the models cached "
-               f"({rebuild_combining * 1000:.2f} ms of it combining them, from {COMBINE_FROM} pieces); of the "
-               f"{update * 1e6:.0f} us update, {build * 1e6:.0f} lay out the move's steps, "
+               f"({combined}); of the {update * 1e6:.0f} us update, {build * 1e6:.0f} lay out the move's steps, "
                f"{update_combining * 1e6:.0f} combine resting pieces again, the rest diff the layouts and place "
                "what moved")
         ratio = replace(ratio, note=f"{short_by(ratio.value, ratio.goal)}: {why}")
