@@ -97,12 +97,22 @@ def orient(model: NodePath, pose: Pose, turn: float) -> None:
         model.setPos(0, 0, size(pose.kind).h if abs(turn) > 90 else 0)
         return
     # the lowest point of a shape turned this way: the same for every piece of that shape (the bounds walk every
-    # vertex, ~70 us, and a tumbling pyramid is turned every frame of its animation)
+    # vertex, ~70 us, and a tumbling pyramid is turned every frame of its animation); taken from the shape alone,
+    # not from this piece, which may carry a highlight's ring
     key = (pose.kind, pose.look, round(pitch, 3), round(turn, 3))
     low = _LOWEST.get(key)
     if low is None:
-        model.setPos(0, 0, 0)
-        low = _LOWEST[key] = model.getTightBounds(model.getParent())[0].z
+        shape = _CACHE.get((pose.kind, pose.look))
+        if shape is None:           # built before the shapes were forgotten (clear_cache): this piece's own model
+            model.setPos(0, 0, 0)
+            low = model.getTightBounds(model.getParent())[0].z
+        else:
+            probe = NodePath("probe")
+            turned = probe.attachNewNode("turned")
+            turned.setHpr(0, pitch, turn)
+            shape.instanceTo(turned)
+            low = turned.getTightBounds(probe)[0].z
+        _LOWEST[key] = low
         if len(_LOWEST) > LOWEST_KEPT:
             _LOWEST.clear()         # an animation's in-between turns are many and never seen again
     model.setPos(0, 0, -low)
