@@ -303,3 +303,26 @@ def test_a_board_just_shown_draws_its_pieces_combined_at_once():
     kept = {pid for chunk in stage.chunks for pid in chunk.members}
     assert "tile:0" not in kept and len(kept) >= COMBINE_FROM - 12
     assert not stage.models["tile:0"].isHidden() and _world(stage, "tile:0") == (-60, 0, 0)
+
+
+def test_a_tilted_piece_rests_on_its_lowest_point_whatever_it_carries():
+    """A piece lying tilted is lifted so that its lowest point touches the table; a ring hanging below it (a
+    highlight) does not lift it, and every piece of that shape turned that way rests the same."""
+    from panda3d.core import NodePath
+
+    from towerworld.scene import components
+    from towerworld.scene.components.shapes import box
+    components.clear_cache()
+    pose = Pose("pp_tile", 0, 0, 0, tilt=60.0, look=look(suit="suns", rank=1))
+    holder = NodePath("holder")
+    ringed = components.build(pose)
+    ringed.reparentTo(holder)
+    ring = box(80, 80, 2, z0=-30)          # far below the tile
+    ring.reparentTo(ringed)
+    components.orient(ringed, pose, 0.0)
+    ring.detachNode()
+    assert abs(ringed.getTightBounds(holder)[0].z) < 1e-3
+    plain = components.build(pose)
+    plain.reparentTo(NodePath("other"))
+    components.orient(plain, pose, 0.0)
+    assert abs(plain.getZ() - ringed.getZ()) < 1e-6 and plain.getZ() > 0
