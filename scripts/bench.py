@@ -44,6 +44,7 @@ from towerworld.engine.game import CHANCE, OMNISCIENT, TERMINAL, Game  # noqa: E
 from towerworld.engine.registry import all_games  # noqa: E402
 
 STARTUP_GAME = "kdak"        # the game the startup and memory figures open (the first game on the start screen)
+STARTUP_ROUNDS = 5           # timed runs of each startup command (after one warm-up run each); the rows are medians
 GOAL = re.compile(r"^\s*(<=|>=|<|>)\s*([0-9][0-9,]*(?:\.[0-9]+)?)")
 NUMBER = re.compile(r"-?[0-9][0-9,]*(?:\.[0-9]+)?")
 
@@ -222,10 +223,24 @@ def stage_rows(name: str, game: Game) -> list[Row]:
         steps.append((game.layout(match.state, OMNISCIENT), events))
 
     updates, builds, rebuilds = [], [], []
+    combining: list[float] = []                 # of each timed update or rebuild, the part spent combining
+
+    def timing_combine(stage: Stage) -> None:
+        combine = stage.combine
+
+        def timed_combine() -> None:
+            t = time.process_time()
+            combine()
+            combining[-1] += time.process_time() - t
+        stage.combine = timed_combine           # type: ignore[method-assign]
+
     for timed in (False, True):                 # the moves once to warm up, then timed on a fresh stage
         stage = Stage(b.render)
         stage.show(steps[0][0])
+        timing_combine(stage)
+        combining.clear()
         for i in range(1, len(steps)):
+            combining.append(0.0)
             t = time.process_time()
             interval = stage.transition(steps[i - 1][0], steps[i][0], steps[i][1])
             built = time.process_time()
@@ -235,16 +250,20 @@ def stage_rows(name: str, game: Game) -> list[Row]:
                 updates.append(time.process_time() - t)
                 builds.append(built - t)
         pieces = len(stage.nodes)
-        combine_s = median_of(3, lambda s=stage: _timed(s.combine)) if pieces >= COMBINE_FROM else 0.0
         stage.root.removeNode()
+    update_combining = statistics.median(combining)
     for timed in (False, True):                 # the same positions rebuilt: once to warm the model cache, then timed
+        combining.clear()
         for layout, _ in steps[1::2]:
+            combining.append(0.0)
             t = time.process_time()
             fresh = Stage(b.render)
+            timing_combine(fresh)
             fresh.show(layout)
             if timed:
                 rebuilds.append(time.process_time() - t)
             fresh.root.removeNode()
+    rebuild_combining = statistics.median(combining)
     update, rebuild, build = statistics.median(updates), statistics.median(rebuilds), statistics.median(builds)
 
     while not match.over:                       # a finished game's table, for the draw calls
@@ -267,12 +286,12 @@ def stage_rows(name: str, game: Game) -> list[Row]:
 
     ratio = Row(f"stage_ratio_{name}", round(rebuild / update, 2), ">= 20", "x")
     if not ratio.met():
-        if combine_s > update / 2:
-            why = (f"re-combining the {pieces} resting pieces costs {combine_s * 1000:.1f} ms of the "
-                   f"{update * 1000:.1f} ms update (the static-combine step, issue #12)")
-        else:
-            why = (f"a rebuild of these {pieces} pieces is only {rebuild * 1000:.2f} ms with the models cached; "
-                   f"{build * 1e6:.0f} of the {update * 1e6:.0f} us update build the move's Panda intervals")
+        combined = (f"{rebuild_combining * 1000:.2f} ms of it combining them" if pieces >= COMBINE_FROM else
+                    f"too few to be combined, below {COMBINE_FROM}")
+        why = (f"a rebuild of these {pieces} pieces is only {rebuild * 1000:.2f} ms with the models cached "
+               f"({combined}); of the {update * 1e6:.0f} us update, {build * 1e6:.0f} lay out the move's steps, "
+               f"{update_combining * 1e6:.0f} combine resting pieces again, the rest diff the layouts and place "
+               "what moved")
         ratio = replace(ratio, note=f"{short_by(ratio.value, ratio.goal)}: {why}")
     calls = Row(f"{name}_draw_calls_full_board", drawn, "<= 60", "geoms")
     if not calls.met():
@@ -306,7 +325,10 @@ _MARKS = ("import sys, time\n"
           "_showbase.ShowBase.__init__ = _timed_init\n")
 BARE_FRAME = _PRC + _MARKS + "b = _showbase.ShowBase()\nb.graphicsEngine.renderFrame()\n_mark('shown')\n"
 BARE_PICTURE = BARE_FRAME + "b.graphicsEngine.renderFrame()\nb.win.saveScreenshot({out!r})\n"
-OUR_FRAME = (_MARKS + "from towerworld.cli import main\n"
+# ours also marks when its table is built and the first frame begins (app.main's run_loop)
+OUR_FRAME = (_MARKS + "import towerworld.app.main as _app\n_run_loop = _app.run_loop\n"
+             "def _timed_loop(*args, **kwargs):\n    _mark('table')\n    return _run_loop(*args, **kwargs)\n"
+             "_app.run_loop = _timed_loop\nfrom towerworld.cli import main\n"
              f"main(['play', {STARTUP_GAME!r}, '--players', 'human,random', '--frames', '1'])\n_mark('shown')\n")
 OUR_PICTURE = _MARKS + f"from towerworld.cli import main\nmain(['render', {STARTUP_GAME!r}, '--out', {{out!r}}])\n"
 # The peak from /proc (VmHWM: this program's own high-water mark), not getrusage: ru_maxrss survives the exec and
@@ -355,23 +377,35 @@ def _median_run(samples: list[Startup]) -> Startup:
 
 
 def _phases(ours: Startup, bare: Startup, end: str) -> str:
-    """Where the time goes, ours against bare: before the ShowBase, the ShowBase (its window), after it to `end`."""
+    """Where the time goes, ours against bare: before the ShowBase, the ShowBase (its window), after it to `end`;
+    where ours marked its table built, that part apart from its first frame (bare builds nothing)."""
     def split(run: Startup) -> tuple[float, float, float]:
         return run.at("showbase"), run.at("window") - run.at("showbase"), run.at(end) - run.at("window")
     parts = zip(("python and imports", "ShowBase and its GL context", "our table and frames" if end == "shown"
                  else "our picture, its PNG and exit"), split(ours), split(bare))
-    return "; ".join(f"{what} {a * 1000:.0f} ms (bare {b * 1000:.0f})" for what, a, b in parts)
+    text = "; ".join(f"{what} {a * 1000:.0f} ms (bare {b * 1000:.0f})" for what, a, b in parts)
+    if "table" in ours.marks and end == "shown":
+        text += (f" (the table {(ours.at('table') - ours.at('window')) * 1000:.0f} ms, its first frame "
+                 f"{(ours.at('shown') - ours.at('table')) * 1000:.0f} ms, against bare's empty frame: without what the "
+                 "lit shader draws, that frame takes about 10 ms)")
+    return text
 
 
 def startup_rows() -> list[Row]:
     """Startup to the first frame shown and to a saved picture (the command's whole run), and the picture's peak
-    memory, against a bare ShowBase doing the same. Medians of three runs after a warm-up run (disk and bytecode
-    caches warm, as for a player who has run it before)."""
-    runs = {}
-    for label, code in (("bare_frame", BARE_FRAME), ("our_frame", OUR_FRAME), ("bare_picture", BARE_PICTURE),
-                        ("our_picture", OUR_PICTURE)):
+    memory, against a bare ShowBase doing the same. Medians of STARTUP_ROUNDS runs after a warm-up run (disk and
+    bytecode caches warm, as for a player who has run it before). The four commands take turns, round after round:
+    on a shared machine the load changes from second to second, and all of one side's runs in a row would meet a
+    different load than the other side's (ratios of 1.4 and 1.8 from one unchanged tree on a loaded machine)."""
+    scripts = {"bare_frame": BARE_FRAME, "our_frame": OUR_FRAME, "bare_picture": BARE_PICTURE,
+               "our_picture": OUR_PICTURE}
+    for code in scripts.values():
         _run_script(code)
-        runs[label] = _median_run([_run_script(code) for _ in range(3)])
+    samples: dict[str, list[Startup]] = {label: [] for label in scripts}
+    for _ in range(STARTUP_ROUNDS):
+        for label, code in scripts.items():
+            samples[label].append(_run_script(code))
+    runs = {label: _median_run(taken) for label, taken in samples.items()}
     bare, ours = runs["bare_frame"], runs["our_frame"]
     play = Row("startup_play_ratio", round(ours.at("shown") / bare.at("shown"), 2), "<= 1.5", "x")
     if not play.met():

@@ -330,3 +330,23 @@ def test_the_default_opponent_is_the_games_own_choice():
     assert default_setup(throwdown).seats[1:] == ["ismcts"]
     assert [s.agent for s in _seats(kdak, None, None, {})] == [None, "mcts"]
     assert [s.agent for s in _seats(get_game("carcassonne"), None, None, {})] == [None, "mcts"]
+
+
+def test_help_lists_every_command_and_each_command_has_its_own():
+    """`towerworld --help` names every command (a '%' in a help text once made argparse raise instead), and a
+    command's help shows that command's options, though only its parser is set up when it is named."""
+    from towerworld.cli import COMMANDS
+    r = run("--help")
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+    assert all(name in r.stdout for name in COMMANDS)
+    r = run("ladder", "--help")
+    assert r.returncode == 0 and "--pairs" in r.stdout and "--workers" in r.stdout
+
+
+def test_a_command_named_sets_up_only_its_own_parser():
+    from towerworld.cli import COMMANDS, _parser
+    parser = _parser("play")
+    args = parser.parse_args(["play", "kdak", "--players", "human,random", "--new"])
+    assert (args.command, args.game, args.players, args.new) == ("play", "kdak", "human,random", True)
+    choices = parser._subparsers._group_actions[0].choices       # type: ignore[union-attr]
+    assert set(choices) == {"play"} and set(_parser()._subparsers._group_actions[0].choices) == set(COMMANDS)

@@ -115,6 +115,21 @@ def test_highlight_marks_targets_only():
     assert stage.cells["out"].getColorScale()[3] == 0
 
 
+def test_only_lit_cells_are_drawn():
+    """A cell paints nothing until it is a target: an unlit one costs no draw call, and a lit one is drawn."""
+    from panda3d.core import NodePath
+    stage = Stage(NodePath("root"))
+    stage.show(tower())
+    assert stage.cells["out"].isHidden()
+    stage.highlight({"out": (0, 1, 0, 0.5)})
+    assert not stage.cells["out"].isHidden()
+    stage.highlight({})
+    assert stage.cells["out"].isHidden()
+    stage.highlight({"out": (0, 1, 0, 0.5)})
+    stage.show(tower(removed=True))            # showing a layout clears the highlight
+    assert stage.cells["out"].isHidden() and stage.cells["out"].getColorScale()[3] == 0
+
+
 def test_memory_aid_labels_face_down_pieces_whose_face_is_known():
     from panda3d.core import NodePath
     stage = Stage(NodePath("root"))
@@ -263,3 +278,51 @@ def test_pictures_are_written_as_png_that_reads_back_pixel_for_pixel(tmp_path):
     assert image.read(Filename.fromOsSpecific(str(path)))
     assert (image.getXSize(), image.getYSize(), image.getNumChannels()) == (width, height, 3)
     assert [[tuple(image.getXelVal(x, y)) for x in range(width)] for y in range(height)] == rows
+
+
+def test_a_board_just_shown_draws_its_pieces_combined_at_once():
+    """A board of COMBINE_FROM pieces or more draws through a few combined chunks from its first frame (nothing on it
+    has moved yet), not piece by piece until its pieces have rested for a while; a move lets go of the chunk holding
+    the piece it moves and the others go on drawing."""
+    from panda3d.core import NodePath
+
+    from towerworld.scene.stage import COMBINE_FROM
+    stage = Stage(NodePath("root"))
+    grid = Layout()
+    for i in range(COMBINE_FROM):
+        grid.place(f"tile:{i}", Pose("pp_tile", 60 * (i % 6), 60 * (i // 6), 0, look=look(suit="suns", rank=1)))
+    stage.show(grid)
+    drawn = [np for np in stage.root.findAllMatches("**/+GeomNode") if not np.isHidden()]
+    assert stage.combined is not None
+    assert sorted(pid for chunk in stage.chunks for pid in chunk.members) == sorted(grid.pieces)
+    assert sum(np.node().getNumGeoms() for np in drawn) < COMBINE_FROM / 4
+    moved = Layout()
+    moved.pieces = dict(grid.pieces)
+    moved.pieces["tile:0"] = Pose("pp_tile", -60, 0, 0, look=look(suit="suns", rank=1))
+    stage.transition(grid, moved, []).finish()
+    kept = {pid for chunk in stage.chunks for pid in chunk.members}
+    assert "tile:0" not in kept and len(kept) >= COMBINE_FROM - 12
+    assert not stage.models["tile:0"].isHidden() and _world(stage, "tile:0") == (-60, 0, 0)
+
+
+def test_a_tilted_piece_rests_on_its_lowest_point_whatever_it_carries():
+    """A piece lying tilted is lifted so that its lowest point touches the table; a ring hanging below it (a
+    highlight) does not lift it, and every piece of that shape turned that way rests the same."""
+    from panda3d.core import NodePath
+
+    from towerworld.scene import components
+    from towerworld.scene.components.shapes import box
+    components.clear_cache()
+    pose = Pose("pp_tile", 0, 0, 0, tilt=60.0, look=look(suit="suns", rank=1))
+    holder = NodePath("holder")
+    ringed = components.build(pose)
+    ringed.reparentTo(holder)
+    ring = box(80, 80, 2, z0=-30)          # far below the tile
+    ring.reparentTo(ringed)
+    components.orient(ringed, pose, 0.0)
+    ring.detachNode()
+    assert abs(ringed.getTightBounds(holder)[0].z) < 1e-3
+    plain = components.build(pose)
+    plain.reparentTo(NodePath("other"))
+    components.orient(plain, pose, 0.0)
+    assert abs(plain.getZ() - ringed.getZ()) < 1e-6 and plain.getZ() > 0

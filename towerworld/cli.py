@@ -22,80 +22,103 @@ class _Parser(argparse.ArgumentParser):
         raise CliError(f"{message[0].upper()}{message[1:].rstrip('.')}. See '{self.prog} --help'.")
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; with `command`, only that command's (the others' arguments take a first run
+    about 15 ms to set up, a few per cent of a table's startup)."""
+    def wanted(name: str) -> bool:
+        return command is None or command == name
+
     p = _Parser(prog="towerworld", description="Stacking board games in true 3D.")
     p.add_argument("--version", action="version", version=f"towerworld {__version__}")
     sub = p.add_subparsers(dest="command", parser_class=_Parser)
 
-    sub.add_parser("games", help="list the games and their variants")
+    if wanted("games"):
+        sub.add_parser("games", help="list the games and their variants")
 
     def game_setup(sp):
         sp.add_argument("--variant", help="a named variant (see 'towerworld games')")
         sp.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE", help="a game option")
         sp.add_argument("--seed", type=int, help="seed for shuffles, rolls and draws")
 
-    sp = sub.add_parser("play", help="play a game in a window")
-    sp.add_argument("game", nargs="?", help="game name (omit with --load)")
-    game_setup(sp)
-    sp.add_argument("--players", help="comma-separated seats: human or an agent (random, greedy, mcts...), "
-                                      "optionally with a level: mcts:strong")
-    sp.add_argument("--load", metavar="FILE", help="continue a saved game")
-    sp.add_argument("--new", action="store_true", help="start a new game without offering to resume one")
-    sp.add_argument("--physics", action="store_true", help="pieces the rules knock off move under Bullet (key P)")
-    sp.add_argument("--level", help="AI level (easy, normal, strong)")
-    sp.add_argument("--size", help="window size WxH (default: as last time)")
-    sp.add_argument("--frames", type=int, help=argparse.SUPPRESS)  # run N frames offscreen and quit (smoke tests)
+    if wanted("play"):
+        sp = sub.add_parser("play", help="play a game in a window")
+        sp.add_argument("game", nargs="?", help="game name (omit with --load)")
+        game_setup(sp)
+        sp.add_argument("--players", help="comma-separated seats: human or an agent (random, greedy, mcts...), "
+                                          "optionally with a level: mcts:strong")
+        sp.add_argument("--load", metavar="FILE", help="continue a saved game")
+        sp.add_argument("--new", action="store_true", help="start a new game without offering to resume one")
+        sp.add_argument("--physics", action="store_true",
+                        help="pieces the rules knock off move under Bullet (key P)")
+        sp.add_argument("--level", help="AI level (easy, normal, strong)")
+        sp.add_argument("--size", help="window size WxH (default: as last time)")
+        # run N frames offscreen and quit (smoke tests)
+        sp.add_argument("--frames", type=int, help=argparse.SUPPRESS)
 
-    sp = sub.add_parser("replay", help="animated replay of a saved game")
-    sp.add_argument("file")
-    sp.add_argument("--speed", type=float, default=1.0, help="playback speed, above 0 (2 is twice as fast)")
-    sp.add_argument("--size", help="window, video or picture size WxH (default 1280x800 window, 1280x720 video)")
-    sp.add_argument("--frames", type=int, help=argparse.SUPPRESS)
-    sp.add_argument("--viewer", type=int, metavar="N",
-                    help="a finished game as player N saw it (default: everything; an unfinished game: public only)")
-    _film_options(sp)
+    if wanted("replay"):
+        sp = sub.add_parser("replay", help="animated replay of a saved game")
+        sp.add_argument("file")
+        sp.add_argument("--speed", type=float, default=1.0, help="playback speed, above 0 (2 is twice as fast)")
+        sp.add_argument("--size",
+                        help="window, video or picture size WxH (default 1280x800 window, 1280x720 video)")
+        sp.add_argument("--frames", type=int, help=argparse.SUPPRESS)
+        sp.add_argument("--viewer", type=int, metavar="N",
+                        help="a finished game as player N saw it (default: everything; an unfinished game: public "
+                             "only)")
+        _film_options(sp)
 
-    sp = sub.add_parser("demo", help="physics demos (no name: list them)")
-    sp.add_argument("name", nargs="?", help="the demo to run (see 'towerworld demo')")
-    sp.add_argument("--size", help="window, video or picture size WxH (default 1280x800 window, 1280x720 video)")
-    sp.add_argument("--seed", type=int, default=1, help="seed for the demo's pushes and pulls")
-    sp.add_argument("--frames", type=int, help=argparse.SUPPRESS)
-    _film_options(sp)
+    if wanted("demo"):
+        sp = sub.add_parser("demo", help="physics demos (no name: list them)")
+        sp.add_argument("name", nargs="?", help="the demo to run (see 'towerworld demo')")
+        sp.add_argument("--size",
+                        help="window, video or picture size WxH (default 1280x800 window, 1280x720 video)")
+        sp.add_argument("--seed", type=int, default=1, help="seed for the demo's pushes and pulls")
+        sp.add_argument("--frames", type=int, help=argparse.SUPPRESS)
+        _film_options(sp)
 
-    sp = sub.add_parser("render", help="offscreen picture of a position")
-    sp.add_argument("source", help="a game name (start position) or a record file")
-    game_setup(sp)
-    sp.add_argument("--ply", type=int, help="position after this many plies (record) or random plies (game)")
-    sp.add_argument("--players", type=int, help="number of players (game)")
-    sp.add_argument("--size", default="1280x800", help="picture size WxH")
-    sp.add_argument("--out", required=True, help="PNG file to write")
+    if wanted("render"):
+        sp = sub.add_parser("render", help="offscreen picture of a position")
+        sp.add_argument("source", help="a game name (start position) or a record file")
+        game_setup(sp)
+        sp.add_argument("--ply", type=int, help="position after this many plies (record) or random plies (game)")
+        sp.add_argument("--players", type=int, help="number of players (game)")
+        sp.add_argument("--size", default="1280x800", help="picture size WxH")
+        sp.add_argument("--out", required=True, help="PNG file to write")
 
-    sp = sub.add_parser("simulate", help="headless games between agents")
-    sp.add_argument("game")
-    game_setup(sp)
-    sp.add_argument("--agents", help="comma-separated agents, one per seat, optionally with a level: "
-                                     "mcts:fast,random (default: random in every seat the game or variant has)")
-    sp.add_argument("--games", type=int, default=10)
-    sp.add_argument("--level", help="AI level (easy, normal, strong)")
-    sp.add_argument("--out", metavar="DIR", help="write each game's record here")
-    sp.add_argument("--no-swap", action="store_true", help="keep agents in their seats (default: rotate every game)")
+    if wanted("simulate"):
+        sp = sub.add_parser("simulate", help="headless games between agents")
+        sp.add_argument("game")
+        game_setup(sp)
+        sp.add_argument("--agents", help="comma-separated agents, one per seat, optionally with a level: "
+                                         "mcts:fast,random (default: random in every seat the game or variant has)")
+        sp.add_argument("--games", type=int, default=10)
+        sp.add_argument("--level", help="AI level (easy, normal, strong)")
+        sp.add_argument("--out", metavar="DIR", help="write each game's record here")
+        sp.add_argument("--no-swap", action="store_true",
+                        help="keep agents in their seats (default: rotate every game)")
 
-    sp = sub.add_parser("ladder", help="rate agents in a round robin (Elo with 95% intervals)")
-    sp.add_argument("game")
-    game_setup(sp)
-    sp.add_argument("--agents", required=True, help="comma-separated agents, at least two, optionally with a level: "
-                                                    "random,greedy,ismcts:400it")
-    sp.add_argument("--games", type=int, default=20, help="games per pair (rounded up to even: both seats, same seeds)")
-    sp.add_argument("--level", help="AI level for agents named without one")
-    sp.add_argument("--pairs", help="play only these pairs, e.g. mcts/greedy,mcts/random,mcts/mcts:strong "
-                                    "(default: every pair)")
-    sp.add_argument("--workers", type=int, help="processes to play in (default: every core)")
-    sp.add_argument("--json", metavar="FILE", help="results file (default ladder-GAME.json)")
-    sp.add_argument("--chart", metavar="FILE", help="PNG chart (default ladder-GAME.png; needs towerworld[ladder])")
-    sp.add_argument("--ray", metavar="ADDRESS", help="play on a Ray cluster ('local' starts one here; towerworld[ray])")
+    if wanted("ladder"):
+        sp = sub.add_parser("ladder", help="rate agents in a round robin (Elo with 95%% intervals)")
+        sp.add_argument("game")
+        game_setup(sp)
+        sp.add_argument("--agents", required=True,
+                        help="comma-separated agents, at least two, optionally with a level: "
+                             "random,greedy,ismcts:400it")
+        sp.add_argument("--games", type=int, default=20,
+                        help="games per pair (rounded up to even: both seats, same seeds)")
+        sp.add_argument("--level", help="AI level for agents named without one")
+        sp.add_argument("--pairs", help="play only these pairs, e.g. mcts/greedy,mcts/random,mcts/mcts:strong "
+                                        "(default: every pair)")
+        sp.add_argument("--workers", type=int, help="processes to play in (default: every core)")
+        sp.add_argument("--json", metavar="FILE", help="results file (default ladder-GAME.json)")
+        sp.add_argument("--chart", metavar="FILE",
+                        help="PNG chart (default ladder-GAME.png; needs towerworld[ladder])")
+        sp.add_argument("--ray", metavar="ADDRESS",
+                        help="play on a Ray cluster ('local' starts one here; towerworld[ray])")
 
-    sp = sub.add_parser("check", help="validate record files (folders: every *.tower.json inside)")
-    sp.add_argument("files", nargs="+", metavar="FILE_OR_FOLDER")
+    if wanted("check"):
+        sp = sub.add_parser("check", help="validate record files (folders: every *.tower.json inside)")
+        sp.add_argument("files", nargs="+", metavar="FILE_OR_FOLDER")
     return p
 
 
@@ -578,11 +601,12 @@ COMMANDS = {"games": cmd_games, "play": cmd_play, "replay": cmd_replay, "render"
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = _parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = _parser(argv[0] if argv and argv[0] in COMMANDS else None)
     try:
         args = parser.parse_args(argv)
         if not args.command:     # `towerworld` alone opens the start screen
-            args = parser.parse_args(["play"] + list(argv or []))
+            args = parser.parse_args(["play"] + argv)
         return COMMANDS[args.command](args)
     except TowerworldError as e:
         print(f"towerworld: {shown_text(str(e), 400)}", file=sys.stderr)

@@ -12,9 +12,8 @@ from dataclasses import dataclass, replace
 
 # the interval modules the stage uses, not IntervalGlobal (which also loads actor, particle, sound and motion-path
 # intervals: tens of milliseconds of every startup)
-from direct.interval.FunctionInterval import Func, Wait
-from direct.interval.LerpInterval import LerpFunc
-from direct.interval.MetaInterval import Parallel, Sequence
+from direct.interval.FunctionInterval import Func
+from direct.interval.MetaInterval import Sequence
 from panda3d.core import (BitMask32, ColorWriteAttrib, CompassEffect, DepthTestAttrib, NodePath, TransparencyAttrib,
                           Vec4)
 
@@ -25,6 +24,7 @@ from towerworld.scene import components, marks, xray
 from towerworld.scene.camera import LABEL_EM
 from towerworld.scene.components.shapes import box, text
 from towerworld.scene.setup import SHADOW_MASK
+from towerworld.scene.timeline import Step, Timeline, call, lerp, par, seq, wait
 
 CRUMBLE_EVENTS = {"remove", "disintegrate", "destroy"}   # named pieces crumble where they stood, then go aside
 HIGHLIGHT_TARGET = (0.2, 0.9, 0.35, 0.45)
@@ -32,7 +32,7 @@ HIGHLIGHT_PICKED = (1.0, 0.8, 0.1, 0.5)
 HIGHLIGHT_HOVER = (0.5, 0.8, 1.0, 0.3)
 CELL_FILL = 0.22       # a targeted cell's fill: a hint of colour under its frame (the picker reads it as pickable)
 XRAY_ALPHA = 0.3      # what hides a target from the camera is drawn this opaque
-COMBINE_FROM = 80      # a layout with at least this many pieces draws its resting pieces combined (a grown board)
+COMBINE_FROM = 30      # a layout with at least this many pieces draws its resting pieces combined
 CHUNK_SIZE = 12        # pieces flattened together: one that moves makes the other 11 draw themselves for a while
 CHUNK_CELL = 45.0      # mm: pieces are chunked with their neighbours on a grid this coarse (a tile, a stack)
 LOOSE_MAX = 16         # settled loose pieces (see Stage.combine) that wait before they are combined into new chunks
@@ -44,6 +44,10 @@ CHUNKS_MAX = 16        # beyond this many chunks the two smallest are merged (dr
 def short_turn(start: float, end: float) -> float:
     """The signed turn in degrees from `start` to `end` the short way round (+90, never -270)."""
     return (end - start + 180.0) % 360.0 - 180.0
+
+
+def _same(a: Pose | None, b: Pose) -> bool:
+    return a is b or a == b
 
 
 @dataclass(frozen=True)
@@ -216,11 +220,13 @@ class Stage:
         changed is combined again, so that a move usually flattens nothing: a chunk whose pieces all still rest where
         it copied them stays; one that lost a piece is dropped, and the rest of its pieces draw themselves ("loose").
         Loose pieces that stayed put for COOL_AFTER combines are flattened into new chunks once LOOSE_MAX of them
-        wait (pieces that just moved, such as the rest of a pile being drawn from, tend to move again soon).
+        wait (pieces that just moved, such as the rest of a pile being drawn from, tend to move again soon); the first
+        combine of a board takes every piece (its first frame draws a few chunks, not a node per piece).
         Anything that moves or restyles pieces calls `uncombine` first; `show` combines again at the end.
         """
         if len(self.nodes) < COMBINE_FROM:
-            self._drop_chunks()
+            if self.chunks_root is not None:
+                self._drop_chunks()
             return
         self.combines += 1
         cut = getattr(self, "cut", None) is not None        # ghost and glass tags exist only under a cutaway
@@ -235,7 +241,9 @@ class Stage:
         self.chunks_root.show()
         kept = []
         for chunk in self.chunks:
-            if all(resting.get(pid) == pose for pid, pose in chunk.members.items()):
+            # a piece not placed again since still holds the very pose object it was chunked with: `is` answers
+            # for all but the moved ones, without comparing the poses' fields (a third of a move on a full board)
+            if all(_same(resting.get(pid), pose) for pid, pose in chunk.members.items()):
                 chunk.node.show()
                 kept.append(chunk)
                 continue
@@ -246,12 +254,12 @@ class Stage:
         in_chunks = {pid for chunk in kept for pid in chunk.members}
         loose = [pid for pid in resting if pid not in in_chunks]
         for pid in loose:
-            if self.loose_poses.get(pid) != resting[pid]:
+            if not _same(self.loose_poses.get(pid), resting[pid]):
                 self.stirred[pid] = self.combines
         self.loose_poses = {pid: resting[pid] for pid in loose}
         settled = [pid for pid in loose if self.combines - self.stirred.get(pid, 0) >= COOL_AFTER]
-        if len(loose) > LOOSE_LIMIT:
-            settled = loose
+        if len(loose) > LOOSE_LIMIT or self.combines == 1:
+            settled = loose         # too many wait, or a board just shown: nothing on it has moved yet
         if len(settled) >= LOOSE_MAX or len(loose) > LOOSE_LIMIT:
             self._chunk_up(settled, resting)
             chunked = set(settled)
@@ -475,7 +483,7 @@ class Stage:
                 node.setPythonTag("cell", cid)
                 node.setTransparency(TransparencyAttrib.MAlpha)
                 node.setDepthOffset(1)
-                node.setColorScale(1, 1, 1, 0)
+                self._unlight_cell(node)
                 self.cells[cid] = node
             elif self.cell_shapes.get(cid) == cell:
                 continue
@@ -484,7 +492,14 @@ class Stage:
         for cid in self.targets:
             node = self.cells.get(cid)
             if node is not None:
-                node.setColorScale(1, 1, 1, 0)
+                self._unlight_cell(node)
+
+    @staticmethod
+    def _unlight_cell(node: NodePath) -> None:
+        """An unlit cell is clear (alpha 0, which the picker reads as "not a target") and not drawn at all: a board's
+        squares would otherwise each cost a draw call that paints nothing."""
+        node.setColorScale(1, 1, 1, 0)
+        node.hide()
 
     _UNIT_CELL: NodePath | None = None
 
@@ -531,9 +546,10 @@ class Stage:
             if cid in targets:
                 r, g, b, a = targets[cid]
                 node.setColorScale(r, g, b, CELL_FILL)
+                node.show()
                 self._mark_cell(cid, targets[cid])
             else:
-                node.setColorScale(1, 1, 1, 0)
+                self._unlight_cell(node)
         if getattr(self, "cut", None) is not None:
             for pid, pose in self.poses.items():
                 self._ghost(pid, pose)
@@ -637,38 +653,39 @@ class Stage:
         crumbled = {pid for e in events if e.kind in CRUMBLE_EVENTS for pid in e.pieces}
         moving = {c.piece for phase in phases for c in phase} | {c.source for phase in phases for c in phase
                                                                  if c.source is not None}
-        seq = Sequence(Func(self.uncombine, moving), name="stage-transition")
+        steps = seq(call(self.uncombine, moving))
         lit: list[Event] = []      # events whose areas light up with their own phase (the rest walk after)
         for phase in phases:
-            par = Parallel()
+            together = par()
             for change in phase:
                 if change.action == "carry":
-                    par.append(self._carry(change, speed))
+                    together.append(self._carry(change, speed))
                 elif change.piece in toppled and change.new is not None and change.old is not None:
-                    par.append(self._topple(change, speed))
+                    together.append(self._topple(change, speed))
                 elif change.piece in rolled and change.new is not None and change.old is not None:
-                    par.append(self._tumble(change, speed))
+                    together.append(self._tumble(change, speed))
                 elif change.piece in crumbled and change.new is not None and change.old is not None:
-                    par.append(self._crumble_away(change, speed))
+                    together.append(self._crumble_away(change, speed))
                 else:
-                    par.append(self._animate(change, speed))
-            seq.append(par)
+                    together.append(self._animate(change, speed))
+            steps.append(together)
             for event in events:       # a score floats up from the first piece it names, as that piece moves
                 if event.kind == "score" and event.text and event.pieces and \
                         event.pieces[0] in {c.piece for c in phase} and old_pieces.get(event.pieces[0]) is not None:
-                    par.append(self._float_text(event.text, old_pieces[event.pieces[0]], speed))
+                    together.append(self._float_text(event.text, old_pieces[event.pieces[0]], speed))
                 if event.areas and event.pieces and event.pieces[0] in {c.piece for c in phase}:
-                    par.append(self._light_up(event.areas, new, speed))
+                    together.append(self._light_up(event.areas, new, speed))
                     lit.append(event)
         walk = [e for e in events if e.areas and not any(e is done for done in lit)]
         if walk:
-            seq.append(self._scoring_walk(walk, new, speed))
+            steps.append(self._scoring_walk(walk, new, speed))
         changed = frozenset(c.piece for phase in phases for c in phase) | \
             frozenset(c.source for phase in phases for c in phase if c.source)
-        seq.append(Func(self._show_changes, new, shown, changed))
-        return seq
+        steps.append(call(self._show_changes, new, shown, changed))
+        return Timeline(steps, "stage-transition")
 
-    def _light_up(self, areas: tuple[tuple[str, str], ...], layout: Layout, speed: float, duration: float = 1.4):
+    def _light_up(self, areas: tuple[tuple[str, str], ...], layout: Layout, speed: float,
+                  duration: float = 1.4) -> Step:
         """The parts of pieces an event names glow: quickly up, held while the event plays, then fading away."""
         holder = self.root.attachNewNode("lit-areas")
         holder.hide()
@@ -684,21 +701,21 @@ class Stage:
         def glow(t, holder=holder):
             holder.show()
             holder.setAlphaScale(min(1.0, t / 0.12, (1.0 - t) / 0.4))
-        return Sequence(LerpFunc(glow, fromData=0.0, toData=1.0, duration=duration / speed), Func(holder.removeNode))
+        return seq(lerp(glow, duration / speed), call(holder.removeNode))
 
-    def _scoring_walk(self, events: list[Event], layout: Layout, speed: float):
+    def _scoring_walk(self, events: list[Event], layout: Layout, speed: float) -> Step:
         """Events with areas and nothing moving (the end-game scoring walk): one after another, a little overlapped,
         each area glowing while its points float up from it."""
-        walk = Parallel()
+        walk = par()
         for i, event in enumerate(events):
             pose = layout.pieces.get(event.areas[0][0])
-            step = Parallel(self._light_up(event.areas, layout, speed, duration=1.2))
+            step = par(self._light_up(event.areas, layout, speed, duration=1.2))
             if event.text and pose is not None:
                 step.append(self._float_text(event.text, pose, speed))
-            walk.append(Sequence(Wait(0.7 * i / speed), step))
+            walk.append(seq(wait(0.7 * i / speed), step))
         return walk
 
-    def _float_text(self, words: str, where: Pose, speed: float):
+    def _float_text(self, words: str, where: Pose, speed: float) -> Step:
         """Words (the points scored) rising from a piece's place and fading."""
         holder = self.root.attachNewNode("float")
         holder.hide()
@@ -708,9 +725,9 @@ class Stage:
             holder.setPos(where.x, where.y, where.z + 20 + 50 * t)
             holder.setAlphaScale(1 - t * t)
         text(words, 9, (0.1, 0.08, 0.05, 1), facing="viewer").reparentTo(holder)
-        return Sequence(LerpFunc(rise, fromData=0.0, toData=1.0, duration=1.2 / speed), Func(holder.removeNode))
+        return seq(lerp(rise, 1.2 / speed), call(holder.removeNode))
 
-    def _animate(self, ch: Change, speed: float):
+    def _animate(self, ch: Change, speed: float) -> Step:
         pid = ch.piece
         d = 0.45 / speed
         if ch.action == "arrive":
@@ -720,7 +737,7 @@ class Stage:
                 if pid not in self.models or self.poses.get(pid) != pose:
                     self._place(pid, pose)
                 self.nodes[pid].setZ(pose.z + 120 * (1 - t) ** 2)
-            return LerpFunc(drop, fromData=0.0, toData=1.0, duration=d)
+            return lerp(drop, d)
         if ch.action == "leave":
             def crumble(t, pid=pid):
                 node = self.nodes.get(pid)
@@ -728,17 +745,16 @@ class Stage:
                     node.setScale(max(0.01, 1 - t))
                     node.setColorScale(1, 1, 1, 1 - t)
                     node.setTransparency(TransparencyAttrib.MAlpha)
-            return Sequence(LerpFunc(crumble, fromData=0.0, toData=1.0, duration=d), Func(self._remove, pid))
+            return seq(lerp(crumble, d), call(self._remove, pid))
         a, b = ch.old, ch.new
         assert a is not None and b is not None      # arrivals and departures were handled above
         if ch.action == "restyle":
-            return Func(self._place, pid, b)
+            return call(self._place, pid, b)
         if ch.action == "fall":
             # gravity is t^2 (Panda's "easeIn" blend is a different curve), so a LerpFunc, not a LerpPosInterval
             def fall(t, pid=pid, a=a, b=b):
                 self.nodes[pid].setZ(a.z + (b.z - a.z) * t * t)
-            return Sequence(Func(self._ensure, pid, a), LerpFunc(fall, fromData=0.0, toData=1.0, duration=d * 0.8),
-                            Func(self._place, pid, b))
+            return seq(call(self._ensure, pid, a), lerp(fall, d * 0.8), call(self._place, pid, b))
         if ch.action == "flip":
             h = max(size(b.kind).w, size(b.kind).d) / 2
 
@@ -749,15 +765,15 @@ class Stage:
                 frac = t if b.face_up is False else 1 - t
                 self._orient(pid, a if t < 0.5 else b, flip=frac)
             restyle_first = a.look != b.look
-            steps = [Func(self._ensure, pid, a)]
+            steps = [call(self._ensure, pid, a)]
             if restyle_first:
-                steps.append(Func(self._restyle_keep, pid, b))
-            steps += [LerpFunc(turn, fromData=0.0, toData=1.0, duration=d), Func(self._place, pid, b)]
-            return Sequence(*steps)
+                steps.append(call(self._restyle_keep, pid, b))
+            steps += [lerp(turn, d), call(self._place, pid, b)]
+            return seq(*steps)
 
-        return Sequence(Func(self._ensure, pid, a), self._arc(pid, a, b, d), Func(self._place, pid, b))
+        return seq(call(self._ensure, pid, a), self._arc(pid, a, b, d), call(self._place, pid, b))
 
-    def _arc(self, pid: str, a: Pose, b: Pose, duration: float, turn_over: bool = False):
+    def _arc(self, pid: str, a: Pose, b: Pose, duration: float, turn_over: bool = False) -> Step:
         """Travel from `a` to `b` in an arc, turning on the way (a pyramid tips over to lie flat as it flies);
         `turn_over`: the piece turns face up or down in flight."""
         turn = short_turn(a.heading, b.heading)
@@ -777,9 +793,9 @@ class Stage:
                 if turn_over:
                     flip = s if b.face_up is False else 1 - s
                 self._orient(pid, pose, flip=flip)
-        return LerpFunc(arc, fromData=0.0, toData=1.0, duration=duration)
+        return lerp(arc, duration)
 
-    def _carry(self, ch: Change, speed: float):
+    def _carry(self, ch: Change, speed: float) -> Step:
         """The piece that left reappears as the one that arrives: it starts where the old one lay, with the old one's
         faces, and travels to its new place (turning over on the way when it is revealed or hidden)."""
         a, b, pid = ch.old, ch.new, ch.piece
@@ -791,10 +807,9 @@ class Stage:
             self._place(pid, a)
             if a.look != b.look:
                 self._restyle_keep(pid, b)
-        return Sequence(Func(start), self._arc(pid, a, b, d, turn_over=a.face_up != b.face_up),
-                        Func(self._place, pid, b))
+        return seq(call(start), self._arc(pid, a, b, d, turn_over=a.face_up != b.face_up), call(self._place, pid, b))
 
-    def _topple(self, ch: Change, speed: float):
+    def _topple(self, ch: Change, speed: float) -> Step:
         """The last piece of a destroyed stack tips over about an edge of its base where it stood, then travels on to
         where it lies next."""
         a, b, pid = ch.old, ch.new, ch.piece
@@ -812,12 +827,12 @@ class Stage:
             node.setPos(a.x + math.sin(rad) * shift, a.y - math.cos(rad) * shift, a.z)
             self._orient(pid, replace(a, tilt=angle))
         tipped = replace(a, tilt=fall_to)
-        return Sequence(Func(self._ensure, pid, a), LerpFunc(tip, fromData=0.0, toData=1.0, duration=0.5 / speed),
-                        self._arc(pid, replace(tipped, x=a.x + math.sin(rad) * half, y=a.y - math.cos(rad) * half),
-                                  b, 0.45 / speed),
-                        Func(self._place, pid, b))
+        return seq(call(self._ensure, pid, a), lerp(tip, 0.5 / speed),
+                   self._arc(pid, replace(tipped, x=a.x + math.sin(rad) * half, y=a.y - math.cos(rad) * half),
+                             b, 0.45 / speed),
+                   call(self._place, pid, b))
 
-    def _crumble_away(self, ch: Change, speed: float):
+    def _crumble_away(self, ch: Change, speed: float) -> Step:
         """A piece destroyed in place: it shakes, shrinks and fades where it stood, then drops onto its discard spot."""
         a, b, pid = ch.old, ch.new, ch.piece
 
@@ -832,10 +847,10 @@ class Stage:
         def land(t, pid=pid, b=b):
             node = self.nodes[pid]
             node.setZ(b.z + 80 * (1 - t) ** 2)
-        return Sequence(Func(self._ensure, pid, a), LerpFunc(crumble, fromData=0.0, toData=1.0, duration=0.6 / speed),
-                        Func(self._place, pid, b), LerpFunc(land, fromData=0.0, toData=1.0, duration=0.3 / speed))
+        return seq(call(self._ensure, pid, a), lerp(crumble, 0.6 / speed), call(self._place, pid, b),
+                   lerp(land, 0.3 / speed))
 
-    def _tumble(self, ch: Change, speed: float):
+    def _tumble(self, ch: Change, speed: float) -> Step:
         """A die roll: the die hops and spins, then lands showing its new face."""
         a, b = ch.old, ch.new
 
@@ -843,8 +858,7 @@ class Stage:
             node = self.nodes[pid]
             node.setPos(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, a.z + (b.z - a.z) * t + 40 * math.sin(math.pi * t))
             node.setHpr(a.heading + 720 * t, 540 * t, 360 * t)
-        return Sequence(Func(self._ensure, ch.piece, a), LerpFunc(spin, fromData=0.0, toData=1.0, duration=0.7 / speed),
-                        Func(self._place, ch.piece, b))
+        return seq(call(self._ensure, ch.piece, a), lerp(spin, 0.7 / speed), call(self._place, ch.piece, b))
 
     def _ensure(self, pid: str, pose: Pose) -> None:
         if pid not in self.nodes or pid not in self.models:

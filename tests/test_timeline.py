@@ -1,0 +1,55 @@
+"""The stage's light intervals (scene/timeline.py) keep the order Panda's Sequence and Parallel keep: a sequence's
+steps one after another, a parallel's together, calls and lerps at one moment in the order they were composed."""
+from direct.interval.FunctionInterval import Func
+from direct.interval.MetaInterval import Sequence
+
+from towerworld.scene.timeline import Timeline, call, lerp, par, seq, wait
+
+
+def recorder():
+    log = []
+    return log, (lambda *what: log.append(what))
+
+
+def test_a_sequence_puts_a_piece_in_place_before_its_lerp_and_ends_the_lerp_before_the_next_call():
+    log, note = recorder()
+    ival = Timeline(seq(call(note, "ensure"), lerp(lambda t: note("arc", round(t, 2)), 0.5), call(note, "place")))
+    assert ival.getDuration() == 0.5
+    ival.finish()                       # jumped over, as the bench and a hurried player do
+    assert log == [("ensure",), ("arc", 1.0), ("place",)]
+
+
+def test_seeking_forwards_runs_what_is_under_way_and_only_what_is_due():
+    log, note = recorder()
+    ival = Timeline(seq(call(note, "a"), par(lerp(lambda t: note("x", round(t, 2)), 1.0),
+                                            seq(wait(0.4), call(note, "b"))), call(note, "c")))
+    ival.setT(0.25)
+    assert log == [("a",), ("x", 0.25)]
+    log.clear()
+    ival.setT(0.5)
+    assert log == [("b",), ("x", 0.5)]
+    log.clear()
+    ival.finish()
+    assert log == [("x", 1.0), ("c",)]
+
+
+def test_a_parallel_lasts_as_long_as_its_longest_step_even_when_it_grows_after_being_added():
+    log, note = recorder()
+    together = par(lerp(lambda t: None, 0.3))
+    whole = seq(together, call(note, "after"))
+    together.append(seq(wait(0.2), lerp(lambda t: None, 0.6)))    # a score floats up with the phase
+    ival = Timeline(whole)
+    assert abs(ival.getDuration() - 0.8) < 1e-9
+    ival.setT(0.79)
+    assert log == []
+    ival.setT(0.8)
+    assert log == [("after",)]
+
+
+def test_a_timeline_plays_inside_a_panda_sequence_and_calls_each_step_once():
+    log, note = recorder()
+    outer = Sequence(Timeline(seq(call(note, "move"), lerp(lambda t: None, 0.2))), Func(note, "then"))
+    outer.start()
+    outer.setT(0.1)
+    outer.finish()
+    assert log == [("move",), ("then",)]

@@ -1,0 +1,145 @@
+"""Light intervals for the stage's transitions.
+
+A move's animation is a few calls and lerps per moving piece. Panda3D's Func, LerpFunc, Sequence and Parallel cost
+5-7 us each to make (a unique name, a debug registry of every Func, a C++ meta-interval per Sequence), which was
+more than the rest of a warm update on a small board. Here a step is a small plain object composed as Panda's are
+(`seq`, `par`, `call`, `lerp`, `wait`); `Timeline` lays the whole composition out once as a list of timed events and
+is one Panda interval: it plays, seeks forwards with `setT`, finishes, and goes into a Panda Sequence like any other.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from direct.interval.Interval import Interval
+
+_CALL, _BEGIN, _END = 0, 1, 2     # event kinds: an instant call; a lerp starts; a lerp ends (its function at 1.0)
+
+
+class Step:
+    """Something that takes `length()` seconds; `emit` lays out its events from time `start`."""
+    __slots__ = ("seconds",)
+
+    def __init__(self, seconds: float = 0.0):
+        self.seconds = max(seconds, 0.0)
+
+    def length(self) -> float:
+        return self.seconds
+
+    def emit(self, start: float, events: list) -> None:
+        pass
+
+
+class _Call(Step):
+    __slots__ = ("fn", "args")
+
+    def __init__(self, fn: Callable, args: tuple):
+        Step.__init__(self)
+        self.fn, self.args = fn, args
+
+    def emit(self, start: float, events: list) -> None:
+        events.append((start, len(events), _CALL, self.fn, self.args))
+
+
+class _Lerp(Step):
+    __slots__ = ("fn",)
+
+    def __init__(self, fn: Callable[[float], object], seconds: float):
+        Step.__init__(self, seconds)
+        self.fn = fn
+
+    def emit(self, start: float, events: list) -> None:
+        events.append((start, len(events), _BEGIN, self, start))
+        events.append((start + self.seconds, len(events), _END, self, start))
+
+
+class Seq(Step):
+    """Steps one after another (steps may still be added to a step already in it, as to Panda's)."""
+    __slots__ = ("steps",)
+
+    def __init__(self, *steps: Step):
+        Step.__init__(self)
+        self.steps = list(steps)
+
+    def append(self, step: Step) -> None:
+        self.steps.append(step)
+
+    def length(self) -> float:
+        return sum(s.length() for s in self.steps)
+
+    def emit(self, start: float, events: list) -> None:
+        for step in self.steps:
+            step.emit(start, events)
+            start += step.length()
+
+
+class Par(Seq):
+    """Steps together, from the same moment; as long as the longest."""
+    __slots__ = ()
+
+    def length(self) -> float:
+        return max((s.length() for s in self.steps), default=0.0)
+
+    def emit(self, start: float, events: list) -> None:
+        for step in self.steps:
+            step.emit(start, events)
+
+
+def call(fn: Callable, *args) -> Step:
+    """Call `fn(*args)` at this moment (Panda's Func)."""
+    return _Call(fn, args)
+
+
+def lerp(fn: Callable[[float], object], duration: float) -> Step:
+    """Call `fn(t)` with t running from 0 to 1 over `duration` seconds, and with 1 at its end however it is reached
+    (Panda's LerpFunc from 0 to 1)."""
+    return _Lerp(fn, duration)
+
+
+def wait(duration: float) -> Step:
+    return Step(duration)
+
+
+seq = Seq
+par = Par
+
+
+class Timeline(Interval):
+    """One Panda interval playing a composition of steps. Events at the same moment happen in the order they were
+    composed (a piece is put in place before the lerp that moves it starts, and the lerp ends before the call after
+    it). Forwards only: a seek backwards moves what is moving at that time, and calls nothing again."""
+
+    def __init__(self, root: Step, name: str = "timeline"):
+        events: list = []
+        root.emit(0.0, events)
+        events.sort(key=lambda e: (e[0], e[1]))
+        self.events = events
+        self.next = 0                      # the first event not yet happened
+        self.running: dict[_Lerp, float] = {}   # lerps under way -> when each started
+        Interval.__init__(self, name, root.length(), openEnded=1)
+
+    def privInitialize(self, t: float) -> None:
+        self.next = 0
+        self.running = {}
+        Interval.privInitialize(self, t)
+
+    def privInstant(self) -> None:
+        self.next = 0
+        self.running = {}
+        Interval.privInstant(self)
+
+    def privStep(self, t: float) -> None:
+        events, i = self.events, self.next
+        while i < len(events) and events[i][0] <= t:
+            _at, _order, kind, what, arg = events[i]
+            i += 1
+            self.next = i          # a call may finish this very timeline (a hand-off): it must not run twice
+            if kind == _CALL:
+                what(*arg)
+            elif kind == _BEGIN:
+                self.running[what] = arg
+            else:
+                self.running.pop(what, None)
+                what.fn(1.0)
+        for step, began in list(self.running.items()):
+            step.fn(min(1.0, (t - began) / step.seconds) if step.seconds > 0 else 1.0)
+        Interval.privStep(self, t)
