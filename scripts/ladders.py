@@ -14,6 +14,7 @@ import datetime
 import json
 import os
 import platform
+import re
 import shutil
 import sys
 import time
@@ -74,6 +75,8 @@ def section(game: str, data: dict, command: str, minutes: float, workers: int, d
         verdict = "" if goal is None else f"{goal:.0%}: " + ("met" if share >= goal else "not met")
         lines.append(f"| `{other}` | {row['wins']}-{row['draws']}-{row['losses']} | {share:.0%} | {verdict} |")
     endings = Counter(g["ending"] for g in data["games"] if g.get("ending"))
+    if len(endings) > 8:             # scores make every ending its own: count them by their words
+        endings = Counter(re.sub(r"\d+", "N", text) for text in endings.elements())
     lines += ["", "How the games ended:", ""]
     lines += [f"    {count:5d}  {text}" for text, count in endings.most_common(8)]
     rest = sum(endings.values()) - sum(c for _, c in endings.most_common(8))
