@@ -156,6 +156,41 @@ def test_a_turn_by_clicks(showbase, tmp_path):
         table.close()
 
 
+def test_the_next_choices_light_up_however_close_to_its_end_a_frame_catches_an_animation(showbase, tmp_path):
+    """A frame that lands within half a millisecond of an animation's end runs its last step while Panda3D still
+    counts the interval as playing; the person to move must still be offered the next picks (a window game stalled
+    with nothing lit and no button, about once a game)."""
+    from panda3d.core import ClockObject
+    from towerworld.app.play import PlayTable
+    from towerworld.engine.match import Match, PlayerSpec
+    match = Match(GAME, players=[PlayerSpec("Ann"), PlayerSpec("Bob")], seed=3,
+                  autosave=str(tmp_path / "auto.tower.json"))
+    table = PlayTable(match)
+    clock = ClockObject.getGlobalClock()
+    mode = clock.getMode()
+    try:
+        settle(table)
+        s = match.state
+        move = next(m for m in GAME.legal_moves(s) if m >> E.SHIFT == E.K_PLACE)
+        clock.setMode(ClockObject.MSlave)
+        start = clock.getFrameTime()
+        for pick in GAME.picks(s, move):
+            table.choose(pick)
+        assert table.animating
+        end = start + table.anim.getDuration()
+        for at in (end - 0.0003, end + 0.5, end + 1.0):
+            clock.setFrameTime(at)
+            table.base.taskMgr.step()
+        assert match.state.phase == E.ACTION and table._human_turn()
+        lit = {cid for cid, node in table.stage.cells.items() if node.getColorScale()[3] > 0}
+        assert lit and lit == {p for m in GAME.legal_moves(match.state) for p in GAME.picks(match.state, m)[:1]
+                               if p in table.stage.cells}
+        assert [b["text"] for b in table.hud.buttons] == ["No follower or tower"]
+    finally:
+        clock.setMode(mode)
+        table.close()
+
+
 # ---- scoring you can see ----------------------------------------------------------------------------------------------
 def test_a_completed_feature_sends_its_followers_home_in_the_score_event():
     s = build(followers=[(0, 0, 0, "city N")])

@@ -269,13 +269,23 @@ class Table:
         undress(self.scene)
 
     def animate_to(self, old_layout, new_layout, events, speed=1.0, then=None):
+        from direct.interval.IntervalGlobal import Func, Sequence
         if self.anim is not None:
             self.anim.finish()
-        self.anim = self.stage.transition(old_layout, new_layout, events, speed=speed, physics=self.physics)
+        anim = Sequence(self.stage.transition(old_layout, new_layout, events, speed=speed, physics=self.physics))
+        anim.append(Func(self._animation_over, anim, then))
+        self.anim = anim
+        anim.start()
+
+    def _animation_over(self, anim, then) -> None:
+        """An animation's last step: the table is at rest from here on, whatever Panda3D says. A frame that lands
+        within half a millisecond of the end runs this step while the interval still counts as playing (its times
+        are whole milliseconds), and the interval then ends without running it again: a `then` that asked
+        `animating` saw a move under way, lit nothing and showed no button, and the person to move was stuck."""
+        if self.anim is anim:
+            self.anim = None
         if then is not None:
-            from direct.interval.IntervalGlobal import Func, Sequence
-            self.anim = Sequence(self.anim, Func(then))
-        self.anim.start()
+            then()
 
     @property
     def animating(self) -> bool:
