@@ -261,10 +261,14 @@ class Player:
             time.sleep(2.0)
             return False
         self.idle_since = None
-        after = self.wait(lambda t: (t["plies"], tuple(t["picks"])) != before, 5.0)
+        clicked = time.time()
+        # a loaded machine may draw a frame only every few seconds: the table's export lags as long
+        after = self.wait(lambda t: (t["plies"], tuple(t["picks"])) != before, 15.0)
         self.decisions += 1
         self.refused += after is None
-        self.log(what + ("" if after else "  (the table did not take it)"))
+        late = time.time() - clicked
+        self.log(what + ("  (the table did not take it)" if after is None else
+                         f"  (taken; the table showed it {late:.0f} s later)" if late > 3 else ""))
         if after is None:
             for note in self.clicks_since(noted):
                 self.log("  the table: " + note)

@@ -191,6 +191,42 @@ def test_the_next_choices_light_up_however_close_to_its_end_a_frame_catches_an_a
         table.close()
 
 
+def test_a_game_ends_at_the_table_with_the_result_said_once_and_the_totals_on_one_line(showbase, tmp_path):
+    """The status names the winner once, in the players' names; the message line keeps the final totals (each
+    feature's points float up from it on the table as it lights up), one line that covers no score label."""
+    from towerworld.app.play import PlayTable
+    from towerworld.engine.game import CHANCE
+    from towerworld.engine.match import Match, PlayerSpec
+    match = Match(GAME, players=[PlayerSpec("Ann"), PlayerSpec("Bob")], seed=4,
+                  autosave=str(tmp_path / "auto.tower.json"))
+    rng = random.Random(4)
+    while True:                                     # random play up to the move that ends the game
+        if match.current_player == CHANCE:
+            match.apply(match.next_chance(rng), save=False)
+            continue
+        moves = GAME.legal_moves(match.state)
+        last = [m for m in moves if match.state.bagn == 0 and GAME.is_terminal(GAME.apply(match.state, m)[0])]
+        if last:
+            break
+        match.apply(rng.choice(moves), save=False)
+    table = PlayTable(match)
+    try:
+        settle(table)
+        for pick in GAME.picks(match.state, last[0]):
+            table.choose(pick)
+        settle(table)
+        assert match.over
+        status = table.hud.status.getText()
+        result = GAME.result(match.state).replace("Player 1", "Ann").replace("Player 2", "Bob")
+        assert status.count(result) == 1 and "Player " not in status
+        message = table.hud.message.getText()
+        assert "Final scoring: P1 +" in message
+        assert not any(word in message for word in ("Road:", "City:", "Cloister:", "Field:"))
+        assert table.hud.message.textNode.getNumRows() == 1
+    finally:
+        table.close()
+
+
 # ---- scoring you can see ----------------------------------------------------------------------------------------------
 def test_a_completed_feature_sends_its_followers_home_in_the_score_event():
     s = build(followers=[(0, 0, 0, "city N")])

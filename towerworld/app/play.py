@@ -467,7 +467,9 @@ class PlayTable(Table):
         self._check_handoff()
         new = self.game.layout(self.match.state, self.viewer)
         self.refit(new)
-        shown = [e.text for e in events if e.text and e.seen_by(self.viewer)]
+        # a scoring walk's words float up from each feature as it lights up on the table; the message keeps the rest
+        # (a final scoring's totals), one line instead of two over the bottom of the table
+        shown = [e.text for e in events if e.text and e.seen_by(self.viewer) and not (e.areas and not e.pieces)]
         self.hud.say(self.with_names("  ".join(shown)[:200]) + (f"\n{warning}" if warning else ""))
         self.animate_to(old, new, [e for e in events if e.seen_by(self.viewer)], then=self.refresh)
         self.refresh(highlight=False)
@@ -789,7 +791,9 @@ class PlayTable(Table):
             lines.append("Picked: " + ", ".join(self.game.describe_pick(state, self.picks[:i], p)
                                                 for i, p in enumerate(self.picks)))
         if m.over:
-            lines.append(m.result_text())
+            result = self.with_names(m.result_text())
+            if not any(result in line for line in lines):     # a game whose status already says it ("Game over: ...")
+                lines.append(result)
         self.hud.set_status(lines)
         targets: dict = {}
         buttons = []
