@@ -316,7 +316,7 @@ def main(argv: list[str] | None = None) -> int:
     player.watch = lit
     shots: dict[str, str] = {}
     try:
-        screen.find_window("towerworld")
+        screen.find_window("towerworld", seconds=180)      # a loaded machine may take minutes to open it
         log(f"window {screen.window} open; the app logs to {home}/app.log")
         while time.time() - began < args.minutes * 60:
             if app.poll() is not None:
