@@ -61,8 +61,8 @@ class Picker:
 
     def _cells_hit(self) -> list[tuple[float, str]]:
         """The highlighted cells the ray passes through, with their depth, by the ray's own arithmetic in each cell's
-        frame. The stage draws every cell as one unit box under a non-uniform scale (43 x 43 x 0.6 mm for an open
-        place of Carcassonne), and Panda3D's ray test against visible geometry so scaled misses about a quarter of
+        frame. The stage draws every cell as one unit box under a non-uniform scale (43 x 43 x 0.6 mm for a place
+        where a 45 mm tile may go), and Panda3D's ray test against visible geometry so scaled misses about a quarter of
         the rays that pass through it: a click on a glowing place found nothing."""
         origin, direction = self.ray.getOrigin(), self.ray.getDirection()
         out = []
