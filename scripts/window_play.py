@@ -100,6 +100,39 @@ def _init_and_export(self, *args, **kwargs):
 
 
 play.PlayTable.__init__ = _init_and_export
+
+# the table's side of each click, for the log: what the mouse did and what the table said
+CLICKS = STATE + ".clicks"
+_press, _release, _on_click = play.PlayTable._press, play.PlayTable._release, play.PlayTable.on_click
+
+
+def _note(table, what):
+    m = table._mouse()
+    with open(CLICKS, "a") as f:
+        f.write(json.dumps({"what": what, "mouse": m, "human_turn": table._human_turn(), "animating": table.animating,
+                            "drag": repr(table._drag), "hover": table.hover, "plies": len(table.match.plies),
+                            "picks": list(table.picks), "message": table.hud.message.getText()}) + "\n")
+
+
+def _logged_press(self, mode):
+    _press(self, mode)
+    _note(self, "press " + mode)
+
+
+def _logged_release(self, mode):
+    _note(self, "release " + mode)
+    _release(self, mode)
+
+
+def _logged_click(self):
+    hits = self.picker.pick_all()
+    _on_click(self)
+    _note(self, "click hits=" + ",".join(hits))
+
+
+play.PlayTable._press = _logged_press
+play.PlayTable._release = _logged_release
+play.PlayTable.on_click = _logged_click
 from towerworld.cli import main
 sys.exit(main(sys.argv[2:]))
 '''
@@ -166,6 +199,8 @@ class Player:
         self.log = log
         self.decisions = 0
         self.watch: str | None = None     # a picture to take the first time part of the table lights up
+        self.refused = 0                  # clicks and buttons the table did not take
+        self.idle_since: float | None = None    # since when the human's turn offers nothing to click
 
     def state(self) -> dict | None:
         try:
@@ -173,6 +208,14 @@ class Player:
                 return json.load(f)
         except (OSError, ValueError):
             return None
+
+    def clicks_since(self, start: int) -> list[str]:
+        """The table's notes on the clicks it saw (press, release, what the pick ray hit), from note `start` on."""
+        try:
+            with open(self.state_path + ".clicks") as f:
+                return f.read().splitlines()[start:]
+        except OSError:
+            return []
 
     def wait(self, ready, seconds: float) -> dict | None:
         """The first exported state for which `ready(state)` holds, or None after `seconds`."""
@@ -190,6 +233,7 @@ class Player:
     def act(self, s: dict) -> bool:
         """One pick as a person makes it; True when the table took it (a move or a pick more)."""
         before = (s["plies"], tuple(s["picks"]))
+        noted = len(self.clicks_since(0))
         buttons = [b for b in s["buttons"] if b["text"] != "Confirm"] or s["buttons"]
         if s["targets"] and (not buttons or self.rng.random() < 0.75):
             target = self.rng.choice(s["targets"])
@@ -211,13 +255,26 @@ class Player:
             self.screen.click()
             what = f"clicked the button {button['text']!r}"
         else:
+            self.idle_since = self.idle_since or time.time()
             self.log("nothing glows and there is no button: waiting")
             self.screen.move(5, 5)
             time.sleep(2.0)
             return False
-        after = self.wait(lambda t: (t["plies"], tuple(t["picks"])) != before, 5.0)
+        self.idle_since = None
+        clicked = time.time()
+        # a loaded machine may draw a frame only every few seconds: the table's export lags as long
+        after = self.wait(lambda t: (t["plies"], tuple(t["picks"])) != before, 15.0)
         self.decisions += 1
-        self.log(what + ("" if after else "  (the table did not take it)"))
+        self.refused += after is None
+        late = time.time() - clicked
+        self.log(what + ("  (the table did not take it)" if after is None else
+                         f"  (taken; the table showed it {late:.0f} s later)" if late > 3 else ""))
+        if after is None:
+            for note in self.clicks_since(noted):
+                self.log("  the table: " + note)
+            now = self.state()
+            if now is not None:
+                self.log(f"  it says: {now['message']!r}")
         self.screen.move(5, 5)        # out of the way: the next state's pixels are not under a preview
         return after is not None
 
@@ -259,7 +316,7 @@ def main(argv: list[str] | None = None) -> int:
     player.watch = lit
     shots: dict[str, str] = {}
     try:
-        screen.find_window("towerworld")
+        screen.find_window("towerworld", seconds=180)      # a loaded machine may take minutes to open it
         log(f"window {screen.window} open; the app logs to {home}/app.log")
         while time.time() - began < args.minutes * 60:
             if app.poll() is not None:
@@ -274,7 +331,8 @@ def main(argv: list[str] | None = None) -> int:
                 time.sleep(1.0)
                 shots["end"] = screen.shot(os.path.join(args.shots, "end.png"))
                 log("game over: " + s["result"])
-                log(f"{len(s['moves'])} plies, {player.decisions} human decisions; pictures: {shots}")
+                log(f"{len(s['moves'])} plies, {player.decisions} human decisions ({player.refused} not taken); "
+                    f"pictures: {shots}")
                 screen.key("q")
                 break
             for name, due in (("start", True), ("middle", s["plies"] >= args.middle_ply)):
@@ -283,6 +341,11 @@ def main(argv: list[str] | None = None) -> int:
                     shots[name] = screen.shot(os.path.join(args.shots, name + ".png"))
                     break
             player.act(s)
+            if player.idle_since is not None and time.time() - player.idle_since > 60:
+                shots["stall"] = screen.shot(os.path.join(args.shots, "stall.png"))
+                log(f"stuck: the human's turn has offered nothing for a minute at ply {s['plies']}; status: "
+                    + s["status"].replace("\n", " | ") + f"; message: {s['message']!r}")
+                break
             if args.decisions and player.decisions >= args.decisions:
                 shots["last"] = screen.shot(os.path.join(args.shots, "last.png"))
                 log(f"stopping after {player.decisions} decisions at ply {s['plies']}; pictures: {shots}")

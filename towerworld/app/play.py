@@ -269,13 +269,23 @@ class Table:
         undress(self.scene)
 
     def animate_to(self, old_layout, new_layout, events, speed=1.0, then=None):
+        from direct.interval.IntervalGlobal import Func, Sequence
         if self.anim is not None:
             self.anim.finish()
-        self.anim = self.stage.transition(old_layout, new_layout, events, speed=speed, physics=self.physics)
+        anim = Sequence(self.stage.transition(old_layout, new_layout, events, speed=speed, physics=self.physics))
+        anim.append(Func(self._animation_over, anim, then))
+        self.anim = anim
+        anim.start()
+
+    def _animation_over(self, anim, then) -> None:
+        """An animation's last step: the table is at rest from here on, whatever Panda3D says. A frame that lands
+        within half a millisecond of the end runs this step while the interval still counts as playing (its times
+        are whole milliseconds), and the interval then ends without running it again: a `then` that asked
+        `animating` saw a move under way, lit nothing and showed no button, and the person to move was stuck."""
+        if self.anim is anim:
+            self.anim = None
         if then is not None:
-            from direct.interval.IntervalGlobal import Func, Sequence
-            self.anim = Sequence(self.anim, Func(then))
-        self.anim.start()
+            then()
 
     @property
     def animating(self) -> bool:
@@ -457,7 +467,9 @@ class PlayTable(Table):
         self._check_handoff()
         new = self.game.layout(self.match.state, self.viewer)
         self.refit(new)
-        shown = [e.text for e in events if e.text and e.seen_by(self.viewer)]
+        # a scoring walk's words float up from each feature as it lights up on the table; the message keeps the rest
+        # (a final scoring's totals), one line instead of two over the bottom of the table
+        shown = [e.text for e in events if e.text and e.seen_by(self.viewer) and not (e.areas and not e.pieces)]
         self.hud.say(self.with_names("  ".join(shown)[:200]) + (f"\n{warning}" if warning else ""))
         self.animate_to(old, new, [e for e in events if e.seen_by(self.viewer)], then=self.refresh)
         self.refresh(highlight=False)
@@ -779,7 +791,9 @@ class PlayTable(Table):
             lines.append("Picked: " + ", ".join(self.game.describe_pick(state, self.picks[:i], p)
                                                 for i, p in enumerate(self.picks)))
         if m.over:
-            lines.append(m.result_text())
+            result = self.with_names(m.result_text())
+            if not any(result in line for line in lines):     # a game whose status already says it ("Game over: ...")
+                lines.append(result)
         self.hud.set_status(lines)
         targets: dict = {}
         buttons = []

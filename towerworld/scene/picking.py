@@ -20,6 +20,7 @@ class Picker:
         node.addSolid(self.ray)
         self.ray_np = base.camera.attachNewNode(node)
         self.traverser.addCollider(self.ray_np, self.queue)
+        self._cell_boxes: dict[tuple[str, int], tuple] = {}     # (cell id, node key) -> its box in its own units
 
     def pick(self) -> str | None:
         """The id under the cursor: a cell (when it is a highlighted target) or else the nearest piece."""
@@ -37,24 +38,69 @@ class Picker:
         self.ray.setFromLens(self.base.camNode, at[0], at[1])
         self.traverser.traverse(self.stage.root)
         self.queue.sortEntries()
-        hits: list[str] = []
-        nearest = None
+        found = self._cells_hit()                     # (depth, id)
+        nearest = min((depth for depth, _ in found), default=float("inf"))
         for entry in self.queue.getEntries():
-            np = entry.getIntoNodePath()
             depth = entry.getSurfacePoint(self.ray_np).length()
-            if nearest is not None and depth > nearest + NEAR_MM:
+            if depth > nearest + NEAR_MM:
                 break      # only what lies at the clicked spot: a square's cell and the tile on it, not the far side
-
-            cell = np.findNetTag("cell")
-            if not cell.isEmpty():
-                if cell.getColorScale()[3] > 0.01 and cell.getTag("cell") not in hits:   # only targeted cells
-                    hits.append(cell.getTag("cell"))
-                    nearest = depth if nearest is None else nearest
-                continue
+            np = entry.getIntoNodePath()
+            if not np.findNetTag("cell").isEmpty():
+                continue       # cells are tested exactly by _cells_hit
             piece = np.findNetTag("piece")
             if piece.isEmpty() or piece.hasTag("ghost") or piece.hasTag("xray"):
                 continue   # lifted-away storeys of a cutaway, and what the x-ray fades, let clicks through
-            if piece.getTag("piece") not in hits:
-                hits.append(piece.getTag("piece"))
-                nearest = depth if nearest is None else nearest
+            found.append((depth, piece.getTag("piece")))
+            nearest = min(nearest, depth)
+        found.sort(key=lambda hit: hit[0])
+        hits: list[str] = []
+        for depth, pid in found:
+            if depth <= nearest + NEAR_MM and pid not in hits:
+                hits.append(pid)
         return hits
+
+    def _cells_hit(self) -> list[tuple[float, str]]:
+        """The highlighted cells the ray passes through, with their depth, by the ray's own arithmetic in each cell's
+        frame. The stage draws every cell as one unit box under a non-uniform scale (43 x 43 x 0.6 mm for a place
+        where a 45 mm tile may go), and Panda3D's ray test against visible geometry so scaled misses about a quarter of
+        the rays that pass through it: a click on a glowing place found nothing."""
+        origin, direction = self.ray.getOrigin(), self.ray.getDirection()
+        out = []
+        for cid, node in self.stage.cells.items():
+            if node.getColorScale()[3] <= 0.01 or node.isHidden():
+                continue            # only targeted cells can be picked
+            box = self._cell_box(cid, node)
+            if box is None:
+                continue
+            to_cell = self.ray_np.getMat(node)
+            o, d = to_cell.xformPoint(origin), to_cell.xformVec(direction)
+            t = _enter(box, (o.x, o.y, o.z), (d.x, d.y, d.z))
+            if t is not None:
+                out.append(((origin + direction * t).length(), cid))
+        return out
+
+    def _cell_box(self, cid: str, node) -> tuple | None:
+        key = (cid, node.getKey())
+        if key not in self._cell_boxes:
+            bounds = node.getTightBounds(node)
+            self._cell_boxes[key] = None if bounds is None else (tuple(bounds[0]), tuple(bounds[1]))
+        return self._cell_boxes[key]
+
+
+def _enter(box: tuple, origin: tuple, direction: tuple) -> float | None:
+    """Where, as a multiple of `direction` from `origin`, a ray enters the axis-aligned `box` ((low), (high)); None
+    when it passes by (or the box lies behind it)."""
+    low, high = box
+    t0, t1 = 0.0, float("inf")
+    for o, d, lo, hi in zip(origin, direction, low, high):
+        if abs(d) < 1e-12:
+            if o < lo or o > hi:
+                return None
+            continue
+        a, b = (lo - o) / d, (hi - o) / d
+        if a > b:
+            a, b = b, a
+        t0, t1 = max(t0, a), min(t1, b)
+        if t0 > t1:
+            return None
+    return t0

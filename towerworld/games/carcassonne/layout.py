@@ -211,7 +211,7 @@ def _labels(lay: Layout, s: CState, frame: Frame) -> None:
     for p in range(s.cfg.players):
         x, y = frame.supply(p, -3.5, 0)
         mark = " (to play)" if s.player == p and s.phase != OVER else ""
-        lay.labels[f"score:{p + 1}"] = (x, y - 12.0, 10.0, f"Player {p + 1}: {s.scores[p]}{mark}")
+        lay.labels[f"score:{p + 1}"] = (x, y + 18.0, 10.0, f"Player {p + 1}: {s.scores[p]}{mark}")
 
 
 SIDE_WORDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
