@@ -212,3 +212,25 @@ def test_buttons_for_followers_name_the_feature_in_words():
                         assert ":" not in words and "feature" not in words, words
         state, _ = GAME.apply(state, rng.choice(GAME.legal_moves(state)))
     assert seen >= 20
+
+
+def test_the_drawn_tile_is_told_in_words():
+    """The status and the log said only the catalog's letter ("Drew tile A."): a player is told what is on the tile."""
+    from towerworld.engine.game import OMNISCIENT
+    from towerworld.games.carcassonne.tiles import CODES, tile_words
+    assert tile_words(CODES.index("A")) == "a cloister and a road"
+    assert tile_words(CODES.index("C")) == "a city on four sides with a pennant"
+    assert tile_words(CODES.index("H")) == "two cities on one side each"
+    assert tile_words(CODES.index("TB")) == "a tower foundation"
+    state = GAME.new_state(None, 2)
+    rng = random.Random(3)
+    for _ in range(6):                                   # a few draws: each status line names its tile in words
+        while GAME.current_player(state) != CHANCE:
+            state, _ = GAME.apply(state, rng.choice(GAME.legal_moves(state)))
+        state, events = GAME.apply(state, GAME.sample_chance(state, rng))
+        words = tile_words(state.drawn)
+        assert words in events[-1].text
+        line = GAME.hud(state, OMNISCIENT)["tile"]
+        assert words in line and len(f"tile: {line}") <= 140
+    assert max(len(f"tile: Tile to place: {c}, {tile_words(i)} (click a glowing place; R turns it)")
+               for i, c in enumerate(CODES)) <= 140

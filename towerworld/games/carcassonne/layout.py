@@ -20,7 +20,7 @@ from towerworld.engine.pieces import size
 from . import engine as E
 from . import tiles as TL
 from .engine import ACTION, DRAW, FOLLOWERS, OVER, PLACE, SUPPLY, TOP0, CState, xy
-from .tiles import CODES, COUNT, ROTS
+from .tiles import CODES, COUNT, ROTS, tile_words
 
 TILE_MM = size("ccs_tile").w
 TILE_H = size("ccs_tile").h
@@ -307,7 +307,8 @@ def hud(s: CState, result: str) -> dict[str, str]:
     out = {"turn": turn, "scores": "  ".join(f"P{i + 1}: {v}" for i, v in enumerate(s.scores)),
            "bag": f"{s.bagn} tiles in the bag, {len(s.discarded)} discarded"}
     if s.phase == PLACE:
-        out["tile"] = f"Tile to place: {CODES[s.drawn]} (click a glowing place, then a rotation)"
+        out["tile"] = (f"Tile to place: {CODES[s.drawn]}, {tile_words(s.drawn)} (click a glowing place; R turns "
+                       "it)")
     supply = []
     for p in range(n):
         free = sum(1 for loc in s.fl[p * FOLLOWERS:(p + 1) * FOLLOWERS] if loc == SUPPLY)

@@ -22,7 +22,7 @@ from .engine import (ACTION, CAPTURE, DRAW, FOLLOWERS, OVER, PLACE, RANSOM, SUPP
                      K_TOWER, M_CAPTURE, M_DRAW, M_FOLLOW, M_NOCAPTURE, M_PLACE, M_TOP, M_TOWER, CState, Config,
                      pos_of, xy)
 from .layout import meeple_id, tower_id
-from .tiles import ROTS, COUNT, CODES
+from .tiles import ROTS, COUNT, CODES, tile_words
 
 
 class Carcassonne(Game[CState, int]):
@@ -89,7 +89,7 @@ class Carcassonne(Game[CState, int]):
         kind = e[0]
         if kind == "draw":
             t, k = e[1], e[2]
-            return Event(EventKind.DRAW, (f"tile:{CODES[t]}:{k}",), f"Drew tile {CODES[t]}.", reveals=True)
+            return Event(EventKind.DRAW, (f"tile:{CODES[t]}:{k}",), f"Drew tile {CODES[t]}: {tile_words(t)}.", reveals=True)
         if kind == "discard":
             t, k = e[1], e[2]
             return Event(EventKind.DISCARD, (f"tile:{CODES[t]}:{k}",), f"Tile {CODES[t]} fits nowhere and is discarded.",

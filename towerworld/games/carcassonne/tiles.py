@@ -13,6 +13,8 @@ Checked against ../shared/reference/carcassonne-tiles.json by tests/test_carcass
 """
 from __future__ import annotations
 
+from collections import Counter
+
 TILES = (
     # code  reference   n  edges   features
     ('A',  'BA/LR',     2, 'FFRF', 'K | r S | f NL NR EL ER SL SR WL WR'),
@@ -99,6 +101,28 @@ def parse_features(text: str):
         touching = tuple(DIRS.index(n) for n in rest[0].split()) if rest else ()
         feats.append((kind, locs, pennants, touching))
     return feats, cloister, tower
+
+
+_COUNT_WORDS = ("", "one", "two", "three", "four")
+
+
+def tile_words(t: int) -> str:
+    """What a player sees on tile type `t`, in words ("a cloister and a road"), for the status and the log."""
+    feats, cloister, tower = parse_features(TILES[t][4])
+    parts = ["a cloister"] if cloister else []
+    cities = Counter((len(locs), bool(pennants)) for kind, locs, pennants, _ in feats if kind == CITY)
+    for (sides, pennant), n in sorted(cities.items(), reverse=True):
+        what = f"{'a city' if n == 1 else _COUNT_WORDS[n] + ' cities'} on {_COUNT_WORDS[sides]} side"
+        parts.append(what + ("s" if sides > 1 else "") + (" each" if n > 1 else "") + (" with a pennant" if pennant
+                                                                                      else ""))
+    roads = sum(1 for f in feats if f[0] == ROAD)
+    if roads:
+        parts.append("a road" if roads == 1 else f"{_COUNT_WORDS[roads]} roads")
+    if tower:
+        parts.append("a tower foundation")
+    if not parts:
+        return "only fields"
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 class Rot:
