@@ -216,7 +216,7 @@ def test_a_whole_zero_cheat_ziggurat():
     """Seed: "Use all the dominoes to build a tiered pyramid (ziggurat) with the fewest cheats." (deal 1 has a
     zero-cheat line, found by the analyser; played through the game it ends Legendary)."""
     from towerworld.games.ziggurat.solver import analyse
-    a = analyse(deal_order(1), budget=5.0)
+    a = analyse(deal_order(1), budget=60.0)     # a bound, not a goal: it stops at the line (about 0.7 CPU s); a loaded machine needs room
     assert a.status == "zero" and a.cheats == 0
     s = G.new_state({"deal": 1})
     for move in a.line:
