@@ -205,8 +205,12 @@ def test_ahead_the_search_never_returns_to_an_earlier_position():
 
 
 def test_levels_are_simulation_budgets_and_repeat_exactly():
-    """A named level is a number of simulations (no clock), so a seeded agent's choice does not depend on the load."""
-    assert ElevationMCTS.budget("easy") == (None, ElevationMCTS.LEVELS["easy"])
+    """A named level is a number of simulations with a clock that only guards a slow machine, and a ladder takes that
+    clock away, so a seeded agent's choice there does not depend on the load; "300it" has no clock at all."""
+    from towerworld.ai.ladder import budget_alone
+    assert ElevationMCTS.budget("easy") == (ElevationMCTS.SAFETY_SECONDS["easy"], ElevationMCTS.LEVELS["easy"])
+    assert budget_alone(G.agents()["mcts"](G, 1, "normal")).seconds is None
+    assert budget_alone(G.agents()["mcts"](G, 1, "0.5")).seconds == 0.5
     assert ElevationMCTS.budget("300it") == (None, 300) and ElevationMCTS.budget("0.5") == (0.5, None)
     st = G.apply_texts(G.new_state(), "Db1 -b2 -b3", "De6 -e5 -e4")
     picks = set()
@@ -231,3 +235,21 @@ def test_the_search_sees_the_other_sides_trap_coming():
     assert not agent._loses_material(st, G.parse_move(st, "Fa1 b2>a2 -b2"))
     move = ask(agent, G, st)
     assert not agent._loses_material(st, move), G.format_move(st, move)
+
+
+def test_a_named_level_answers_within_its_safety_clock(monkeypatch):
+    """At normal the forcing check once ran 47 CPU seconds on one move (no clock): a player waits at most the level's
+    safety clock, whatever the position."""
+    from towerworld.games.elevation import strategy
+    clock = [0.0]
+
+    def slow():                          # every look at the clock finds a second gone
+        clock[0] += 1.0
+        return clock[0]
+
+    monkeypatch.setattr(strategy.time, "perf_counter", slow)
+    st = G.apply_texts(G.new_state(), "Db1 -b2 -b3", "De6 -e5 -e4")
+    agent = G.agents()["mcts"](G, 7, "normal")
+    move = ask(agent, G, st)
+    assert move in G.legal_moves(st)
+    assert agent.last_iterations < ElevationMCTS.LEVELS["normal"]       # the clock, not the budget, ended it

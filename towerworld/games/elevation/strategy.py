@@ -383,6 +383,9 @@ class ElevationMCTS:
     # simulations a move: the same choice whatever the machine's load, so a seeded ladder repeats exactly; on an idle
     # machine normal takes well under a second (about 2,800 simulations a CPU second)
     LEVELS = {"easy": 150, "normal": 1_000, "strong": 4_000}
+    # a named level's clock only guards a slow machine or a position where the forcing check runs long (47 CPU s was
+    # seen at normal with no clock); a ladder takes it away (ladder.budget_alone), so seeds still decide there
+    SAFETY_SECONDS = {"easy": 1.0, "normal": 4.0, "strong": 12.0}
 
     def __init__(self, seed=None, level=None, seconds: float | None = None, c: float = 0.5, sample: int = 24,
                  root_width: int = 14, reply_pool: int = 48, max_iterations: int = 1_000_000,
@@ -390,9 +393,11 @@ class ElevationMCTS:
         self.rng = random.Random(seed)
         self.seconds: float | None = seconds       # None: no clock, the simulation budget alone ends the search
         self.max_iterations = max_iterations
+        self.budgeted = False       # True: the simulations decide, a clock only guards (see SAFETY_SECONDS)
         if seconds is None:
             self.seconds, budget = self.budget(level)
             self.max_iterations = budget or max_iterations
+            self.budgeted = budget is not None
         self.c = c
         self.sample = sample
         self.root_width = root_width
@@ -408,7 +413,7 @@ class ElevationMCTS:
     @classmethod
     def budget(cls, level) -> tuple[float | None, int | None]:
         """(seconds or None, simulations or None) for a level: a name, simulations such as "500it", or seconds."""
-        levels = {name: (None, simulations) for name, simulations in cls.LEVELS.items()}
+        levels = {name: (cls.SAFETY_SECONDS[name], simulations) for name, simulations in cls.LEVELS.items()}
         return parse_budget(level, levels, "normal", "Elevation MCTS", "simulations")
 
     # ---- entry points ---------------------------------------------------------------------------------------------
@@ -448,6 +453,8 @@ class ElevationMCTS:
                         reverse=True)
         twice = {k for k, n in Counter(state.history).items() if n >= 2} if self._playing_on else set()
         for m, _ in ranked[:self.check_width]:
+            if time.perf_counter() > deadline:
+                return m                # out of time: the best-visited turn not yet refuted
             # the other side could answer with a third repetition (undoing a dig, say), or with a forcing turn of its
             # own: play the best-visited turn that leaves neither
             if twice and self._allows_repetition(state, m, twice):
