@@ -295,7 +295,9 @@ def test_a_board_just_shown_draws_its_pieces_combined_at_once():
     drawn = [np for np in stage.root.findAllMatches("**/+GeomNode") if not np.isHidden()]
     assert stage.combined is not None
     assert sorted(pid for chunk in stage.chunks for pid in chunk.members) == sorted(grid.pieces)
-    assert sum(np.node().getNumGeoms() for np in drawn) < COMBINE_FROM / 4
+    # piece by piece would be one geom a piece or more; a chunk holds a geom per render state of the tile (3 or so,
+    # more when earlier tests have filled the face atlas), so the bound leaves room for that, not for pieces
+    assert sum(np.node().getNumGeoms() for np in drawn) < COMBINE_FROM / 2
     moved = Layout()
     moved.pieces = dict(grid.pieces)
     moved.pieces["tile:0"] = Pose("pp_tile", -60, 0, 0, look=look(suit="suns", rank=1))
