@@ -1,8 +1,11 @@
 """Mouse picking: a ray from the camera through the cursor, hitting piece and cell geometry tagged by the stage."""
 from __future__ import annotations
 
+import math
+
 from panda3d.core import CollisionHandlerQueue, CollisionNode, CollisionRay, CollisionTraverser, GeomNode
 
+from towerworld.scene.xray import enters
 
 NEAR_MM = 12.0   # hits this much further than the nearest still count as "the same spot"
 
@@ -74,7 +77,7 @@ class Picker:
                 continue
             to_cell = self.ray_np.getMat(node)
             o, d = to_cell.xformPoint(origin), to_cell.xformVec(direction)
-            t = _enter(box, (o.x, o.y, o.z), (d.x, d.y, d.z))
+            t = enters(box, (o.x, o.y, o.z), (o.x + d.x, o.y + d.y, o.z + d.z), math.inf)
             if t is not None:
                 out.append(((origin + direction * t).length(), cid))
         return out
@@ -83,24 +86,7 @@ class Picker:
         key = (cid, node.getKey())
         if key not in self._cell_boxes:
             bounds = node.getTightBounds(node)
-            self._cell_boxes[key] = None if bounds is None else (tuple(bounds[0]), tuple(bounds[1]))
+            self._cell_boxes[key] = None if bounds is None else (*bounds[0], *bounds[1])
         return self._cell_boxes[key]
 
 
-def _enter(box: tuple, origin: tuple, direction: tuple) -> float | None:
-    """Where, as a multiple of `direction` from `origin`, a ray enters the axis-aligned `box` ((low), (high)); None
-    when it passes by (or the box lies behind it)."""
-    low, high = box
-    t0, t1 = 0.0, float("inf")
-    for o, d, lo, hi in zip(origin, direction, low, high):
-        if abs(d) < 1e-12:
-            if o < lo or o > hi:
-                return None
-            continue
-        a, b = (lo - o) / d, (hi - o) / d
-        if a > b:
-            a, b = b, a
-        t0, t1 = max(t0, a), min(t1, b)
-        if t0 > t1:
-            return None
-    return t0

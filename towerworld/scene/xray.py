@@ -30,9 +30,10 @@ def piece_spots(pose: Pose) -> list[Point]:
     return [(pose.x, pose.y, pose.z + h / 2), (pose.x, pose.y, pose.z + h * 0.9)]
 
 
-def enters(b: Box, a: Point, e: Point) -> float | None:
-    """Where the segment a -> e first enters box b, as a fraction of its length (slab test); None if it misses."""
-    t0, t1 = 0.0, 1.0
+def enters(b: Box, a: Point, e: Point, until: float = 1.0) -> float | None:
+    """Where the line a -> e first enters box b, as a multiple of e - a between 0 and `until` (1: the segment;
+    infinity: the ray from a through e), by the slab test; None if it misses."""
+    t0, t1 = 0.0, until
     for axis in range(3):
         start, delta = a[axis], e[axis] - a[axis]
         lo, hi = b[axis], b[axis + 3]
