@@ -66,6 +66,38 @@ def test_the_start_screen_lists_every_game_and_starts_a_table(showbase):
         app.request("Off")
 
 
+def test_the_start_screens_unfinished_games_read_in_words_and_fit(showbase, tmp_path, monkeypatch):
+    """An unfinished game's button says who played, how far and when, whole, in the players' words: not the game's id
+    (the list is already under its title) and not a date cut at a fixed width ("23 Nov 1")."""
+    import time
+
+    from towerworld.app import saves
+    from towerworld.app.main import App
+    from towerworld.engine.record import save_match
+    monkeypatch.setattr(saves, "SAVE_DIR", str(tmp_path))
+    game = registry.get_game("carcassonne")
+    names = ["Alexandra the Great", "Bartholomew", "Cornelius Xavier", "Dorothea"]
+    old = Match(game, players=[PlayerSpec(n) for n in names])
+    old.play_chance(save=False)
+    save_match(old, saves.autosave_path("carcassonne"))
+    app = App(showbase, (1280, 800), frames=1)
+    app.request("Menu")
+    try:
+        screen = app.screen
+        screen.pick("carcassonne")
+        resume = [b for b in screen.widgets if "autosave" in str(b["text"])]
+        assert len(resume) == 1
+        text = resume[0]["text"]
+        when = time.strftime("%d %b %H:%M", time.localtime(saves.unfinished("carcassonne")[0].mtime))
+        assert text.startswith("Alexandra the Great, Barth") and "carcassonne" not in text
+        assert text.endswith(f"move {len(old.plies)}, {when} (autosave)")
+        left, right, _, _ = resume[0].getBounds()          # the button's frame, in its own units
+        x, scale = resume[0].getX(), resume[0].getScale().x
+        assert -1.55 <= x + scale * left and x + scale * right <= 1.55, "the button runs off the setup panel"
+    finally:
+        app.request("Off")
+
+
 def test_esc_opens_a_menu_when_nothing_is_picked(showbase, tmp_path):
     from towerworld.app.play import PlayTable
     game = registry.get_game("kdak")

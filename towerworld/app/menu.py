@@ -122,9 +122,9 @@ class StartScreen:
         self.widgets.append(t)
         return t
 
-    def _button(self, text, x, z, command, args=(), chosen=False, scale=0.045):
+    def _button(self, text, x, z, command, args=(), chosen=False, scale=0.045, **kwargs):
         b = DirectButton(parent=self.panel, text=text, scale=scale, pos=(x, 0, z), command=command,
-                         extraArgs=list(args), frameColor=CHOSEN if chosen else BUTTON, pad=(0.3, 0.2))
+                         extraArgs=list(args), frameColor=CHOSEN if chosen else BUTTON, pad=(0.3, 0.2), **kwargs)
         self.widgets.append(b)
         return b
 
@@ -162,9 +162,9 @@ class StartScreen:
         if resumable:
             self._text("Unfinished:", -1.45, z)
             for k, info in enumerate(resumable):
-                self._button(info.label[:60], -0.2 + 0.0 * k, z + 0.012 - 0.1 * k, self.on_resume, [info.path],
-                             scale=0.035)
-            z -= 0.1 * len(resumable)
+                self._button(info.label, -1.05, z + 0.012 - 0.08 * k, self.on_resume, [info.path],
+                             scale=0.035, text_align=TextNode.ALeft)
+            z -= 0.08 * len(resumable)
         self._button("Start", 1.3, -0.68, self.start, scale=0.07)
         self._button("Quit", -1.35, -0.68, self.on_quit, scale=0.05)
 

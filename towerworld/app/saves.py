@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 SAVE_DIR = os.path.join(os.path.expanduser("~"), ".towerworld", "saves")
 STALE_TEMP_SECONDS = 60.0
+LABEL_PLAYERS = 34                  # characters of player names a save's label keeps
 
 
 def writable_dir(folder: str | None = None) -> bool:
@@ -69,10 +70,13 @@ class SaveInfo:
 
     @property
     def label(self) -> str:
+        """One line for a button in a list of one game's saves: who played, how far, when. The game is not named
+        (the list is already that game's), and only the players are shortened, so the date is never cut."""
         when = time.strftime("%d %b %H:%M", time.localtime(self.mtime))
         kind = "autosave" if self.autosave else "save"
         state = "finished" if self.finished else f"move {self.plies}"
-        return f"{self.game}: {self.players}, {state}, {when} ({kind})"
+        players = self.players if len(self.players) <= LABEL_PLAYERS else self.players[:LABEL_PLAYERS - 3] + "..."
+        return f"{players}: {state}, {when} ({kind})"
 
 
 def _peek(path: str) -> SaveInfo | None:
