@@ -234,3 +234,35 @@ def test_the_drawn_tile_is_told_in_words():
         assert words in line and len(f"tile: {line}") <= 140
     assert max(len(f"tile: Tile to place: {c}, {tile_words(i)} (click a glowing place; R turns it)")
                for i, c in enumerate(CODES)) <= 140
+
+
+def test_a_level_is_a_simulation_budget_and_a_ladder_takes_its_clock_away(monkeypatch):
+    """Like every searching agent, Carcassonne's `mcts` plays a named level as a count of simulations, with a clock
+    that only stops a very slow machine; a ladder removes the clock, so the same seed gives the same game on an idle
+    machine, a loaded one or a cluster. A level in seconds keeps its clock; a bad level is one sentence."""
+    from towerworld.ai.ladder import budget_alone
+    from towerworld.engine.agent import ask
+    from towerworld.games.carcassonne import strategy
+    rng = random.Random(4)
+    state = GAME.new_state(None, 2)
+    while GAME.current_player(state) == CHANCE or len(GAME.legal_moves(state)) < 2:
+        moves = GAME.legal_moves(state) or [m for m, _ in GAME.chance_outcomes(state)]
+        state = GAME.apply(state, rng.choice(moves))[0]
+    clock = [0.0]
+
+    def crawling():                       # every look at the clock finds another minute gone
+        clock[0] += 60.0
+        return clock[0]
+
+    monkeypatch.setattr(strategy.time, "perf_counter", crawling)
+    budget = strategy.LEVELS["easy"][1]
+    clocked = GAME.agents()["mcts"](GAME, 1, "easy")
+    ask(clocked, GAME, state)
+    assert clocked.last_simulations < budget                            # the clock cut it short
+    unclocked = budget_alone(GAME.agents()["mcts"](GAME, 1, "easy"))
+    ask(unclocked, GAME, state)
+    assert unclocked.last_simulations == budget
+    assert budget_alone(GAME.agents()["mcts"](GAME, 1, "0.5")).seconds == 0.5
+    assert GAME.agents()["mcts"](GAME, 1, "300it").max_simulations == 300
+    with pytest.raises(BadOption, match="Carcassonne search level must be one of easy"):
+        GAME.agents()["mcts"](GAME, 1, "quick")
