@@ -22,7 +22,7 @@ from towerworld.engine.layout import Cell, Layout, Pose
 from towerworld.engine.pieces import size
 from towerworld.scene import components, marks, xray
 from towerworld.scene.camera import LABEL_EM
-from towerworld.scene.components.shapes import box, text
+from towerworld.scene.components.shapes import box, shared_text, text
 from towerworld.scene.setup import SHADOW_MASK
 from towerworld.scene.timeline import Step, Timeline, call, lerp, par, seq, wait
 
@@ -50,8 +50,10 @@ def _same(a: Pose | None, b: Pose) -> bool:
     return a is b or a == b
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Change:
+    # not frozen: a frozen dataclass is made through object.__setattr__ per field, three times slower, and a move on a
+    # full board makes one per piece it moves; nothing changes a Change once plan() has made it
     piece: str
     action: str            # "arrive", "leave", "fall", "flip", "move", "restyle", "carry"
     old: Pose | None
@@ -64,7 +66,7 @@ def _classify(pid: str, a: Pose | None, b: Pose | None) -> str | None:
         return "arrive"
     if b is None:
         return "leave"
-    if a == b:
+    if a is b or a == b:
         return None
     same_place = abs(a.x - b.x) < 1e-6 and abs(a.y - b.y) < 1e-6
     if a.face_up != b.face_up:
@@ -79,23 +81,40 @@ def _classify(pid: str, a: Pose | None, b: Pose | None) -> str | None:
 def plan(old: Layout | None, new: Layout, events: list[Event] = ()) -> list[list[Change]]:
     """Phases of changes: the pieces named by each event in event order, then everything else together."""
     old_pieces = old.pieces if old else {}
+    new_pieces = new.pieces
     changes: dict[str, Change] = {}
-    for pid in list(old_pieces) + [p for p in new.pieces if p not in old_pieces]:
-        action = _classify(pid, old_pieces.get(pid), new.pieces.get(pid))
+    kept = 0                 # old pieces still on the table: when they are all of the new ones, none arrived
+    for pid, a in old_pieces.items():
+        b = new_pieces.get(pid)
+        if b is a:           # a layout that keeps a piece's pose object (see Layout) answers here, uncompared
+            kept += 1
+            continue
+        if b is not None:
+            kept += 1
+        action = _classify(pid, a, b)
         if action:
-            changes[pid] = Change(pid, action, old_pieces.get(pid), new.pieces.get(pid))
+            changes[pid] = Change(pid, action, a, b)
+    if kept < len(new_pieces):
+        for pid, b in new_pieces.items():
+            if pid not in old_pieces:
+                changes[pid] = Change(pid, "arrive", None, b)
+    if not changes:
+        return []
     phases: list[list[Change]] = []
     placed: set[str] = set()
     for event in events:
         phase = [changes[p] for p in event.pieces if p in changes and p not in placed]
+        if not phase:
+            continue
         placed.update(c.piece for c in phase)
         phase = _carry(phase)
         if phase:
             phases.append(phase)
-    rest = [c for pid, c in changes.items() if pid not in placed]
     # what was not named: moves and arrivals together, then whatever only fell settles last
-    first = [c for c in rest if c.action != "fall"]
-    last = [c for c in rest if c.action == "fall"]
+    first, last = [], []
+    for pid, c in changes.items():
+        if pid not in placed:
+            (last if c.action == "fall" else first).append(c)
     phases += [p for p in (first, last) if p]
     return phases
 
@@ -105,13 +124,16 @@ def _carry(phase: list[Change]) -> list[Change]:
     one event names, the k-th that leaves and the k-th that arrives are the same piece travelling."""
     leaving = [c for c in phase if c.action == "leave"]
     arriving = [c for c in phase if c.action == "arrive"]
+    if not leaving or not arriving:
+        return phase
     pairs = dict(zip((c.piece for c in arriving), leaving))
+    carried = {src.piece for src in pairs.values()}
     out = []
     for c in phase:
         if c.action == "arrive" and c.piece in pairs:
             src = pairs[c.piece]
             out.append(Change(c.piece, "carry", src.old, c.new, src.piece))
-        elif not (c.action == "leave" and any(src is c for src in pairs.values())):
+        elif not (c.action == "leave" and c.piece in carried):
             out.append(c)
     return out
 
@@ -142,6 +164,7 @@ class Stage:
         self.poses: dict[str, Pose] = {}
         self.cells: dict[str, NodePath] = {}
         self.cell_shapes: dict[str, Cell] = {}   # what each cell node was last placed as
+        self.spare_cells: list[NodePath] = []    # nodes of cells gone, unlit and detached, for new ones to take
         self.label_nodes: dict[str, tuple[tuple, NodePath]] = {}   # label id -> (what it shows, its text node)
         self.layout: Layout | None = None
         self.show_hidden = False   # memory aid: label face-down pieces whose faces were seen
@@ -472,20 +495,32 @@ class Stage:
         """Cells follow the layout; only new or changed ones are touched. Showing a layout clears the highlight of
         cells, and only `highlight` lights them, so only its targets need clearing."""
         for cid in [c for c in self.cells if c not in cells]:
-            self.cells.pop(cid).removeNode()
+            node = self.cells.pop(cid)
+            node.detachNode()          # kept for the next new cell: a cell that moves up a storey changes its id
+            self._unlight_cell(node)
+            self.spare_cells.append(node)
             self.cell_shapes.pop(cid, None)
+        shapes = self.cell_shapes
         for cid, cell in cells.items():
+            shape = shapes.get(cid)
+            if shape is cell:        # a layout's shared_cell: unchanged, uncompared
+                continue
             node = self.cells.get(cid)
             if node is None:
-                # one unit box for every cell, scaled: no geometry is built per cell or per move
-                node = self._unit_cell().instanceUnderNode(self.cells_root, cid)
+                if self.spare_cells:
+                    node = self.spare_cells.pop()
+                    node.reparentTo(self.cells_root)
+                    node.setName(cid)
+                else:
+                    # one unit box for every cell, scaled: no geometry is built per cell or per move
+                    node = self._unit_cell().instanceUnderNode(self.cells_root, cid)
+                    node.setTransparency(TransparencyAttrib.MAlpha)
+                    node.setDepthOffset(1)
+                    self._unlight_cell(node)
                 node.setTag("cell", cid)
                 node.setPythonTag("cell", cid)
-                node.setTransparency(TransparencyAttrib.MAlpha)
-                node.setDepthOffset(1)
-                self._unlight_cell(node)
                 self.cells[cid] = node
-            elif self.cell_shapes.get(cid) == cell:
+            elif shape == cell:
                 continue
             node.setPosHprScale(cell.x, cell.y, cell.z + 0.05, 0, 0, 0, cell.w, cell.d, 0.6)
             self.cell_shapes[cid] = cell
@@ -520,7 +555,7 @@ class Stage:
             if shown is not None:
                 shown[1].removeNode()
             x, y, z, words = spec
-            node = text(words, LABEL_EM, (0.1, 0.1, 0.1, 1), (x, y, z), facing="viewer")
+            node = shared_text(words, LABEL_EM, (0.1, 0.1, 0.1, 1), (x, y, z), facing="viewer")
             node.reparentTo(self.labels_root)
             self.label_nodes[lid] = (spec, node)
 
@@ -648,40 +683,53 @@ class Stage:
         shown = self.layout if old is None or old is self.layout else None   # the stage shows where this starts
         phases = plan(old if old is not None else self.layout, new, events)
         old_pieces = (old if old is not None else self.layout or Layout()).pieces
-        rolled = {pid for e in events if e.kind == "roll" for pid in e.pieces}
-        toppled = {pid for e in events if e.kind == "topple" for pid in e.pieces}
-        crumbled = {pid for e in events if e.kind in CRUMBLE_EVENTS for pid in e.pieces}
-        moving = {c.piece for phase in phases for c in phase} | {c.source for phase in phases for c in phase
-                                                                 if c.source is not None}
-        steps = seq(call(self.uncombine, moving))
+        rolled, toppled, crumbled = set(), set(), set()
+        named_areas = False          # events with areas light them up with their phase, or walk after
+        for e in events:
+            if e.kind == "roll":
+                rolled.update(e.pieces)
+            elif e.kind == "topple":
+                toppled.update(e.pieces)
+            if e.kind in CRUMBLE_EVENTS:
+                crumbled.update(e.pieces)
+            named_areas = named_areas or bool(e.areas)
+        changed = {c.piece for phase in phases for c in phase}
+        changed.update(c.source for phase in phases for c in phase if c.source is not None)
+        steps = seq(call(self.uncombine, changed))
         lit: list[Event] = []      # events whose areas light up with their own phase (the rest walk after)
         for phase in phases:
             together = par()
             for change in phase:
-                if change.action == "carry":
+                if change.new is None or change.old is None:
+                    together.append(self._carry(change, speed) if change.action == "carry" else
+                                    self._animate(change, speed))
+                elif change.action == "carry":
                     together.append(self._carry(change, speed))
-                elif change.piece in toppled and change.new is not None and change.old is not None:
+                elif change.piece in toppled:
                     together.append(self._topple(change, speed))
-                elif change.piece in rolled and change.new is not None and change.old is not None:
+                elif change.piece in rolled:
                     together.append(self._tumble(change, speed))
-                elif change.piece in crumbled and change.new is not None and change.old is not None:
+                elif change.piece in crumbled:
                     together.append(self._crumble_away(change, speed))
                 else:
                     together.append(self._animate(change, speed))
             steps.append(together)
+            if not events:
+                continue
+            in_phase = {c.piece for c in phase}
             for event in events:       # a score floats up from the first piece it names, as that piece moves
-                if event.kind == "score" and event.text and event.pieces and \
-                        event.pieces[0] in {c.piece for c in phase} and old_pieces.get(event.pieces[0]) is not None:
+                if not event.pieces or event.pieces[0] not in in_phase:
+                    continue
+                if event.kind == "score" and event.text and old_pieces.get(event.pieces[0]) is not None:
                     together.append(self._float_text(event.text, old_pieces[event.pieces[0]], speed))
-                if event.areas and event.pieces and event.pieces[0] in {c.piece for c in phase}:
+                if event.areas:
                     together.append(self._light_up(event.areas, new, speed))
                     lit.append(event)
-        walk = [e for e in events if e.areas and not any(e is done for done in lit)]
-        if walk:
-            steps.append(self._scoring_walk(walk, new, speed))
-        changed = frozenset(c.piece for phase in phases for c in phase) | \
-            frozenset(c.source for phase in phases for c in phase if c.source)
-        steps.append(call(self._show_changes, new, shown, changed))
+        if named_areas:
+            walk = [e for e in events if e.areas and not any(e is done for done in lit)]
+            if walk:
+                steps.append(self._scoring_walk(walk, new, speed))
+        steps.append(call(self._show_changes, new, shown, frozenset(changed)))
         return Timeline(steps, "stage-transition")
 
     def _light_up(self, areas: tuple[tuple[str, str], ...], layout: Layout, speed: float,
@@ -724,7 +772,7 @@ class Stage:
             holder.show()
             holder.setPos(where.x, where.y, where.z + 20 + 50 * t)
             holder.setAlphaScale(1 - t * t)
-        text(words, 9, (0.1, 0.08, 0.05, 1), facing="viewer").reparentTo(holder)
+        shared_text(words, 9, (0.1, 0.08, 0.05, 1), facing="viewer").reparentTo(holder)
         return seq(lerp(rise, 1.2 / speed), call(holder.removeNode))
 
     def _animate(self, ch: Change, speed: float) -> Step:
