@@ -83,18 +83,15 @@ def plan(old: Layout | None, new: Layout, events: list[Event] = ()) -> list[list
     old_pieces = old.pieces if old else {}
     new_pieces = new.pieces
     changes: dict[str, Change] = {}
-    kept = 0                 # old pieces still on the table: when they are all of the new ones, none arrived
-    for pid, a in old_pieces.items():
-        b = new_pieces.get(pid)
-        if b is a:           # a layout that keeps a piece's pose object (see Layout) answers here, uncompared
-            kept += 1
-            continue
-        if b is not None:
-            kept += 1
+    get = new_pieces.get
+    # a piece whose pose object the new layout kept (shared_pose) is passed over by identity, its fields uncompared
+    for pid in [pid for pid, a in old_pieces.items() if get(pid) is not a]:
+        a, b = old_pieces[pid], get(pid)
         action = _classify(pid, a, b)
         if action:
             changes[pid] = Change(pid, action, a, b)
-    if kept < len(new_pieces):
+    leaving = sum(1 for c in changes.values() if c.action == "leave")
+    if len(old_pieces) - leaving < len(new_pieces):        # some arrived
         for pid, b in new_pieces.items():
             if pid not in old_pieces:
                 changes[pid] = Change(pid, "arrive", None, b)
@@ -161,6 +158,7 @@ class Stage:
         self.xray_root.hide(SHADOW_MASK)
         self.nodes: dict[str, NodePath] = {}
         self.models: dict[str, NodePath] = {}
+        self.turned: dict[str, tuple] = {}         # piece -> how its model was last turned (see _orient)
         self.poses: dict[str, Pose] = {}
         self.cells: dict[str, NodePath] = {}
         self.cell_shapes: dict[str, Cell] = {}   # what each cell node was last placed as
@@ -177,6 +175,7 @@ class Stage:
         self.stirred: dict[str, int] = {}          # piece -> the combine at which it last moved or left a chunk
         self.loose_poses: dict[str, Pose] = {}     # loose pieces where the last combine saw them
         self.hidden: dict[str, NodePath] = {}      # piece -> its model, hidden while a chunk draws it
+        self.hidden_matches_chunks = False         # `hidden` holds exactly the models of the chunks' members
         self.moving: set[str] = set()              # pieces an animation under way moves (see uncombine)
         self.ghosts_root = self.root.attachNewNode("ghosts")
         self.ghosts_root.setCollideMask(BitMask32.allOff())
@@ -203,7 +202,7 @@ class Stage:
             pose = layout.pieces.get(pid)
             if pose is None:
                 self._remove(pid)
-            elif self.poses.get(pid) != pose or pid not in self.models:
+            elif pid not in self.models or self.poses.get(pid) is not pose and self.poses.get(pid) != pose:
                 self._place(pid, pose)
         self._settle(layout)
 
@@ -254,28 +253,34 @@ class Stage:
         self.combines += 1
         cut = getattr(self, "cut", None) is not None        # ghost and glass tags exist only under a cutaway
         seeing = self.eye is not None                        # and x-ray tags only where the x-ray looks
-        resting = {pid: self.poses[pid] for pid, node in self.nodes.items()
-                   if pid in self.models and pid not in self.targets and pid not in self.moving
-                   and not (cut and (node.hasTag("ghost") or node.hasTag("glass")))
-                   and not (seeing and node.hasTag("xray"))}
+        nodes, models, poses = self.nodes, self.models, self.poses
+        if not (cut or seeing or self.targets or self.moving) and len(models) == len(nodes) == len(poses):
+            resting = poses         # the usual combine, after a move: every piece rests (read here, never changed)
+        else:
+            resting = {pid: poses[pid] for pid, node in nodes.items()
+                       if pid in models and pid not in self.targets and pid not in self.moving
+                       and not (cut and (node.hasTag("ghost") or node.hasTag("glass")))
+                       and not (seeing and node.hasTag("xray"))}
         if self.chunks_root is None:
             self.chunks_root = self.root.attachNewNode("combined")
             self.chunks_root.setCollideMask(BitMask32.allOff())     # clicks go to the per-piece nodes
         self.chunks_root.show()
         kept = []
+        resting_items = resting.items()
         for chunk in self.chunks:
-            # a piece not placed again since still holds the very pose object it was chunked with: `is` answers
-            # for all but the moved ones, without comparing the poses' fields (a third of a move on a full board)
-            if all(_same(resting.get(pid), pose) for pid, pose in chunk.members.items()):
+            # a piece not placed again since still holds the very pose object it was chunked with, and the items'
+            # containment test passes over identical values without comparing their fields
+            if chunk.members.items() <= resting_items:
                 chunk.node.show()
                 kept.append(chunk)
                 continue
             chunk.node.removeNode()
             for pid in chunk.members:
                 self.stirred[pid] = self.combines
+        regrouped = len(kept) != len(self.chunks)
         self.chunks = kept
-        in_chunks = {pid for chunk in kept for pid in chunk.members}
-        loose = [pid for pid in resting if pid not in in_chunks]
+        in_chunks: set[str] = set().union(*(chunk.members for chunk in kept))
+        loose = [pid for pid in resting if pid not in in_chunks] if len(in_chunks) < len(resting) else []
         for pid in loose:
             if not _same(self.loose_poses.get(pid), resting[pid]):
                 self.stirred[pid] = self.combines
@@ -285,6 +290,7 @@ class Stage:
             settled = loose         # too many wait, or a board just shown: nothing on it has moved yet
         if len(settled) >= LOOSE_MAX or len(loose) > LOOSE_LIMIT:
             self._chunk_up(settled, resting)
+            regrouped = True
             chunked = set(settled)
             loose = [pid for pid in loose if pid not in chunked]
             self.stirred = {pid: t for pid, t in self.stirred.items() if pid in self.nodes}   # forget the gone
@@ -295,15 +301,19 @@ class Stage:
             a.node.removeNode()
             b.node.removeNode()
             self.chunks.append(self._chunk(list(a.members) + list(b.members), resting))
+        if not regrouped and self.hidden_matches_chunks:
+            return          # the same chunks draw the same models as after the last combine: nothing to hide or show
         # only models whose drawing changed hands are touched (hiding every model each time cost a third of a move)
-        drawn_by_chunks = {pid: self.models[pid] for chunk in self.chunks for pid in chunk.members}
-        for pid, model in self.hidden.items():
-            if drawn_by_chunks.get(pid) != model and not model.isEmpty():
+        drawn_by_chunks = {pid: models[pid] for chunk in self.chunks for pid in chunk.members}
+        hidden = self.hidden
+        for pid, model in hidden.items():
+            if drawn_by_chunks.get(pid) is not model and not model.isEmpty():
                 model.show()        # loose, highlighted, ghosted or glass now: it draws itself
         for pid, model in drawn_by_chunks.items():
-            if self.hidden.get(pid) != model:
+            if hidden.get(pid) is not model:
                 model.hide()
         self.hidden = drawn_by_chunks
+        self.hidden_matches_chunks = True
 
     def _chunk_up(self, pids: list[str], poses: dict[str, Pose]) -> None:
         """New chunks of neighbours, a stack never split (the pieces drawn from a pile leave one chunk at a time):
@@ -342,16 +352,19 @@ class Stage:
         """Pieces draw themselves (for an animation): every piece, or with `pieces`, those of the chunks holding any
         of them (the other chunks go on drawing the pieces that stay put). Hidden chunks wait for `combine`."""
         if pieces is not None:
+            if not pieces:
+                return
             self.moving |= pieces           # until `show` places them, they are no chunk's to draw
         if self.chunks_root is None or self.chunks_root.isHidden():
             return
         if pieces is None:
             self.chunks_root.hide()
             released = list(self.hidden)
+            self.hidden_matches_chunks = False      # the chunks are kept, hidden, for `combine` to look at again
         else:
             released, kept = [], []
             for chunk in self.chunks:
-                if any(pid in pieces for pid in chunk.members):
+                if not pieces.isdisjoint(chunk.members):
                     chunk.node.removeNode()
                     released += chunk.members
                 else:
@@ -389,13 +402,13 @@ class Stage:
         return node
 
     def _place(self, pid: str, pose: Pose) -> None:
-        node = self._holder(pid)
+        node = self.nodes.get(pid)
+        if node is None:
+            node = self._holder(pid)
         old = self.poses.get(pid)
-        if old is None or old.look != pose.look or old.kind != pose.kind or pid not in self.models:
+        if old is None or pid not in self.models or old.look != pose.look or old.kind != pose.kind:
             self._restyle(pid, pose)
-        node.setPos(pose.x, pose.y, pose.z)
-        node.setHpr(pose.heading, 0, 0)
-        node.setScale(1)
+        node.setPosHprScale(pose.x, pose.y, pose.z, pose.heading, 0, 0, 1, 1, 1)
         node.clearColorScale()
         self._orient(pid, pose)
         self.poses[pid] = pose
@@ -480,20 +493,30 @@ class Stage:
 
     def _restyle(self, pid: str, pose: Pose) -> None:
         node = self._holder(pid)
+        self.hidden_matches_chunks = False
         if pid in self.models:
             self.models.pop(pid).removeNode()
-        m = components.build(pose)
-        m.reparentTo(node)
-        self.models[pid] = m
+        self.models[pid] = components.build(pose, node)
+        self.turned.pop(pid, None)
 
     def _orient(self, pid: str, pose: Pose, flip: float | None = None) -> None:
         """Face-down pieces lie turned over about their own y axis; `flip` in [0, 1] is part way through a turn."""
         turn = (0.0 if pose.face_up else 180.0) if flip is None else flip * 180.0
-        components.orient(self.models[pid], pose, turn)
+        # how a model lies follows from these alone (see components.orient), and only this turns models
+        how = (pose.kind, pose.look, pose.tilt, turn)
+        if self.turned.get(pid) != how:
+            components.orient(self.models[pid], pose, turn)
+            self.turned[pid] = how
 
     def _sync_cells(self, cells: dict[str, Cell]) -> None:
         """Cells follow the layout; only new or changed ones are touched. Showing a layout clears the highlight of
         cells, and only `highlight` lights them, so only its targets need clearing."""
+        if cells == self.cell_shapes:      # the usual move: a C loop, which passes over shared cells by identity
+            for cid in self.targets:
+                node = self.cells.get(cid)
+                if node is not None:
+                    self._unlight_cell(node)
+            return
         for cid in [c for c in self.cells if c not in cells]:
             node = self.cells.pop(cid)
             node.detachNode()          # kept for the next new cell: a cell that moves up a storey changes its id
@@ -921,7 +944,9 @@ class Stage:
 
     def _remove(self, pid: str) -> None:
         node = self.nodes.pop(pid, None)
+        self.hidden_matches_chunks = False
         self.models.pop(pid, None)
+        self.turned.pop(pid, None)
         self.poses.pop(pid, None)
         if node is not None:
             node.removeNode()

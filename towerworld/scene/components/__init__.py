@@ -118,16 +118,19 @@ def orient(model: NodePath, pose: Pose, turn: float) -> None:
     model.setPos(0, 0, -low)
 
 
-def build(pose: Pose) -> NodePath:
-    """A fresh copy of the model for `pose` (face and back drawn per the look; orientation is the stage's job)."""
-    load_family(pose.kind)
+def build(pose: Pose, parent: NodePath | None = None) -> NodePath:
+    """A fresh copy of the model for `pose` (face and back drawn per the look; orientation is the stage's job), made
+    under `parent` when one is given."""
     key = (pose.kind, pose.look)
     proto = _CACHE.get(key)
     if proto is None:
+        load_family(pose.kind)
         proto = BUILDERS.get(pose.kind, _fallback)(pose)
         proto.flattenStrong()   # one geom per render state: a tile is its body and its text
         _CACHE[key] = proto
     # an instance: the geometry is shared, and the piece's own node carries its turn (orient) and visibility
+    if parent is not None:
+        return proto.instanceUnderNode(parent, "piece")
     piece = NodePath("piece")
     proto.instanceTo(piece)
     return piece
