@@ -265,7 +265,7 @@ class Stage:
             self.chunks_root = self.root.attachNewNode("combined")
             self.chunks_root.setCollideMask(BitMask32.allOff())     # clicks go to the per-piece nodes
         self.chunks_root.show()
-        kept = []
+        kept, dropped = [], []
         resting_items = resting.items()
         for chunk in self.chunks:
             # a piece not placed again since still holds the very pose object it was chunked with, and the items'
@@ -275,22 +275,32 @@ class Stage:
                 kept.append(chunk)
                 continue
             chunk.node.removeNode()
+            dropped.append(chunk)
             for pid in chunk.members:
                 self.stirred[pid] = self.combines
-        regrouped = len(kept) != len(self.chunks)
         self.chunks = kept
         in_chunks: set[str] = set().union(*(chunk.members for chunk in kept))
-        loose = [pid for pid in resting if pid not in in_chunks] if len(in_chunks) < len(resting) else []
-        for pid in loose:
-            if not _same(self.loose_poses.get(pid), resting[pid]):
-                self.stirred[pid] = self.combines
-        self.loose_poses = {pid: resting[pid] for pid in loose}
-        settled = [pid for pid in loose if self.combines - self.stirred.get(pid, 0) >= COOL_AFTER]
+        # the loose pieces, in one pass: which moved since the last combine (stirred now), which have cooled
+        combines, stirred, seen_loose = self.combines, self.stirred, self.loose_poses
+        loose: list[str] = []
+        settled: list[str] = []
+        loose_poses: dict[str, Pose] = {}
+        if len(in_chunks) < len(resting):
+            for pid, pose in resting.items():
+                if pid in in_chunks:
+                    continue
+                loose.append(pid)
+                loose_poses[pid] = pose
+                seen = seen_loose.get(pid)
+                if seen is not pose and seen != pose:
+                    stirred[pid] = combines
+                elif combines - stirred.get(pid, 0) >= COOL_AFTER:
+                    settled.append(pid)
+        self.loose_poses = loose_poses
         if len(loose) > LOOSE_LIMIT or self.combines == 1:
             settled = loose         # too many wait, or a board just shown: nothing on it has moved yet
         if len(settled) >= LOOSE_MAX or len(loose) > LOOSE_LIMIT:
             self._chunk_up(settled, resting)
-            regrouped = True
             chunked = set(settled)
             loose = [pid for pid in loose if pid not in chunked]
             self.stirred = {pid: t for pid, t in self.stirred.items() if pid in self.nodes}   # forget the gone
@@ -300,12 +310,26 @@ class Stage:
             self.chunks.remove(b)
             a.node.removeNode()
             b.node.removeNode()
+            dropped += [a, b]
             self.chunks.append(self._chunk(list(a.members) + list(b.members), resting))
-        if not regrouped and self.hidden_matches_chunks:
-            return          # the same chunks draw the same models as after the last combine: nothing to hide or show
         # only models whose drawing changed hands are touched (hiding every model each time cost a third of a move)
-        drawn_by_chunks = {pid: models[pid] for chunk in self.chunks for pid in chunk.members}
         hidden = self.hidden
+        if self.hidden_matches_chunks:
+            # `hidden` held the members' models of the chunks before: what the dropped ones drew draws itself again,
+            # what the new ones draw hides (a piece in both, a merged chunk's, ends hidden)
+            old_chunks = {id(chunk) for chunk in kept}
+            for chunk in dropped:
+                for pid in chunk.members:
+                    model = hidden.pop(pid, None)
+                    if model is not None and not model.isEmpty():
+                        model.show()
+            for chunk in self.chunks:
+                if id(chunk) not in old_chunks:
+                    for pid in chunk.members:
+                        model = hidden[pid] = models[pid]
+                        model.hide()
+            return
+        drawn_by_chunks = {pid: models[pid] for chunk in self.chunks for pid in chunk.members}
         for pid, model in hidden.items():
             if drawn_by_chunks.get(pid) is not model and not model.isEmpty():
                 model.show()        # loose, highlighted, ghosted or glass now: it draws itself
@@ -493,7 +517,8 @@ class Stage:
 
     def _restyle(self, pid: str, pose: Pose) -> None:
         node = self._holder(pid)
-        self.hidden_matches_chunks = False
+        if pid in self.hidden:
+            self.hidden_matches_chunks = False      # a chunk's member gets a new model: `hidden` holds the old one
         if pid in self.models:
             self.models.pop(pid).removeNode()
         self.models[pid] = components.build(pose, node)
@@ -858,7 +883,9 @@ class Stage:
             node.setPos(a.x + (b.x - a.x) * s, a.y + (b.y - a.y) * s,
                         a.z + (b.z - a.z) * s + lift * math.sin(math.pi * t))
             node.setH(a.heading + turn * s)
-            if tilting or turn_over:
+            if (tilting or turn_over) and t >= 1.0:
+                self._orient(pid, b)        # landed: exactly as `b` lies, which the place that follows keeps
+            elif tilting or turn_over:
                 pose = replace(b if t >= 0.5 else a, tilt=a.tilt + (b.tilt - a.tilt) * s)
                 flip = None
                 if turn_over:
@@ -875,9 +902,12 @@ class Stage:
 
         def start(pid=pid, a=a, b=b, src=ch.source):
             self._remove(src)
-            self._place(pid, a)
-            if a.look != b.look:
-                self._restyle_keep(pid, b)
+            if a.look != b.look and a.kind == b.kind:
+                self._place(pid, replace(a, look=b.look))    # the new faces at once, lying as the old one lay
+            else:
+                self._place(pid, a)
+                if a.look != b.look:
+                    self._restyle_keep(pid, b)
         return seq(call(start), self._arc(pid, a, b, d, turn_over=a.face_up != b.face_up), call(self._place, pid, b))
 
     def _topple(self, ch: Change, speed: float) -> Step:
@@ -944,7 +974,8 @@ class Stage:
 
     def _remove(self, pid: str) -> None:
         node = self.nodes.pop(pid, None)
-        self.hidden_matches_chunks = False
+        if pid in self.hidden:
+            self.hidden_matches_chunks = False
         self.models.pop(pid, None)
         self.turned.pop(pid, None)
         self.poses.pop(pid, None)
