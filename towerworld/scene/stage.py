@@ -186,9 +186,10 @@ class Stage:
         """Place every piece at once (no animation); reuses nodes whose id survives."""
         for pid in [p for p in self.nodes if p not in layout.pieces]:
             self._remove(pid)
-        poses, models = self.poses, self.models
+        poses, models, moving = self.poses, self.models, self.moving
         for pid, pose in layout.pieces.items():
-            if poses.get(pid) != pose or pid not in models:   # untouched pieces stay as they are
+            # untouched pieces stay as they are; one an animation was moving may stand anywhere on its way
+            if pid in moving or pid not in models or poses.get(pid) != pose:
                 self._place(pid, pose)
         self._settle(layout)
 
@@ -278,7 +279,7 @@ class Stage:
             dropped.append(chunk)
             for pid in chunk.members:
                 self.stirred[pid] = self.combines
-        self.chunks = kept
+        self.chunks = list(kept)        # `kept` stays the chunks that were there before: new ones are added after
         in_chunks: set[str] = set().union(*(chunk.members for chunk in kept))
         # the loose pieces, in one pass: which moved since the last combine (stirred now), which have cooled
         combines, stirred, seen_loose = self.combines, self.stirred, self.loose_poses
@@ -971,6 +972,10 @@ class Stage:
         self._restyle(pid, pose)
         if cur is not None:
             self._orient(pid, cur)
+            if cur.kind == pose.kind:
+                # what the stage shows now: the old place and turn with the new faces (a show of the old layout, a
+                # seek back mid-turn, sees faces to put back)
+                self.poses[pid] = replace(cur, look=pose.look)
 
     def _remove(self, pid: str) -> None:
         node = self.nodes.pop(pid, None)
