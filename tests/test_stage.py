@@ -412,3 +412,26 @@ def test_a_combined_board_draws_each_resting_piece_once_move_after_move():
             assert model.isHidden() == (pid in members), pid
         assert set(stage.hidden) == members
     assert regrouped > 3            # the moves did chunk pieces again, not only let go of them
+
+
+def test_a_piece_carried_under_a_new_id_keeps_its_node_and_gets_its_new_faces():
+    """One thing under two ids (a card in a hand becomes a discard): the event names both, and the piece travels on
+    the node it had, named and tagged for picking by its new id, with the faces of its new look on the same model."""
+    from panda3d.core import NodePath
+
+    from towerworld.scene import components
+    stage = Stage(NodePath("root"))
+    old = tower()
+    new = tower()
+    del new.pieces["tile:a2"]
+    face = look(suit="moons", rank=5)
+    new.place("tile:top", Pose("pp_tile", 80, 0, 0, face_up=True, look=face))
+    stage.show(old)
+    node, model = stage.nodes["tile:a2"], stage.models["tile:a2"]
+    stage.transition(old, new, [Event("discard", ("tile:a2", "tile:top"))]).finish()
+    assert "tile:a2" not in stage.nodes and "tile:a2" not in stage.models and "tile:a2" not in stage.poses
+    assert stage.nodes["tile:top"] == node and stage.models["tile:top"] == model
+    assert node.getTag("piece") == node.getPythonTag("piece") == node.getName() == "tile:top"
+    shape = components.build(new.pieces["tile:top"]).getChild(0).node()
+    assert model.getNumChildren() == 1 and model.getChild(0).node() == shape
+    assert _world(stage, "tile:top") == (80, 0, 0) and abs(model.getR()) < 1e-3          # face up

@@ -518,11 +518,13 @@ class Stage:
 
     def _restyle(self, pid: str, pose: Pose) -> None:
         node = self._holder(pid)
-        if pid in self.hidden:
-            self.hidden_matches_chunks = False      # a chunk's member gets a new model: `hidden` holds the old one
-        if pid in self.models:
-            self.models.pop(pid).removeNode()
-        self.models[pid] = components.build(pose, node)
+        model = self.models.get(pid)
+        if model is None or model.isEmpty():
+            self.models[pid] = components.build(pose, node)
+        else:
+            # the same node with new faces: taking it away and making another cost twice as much, and the chunks'
+            # hidden models and the x-ray's depth copy go on referring to it
+            components.rebuild(model, pose)
         self.turned.pop(pid, None)
 
     def _orient(self, pid: str, pose: Pose, flip: float | None = None) -> None:
@@ -902,7 +904,8 @@ class Stage:
         d = 0.55 / speed
 
         def start(pid=pid, a=a, b=b, src=ch.source):
-            self._remove(src)
+            if not self._rename(src, pid):
+                self._remove(src)
             if a.look != b.look and a.kind == b.kind:
                 self._place(pid, replace(a, look=b.look))    # the new faces at once, lying as the old one lay
             else:
@@ -976,6 +979,27 @@ class Stage:
                 # what the stage shows now: the old place and turn with the new faces (a show of the old layout, a
                 # seek back mid-turn, sees faces to put back)
                 self.poses[pid] = replace(cur, look=pose.look)
+
+    def _rename(self, old: str, new: str) -> bool:
+        """The node, model and place of piece `old` become `new`'s (a card carried from a hand to the discards under
+        another id keeps its node: a node taken away and another made cost more than the rest of the move). Only a
+        plain piece is renamed: not a target, nor one faded, ghosted or labelled, whose marks name `old`."""
+        node = self.nodes.get(old)
+        if node is None or new in self.nodes or old not in self.models or old in self.targets or \
+                old in self.xray_depth or old in self.memory_tags or old in self.hidden or \
+                node.hasTag("xray") or node.hasTag("ghost") or node.hasTag("glass"):
+            return False
+        del self.nodes[old]
+        self.nodes[new] = node
+        node.setName(new)
+        node.setTag("piece", new)
+        node.setPythonTag("piece", new)
+        self.models[new] = self.models.pop(old)
+        if old in self.poses:
+            self.poses[new] = self.poses.pop(old)
+        if old in self.turned:
+            self.turned[new] = self.turned.pop(old)
+        return True
 
     def _remove(self, pid: str) -> None:
         node = self.nodes.pop(pid, None)
