@@ -284,17 +284,18 @@ def stage_rows(name: str, game: Game) -> list[Row]:
             fresh.root.removeNode()
 
     # Each side once to warm up, then STAGE_ROUNDS timed passes of each, taking turns: on a shared machine the load
-    # changes from second to second, and one pass of each (all the updates, then all the rebuilds) gave ratios from
-    # 10 to 19 for one unchanged tree on a loaded machine. Within a pass a side stays warm, as a player's table is.
+    # changes from second to second, and turns spread it over both sides (one pass of each gave ratios from 10 to 19
+    # for one unchanged tree on a loaded machine; turns narrow that, they do not remove it: measure on a quiet one).
+    # Within a pass a side stays warm, as a player's table is.
     positions = [layout for steps in games for layout, _ in steps[1:]]
     counts: list[int] = []
     update_pass(False)
     rebuild_pass(False)
     update_combining.clear()
     rebuild_combining.clear()
-    # what this process holds so far (the bench's own positions, earlier sections' tables) is frozen out of the
+    # what this process holds so far (the bench's own positions, what earlier sections made) is frozen out of the
     # collector's reach, as the app freezes what it has made by its first frame: a collection during a timed pass
-    # then walks what the stage made, not what ran before (which made a rebuild 4 or 7 ms by the sections before it)
+    # walks what the stage made, not what happened to run before it in this process
     gc.collect()
     gc.freeze()
     try:
