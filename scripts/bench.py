@@ -284,8 +284,8 @@ def stage_rows(name: str, game: Game) -> list[Row]:
             fresh.root.removeNode()
 
     # Each side once to warm up, then STAGE_ROUNDS timed passes of each, taking turns: on a shared machine the load
-    # changes from second to second, and turns spread it over both sides (one pass of each gave ratios from 10 to 19
-    # for one unchanged tree on a loaded machine; turns narrow that, they do not remove it: measure on a quiet one).
+    # changes from second to second, and turns spread it over both sides (on a machine loaded 7 on 2 cores the ratio
+    # of one unchanged tree still moved by a third from run to run, turns or not: measure on a quiet one).
     # Within a pass a side stays warm, as a player's table is.
     positions = [layout for steps in games for layout, _ in steps[1:]]
     counts: list[int] = []
