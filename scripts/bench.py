@@ -309,7 +309,11 @@ def stage_rows(name: str, game: Game) -> list[Row]:
     update, rebuild, build = statistics.median(updates), statistics.median(rebuilds), statistics.median(builds)
     moved = statistics.median(sum(len(phase) for phase in plan(steps[i - 1][0], steps[i][0], steps[i][1]))
                               for steps in games for i in range(1, len(steps)))
-    interval = median_of(31, lambda: _timed(lambda: _run_interval(Timeline(seq(call(len, ())), "stage-transition"))))
+    def bare_interval() -> float:
+        """An interval's start and finish alone: a timeline of one call, made before the clock starts."""
+        timeline = Timeline(seq(call(len, ())), "stage-transition")
+        return _timed(lambda: _run_interval(timeline))
+    interval = median_of(31, bare_interval)
 
     while not match.over:                       # a finished game's table, for the draw calls
         if match.current_player < 0:
