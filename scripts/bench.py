@@ -22,6 +22,7 @@ warm, as a player's table has it); search rates are taken after the search has b
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import json
 import os
@@ -44,6 +45,8 @@ from towerworld.engine.game import CHANCE, OMNISCIENT, TERMINAL, Game  # noqa: E
 from towerworld.engine.registry import all_games  # noqa: E402
 
 STARTUP_GAME = "kdak"        # the game the startup and memory figures open (the first game on the start screen)
+STAGE_MOVES = 60             # moves whose warm update the stage rows time (and half as many positions rebuilt)
+STAGE_ROUNDS = 3             # timed passes of each side of the stage ratio, taking turns; the rows are medians
 STARTUP_ROUNDS = 5           # timed runs of each startup command (after one warm-up run each); the rows are medians
 GOAL = re.compile(r"^\s*(<=|>=|<|>)\s*([0-9][0-9,]*(?:\.[0-9]+)?)")
 NUMBER = re.compile(r"-?[0-9][0-9,]*(?:\.[0-9]+)?")
@@ -198,32 +201,43 @@ def stage_rows(name: str, game: Game) -> list[Row]:
     each) of a finished game's table.
 
     The update is what the table does per move: the transition interval built, started and run to its end (which
-    shows the new layout). Both sides are warm, as a player's table is: the moves are played once on a throwaway
-    stage first (every face's model built, as the rebuild side's model cache is), then timed on a fresh one. A face
-    seen for the first time (a card's painted texture) costs extra once, on neither side. Times are this process's
-    CPU time: the stage's work is all here (no frame is drawn), and on a shared machine wall time would also count
-    other processes' turns, more often in the longer rebuilds."""
+    shows the new layout), over STAGE_MOVES moves of random play. Both sides are warm, as a player's table is: the
+    moves are played once on a throwaway stage first (every face's model built, every label's glyphs made, as the
+    rebuild side's caches are), then timed on fresh ones, STAGE_ROUNDS passes of each side in turn. A face seen for
+    the first time (a card's painted texture) costs extra once, on neither side. Times are this process's CPU time:
+    the stage's work is all here (no frame is drawn), and on a shared machine wall time would also count other
+    processes' turns, more often in the longer rebuilds."""
     from towerworld.engine.match import Match
     from towerworld.scene.components import missing_models
     from towerworld.scene.offscreen import base
-    from towerworld.scene.stage import COMBINE_FROM, Stage
+    from towerworld.scene.stage import COMBINE_FROM, Stage, plan
+    from towerworld.scene.timeline import Timeline, call, seq
 
     if missing_models(game.layout(game.new_state(), OMNISCIENT)):
         return []
     b = base(640, 400)
-    match = Match(game, seed=3)
-    rng = random.Random(3)
-    steps = [(game.layout(match.state, OMNISCIENT), [])]
-    while not match.over and len(steps) < 61:
-        if match.current_player < 0:
-            events = match.play_chance(save=False)
-        else:
-            moves = game.legal_moves(match.state)
-            events = match.apply(moves[rng.randrange(len(moves))], save=False)
-        steps.append((game.layout(match.state, OMNISCIENT), events))
-
+    # STAGE_MOVES moves of random play: a game that ends sooner is followed by another (a Ziggurat deal a random
+    # player gives up after six moves would make the median one of six)
+    games: list[list[tuple]] = []
+    seed = 3
+    while sum(len(g) - 1 for g in games) < STAGE_MOVES:
+        match = Match(game, seed=seed)
+        rng = random.Random(seed)
+        steps = [(game.layout(match.state, OMNISCIENT), [])]
+        while not match.over and sum(len(g) - 1 for g in games) + len(steps) - 1 < STAGE_MOVES:
+            if match.current_player < 0:
+                events = match.play_chance(save=False)
+            else:
+                moves = game.legal_moves(match.state)
+                events = match.apply(moves[rng.randrange(len(moves))], save=False)
+            steps.append((game.layout(match.state, OMNISCIENT), events))
+        games.append(steps)
+        seed += 1
     updates, builds, rebuilds = [], [], []
-    combining: list[float] = []                 # of each timed update or rebuild, the part spent combining
+    # of each timed update or rebuild, the part spent combining resting pieces
+    update_combining: list[float] = []
+    rebuild_combining: list[float] = []
+    combining = update_combining                # where the combine being timed adds its time
 
     def timing_combine(stage: Stage) -> None:
         combine = stage.combine
@@ -234,27 +248,32 @@ def stage_rows(name: str, game: Game) -> list[Row]:
             combining[-1] += time.process_time() - t
         stage.combine = timed_combine           # type: ignore[method-assign]
 
-    for timed in (False, True):                 # the moves once to warm up, then timed on a fresh stage
-        stage = Stage(b.render)
-        stage.show(steps[0][0])
-        timing_combine(stage)
-        combining.clear()
-        for i in range(1, len(steps)):
-            combining.append(0.0)
-            t = time.process_time()
-            interval = stage.transition(steps[i - 1][0], steps[i][0], steps[i][1])
-            built = time.process_time()
-            interval.start()
-            interval.finish()
-            if timed:
-                updates.append(time.process_time() - t)
-                builds.append(built - t)
-        pieces = len(stage.nodes)
-        stage.root.removeNode()
-    update_combining = statistics.median(combining)
-    for timed in (False, True):                 # the same positions rebuilt: once to warm the model cache, then timed
-        combining.clear()
-        for layout, _ in steps[1::2]:
+    def update_pass(timed: bool) -> None:
+        """Every move's update, each game on a fresh stage."""
+        nonlocal combining
+        combining = update_combining
+        for steps in games:
+            stage = Stage(b.render)
+            stage.show(steps[0][0])
+            timing_combine(stage)
+            for i in range(1, len(steps)):
+                combining.append(0.0)
+                t = time.process_time()
+                interval = stage.transition(steps[i - 1][0], steps[i][0], steps[i][1])
+                built = time.process_time()
+                interval.start()
+                interval.finish()
+                if timed:
+                    updates.append(time.process_time() - t)
+                    builds.append(built - t)
+            counts.append(len(stage.nodes))
+            stage.root.removeNode()
+
+    def rebuild_pass(timed: bool) -> None:
+        """Every other position the moves reach, each built on a fresh stage."""
+        nonlocal combining
+        combining = rebuild_combining
+        for layout in positions[::2]:
             combining.append(0.0)
             t = time.process_time()
             fresh = Stage(b.render)
@@ -263,8 +282,38 @@ def stage_rows(name: str, game: Game) -> list[Row]:
             if timed:
                 rebuilds.append(time.process_time() - t)
             fresh.root.removeNode()
-    rebuild_combining = statistics.median(combining)
+
+    # Each side once to warm up, then STAGE_ROUNDS timed passes of each, taking turns: on a shared machine the load
+    # changes from second to second, and turns spread it over both sides (on a machine loaded 7 on 2 cores the ratio
+    # of one unchanged tree still moved by a third from run to run, turns or not: measure on a quiet one).
+    # Within a pass a side stays warm, as a player's table is.
+    positions = [layout for steps in games for layout, _ in steps[1:]]
+    counts: list[int] = []
+    update_pass(False)
+    rebuild_pass(False)
+    update_combining.clear()
+    rebuild_combining.clear()
+    # what this process holds so far (the bench's own positions, what earlier sections made) is frozen out of the
+    # collector's reach, as the app freezes what it has made by its first frame: a collection during a timed pass
+    # walks what the stage made, not what happened to run before it in this process
+    gc.collect()
+    gc.freeze()
+    try:
+        for _ in range(STAGE_ROUNDS):
+            update_pass(True)
+            rebuild_pass(True)
+    finally:
+        gc.unfreeze()
+    pieces = max(counts)
+    update_combined, rebuild_combined = statistics.median(update_combining), statistics.median(rebuild_combining)
     update, rebuild, build = statistics.median(updates), statistics.median(rebuilds), statistics.median(builds)
+    moved = statistics.median(sum(len(phase) for phase in plan(steps[i - 1][0], steps[i][0], steps[i][1]))
+                              for steps in games for i in range(1, len(steps)))
+    def bare_interval() -> float:
+        """An interval's start and finish alone: a timeline of one call, made before the clock starts."""
+        timeline = Timeline(seq(call(len, ())), "stage-transition")
+        return _timed(lambda: _run_interval(timeline))
+    interval = median_of(31, bare_interval)
 
     while not match.over:                       # a finished game's table, for the draw calls
         if match.current_player < 0:
@@ -286,12 +335,13 @@ def stage_rows(name: str, game: Game) -> list[Row]:
 
     ratio = Row(f"stage_ratio_{name}", round(rebuild / update, 2), ">= 20", "x")
     if not ratio.met():
-        combined = (f"{rebuild_combining * 1000:.2f} ms of it combining them" if pieces >= COMBINE_FROM else
+        combined = (f"{rebuild_combined * 1000:.2f} ms of it combining them" if pieces >= COMBINE_FROM else
                     f"too few to be combined, below {COMBINE_FROM}")
-        why = (f"a rebuild of these {pieces} pieces is only {rebuild * 1000:.2f} ms with the models cached "
-               f"({combined}); of the {update * 1e6:.0f} us update, {build * 1e6:.0f} lay out the move's steps, "
-               f"{update_combining * 1e6:.0f} combine resting pieces again, the rest diff the layouts and place "
-               "what moved")
+        why = (f"a rebuild of up to {pieces} pieces is only {rebuild * 1000:.2f} ms with models and labels cached "
+               f"({combined}); of the {update * 1e6:.0f} us update (the median move changes {moved:g} pieces), "
+               f"{build * 1e6:.0f} diff the layouts and lay out the move's steps, {interval * 1e6:.0f} are an "
+               f"interval's start and finish alone (Panda's task), {update_combined * 1e6:.0f} combine resting "
+               "pieces again, the rest ends the steps and places what moved")
         ratio = replace(ratio, note=f"{short_by(ratio.value, ratio.goal)}: {why}")
     calls = Row(f"{name}_draw_calls_full_board", drawn, "<= 60", "geoms")
     if not calls.met():
@@ -304,6 +354,11 @@ def stage_rows(name: str, game: Game) -> list[Row]:
     return [Row(f"stage_update_ms_{name}", round(update * 1000, 3), "", "ms"),
             Row(f"stage_rebuild_ms_{name}", round(rebuild * 1000, 3), "", "ms"),
             ratio, calls]
+
+
+def _run_interval(interval) -> None:
+    interval.start()
+    interval.finish()
 
 
 def _timed(action: Callable[[], object]) -> float:

@@ -311,3 +311,34 @@ def test_a_closed_table_leaves_no_shadow_pass_behind(showbase, tmp_path):
     render_layout(TOY.layout(TOY.new_state(), OMNISCIENT), str(tmp_path / "p.png"), 320, 200)
     step(showbase)
     assert engine.getNumWindows() == before
+
+
+def test_the_collector_waits_for_the_first_frame(showbase, monkeypatch):
+    """Startup runs without collections (each one walked startup's hundred thousand objects again: tens of ms before
+    the first frame); once the first frame is drawn the collector is back, with what startup made frozen out of its
+    reach, and leaving the table lets it all go again."""
+    import gc
+
+    from towerworld.app import main as app_main
+    seen, apps = {}, []
+    enter, run = app_main.App.enterPlay, app_main.App.run
+
+    def enter_play(self, *args, **kwargs):
+        seen["collecting while the table is built"] = gc.isenabled()
+        return enter(self, *args, **kwargs)
+
+    def run_once(self):
+        apps.append(self)
+        return run(self)
+    monkeypatch.setattr(app_main.App, "enterPlay", enter_play)
+    monkeypatch.setattr(app_main.App, "run", run_once)
+    match = Match(registry.get_game("kdak"), players=[PlayerSpec("Ann"), PlayerSpec("Bo")])
+    try:
+        assert app_main.run_app((640, 400), frames=1, match=match) == 0
+        assert seen == {"collecting while the table is built": False}
+        assert gc.isenabled() and gc.get_freeze_count() > 0
+        apps[0].request("Off")
+        assert gc.get_freeze_count() == 0
+    finally:
+        gc.unfreeze()
+        gc.enable()

@@ -3,7 +3,7 @@ import math
 
 import pytest
 
-from towerworld.engine.layout import Cell, Layout, Pose, look
+from towerworld.engine.layout import Cell, Layout, Pose, look, shared_cell, shared_pose
 from towerworld.engine.pieces import PIECES, PYRAMID_NEST_LIFT, size
 
 
@@ -55,3 +55,48 @@ def test_bounds_frame_every_piece():
     assert x0 == pytest.approx(-25.4) and x1 == pytest.approx(100 + 15.9 / 2)
     assert y0 == pytest.approx(-50 - 15.9 / 2) and y1 == pytest.approx(25.4)
     assert z0 == 0 and z1 == pytest.approx(6.35 + 28.6)
+
+
+def test_shared_poses_and_cells_are_one_object_per_value():
+    """shared_pose hands out one object for equal fields, equal to a Pose made directly: a layout made with it keeps
+    an unmoved piece's very pose object from one state to the next."""
+    face = look(suit="suns", rank=1)
+    pose = shared_pose("pp_tile", 0.0, 50.8, 0.0, 90.0, True, face)
+    assert shared_pose("pp_tile", 0.0, 50.8, 0.0, 90.0, True, face) is pose
+    assert pose == Pose("pp_tile", 0.0, 50.8, 0.0, 90.0, True, face)
+    assert shared_pose("pp_tile", 0.0, 50.8, 6.35, 90.0, True, face) is not pose
+    assert shared_cell(1.0, 2.0, 0.0, 10.0, 10.0, "a1") is shared_cell(1.0, 2.0, 0.0, 10.0, 10.0, "a1")
+    assert shared_cell(1.0, 2.0, 0.0, 10.0, 10.0, "a1") == Cell(1.0, 2.0, 0.0, 10.0, 10.0, "a1")
+
+
+@pytest.mark.parametrize("name", ["ziggurat", "throwdown"])
+def test_a_move_keeps_the_pose_objects_of_the_pieces_it_did_not_move(name):
+    """The layouts of two states a move apart hold the same pose object for every piece the move left where it was
+    (and the same cell object for every cell): the stage's diff passes over them by identity."""
+    import random
+
+    from towerworld.engine.game import OMNISCIENT
+    from towerworld.engine.match import Match
+    from towerworld.engine.registry import get_game
+    game = get_game(name)
+    match = Match(game, seed=5)
+    rng = random.Random(5)
+    kept = 0
+    for _ in range(12):
+        if match.over:
+            break
+        before = game.layout(match.state, OMNISCIENT)
+        if match.current_player < 0:
+            match.play_chance(save=False)
+        else:
+            moves = game.legal_moves(match.state)
+            match.apply(moves[rng.randrange(len(moves))], save=False)
+        after = game.layout(match.state, OMNISCIENT)
+        for pid, pose in after.pieces.items():
+            if before.pieces.get(pid) == pose:
+                assert before.pieces[pid] is pose, pid
+                kept += 1
+        for cid, cell in after.cells.items():
+            if before.cells.get(cid) == cell:
+                assert before.cells[cid] is cell, cid
+    assert kept > 0

@@ -1,7 +1,7 @@
 """The stage diff and its animation, without a window: plan() is pure, intervals are driven with setT/finish."""
 from towerworld.engine.game import Event
 from towerworld.engine.layout import Cell, Layout, Pose, look
-from towerworld.scene.stage import Stage, plan
+from towerworld.scene.stage import HIGHLIGHT_TARGET, Stage, plan
 
 
 def tower(removed=False, fallen=False):
@@ -225,8 +225,8 @@ def test_a_warm_update_rebuilds_nothing_that_did_not_change(monkeypatch):
     placed, built = [], []
     monkeypatch.setattr(stage, "_place", lambda pid, pose, place=stage._place: (placed.append(pid),
                                                                                 place(pid, pose))[1])
-    monkeypatch.setattr(stage_module.components, "build", lambda pose, build=components.build: (built.append(pose),
-                                                                                                build(pose))[1])
+    monkeypatch.setattr(stage_module.components, "build",
+                        lambda pose, *under, build=components.build: (built.append(pose), build(pose, *under))[1])
     ival = stage.transition(old, new, [Event("move", ("pawn:0",))])
     ival.finish()
     assert set(placed) == {"pawn:0"} and built == []
@@ -328,3 +328,110 @@ def test_a_tilted_piece_rests_on_its_lowest_point_whatever_it_carries():
     plain.reparentTo(NodePath("other"))
     components.orient(plain, pose, 0.0)
     assert abs(plain.getZ() - ringed.getZ()) < 1e-6 and plain.getZ() > 0
+
+
+def test_a_cell_that_changes_id_takes_the_node_of_one_gone():
+    """A cell that moves up a storey changes its id (a Ziggurat cell is `cell:t1:c3` once a domino covers
+    `cell:t0:c3`): it is drawn by the node of the cell that went, tagged with its own id for picking and unlit, even
+    when the one that went was lit; no node is built for it."""
+    from panda3d.core import NodePath
+    stage = Stage(NodePath("root"))
+    stage.show(_board())
+    stage.highlight({"in": HIGHLIGHT_TARGET})
+    node = stage.cells["in"]
+    up = _board()
+    del up.cells["in"]
+    up.cells["in:up"] = Cell(-80, 0, 6.35, 30, 30)
+    stage.show(up)
+    assert "in" not in stage.cells and stage.cells["in:up"] == node
+    assert node.getTag("cell") == node.getPythonTag("cell") == "in:up" and node.getName() == "in:up"
+    assert abs(node.getZ() - 6.4) < 1e-6 and node.isHidden() and node.getColorScale()[3] == 0
+    assert stage.cells_root.getNumChildren() == 2
+
+
+def test_labels_with_the_same_words_share_their_glyphs_and_outlive_each_other():
+    """A label's glyphs are generated once for its words and shared: the pile's count shown again, after an undo,
+    costs no new text; taking one label away leaves the others with the same words drawing."""
+    from panda3d.core import NodePath
+    stage = Stage(NodePath("root"))
+    board = _board()
+    board.labels["again"] = (0, 90, 0, "row 1")
+    stage.show(board)
+    glyphs = [stage.label_nodes[lid][1].find("**/+GeomNode").node() for lid in ("row", "again")]
+    assert glyphs[0] == glyphs[1] and glyphs[0].getNumGeoms() > 0
+    del board.labels["row"]
+    stage.show(board)
+    left = stage.label_nodes["again"][1]
+    assert not left.isEmpty() and left.find("**/+GeomNode").node() == glyphs[1] and glyphs[1].getNumGeoms() > 0
+
+
+def test_a_turn_broken_off_half_way_is_put_right_by_the_next_show():
+    """A model is turned again only when how it lies changes; a flip broken off half way (a seek, an undo) leaves the
+    model on edge, and showing the old layout turns it back face down."""
+    from panda3d.core import NodePath
+    stage = Stage(NodePath("root"))
+    old = tower()
+    new = tower()
+    new.pieces["tile:a2"] = Pose("pp_tile", 0, 0, 12.7, face_up=True, look=look(suit="moons", rank=5))
+    stage.show(old)
+    ival = stage.transition(old, new, [])
+    ival.setT(ival.getDuration() / 2)
+    assert 10 < abs(stage.models["tile:a2"].getR()) < 170
+    stage.show(old)
+    assert abs(abs(stage.models["tile:a2"].getR()) - 180) < 1e-3
+
+
+def test_a_combined_board_draws_each_resting_piece_once_move_after_move():
+    """Through many moves (chunks let go of moved pieces, loose ones are chunked again, small chunks merge) each
+    piece is drawn once: by the chunk that holds it, its own model hidden, or by its own model while it is loose."""
+    import random
+
+    from panda3d.core import NodePath
+
+    from towerworld.scene.stage import COMBINE_FROM
+    rng = random.Random(7)
+    stage = Stage(NodePath("root"))
+    spots = [(60.0 * (i % 8), 60.0 * (i // 8)) for i in range(64)]
+    layout = Layout()
+    for i in range(COMBINE_FROM + 12):
+        layout.place(f"tile:{i}", Pose("pp_tile", *spots[i], 0, look=look(suit="suns", rank=1)))
+    stage.show(layout)
+    regrouped = 0
+    for _ in range(40):
+        moved = Layout()
+        moved.pieces = dict(layout.pieces)
+        free = [xy for xy in spots if xy not in {(p.x, p.y) for p in moved.pieces.values()}]
+        for pid in rng.sample(sorted(moved.pieces), rng.randint(0, 3)):
+            moved.pieces[pid] = Pose("pp_tile", *free.pop(rng.randrange(len(free))), 0, look=look(suit="suns", rank=1))
+        before = len(stage.chunks)
+        stage.transition(layout, moved, []).finish()
+        layout = moved
+        members = {pid for chunk in stage.chunks for pid in chunk.members}
+        regrouped += len(stage.chunks) != before
+        for pid, model in stage.models.items():
+            assert model.isHidden() == (pid in members), pid
+        assert set(stage.hidden) == members
+    assert regrouped > 3            # the moves did chunk pieces again, not only let go of them
+
+
+def test_a_piece_carried_under_a_new_id_keeps_its_node_and_gets_its_new_faces():
+    """One thing under two ids (a card in a hand becomes a discard): the event names both, and the piece travels on
+    the node it had, named and tagged for picking by its new id, with the faces of its new look on the same model."""
+    from panda3d.core import NodePath
+
+    from towerworld.scene import components
+    stage = Stage(NodePath("root"))
+    old = tower()
+    new = tower()
+    del new.pieces["tile:a2"]
+    face = look(suit="moons", rank=5)
+    new.place("tile:top", Pose("pp_tile", 80, 0, 0, face_up=True, look=face))
+    stage.show(old)
+    node, model = stage.nodes["tile:a2"], stage.models["tile:a2"]
+    stage.transition(old, new, [Event("discard", ("tile:a2", "tile:top"))]).finish()
+    assert "tile:a2" not in stage.nodes and "tile:a2" not in stage.models and "tile:a2" not in stage.poses
+    assert stage.nodes["tile:top"] == node and stage.models["tile:top"] == model
+    assert node.getTag("piece") == node.getPythonTag("piece") == node.getName() == "tile:top"
+    shape = components.build(new.pieces["tile:top"]).getChild(0).node()
+    assert model.getNumChildren() == 1 and model.getChild(0).node() == shape
+    assert _world(stage, "tile:top") == (80, 0, 0) and abs(model.getR()) < 1e-3          # face up

@@ -5,6 +5,8 @@ in pairs, as Panda3D's samples do).
 """
 from __future__ import annotations
 
+import gc
+
 from direct.fsm.FSM import FSM
 
 from towerworld.engine.game import TowerworldError
@@ -73,6 +75,7 @@ class App(FSM):
     def exitPlay(self):
         self.screen.close()
         self.screen = None
+        gc.unfreeze()       # the first table was frozen with the rest of startup (see run_app): now it may go
 
     def enterReplay(self, match: Match, speed: float = 1.0):
         from towerworld.app.replay import ReplayTable
@@ -122,11 +125,28 @@ def run_app(size=(1280, 800), frames: int | None = None, match: Match | None = N
             resume=(), physics: bool = False) -> int:
     """Open the window on the start screen, or straight at a table for `match` (offering to resume the unfinished
     games in `resume` instead)."""
-    base = open_base(size, offscreen=frames is not None)
-    app = App(base, size, frames)
-    app.physics = physics
-    if match is None:
-        app.request("Menu")
-    else:
-        app.request("Play", match, level, list(resume))
-    return app.run()
+    # No collections until the first frame is shown: startup makes some hundred thousand objects that live as long
+    # as the window (modules, Panda3D's types, the scene), and each collection before the first frame walked them
+    # again (tens of ms of the startup). After that frame they are frozen out of the collector's reach.
+    gc.disable()
+    try:
+        base = open_base(size, offscreen=frames is not None)
+        app = App(base, size, frames)
+        app.physics = physics
+        if match is None:
+            app.request("Menu")
+        else:
+            app.request("Play", match, level, list(resume))
+        base.taskMgr.add(_first_frame_shown, "first-frame-shown", sort=FIRST_FRAME_SORT)
+        return app.run()
+    finally:
+        gc.enable()
+
+
+FIRST_FRAME_SORT = 60       # after ShowBase's igLoop (50), which draws the frame
+
+
+def _first_frame_shown(task):
+    gc.freeze()
+    gc.enable()
+    return task.done

@@ -2,10 +2,15 @@
 
 Piece ids are stable across states ("tile:moons:3", "pawn:1") so the stage can diff two layouts and animate. Cells
 are pickable places that are not pieces (an empty square, a table spot): id -> box (x, y, z, w, d).
+
+A layout may make its poses and cells with `shared_pose` and `shared_cell`: a piece that did not move between two
+layouts then holds the very same Pose object in both, and the stage passes over it with one identity check instead of
+comparing its fields (a move on a full board costs what it moved). Either way the layouts are equal.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from towerworld.engine.pieces import size
 
@@ -45,6 +50,23 @@ class Cell:
     w: float
     d: float
     label: str = ""
+
+
+SHARED_KEPT = 8192      # poses (and cells) remembered: a few games' worth of every piece's places
+
+
+@lru_cache(maxsize=SHARED_KEPT)
+def shared_pose(kind: str, x: float, y: float, z: float, heading: float = 0.0, face_up: bool = True,
+                look: tuple = (), tilt: float = 0.0) -> Pose:
+    """The Pose with these fields, the same object each time it is asked for while it is remembered (and cheaper
+    than making one: a frozen dataclass sets each field through object.__setattr__)."""
+    return Pose(kind, x, y, z, heading, face_up, look, tilt)
+
+
+@lru_cache(maxsize=SHARED_KEPT)
+def shared_cell(x: float, y: float, z: float, w: float, d: float, label: str = "") -> Cell:
+    """The Cell with these fields, the same object each time while it is remembered (see shared_pose)."""
+    return Cell(x, y, z, w, d, label)
 
 
 def piece_box(pose: Pose) -> tuple[float, float, float, float, float, float]:

@@ -22,7 +22,7 @@ from towerworld.engine.layout import Cell, Layout, Pose
 from towerworld.engine.pieces import size
 from towerworld.scene import components, marks, xray
 from towerworld.scene.camera import LABEL_EM
-from towerworld.scene.components.shapes import box, text
+from towerworld.scene.components.shapes import box, shared_text, text
 from towerworld.scene.setup import SHADOW_MASK
 from towerworld.scene.timeline import Step, Timeline, call, lerp, par, seq, wait
 
@@ -50,8 +50,10 @@ def _same(a: Pose | None, b: Pose) -> bool:
     return a is b or a == b
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Change:
+    # not frozen: a frozen dataclass is made through object.__setattr__ per field, three times slower, and a move on a
+    # full board makes one per piece it moves; nothing changes a Change once plan() has made it
     piece: str
     action: str            # "arrive", "leave", "fall", "flip", "move", "restyle", "carry"
     old: Pose | None
@@ -64,7 +66,7 @@ def _classify(pid: str, a: Pose | None, b: Pose | None) -> str | None:
         return "arrive"
     if b is None:
         return "leave"
-    if a == b:
+    if a is b or a == b:
         return None
     same_place = abs(a.x - b.x) < 1e-6 and abs(a.y - b.y) < 1e-6
     if a.face_up != b.face_up:
@@ -79,23 +81,37 @@ def _classify(pid: str, a: Pose | None, b: Pose | None) -> str | None:
 def plan(old: Layout | None, new: Layout, events: list[Event] = ()) -> list[list[Change]]:
     """Phases of changes: the pieces named by each event in event order, then everything else together."""
     old_pieces = old.pieces if old else {}
+    new_pieces = new.pieces
     changes: dict[str, Change] = {}
-    for pid in list(old_pieces) + [p for p in new.pieces if p not in old_pieces]:
-        action = _classify(pid, old_pieces.get(pid), new.pieces.get(pid))
+    get = new_pieces.get
+    # a piece whose pose object the new layout kept (shared_pose) is passed over by identity, its fields uncompared
+    for pid in [pid for pid, a in old_pieces.items() if get(pid) is not a]:
+        a, b = old_pieces[pid], get(pid)
+        action = _classify(pid, a, b)
         if action:
-            changes[pid] = Change(pid, action, old_pieces.get(pid), new.pieces.get(pid))
+            changes[pid] = Change(pid, action, a, b)
+    leaving = sum(1 for c in changes.values() if c.action == "leave")
+    if len(old_pieces) - leaving < len(new_pieces):        # some arrived
+        for pid, b in new_pieces.items():
+            if pid not in old_pieces:
+                changes[pid] = Change(pid, "arrive", None, b)
+    if not changes:
+        return []
     phases: list[list[Change]] = []
     placed: set[str] = set()
     for event in events:
         phase = [changes[p] for p in event.pieces if p in changes and p not in placed]
+        if not phase:
+            continue
         placed.update(c.piece for c in phase)
         phase = _carry(phase)
         if phase:
             phases.append(phase)
-    rest = [c for pid, c in changes.items() if pid not in placed]
     # what was not named: moves and arrivals together, then whatever only fell settles last
-    first = [c for c in rest if c.action != "fall"]
-    last = [c for c in rest if c.action == "fall"]
+    first, last = [], []
+    for pid, c in changes.items():
+        if pid not in placed:
+            (last if c.action == "fall" else first).append(c)
     phases += [p for p in (first, last) if p]
     return phases
 
@@ -105,13 +121,16 @@ def _carry(phase: list[Change]) -> list[Change]:
     one event names, the k-th that leaves and the k-th that arrives are the same piece travelling."""
     leaving = [c for c in phase if c.action == "leave"]
     arriving = [c for c in phase if c.action == "arrive"]
+    if not leaving or not arriving:
+        return phase
     pairs = dict(zip((c.piece for c in arriving), leaving))
+    carried = {src.piece for src in pairs.values()}
     out = []
     for c in phase:
         if c.action == "arrive" and c.piece in pairs:
             src = pairs[c.piece]
             out.append(Change(c.piece, "carry", src.old, c.new, src.piece))
-        elif not (c.action == "leave" and any(src is c for src in pairs.values())):
+        elif not (c.action == "leave" and c.piece in carried):
             out.append(c)
     return out
 
@@ -139,9 +158,11 @@ class Stage:
         self.xray_root.hide(SHADOW_MASK)
         self.nodes: dict[str, NodePath] = {}
         self.models: dict[str, NodePath] = {}
+        self.turned: dict[str, tuple] = {}         # piece -> how its model was last turned (see _orient)
         self.poses: dict[str, Pose] = {}
         self.cells: dict[str, NodePath] = {}
         self.cell_shapes: dict[str, Cell] = {}   # what each cell node was last placed as
+        self.spare_cells: list[NodePath] = []    # nodes of cells gone, unlit and detached, for new ones to take
         self.label_nodes: dict[str, tuple[tuple, NodePath]] = {}   # label id -> (what it shows, its text node)
         self.layout: Layout | None = None
         self.show_hidden = False   # memory aid: label face-down pieces whose faces were seen
@@ -154,6 +175,7 @@ class Stage:
         self.stirred: dict[str, int] = {}          # piece -> the combine at which it last moved or left a chunk
         self.loose_poses: dict[str, Pose] = {}     # loose pieces where the last combine saw them
         self.hidden: dict[str, NodePath] = {}      # piece -> its model, hidden while a chunk draws it
+        self.hidden_matches_chunks = False         # `hidden` holds exactly the models of the chunks' members
         self.moving: set[str] = set()              # pieces an animation under way moves (see uncombine)
         self.ghosts_root = self.root.attachNewNode("ghosts")
         self.ghosts_root.setCollideMask(BitMask32.allOff())
@@ -164,9 +186,10 @@ class Stage:
         """Place every piece at once (no animation); reuses nodes whose id survives."""
         for pid in [p for p in self.nodes if p not in layout.pieces]:
             self._remove(pid)
-        poses, models = self.poses, self.models
+        poses, models, moving = self.poses, self.models, self.moving
         for pid, pose in layout.pieces.items():
-            if poses.get(pid) != pose or pid not in models:   # untouched pieces stay as they are
+            # untouched pieces stay as they are; one an animation was moving may stand anywhere on its way
+            if pid in moving or pid not in models or poses.get(pid) != pose:
                 self._place(pid, pose)
         self._settle(layout)
 
@@ -180,7 +203,7 @@ class Stage:
             pose = layout.pieces.get(pid)
             if pose is None:
                 self._remove(pid)
-            elif self.poses.get(pid) != pose or pid not in self.models:
+            elif pid not in self.models or self.poses.get(pid) is not pose and self.poses.get(pid) != pose:
                 self._place(pid, pose)
         self._settle(layout)
 
@@ -231,33 +254,50 @@ class Stage:
         self.combines += 1
         cut = getattr(self, "cut", None) is not None        # ghost and glass tags exist only under a cutaway
         seeing = self.eye is not None                        # and x-ray tags only where the x-ray looks
-        resting = {pid: self.poses[pid] for pid, node in self.nodes.items()
-                   if pid in self.models and pid not in self.targets and pid not in self.moving
-                   and not (cut and (node.hasTag("ghost") or node.hasTag("glass")))
-                   and not (seeing and node.hasTag("xray"))}
+        nodes, models, poses = self.nodes, self.models, self.poses
+        if not (cut or seeing or self.targets or self.moving) and len(models) == len(nodes) == len(poses):
+            resting = poses         # the usual combine, after a move: every piece rests (read here, never changed)
+        else:
+            resting = {pid: poses[pid] for pid, node in nodes.items()
+                       if pid in models and pid not in self.targets and pid not in self.moving
+                       and not (cut and (node.hasTag("ghost") or node.hasTag("glass")))
+                       and not (seeing and node.hasTag("xray"))}
         if self.chunks_root is None:
             self.chunks_root = self.root.attachNewNode("combined")
             self.chunks_root.setCollideMask(BitMask32.allOff())     # clicks go to the per-piece nodes
         self.chunks_root.show()
-        kept = []
+        kept, dropped = [], []
+        resting_items = resting.items()
         for chunk in self.chunks:
-            # a piece not placed again since still holds the very pose object it was chunked with: `is` answers
-            # for all but the moved ones, without comparing the poses' fields (a third of a move on a full board)
-            if all(_same(resting.get(pid), pose) for pid, pose in chunk.members.items()):
+            # a piece not placed again since still holds the very pose object it was chunked with, and the items'
+            # containment test passes over identical values without comparing their fields
+            if chunk.members.items() <= resting_items:
                 chunk.node.show()
                 kept.append(chunk)
                 continue
             chunk.node.removeNode()
+            dropped.append(chunk)
             for pid in chunk.members:
                 self.stirred[pid] = self.combines
-        self.chunks = kept
-        in_chunks = {pid for chunk in kept for pid in chunk.members}
-        loose = [pid for pid in resting if pid not in in_chunks]
-        for pid in loose:
-            if not _same(self.loose_poses.get(pid), resting[pid]):
-                self.stirred[pid] = self.combines
-        self.loose_poses = {pid: resting[pid] for pid in loose}
-        settled = [pid for pid in loose if self.combines - self.stirred.get(pid, 0) >= COOL_AFTER]
+        self.chunks = list(kept)        # `kept` stays the chunks that were there before: new ones are added after
+        in_chunks: set[str] = set().union(*(chunk.members for chunk in kept))
+        # the loose pieces, in one pass: which moved since the last combine (stirred now), which have cooled
+        combines, stirred, seen_loose = self.combines, self.stirred, self.loose_poses
+        loose: list[str] = []
+        settled: list[str] = []
+        loose_poses: dict[str, Pose] = {}
+        if len(in_chunks) < len(resting):
+            for pid, pose in resting.items():
+                if pid in in_chunks:
+                    continue
+                loose.append(pid)
+                loose_poses[pid] = pose
+                seen = seen_loose.get(pid)
+                if seen is not pose and seen != pose:
+                    stirred[pid] = combines
+                elif combines - stirred.get(pid, 0) >= COOL_AFTER:
+                    settled.append(pid)
+        self.loose_poses = loose_poses
         if len(loose) > LOOSE_LIMIT or self.combines == 1:
             settled = loose         # too many wait, or a board just shown: nothing on it has moved yet
         if len(settled) >= LOOSE_MAX or len(loose) > LOOSE_LIMIT:
@@ -271,16 +311,34 @@ class Stage:
             self.chunks.remove(b)
             a.node.removeNode()
             b.node.removeNode()
+            dropped += [a, b]
             self.chunks.append(self._chunk(list(a.members) + list(b.members), resting))
         # only models whose drawing changed hands are touched (hiding every model each time cost a third of a move)
-        drawn_by_chunks = {pid: self.models[pid] for chunk in self.chunks for pid in chunk.members}
-        for pid, model in self.hidden.items():
-            if drawn_by_chunks.get(pid) != model and not model.isEmpty():
+        hidden = self.hidden
+        if self.hidden_matches_chunks:
+            # `hidden` held the members' models of the chunks before: what the dropped ones drew draws itself again,
+            # what the new ones draw hides (a piece in both, a merged chunk's, ends hidden)
+            old_chunks = {id(chunk) for chunk in kept}
+            for chunk in dropped:
+                for pid in chunk.members:
+                    model = hidden.pop(pid, None)
+                    if model is not None and not model.isEmpty():
+                        model.show()
+            for chunk in self.chunks:
+                if id(chunk) not in old_chunks:
+                    for pid in chunk.members:
+                        model = hidden[pid] = models[pid]
+                        model.hide()
+            return
+        drawn_by_chunks = {pid: models[pid] for chunk in self.chunks for pid in chunk.members}
+        for pid, model in hidden.items():
+            if drawn_by_chunks.get(pid) is not model and not model.isEmpty():
                 model.show()        # loose, highlighted, ghosted or glass now: it draws itself
         for pid, model in drawn_by_chunks.items():
-            if self.hidden.get(pid) != model:
+            if hidden.get(pid) is not model:
                 model.hide()
         self.hidden = drawn_by_chunks
+        self.hidden_matches_chunks = True
 
     def _chunk_up(self, pids: list[str], poses: dict[str, Pose]) -> None:
         """New chunks of neighbours, a stack never split (the pieces drawn from a pile leave one chunk at a time):
@@ -319,16 +377,19 @@ class Stage:
         """Pieces draw themselves (for an animation): every piece, or with `pieces`, those of the chunks holding any
         of them (the other chunks go on drawing the pieces that stay put). Hidden chunks wait for `combine`."""
         if pieces is not None:
+            if not pieces:
+                return
             self.moving |= pieces           # until `show` places them, they are no chunk's to draw
         if self.chunks_root is None or self.chunks_root.isHidden():
             return
         if pieces is None:
             self.chunks_root.hide()
             released = list(self.hidden)
+            self.hidden_matches_chunks = False      # the chunks are kept, hidden, for `combine` to look at again
         else:
             released, kept = [], []
             for chunk in self.chunks:
-                if any(pid in pieces for pid in chunk.members):
+                if not pieces.isdisjoint(chunk.members):
                     chunk.node.removeNode()
                     released += chunk.members
                 else:
@@ -366,13 +427,13 @@ class Stage:
         return node
 
     def _place(self, pid: str, pose: Pose) -> None:
-        node = self._holder(pid)
+        node = self.nodes.get(pid)
+        if node is None:
+            node = self._holder(pid)
         old = self.poses.get(pid)
-        if old is None or old.look != pose.look or old.kind != pose.kind or pid not in self.models:
+        if old is None or pid not in self.models or old.look != pose.look or old.kind != pose.kind:
             self._restyle(pid, pose)
-        node.setPos(pose.x, pose.y, pose.z)
-        node.setHpr(pose.heading, 0, 0)
-        node.setScale(1)
+        node.setPosHprScale(pose.x, pose.y, pose.z, pose.heading, 0, 0, 1, 1, 1)
         node.clearColorScale()
         self._orient(pid, pose)
         self.poses[pid] = pose
@@ -457,35 +518,60 @@ class Stage:
 
     def _restyle(self, pid: str, pose: Pose) -> None:
         node = self._holder(pid)
-        if pid in self.models:
-            self.models.pop(pid).removeNode()
-        m = components.build(pose)
-        m.reparentTo(node)
-        self.models[pid] = m
+        model = self.models.get(pid)
+        if model is None or model.isEmpty():
+            self.models[pid] = components.build(pose, node)
+        else:
+            # the same node with new faces: taking it away and making another cost twice as much, and the chunks'
+            # hidden models and the x-ray's depth copy go on referring to it
+            components.rebuild(model, pose)
+        self.turned.pop(pid, None)
 
     def _orient(self, pid: str, pose: Pose, flip: float | None = None) -> None:
         """Face-down pieces lie turned over about their own y axis; `flip` in [0, 1] is part way through a turn."""
         turn = (0.0 if pose.face_up else 180.0) if flip is None else flip * 180.0
-        components.orient(self.models[pid], pose, turn)
+        # how a model lies follows from these alone (see components.orient), and only this turns models
+        how = (pose.kind, pose.look, pose.tilt, turn)
+        if self.turned.get(pid) != how:
+            components.orient(self.models[pid], pose, turn)
+            self.turned[pid] = how
 
     def _sync_cells(self, cells: dict[str, Cell]) -> None:
         """Cells follow the layout; only new or changed ones are touched. Showing a layout clears the highlight of
         cells, and only `highlight` lights them, so only its targets need clearing."""
+        if cells == self.cell_shapes:      # the usual move: a C loop, which passes over shared cells by identity
+            for cid in self.targets:
+                node = self.cells.get(cid)
+                if node is not None:
+                    self._unlight_cell(node)
+            return
         for cid in [c for c in self.cells if c not in cells]:
-            self.cells.pop(cid).removeNode()
+            node = self.cells.pop(cid)
+            node.detachNode()          # kept for the next new cell: a cell that moves up a storey changes its id
+            self._unlight_cell(node)
+            self.spare_cells.append(node)
             self.cell_shapes.pop(cid, None)
+        shapes = self.cell_shapes
         for cid, cell in cells.items():
+            shape = shapes.get(cid)
+            if shape is cell:        # a layout's shared_cell: unchanged, uncompared
+                continue
             node = self.cells.get(cid)
             if node is None:
-                # one unit box for every cell, scaled: no geometry is built per cell or per move
-                node = self._unit_cell().instanceUnderNode(self.cells_root, cid)
+                if self.spare_cells:
+                    node = self.spare_cells.pop()
+                    node.reparentTo(self.cells_root)
+                    node.setName(cid)
+                else:
+                    # one unit box for every cell, scaled: no geometry is built per cell or per move
+                    node = self._unit_cell().instanceUnderNode(self.cells_root, cid)
+                    node.setTransparency(TransparencyAttrib.MAlpha)
+                    node.setDepthOffset(1)
+                    self._unlight_cell(node)
                 node.setTag("cell", cid)
                 node.setPythonTag("cell", cid)
-                node.setTransparency(TransparencyAttrib.MAlpha)
-                node.setDepthOffset(1)
-                self._unlight_cell(node)
                 self.cells[cid] = node
-            elif self.cell_shapes.get(cid) == cell:
+            elif shape == cell:
                 continue
             node.setPosHprScale(cell.x, cell.y, cell.z + 0.05, 0, 0, 0, cell.w, cell.d, 0.6)
             self.cell_shapes[cid] = cell
@@ -520,7 +606,7 @@ class Stage:
             if shown is not None:
                 shown[1].removeNode()
             x, y, z, words = spec
-            node = text(words, LABEL_EM, (0.1, 0.1, 0.1, 1), (x, y, z), facing="viewer")
+            node = shared_text(words, LABEL_EM, (0.1, 0.1, 0.1, 1), (x, y, z), facing="viewer")
             node.reparentTo(self.labels_root)
             self.label_nodes[lid] = (spec, node)
 
@@ -648,40 +734,53 @@ class Stage:
         shown = self.layout if old is None or old is self.layout else None   # the stage shows where this starts
         phases = plan(old if old is not None else self.layout, new, events)
         old_pieces = (old if old is not None else self.layout or Layout()).pieces
-        rolled = {pid for e in events if e.kind == "roll" for pid in e.pieces}
-        toppled = {pid for e in events if e.kind == "topple" for pid in e.pieces}
-        crumbled = {pid for e in events if e.kind in CRUMBLE_EVENTS for pid in e.pieces}
-        moving = {c.piece for phase in phases for c in phase} | {c.source for phase in phases for c in phase
-                                                                 if c.source is not None}
-        steps = seq(call(self.uncombine, moving))
+        rolled, toppled, crumbled = set(), set(), set()
+        named_areas = False          # events with areas light them up with their phase, or walk after
+        for e in events:
+            if e.kind == "roll":
+                rolled.update(e.pieces)
+            elif e.kind == "topple":
+                toppled.update(e.pieces)
+            if e.kind in CRUMBLE_EVENTS:
+                crumbled.update(e.pieces)
+            named_areas = named_areas or bool(e.areas)
+        changed = {c.piece for phase in phases for c in phase}
+        changed.update(c.source for phase in phases for c in phase if c.source is not None)
+        steps = seq(call(self.uncombine, changed))
         lit: list[Event] = []      # events whose areas light up with their own phase (the rest walk after)
         for phase in phases:
             together = par()
             for change in phase:
-                if change.action == "carry":
+                if change.new is None or change.old is None:
+                    together.append(self._carry(change, speed) if change.action == "carry" else
+                                    self._animate(change, speed))
+                elif change.action == "carry":
                     together.append(self._carry(change, speed))
-                elif change.piece in toppled and change.new is not None and change.old is not None:
+                elif change.piece in toppled:
                     together.append(self._topple(change, speed))
-                elif change.piece in rolled and change.new is not None and change.old is not None:
+                elif change.piece in rolled:
                     together.append(self._tumble(change, speed))
-                elif change.piece in crumbled and change.new is not None and change.old is not None:
+                elif change.piece in crumbled:
                     together.append(self._crumble_away(change, speed))
                 else:
                     together.append(self._animate(change, speed))
             steps.append(together)
+            if not events:
+                continue
+            in_phase = {c.piece for c in phase}
             for event in events:       # a score floats up from the first piece it names, as that piece moves
-                if event.kind == "score" and event.text and event.pieces and \
-                        event.pieces[0] in {c.piece for c in phase} and old_pieces.get(event.pieces[0]) is not None:
+                if not event.pieces or event.pieces[0] not in in_phase:
+                    continue
+                if event.kind == "score" and event.text and old_pieces.get(event.pieces[0]) is not None:
                     together.append(self._float_text(event.text, old_pieces[event.pieces[0]], speed))
-                if event.areas and event.pieces and event.pieces[0] in {c.piece for c in phase}:
+                if event.areas:
                     together.append(self._light_up(event.areas, new, speed))
                     lit.append(event)
-        walk = [e for e in events if e.areas and not any(e is done for done in lit)]
-        if walk:
-            steps.append(self._scoring_walk(walk, new, speed))
-        changed = frozenset(c.piece for phase in phases for c in phase) | \
-            frozenset(c.source for phase in phases for c in phase if c.source)
-        steps.append(call(self._show_changes, new, shown, changed))
+        if named_areas:
+            walk = [e for e in events if e.areas and not any(e is done for done in lit)]
+            if walk:
+                steps.append(self._scoring_walk(walk, new, speed))
+        steps.append(call(self._show_changes, new, shown, frozenset(changed)))
         return Timeline(steps, "stage-transition")
 
     def _light_up(self, areas: tuple[tuple[str, str], ...], layout: Layout, speed: float,
@@ -724,7 +823,7 @@ class Stage:
             holder.show()
             holder.setPos(where.x, where.y, where.z + 20 + 50 * t)
             holder.setAlphaScale(1 - t * t)
-        text(words, 9, (0.1, 0.08, 0.05, 1), facing="viewer").reparentTo(holder)
+        shared_text(words, 9, (0.1, 0.08, 0.05, 1), facing="viewer").reparentTo(holder)
         return seq(lerp(rise, 1.2 / speed), call(holder.removeNode))
 
     def _animate(self, ch: Change, speed: float) -> Step:
@@ -787,7 +886,9 @@ class Stage:
             node.setPos(a.x + (b.x - a.x) * s, a.y + (b.y - a.y) * s,
                         a.z + (b.z - a.z) * s + lift * math.sin(math.pi * t))
             node.setH(a.heading + turn * s)
-            if tilting or turn_over:
+            if (tilting or turn_over) and t >= 1.0:
+                self._orient(pid, b)        # landed: exactly as `b` lies, which the place that follows keeps
+            elif tilting or turn_over:
                 pose = replace(b if t >= 0.5 else a, tilt=a.tilt + (b.tilt - a.tilt) * s)
                 flip = None
                 if turn_over:
@@ -803,10 +904,14 @@ class Stage:
         d = 0.55 / speed
 
         def start(pid=pid, a=a, b=b, src=ch.source):
-            self._remove(src)
-            self._place(pid, a)
-            if a.look != b.look:
-                self._restyle_keep(pid, b)
+            if not self._rename(src, pid):
+                self._remove(src)
+            if a.look != b.look and a.kind == b.kind:
+                self._place(pid, replace(a, look=b.look))    # the new faces at once, lying as the old one lay
+            else:
+                self._place(pid, a)
+                if a.look != b.look:
+                    self._restyle_keep(pid, b)
         return seq(call(start), self._arc(pid, a, b, d, turn_over=a.face_up != b.face_up), call(self._place, pid, b))
 
     def _topple(self, ch: Change, speed: float) -> Step:
@@ -870,10 +975,38 @@ class Stage:
         self._restyle(pid, pose)
         if cur is not None:
             self._orient(pid, cur)
+            if cur.kind == pose.kind:
+                # what the stage shows now: the old place and turn with the new faces (a show of the old layout, a
+                # seek back mid-turn, sees faces to put back)
+                self.poses[pid] = replace(cur, look=pose.look)
+
+    def _rename(self, old: str, new: str) -> bool:
+        """The node, model and place of piece `old` become `new`'s (a card carried from a hand to the discards under
+        another id keeps its node: a node taken away and another made cost more than the rest of the move). Only a
+        plain piece is renamed: not a target, nor one faded, ghosted or labelled, whose marks name `old`."""
+        node = self.nodes.get(old)
+        if node is None or new in self.nodes or old not in self.models or old in self.targets or \
+                old in self.xray_depth or old in self.memory_tags or old in self.hidden or \
+                node.hasTag("xray") or node.hasTag("ghost") or node.hasTag("glass"):
+            return False
+        del self.nodes[old]
+        self.nodes[new] = node
+        node.setName(new)
+        node.setTag("piece", new)
+        node.setPythonTag("piece", new)
+        self.models[new] = self.models.pop(old)
+        if old in self.poses:
+            self.poses[new] = self.poses.pop(old)
+        if old in self.turned:
+            self.turned[new] = self.turned.pop(old)
+        return True
 
     def _remove(self, pid: str) -> None:
         node = self.nodes.pop(pid, None)
+        if pid in self.hidden:
+            self.hidden_matches_chunks = False
         self.models.pop(pid, None)
+        self.turned.pop(pid, None)
         self.poses.pop(pid, None)
         if node is not None:
             node.removeNode()

@@ -16,7 +16,8 @@ _CALL, _BEGIN, _END = 0, 1, 2     # event kinds: an instant call; a lerp starts;
 
 
 class Step:
-    """Something that takes `length()` seconds; `emit` lays out its events from time `start`."""
+    """Something that takes `length()` seconds; `emit` lays out its events from time `start` and returns when it
+    ends (a composition is walked once: asking each part its length as well would walk it again at every level)."""
     __slots__ = ("seconds",)
 
     def __init__(self, seconds: float = 0.0):
@@ -25,8 +26,8 @@ class Step:
     def length(self) -> float:
         return self.seconds
 
-    def emit(self, start: float, events: list) -> None:
-        pass
+    def emit(self, start: float, events: list) -> float:
+        return start + self.seconds
 
 
 class _Call(Step):
@@ -36,8 +37,9 @@ class _Call(Step):
         Step.__init__(self)
         self.fn, self.args = fn, args
 
-    def emit(self, start: float, events: list) -> None:
+    def emit(self, start: float, events: list) -> float:
         events.append((start, len(events), _CALL, self.fn, self.args))
+        return start
 
 
 class _Lerp(Step):
@@ -47,9 +49,11 @@ class _Lerp(Step):
         Step.__init__(self, seconds)
         self.fn = fn
 
-    def emit(self, start: float, events: list) -> None:
+    def emit(self, start: float, events: list) -> float:
+        end = start + self.seconds
         events.append((start, len(events), _BEGIN, self, start))
-        events.append((start + self.seconds, len(events), _END, self, start))
+        events.append((end, len(events), _END, self, start))
+        return end
 
 
 class Seq(Step):
@@ -66,10 +70,10 @@ class Seq(Step):
     def length(self) -> float:
         return sum(s.length() for s in self.steps)
 
-    def emit(self, start: float, events: list) -> None:
+    def emit(self, start: float, events: list) -> float:
         for step in self.steps:
-            step.emit(start, events)
-            start += step.length()
+            start = step.emit(start, events)
+        return start
 
 
 class Par(Seq):
@@ -79,9 +83,13 @@ class Par(Seq):
     def length(self) -> float:
         return max((s.length() for s in self.steps), default=0.0)
 
-    def emit(self, start: float, events: list) -> None:
+    def emit(self, start: float, events: list) -> float:
+        end = start
         for step in self.steps:
-            step.emit(start, events)
+            stop = step.emit(start, events)
+            if stop > end:
+                end = stop
+        return end
 
 
 def call(fn: Callable, *args) -> Step:
@@ -110,12 +118,12 @@ class Timeline(Interval):
 
     def __init__(self, root: Step, name: str = "timeline"):
         events: list = []
-        root.emit(0.0, events)
-        events.sort(key=lambda e: (e[0], e[1]))
-        self.events = events
+        length = root.emit(0.0, events)
+        events.sort()           # by time, then by the order composed (the second field is unique: no further field
+        self.events = events    # is ever compared)
         self.next = 0                      # the first event not yet happened
         self.running: dict[_Lerp, float] = {}   # lerps under way -> when each started
-        Interval.__init__(self, name, root.length(), openEnded=1)
+        Interval.__init__(self, name, length, openEnded=1)
 
     def privInitialize(self, t: float) -> None:
         self.next = 0

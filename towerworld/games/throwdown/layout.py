@@ -9,9 +9,10 @@ hand fanned towards its owner (face up only for its owner), and a plaque with th
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 from towerworld.engine.game import OMNISCIENT
-from towerworld.engine.layout import Cell, Layout, Pose, look
+from towerworld.engine.layout import Layout, Pose, look, shared_cell, shared_pose
 from towerworld.engine.pieces import PYRAMID_NEST_LIFT, size
 from towerworld.games.throwdown.cards import (CARDS, COLOURS, EXCUSE, SUIT_NAMES, colour_of, pips_of, pyramid_id,
                                               stash_of)
@@ -96,6 +97,7 @@ def scrap_spots(scrap: int, n: int) -> list[tuple[int, tuple[float, float]]]:
     return spots
 
 
+@lru_cache(maxsize=None)
 def card_look(card: int) -> tuple:
     c = CARDS[card]
     return look(name=c.name, rank=c.rank, suits=",".join(SUIT_NAMES[s] for s in c.suits))
@@ -124,11 +126,11 @@ def hand_poses(seat: int, n: int, cards: list, shown: bool, own: bool, front: in
             inward = math.cos(rad) * OWN_FAN_RADIUS - OWN_FAN_RADIUS - j * 1.2 * math.sin(math.radians(OWN_TILT))
             x = ox * (hand_r - inward) + rx * across
             y = oy * (hand_r - inward) + ry * across
-            poses.append(Pose("card", x, y, j * 1.2 * math.cos(math.radians(OWN_TILT)), heading + turn, shown, face,
-                              tilt=OWN_TILT))
+            poses.append(shared_pose("card", x, y, j * 1.2 * math.cos(math.radians(OWN_TILT)), heading + turn, shown,
+                                     face, tilt=OWN_TILT))
         else:
             x, y = _at(seat, n, hand_r, off * FAN_STEP, front)
-            poses.append(Pose("card", x, y, j * CARD.h, heading - off * FAN_TURN, shown, face))
+            poses.append(shared_pose("card", x, y, j * CARD.h, heading - off * FAN_TURN, shown, face))
     return poses
 
 
@@ -143,9 +145,10 @@ def build_layout(state, viewer: int) -> Layout:
         for t, tower in enumerate(state.towers[seat]):
             x, y = tower_spot(seat, n, t, front)
             for code, z in zip(tower, nest_heights(tower)):
-                lay.place(pyramid_id(code), Pose(f"pyramid_{pips_of(code)}", x, y, z, heading,
-                                                 look=look(colour=COLOURS[colour_of(code)])))
-            lay.cells[f"tower:{seat}:{t}"] = Cell(x, y, 0.0, 40.0, 40.0, f"Player {seat + 1}'s tower {SLOTS[t]}")
+                lay.place(pyramid_id(code), shared_pose(f"pyramid_{pips_of(code)}", x, y, z, heading,
+                                                        look=look(colour=COLOURS[colour_of(code)])))
+            lay.cells[f"tower:{seat}:{t}"] = shared_cell(x, y, 0.0, 40.0, 40.0,
+                                                         f"Player {seat + 1}'s tower {SLOTS[t]}")
         shown = _sees_hand(viewer, seat)
         for j, pose in enumerate(hand_poses(seat, n, bits(state.hands[seat]), shown, shown and seat == front, front)):
             lay.place(f"card:hand:{seat}:{j}", pose)
@@ -154,8 +157,8 @@ def build_layout(state, viewer: int) -> Layout:
         ox, oy, _ = seat_frame(seat, n, front)
         hx, hy = _at(seat, n, hand_r, 0.0, front)
         rx, ry = -oy, ox
-        lay.cells[f"hand:{seat}"] = Cell(hx, hy, 0.0, abs(rx) * wide + abs(ox) * CARD.d,
-                                         abs(ry) * wide + abs(oy) * CARD.d, f"Player {seat + 1}'s hand")
+        lay.cells[f"hand:{seat}"] = shared_cell(hx, hy, 0.0, abs(rx) * wide + abs(ox) * CARD.d,
+                                                abs(ry) * wide + abs(oy) * CARD.d, f"Player {seat + 1}'s hand")
         # the score plaque, at the right end of the seat's row of towers
         x, y = _at(seat, n, tower_r, 2.5 * TOWER_SPACING + 35.0, front)
         out = "" if any(state.towers[seat]) else " (out)"
@@ -169,23 +172,24 @@ def build_layout(state, viewer: int) -> Layout:
         for k, c in enumerate(played):
             # raised over the tower's far side (away from the camera) and leaning towards the camera, so that the
             # card reads and the tower under attack stays in sight
-            lay.place(f"card:play:{k}", Pose("card", tx + k * 30.0, ty + PLAY_BEHIND + k * 4.0, PLAY_LIFT + k * 2.0,
-                                             reading, True, card_look(c), tilt=PLAY_TILT))
+            lay.place(f"card:play:{k}", shared_pose("card", tx + k * 30.0, ty + PLAY_BEHIND + k * 4.0,
+                                                    PLAY_LIFT + k * 2.0, reading, True, card_look(c), tilt=PLAY_TILT))
     # the draw pile: one back for every five cards, so its height follows the count
     count = bin(state.pile).count("1")
     for k in range((count + 4) // 5):
-        lay.place(f"card:pile:{k}", Pose("card", *PILE_AT, k * 5 * CARD.h, reading, False, BACK))
-    lay.cells["pile"] = Cell(*PILE_AT, 0.0, CARD.w, CARD.d, "draw pile")
+        lay.place(f"card:pile:{k}", shared_pose("card", *PILE_AT, k * 5 * CARD.h, reading, False, BACK))
+    lay.cells["pile"] = shared_cell(*PILE_AT, 0.0, CARD.w, CARD.d, "draw pile")
     for k, card in enumerate(state.discards):
         turn = ((k * 37) % 13) - 6.0           # a loose heap, the top card readable
-        lay.place(f"card:discard:{k}", Pose("card", *DISCARD_AT, k * CARD.h, reading + turn, True, card_look(card)))
+        lay.place(f"card:discard:{k}", shared_pose("card", *DISCARD_AT, k * CARD.h, reading + turn, True,
+                                                   card_look(card)))
     for code, (x, y) in scrap_spots(state.scrap, n):
         pips = pips_of(code)
         # tilted pieces rest their lowest point at pose.z: a pyramid lying on a face rests on the table
-        lay.place(pyramid_id(code), Pose(f"pyramid_{pips}", x, y, 0.0, reading, True,
-                                         look(colour=COLOURS[colour_of(code)]), tilt=90.0))
-    lay.cells["scrapyard"] = Cell(SCRAP_AT[0] + (SCRAP_ROW - 1) * SCRAP_STEP / 2, SCRAP_AT[1] + 50.0, 0.0,
-                                  SCRAP_ROW * SCRAP_STEP, 120.0, "scrapyard")
+        lay.place(pyramid_id(code), shared_pose(f"pyramid_{pips}", x, y, 0.0, reading, True,
+                                                look(colour=COLOURS[colour_of(code)]), tilt=90.0))
+    lay.cells["scrapyard"] = shared_cell(SCRAP_AT[0] + (SCRAP_ROW - 1) * SCRAP_STEP / 2, SCRAP_AT[1] + 50.0, 0.0,
+                                         SCRAP_ROW * SCRAP_STEP, 120.0, "scrapyard")
     return lay
 
 

@@ -7,7 +7,7 @@ numbered deal is a secret even from the player).
 from __future__ import annotations
 
 from towerworld.engine.game import CHANCE, TERMINAL
-from towerworld.engine.layout import Cell, Layout, Pose, look
+from towerworld.engine.layout import Layout, look, shared_cell, shared_pose
 from towerworld.engine.pieces import size
 from towerworld.games.ziggurat.board import (CHEAT, DEAL, DINDEX, DOMINOES, DRAW, GIVE_UP, IN_TIER, NCELLS, PLACE,
                                              cname, dname, heights, lifted_with, placements, position_of,
@@ -97,7 +97,7 @@ def confirm_text(state, move) -> str | None:
 
 def build_layout(state, viewer) -> Layout:
     lay = Layout()
-    lay.place("map", Pose("domino_map", 0.0, 0.0, 0.0))
+    lay.place("map", shared_pose("domino_map", 0.0, 0.0, 0.0))
     done = set()
     for s in range(108):
         d = state.owner[s]
@@ -109,19 +109,19 @@ def build_layout(state, viewer) -> Layout:
         # c1 < c2: c2 is to the right (+x, heading 0) or above (+y, heading 90); look a is the half at local -x
         heading = 0.0 if c2 == c1 + 1 else 90.0
         # `tier` lets the model tell the tiers apart (a domino on a domino of the same colour reads as one block)
-        lay.place(f"domino:{dname(d)}", Pose("domino", (x1 + x2) / 2, (y1 + y2) / 2, MAP_H + t * DOM_H,
-                                             heading, True, look(a=v1, b=v2, tier=t)))
+        lay.place(f"domino:{dname(d)}", shared_pose("domino", (x1 + x2) / 2, (y1 + y2) / 2, MAP_H + t * DOM_H,
+                                                    heading, True, look(a=v1, b=v2, tier=t)))
     for i, d in enumerate(state.hand):
         lo, hi = DOMINOES[d]
         col, row = divmod(i, 6)
-        lay.place(f"domino:{dname(d)}", Pose("domino", HAND_X + col * 58.0, 2.5 * CELL_MM - row * 30.0, 0.0,
-                                             0.0, True, look(a=lo, b=hi)))
+        lay.place(f"domino:{dname(d)}", shared_pose("domino", HAND_X + col * 58.0, 2.5 * CELL_MM - row * 30.0, 0.0,
+                                                    0.0, True, look(a=lo, b=hi)))
     n = bin(state.unseen).count("1")
     for i in range(n):
         # four short stacks of up to seven, front to back; pile:0 is the bottom of the first stack
         stack, level = divmod(i, 7)
-        lay.place(f"pile:{i}", Pose("domino", PILE_X, 45.0 - stack * 30.0, level * DOM_H,
-                                    0.0 if level % 2 == 0 else 2.0, False))
+        lay.place(f"pile:{i}", shared_pose("domino", PILE_X, 45.0 - stack * 30.0, level * DOM_H,
+                                           0.0 if level % 2 == 0 else 2.0, False))
     if n:
         lay.labels["pile"] = (PILE_X, -75.0, 0.0, f"pile: {n}")
     if state.hand:
@@ -131,6 +131,6 @@ def build_layout(state, viewer) -> Layout:
         t = h[c]
         if t <= 2 and IN_TIER[t][c]:
             x, y = cell_xy(c)
-            lay.cells[f"cell:t{t}:{cname(c)}"] = Cell(x, y, MAP_H + t * DOM_H, CELL_MM, CELL_MM,
-                                                      f"{cname(c)} t{t}")
+            lay.cells[f"cell:t{t}:{cname(c)}"] = shared_cell(x, y, MAP_H + t * DOM_H, CELL_MM, CELL_MM,
+                                                             f"{cname(c)} t{t}")
     return lay

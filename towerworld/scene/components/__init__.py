@@ -118,19 +118,33 @@ def orient(model: NodePath, pose: Pose, turn: float) -> None:
     model.setPos(0, 0, -low)
 
 
-def build(pose: Pose) -> NodePath:
-    """A fresh copy of the model for `pose` (face and back drawn per the look; orientation is the stage's job)."""
-    load_family(pose.kind)
+def _shape(pose: Pose) -> NodePath:
     key = (pose.kind, pose.look)
     proto = _CACHE.get(key)
     if proto is None:
+        load_family(pose.kind)
         proto = BUILDERS.get(pose.kind, _fallback)(pose)
         proto.flattenStrong()   # one geom per render state: a tile is its body and its text
         _CACHE[key] = proto
+    return proto
+
+
+def build(pose: Pose, parent: NodePath | None = None) -> NodePath:
+    """A fresh copy of the model for `pose` (face and back drawn per the look; orientation is the stage's job), made
+    under `parent` when one is given."""
     # an instance: the geometry is shared, and the piece's own node carries its turn (orient) and visibility
+    if parent is not None:
+        return _shape(pose).instanceUnderNode(parent, "piece")
     piece = NodePath("piece")
-    proto.instanceTo(piece)
+    _shape(pose).instanceTo(piece)
     return piece
+
+
+def rebuild(model: NodePath, pose: Pose) -> None:
+    """Give a model made by `build` the faces of `pose` in place of its own (and of anything hung on it): the node
+    stays, with whatever refers to it, and its turn is the caller's to set again."""
+    model.node().removeAllChildren()
+    _shape(pose).instanceTo(model)
 
 
 def clear_cache() -> None:
