@@ -33,6 +33,7 @@ LADDERS = {
 }
 # the goals of the opponents issue: the default opponent's score against these (draws count half)
 GOALS = {"random": 0.99, "greedy": 0.75, "elev-greedy": 0.75, "throwdown-greedy": 0.75}
+LEVEL_GAP = 150         # Elo each level of the default opponent must stand above the one below
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs")
 
 
@@ -74,6 +75,7 @@ def section(game: str, data: dict, command: str, minutes: float, workers: int, d
         goal = GOALS.get(other)
         verdict = "" if goal is None else f"{goal:.0%}: " + ("met" if share >= goal else "not met")
         lines.append(f"| `{other}` | {row['wins']}-{row['draws']}-{row['losses']} | {share:.0%} | {verdict} |")
+    lines += _level_rows(default, data)
     endings = Counter(g["ending"] for g in data["games"] if g.get("ending"))
     if len(endings) > 8:             # scores make every ending its own: count them by their words
         endings = Counter(re.sub(r"\d+", "N", text) for text in endings.elements())
@@ -86,11 +88,32 @@ def section(game: str, data: dict, command: str, minutes: float, workers: int, d
     return "\n".join(lines)
 
 
+def _level_rows(default: str, data: dict) -> list[str]:
+    """The default opponent's levels, weakest first, with each one's Elo over the level below (goal: LEVEL_GAP) and
+    their games against each other, where the ladder played them."""
+    elo = {r["agent"]: r["elo"] for r in data["ratings"]}
+    levels = [a for a in (f"{default}:easy", default, f"{default}:strong") if a in elo]
+    if len(levels) < 2:
+        return []
+    lines = ["", "| level | Elo over the level below | games between them (upper level's wins-draws-losses) | goal |",
+             "|---|---:|---|---|"]
+    for lower, upper in zip(levels, levels[1:]):
+        gap = elo[upper] - elo[lower]
+        row = data["matrix"].get(upper, {}).get(lower)
+        games = "-" if row is None else f"{row['wins']}-{row['draws']}-{row['losses']}"
+        verdict = f"{LEVEL_GAP}: " + ("met" if gap >= LEVEL_GAP else "not met")
+        lines.append(f"| `{upper}` over `{lower}` | {gap:.0f} | {games} | {verdict} |")
+    return lines
+
+
 def join_sections() -> str:
     """docs/ladders.md from every game's section."""
     folder = os.path.join(OUT, "ladders")
-    texts = [open(os.path.join(folder, f"{g}.md"), encoding="utf-8").read()
-             for g in LADDERS if os.path.exists(os.path.join(folder, f"{g}.md"))]
+    # a game's main section (GAME.md) first, then its other parts (GAME-PART.md, from --part)
+    names = sorted(os.listdir(folder)) if os.path.isdir(folder) else []
+    files = [f for g in LADDERS for f in [f"{g}.md"] + [n for n in names if n.startswith(f"{g}-") and n.endswith(".md")]
+             if f in names]
+    texts = [open(os.path.join(folder, f), encoding="utf-8").read() for f in files]
     head = ("# Ladders of the shipped agents\n\nMade by `towerworld ladder`, through `scripts/ladders.py` (each section "
             "gives its command, sample and machine). Elo is relative to the field of each game (average 0); a draw "
             "counts half. Ziggurat is solitaire: its figures are in `scripts/ziggurat_figures.py`.\n\n")
@@ -100,22 +123,29 @@ def join_sections() -> str:
     return path
 
 
-def from_json(path: str, command: str, minutes: float, workers: int) -> str:
+def from_json(path: str, command: str, minutes: float, workers: int, part: str | None = None,
+              heading: str | None = None) -> str:
     """Write a game's section from a ladder already played with `towerworld ladder --json PATH --chart PNG` (the chart
-    beside it, same name); the section quotes `command`."""
+    beside it, same name); the section quotes `command`. `part` names a further section of the same game (GAME-PART),
+    kept beside its main one, under `heading`."""
     with open(path, encoding="utf-8") as f:
         data = json.load(f)
     game = data["game"]
+    name = f"{game}-{part}" if part else game
     folder = os.path.join(OUT, "ladders")
     os.makedirs(folder, exist_ok=True)
-    shutil.copyfile(path, os.path.join(folder, f"{game}.json"))
+    shutil.copyfile(path, os.path.join(folder, f"{name}.json"))
     chart = os.path.splitext(path)[0] + ".png"
     if os.path.exists(chart):
-        shutil.copyfile(chart, os.path.join(folder, f"{game}.png"))
+        shutil.copyfile(chart, os.path.join(folder, f"{name}.png"))
     day = datetime.date.fromtimestamp(os.path.getmtime(path)).isoformat()
-    with open(os.path.join(folder, f"{game}.md"), "w", encoding="utf-8") as f:
-        f.write(section(game, data, command, minutes, workers, day))
-    return game
+    text = section(game, data, command, minutes, workers, day)
+    if heading:
+        text = text.replace(f"## {get_game(game).title}\n", f"## {heading}\n", 1)
+    text = text.replace(f"](ladders/{game}.png)", f"](ladders/{name}.png)")
+    with open(os.path.join(folder, f"{name}.md"), "w", encoding="utf-8") as f:
+        f.write(text)
+    return name
 
 
 def main(argv=None) -> int:
@@ -128,12 +158,18 @@ def main(argv=None) -> int:
                    "the chart of the same name beside it) instead of playing one")
     p.add_argument("--command", help="with --from-json: the command that played it, quoted in the section")
     p.add_argument("--minutes", type=float, default=0.0, help="with --from-json: how long it took")
+    p.add_argument("--part", help="with --from-json: a further section of the game (e.g. 'field'), kept beside its "
+                   "main one")
+    p.add_argument("--heading", help="with --from-json: the section's heading (default: the game's title)")
     args = p.parse_args(argv)
     if args.from_json:
         if not args.command:
             print("--from-json needs --command: the command that played the ladder.", file=sys.stderr)
             return 2
-        game = from_json(args.from_json, args.command, args.minutes, args.workers)
+        if args.part and not re.fullmatch(r"[a-z0-9]+", args.part):
+            print(f"--part takes lower-case letters and digits, not {args.part!r}.", file=sys.stderr)
+            return 2
+        game = from_json(args.from_json, args.command, args.minutes, args.workers, args.part, args.heading)
         print(f"wrote the {game} section; {join_sections()}")
         return 0
     games = [g.strip() for g in args.only.split(",")] if args.only else list(LADDERS)
