@@ -17,8 +17,8 @@ from towerworld.engine.game import TERMINAL, BadNotation, Event, EventKind, Game
 from towerworld.games.elevation import layout, notation
 from towerworld.games.elevation.board import (
     ACCEPT, ADJACENT, BIT, DECLINE, DIG_DIG, DIG_MOVE, DRAGON, DRAW, FISH, FISH_DIG_LEAP, FISH_LEAP_DIG, KIND_NAMES,
-    LEAPS, LONE_STEP, MOVE_DIG, MOVE_MOVE, NEIGHBOUR_MASK, OFFER, PIECES, SAMURAI, SETUPS, SIDE_NAMES,
-    SQUARES, TERRAIN_PRESETS, UNDERMINE, home_square, square_name, squares_of, turn_actions)
+    LEAPS, LONE_STEP, MOVE_DIG, MOVE_MOVE, NEIGHBOUR_MASK, NEIGHBOURS, OFFER, PIECES, SAMURAI, SETUPS, SIDE_NAMES,
+    SQUARES, TERRAIN_PRESETS, UNDERMINE, distance, home_square, square_name, squares_of, turn_actions)
 
 ONGOING, WIN0, WIN1, DRAWN = -1, 0, 1, 2
 ALL_SQUARES = (1 << SQUARES) - 1
@@ -70,8 +70,14 @@ def position_key(heights: tuple, board: tuple, kinds: tuple, mover: int, used: i
     """Identity of a position for repetition: heights, which kind of piece of which side stands where, who moves.
 
     Tile identity does not count. Python's hash of a tuple of ints is the same in every process."""
-    codes = tuple(0 if b < 0 else 1 + (b // 6) * 3 + kinds[b] for b in board)
-    return hash((heights, codes, mover, used))
+    code_of = _CODES.get(kinds)
+    if code_of is None:
+        # piece -> 1 + side * 3 + kind; the last entry, 0, is what an empty square's -1 reads
+        code_of = _CODES[kinds] = tuple(1 + (b // 6) * 3 + kinds[b] for b in range(PIECES)) + (0,)
+    return hash((heights, tuple(map(code_of.__getitem__, board)), mover, used))
+
+
+_CODES: dict = {}       # a game's kinds -> each piece's code in position keys
 
 
 def build_state(rules: Rules, heights, placement: dict, kinds: tuple, mover: int = 0) -> State:
@@ -126,13 +132,15 @@ _TABLE: dict = {}
 _TABLE_LIMIT = 80_000          # keys; all tables are dropped past this (3,000 random positions: 200 MB in all)
 _ROWS: dict = {}               # (square, targets) -> the dragon's rows of second digs (see _dig_dig)
 _DIG_MOVE_ROWS: tuple[dict, ...] = tuple({} for _ in range(SQUARES))   # per square: rows of steps after a dig
+_MOVE_DIG_ROWS: tuple[dict, ...] = tuple({} for _ in range(SQUARES))   # per square: rows of digs after a step
+NEAR2_MASK = tuple(sum(BIT[q] for q in range(SQUARES) if distance(s, q) <= 2) for s in range(SQUARES))
 
 
 def clear_tables() -> None:
     """Forget every remembered group and row (measurements from a cold start)."""
     _TABLE.clear()
     _ROWS.clear()
-    for rows in _DIG_MOVE_ROWS:
+    for rows in _DIG_MOVE_ROWS + _MOVE_DIG_ROWS:
         rows.clear()
 
 
@@ -186,16 +194,16 @@ def piece_turn_groups(heights, masks: _Masks, s: int, kind: int, rules: Rules, f
         if first and group:
             return groups
     if steps:
-        vacated = empty | BIT[s]
-        for m in squares_of(steps):
-            after = NEIGHBOUR_MASK[m]
-            key = (MOVE_DIG, s, m, after & diggable, after & vacated)
-            group = table.get(key)
-            if group is None:
-                group = _store(key, _then_dig(key))
-            groups.append(group)
-            if first and group:
-                return groups
+        region = NEAR2_MASK[s]
+        vacated = (empty | BIT[s]) & region
+        dig_from = diggable & region
+        key = (MOVE_DIG, s, steps, dig_from, vacated)
+        group = table.get(key)
+        if group is None:
+            group = _store(key, _move_dig(s, steps, dig_from, vacated))
+        groups.append(group)
+        if first and group:
+            return groups
     if kind == FISH:
         codes = tuple(_leap_code(heights, masks, s, end, mid, anywhere, rules.ocean) for end, mid in LEAPS[s])
         if sources and targets and any(codes):
@@ -219,6 +227,9 @@ def piece_turn_groups(heights, masks: _Masks, s: int, kind: int, rules: Rules, f
             if group is None:
                 group = _store(key, _dig_dig(key))
             groups.append(group)
+        # both steps (the second from where the first led) and the lone step: one group, keyed by every mask
+        reach = near & ((empty if anywhere else empty & le[i + 2]) | (enemy & le[i - 2]))
+        parts = [MOVE_MOVE, s, reach, steps]
         for m in squares_of(steps):
             hm = heights[m]
             j = hm + 3
@@ -227,16 +238,12 @@ def piece_turn_groups(heights, masks: _Masks, s: int, kind: int, rules: Rules, f
             # back to the square just left only after a capture: otherwise the turn changed nothing
             if enemy & BIT[m] and (hs <= hm + 1 or ocean_floor):
                 second |= BIT[s]
-            key = (MOVE_MOVE, s, m, second)
-            group = table.get(key)
-            if group is None:
-                group = _store(key, [(s, MOVE_MOVE, m, m2) for m2 in squares_of(second)])
-            groups.append(group)
-        reach = near & ((empty if anywhere else empty & le[i + 2]) | (enemy & le[i - 2]))
-        key = (LONE_STEP, s, reach)
+            parts.append(second)
+        key = tuple(parts)
         group = table.get(key)
         if group is None:
-            group = _store(key, [(s, LONE_STEP, m) for m in squares_of(reach)])
+            group = _store(key, [(s, MOVE_MOVE, m, m2) for m, second in zip(squares_of(steps), parts[4:])
+                                 for m2 in squares_of(second)] + [(s, LONE_STEP, m) for m in squares_of(reach)])
         groups.append(group)
     if rules.undermining:
         key = (UNDERMINE, s, near & enemy & terrain, targets)
@@ -248,27 +255,40 @@ def piece_turn_groups(heights, masks: _Masks, s: int, kind: int, rules: Rules, f
 
 
 def _dig_move(key):
-    """Dig then step, assembled from rows: a row is every step after one dig, so it depends only on the square, the
-    dig and where the piece may step then (rows are shared between groups)."""
+    """Dig then step, assembled from rows: a row is every dig from one source and the steps after each, so it depends
+    only on the square, the source, the targets and where the piece may step once the source is lowered (rows are
+    shared between groups: a group is new when any neighbour changed, a row only when its own facts did)."""
     _, s, sources, targets, lowered, level, raised = key
     rows = _DIG_MOVE_ROWS[s]
-    tgts = squares_of(targets)
     out: list = []
     for f in squares_of(sources):
         # the dig lowers f and raises t; every other neighbour keeps its height
         bit = BIT[f]
         after_f = (level & ~bit) | (lowered & bit)
-        for t in tgts:
-            if t == f:
-                continue
-            steps = (after_f & ~BIT[t]) | (raised & BIT[t])
-            row_key = steps << 12 | f << 6 | t
-            row = rows.get(row_key)
-            if row is None:
-                if len(rows) >= _TABLE_LIMIT // 16:
-                    rows.clear()
-                row = rows[row_key] = tuple([(s, DIG_MOVE, f, t, m) for m in squares_of(steps)])
-            out += row
+        row_key = (f, after_f, targets & ~bit, raised & ~bit)
+        row = rows.get(row_key)
+        if row is None:
+            if len(rows) >= _TABLE_LIMIT // 16:
+                rows.clear()
+            row = rows[row_key] = tuple([(s, DIG_MOVE, f, t, m) for t in squares_of(targets & ~bit)
+                                         for m in squares_of((after_f & ~BIT[t]) | (raised & BIT[t]))])
+        out += row
+    return out
+
+
+def _move_dig(s: int, steps: int, dig_from: int, vacated: int) -> list:
+    """Step, then dig: one row per square stepped onto, shared by every group whose masks agree around that square."""
+    rows = _MOVE_DIG_ROWS[s]
+    out: list = []
+    for m in squares_of(steps):
+        after = NEIGHBOUR_MASK[m]
+        row_key = (m, after & dig_from, after & vacated)
+        row = rows.get(row_key)
+        if row is None:
+            if len(rows) >= _TABLE_LIMIT // 16:
+                rows.clear()
+            row = rows[row_key] = tuple(_then_dig((MOVE_DIG, s) + row_key))
+        out += row
     return out
 
 
@@ -309,8 +329,8 @@ def _dig_leap(key):
 
 
 def _dig_dig(key):
-    """The dragon's two digs, assembled from rows: a row is every second dig onto the targets after one first dig and
-    one second source, so it depends only on the square and the targets, and a new group is mostly rows met before."""
+    """The dragon's two digs, assembled from rows: a row is every second dig after one first dig, so it depends only
+    on the square, the targets and the squares left to dig from (a new group mostly differs in a few first digs)."""
     _, s, sources, single, targets = key
     rows = _ROWS.get((s, targets))
     if rows is None:
@@ -323,15 +343,13 @@ def _dig_dig(key):
         for t1 in tgts:
             if t1 == f1:
                 continue
-            first = (f1 * SQUARES + t1) * SQUARES
-            for f2 in squares_of(left | BIT[t1]):
-                row = rows.get(first + f2)
-                if row is None:
-                    # moving the first tile on: not straight back where it came from
-                    back = f1 if f2 == t1 else -1
-                    row = rows[first + f2] = tuple([(s, DIG_DIG, f1, t1, f2, t2) for t2 in tgts
-                                                    if t2 != f2 and t2 != back])
-                out += row
+            row_key = (left | BIT[t1]) << 12 | f1 << 6 | t1
+            row = rows.get(row_key)
+            if row is None:
+                # moving the first tile on: not straight back where it came from
+                row = rows[row_key] = tuple([(s, DIG_DIG, f1, t1, f2, t2) for f2 in squares_of(left | BIT[t1])
+                                             for t2 in tgts if t2 != f2 and (t2 != f1 or f2 != t1)])
+            out += row
     return out
 
 
@@ -365,12 +383,46 @@ def piece_turns(st: State, s: int) -> list:
 
 def has_turn(heights, board, kinds, me: int, rules: Rules, used: int = -1) -> bool:
     """Whether `me` has any complete legal turn (draw offers do not count)."""
+    for s in range(SQUARES):
+        b = board[s]
+        if b >= 0 and b // 6 == me and b != used and _steps_then_digs(heights, board, me, s, kinds[b], rules):
+            return True
+    # nobody can step and dig: the other shapes decide (rare, so they are generated)
     masks = _Masks(heights, board, me)
     for s in range(SQUARES):
         b = board[s]
         if b >= 0 and b // 6 == me and b != used:
             if any(piece_turn_groups(heights, masks, s, kinds[b], rules, first=True)):
                 return True
+    return False
+
+
+def _steps_then_digs(heights, board, me: int, s: int, kind: int, rules: Rules) -> bool:
+    """Whether the piece on `s` has a basic move that steps first, then digs (every kind may), read off the squares
+    without generating any turn: a step to a neighbour (empty and at most one higher, or an enemy at least two
+    lower, or anywhere from the floor of the box under the ocean rule), then a dig from a neighbour of that square
+    with terrain and no enemy on it (samurai undermining: enemies too) onto another, empty, neighbour (or `s`)."""
+    hs = heights[s]
+    floor = rules.ocean and hs == 0
+    under_enemies = kind == SAMURAI and rules.samurai_undermining
+    for m in NEIGHBOURS[s]:
+        b = board[m]
+        if b < 0:
+            if heights[m] > hs + 1 and not floor:
+                continue
+        elif b // 6 == me or heights[m] > hs - 2:
+            continue
+        sources = targets = 0
+        for q in NEIGHBOURS[m]:
+            c = board[q]
+            empty = c < 0 or q == s
+            if empty:
+                targets |= BIT[q]
+            if heights[q] > 0 and (empty or c // 6 == me or under_enemies):
+                sources |= BIT[q]
+        # a source and a different target: not just one square that is both
+        if sources and targets and (sources != targets or sources & (sources - 1)):
+            return True
     return False
 
 
