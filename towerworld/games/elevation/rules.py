@@ -270,7 +270,8 @@ def _dig_move(key):
         if row is None:
             if len(rows) >= _TABLE_LIMIT // 16:
                 rows.clear()
-            row = rows[row_key] = tuple([(s, DIG_MOVE, f, t, m) for t in squares_of(targets & ~bit)
+            by_target = _turns_of(DIG_MOVE, s)[f]
+            row = rows[row_key] = tuple([by_step[m] for t in squares_of(targets & ~bit) for by_step in (by_target[t],)
                                          for m in squares_of((after_f & ~BIT[t]) | (raised & BIT[t]))])
         out += row
     return out
@@ -287,7 +288,10 @@ def _move_dig(s: int, steps: int, dig_from: int, vacated: int) -> list:
         if row is None:
             if len(rows) >= _TABLE_LIMIT // 16:
                 rows.clear()
-            row = rows[row_key] = tuple(_then_dig((MOVE_DIG, s) + row_key))
+            by_source = _turns_of(MOVE_DIG, s)[m]
+            tgts = squares_of(row_key[2])
+            row = rows[row_key] = tuple([by_target[t] for f in squares_of(row_key[1]) for by_target in (by_source[f],)
+                                         for t in tgts if t != f])
         out += row
     return out
 
@@ -346,11 +350,42 @@ def _dig_dig(key):
             row_key = (left | BIT[t1]) << 12 | f1 << 6 | t1
             row = rows.get(row_key)
             if row is None:
+                by_source = _turns_of(DIG_DIG, s)[f1][t1]
                 # moving the first tile on: not straight back where it came from
-                row = rows[row_key] = tuple([(s, DIG_DIG, f1, t1, f2, t2) for f2 in squares_of(left | BIT[t1])
+                row = rows[row_key] = tuple([by_target[t2] for f2 in squares_of(left | BIT[t1])
+                                             for by_target in (by_source[f2],)
                                              for t2 in tgts if t2 != f2 and (t2 != f1 or f2 != t1)])
             out += row
     return out
+
+
+_TURNS: dict = {}      # (shape, square) -> every turn of that shape on the square, by square of each action (kept)
+
+
+def _turns_of(shape: int, s: int) -> list:
+    """The square's turns of a shape as nested lists indexed by squares, in the order of the move's items: rows share
+    these tuples instead of making their own (fewer objects for the garbage collector to visit, less memory)."""
+    found = _TURNS.get((shape, s))
+    if found is None:
+        near = NEIGHBOURS[s]
+        found = [None] * SQUARES
+        if shape == DIG_MOVE:
+            for f in near:
+                found[f] = [None if t == f or t not in near else [(s, DIG_MOVE, f, t, m) if m in near else None
+                                                                  for m in range(SQUARES)] for t in range(SQUARES)]
+        elif shape == MOVE_DIG:
+            for m in near:
+                after = NEIGHBOURS[m]
+                found[m] = [None if f not in after else [(s, MOVE_DIG, m, f, t) if t in after and t != f else None
+                                                         for t in range(SQUARES)] for f in range(SQUARES)]
+        else:
+            for f1 in near:
+                found[f1] = [None if t1 == f1 or t1 not in near else
+                             [None if f2 not in near else [(s, DIG_DIG, f1, t1, f2, t2) if t2 in near and t2 != f2
+                                                           else None for t2 in range(SQUARES)]
+                              for f2 in range(SQUARES)] for t1 in range(SQUARES)]
+        _TURNS[(shape, s)] = found
+    return found
 
 
 def all_turns(st: State) -> list:
