@@ -205,7 +205,17 @@ def piece_turn_groups(heights, masks: _Masks, s: int, kind: int, rules: Rules, f
         if first and group:
             return groups
     if kind == FISH:
-        codes = tuple(_leap_code(heights, masks, s, end, mid, anywhere, rules.ocean) for end, mid in LEAPS[s])
+        found = []
+        for end, mid in LEAPS[s]:
+            code = 0
+            if empty & BIT[mid]:
+                at_end = 0 if empty & BIT[end] else 1 if enemy & BIT[end] else 2
+                leap = (hs, heights[mid], heights[end], at_end, rules.ocean)
+                code = _LEAP_CODES.get(leap)
+                if code is None:
+                    code = _LEAP_CODES[leap] = _leap_code(*leap)
+            found.append(code)
+        codes = tuple(found)
         if sources and targets and any(codes):
             key = (FISH_DIG_LEAP, s, sources, targets, codes)
             group = table.get(key)
@@ -302,21 +312,23 @@ def _then_dig(key):
     return [(s, kind, m, f, t) for f in squares_of(sources) for t in tgts if t != f]
 
 
-def _leap_code(heights, masks: _Masks, s: int, end: int, mid: int, anywhere: bool, ocean: bool) -> int:
-    """Whether the fish may leap from `s` over `mid` to `end` once a dig changed the middle square's height by -1, 0
-    or +1: bits 1, 2 and 4. Each step obeys the climb rule, the middle square must be empty, a capture only at the
-    end."""
-    if not masks.empty & BIT[mid]:
-        return 0
+_LEAP_CODES: dict = {}      # (heights of the start, middle and end, who is at the end, ocean) -> leap code
+
+
+def _leap_code(hs: int, hmid: int, hend: int, at_end: int, ocean: bool) -> int:
+    """Whether the fish may leap from a square `hs` high over an empty middle square `hmid` high to an end square
+    `hend` high (at_end: 0 empty, 1 an enemy, 2 its own side) once a dig changed the middle square's height by -1, 0
+    or +1: bits 1, 2 and 4. Each step obeys the climb rule (from the floor of the box under the ocean rule, any
+    climb), a capture only at the end."""
     code = 0
     for bit, change in ((1, -1), (2, 0), (4, 1)):
-        hmid = heights[mid] + change
-        if hmid < 0 or (hmid - heights[s] > 1 and not anywhere):
+        h = hmid + change
+        if h < 0 or (h - hs > 1 and not (ocean and hs == 0)):
             continue
-        if masks.empty & BIT[end]:
-            if heights[end] - hmid <= 1 or (ocean and hmid == 0):
+        if at_end == 0:
+            if hend - h <= 1 or (ocean and h == 0):
                 code |= bit
-        elif masks.enemy & BIT[end] and hmid - heights[end] >= 2:
+        elif at_end == 1 and h - hend >= 2:
             code |= bit
     return code
 
