@@ -103,3 +103,20 @@ def test_has_turn_on_a_hemmed_in_side():
     assert reference_turns(st) == [(DRAW, 0)] and not has_turn(st.heights, st.board, st.kinds, 0, st.rules)
     st = G.position({"a1": "samurai:0:a", "d4": "fish:0:c", "f6": "samurai:1:f"}, heights=heights)
     assert has_turn(st.heights, st.board, st.kinds, 0, st.rules)
+
+
+@pytest.mark.parametrize("n", range(len(OPTION_SETS)))
+def test_a_state_keeps_its_masks_up_to_date(n):
+    """Each turn updates the state's own masks (each side's squares, the squares of each height) instead of the
+    generator reading the whole board again: along random games (digs down to the floor of the box, captures) they
+    are exactly the masks read from the heights and the board."""
+    from towerworld.games.elevation.board import BIT, SQUARES
+    from towerworld.games.elevation.rules import _Masks
+    for st in _positions(OPTION_SETS[n], seed=300 + n, count=40):
+        sides = tuple(sum(BIT[s] for s in range(SQUARES) if st.board[s] >= 0 and st.board[s] // 6 == side)
+                      for side in (0, 1))
+        assert st.occupied == sides
+        assert st.levels == tuple(sum(BIT[s] for s in range(SQUARES) if st.heights[s] == h)
+                                  for h in range(max(st.heights) + 1))
+        fast, read = _Masks.of(st), _Masks(st.heights, st.board, st.mover)
+        assert [getattr(fast, a) for a in _Masks.__slots__] == [getattr(read, a) for a in _Masks.__slots__]

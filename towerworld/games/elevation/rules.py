@@ -60,6 +60,10 @@ class State:
     outcome: int           # ONGOING, WIN0, WIN1, DRAWN
     reason: str            # why the game ended (a key of REASONS)
     rules: Rules
+    # the same position as bit masks (bit s: square s), kept up to date by each turn so that turn generation needs
+    # no pass over the board: each side's squares, and the squares of each height (levels[h]: h high, up to the top)
+    occupied: tuple
+    levels: tuple
 
 
 def side_of(piece: int) -> int:
@@ -94,8 +98,10 @@ def build_state(rules: Rules, heights, placement: dict, kinds: tuple, mover: int
         pos[piece] = s
     height_row, board_row = tuple(heights), tuple(board)
     key = position_key(height_row, board_row, kinds, mover, -1)
+    occupied = tuple(sum(BIT[s] for s in pos[side * 6:side * 6 + 6] if s >= 0) for side in (0, 1))
+    levels = tuple(sum(BIT[s] for s in range(SQUARES) if height_row[s] == h) for h in range(max(height_row) + 1))
     return State(tuple(stacks), height_row, board_row, tuple(pos), kinds, mover, 0, False, -1, 0, (key,), ONGOING, "",
-                 rules)
+                 rules, occupied, levels)
 
 
 # ---- turn generation ------------------------------------------------------------------------------------------------
@@ -126,6 +132,25 @@ class _Masks:
             le.append(acc)
         le += (ALL_SQUARES, ALL_SQUARES, ALL_SQUARES)
         self.le = le
+
+    @classmethod
+    def of(cls, st: State) -> _Masks:
+        """The masks of a state for its mover, from the state's own masks (the same as `_Masks(heights, board, me)`)."""
+        masks = cls.__new__(cls)
+        levels = st.levels
+        red, blue = st.occupied
+        masks.empty = ALL_SQUARES & ~(red | blue)
+        masks.enemy = blue if st.mover == 0 else red
+        masks.terrain = ALL_SQUARES & ~levels[0]
+        masks.ones = levels[1] if len(levels) > 1 else 0
+        le = [0, 0, 0]
+        acc = 0
+        for level in levels:
+            acc |= level
+            le.append(acc)
+        le += (ALL_SQUARES, ALL_SQUARES, ALL_SQUARES)
+        masks.le = le
+        return masks
 
 
 _TABLE: dict = {}
@@ -411,7 +436,7 @@ def all_turns(st: State) -> list:
     if rules.draw_offers and not st.offered and st.used < 0:
         out.append((DRAW, OFFER))
     heights, board, kinds, me, used = st.heights, st.board, st.kinds, st.mover, st.used
-    masks = _Masks(heights, board, me)
+    masks = _Masks.of(st)
     for s in sorted(st.pos[me * 6:me * 6 + 6]):          # by square: the moves come out sorted
         if s >= 0 and board[s] != used:
             for group in piece_turn_groups(heights, masks, s, kinds[board[s]], rules):
@@ -424,7 +449,7 @@ def piece_turns(st: State, s: int) -> list:
     b = st.board[s] if 0 <= s < SQUARES else -1
     if st.outcome != ONGOING or st.phase != 0 or b < 0 or b // 6 != st.mover or b == st.used:
         return []
-    masks = _Masks(st.heights, st.board, st.mover)
+    masks = _Masks.of(st)
     return [m for group in piece_turn_groups(st.heights, masks, s, st.kinds[b], st.rules) for m in group]
 
 
@@ -483,7 +508,10 @@ def advance(st: State, move) -> State:
     heights = list(st.heights)
     board = list(st.board)
     pos = list(st.pos)
+    occupied = list(st.occupied)
+    levels = list(st.levels)
     piece = board[move[0]]
+    side = piece // 6
     here = move[0]
     captured = False
     for act in turn_actions(move):
@@ -492,22 +520,35 @@ def advance(st: State, move) -> State:
             src = stacks[f]
             stacks[f] = src[:-1]
             stacks[t] = stacks[t] + src[-1:]
-            heights[f] -= 1
-            heights[t] += 1
+            hf, ht = heights[f], heights[t]
+            levels[hf] &= ~BIT[f]
+            levels[hf - 1] |= BIT[f]
+            levels[ht] &= ~BIT[t]
+            if ht + 1 == len(levels):
+                levels.append(0)
+            levels[ht + 1] |= BIT[t]
+            heights[f] = hf - 1
+            heights[t] = ht + 1
         else:
             to = act[1]
             victim = board[to]
             if victim >= 0:
                 pos[victim] = -1
+                occupied[1 - side] &= ~BIT[to]
                 captured = True
             board[here] = -1
             board[to] = piece
             pos[piece] = to
+            occupied[side] = occupied[side] & ~BIT[here] | BIT[to]
             here = to
-    return _after_turn(st, tuple(stacks), tuple(heights), tuple(board), tuple(pos), piece, captured)
+    while not levels[-1]:            # the top level emptied: the levels end at the new top
+        levels.pop()
+    return _after_turn(st, tuple(stacks), tuple(heights), tuple(board), tuple(pos), piece, captured,
+                       (occupied[0], occupied[1]), tuple(levels))
 
 
-def _after_turn(st: State, stacks, heights, board, pos, piece: int, captured: bool) -> State:
+def _after_turn(st: State, stacks, heights, board, pos, piece: int, captured: bool, occupied: tuple,
+                levels: tuple) -> State:
     """Who moves next and whether the game ended: the opponent has no piece, or no complete turn (a win); the third
     repetition or the move cap (a draw); in that order."""
     rules, me = st.rules, st.mover
@@ -531,7 +572,7 @@ def _after_turn(st: State, stacks, heights, board, pos, piece: int, captured: bo
     elif turns >= rules.move_cap:
         outcome, reason = DRAWN, "cap"
     return State(stacks, heights, board, pos, st.kinds, mover, 0, st.offered if mover == me else False, used, turns,
-                 history, outcome, reason, rules)
+                 history, outcome, reason, rules, occupied, levels)
 
 
 def _answer_draw(st: State, what: int) -> State:
