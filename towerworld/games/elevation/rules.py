@@ -230,17 +230,17 @@ def piece_turn_groups(heights, masks: _Masks, s: int, kind: int, rules: Rules, f
         if first and group:
             return groups
     if kind == FISH:
-        found = []
+        leap_codes = []
         for end, mid in LEAPS[s]:
-            code = 0
+            code: int | None = 0
             if empty & BIT[mid]:
                 at_end = 0 if empty & BIT[end] else 1 if enemy & BIT[end] else 2
                 leap = (hs, heights[mid], heights[end], at_end, rules.ocean)
                 code = _LEAP_CODES.get(leap)
                 if code is None:
                     code = _LEAP_CODES[leap] = _leap_code(*leap)
-            found.append(code)
-        codes = tuple(found)
+            leap_codes.append(code)
+        codes = tuple(leap_codes)
         if sources and targets and any(codes):
             key = (FISH_DIG_LEAP, s, sources, targets, codes)
             group = table.get(key)
