@@ -232,14 +232,13 @@ def piece_turn_groups(heights, masks: _Masks, s: int, kind: int, rules: Rules, f
     if kind == FISH:
         leap_codes = []
         for end, mid in LEAPS[s]:
-            code: int | None = 0
             if empty & BIT[mid]:
                 at_end = 0 if empty & BIT[end] else 1 if enemy & BIT[end] else 2
                 leap = (hs, heights[mid], heights[end], at_end, rules.ocean)
-                code = _LEAP_CODES.get(leap)
-                if code is None:
-                    code = _LEAP_CODES[leap] = _leap_code(*leap)
-            leap_codes.append(code)
+                known = _LEAP_CODES.get(leap)
+                leap_codes.append(known if known is not None else _LEAP_CODES.setdefault(leap, _leap_code(*leap)))
+            else:
+                leap_codes.append(0)
         codes = tuple(leap_codes)
         if sources and targets and any(codes):
             key = (FISH_DIG_LEAP, s, sources, targets, codes)
