@@ -156,7 +156,6 @@ class _Masks:
 _TABLE: dict = {}
 _TABLE_LIMIT = 80_000          # keys; all tables are dropped past this (3,000 random positions: 200 MB in all)
 _ROWS: dict = {}               # (square, targets) -> the dragon's rows of second digs (see _dig_dig)
-_DIG_MOVE_ROWS: tuple[dict, ...] = tuple({} for _ in range(SQUARES))   # per square: rows of steps after a dig
 _MOVE_DIG_ROWS: tuple[dict, ...] = tuple({} for _ in range(SQUARES))   # per square: rows of digs after a step
 NEAR2_MASK = tuple(sum(BIT[q] for q in range(SQUARES) if distance(s, q) <= 2) for s in range(SQUARES))
 
@@ -165,7 +164,7 @@ def clear_tables() -> None:
     """Forget every remembered group and row (measurements from a cold start)."""
     _TABLE.clear()
     _ROWS.clear()
-    for rows in _DIG_MOVE_ROWS + _MOVE_DIG_ROWS:
+    for rows in _MOVE_DIG_ROWS:
         rows.clear()
 
 
@@ -289,25 +288,17 @@ def piece_turn_groups(heights, masks: _Masks, s: int, kind: int, rules: Rules, f
 
 
 def _dig_move(key):
-    """Dig then step, assembled from rows: a row is every dig from one source and the steps after each, so it depends
-    only on the square, the source, the targets and where the piece may step once the source is lowered (rows are
-    shared between groups: a group is new when any neighbour changed, a row only when its own facts did)."""
+    """Dig then step: each dig, then every step the dig leaves open, taken from the square's own move tuples."""
     _, s, sources, targets, lowered, level, raised = key
-    rows = _DIG_MOVE_ROWS[s]
+    by_source = _turns_of(DIG_MOVE, s)
     out: list = []
     for f in squares_of(sources):
         # the dig lowers f and raises t; every other neighbour keeps its height
         bit = BIT[f]
         after_f = (level & ~bit) | (lowered & bit)
-        row_key = (f, after_f, targets & ~bit, raised & ~bit)
-        row = rows.get(row_key)
-        if row is None:
-            if len(rows) >= _TABLE_LIMIT // 16:
-                rows.clear()
-            by_target = _turns_of(DIG_MOVE, s)[f]
-            row = rows[row_key] = tuple([by_step[m] for t in squares_of(targets & ~bit) for by_step in (by_target[t],)
-                                         for m in squares_of((after_f & ~BIT[t]) | (raised & BIT[t]))])
-        out += row
+        by_target = by_source[f]
+        out += [by_step[m] for t in squares_of(targets & ~bit) for by_step in (by_target[t],)
+                for m in squares_of((after_f & ~BIT[t]) | (raised & BIT[t]))]
     return out
 
 
