@@ -155,7 +155,6 @@ class _Masks:
 
 _TABLE: dict = {}
 _TABLE_LIMIT = 80_000          # keys; all tables are dropped past this (3,000 random positions: 200 MB in all)
-_ROWS: dict = {}               # (square, targets) -> the dragon's rows of second digs (see _dig_dig)
 _MOVE_DIG_ROWS: tuple[dict, ...] = tuple({} for _ in range(SQUARES))   # per square: rows of digs after a step
 NEAR2_MASK = tuple(sum(BIT[q] for q in range(SQUARES) if distance(s, q) <= 2) for s in range(SQUARES))
 
@@ -163,13 +162,12 @@ NEAR2_MASK = tuple(sum(BIT[q] for q in range(SQUARES) if distance(s, q) <= 2) fo
 def clear_tables() -> None:
     """Forget every remembered group and row (measurements from a cold start)."""
     _TABLE.clear()
-    _ROWS.clear()
     for rows in _MOVE_DIG_ROWS:
         rows.clear()
 
 
 def _store(key, moves) -> tuple:
-    if len(_TABLE) >= _TABLE_LIMIT or len(_ROWS) >= _TABLE_LIMIT // 8:
+    if len(_TABLE) >= _TABLE_LIMIT:
         clear_tables()
     group = _TABLE[key] = tuple(moves)
     return group
@@ -360,29 +358,20 @@ def _dig_leap(key):
 
 
 def _dig_dig(key):
-    """The dragon's two digs, assembled from rows: a row is every second dig after one first dig, so it depends only
-    on the square, the targets and the squares left to dig from (a new group mostly differs in a few first digs)."""
+    """The dragon's two digs, from the square's own move tuples: a square that held one tile has none left for the
+    second dig; the first dig's target has one now; the second may not put the first tile straight back."""
     _, s, sources, single, targets = key
-    rows = _ROWS.get((s, targets))
-    if rows is None:
-        rows = _ROWS[(s, targets)] = {}
+    by_first = _turns_of(DIG_DIG, s)
     tgts = squares_of(targets)
     out: list = []
     for f1 in squares_of(sources):
-        # a square that held one tile has none left for the second dig; the first dig's target has one now
         left = sources & ~BIT[f1] if single & BIT[f1] else sources
+        by_target = by_first[f1]
         for t1 in tgts:
-            if t1 == f1:
-                continue
-            row_key = (left | BIT[t1]) << 12 | f1 << 6 | t1
-            row = rows.get(row_key)
-            if row is None:
-                by_source = _turns_of(DIG_DIG, s)[f1][t1]
-                # moving the first tile on: not straight back where it came from
-                row = rows[row_key] = tuple([by_target[t2] for f2 in squares_of(left | BIT[t1])
-                                             for by_target in (by_source[f2],)
-                                             for t2 in tgts if t2 != f2 and (t2 != f1 or f2 != t1)])
-            out += row
+            if t1 != f1:
+                by_source = by_target[t1]
+                out += [by_second[t2] for f2 in squares_of(left | BIT[t1]) for by_second in (by_source[f2],)
+                        for t2 in tgts if t2 != f2 and (t2 != f1 or f2 != t1)]
     return out
 
 
