@@ -3,11 +3,13 @@
 Turn generation is the hot path of search. A piece's turns depend only on a few facts about the squares around it
 (which neighbours can give a tile, which can take one, which can be stepped onto at each height change a dig can
 make), so each piece's turns are looked up in a table keyed by those facts as bit masks over the 36 squares, and
-generated only the first time a key is met. The table holds shared move tuples; it is emptied when it grows large.
-The two biggest shapes (a dig then a step; the dragon's two digs: most of a position's 1,000 to 5,000 turns) are
-assembled from rows when their group is new: a row (the steps after one dig; the second digs after one first dig and
-one second source) depends on fewer squares than the group, so a position a search meets for the first time mostly
-reuses rows. `reference.py` is the plain generator this one is tested and timed against.
+generated only the first time a key is met: one group per shape (a dig then a step; a step then a dig; the fish's
+leaps; the dragon's two digs; its steps), about 18 lookups a position. The state carries the masks (each side's
+squares, the squares of each height), which each turn updates, so a position is never read square by square. A new
+group takes its moves from the square's own tuples of every turn of that shape (built once a square, see
+`_turns_of`): nothing is made per move, and the garbage collector has nothing new to visit; a step then a dig is
+assembled from rows (the digs after one step), which depend on fewer squares than the group. The table is emptied
+when it grows large. `reference.py` is the plain generator this one is tested and timed against.
 """
 from __future__ import annotations
 
@@ -154,13 +156,14 @@ class _Masks:
 
 
 _TABLE: dict = {}
-_TABLE_LIMIT = 80_000          # keys; all tables are dropped past this (3,000 random positions: 200 MB in all)
+_TABLE_LIMIT = 80_000          # keys; all tables are dropped past this (3,000 random positions: 22,000 keys, 38 MB)
 _MOVE_DIG_ROWS: tuple[dict, ...] = tuple({} for _ in range(SQUARES))   # per square: rows of digs after a step
 NEAR2_MASK = tuple(sum(BIT[q] for q in range(SQUARES) if distance(s, q) <= 2) for s in range(SQUARES))
 
 
 def clear_tables() -> None:
-    """Forget every remembered group and row (measurements from a cold start)."""
+    """Forget every remembered group and row (measurements from a cold start). Each square's move tuples (`_TURNS`)
+    and the fish's leap codes stay: they are fixed facts of the board, like the neighbour tables."""
     _TABLE.clear()
     for rows in _MOVE_DIG_ROWS:
         rows.clear()
