@@ -150,7 +150,7 @@ SEARCH_WHY = {
     "ziggurat": "the placing playouts (games/ziggurat/playout.py) are about 80% of a simulation, "
                 "8 determinizations share the budget",
     "elevation": "the default opponent (strategy.py) spends its time on the forcing check (forced_gain) and its "
-                 "evaluation (static_eval, threats); turn generation is about a tenth",
+                 "evaluation (static_eval, threats); turn generation (rules.py) is under a tenth",
 }
 
 

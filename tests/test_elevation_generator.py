@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -69,3 +70,53 @@ def test_the_reference_knows_the_rules():
     assert (a1, 0, 1, 7, 6) in turns                                 # onto a2, one step up
     assert (a1, 0, 1, 6, 6) not in turns and (a1, 0, 1, 6, 7) in turns  # a2 raised to 5: two steps up, refused
     assert not any(m[1] == 0 and m[2] == 35 for m in turns)          # no dig from a square not adjacent
+
+
+@pytest.mark.parametrize("n", range(len(OPTION_SETS)))
+def test_the_quick_step_then_dig_check_agrees_with_the_reference(n):
+    """`has_turn` first asks each piece whether it can step, then dig ("A "Basic Move" is to either dig, then
+    move...or...move, then dig") without generating turns; that answer must be exactly whether the reference finds
+    such a turn, for both sides, including crowded late positions where pieces are hemmed in."""
+    from towerworld.games.elevation.board import MOVE_DIG
+    from towerworld.games.elevation.reference import _piece_turns
+    from towerworld.games.elevation.rules import _steps_then_digs
+    options = OPTION_SETS[n]
+    checked = {True: 0, False: 0}
+    for st in _positions(options, seed=200 + n, count=40):
+        for side in (0, 1):
+            view = st if side == st.mover else replace(st, mover=side)
+            for s in st.pos[side * 6:side * 6 + 6]:
+                if s < 0:
+                    continue
+                kind = st.kinds[st.board[s]]
+                expected = any(m[1] == MOVE_DIG for m in _piece_turns(view, s, kind))
+                assert _steps_then_digs(st.heights, st.board, side, s, kind, st.rules) == expected, (options, s)
+                checked[expected] += 1
+    assert checked[True] > 100 and checked[False] > 0, checked
+
+
+def test_has_turn_on_a_hemmed_in_side():
+    """"You may not climb up more than one vertical step": a samurai in a pit with no empty square it can climb to has
+    no turn at all, and another piece of its side that can step and dig gives the side a turn again."""
+    heights = {"a1": 0, "b1": 5, "a2": 5, "b2": 5}
+    st = G.position({"a1": "samurai:0:a", "f6": "samurai:1:f"}, heights=heights)
+    assert reference_turns(st) == [(DRAW, 0)] and not has_turn(st.heights, st.board, st.kinds, 0, st.rules)
+    st = G.position({"a1": "samurai:0:a", "d4": "fish:0:c", "f6": "samurai:1:f"}, heights=heights)
+    assert has_turn(st.heights, st.board, st.kinds, 0, st.rules)
+
+
+@pytest.mark.parametrize("n", range(len(OPTION_SETS)))
+def test_a_state_keeps_its_masks_up_to_date(n):
+    """Each turn updates the state's own masks (each side's squares, the squares of each height) instead of the
+    generator reading the whole board again: along random games (digs down to the floor of the box, captures) they
+    are exactly the masks read from the heights and the board."""
+    from towerworld.games.elevation.board import BIT, SQUARES
+    from towerworld.games.elevation.rules import _Masks
+    for st in _positions(OPTION_SETS[n], seed=300 + n, count=40):
+        sides = tuple(sum(BIT[s] for s in range(SQUARES) if st.board[s] >= 0 and st.board[s] // 6 == side)
+                      for side in (0, 1))
+        assert st.occupied == sides
+        assert st.levels == tuple(sum(BIT[s] for s in range(SQUARES) if st.heights[s] == h)
+                                  for h in range(max(st.heights) + 1))
+        fast, read = _Masks.of(st), _Masks(st.heights, st.board, st.mover)
+        assert [getattr(fast, a) for a in _Masks.__slots__] == [getattr(read, a) for a in _Masks.__slots__]

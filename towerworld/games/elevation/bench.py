@@ -5,7 +5,8 @@ the tables have not seen. `elevation_legal_moves_us` (the goal) is the search's 
 along random games, each generated for the first time right after its parent, with tables that hold only other games'
 positions, as in a process that has played before ("fresh"). Beside it: positions along those other games from emptied
 tables ("cold"), the same positions once more ("warm"), and the plain reference generator (reference.py) on them. CPU
-time per position, medians of three rounds.
+time per position, medians of three rounds. Applying a turn: with its events (`apply_unchecked`) and the search's
+`advance`, CPU time a turn over 500 turns of one position, medians of three runs after one.
 """
 from __future__ import annotations
 
@@ -42,6 +43,17 @@ def _children(parents: list[State], per_parent: int, seed: int) -> list[tuple[St
         kids = [advance(st, turns[rng.randrange(len(turns))]) for _ in range(per_parent)]
         out.append((st, [k for k in kids if k.outcome == ONGOING]))
     return out
+
+
+def _per_turn_us(apply_all, turns: int) -> float:
+    """CPU microseconds a turn of `apply_all()` (every turn applied once), the median of three runs after one."""
+    apply_all()
+    spent = []
+    for _ in range(3):
+        t0 = time.process_time()
+        apply_all()
+        spent.append(time.process_time() - t0)
+    return statistics.median(spent) / turns * 1e6
 
 
 def legal_moves_us(positions: list[State], rounds: int, generate=all_turns) -> float:
@@ -102,27 +114,28 @@ def rows(seconds: float = 2.0) -> list[tuple]:
     reference = legal_moves_us(positions[::4], 1, reference_turns)
     st = positions[len(positions) // 2]
     turns = all_turns(st)[1:501]
-    t0 = time.perf_counter()
-    for m in turns:
-        GAME.apply_unchecked(st, m)
-    apply_us = (time.perf_counter() - t0) / len(turns) * 1e6
+    apply_us = _per_turn_us(lambda: [GAME.apply_unchecked(st, m) for m in turns], len(turns))
+    advance_us = _per_turn_us(lambda: [advance(st, m) for m in turns], len(turns))
     legal_us = round(statistics.median(fresh), 1)
+    warm_us = statistics.median(warm)
     sims = round(mcts_sims_per_s(seconds))
     return [
         ("elevation_legal_moves_per_position", round(moves), "", "moves"),
         ("elevation_legal_moves_us", legal_us, "<= 48", "us (fresh positions)",
-         _note(legal_us, 48, f"about {round(moves):,} turns a position; a fresh child misses the tables for the groups "
-                             "its parent's turn changed (a 6x6 board of king-move neighbours: most groups near the "
-                             f"move), and even all hits (warm, {statistics.median(warm):.0f} us) look up some 40 "
-                             "groups and copy every turn into the list")),
+         _note(legal_us, 48, f"about {round(moves):,} turns a position; a fresh child rebuilds the groups its "
+                             "parent's turn changed (on a 6x6 board of king-move neighbours most pieces are near the "
+                             f"move: {max(legal_us - warm_us, 0):.0f} us over a warm position), and even when every "
+                             f"group is known (warm, {warm_us:.0f} us) a position costs some 18 lookups with their "
+                             "keys and copying every turn into the list")),
         ("elevation_legal_moves_us_cold", round(statistics.median(cold), 1), "", "us (emptied tables)"),
         ("elevation_legal_moves_us_warm", round(statistics.median(warm), 1), "", "us (seen before)"),
         ("elevation_legal_moves_us_reference", round(reference), "", "us (plain generator)"),
         ("elevation_apply_us", round(apply_us, 1), "<= 50", "us", _note(apply_us, 50, "see a profile")),
+        ("elevation_advance_us", round(advance_us, 1), "", "us (the search's apply, no events)"),
         ("elevation_mcts_sims_per_s", sims, ">= 4000", "sims/s (CPU)",
          _note(sims, 4000, "the default opponent (strategy.py) spends up to half its time on the forcing check "
                            "(forced_gain) and most of a simulation in its evaluation (static_eval, threats); turn "
-                           "generation is about a tenth", at_most=False)),
+                           "generation (rules.py) is under a tenth", at_most=False)),
     ]
 
 

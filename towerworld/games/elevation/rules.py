@@ -3,11 +3,13 @@
 Turn generation is the hot path of search. A piece's turns depend only on a few facts about the squares around it
 (which neighbours can give a tile, which can take one, which can be stepped onto at each height change a dig can
 make), so each piece's turns are looked up in a table keyed by those facts as bit masks over the 36 squares, and
-generated only the first time a key is met. The table holds shared move tuples; it is emptied when it grows large.
-The two biggest shapes (a dig then a step; the dragon's two digs: most of a position's 1,000 to 5,000 turns) are
-assembled from rows when their group is new: a row (the steps after one dig; the second digs after one first dig and
-one second source) depends on fewer squares than the group, so a position a search meets for the first time mostly
-reuses rows. `reference.py` is the plain generator this one is tested and timed against.
+generated only the first time a key is met: one group per shape (a dig then a step; a step then a dig; the fish's
+leaps; the dragon's two digs; its steps), about 18 lookups a position. The state carries the masks (each side's
+squares, the squares of each height), which each turn updates, so a position is never read square by square. A new
+group takes its moves from the square's own tuples of every turn of that shape (built once a square, see
+`_turns_of`): nothing is made per move, and the garbage collector has nothing new to visit; a step then a dig is
+assembled from rows (the digs after one step), which depend on fewer squares than the group. The table is emptied
+when it grows large. `reference.py` is the plain generator this one is tested and timed against.
 """
 from __future__ import annotations
 
@@ -17,8 +19,8 @@ from towerworld.engine.game import TERMINAL, BadNotation, Event, EventKind, Game
 from towerworld.games.elevation import layout, notation
 from towerworld.games.elevation.board import (
     ACCEPT, ADJACENT, BIT, DECLINE, DIG_DIG, DIG_MOVE, DRAGON, DRAW, FISH, FISH_DIG_LEAP, FISH_LEAP_DIG, KIND_NAMES,
-    LEAPS, LONE_STEP, MOVE_DIG, MOVE_MOVE, NEIGHBOUR_MASK, OFFER, PIECES, SAMURAI, SETUPS, SIDE_NAMES,
-    SQUARES, TERRAIN_PRESETS, UNDERMINE, home_square, square_name, squares_of, turn_actions)
+    LEAPS, LONE_STEP, MOVE_DIG, MOVE_MOVE, NEIGHBOUR_MASK, NEIGHBOURS, OFFER, PIECES, SAMURAI, SETUPS, SIDE_NAMES,
+    SQUARES, TERRAIN_PRESETS, UNDERMINE, distance, home_square, square_name, squares_of, turn_actions)
 
 ONGOING, WIN0, WIN1, DRAWN = -1, 0, 1, 2
 ALL_SQUARES = (1 << SQUARES) - 1
@@ -60,6 +62,10 @@ class State:
     outcome: int           # ONGOING, WIN0, WIN1, DRAWN
     reason: str            # why the game ended (a key of REASONS)
     rules: Rules
+    # the same position as bit masks (bit s: square s), kept up to date by each turn so that turn generation needs
+    # no pass over the board: each side's squares, and the squares of each height (levels[h]: h high, up to the top)
+    occupied: tuple
+    levels: tuple
 
 
 def side_of(piece: int) -> int:
@@ -70,8 +76,14 @@ def position_key(heights: tuple, board: tuple, kinds: tuple, mover: int, used: i
     """Identity of a position for repetition: heights, which kind of piece of which side stands where, who moves.
 
     Tile identity does not count. Python's hash of a tuple of ints is the same in every process."""
-    codes = tuple(0 if b < 0 else 1 + (b // 6) * 3 + kinds[b] for b in board)
-    return hash((heights, codes, mover, used))
+    code_of = _CODES.get(kinds)
+    if code_of is None:
+        # piece -> 1 + side * 3 + kind; the last entry, 0, is what an empty square's -1 reads
+        code_of = _CODES[kinds] = tuple(1 + (b // 6) * 3 + kinds[b] for b in range(PIECES)) + (0,)
+    return hash((heights, tuple(map(code_of.__getitem__, board)), mover, used))
+
+
+_CODES: dict = {}       # a game's kinds -> each piece's code in position keys
 
 
 def build_state(rules: Rules, heights, placement: dict, kinds: tuple, mover: int = 0) -> State:
@@ -88,8 +100,10 @@ def build_state(rules: Rules, heights, placement: dict, kinds: tuple, mover: int
         pos[piece] = s
     height_row, board_row = tuple(heights), tuple(board)
     key = position_key(height_row, board_row, kinds, mover, -1)
+    occupied = tuple(sum(BIT[s] for s in pos[side * 6:side * 6 + 6] if s >= 0) for side in (0, 1))
+    levels = tuple(sum(BIT[s] for s in range(SQUARES) if height_row[s] == h) for h in range(max(height_row) + 1))
     return State(tuple(stacks), height_row, board_row, tuple(pos), kinds, mover, 0, False, -1, 0, (key,), ONGOING, "",
-                 rules)
+                 rules, occupied, levels)
 
 
 # ---- turn generation ------------------------------------------------------------------------------------------------
@@ -121,23 +135,42 @@ class _Masks:
         le += (ALL_SQUARES, ALL_SQUARES, ALL_SQUARES)
         self.le = le
 
+    @classmethod
+    def of(cls, st: State) -> _Masks:
+        """The masks of a state for its mover, from the state's own masks (the same as `_Masks(heights, board, me)`)."""
+        masks = cls.__new__(cls)
+        levels = st.levels
+        red, blue = st.occupied
+        masks.empty = ALL_SQUARES & ~(red | blue)
+        masks.enemy = blue if st.mover == 0 else red
+        masks.terrain = ALL_SQUARES & ~levels[0]
+        masks.ones = levels[1] if len(levels) > 1 else 0
+        le = [0, 0, 0]
+        acc = 0
+        for level in levels:
+            acc |= level
+            le.append(acc)
+        le += (ALL_SQUARES, ALL_SQUARES, ALL_SQUARES)
+        masks.le = le
+        return masks
+
 
 _TABLE: dict = {}
-_TABLE_LIMIT = 80_000          # keys; all tables are dropped past this (3,000 random positions: 200 MB in all)
-_ROWS: dict = {}               # (square, targets) -> the dragon's rows of second digs (see _dig_dig)
-_DIG_MOVE_ROWS: tuple[dict, ...] = tuple({} for _ in range(SQUARES))   # per square: rows of steps after a dig
+_TABLE_LIMIT = 80_000          # keys; all tables are dropped past this (3,000 random positions: 22,000 keys, 38 MB)
+_MOVE_DIG_ROWS: tuple[dict, ...] = tuple({} for _ in range(SQUARES))   # per square: rows of digs after a step
+NEAR2_MASK = tuple(sum(BIT[q] for q in range(SQUARES) if distance(s, q) <= 2) for s in range(SQUARES))
 
 
 def clear_tables() -> None:
-    """Forget every remembered group and row (measurements from a cold start)."""
+    """Forget every remembered group and row (measurements from a cold start). Each square's move tuples (`_TURNS`)
+    and the fish's leap codes stay: they are fixed facts of the board, like the neighbour tables."""
     _TABLE.clear()
-    _ROWS.clear()
-    for rows in _DIG_MOVE_ROWS:
+    for rows in _MOVE_DIG_ROWS:
         rows.clear()
 
 
 def _store(key, moves) -> tuple:
-    if len(_TABLE) >= _TABLE_LIMIT or len(_ROWS) >= _TABLE_LIMIT // 8:
+    if len(_TABLE) >= _TABLE_LIMIT:
         clear_tables()
     group = _TABLE[key] = tuple(moves)
     return group
@@ -186,18 +219,27 @@ def piece_turn_groups(heights, masks: _Masks, s: int, kind: int, rules: Rules, f
         if first and group:
             return groups
     if steps:
-        vacated = empty | BIT[s]
-        for m in squares_of(steps):
-            after = NEIGHBOUR_MASK[m]
-            key = (MOVE_DIG, s, m, after & diggable, after & vacated)
-            group = table.get(key)
-            if group is None:
-                group = _store(key, _then_dig(key))
-            groups.append(group)
-            if first and group:
-                return groups
+        region = NEAR2_MASK[s]
+        vacated = (empty | BIT[s]) & region
+        dig_from = diggable & region
+        key = (MOVE_DIG, s, steps, dig_from, vacated)
+        group = table.get(key)
+        if group is None:
+            group = _store(key, _move_dig(s, steps, dig_from, vacated))
+        groups.append(group)
+        if first and group:
+            return groups
     if kind == FISH:
-        codes = tuple(_leap_code(heights, masks, s, end, mid, anywhere, rules.ocean) for end, mid in LEAPS[s])
+        leap_codes = []
+        for end, mid in LEAPS[s]:
+            if empty & BIT[mid]:
+                at_end = 0 if empty & BIT[end] else 1 if enemy & BIT[end] else 2
+                leap = (hs, heights[mid], heights[end], at_end, rules.ocean)
+                known = _LEAP_CODES.get(leap)
+                leap_codes.append(known if known is not None else _LEAP_CODES.setdefault(leap, _leap_code(*leap)))
+            else:
+                leap_codes.append(0)
+        codes = tuple(leap_codes)
         if sources and targets and any(codes):
             key = (FISH_DIG_LEAP, s, sources, targets, codes)
             group = table.get(key)
@@ -219,6 +261,9 @@ def piece_turn_groups(heights, masks: _Masks, s: int, kind: int, rules: Rules, f
             if group is None:
                 group = _store(key, _dig_dig(key))
             groups.append(group)
+        # both steps (the second from where the first led) and the lone step: one group, keyed by every mask
+        reach = near & ((empty if anywhere else empty & le[i + 2]) | (enemy & le[i - 2]))
+        parts = [MOVE_MOVE, s, reach, steps]
         for m in squares_of(steps):
             hm = heights[m]
             j = hm + 3
@@ -227,16 +272,12 @@ def piece_turn_groups(heights, masks: _Masks, s: int, kind: int, rules: Rules, f
             # back to the square just left only after a capture: otherwise the turn changed nothing
             if enemy & BIT[m] and (hs <= hm + 1 or ocean_floor):
                 second |= BIT[s]
-            key = (MOVE_MOVE, s, m, second)
-            group = table.get(key)
-            if group is None:
-                group = _store(key, [(s, MOVE_MOVE, m, m2) for m2 in squares_of(second)])
-            groups.append(group)
-        reach = near & ((empty if anywhere else empty & le[i + 2]) | (enemy & le[i - 2]))
-        key = (LONE_STEP, s, reach)
+            parts.append(second)
+        key = tuple(parts)
         group = table.get(key)
         if group is None:
-            group = _store(key, [(s, LONE_STEP, m) for m in squares_of(reach)])
+            group = _store(key, [(s, MOVE_MOVE, m, m2) for m, second in zip(squares_of(steps), parts[4:])
+                                 for m2 in squares_of(second)] + [(s, LONE_STEP, m) for m in squares_of(reach)])
         groups.append(group)
     if rules.undermining:
         key = (UNDERMINE, s, near & enemy & terrain, targets)
@@ -248,27 +289,36 @@ def piece_turn_groups(heights, masks: _Masks, s: int, kind: int, rules: Rules, f
 
 
 def _dig_move(key):
-    """Dig then step, assembled from rows: a row is every step after one dig, so it depends only on the square, the
-    dig and where the piece may step then (rows are shared between groups)."""
+    """Dig then step: each dig, then every step the dig leaves open, taken from the square's own move tuples."""
     _, s, sources, targets, lowered, level, raised = key
-    rows = _DIG_MOVE_ROWS[s]
-    tgts = squares_of(targets)
+    by_source = _turns_of(DIG_MOVE, s)
     out: list = []
     for f in squares_of(sources):
         # the dig lowers f and raises t; every other neighbour keeps its height
         bit = BIT[f]
         after_f = (level & ~bit) | (lowered & bit)
-        for t in tgts:
-            if t == f:
-                continue
-            steps = (after_f & ~BIT[t]) | (raised & BIT[t])
-            row_key = steps << 12 | f << 6 | t
-            row = rows.get(row_key)
-            if row is None:
-                if len(rows) >= _TABLE_LIMIT // 16:
-                    rows.clear()
-                row = rows[row_key] = tuple([(s, DIG_MOVE, f, t, m) for m in squares_of(steps)])
-            out += row
+        by_target = by_source[f]
+        out += [by_step[m] for t in squares_of(targets & ~bit) for by_step in (by_target[t],)
+                for m in squares_of((after_f & ~BIT[t]) | (raised & BIT[t]))]
+    return out
+
+
+def _move_dig(s: int, steps: int, dig_from: int, vacated: int) -> list:
+    """Step, then dig: one row per square stepped onto, shared by every group whose masks agree around that square."""
+    rows = _MOVE_DIG_ROWS[s]
+    out: list = []
+    for m in squares_of(steps):
+        after = NEIGHBOUR_MASK[m]
+        row_key = (m, after & dig_from, after & vacated)
+        row = rows.get(row_key)
+        if row is None:
+            if len(rows) >= _TABLE_LIMIT // 16:
+                rows.clear()
+            by_source = _turns_of(MOVE_DIG, s)[m]
+            tgts = squares_of(row_key[2])
+            row = rows[row_key] = tuple([by_target[t] for f in squares_of(row_key[1]) for by_target in (by_source[f],)
+                                         for t in tgts if t != f])
+        out += row
     return out
 
 
@@ -278,21 +328,23 @@ def _then_dig(key):
     return [(s, kind, m, f, t) for f in squares_of(sources) for t in tgts if t != f]
 
 
-def _leap_code(heights, masks: _Masks, s: int, end: int, mid: int, anywhere: bool, ocean: bool) -> int:
-    """Whether the fish may leap from `s` over `mid` to `end` once a dig changed the middle square's height by -1, 0
-    or +1: bits 1, 2 and 4. Each step obeys the climb rule, the middle square must be empty, a capture only at the
-    end."""
-    if not masks.empty & BIT[mid]:
-        return 0
+_LEAP_CODES: dict = {}      # (heights of the start, middle and end, who is at the end, ocean) -> leap code
+
+
+def _leap_code(hs: int, hmid: int, hend: int, at_end: int, ocean: bool) -> int:
+    """Whether the fish may leap from a square `hs` high over an empty middle square `hmid` high to an end square
+    `hend` high (at_end: 0 empty, 1 an enemy, 2 its own side) once a dig changed the middle square's height by -1, 0
+    or +1: bits 1, 2 and 4. Each step obeys the climb rule (from the floor of the box under the ocean rule, any
+    climb), a capture only at the end."""
     code = 0
     for bit, change in ((1, -1), (2, 0), (4, 1)):
-        hmid = heights[mid] + change
-        if hmid < 0 or (hmid - heights[s] > 1 and not anywhere):
+        h = hmid + change
+        if h < 0 or (h - hs > 1 and not (ocean and hs == 0)):
             continue
-        if masks.empty & BIT[end]:
-            if heights[end] - hmid <= 1 or (ocean and hmid == 0):
+        if at_end == 0:
+            if hend - h <= 1 or (ocean and h == 0):
                 code |= bit
-        elif masks.enemy & BIT[end] and hmid - heights[end] >= 2:
+        elif at_end == 1 and h - hend >= 2:
             code |= bit
     return code
 
@@ -309,30 +361,50 @@ def _dig_leap(key):
 
 
 def _dig_dig(key):
-    """The dragon's two digs, assembled from rows: a row is every second dig onto the targets after one first dig and
-    one second source, so it depends only on the square and the targets, and a new group is mostly rows met before."""
+    """The dragon's two digs, from the square's own move tuples: a square that held one tile has none left for the
+    second dig; the first dig's target has one now; the second may not put the first tile straight back."""
     _, s, sources, single, targets = key
-    rows = _ROWS.get((s, targets))
-    if rows is None:
-        rows = _ROWS[(s, targets)] = {}
+    by_first = _turns_of(DIG_DIG, s)
     tgts = squares_of(targets)
     out: list = []
     for f1 in squares_of(sources):
-        # a square that held one tile has none left for the second dig; the first dig's target has one now
         left = sources & ~BIT[f1] if single & BIT[f1] else sources
+        by_target = by_first[f1]
         for t1 in tgts:
-            if t1 == f1:
-                continue
-            first = (f1 * SQUARES + t1) * SQUARES
-            for f2 in squares_of(left | BIT[t1]):
-                row = rows.get(first + f2)
-                if row is None:
-                    # moving the first tile on: not straight back where it came from
-                    back = f1 if f2 == t1 else -1
-                    row = rows[first + f2] = tuple([(s, DIG_DIG, f1, t1, f2, t2) for t2 in tgts
-                                                    if t2 != f2 and t2 != back])
-                out += row
+            if t1 != f1:
+                by_source = by_target[t1]
+                out += [by_second[t2] for f2 in squares_of(left | BIT[t1]) for by_second in (by_source[f2],)
+                        for t2 in tgts if t2 != f2 and (t2 != f1 or f2 != t1)]
     return out
+
+
+_TURNS: dict = {}      # (shape, square) -> every turn of that shape on the square, by square of each action (kept)
+
+
+def _turns_of(shape: int, s: int) -> list:
+    """The square's turns of a shape as nested lists indexed by squares, in the order of the move's items: rows share
+    these tuples instead of making their own (fewer objects for the garbage collector to visit, less memory)."""
+    found = _TURNS.get((shape, s))
+    if found is None:
+        near = NEIGHBOURS[s]
+        found = [None] * SQUARES
+        if shape == DIG_MOVE:
+            for f in near:
+                found[f] = [None if t == f or t not in near else [(s, DIG_MOVE, f, t, m) if m in near else None
+                                                                  for m in range(SQUARES)] for t in range(SQUARES)]
+        elif shape == MOVE_DIG:
+            for m in near:
+                after = NEIGHBOURS[m]
+                found[m] = [None if f not in after else [(s, MOVE_DIG, m, f, t) if t in after and t != f else None
+                                                         for t in range(SQUARES)] for f in range(SQUARES)]
+        else:
+            for f1 in near:
+                found[f1] = [None if t1 == f1 or t1 not in near else
+                             [None if f2 not in near else [(s, DIG_DIG, f1, t1, f2, t2) if t2 in near and t2 != f2
+                                                           else None for t2 in range(SQUARES)]
+                              for f2 in range(SQUARES)] for t1 in range(SQUARES)]
+        _TURNS[(shape, s)] = found
+    return found
 
 
 def all_turns(st: State) -> list:
@@ -346,7 +418,7 @@ def all_turns(st: State) -> list:
     if rules.draw_offers and not st.offered and st.used < 0:
         out.append((DRAW, OFFER))
     heights, board, kinds, me, used = st.heights, st.board, st.kinds, st.mover, st.used
-    masks = _Masks(heights, board, me)
+    masks = _Masks.of(st)
     for s in sorted(st.pos[me * 6:me * 6 + 6]):          # by square: the moves come out sorted
         if s >= 0 and board[s] != used:
             for group in piece_turn_groups(heights, masks, s, kinds[board[s]], rules):
@@ -359,18 +431,52 @@ def piece_turns(st: State, s: int) -> list:
     b = st.board[s] if 0 <= s < SQUARES else -1
     if st.outcome != ONGOING or st.phase != 0 or b < 0 or b // 6 != st.mover or b == st.used:
         return []
-    masks = _Masks(st.heights, st.board, st.mover)
+    masks = _Masks.of(st)
     return [m for group in piece_turn_groups(st.heights, masks, s, st.kinds[b], st.rules) for m in group]
 
 
 def has_turn(heights, board, kinds, me: int, rules: Rules, used: int = -1) -> bool:
     """Whether `me` has any complete legal turn (draw offers do not count)."""
+    for s in range(SQUARES):
+        b = board[s]
+        if b >= 0 and b // 6 == me and b != used and _steps_then_digs(heights, board, me, s, kinds[b], rules):
+            return True
+    # nobody can step and dig: the other shapes decide (rare, so they are generated)
     masks = _Masks(heights, board, me)
     for s in range(SQUARES):
         b = board[s]
         if b >= 0 and b // 6 == me and b != used:
             if any(piece_turn_groups(heights, masks, s, kinds[b], rules, first=True)):
                 return True
+    return False
+
+
+def _steps_then_digs(heights, board, me: int, s: int, kind: int, rules: Rules) -> bool:
+    """Whether the piece on `s` has a basic move that steps first, then digs (every kind may), read off the squares
+    without generating any turn: a step to a neighbour (empty and at most one higher, or an enemy at least two
+    lower, or anywhere from the floor of the box under the ocean rule), then a dig from a neighbour of that square
+    with terrain and no enemy on it (samurai undermining: enemies too) onto another, empty, neighbour (or `s`)."""
+    hs = heights[s]
+    floor = rules.ocean and hs == 0
+    under_enemies = kind == SAMURAI and rules.samurai_undermining
+    for m in NEIGHBOURS[s]:
+        b = board[m]
+        if b < 0:
+            if heights[m] > hs + 1 and not floor:
+                continue
+        elif b // 6 == me or heights[m] > hs - 2:
+            continue
+        sources = targets = 0
+        for q in NEIGHBOURS[m]:
+            c = board[q]
+            empty = c < 0 or q == s
+            if empty:
+                targets |= BIT[q]
+            if heights[q] > 0 and (empty or c // 6 == me or under_enemies):
+                sources |= BIT[q]
+        # a source and a different target: not just one square that is both
+        if sources and targets and (sources != targets or sources & (sources - 1)):
+            return True
     return False
 
 
@@ -384,7 +490,10 @@ def advance(st: State, move) -> State:
     heights = list(st.heights)
     board = list(st.board)
     pos = list(st.pos)
+    occupied = list(st.occupied)
+    levels = list(st.levels)
     piece = board[move[0]]
+    side = piece // 6
     here = move[0]
     captured = False
     for act in turn_actions(move):
@@ -393,22 +502,35 @@ def advance(st: State, move) -> State:
             src = stacks[f]
             stacks[f] = src[:-1]
             stacks[t] = stacks[t] + src[-1:]
-            heights[f] -= 1
-            heights[t] += 1
+            hf, ht = heights[f], heights[t]
+            levels[hf] &= ~BIT[f]
+            levels[hf - 1] |= BIT[f]
+            levels[ht] &= ~BIT[t]
+            if ht + 1 == len(levels):
+                levels.append(0)
+            levels[ht + 1] |= BIT[t]
+            heights[f] = hf - 1
+            heights[t] = ht + 1
         else:
             to = act[1]
             victim = board[to]
             if victim >= 0:
                 pos[victim] = -1
+                occupied[1 - side] &= ~BIT[to]
                 captured = True
             board[here] = -1
             board[to] = piece
             pos[piece] = to
+            occupied[side] = occupied[side] & ~BIT[here] | BIT[to]
             here = to
-    return _after_turn(st, tuple(stacks), tuple(heights), tuple(board), tuple(pos), piece, captured)
+    while not levels[-1]:            # the top level emptied: the levels end at the new top
+        levels.pop()
+    return _after_turn(st, tuple(stacks), tuple(heights), tuple(board), tuple(pos), piece, captured,
+                       (occupied[0], occupied[1]), tuple(levels))
 
 
-def _after_turn(st: State, stacks, heights, board, pos, piece: int, captured: bool) -> State:
+def _after_turn(st: State, stacks, heights, board, pos, piece: int, captured: bool, occupied: tuple,
+                levels: tuple) -> State:
     """Who moves next and whether the game ended: the opponent has no piece, or no complete turn (a win); the third
     repetition or the move cap (a draw); in that order."""
     rules, me = st.rules, st.mover
@@ -432,7 +554,7 @@ def _after_turn(st: State, stacks, heights, board, pos, piece: int, captured: bo
     elif turns >= rules.move_cap:
         outcome, reason = DRAWN, "cap"
     return State(stacks, heights, board, pos, st.kinds, mover, 0, st.offered if mover == me else False, used, turns,
-                 history, outcome, reason, rules)
+                 history, outcome, reason, rules, occupied, levels)
 
 
 def _answer_draw(st: State, what: int) -> State:
