@@ -31,6 +31,7 @@ from towerworld.games.elevation.rules import (DRAWN, ONGOING, State, _Masks, all
 
 VALUE = (90.0, 120.0, 100.0)        # samurai, dragon, fish
 WIN = 10_000.0
+ESCAPE_SHARE = (1.0, 0.75, 0.6)     # share of a threatened piece's value by its escape squares: none, one, more
 SCALE = 150.0                       # evaluation points per unit of tanh in the search's values
 
 
@@ -75,24 +76,74 @@ def threats(heights, board, kinds, side: int, rules) -> dict:
 
 # DIST1[e][a]: king-move distance from a to e, minus one (how many steps until a stands next to e)
 DIST1 = tuple(tuple(distance(a, e) - 1 for a in range(SQUARES)) for e in range(SQUARES))
+SIEGE_FAR = 12.0                    # _siege's cost when no square beside the target is free
+SECOND_FAR = 8.0                    # _reach's cost for a missing second attacker: across the board, low
 
 
 def _reach(heights, attackers, targets) -> float:
-    """Mean over targets of how far the nearest attacker is from standing two above it next door (steps plus
-    missing levels)."""
+    """Mean over targets of how far the attackers are from standing two above it next door (steps plus missing
+    levels): the nearest counts in full and the second nearest at half weight, since one attacker alone is stepped
+    away from and a trap needs a second piece close by."""
     total = 0.0
     for e in targets:
         need = heights[e] + 2
         de = DIST1[e]
-        best = 99.0
+        best = second = math.inf
         for a in attackers:
             c = de[a]
             deficit = need - heights[a]
             if deficit > 0:
                 c += 0.7 * deficit
-            if c < best:
-                best = c
-        total += best
+            if c < second:
+                if c < best:
+                    best, second = c, best
+                else:
+                    second = c
+        if second == math.inf:
+            second = max(best, SECOND_FAR)
+        total += best + 0.5 * second
+    return total / len(targets)
+
+
+def _siege(heights, board, attackers, targets) -> float:
+    """Like _reach, but through the terrain: about how many turns the attackers need to stand two above each target
+    next door. A capture needs two steps up and a step climbs at most one, so an attacker gets there by a dig-then-step
+    onto an empty square A beside the target, raising A from one above the target to two: A must first be built up
+    (a tile a turn) and the attacker must stand next to A, at most one below where it steps. The side ahead uses this
+    to hunt, so that piling tiles beside a high enemy piece counts as progress; standing two above it already costs
+    nothing."""
+    total = 0.0
+    for e in targets:
+        h = heights[e]
+        step = h + 1
+        near = NEIGHBOURS[e]
+        best = second = math.inf
+        for a in attackers:
+            ha = heights[a]
+            if ha >= h + 2 and a in ADJACENT[e]:
+                c = 0.0
+            else:
+                da = DIST1
+                c = SIEGE_FAR
+                for q in near:
+                    if board[q] >= 0:
+                        continue
+                    hq = heights[q]
+                    if hq < step:
+                        cost = step - hq + da[q][a] + (0.7 * (step - ha) if ha < step else 0.0)
+                    else:
+                        cost = da[q][a] + (0.7 * (hq - 1 - ha) if ha < hq - 1 else 0.0)
+                    if cost < c:
+                        c = cost
+                c += 1.0
+            if c < second:
+                if c < best:
+                    best, second = c, best
+                else:
+                    second = c
+        if second == math.inf:
+            second = max(best, SECOND_FAR)
+        total += best + 0.5 * second
     return total / len(targets)
 
 
@@ -115,6 +166,14 @@ def evaluate(state: State, player: int) -> float:
     return static_eval(state.heights, state.board, state.kinds, player, state.mover ^ state.phase, state.rules)
 
 
+def _threat_value(heights, board, kinds, e: int, hunters) -> float:
+    """What the piece on `e`, threatened by `hunters`, is worth to them: a piece with safe squares to step to is worth
+    less, and one way out is easier to close than two, so the share falls with each escape."""
+    def danger(m):
+        return any(heights[a] - heights[m] >= 2 and a in ADJACENT[m] for a in hunters)
+    return VALUE[kinds[board[e]]] * ESCAPE_SHARE[min(2, _escapes(heights, board, e, danger))]
+
+
 def static_eval(heights, board, kinds, player: int, to_move: int, rules) -> float:
     mine, theirs = [], []
     material = 0.0
@@ -135,16 +194,8 @@ def static_eval(heights, board, kinds, player: int, to_move: int, rules) -> floa
     my_threats = threats(heights, board, kinds, player, rules)
     their_threats = threats(heights, board, kinds, 1 - player, rules)
 
-    def high_enemy_next_to(side_squares):
-        return lambda m: any(heights[a] - heights[m] >= 2 and a in ADJACENT[m] for a in side_squares)
-
-    # a threatened piece with a safe square to step to is worth less to the attacker
-    my_gain = sorted((VALUE[kinds[board[e]]] * (0.6 if _escapes(heights, board, e,
-                                                                 high_enemy_next_to(mine)) else 1.0)
-                      for e in my_threats), reverse=True)
-    their_gain = sorted((VALUE[kinds[board[e]]] * (0.6 if _escapes(heights, board, e,
-                                                                   high_enemy_next_to(theirs)) else 1.0)
-                         for e in their_threats), reverse=True)
+    my_gain = sorted((_threat_value(heights, board, kinds, e, mine) for e in my_threats), reverse=True)
+    their_gain = sorted((_threat_value(heights, board, kinds, e, theirs) for e in their_threats), reverse=True)
     if to_move == player:
         # I take the best now; of theirs, I can usually save one piece, not two
         score += 0.85 * (my_gain[0] if my_gain else 0.0)
@@ -165,7 +216,9 @@ def static_eval(heights, board, kinds, player: int, to_move: int, rules) -> floa
     # the side ahead in material hunts (striking distance weighs more) and welcomes trades (fewer pieces left)
     hunt = 3.0 + 6.0 * max(0.0, material) / 100.0
     flee = 3.0 + 6.0 * max(0.0, -material) / 100.0
-    score -= hunt * _reach(heights, mine, theirs) - flee * _reach(heights, theirs, mine)
+    # the side ahead counts its distance through the terrain (the steps it must build); the other side the plain one
+    score -= hunt * (_siege(heights, board, mine, theirs) if material > 0 else _reach(heights, mine, theirs))
+    score += flee * (_siege(heights, board, theirs, mine) if material < 0 else _reach(heights, theirs, mine))
     score += material * (12 - len(mine) - len(theirs)) / 24.0
     # a lead is converted by trapping: the side ahead gains as the other side's safe squares run out
     if material > 0:
@@ -408,6 +461,7 @@ class ElevationMCTS:
         self.forcing_width = forcing_width
         self.forcing_share = 0.5
         self.check_width = 3           # best-visited turns checked for a forcing reply before one is played
+        self.rescue_checks = 12        # when all of those lose material: further turns of the hunted pieces checked
         self._playing_on = False
 
     @classmethod
@@ -436,6 +490,7 @@ class ElevationMCTS:
         root.moves = self._root_order(state, turns)
         if root.moves and root.moves[0][1] >= WIN / 2:
             return root.moves[0][0]                     # a winning capture
+        ordered = root.moves
         forcing = self._forcing(state, root.moves, math.inf if self.seconds is None
                                 else start + self.forcing_share * self.seconds)
         if forcing is not None:
@@ -452,36 +507,59 @@ class ElevationMCTS:
         ranked = sorted(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].value / max(kv[1].visits, 1)),
                         reverse=True)
         twice = {k for k, n in Counter(state.history).items() if n >= 2} if self._playing_on else set()
+        in_danger: set = set()
+        checked = set()
         for m, _ in ranked[:self.check_width]:
             if time.perf_counter() > deadline:
                 return m                # out of time: the best-visited turn not yet refuted
             # the other side could answer with a third repetition (undoing a dig, say), or with a forcing turn of its
             # own: play the best-visited turn that leaves neither
+            checked.add(m)
             if twice and self._allows_repetition(state, m, twice):
                 continue
-            if not self.rules.two_pieces and self._loses_material(state, m):
-                continue
+            if not self.rules.two_pieces:
+                danger = self._loses_material(state, m)
+                if danger:
+                    in_danger |= danger
+                    continue
             return m
+        # every well-visited turn loses material: the pieces the refutations hunt may have a way out that the
+        # one-ply ranking put below the search's width (stepping out of a trap often looks worse at first sight)
+        tries = 0
+        for m, _ in ordered:
+            if tries >= self.rescue_checks:
+                break
+            if m[0] not in in_danger or m in checked:
+                continue
+            tries += 1
+            if twice and self._allows_repetition(state, m, twice):
+                continue
+            if not self._loses_material(state, m):
+                return m
         return ranked[0][0]
 
-    def _loses_material(self, state: State, move) -> bool:
-        """Whether the other side has a reply to `move` that wins at least a samurai's worth however `move`'s side
-        answers (forced_gain from its side, over its capturing and threatening replies)."""
+    def _loses_material(self, state: State, move) -> set:
+        """The squares (before `move`) of the pieces the other side can win by force after `move`: not empty when it
+        has a reply that wins at least a samurai's worth however `move`'s side answers (forced_gain from its side,
+        over its capturing and threatening replies)."""
         me = state.mover
         h, b, now = successor(state.heights, state.board, move)
         if now and not any(p >= 0 and p // 6 != me for p in b):
-            return False
+            return set()
         enemy = 1 - me
         need = VALUE[SAMURAI] - 10.0
         won = _taken_value(state.board, self.kinds, move, me)
+        landing = _landing(move)
         for reply in light_turns(h, b, self.kinds, enemy, self.rules):
             h2, b2, _ = successor(h, b, reply)
             taken = _taken_value(b, self.kinds, reply, enemy)
-            if not taken and not threats(h2, b2, self.kinds, enemy, self.rules):
+            hunted = threats(h2, b2, self.kinds, enemy, self.rules)
+            if not taken and not hunted:
                 continue
             if taken + forced_gain(h2, b2, self.kinds, enemy, self.rules, need - taken) - won >= need:
-                return True
-        return False
+                lost = set(hunted) | {q for q in range(SQUARES) if b[q] >= 0 and b[q] // 6 == me and b2[q] != b[q]}
+                return {move[0] if q == landing else q for q in lost} or {move[0]}
+        return set()
 
     def _allows_repetition(self, state: State, move, keys: set) -> bool:
         """Whether some reply to `move` leads to a position whose key is in `keys`."""
