@@ -116,23 +116,20 @@ def _siege(heights, board, attackers, targets) -> float:
     for e in targets:
         h = heights[e]
         step = h + 1
-        near = NEIGHBOURS[e]
+        cells = []              # per free square beside the target: (distances to it, tiles to add, stand height)
+        for q in NEIGHBOURS[e]:
+            if board[q] < 0:
+                hq = heights[q]
+                cells.append((DIST1[q], step - hq, step) if hq < step else (DIST1[q], 0, hq - 1))
         best = second = math.inf
         for a in attackers:
             ha = heights[a]
             if ha >= h + 2 and a in ADJACENT[e]:
                 c = 0.0
             else:
-                da = DIST1
                 c = SIEGE_FAR
-                for q in near:
-                    if board[q] >= 0:
-                        continue
-                    hq = heights[q]
-                    if hq < step:
-                        cost = step - hq + da[q][a] + (0.7 * (step - ha) if ha < step else 0.0)
-                    else:
-                        cost = da[q][a] + (0.7 * (hq - 1 - ha) if ha < hq - 1 else 0.0)
+                for dq, build, stand in cells:
+                    cost = build + dq[a] + (0.7 * (stand - ha) if ha < stand else 0.0)
                     if cost < c:
                         c = cost
                 c += 1.0
@@ -147,12 +144,25 @@ def _siege(heights, board, attackers, targets) -> float:
     return total / len(targets)
 
 
-def _escapes(heights, board, s: int, danger_from) -> int:
-    """Empty neighbours the piece on `s` can step onto (climb at most one) that no enemy stands two above."""
+def _hunter_top(heights, hunters) -> list:
+    """Per square, the height of the highest hunter beside it (-1 where none): a piece stepping there is in reach of
+    a capture when that is two or more above the square."""
+    top = [-1] * SQUARES
+    for a in hunters:
+        ha = heights[a]
+        for m in NEIGHBOURS[a]:
+            if ha > top[m]:
+                top[m] = ha
+    return top
+
+
+def _escapes(heights, board, s: int, top) -> int:
+    """Empty neighbours the piece on `s` can step onto (climb at most one) that no hunter stands two above (`top`:
+    _hunter_top of the hunters)."""
     hs = heights[s]
     n = 0
     for m in NEIGHBOURS[s]:
-        if board[m] < 0 and heights[m] - hs <= 1 and not danger_from(m):
+        if board[m] < 0 and heights[m] - hs <= 1 and top[m] - heights[m] < 2:
             n += 1
     return n
 
@@ -166,12 +176,12 @@ def evaluate(state: State, player: int) -> float:
     return static_eval(state.heights, state.board, state.kinds, player, state.mover ^ state.phase, state.rules)
 
 
-def _threat_value(heights, board, kinds, e: int, hunters) -> float:
+def _threat_value(heights, board, kinds, e: int, hunters, top=None) -> float:
     """What the piece on `e`, threatened by `hunters`, is worth to them: a piece with safe squares to step to is worth
     less, and one way out is easier to close than two, so the share falls with each escape."""
-    def danger(m):
-        return any(heights[a] - heights[m] >= 2 and a in ADJACENT[m] for a in hunters)
-    return VALUE[kinds[board[e]]] * ESCAPE_SHARE[min(2, _escapes(heights, board, e, danger))]
+    if top is None:
+        top = _hunter_top(heights, hunters)
+    return VALUE[kinds[board[e]]] * ESCAPE_SHARE[min(2, _escapes(heights, board, e, top))]
 
 
 def static_eval(heights, board, kinds, player: int, to_move: int, rules) -> float:
@@ -194,8 +204,10 @@ def static_eval(heights, board, kinds, player: int, to_move: int, rules) -> floa
     my_threats = threats(heights, board, kinds, player, rules)
     their_threats = threats(heights, board, kinds, 1 - player, rules)
 
-    my_gain = sorted((_threat_value(heights, board, kinds, e, mine) for e in my_threats), reverse=True)
-    their_gain = sorted((_threat_value(heights, board, kinds, e, theirs) for e in their_threats), reverse=True)
+    my_top, their_top = _hunter_top(heights, mine), _hunter_top(heights, theirs)
+    my_gain = sorted((_threat_value(heights, board, kinds, e, mine, my_top) for e in my_threats), reverse=True)
+    their_gain = sorted((_threat_value(heights, board, kinds, e, theirs, their_top) for e in their_threats),
+                        reverse=True)
     if to_move == player:
         # I take the best now; of theirs, I can usually save one piece, not two
         score += 0.85 * (my_gain[0] if my_gain else 0.0)
@@ -222,25 +234,26 @@ def static_eval(heights, board, kinds, player: int, to_move: int, rules) -> floa
     score += material * (12 - len(mine) - len(theirs)) / 24.0
     # a lead is converted by trapping: the side ahead gains as the other side's safe squares run out
     if material > 0:
-        score -= 0.03 * material * _safe_squares(heights, board, theirs, mine)
+        score -= 0.03 * material * _safe_squares(heights, board, theirs, mine, my_top)
     elif material < 0:
-        score -= 0.03 * material * _safe_squares(heights, board, mine, theirs)
+        score -= 0.03 * material * _safe_squares(heights, board, mine, theirs, their_top)
     # mobility
     score += 0.8 * (_mobility(heights, board, mine) - _mobility(heights, board, theirs))
     score += 1.5 * (sum(heights[s] for s in mine) / len(mine) - sum(heights[s] for s in theirs) / len(theirs))
     return score
 
 
-def _safe_squares(heights, board, hunted, hunters) -> int:
+def _safe_squares(heights, board, hunted, hunters, top=None) -> int:
     """How many squares the `hunted` pieces can step to (climb at most one) where no hunter stands two above."""
+    if top is None:
+        top = _hunter_top(heights, hunters)
     n = 0
     for s in hunted:
         limit = heights[s] + 1
         for m in NEIGHBOURS[s]:
-            if board[m] < 0 and heights[m] <= limit:
-                hm2 = heights[m] + 2
-                if not any(heights[a] >= hm2 and a in ADJACENT[m] for a in hunters):
-                    n += 1
+            hm = heights[m]
+            if board[m] < 0 and hm <= limit and top[m] - hm < 2:
+                n += 1
     return n
 
 
@@ -401,7 +414,11 @@ def forced_gain(heights, board, kinds, side: int, rules, floor: float) -> float:
     if not replies:
         return WIN
     hunted = threats(heights, board, kinds, side, rules)
-    first = [m for m in replies if m[0] in hunted or _captures(board, m, enemy)]
+    # a capture lands at most two squares from where the capturing piece stood (the dragon's two steps, the leap)
+    targets = [q for q in range(SQUARES) if board[q] >= 0 and board[q] // 6 == side]
+    near = {q for q in range(SQUARES) if board[q] >= 0 and board[q] // 6 == enemy
+            and any(DIST1[t][q] <= 1 for t in targets)}
+    first = [m for m in replies if m[0] in hunted or (m[0] in near and _captures(board, m, enemy))]
     worst = WIN
     for group in (first, replies):
         for m in group:
