@@ -1,10 +1,12 @@
 """Elevation's evaluation terms for converting a lead, each on a constructed position."""
 from __future__ import annotations
 
+import math
+
 from towerworld.games.elevation import GAME as G
 from towerworld.games.elevation.board import square_of as sq
-from towerworld.games.elevation.strategy import (ElevationMCTS, _reach, _siege, _threat_value, evaluate,
-                                                      threats)
+from towerworld.games.elevation.strategy import (WIN, ElevationMCTS, _reach, _siege, _threat_value, evaluate,
+                                                 squash, threats)
 
 
 def _step_position(c1: int):
@@ -78,3 +80,13 @@ def test_a_turn_that_loses_material_names_the_hunted_piece_and_the_search_steps_
         agent = ElevationMCTS(seed=seed, level="300it")
         move = agent.choose_state(st)
         assert move[0] == sq("a1") and not agent._loses_material(st, move), G.format_move(st, move)
+
+
+def test_far_ahead_the_search_still_tells_a_better_turn_from_a_worse_one():
+    """Leaves are measured from the root's own evaluation: 400 points ahead, a turn worth 30 points more must still
+    stand out from the exploration noise, as it does in an even position (plain tanh would squeeze it to nothing)."""
+    for anchor in (0.0, 400.0):
+        assert squash(anchor + 60, anchor) - squash(anchor + 30, anchor) > 0.15
+    assert math.tanh(460 / 150) - math.tanh(430 / 150) < 0.01
+    assert squash(WIN, 400.0) == 1.0 and squash(-WIN, -400.0) == -1.0
+    assert squash(500.0, 400.0) > 0 > squash(300.0, 400.0)

@@ -2,18 +2,21 @@
 
 `evaluate(state, player)` knows what wins the game: material; height over neighbouring enemies (a capture needs two
 steps up, so standing two above an enemy next door is a threat and two below one is a danger); threats for the side to
-move and for the other side, with whether a threatened piece has a safe square to escape to; striking distance (how
-far each side is from standing two above an enemy); for the side ahead, how few safe squares the enemy has left (a
-lead is converted by trapping); and mobility.
+move and for the other side, a threatened piece counting less for each safe square it can escape to; striking distance
+(how far each side is from standing two above an enemy, the nearest piece in full and the second at half weight); for
+the side ahead, that distance through the terrain (the step beside the enemy that must be built, a tile a turn) and how
+few safe squares the enemy has left (a lead is converted by trapping); and mobility.
 
 `ElevationMCTS` (the default opponent, 'mcts') first looks for a forcing turn: one after which, whatever the reply,
 it can capture more than the reply took (`forced_gain`, three plies over every reply, refutations first), and plays it
 at once. Otherwise it runs UCT over light search states (heights and board only): a turn has 1,000 to 5,000 legal
 moves, so the tree widens progressively. At the root every distinct resulting position is ranked by the evaluation and
 the ranking is the prior order; below the root captures come first, then the moves of pieces under threat, then a
-random sample. Leaves are valued by the evaluation squashed to [-1, 1]; a side with no complete turn has lost. It never
-offers a draw, accepts one only when clearly behind, and unless clearly behind neither returns to an earlier position
-nor leaves the other side a reply that makes a third repetition. Levels are simulation budgets.
+random sample. Leaves are valued by the evaluation less the root's, squashed to [-1, 1] (far ahead, plain values would
+all sit at the ceiling); a side with no complete turn has lost. It never offers a draw, accepts one only when clearly
+behind, and unless clearly behind neither returns to an earlier position nor leaves the other side a reply that makes
+a third repetition (when every well-visited turn loses material, it looks further for a way out for the hunted
+pieces). Levels are simulation budgets.
 """
 from __future__ import annotations
 
@@ -433,6 +436,17 @@ def forced_gain(heights, board, kinds, side: int, rules, floor: float) -> float:
 
 # ---- the search -----------------------------------------------------------------------------------------------------
 
+def squash(value: float, anchor: float) -> float:
+    """A leaf's evaluation as a search value in [-1, 1], measured from `anchor` (the root position's evaluation from
+    the same side): far ahead, every leaf would otherwise sit near tanh's ceiling, and the differences between turns
+    that hunt and turns that dawdle would shrink below the search's exploration noise. A won or lost leaf is +-1."""
+    if value >= WIN:
+        return 1.0
+    if value <= -WIN:
+        return -1.0
+    return math.tanh((value - anchor) / SCALE)
+
+
 class _Node:
     __slots__ = ("heights", "board", "mover", "moves", "children", "visits", "value", "lost")
 
@@ -480,6 +494,8 @@ class ElevationMCTS:
         self.check_width = 3           # best-visited turns checked for a forcing reply before one is played
         self.rescue_checks = 12        # when all of those lose material: further turns of the hunted pieces checked
         self._playing_on = False
+        self._me = 0
+        self._anchor = 0.0             # the root's evaluation for the side to move there (see squash)
 
     @classmethod
     def budget(cls, level) -> tuple[float | None, int | None]:
@@ -503,6 +519,8 @@ class ElevationMCTS:
         start = time.perf_counter()
         deadline = math.inf if self.seconds is None else start + self.seconds
         self.kinds, self.rules = state.kinds, state.rules
+        self._me = me
+        self._anchor = static_eval(state.heights, state.board, state.kinds, me, me, state.rules)
         root = _Node(state.heights, state.board, me)
         root.moves = self._root_order(state, turns)
         if root.moves and root.moves[0][1] >= WIN / 2:
@@ -709,7 +727,7 @@ class ElevationMCTS:
             v_mover = -1.0                       # the side to move at the leaf has lost
         else:
             v = static_eval(leaf.heights, leaf.board, self.kinds, leaf.mover, leaf.mover, self.rules)
-            v_mover = 1.0 if v >= WIN else -1.0 if v <= -WIN else math.tanh(v / SCALE)
+            v_mover = squash(v, self._anchor if leaf.mover == self._me else -self._anchor)
         # values are stored for the side that moved into each node: the opponent of that node's mover
         for n in path:
             n.visits += 1
