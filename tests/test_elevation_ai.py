@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 import math
+from collections import Counter
 
 from towerworld.games.elevation import GAME as G
 from towerworld.games.elevation.board import square_of as sq
-from towerworld.games.elevation.strategy import (WIN, ElevationMCTS, _reach, _siege, _threat_value, evaluate,
+from towerworld.games.elevation.strategy import (WIN, ElevationMCTS, _lead, _reach, _siege, _threat_value, evaluate,
                                                  squash, threats)
 
 
@@ -90,3 +91,38 @@ def test_far_ahead_the_search_still_tells_a_better_turn_from_a_worse_one():
     assert math.tanh(460 / 150) - math.tanh(430 / 150) < 0.01
     assert squash(WIN, 400.0) == 1.0 and squash(-WIN, -400.0) == -1.0
     assert squash(500.0, 400.0) > 0 > squash(300.0, 400.0)
+
+
+# a game of the search (Red) against greedy, seed 22, up to the ply where greedy's dragon and the search's dig back and
+# forth beside each other on e2 and f2: Red is 620 to 320 ahead and two positions have occurred twice
+_SHUFFLE = [
+    "Fd1 -b3 b4>c3", "Db6 -c5 -c4", "Db1 -b2 -c3", "De6 -e5 -e4", "Dc3 b2>d4 b2>d4", "Dc4 -d4", "Dc3 c2>d3 d2>d3",
+    "Dd4 -d3 c2>d4", "Dc3 d4>b4 -d4", "De4 e5>f3 -f3", "Dd4 e3>d5 e3>d5", "Fd6 d5>e6 -b4", "Dd4 c3>c5 c3>c5",
+    "Fc6 -d5 c5>c4", "Dd4 c4>c5 c4>c5", "Df3 e3>f2 f4>f2", "De1 -f2", "Fb4 c5>a3 -a3", "Dd4 e4>c5 -c5",
+    "Fd5 d4>e5 -e5", "Dc5 -d5 c5>e6", "Fe5 e4>e6 -d4", "Dd5 e6>c5 -e6", "Sf6 f5>e5 -e5", "De6 d6>d5 f6>d5",
+    "Fd4 c5>d5 -c5", "De6 -d5", "Fc5 d6>b4 -b4", "Dd5 c6>c5 d6>e6", "Dd3 c4>e2 c2>e2", "Df2 -e2 d1>f2", "Df3 -f2",
+    "Sf1 -e1 d2>d1", "Sa6 -b5 c5>a5", "Se1 d2>d1 -d1", "Se5 d4>f4 -f4", "De2 e1>f3 -f3", "Dd3 c3>e2 c3>e2",
+    "Df3 -e2", "Dd3 -d4 -e5", "Dd5 e6>c5 xe5", "Df2 f3>e3 f3>e3", "De2 d1>f3 e3>f3", "Df2 f3>e3 f3>e3",
+    "De2 f3>e3 f3>e3", "Df2 f3>e3 -e3", "De5 -e6 d5>e5", "Sf4 e5>f5 -e5", "De6 -d5 -c5", "Fb4 -a5 b4>a6",
+    "Fb3 a2>a4 -a4", "Sb5 b4>c4 -a6", "Dc5 -d5 xe5", "Sa6 -b5 b6>b4", "De5 d5>d6 -d5", "Sb5 b6>c5 -a6", "Dd5 -c5",
+    "Fa3 b2>b3 -b3", "Dc5 b4>b5 c4>b5", "De3 f4>d3 e4>d4", "Dc5 b4>c4 b4>b5", "Sa6 b5>b6 -b5", "Dc5 xb5 c5>a6",
+    "Fa5 -a6 a5>b6", "Db5 a5>b6 -c5", "Fa6 b6>b5 -b5", "Fa4 -a3 a2>a4", "Fb3 -a4 b3>a5", "De2 d3>f2 d3>f2",
+    "De3 -f2", "Fa3 a2>b3 -b3", "Df2 e3>e1 e3>f1", "De2 d1>e3 e1>e3", "Df2 e3>e1 e3>e1", "De2 e1>e3 d3>e3",
+    "Df2 e3>e1 e3>f3", "De2 e1>e3 e1>e3", "Df2 e3>e1 e3>e1", "De2 e1>e3 d3>e3", "Df2 e3>e1 e3>f3", "De2 e1>e3 e1>e3",
+    "Df2 e3>e1 e3>e1",
+]
+
+
+def test_ahead_the_search_gives_the_other_side_no_third_repetition():
+    """'Each undo the other player's move three times in a row' is a draw. Far ahead, the turns the search liked
+    best all let greedy's dragon dig back into a position seen twice; it plays another turn instead."""
+    st = G.apply_texts(G.new_state({"move_cap": 200}), *_SHUFFLE)
+    twice = {k for k, n in Counter(st.history).items() if n >= 2}
+    assert st.mover == 0 and len(twice) == 2 and _lead(st.board, st.kinds, 0) == 300
+    agent = ElevationMCTS(seed=0, level="300it")
+    agent.kinds, agent.rules = st.kinds, st.rules
+    ordered = [m for m, _ in agent._root_order(st, [m for m in G.legal_moves(st) if m[0] >= 0])]
+    liked = [G.parse_move(st, t) for t in ("De2 e1>e3 f1>e3", "De2 e1>d3 f1>e3", "De2 e1>f1 e1>e3")]
+    assert all(agent._allows_repetition(st, m, twice) for m in liked)
+    move = agent._pick(st, liked, ordered)
+    assert not agent._allows_repetition(st, move, twice), G.format_move(st, move)

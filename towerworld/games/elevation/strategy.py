@@ -407,6 +407,15 @@ def _best_take(heights, board, kinds, side: int, rules) -> float:
     return best
 
 
+def _lead(board, kinds, side: int) -> float:
+    """`side`'s material less the other side's."""
+    lead = 0.0
+    for b in board:
+        if b >= 0:
+            lead += VALUE[kinds[b]] if b // 6 == side else -VALUE[kinds[b]]
+    return lead
+
+
 def forced_gain(heights, board, kinds, side: int, rules, floor: float) -> float:
     """The least material `side` wins over the other side's reply and `side`'s capture after it, `side` having just
     moved: for every reply, what `side` can then take less what the reply took. A reply that leaves `side` nothing is
@@ -541,37 +550,50 @@ class ElevationMCTS:
         self.last_seconds = time.perf_counter() - start
         ranked = sorted(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].value / max(kv[1].visits, 1)),
                         reverse=True)
+        return self._pick(state, [m for m, _ in ranked], [m for m, _ in ordered], deadline)
+
+    def _pick(self, state: State, visited: list, ordered: list, deadline: float = math.inf):
+        """The turn to play: the best-visited one that leaves the other side neither a third repetition (unless this
+        side is clearly behind) nor a forcing turn of its own. When none of the best `check_width` does, up to
+        `rescue_checks` more are tried: first the turns of the pieces the refutations hunt (stepping out of a trap
+        often ranks low at first sight), then the other visited turns, then the ranking. Failing that, a side that
+        is clearly ahead in material (150) gives up some rather than the game: it plays the first turn that allows no repetition."""
         twice = {k for k, n in Counter(state.history).items() if n >= 2} if self._playing_on else set()
         in_danger: set = set()
-        checked = set()
-        for m, _ in ranked[:self.check_width]:
-            if time.perf_counter() > deadline:
-                return m                # out of time: the best-visited turn not yet refuted
-            # the other side could answer with a third repetition (undoing a dig, say), or with a forcing turn of its
-            # own: play the best-visited turn that leaves neither
-            checked.add(m)
+        no_repeat = []
+
+        def clean(m) -> bool:
             if twice and self._allows_repetition(state, m, twice):
-                continue
+                return False
+            no_repeat.append(m)
             if not self.rules.two_pieces:
                 danger = self._loses_material(state, m)
                 if danger:
-                    in_danger |= danger
-                    continue
-            return m
-        # every well-visited turn loses material: the pieces the refutations hunt may have a way out that the
-        # one-ply ranking put below the search's width (stepping out of a trap often looks worse at first sight)
+                    in_danger.update(danger)
+                    return False
+            return True
+
+        for m in visited[:self.check_width]:
+            if time.perf_counter() > deadline:
+                return m                # out of time: the best-visited turn not yet refuted
+            if clean(m):
+                return m
+        checked = set(visited[:self.check_width])
+        more = [m for m in ordered if m[0] in in_danger] + visited[self.check_width:] + ordered
         tries = 0
-        for m, _ in ordered:
+        for m in dict.fromkeys(more):
             if tries >= self.rescue_checks:
                 break
-            if m[0] not in in_danger or m in checked:
+            if m in checked:
                 continue
+            if time.perf_counter() > deadline:
+                break
             tries += 1
-            if twice and self._allows_repetition(state, m, twice):
-                continue
-            if not self._loses_material(state, m):
+            if clean(m):
                 return m
-        return ranked[0][0]
+        if twice and no_repeat and _lead(state.board, state.kinds, state.mover) >= 150:
+            return no_repeat[0]
+        return visited[0]
 
     def _loses_material(self, state: State, move) -> set:
         """The squares (before `move`) of the pieces the other side can win by force after `move`: not empty when it
