@@ -6,8 +6,8 @@ from collections import Counter
 
 from towerworld.games.elevation import GAME as G
 from towerworld.games.elevation.board import square_of as sq
-from towerworld.games.elevation.strategy import (WIN, ElevationMCTS, _lead, _reach, _siege, _threat_value, evaluate,
-                                                 squash, threats)
+from towerworld.games.elevation.strategy import (WIN, ElevationMCTS, _lead, _reach, _siege,
+                                                 _threat_value, evaluate, squash, static_eval, threats)
 
 
 def _step_position(c1: int):
@@ -28,7 +28,7 @@ def test_the_side_ahead_counts_the_step_it_builds_beside_the_enemy():
     assert sieges[0] > sieges[1] > sieges[2]
     # the plain distance only knows the pieces' own heights: it cannot tell these positions apart
     assert len({_reach(st.heights, attackers, target) for st in states}) == 1
-    values = [evaluate(st, 0) for st in states]
+    values = [static_eval(st.heights, st.board, st.kinds, 0, 1, st.rules, hunting=True) for st in states]
     assert values[0] < values[1] < values[2]
 
 

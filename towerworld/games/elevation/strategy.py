@@ -34,7 +34,9 @@ from towerworld.games.elevation.rules import (DRAWN, ONGOING, State, _Masks, all
 
 VALUE = (90.0, 120.0, 100.0)        # samurai, dragon, fish
 WIN = 10_000.0
-ESCAPE_SHARE = (1.0, 0.75, 0.6)     # share of a threatened piece's value by its escape squares: none, one, more
+# share of a threatened piece's value by its escape squares (none, one, more): the search's, and the plain heuristic's
+ESCAPE_SHARE = (1.0, 0.75, 0.6)
+PLAIN_ESCAPE_SHARE = (1.0, 0.6, 0.6)
 SCALE = 150.0                       # evaluation points per unit of tanh in the search's values
 
 
@@ -83,7 +85,7 @@ SIEGE_FAR = 12.0                    # _siege's cost when no square beside the ta
 SECOND_FAR = 8.0                    # _reach's cost for a missing second attacker: across the board, low
 
 
-def _reach(heights, attackers, targets) -> float:
+def _reach(heights, attackers, targets, second_weight: float = 0.5) -> float:
     """Mean over targets of how far the attackers are from standing two above it next door (steps plus missing
     levels): the nearest counts in full and the second nearest at half weight, since one attacker alone is stepped
     away from and a trap needs a second piece close by."""
@@ -104,7 +106,7 @@ def _reach(heights, attackers, targets) -> float:
                     second = c
         if second == math.inf:
             second = max(best, SECOND_FAR)
-        total += best + 0.5 * second
+        total += best + second_weight * second
     return total / len(targets)
 
 
@@ -179,15 +181,18 @@ def evaluate(state: State, player: int) -> float:
     return static_eval(state.heights, state.board, state.kinds, player, state.mover ^ state.phase, state.rules)
 
 
-def _threat_value(heights, board, kinds, e: int, hunters, top=None) -> float:
+def _threat_value(heights, board, kinds, e: int, hunters, top=None, shares=ESCAPE_SHARE) -> float:
     """What the piece on `e`, threatened by `hunters`, is worth to them: a piece with safe squares to step to is worth
     less, and one way out is easier to close than two, so the share falls with each escape."""
     if top is None:
         top = _hunter_top(heights, hunters)
-    return VALUE[kinds[board[e]]] * ESCAPE_SHARE[min(2, _escapes(heights, board, e, top))]
+    return VALUE[kinds[board[e]]] * shares[min(2, _escapes(heights, board, e, top))]
 
 
-def static_eval(heights, board, kinds, player: int, to_move: int, rules) -> float:
+def static_eval(heights, board, kinds, player: int, to_move: int, rules, hunting: bool = False) -> float:
+    """The evaluation of a light state for `player`. `hunting` (the search's own leaves and rankings) adds what
+    converts a lead over several turns: the distance to each enemy through the terrain for the side ahead, the second
+    attacker, graded escapes. Without it this is the plain heuristic (`game.heuristic`, greedy's evaluation)."""
     mine, theirs = [], []
     material = 0.0
     for s in range(SQUARES):
@@ -208,8 +213,10 @@ def static_eval(heights, board, kinds, player: int, to_move: int, rules) -> floa
     their_threats = threats(heights, board, kinds, 1 - player, rules)
 
     my_top, their_top = _hunter_top(heights, mine), _hunter_top(heights, theirs)
-    my_gain = sorted((_threat_value(heights, board, kinds, e, mine, my_top) for e in my_threats), reverse=True)
-    their_gain = sorted((_threat_value(heights, board, kinds, e, theirs, their_top) for e in their_threats),
+    shares = ESCAPE_SHARE if hunting else PLAIN_ESCAPE_SHARE
+    my_gain = sorted((_threat_value(heights, board, kinds, e, mine, my_top, shares) for e in my_threats),
+                     reverse=True)
+    their_gain = sorted((_threat_value(heights, board, kinds, e, theirs, their_top, shares) for e in their_threats),
                         reverse=True)
     if to_move == player:
         # I take the best now; of theirs, I can usually save one piece, not two
@@ -232,8 +239,11 @@ def static_eval(heights, board, kinds, player: int, to_move: int, rules) -> floa
     hunt = 3.0 + 6.0 * max(0.0, material) / 100.0
     flee = 3.0 + 6.0 * max(0.0, -material) / 100.0
     # the side ahead counts its distance through the terrain (the steps it must build); the other side the plain one
-    score -= hunt * (_siege(heights, board, mine, theirs) if material > 0 else _reach(heights, mine, theirs))
-    score += flee * (_siege(heights, board, theirs, mine) if material < 0 else _reach(heights, theirs, mine))
+    if hunting:
+        score -= hunt * (_siege(heights, board, mine, theirs) if material > 0 else _reach(heights, mine, theirs))
+        score += flee * (_siege(heights, board, theirs, mine) if material < 0 else _reach(heights, theirs, mine))
+    else:
+        score -= hunt * _reach(heights, mine, theirs, 0.0) - flee * _reach(heights, theirs, mine, 0.0)
     score += material * (12 - len(mine) - len(theirs)) / 24.0
     # a lead is converted by trapping: the side ahead gains as the other side's safe squares run out
     if material > 0:
@@ -529,7 +539,7 @@ class ElevationMCTS:
         deadline = math.inf if self.seconds is None else start + self.seconds
         self.kinds, self.rules = state.kinds, state.rules
         self._me = me
-        self._anchor = static_eval(state.heights, state.board, state.kinds, me, me, state.rules)
+        self._anchor = static_eval(state.heights, state.board, state.kinds, me, me, state.rules, True)
         root = _Node(state.heights, state.board, me)
         root.moves = self._root_order(state, turns)
         if root.moves and root.moves[0][1] >= WIN / 2:
@@ -663,7 +673,7 @@ class ElevationMCTS:
             key = (h, b)
             if key in seen:
                 continue
-            v = static_eval(h, b, self.kinds, me, 1 - me, self.rules)
+            v = static_eval(h, b, self.kinds, me, 1 - me, self.rules, True)
             # a return to an earlier position invites a third repetition by the other side
             if playing_on and position_key(h, b, self.kinds, 1 - me, -1) in state.history:
                 v = min(v, 0.0)
@@ -706,7 +716,7 @@ class ElevationMCTS:
         scored = []
         for m in candidates:
             h, b, _ = successor(heights, board, m)
-            scored.append((static_eval(h, b, self.kinds, side, 1 - side, self.rules), m))
+            scored.append((static_eval(h, b, self.kinds, side, 1 - side, self.rules, True), m))
         scored.sort(key=lambda vm: vm[0], reverse=True)
         return [m for _, m in scored]
 
@@ -748,7 +758,7 @@ class ElevationMCTS:
         if leaf.lost:
             v_mover = -1.0                       # the side to move at the leaf has lost
         else:
-            v = static_eval(leaf.heights, leaf.board, self.kinds, leaf.mover, leaf.mover, self.rules)
+            v = static_eval(leaf.heights, leaf.board, self.kinds, leaf.mover, leaf.mover, self.rules, True)
             v_mover = squash(v, self._anchor if leaf.mover == self._me else -self._anchor)
         # values are stored for the side that moved into each node: the opponent of that node's mover
         for n in path:
