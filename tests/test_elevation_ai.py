@@ -126,3 +126,38 @@ def test_ahead_the_search_gives_the_other_side_no_third_repetition():
     assert all(agent._allows_repetition(st, m, twice) for m in liked)
     move = agent._pick(st, liked, ordered)
     assert not agent._allows_repetition(st, move, twice), G.format_move(st, move)
+
+
+def _dragon_guards_fish():
+    """From a game against greedy (ply 160): Blue, ahead four pieces to two, to move. Red's fish on b2 stands at 1 next
+    to Red's dragon on b3 at 8; Blue's dragon on d3 at 13 can take the fish over c2 (3), and Red's dragon takes it
+    back. Red's dragon alone on its pillar, among squares dug low, is far harder to reach than the fish."""
+    rows = ["7 0 5 3 2 3", "4 0 0 1 4 2", "2 1 3 4 1 5", "2 8 0 13 0 2", "1 1 3 8 4 2", "1 0 1 11 1 3"]
+    heights = {"abcdef"[f] + str(6 - r): int(h) for r, row in enumerate(rows) for f, h in enumerate(row.split())}
+    return G.position({"c6": "samurai:1:a", "f4": "samurai:1:f", "d4": "fish:1:c", "d3": "dragon:1:b",
+                       "b3": "dragon:0:b", "b2": "fish:0:c"}, heights=heights, mover=1)
+
+
+def test_ahead_in_pieces_the_search_trades_down():
+    """'To win, you must capture all of your opponents pieces': four pieces against two, a dragon for a fish leaves
+    three against one, a step nearer the end, though the dragon is worth more. Both the position after the trade
+    (Red's dragon taken back onto b2) and the capture itself are worth more to the search than the position now."""
+    st = _dragon_guards_fish()
+    hunt = lambda s: static_eval(s.heights, s.board, s.kinds, 1, s.mover, s.rules, hunting=True)  # noqa: E731
+    traded = G.apply_texts(st, "Dd3 -c2 xb2", "Db3 a2>c2 xb2")
+    assert hunt(traded) > hunt(st)
+    for seed in range(2):
+        move = ElevationMCTS(seed=seed, level="300it").choose_state(st)
+        assert G.format_move(st, move) == "Dd3 -c2 xb2"
+
+
+def test_taking_the_nearest_enemy_piece_never_makes_the_rest_look_farther():
+    """The distance terms add up over the enemy pieces: were they averaged, the fish beside Red's dragon gone, only
+    the far dragon would be left in the average, and taking the fish would look like a step away from the goal."""
+    st = _dragon_guards_fish()
+    blue = [q for q in range(36) if st.board[q] >= 0 and st.board[q] // 6 == 1]
+    fish, dragon = sq("b2"), sq("b3")
+    alone = _siege(st.heights, st.board, blue, [dragon])
+    assert _siege(st.heights, st.board, blue, [fish]) < alone       # the fish is the nearer target
+    assert _siege(st.heights, st.board, blue, [fish, dragon]) > alone
+    assert _reach(st.heights, blue, [fish, dragon]) > _reach(st.heights, blue, [dragon])

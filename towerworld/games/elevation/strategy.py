@@ -37,6 +37,8 @@ WIN = 10_000.0
 # share of a threatened piece's value by its escape squares (none, one, more): the search's, and the plain heuristic's
 ESCAPE_SHARE = (1.0, 0.75, 0.6)
 PLAIN_ESCAPE_SHARE = (1.0, 0.6, 0.6)
+HUNT_SHARE = 0.5                    # the search's weight of each enemy piece's distance, a share of the plain mean's
+TRADE_DOWN = 60.0                   # the search's value of a piece more, divided by the smaller side's pieces
 SCALE = 150.0                       # evaluation points per unit of tanh in the search's values
 
 
@@ -86,7 +88,7 @@ SECOND_FAR = 8.0                    # _reach's cost for a missing second attacke
 
 
 def _reach(heights, attackers, targets, second_weight: float = 0.5) -> float:
-    """Mean over targets of how far the attackers are from standing two above it next door (steps plus missing
+    """Sum over targets of how far the attackers are from standing two above it next door (steps plus missing
     levels): the nearest counts in full and the second nearest at half weight, since one attacker alone is stepped
     away from and a trap needs a second piece close by."""
     total = 0.0
@@ -107,7 +109,7 @@ def _reach(heights, attackers, targets, second_weight: float = 0.5) -> float:
         if second == math.inf:
             second = max(best, SECOND_FAR)
         total += best + second_weight * second
-    return total / len(targets)
+    return total
 
 
 def _siege(heights, board, attackers, targets) -> float:
@@ -146,7 +148,7 @@ def _siege(heights, board, attackers, targets) -> float:
         if second == math.inf:
             second = max(best, SECOND_FAR)
         total += best + 0.5 * second
-    return total / len(targets)
+    return total
 
 
 def _hunter_top(heights, hunters) -> list:
@@ -240,11 +242,19 @@ def static_eval(heights, board, kinds, player: int, to_move: int, rules, hunting
     flee = 3.0 + 6.0 * max(0.0, -material) / 100.0
     # the side ahead counts its distance through the terrain (the steps it must build); the other side the plain one
     if hunting:
-        score -= hunt * (_siege(heights, board, mine, theirs) if material > 0 else _reach(heights, mine, theirs))
-        score += flee * (_siege(heights, board, theirs, mine) if material < 0 else _reach(heights, theirs, mine))
+        # summed over the enemy pieces, not averaged: taking the easiest one must never make the rest look farther
+        score -= HUNT_SHARE * hunt * (_siege(heights, board, mine, theirs) if material > 0
+                                      else _reach(heights, mine, theirs))
+        score += HUNT_SHARE * flee * (_siege(heights, board, theirs, mine) if material < 0
+                                      else _reach(heights, theirs, mine))
     else:
-        score -= hunt * _reach(heights, mine, theirs, 0.0) - flee * _reach(heights, theirs, mine, 0.0)
+        score -= (hunt * _reach(heights, mine, theirs, 0.0) / len(theirs)
+                  - flee * _reach(heights, theirs, mine, 0.0) / len(mine))
     score += material * (12 - len(mine) - len(theirs)) / 24.0
+    if hunting:
+        # the game is won by taking every piece, whatever they are worth: the side with more pieces gains by each
+        # one-for-one trade (4 against 2 becomes 3 against 1), so a dragon for a fish is a good trade late
+        score += TRADE_DOWN * (len(mine) - len(theirs)) / min(len(mine), len(theirs))
     # a lead is converted by trapping: the side ahead gains as the other side's safe squares run out
     if material > 0:
         score -= 0.03 * material * _safe_squares(heights, board, theirs, mine, my_top)
