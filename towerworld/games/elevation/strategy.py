@@ -38,6 +38,7 @@ WIN = 10_000.0
 ESCAPE_SHARE = (1.0, 0.75, 0.6)
 PLAIN_ESCAPE_SHARE = (1.0, 0.6, 0.6)
 HUNT_SHARE = 0.5                    # the search's weight of each enemy piece's distance, a share of the plain mean's
+TRAPPED_SHARE = 0.7                 # the search's share of a threatened piece that has no square to step to
 TRADE_DOWN = 60.0                   # the search's value of a piece more, divided by the smaller side's pieces
 SCALE = 150.0                       # evaluation points per unit of tanh in the search's values
 
@@ -191,6 +192,19 @@ def _threat_value(heights, board, kinds, e: int, hunters, top=None, shares=ESCAP
     return VALUE[kinds[board[e]]] * shares[min(2, _escapes(heights, board, e, top))]
 
 
+def _pending(gain: list, heights, board, kinds, targets, top, hunting: bool) -> float:
+    """What the threats of the side that is not to move are worth while the other side moves: of two threatened
+    pieces one can usually be saved, not both. For the search (`hunting`) a threatened piece with no square to step
+    to is as good as taken: the side to move cannot save it by stepping away, and a one-ply defender never sees
+    that coming."""
+    value = 0.5 * (gain[1] if len(gain) > 1 else 0.0) + 0.1 * (gain[0] if gain else 0.0)
+    if hunting:
+        for e in targets:
+            if not _escapes(heights, board, e, top):
+                value = max(value, TRAPPED_SHARE * VALUE[kinds[board[e]]])
+    return value
+
+
 def static_eval(heights, board, kinds, player: int, to_move: int, rules, hunting: bool = False) -> float:
     """The evaluation of a light state for `player`. `hunting` (the search's own leaves and rankings) adds what
     converts a lead over several turns: the distance to each enemy through the terrain for the side ahead, the second
@@ -223,10 +237,10 @@ def static_eval(heights, board, kinds, player: int, to_move: int, rules, hunting
     if to_move == player:
         # I take the best now; of theirs, I can usually save one piece, not two
         score += 0.85 * (my_gain[0] if my_gain else 0.0)
-        score -= 0.5 * (their_gain[1] if len(their_gain) > 1 else 0.0) + 0.1 * (their_gain[0] if their_gain else 0.0)
+        score -= _pending(their_gain, heights, board, kinds, their_threats, their_top, hunting)
     else:
         score -= 0.85 * (their_gain[0] if their_gain else 0.0)
-        score += 0.5 * (my_gain[1] if len(my_gain) > 1 else 0.0) + 0.1 * (my_gain[0] if my_gain else 0.0)
+        score += _pending(my_gain, heights, board, kinds, my_threats, my_top, hunting)
     # height over neighbouring enemies: standing above is safety and pressure
     edge = 0.0
     for a in mine:
@@ -243,10 +257,7 @@ def static_eval(heights, board, kinds, player: int, to_move: int, rules, hunting
     # the side ahead counts its distance through the terrain (the steps it must build); the other side the plain one
     if hunting:
         # summed over the enemy pieces, not averaged: taking the easiest one must never make the rest look farther
-        score -= HUNT_SHARE * hunt * (_siege(heights, board, mine, theirs) if material > 0
-                                      else _reach(heights, mine, theirs))
-        score += HUNT_SHARE * flee * (_siege(heights, board, theirs, mine) if material < 0
-                                      else _reach(heights, theirs, mine))
+        score -= HUNT_SHARE * (hunt * _siege(heights, board, mine, theirs) - flee * _siege(heights, board, theirs, mine))
     else:
         score -= (hunt * _reach(heights, mine, theirs, 0.0) / len(theirs)
                   - flee * _reach(heights, theirs, mine, 0.0) / len(mine))
@@ -436,15 +447,19 @@ def _lead(board, kinds, side: int) -> float:
     return lead
 
 
-def forced_gain(heights, board, kinds, side: int, rules, floor: float) -> float:
+def forced_gain(heights, board, kinds, side: int, rules, floor: float, work: list | None = None) -> float:
     """The least material `side` wins over the other side's reply and `side`'s capture after it, `side` having just
     moved: for every reply, what `side` can then take less what the reply took. A reply that leaves `side` nothing is
     what a defender plays, so the scan stops as soon as the result is at most `floor` (replies by the threatened
-    pieces and captures are tried first: they are the likely refutations). A defender with no turn has lost: WIN."""
+    pieces and captures are tried first: they are the likely refutations). A defender with no turn has lost: WIN.
+    `work`, when given, holds how many more replies may be looked at (shared by every check of one move); the scan
+    stops when it runs out, and the caller must then not trust the result."""
     enemy = 1 - side
     replies = light_turns(heights, board, kinds, enemy, rules)
     if not replies:
         return WIN
+    if work is not None:
+        work[0] -= len(replies) // 20     # generating and sorting the replies
     hunted = threats(heights, board, kinds, side, rules)
     # a capture lands at most two squares from where the capturing piece stood (the dragon's two steps, the leap)
     targets = [q for q in range(SQUARES) if board[q] >= 0 and board[q] // 6 == side]
@@ -454,6 +469,10 @@ def forced_gain(heights, board, kinds, side: int, rules, floor: float) -> float:
     worst = WIN
     for group in (first, replies):
         for m in group:
+            if work is not None:
+                if work[0] <= 0:
+                    return worst
+                work[0] -= 1
             h, b, _ = successor(heights, board, m)
             net = _best_take(h, b, kinds, side, rules) - _taken_value(board, kinds, m, enemy)
             if net < worst:
@@ -499,6 +518,7 @@ class ElevationMCTS:
     # a named level's clock only guards a slow machine or a position where the forcing check runs long (47 CPU s was
     # seen at normal with no clock); a ladder takes it away (ladder.budget_alone), so seeds still decide there
     SAFETY_SECONDS = {"easy": 1.0, "normal": 4.0, "strong": 12.0}
+    WORK_PER_SIMULATION = 30          # replies the checks may look at per simulation of the budget (about 10 us each)
 
     def __init__(self, seed=None, level=None, seconds: float | None = None, c: float = 0.5, sample: int = 24,
                  root_width: int = 14, reply_pool: int = 48, max_iterations: int = 1_000_000,
@@ -522,6 +542,11 @@ class ElevationMCTS:
         self.forcing_share = 0.5
         self.check_width = 3           # best-visited turns checked for a forcing reply before one is played
         self.rescue_checks = 12        # when all of those lose material: further turns of the hunted pieces checked
+        # replies the forcing check and the safety checks may look at in one move (half each, the forcing check's
+        # leftover to the safety checks): counted, not timed, so a seeded game repeats; a position where most turns
+        # lose material had cost 41 CPU seconds without a bound
+        self.check_work = self.WORK_PER_SIMULATION * min(self.max_iterations, self.LEVELS["strong"])
+        self._work: list[float] = [0]
         self._playing_on = False
         self._me = 0
         self._anchor = 0.0             # the root's evaluation for the side to move there (see squash)
@@ -555,10 +580,12 @@ class ElevationMCTS:
         if root.moves and root.moves[0][1] >= WIN / 2:
             return root.moves[0][0]                     # a winning capture
         ordered = root.moves
+        self._work = [self.check_work // 2]
         forcing = self._forcing(state, root.moves, math.inf if self.seconds is None
                                 else start + self.forcing_share * self.seconds)
         if forcing is not None:
             return forcing
+        self._work = [self._work[0] + self.check_work // 2]
         # the prior: the best-ranked positions (and every capture) get the search's time
         root.moves = [m for m, _ in root.moves[:self.root_width]] + [
             m for m, _ in root.moves[self.root_width:] if _captures(state.board, m, me)]
@@ -576,67 +603,86 @@ class ElevationMCTS:
         """The turn to play: the best-visited one that leaves the other side neither a third repetition (unless this
         side is clearly behind) nor a forcing turn of its own. When none of the best `check_width` does, up to
         `rescue_checks` more are tried: first the turns of the pieces the refutations hunt (stepping out of a trap
-        often ranks low at first sight), then the other visited turns, then the ranking. Failing that, a side that
-        is clearly ahead in material (150) gives up some rather than the game: it plays the first turn that allows no repetition."""
+        often ranks low at first sight), then the other visited turns, then the ranking. Failing that, it plays the
+        checked turn that loses least (a side that is ahead by less than 150 would rather allow a repetition)."""
         twice = {k for k, n in Counter(state.history).items() if n >= 2} if self._playing_on else set()
         in_danger: set = set()
-        no_repeat = []
+        losing: list = []               # (material lost, order, turn) of the checked turns that allow no repetition
+        no_repeat: list = []            # the turns that allow no repetition, whatever they lose
+        need = VALUE[SAMURAI] - 10.0
 
         def clean(m) -> bool:
             if twice and self._allows_repetition(state, m, twice):
                 return False
             no_repeat.append(m)
-            if not self.rules.two_pieces:
-                danger = self._loses_material(state, m)
-                if danger:
-                    in_danger.update(danger)
-                    return False
-            return True
+            if self.rules.two_pieces:
+                return True
+            loss, hunted = self._forced_loss(state, m)
+            if self._work[0] <= 0:
+                return False            # not every reply was looked at: nothing is known
+            if loss < need:
+                return True
+            in_danger.update(hunted)
+            losing.append((loss, len(losing), m))
+            return False
 
         for m in visited[:self.check_width]:
-            if time.perf_counter() > deadline:
-                return m                # out of time: the best-visited turn not yet refuted
+            if time.perf_counter() > deadline or self._work[0] <= 0:
+                break                   # out of time or work: the best-visited turn not yet refuted
             if clean(m):
                 return m
         checked = set(visited[:self.check_width])
         more = [m for m in ordered if m[0] in in_danger] + visited[self.check_width:] + ordered
         tries = 0
         for m in dict.fromkeys(more):
-            if tries >= self.rescue_checks:
+            if tries >= self.rescue_checks or time.perf_counter() > deadline or self._work[0] <= 0:
                 break
             if m in checked:
                 continue
-            if time.perf_counter() > deadline:
-                break
             tries += 1
             if clean(m):
                 return m
-        if twice and no_repeat and _lead(state.board, state.kinds, state.mover) >= 150:
-            return no_repeat[0]
+        far_ahead = _lead(state.board, state.kinds, state.mover) >= 150
+        if losing and (not twice or far_ahead):
+            return min(losing)[2]
+        if twice and far_ahead and no_repeat:
+            return no_repeat[0]         # far ahead, a piece is better given up than the game drawn
         return visited[0]
 
     def _loses_material(self, state: State, move) -> set:
-        """The squares (before `move`) of the pieces the other side can win by force after `move`: not empty when it
-        has a reply that wins at least a samurai's worth however `move`'s side answers (forced_gain from its side,
-        over its capturing and threatening replies)."""
+        """The squares (before `move`) of the pieces the other side can win by force after `move` (see _forced_loss),
+        when that is at least a samurai's worth; empty otherwise."""
+        self._work = [math.inf]
+        loss, hunted = self._forced_loss(state, move)
+        return hunted if loss >= VALUE[SAMURAI] - 10.0 else set()
+
+    def _forced_loss(self, state: State, move) -> tuple[float, set]:
+        """Material the other side wins by force after `move` with its first such reply found (forced_gain from its
+        side, over its capturing and threatening replies, less what `move` took; 0 below a samurai's worth less 10),
+        and the squares (before `move`) of the pieces it hunts then. The scan stops at that first reply: looking for
+        the largest loss took seconds where most turns lose something."""
         me = state.mover
         h, b, now = successor(state.heights, state.board, move)
         if now and not any(p >= 0 and p // 6 != me for p in b):
-            return set()
+            return 0.0, set()
         enemy = 1 - me
-        need = VALUE[SAMURAI] - 10.0
+        bar = VALUE[SAMURAI] - 10.0 - 1e-6
         won = _taken_value(state.board, self.kinds, move, me)
         landing = _landing(move)
         for reply in light_turns(h, b, self.kinds, enemy, self.rules):
+            if self._work[0] <= 0:
+                break
+            self._work[0] -= 3          # a successor and a threat scan
             h2, b2, _ = successor(h, b, reply)
             taken = _taken_value(b, self.kinds, reply, enemy)
             hunted = threats(h2, b2, self.kinds, enemy, self.rules)
             if not taken and not hunted:
                 continue
-            if taken + forced_gain(h2, b2, self.kinds, enemy, self.rules, need - taken) - won >= need:
+            loss = taken + forced_gain(h2, b2, self.kinds, enemy, self.rules, bar - taken + won, self._work) - won
+            if loss > bar and self._work[0] > 0:
                 lost = set(hunted) | {q for q in range(SQUARES) if b[q] >= 0 and b[q] // 6 == me and b2[q] != b[q]}
-                return {move[0] if q == landing else q for q in lost} or {move[0]}
-        return set()
+                return loss, {move[0] if q == landing else q for q in lost} or {move[0]}
+        return 0.0, set()
 
     def _allows_repetition(self, state: State, move, keys: set) -> bool:
         """Whether some reply to `move` leads to a position whose key is in `keys`."""
@@ -665,7 +711,9 @@ class ElevationMCTS:
             if not now and not threats(h, b, kinds, me, rules):
                 continue
             tried += 1
-            gain = now + forced_gain(h, b, kinds, me, rules, best_gain - now)
+            gain = now + forced_gain(h, b, kinds, me, rules, best_gain - now, self._work)
+            if self._work[0] <= 0:
+                break                   # this turn's replies were not all looked at
             if gain > best_gain:
                 best, best_gain = m, gain
         self.last_forced = best_gain if best is not None else None
