@@ -163,3 +163,18 @@ def test_taking_the_nearest_enemy_piece_never_makes_the_rest_look_farther():
     assert _siege(st.heights, st.board, blue, [fish]) < alone       # the fish is the nearer target
     assert _siege(st.heights, st.board, blue, [fish, dragon]) > alone
     assert _reach(st.heights, blue, [fish, dragon]) > _reach(st.heights, blue, [dragon])
+
+
+def test_a_threatened_piece_with_no_way_out_counts_for_the_attacker_even_when_the_other_side_moves():
+    """'If you are at least TWO steps higher than an adjacent enemy piece then you can move onto that square and
+    capture it': Red's dragon on c3 at 4 stands two above the Blue fish on b2 at 2, and Blue is to move. With a1 at
+    3 the fish can still step there; with a1 at 5 every square around it is too high or under a Red piece two above
+    it, so it is lost whatever Blue does (a one-ply defender only sees that once it is too late). The search counts
+    that at 0.7 of the fish (70 points more), the plain heuristic hardly tells the two apart."""
+    heights = {"a1": 3, "a2": 3, "a3": 5, "b1": 5, "b3": 5, "c1": 5, "c2": 5, "b2": 2, "c3": 4}
+    pieces = {"b2": "fish:1:c", "c3": "dragon:0:b", "f6": "samurai:1:a", "a3": "samurai:0:a"}
+    one_way = G.position(pieces, heights=heights, mover=1)
+    no_way = G.position(pieces, heights={**heights, "a1": 5}, mover=1)
+    hunt = lambda s: static_eval(s.heights, s.board, s.kinds, 0, 1, s.rules, hunting=True)  # noqa: E731
+    assert hunt(no_way) - hunt(one_way) > 50
+    assert abs(evaluate(no_way, 0) - evaluate(one_way, 0)) < 20
