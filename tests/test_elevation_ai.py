@@ -6,7 +6,7 @@ from collections import Counter
 
 from towerworld.games.elevation import GAME as G
 from towerworld.games.elevation.board import square_of as sq
-from towerworld.games.elevation.strategy import (WIN, ElevationMCTS, _lead, _reach, _siege,
+from towerworld.games.elevation.strategy import (WIN, ElevationMCTS, _lead, _reach, _siege, forced_gain,
                                                  _threat_value, evaluate, squash, static_eval, threats)
 
 
@@ -178,3 +178,23 @@ def test_a_threatened_piece_with_no_way_out_counts_for_the_attacker_even_when_th
     hunt = lambda s: static_eval(s.heights, s.board, s.kinds, 0, 1, s.rules, hunting=True)  # noqa: E731
     assert hunt(no_way) - hunt(one_way) > 50
     assert abs(evaluate(no_way, 0) - evaluate(one_way, 0)) < 20
+
+
+def test_the_checks_look_at_no_more_replies_than_their_budget():
+    """The forcing and safety checks share a count of replies per move (a seeded game must repeat whatever the load,
+    so it is counted, not timed). The trapped fish of test_elevation_game's _trap: with the count to spare, the scan
+    finds that every Blue reply loses the fish; with a count of 5 it stops at once, and its result is not trusted."""
+    st = G.apply_texts(G.position({"c3": "samurai:0:a", "a1": "fish:1:c", "f6": "samurai:1:a"},
+                                  heights={"a1": 1, "a2": 4, "b1": 4, "b2": 3, "c3": 3}), "Sc3 d4>d3 -b2")
+    plenty = [10**6]
+    assert forced_gain(st.heights, st.board, st.kinds, 0, st.rules, -1e9, plenty) >= 100
+    replies = len(G.legal_moves(st)) - 1           # less the draw offer
+    assert 10**6 - plenty[0] >= replies
+    short = [5]
+    forced_gain(st.heights, st.board, st.kinds, 0, st.rules, -1e9, short)
+    assert short[0] <= 0
+    # a whole move with a small count: spent, and overrun by no more than one scan's setup
+    agent = ElevationMCTS(seed=0, level="300it")
+    agent.check_work = 300
+    agent.choose_state(G.apply_texts(_dragon_guards_fish(), "Fd4 -e5 d4>e4"))
+    assert -replies < agent._work[0] <= 0
