@@ -425,17 +425,43 @@ def _taken_value(board, kinds, move, side: int) -> float:
 
 
 def _best_take(heights, board, kinds, side: int, rules) -> float:
-    """What `side`, to move, can win at once: the most valuable piece it threatens, less a samurai's worth when an
-    other enemy piece stands two above that square (the captor would be taken back)."""
+    """What `side`, to move, can win at once: the most valuable piece it threatens, less a samurai's worth when the
+    captor could be taken back there (see _retaken)."""
     best = 0.0
     for e in threats(heights, board, kinds, side, rules):
         value = VALUE[kinds[board[e]]]
-        he = heights[e]
-        if any(board[q] >= 0 and board[q] // 6 != side and heights[q] - he >= 2 for q in NEIGHBOURS[e]):
+        if value > best and _retaken(heights, board, kinds, e, side):
             value -= VALUE[SAMURAI]
         if value > best:
             best = value
     return best
+
+
+def _retaken(heights, board, kinds, e: int, side: int) -> bool:
+    """Whether a piece of `side` that captured on `e` could be taken back there: an other enemy piece two above it
+    next door, an enemy dragon two steps away over an empty square two above it, or an enemy fish leaping onto it
+    over such a square (a square of `side` next to `e` counts as empty: the captor may have come from there)."""
+    he = heights[e]
+    for q in NEIGHBOURS[e]:
+        v = board[q]
+        if v >= 0 and v // 6 != side and heights[q] - he >= 2:
+            return True
+    for q in range(SQUARES):
+        v = board[q]
+        if v < 0 or v // 6 == side or DIST1[e][q] != 1:
+            continue
+        hq = heights[q]
+        if kinds[v] == DRAGON:
+            for m in NEIGHBOURS[q]:
+                if (m in ADJACENT[e] and (board[m] < 0 or board[m] // 6 == side) and heights[m] - hq <= 1
+                        and heights[m] - he >= 2):
+                    return True
+        elif kinds[v] == FISH:
+            for target, mid in LEAPS[q]:
+                if (target == e and (board[mid] < 0 or board[mid] // 6 == side) and heights[mid] - hq <= 1
+                        and heights[mid] - he >= 2):
+                    return True
+    return False
 
 
 def _lead(board, kinds, side: int) -> float:
@@ -455,30 +481,47 @@ def forced_gain(heights, board, kinds, side: int, rules, floor: float, work: lis
     `work`, when given, holds how many more replies may be looked at (shared by every check of one move); the scan
     stops when it runs out, and the caller must then not trust the result."""
     enemy = 1 - side
+    hunted = threats(heights, board, kinds, side, rules)
+    # a capture takes a piece the other side threatens, landing at most two squares from where the capturing piece
+    # stood (the dragon's two steps, the leap)
+    targets = threats(heights, board, kinds, enemy, rules)
+    near = {q for q in range(SQUARES) if board[q] >= 0 and board[q] // 6 == enemy
+            and any(DIST1[t][q] <= 1 for t in targets)}
+    # the likely refutations are generated alone first: most scans end among them, and generating every reply
+    # (some 2,000) cost more than looking at the few that decide
+    masks = _Masks(heights, board, enemy)
+    first = []
+    for q in hunted.keys() | near:
+        own = [m for group in piece_turn_groups(heights, masks, q, kinds[board[q]], rules) for m in group]
+        first += own if q in hunted else [m for m in own if _captures(board, m, enemy)]
+    worst = WIN
+    for m in first:
+        if work is not None:
+            if work[0] <= 0:
+                return worst
+            work[0] -= 1
+        h, b, _ = successor(heights, board, m)
+        net = _best_take(h, b, kinds, side, rules) - _taken_value(board, kinds, m, enemy)
+        if net < worst:
+            worst = net
+            if worst <= floor:
+                return worst
     replies = light_turns(heights, board, kinds, enemy, rules)
     if not replies:
         return WIN
     if work is not None:
-        work[0] -= len(replies) // 20     # generating and sorting the replies
-    hunted = threats(heights, board, kinds, side, rules)
-    # a capture lands at most two squares from where the capturing piece stood (the dragon's two steps, the leap)
-    targets = [q for q in range(SQUARES) if board[q] >= 0 and board[q] // 6 == side]
-    near = {q for q in range(SQUARES) if board[q] >= 0 and board[q] // 6 == enemy
-            and any(DIST1[t][q] <= 1 for t in targets)}
-    first = [m for m in replies if m[0] in hunted or (m[0] in near and _captures(board, m, enemy))]
-    worst = WIN
-    for group in (first, replies):
-        for m in group:
-            if work is not None:
-                if work[0] <= 0:
-                    return worst
-                work[0] -= 1
-            h, b, _ = successor(heights, board, m)
-            net = _best_take(h, b, kinds, side, rules) - _taken_value(board, kinds, m, enemy)
-            if net < worst:
-                worst = net
-                if worst <= floor:
-                    return worst
+        work[0] -= len(replies) // 20     # generating them
+    for m in replies:
+        if work is not None:
+            if work[0] <= 0:
+                return worst
+            work[0] -= 1
+        h, b, _ = successor(heights, board, m)
+        net = _best_take(h, b, kinds, side, rules) - _taken_value(board, kinds, m, enemy)
+        if net < worst:
+            worst = net
+            if worst <= floor:
+                return worst
     return worst
 
 
@@ -518,7 +561,7 @@ class ElevationMCTS:
     # a named level's clock only guards a slow machine or a position where the forcing check runs long (47 CPU s was
     # seen at normal with no clock); a ladder takes it away (ladder.budget_alone), so seeds still decide there
     SAFETY_SECONDS = {"easy": 1.0, "normal": 4.0, "strong": 12.0}
-    WORK_PER_SIMULATION = 30          # replies the checks may look at per simulation of the budget (about 10 us each)
+    WORK_PER_SIMULATION = 60          # replies the checks may look at per simulation of the budget (about 10 us each)
 
     def __init__(self, seed=None, level=None, seconds: float | None = None, c: float = 0.5, sample: int = 24,
                  root_width: int = 14, reply_pool: int = 48, max_iterations: int = 1_000_000,
@@ -542,6 +585,7 @@ class ElevationMCTS:
         self.forcing_share = 0.5
         self.check_width = 3           # best-visited turns checked for a forcing reply before one is played
         self.rescue_checks = 12        # when all of those lose material: further turns of the hunted pieces checked
+        self.rescue_pool = 400         # turns looked at one ply ahead to choose those
         # replies the forcing check and the safety checks may look at in one move (half each, the forcing check's
         # leftover to the safety checks): counted, not timed, so a seeded game repeats; a position where most turns
         # lose material had cost 41 CPU seconds without a bound
@@ -583,8 +627,9 @@ class ElevationMCTS:
         self._work = [self.check_work // 2]
         forcing = self._forcing(state, root.moves, math.inf if self.seconds is None
                                 else start + self.forcing_share * self.seconds)
-        if forcing is not None:
-            return forcing
+        if forcing is not None and not (self._playing_on and self._allows_repetition(
+                state, forcing, {k for k, n in Counter(state.history).items() if n >= 2})):
+            return forcing              # (a forcing turn the other side can answer with a third repetition is not)
         self._work = [self._work[0] + self.check_work // 2]
         # the prior: the best-ranked positions (and every capture) get the search's time
         root.moves = [m for m, _ in root.moves[:self.root_width]] + [
@@ -603,23 +648,26 @@ class ElevationMCTS:
         """The turn to play: the best-visited one that leaves the other side neither a third repetition (unless this
         side is clearly behind) nor a forcing turn of its own. When none of the best `check_width` does, up to
         `rescue_checks` more are tried: first the turns of the pieces the refutations hunt (stepping out of a trap
-        often ranks low at first sight), then the other visited turns, then the ranking. Failing that, it plays the
-        checked turn that loses least (a side that is ahead by less than 150 would rather allow a repetition)."""
+        often ranks low at first sight), then the other visited turns, then the ranking, those from which the other
+        side can take nothing at once before the rest. Failing that, it plays the checked turn that loses least (a
+        side that is ahead by less than 150 would rather allow a repetition). Once the checks' count of replies is
+        spent, the first turn that allows no repetition is played unchecked."""
         twice = {k for k, n in Counter(state.history).items() if n >= 2} if self._playing_on else set()
         in_danger: set = set()
         losing: list = []               # (material lost, order, turn) of the checked turns that allow no repetition
         no_repeat: list = []            # the turns that allow no repetition, whatever they lose
         need = VALUE[SAMURAI] - 10.0
 
+        repeating: set = set()          # squares of the pieces whose turns let the other side repeat
+
         def clean(m) -> bool:
             if twice and self._allows_repetition(state, m, twice):
+                repeating.add(m[0])
                 return False
             no_repeat.append(m)
-            if self.rules.two_pieces:
-                return True
+            if self.rules.two_pieces or self._work[0] <= 0:
+                return True             # out of work: the first turn not refuted
             loss, hunted = self._forced_loss(state, m)
-            if self._work[0] <= 0:
-                return False            # not every reply was looked at: nothing is known
             if loss < need:
                 return True
             in_danger.update(hunted)
@@ -627,15 +675,25 @@ class ElevationMCTS:
             return False
 
         for m in visited[:self.check_width]:
-            if time.perf_counter() > deadline or self._work[0] <= 0:
-                break                   # out of time or work: the best-visited turn not yet refuted
+            if time.perf_counter() > deadline:
+                return m                # out of time: the best-visited turn not yet refuted
             if clean(m):
                 return m
         checked = set(visited[:self.check_width])
-        more = [m for m in ordered if m[0] in in_danger] + visited[self.check_width:] + ordered
+        more = [m for m in dict.fromkeys([m for m in ordered if m[0] in in_danger] + visited[self.check_width:]
+                                         + ordered) if m not in checked][:self.rescue_pool]
+        # those the other side cannot take anything from at once first (a cheap look one ply ahead), and those of
+        # pieces whose turns were not undone to a repetition, so that the few full checks go to turns that stand a
+        # chance
+        enemy = 1 - state.mover
+        exposed = []
+        for m in more:
+            h, b, _ = successor(state.heights, state.board, m)
+            exposed.append((_best_take(h, b, self.kinds, enemy, self.rules)
+                            - _taken_value(state.board, self.kinds, m, state.mover) >= need, m[0] in repeating))
         tries = 0
-        for m in dict.fromkeys(more):
-            if tries >= self.rescue_checks or time.perf_counter() > deadline or self._work[0] <= 0:
+        for _, _, m in sorted(zip(exposed, range(len(more)), more)):
+            if tries >= self.rescue_checks or time.perf_counter() > deadline:
                 break
             if m in checked:
                 continue
