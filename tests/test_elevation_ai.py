@@ -6,8 +6,8 @@ from collections import Counter
 
 from towerworld.games.elevation import GAME as G
 from towerworld.games.elevation.board import square_of as sq
-from towerworld.games.elevation.strategy import (WIN, ElevationMCTS, _lead, _reach, _siege, forced_gain,
-                                                 _threat_value, evaluate, squash, static_eval, threats)
+from towerworld.games.elevation.strategy import (WIN, ElevationMCTS, _best_take, _lead, _reach, _siege,
+                                                 _threat_value, evaluate, forced_gain, squash, static_eval, threats)
 
 
 def _step_position(c1: int):
@@ -198,3 +198,16 @@ def test_the_checks_look_at_no_more_replies_than_their_budget():
     agent.check_work = 300
     agent.choose_state(G.apply_texts(_dragon_guards_fish(), "Fd4 -e5 d4>e4"))
     assert -replies < agent._work[0] <= 0
+
+
+def test_a_capture_a_dragon_takes_back_over_two_steps_is_worth_less():
+    """'Move twice - but not dig', each step a basic step, so each may capture: Red's samurai on b3 at 4 can take the
+    Blue fish on c3 at 2, but Blue's dragon on e3 can step to d3 (4) and from there take the samurai on c3 (two
+    above) unless the dragon stands too low to climb onto d3. What the forcing check counts as won there is the fish
+    less a samurai's worth only when the dragon can."""
+    def position(dragon_height: int):
+        return G.position({"b3": "samurai:0:a", "c3": "fish:1:c", "e3": "dragon:1:b", "a6": "samurai:1:f"},
+                          heights={"b3": 4, "c3": 2, "d3": 4, "e3": dragon_height, "a1": 1, "b1": 7 - dragon_height})
+    for dragon_height, won in ((4, 100 - 90), (2, 100)):
+        st = position(dragon_height)
+        assert _best_take(st.heights, st.board, st.kinds, 0, st.rules) == won

@@ -257,7 +257,8 @@ def static_eval(heights, board, kinds, player: int, to_move: int, rules, hunting
     # the side ahead counts its distance through the terrain (the steps it must build); the other side the plain one
     if hunting:
         # summed over the enemy pieces, not averaged: taking the easiest one must never make the rest look farther
-        score -= HUNT_SHARE * (hunt * _siege(heights, board, mine, theirs) - flee * _siege(heights, board, theirs, mine))
+        score -= HUNT_SHARE * (hunt * _siege(heights, board, mine, theirs)
+                               - flee * _siege(heights, board, theirs, mine))
     else:
         score -= (hunt * _reach(heights, mine, theirs, 0.0) / len(theirs)
                   - flee * _reach(heights, theirs, mine, 0.0) / len(mine))
