@@ -84,7 +84,7 @@ def threats(heights, board, kinds, side: int, rules) -> dict:
 
 # DIST1[e][a]: king-move distance from a to e, minus one (how many steps until a stands next to e)
 DIST1 = tuple(tuple(distance(a, e) - 1 for a in range(SQUARES)) for e in range(SQUARES))
-SIEGE_FAR = 12.0                    # _siege's cost when no square beside the target is free
+SIEGE_FAR = 60.0                    # _siege's cost when no square beside the target is free
 SECOND_FAR = 8.0                    # _reach's cost for a missing second attacker: across the board, low
 
 
