@@ -1,11 +1,17 @@
 """Elevation's heuristics and its own agents.
 
-`evaluate(state, player)` knows what wins the game: material; height over neighbouring enemies (a capture needs two
-steps up, so standing two above an enemy next door is a threat and two below one is a danger); threats for the side to
-move and for the other side, a threatened piece counting less for each safe square it can escape to; striking distance
-(how far each side is from standing two above an enemy, the nearest piece in full and the second at half weight); for
-the side ahead, that distance through the terrain (the step beside the enemy that must be built, a tile a turn) and how
-few safe squares the enemy has left (a lead is converted by trapping); and mobility.
+`evaluate(state, player)` (`game.heuristic`, what greedy plays on) knows what wins the game: material; height over
+neighbouring enemies (a capture needs two steps up, so standing two above an enemy next door is a threat and two below
+one is a danger); threats for the side to move and for the other side, with whether a threatened piece has a safe
+square to escape to; striking distance (how far the nearest piece is from standing two above each enemy); for the side
+ahead, how few safe squares the enemy has left (a lead is converted by trapping); and mobility.
+
+The search evaluates with `static_eval(..., hunting=True)`, which adds what converts a lead over several turns: the
+distance to every enemy piece through the terrain for both sides (`_siege`: the step beside it that must be built, a
+tile a turn), summed over the pieces so that taking the nearest never makes the rest look farther; the second attacker
+at half weight; a threatened piece counting less for each escape square, and one with none counting 0.7 of its value
+even while its side is to move (a one-ply defender cannot save it); and 60 / (the smaller side's pieces) for each
+piece ahead (the game is won by taking every piece, so one-for-one trades help the side with more).
 
 `ElevationMCTS` (the default opponent, 'mcts') first looks for a forcing turn: one after which, whatever the reply,
 it can capture more than the reply took (`forced_gain`, three plies over every reply, refutations first), and plays it
@@ -16,7 +22,8 @@ random sample. Leaves are valued by the evaluation less the root's, squashed to 
 all sit at the ceiling); a side with no complete turn has lost. It never offers a draw, accepts one only when clearly
 behind, and unless clearly behind neither returns to an earlier position nor leaves the other side a reply that makes
 a third repetition (when every well-visited turn loses material, it looks further for a way out for the hunted
-pieces). Levels are simulation budgets.
+pieces, and failing that plays the turn that loses least). The forcing and safety checks share a count of replies
+per move, so a seeded game repeats whatever the load. Levels are simulation budgets.
 """
 from __future__ import annotations
 
