@@ -46,6 +46,7 @@ ESCAPE_SHARE = (1.0, 0.75, 0.6)
 PLAIN_ESCAPE_SHARE = (1.0, 0.6, 0.6)
 HUNT_SHARE = 0.5                    # the search's weight of each enemy piece's distance, a share of the plain mean's
 TRAPPED_SHARE = 0.7                 # the search's share of a threatened piece that has no square to step to
+FOOTING = 0.5                       # the search's weight of the hunted pieces' footing, a share of the distance's
 TRADE_DOWN = 60.0                   # the search's value of a piece more, divided by the smaller side's pieces
 SCALE = 150.0                       # evaluation points per unit of tanh in the search's values
 
@@ -279,6 +280,13 @@ def static_eval(heights, board, kinds, player: int, to_move: int, rules, hunting
         score -= 0.03 * material * _safe_squares(heights, board, theirs, mine, my_top)
     elif material < 0:
         score -= 0.03 * material * _safe_squares(heights, board, mine, theirs, their_top)
+    if hunting:
+        # and by taking away the high footing next to the hunted pieces: a piece that must move (the last one) keeps
+        # its height only by stepping onto a square as high as its own, and climbs out of reach by building one
+        if material > 0:
+            score -= FOOTING * HUNT_SHARE * hunt * _footing(heights, board, theirs)
+        elif material < 0:
+            score += FOOTING * HUNT_SHARE * flee * _footing(heights, board, mine)
     # mobility
     score += 0.8 * (_mobility(heights, board, mine) - _mobility(heights, board, theirs))
     score += 1.5 * (sum(heights[s] for s in mine) / len(mine) - sum(heights[s] for s in theirs) / len(theirs))
@@ -296,6 +304,25 @@ def _safe_squares(heights, board, hunted, hunters, top=None) -> int:
             hm = heights[m]
             if board[m] < 0 and hm <= limit and top[m] - hm < 2:
                 n += 1
+    return n
+
+
+def _footing(heights, board, pieces) -> int:
+    """For each piece, how high it can stay by stepping: 2 with a free square one above it next door, 1 with one as
+    high, 0 when every square it can step to is lower."""
+    n = 0
+    for s in pieces:
+        hs = heights[s]
+        best = 0
+        for m in NEIGHBOURS[s]:
+            if board[m] < 0:
+                d = heights[m] - hs
+                if d == 1:
+                    best = 2
+                    break
+                if d == 0:
+                    best = 1
+        n += best
     return n
 
 
@@ -657,12 +684,11 @@ class ElevationMCTS:
         side is clearly behind) nor a forcing turn of its own. When none of the best `check_width` does, up to
         `rescue_checks` more are tried: first the turns of the pieces the refutations hunt (stepping out of a trap
         often ranks low at first sight), then the other visited turns, then the ranking, those from which the other
-        side can take nothing at once before the rest. Failing that, it plays the checked turn that loses least (a
-        side that is ahead by less than 150 would rather allow a repetition). Once the checks' count of replies is
-        spent, the first turn that allows no repetition is played unchecked."""
+        side can take nothing at once before the rest. Failing that, it plays the best-visited turn, or, 150 or more
+        ahead in material, the first turn that allows no repetition. Once the checks' count of replies is spent, the
+        first turn that allows no repetition is played unchecked."""
         twice = {k for k, n in Counter(state.history).items() if n >= 2} if self._playing_on else set()
         in_danger: set = set()
-        losing: list = []               # (material lost, order, turn) of the checked turns that allow no repetition
         no_repeat: list = []            # the turns that allow no repetition, whatever they lose
         need = VALUE[SAMURAI] - 10.0
 
@@ -679,7 +705,6 @@ class ElevationMCTS:
             if loss < need:
                 return True
             in_danger.update(hunted)
-            losing.append((loss, len(losing), m))
             return False
 
         for m in visited[:self.check_width]:
@@ -708,11 +733,10 @@ class ElevationMCTS:
             tries += 1
             if clean(m):
                 return m
-        far_ahead = _lead(state.board, state.kinds, state.mover) >= 150
-        if losing and (not twice or far_ahead):
-            return min(losing)[2]
-        if twice and far_ahead and no_repeat:
+        if twice and no_repeat and _lead(state.board, state.kinds, state.mover) >= 150:
             return no_repeat[0]         # far ahead, a piece is better given up than the game drawn
+        # the search's favourite: the check stops at the first refutation, so its losses do not rank the turns (the
+        # turn that seemed to lose least lost a dragon to a line the search had seen)
         return visited[0]
 
     def _loses_material(self, state: State, move) -> set:
