@@ -5,8 +5,9 @@ import math
 from collections import Counter
 
 from towerworld.games.elevation import GAME as G
+from towerworld.games.elevation import strategy
 from towerworld.games.elevation.board import square_of as sq
-from towerworld.games.elevation.strategy import (WIN, ElevationMCTS, _best_take, _lead, _reach, _siege,
+from towerworld.games.elevation.strategy import (WIN, ElevationMCTS, _best_take, _footing, _lead, _reach, _siege,
                                                  _threat_value, evaluate, forced_gain, squash, static_eval, threats)
 
 
@@ -211,3 +212,22 @@ def test_a_capture_a_dragon_takes_back_over_two_steps_is_worth_less():
     for dragon_height, won in ((4, 100 - 90), (2, 100)):
         st = position(dragon_height)
         assert _best_take(st.heights, st.board, st.kinds, 0, st.rules) == won
+
+
+def test_the_side_ahead_takes_away_the_footing_of_the_last_enemy_piece(monkeypatch):
+    """A samurai 'can only perform a basic move' (a dig and a step every turn), so Blue's last samurai, on a stack of
+    6, stays that high only while a free square as high (or one higher) is next to it; it climbs out of reach by
+    stepping to and fro between two such stacks, piling tiles on each in turn. Red, far ahead, counts that square dug
+    down (d4 from 6 to 5: the samurai would have to step down) as a gain against what the siege loses (the same
+    square is the step Red would build on)."""
+    def position(d4: int):
+        heights = {"c4": 6, "d4": d4, "e4": 6 - d4 + 3, "b5": 4, "f1": 3}
+        return G.position({"c4": "samurai:1:a", "b5": "dragon:0:b", "f1": "samurai:0:a", "a1": "fish:0:c"},
+                          heights=heights, mover=1)
+    high, low = position(6), position(5)
+    assert _footing(high.heights, high.board, [sq("c4")]) == 1
+    assert _footing(low.heights, low.board, [sq("c4")]) == 0
+    hunt = lambda s: static_eval(s.heights, s.board, s.kinds, 0, 1, s.rules, hunting=True)  # noqa: E731
+    with_footing = hunt(low) - hunt(high)
+    monkeypatch.setattr(strategy, "FOOTING", 0.0)
+    assert with_footing > hunt(low) - hunt(high) + 3
