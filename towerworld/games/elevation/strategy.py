@@ -1,19 +1,29 @@
 """Elevation's heuristics and its own agents.
 
-`evaluate(state, player)` knows what wins the game: material; height over neighbouring enemies (a capture needs two
-steps up, so standing two above an enemy next door is a threat and two below one is a danger); threats for the side to
-move and for the other side, with whether a threatened piece has a safe square to escape to; striking distance (how
-far each side is from standing two above an enemy); for the side ahead, how few safe squares the enemy has left (a
-lead is converted by trapping); and mobility.
+`evaluate(state, player)` (`game.heuristic`, what greedy plays on) knows what wins the game: material; height over
+neighbouring enemies (a capture needs two steps up, so standing two above an enemy next door is a threat and two below
+one is a danger); threats for the side to move and for the other side, with whether a threatened piece has a safe
+square to escape to; striking distance (how far the nearest piece is from standing two above each enemy); for the side
+ahead, how few safe squares the enemy has left (a lead is converted by trapping); and mobility.
+
+The search evaluates with `static_eval(..., hunting=True)`, which adds what converts a lead over several turns: the
+distance to every enemy piece through the terrain for both sides (`_siege`: the step beside it that must be built, a
+tile a turn), summed over the pieces so that taking the nearest never makes the rest look farther; the second attacker
+at half weight; a threatened piece counting less for each escape square, and one with none counting 0.7 of its value
+even while its side is to move (a one-ply defender cannot save it); and 60 / (the smaller side's pieces) for each
+piece ahead (the game is won by taking every piece, so one-for-one trades help the side with more).
 
 `ElevationMCTS` (the default opponent, 'mcts') first looks for a forcing turn: one after which, whatever the reply,
 it can capture more than the reply took (`forced_gain`, three plies over every reply, refutations first), and plays it
 at once. Otherwise it runs UCT over light search states (heights and board only): a turn has 1,000 to 5,000 legal
 moves, so the tree widens progressively. At the root every distinct resulting position is ranked by the evaluation and
 the ranking is the prior order; below the root captures come first, then the moves of pieces under threat, then a
-random sample. Leaves are valued by the evaluation squashed to [-1, 1]; a side with no complete turn has lost. It never
-offers a draw, accepts one only when clearly behind, and unless clearly behind neither returns to an earlier position
-nor leaves the other side a reply that makes a third repetition. Levels are simulation budgets.
+random sample. Leaves are valued by the evaluation less the root's, squashed to [-1, 1] (far ahead, plain values would
+all sit at the ceiling); a side with no complete turn has lost. It never offers a draw, accepts one only when clearly
+behind, and unless clearly behind neither returns to an earlier position nor leaves the other side a reply that makes
+a third repetition (when every well-visited turn loses material, it looks further for a way out for the hunted
+pieces, and failing that plays the turn that loses least). The forcing and safety checks share a count of replies
+per move, so a seeded game repeats whatever the load. Levels are simulation budgets.
 """
 from __future__ import annotations
 
@@ -31,6 +41,13 @@ from towerworld.games.elevation.rules import (DRAWN, ONGOING, State, _Masks, all
 
 VALUE = (90.0, 120.0, 100.0)        # samurai, dragon, fish
 WIN = 10_000.0
+# share of a threatened piece's value by its escape squares (none, one, more): the search's, and the plain heuristic's
+ESCAPE_SHARE = (1.0, 0.75, 0.6)
+PLAIN_ESCAPE_SHARE = (1.0, 0.6, 0.6)
+HUNT_SHARE = 0.5                    # the search's weight of each enemy piece's distance, a share of the plain mean's
+TRAPPED_SHARE = 0.7                 # the search's share of a threatened piece that has no square to step to
+FOOTING = 0.5                       # the search's weight of the hunted pieces' footing, a share of the distance's
+TRADE_DOWN = 60.0                   # the search's value of a piece more, divided by the smaller side's pieces
 SCALE = 150.0                       # evaluation points per unit of tanh in the search's values
 
 
@@ -75,33 +92,93 @@ def threats(heights, board, kinds, side: int, rules) -> dict:
 
 # DIST1[e][a]: king-move distance from a to e, minus one (how many steps until a stands next to e)
 DIST1 = tuple(tuple(distance(a, e) - 1 for a in range(SQUARES)) for e in range(SQUARES))
+SIEGE_FAR = 60.0                    # _siege's cost when no square beside the target is free
+SECOND_FAR = 8.0                    # _reach's cost for a missing second attacker: across the board, low
 
 
-def _reach(heights, attackers, targets) -> float:
-    """Mean over targets of how far the nearest attacker is from standing two above it next door (steps plus
-    missing levels)."""
+def _reach(heights, attackers, targets, second_weight: float = 0.5) -> float:
+    """Sum over targets of how far the attackers are from standing two above it next door (steps plus missing
+    levels): the nearest counts in full and the second nearest at half weight, since one attacker alone is stepped
+    away from and a trap needs a second piece close by."""
     total = 0.0
     for e in targets:
         need = heights[e] + 2
         de = DIST1[e]
-        best = 99.0
+        best = second = math.inf
         for a in attackers:
             c = de[a]
             deficit = need - heights[a]
             if deficit > 0:
                 c += 0.7 * deficit
-            if c < best:
-                best = c
-        total += best
-    return total / len(targets)
+            if c < second:
+                if c < best:
+                    best, second = c, best
+                else:
+                    second = c
+        if second == math.inf:
+            second = max(best, SECOND_FAR)
+        total += best + second_weight * second
+    return total
 
 
-def _escapes(heights, board, s: int, danger_from) -> int:
-    """Empty neighbours the piece on `s` can step onto (climb at most one) that no enemy stands two above."""
+def _siege(heights, board, attackers, targets) -> float:
+    """Like _reach, but through the terrain: about how many turns the attackers need to stand two above each target
+    next door. A capture needs two steps up and a step climbs at most one, so an attacker gets there by a dig-then-step
+    onto an empty square A beside the target, raising A from one above the target to two: A must first be built up
+    (a tile a turn) and the attacker must stand next to A, at most one below where it steps. The side ahead uses this
+    to hunt, so that piling tiles beside a high enemy piece counts as progress; standing two above it already costs
+    nothing."""
+    total = 0.0
+    for e in targets:
+        h = heights[e]
+        step = h + 1
+        cells = []              # per free square beside the target: (distances to it, tiles to add, stand height)
+        for q in NEIGHBOURS[e]:
+            if board[q] < 0:
+                hq = heights[q]
+                cells.append((DIST1[q], step - hq, step) if hq < step else (DIST1[q], 0, hq - 1))
+        best = second = math.inf
+        for a in attackers:
+            ha = heights[a]
+            if ha >= h + 2 and a in ADJACENT[e]:
+                c = 0.0
+            else:
+                c = SIEGE_FAR
+                for dq, build, stand in cells:
+                    cost = build + dq[a] + (0.7 * (stand - ha) if ha < stand else 0.0)
+                    if cost < c:
+                        c = cost
+                c += 1.0
+            if c < second:
+                if c < best:
+                    best, second = c, best
+                else:
+                    second = c
+        if second == math.inf:
+            second = max(best, SECOND_FAR)
+        total += best + 0.5 * second
+    return total
+
+
+def _hunter_top(heights, hunters) -> list:
+    """Per square, the height of the highest hunter beside it (-1 where none): a piece stepping there is in reach of
+    a capture when that is two or more above the square."""
+    top = [-1] * SQUARES
+    for a in hunters:
+        ha = heights[a]
+        for m in NEIGHBOURS[a]:
+            if ha > top[m]:
+                top[m] = ha
+    return top
+
+
+def _escapes(heights, board, s: int, top) -> int:
+    """Empty neighbours the piece on `s` can step onto (climb at most one) that no hunter stands two above (`top`:
+    _hunter_top of the hunters)."""
     hs = heights[s]
     n = 0
     for m in NEIGHBOURS[s]:
-        if board[m] < 0 and heights[m] - hs <= 1 and not danger_from(m):
+        if board[m] < 0 and heights[m] - hs <= 1 and top[m] - heights[m] < 2:
             n += 1
     return n
 
@@ -115,7 +192,31 @@ def evaluate(state: State, player: int) -> float:
     return static_eval(state.heights, state.board, state.kinds, player, state.mover ^ state.phase, state.rules)
 
 
-def static_eval(heights, board, kinds, player: int, to_move: int, rules) -> float:
+def _threat_value(heights, board, kinds, e: int, hunters, top=None, shares=ESCAPE_SHARE) -> float:
+    """What the piece on `e`, threatened by `hunters`, is worth to them: a piece with safe squares to step to is worth
+    less, and one way out is easier to close than two, so the share falls with each escape."""
+    if top is None:
+        top = _hunter_top(heights, hunters)
+    return VALUE[kinds[board[e]]] * shares[min(2, _escapes(heights, board, e, top))]
+
+
+def _pending(gain: list, heights, board, kinds, targets, top, hunting: bool) -> float:
+    """What the threats of the side that is not to move are worth while the other side moves: of two threatened
+    pieces one can usually be saved, not both. For the search (`hunting`) a threatened piece with no square to step
+    to is as good as taken: the side to move cannot save it by stepping away, and a one-ply defender never sees
+    that coming."""
+    value = 0.5 * (gain[1] if len(gain) > 1 else 0.0) + 0.1 * (gain[0] if gain else 0.0)
+    if hunting:
+        for e in targets:
+            if not _escapes(heights, board, e, top):
+                value = max(value, TRAPPED_SHARE * VALUE[kinds[board[e]]])
+    return value
+
+
+def static_eval(heights, board, kinds, player: int, to_move: int, rules, hunting: bool = False) -> float:
+    """The evaluation of a light state for `player`. `hunting` (the search's own leaves and rankings) adds what
+    converts a lead over several turns: the distance to each enemy through the terrain for the side ahead, the second
+    attacker, graded escapes. Without it this is the plain heuristic (`game.heuristic`, greedy's evaluation)."""
     mine, theirs = [], []
     material = 0.0
     for s in range(SQUARES):
@@ -135,23 +236,19 @@ def static_eval(heights, board, kinds, player: int, to_move: int, rules) -> floa
     my_threats = threats(heights, board, kinds, player, rules)
     their_threats = threats(heights, board, kinds, 1 - player, rules)
 
-    def high_enemy_next_to(side_squares):
-        return lambda m: any(heights[a] - heights[m] >= 2 and a in ADJACENT[m] for a in side_squares)
-
-    # a threatened piece with a safe square to step to is worth less to the attacker
-    my_gain = sorted((VALUE[kinds[board[e]]] * (0.6 if _escapes(heights, board, e,
-                                                                 high_enemy_next_to(mine)) else 1.0)
-                      for e in my_threats), reverse=True)
-    their_gain = sorted((VALUE[kinds[board[e]]] * (0.6 if _escapes(heights, board, e,
-                                                                   high_enemy_next_to(theirs)) else 1.0)
-                         for e in their_threats), reverse=True)
+    my_top, their_top = _hunter_top(heights, mine), _hunter_top(heights, theirs)
+    shares = ESCAPE_SHARE if hunting else PLAIN_ESCAPE_SHARE
+    my_gain = sorted((_threat_value(heights, board, kinds, e, mine, my_top, shares) for e in my_threats),
+                     reverse=True)
+    their_gain = sorted((_threat_value(heights, board, kinds, e, theirs, their_top, shares) for e in their_threats),
+                        reverse=True)
     if to_move == player:
         # I take the best now; of theirs, I can usually save one piece, not two
         score += 0.85 * (my_gain[0] if my_gain else 0.0)
-        score -= 0.5 * (their_gain[1] if len(their_gain) > 1 else 0.0) + 0.1 * (their_gain[0] if their_gain else 0.0)
+        score -= _pending(their_gain, heights, board, kinds, their_threats, their_top, hunting)
     else:
         score -= 0.85 * (their_gain[0] if their_gain else 0.0)
-        score += 0.5 * (my_gain[1] if len(my_gain) > 1 else 0.0) + 0.1 * (my_gain[0] if my_gain else 0.0)
+        score += _pending(my_gain, heights, board, kinds, my_threats, my_top, hunting)
     # height over neighbouring enemies: standing above is safety and pressure
     edge = 0.0
     for a in mine:
@@ -165,29 +262,67 @@ def static_eval(heights, board, kinds, player: int, to_move: int, rules) -> floa
     # the side ahead in material hunts (striking distance weighs more) and welcomes trades (fewer pieces left)
     hunt = 3.0 + 6.0 * max(0.0, material) / 100.0
     flee = 3.0 + 6.0 * max(0.0, -material) / 100.0
-    score -= hunt * _reach(heights, mine, theirs) - flee * _reach(heights, theirs, mine)
+    # the side ahead counts its distance through the terrain (the steps it must build); the other side the plain one
+    if hunting:
+        # summed over the enemy pieces, not averaged: taking the easiest one must never make the rest look farther
+        score -= HUNT_SHARE * (hunt * _siege(heights, board, mine, theirs)
+                               - flee * _siege(heights, board, theirs, mine))
+    else:
+        score -= (hunt * _reach(heights, mine, theirs, 0.0) / len(theirs)
+                  - flee * _reach(heights, theirs, mine, 0.0) / len(mine))
     score += material * (12 - len(mine) - len(theirs)) / 24.0
+    if hunting:
+        # the game is won by taking every piece, whatever they are worth: the side with more pieces gains by each
+        # one-for-one trade (4 against 2 becomes 3 against 1), so a dragon for a fish is a good trade late
+        score += TRADE_DOWN * (len(mine) - len(theirs)) / min(len(mine), len(theirs))
     # a lead is converted by trapping: the side ahead gains as the other side's safe squares run out
     if material > 0:
-        score -= 0.03 * material * _safe_squares(heights, board, theirs, mine)
+        score -= 0.03 * material * _safe_squares(heights, board, theirs, mine, my_top)
     elif material < 0:
-        score -= 0.03 * material * _safe_squares(heights, board, mine, theirs)
+        score -= 0.03 * material * _safe_squares(heights, board, mine, theirs, their_top)
+    if hunting:
+        # and by taking away the high footing next to the hunted pieces: a piece that must move (the last one) keeps
+        # its height only by stepping onto a square as high as its own, and climbs out of reach by building one
+        if material > 0:
+            score -= FOOTING * HUNT_SHARE * hunt * _footing(heights, board, theirs)
+        elif material < 0:
+            score += FOOTING * HUNT_SHARE * flee * _footing(heights, board, mine)
     # mobility
     score += 0.8 * (_mobility(heights, board, mine) - _mobility(heights, board, theirs))
     score += 1.5 * (sum(heights[s] for s in mine) / len(mine) - sum(heights[s] for s in theirs) / len(theirs))
     return score
 
 
-def _safe_squares(heights, board, hunted, hunters) -> int:
+def _safe_squares(heights, board, hunted, hunters, top=None) -> int:
     """How many squares the `hunted` pieces can step to (climb at most one) where no hunter stands two above."""
+    if top is None:
+        top = _hunter_top(heights, hunters)
     n = 0
     for s in hunted:
         limit = heights[s] + 1
         for m in NEIGHBOURS[s]:
-            if board[m] < 0 and heights[m] <= limit:
-                hm2 = heights[m] + 2
-                if not any(heights[a] >= hm2 and a in ADJACENT[m] for a in hunters):
-                    n += 1
+            hm = heights[m]
+            if board[m] < 0 and hm <= limit and top[m] - hm < 2:
+                n += 1
+    return n
+
+
+def _footing(heights, board, pieces) -> int:
+    """For each piece, how high it can stay by stepping: 2 with a free square one above it next door, 1 with one as
+    high, 0 when every square it can step to is lower."""
+    n = 0
+    for s in pieces:
+        hs = heights[s]
+        best = 0
+        for m in NEIGHBOURS[s]:
+            if board[m] < 0:
+                d = heights[m] - hs
+                if d == 1:
+                    best = 2
+                    break
+                if d == 0:
+                    best = 1
+        n += best
     return n
 
 
@@ -325,43 +460,118 @@ def _taken_value(board, kinds, move, side: int) -> float:
 
 
 def _best_take(heights, board, kinds, side: int, rules) -> float:
-    """What `side`, to move, can win at once: the most valuable piece it threatens, less a samurai's worth when an
-    other enemy piece stands two above that square (the captor would be taken back)."""
+    """What `side`, to move, can win at once: the most valuable piece it threatens, less a samurai's worth when the
+    captor could be taken back there (see _retaken)."""
     best = 0.0
     for e in threats(heights, board, kinds, side, rules):
         value = VALUE[kinds[board[e]]]
-        he = heights[e]
-        if any(board[q] >= 0 and board[q] // 6 != side and heights[q] - he >= 2 for q in NEIGHBOURS[e]):
+        if value > best and _retaken(heights, board, kinds, e, side):
             value -= VALUE[SAMURAI]
         if value > best:
             best = value
     return best
 
 
-def forced_gain(heights, board, kinds, side: int, rules, floor: float) -> float:
+def _retaken(heights, board, kinds, e: int, side: int) -> bool:
+    """Whether a piece of `side` that captured on `e` could be taken back there: an other enemy piece two above it
+    next door, an enemy dragon two steps away over an empty square two above it, or an enemy fish leaping onto it
+    over such a square (a square of `side` next to `e` counts as empty: the captor may have come from there)."""
+    he = heights[e]
+    for q in NEIGHBOURS[e]:
+        v = board[q]
+        if v >= 0 and v // 6 != side and heights[q] - he >= 2:
+            return True
+    for q in range(SQUARES):
+        v = board[q]
+        if v < 0 or v // 6 == side or DIST1[e][q] != 1:
+            continue
+        hq = heights[q]
+        if kinds[v] == DRAGON:
+            for m in NEIGHBOURS[q]:
+                if (m in ADJACENT[e] and (board[m] < 0 or board[m] // 6 == side) and heights[m] - hq <= 1
+                        and heights[m] - he >= 2):
+                    return True
+        elif kinds[v] == FISH:
+            for target, mid in LEAPS[q]:
+                if (target == e and (board[mid] < 0 or board[mid] // 6 == side) and heights[mid] - hq <= 1
+                        and heights[mid] - he >= 2):
+                    return True
+    return False
+
+
+def _lead(board, kinds, side: int) -> float:
+    """`side`'s material less the other side's."""
+    lead = 0.0
+    for b in board:
+        if b >= 0:
+            lead += VALUE[kinds[b]] if b // 6 == side else -VALUE[kinds[b]]
+    return lead
+
+
+def forced_gain(heights, board, kinds, side: int, rules, floor: float, work: list | None = None) -> float:
     """The least material `side` wins over the other side's reply and `side`'s capture after it, `side` having just
     moved: for every reply, what `side` can then take less what the reply took. A reply that leaves `side` nothing is
     what a defender plays, so the scan stops as soon as the result is at most `floor` (replies by the threatened
-    pieces and captures are tried first: they are the likely refutations). A defender with no turn has lost: WIN."""
+    pieces and captures are tried first: they are the likely refutations). A defender with no turn has lost: WIN.
+    `work`, when given, holds how many more replies may be looked at (shared by every check of one move); the scan
+    stops when it runs out, and the caller must then not trust the result."""
     enemy = 1 - side
+    hunted = threats(heights, board, kinds, side, rules)
+    # a capture takes a piece the other side threatens, landing at most two squares from where the capturing piece
+    # stood (the dragon's two steps, the leap)
+    targets = threats(heights, board, kinds, enemy, rules)
+    near = {q for q in range(SQUARES) if board[q] >= 0 and board[q] // 6 == enemy
+            and any(DIST1[t][q] <= 1 for t in targets)}
+    # the likely refutations are generated alone first: most scans end among them, and generating every reply
+    # (some 2,000) cost more than looking at the few that decide
+    masks = _Masks(heights, board, enemy)
+    first = []
+    for q in hunted.keys() | near:
+        own = [m for group in piece_turn_groups(heights, masks, q, kinds[board[q]], rules) for m in group]
+        first += own if q in hunted else [m for m in own if _captures(board, m, enemy)]
+    worst = WIN
+    for m in first:
+        if work is not None:
+            if work[0] <= 0:
+                return worst
+            work[0] -= 1
+        h, b, _ = successor(heights, board, m)
+        net = _best_take(h, b, kinds, side, rules) - _taken_value(board, kinds, m, enemy)
+        if net < worst:
+            worst = net
+            if worst <= floor:
+                return worst
     replies = light_turns(heights, board, kinds, enemy, rules)
     if not replies:
         return WIN
-    hunted = threats(heights, board, kinds, side, rules)
-    first = [m for m in replies if m[0] in hunted or _captures(board, m, enemy)]
-    worst = WIN
-    for group in (first, replies):
-        for m in group:
-            h, b, _ = successor(heights, board, m)
-            net = _best_take(h, b, kinds, side, rules) - _taken_value(board, kinds, m, enemy)
-            if net < worst:
-                worst = net
-                if worst <= floor:
-                    return worst
+    if work is not None:
+        work[0] -= len(replies) // 20     # generating them
+    for m in replies:
+        if work is not None:
+            if work[0] <= 0:
+                return worst
+            work[0] -= 1
+        h, b, _ = successor(heights, board, m)
+        net = _best_take(h, b, kinds, side, rules) - _taken_value(board, kinds, m, enemy)
+        if net < worst:
+            worst = net
+            if worst <= floor:
+                return worst
     return worst
 
 
 # ---- the search -----------------------------------------------------------------------------------------------------
+
+def squash(value: float, anchor: float) -> float:
+    """A leaf's evaluation as a search value in [-1, 1], measured from `anchor` (the root position's evaluation from
+    the same side): far ahead, every leaf would otherwise sit near tanh's ceiling, and the differences between turns
+    that hunt and turns that dawdle would shrink below the search's exploration noise. A won or lost leaf is +-1."""
+    if value >= WIN:
+        return 1.0
+    if value <= -WIN:
+        return -1.0
+    return math.tanh((value - anchor) / SCALE)
+
 
 class _Node:
     __slots__ = ("heights", "board", "mover", "moves", "children", "visits", "value", "lost")
@@ -386,6 +596,7 @@ class ElevationMCTS:
     # a named level's clock only guards a slow machine or a position where the forcing check runs long (47 CPU s was
     # seen at normal with no clock); a ladder takes it away (ladder.budget_alone), so seeds still decide there
     SAFETY_SECONDS = {"easy": 1.0, "normal": 4.0, "strong": 12.0}
+    WORK_PER_SIMULATION = 60          # replies the checks may look at per simulation of the budget (about 10 us each)
 
     def __init__(self, seed=None, level=None, seconds: float | None = None, c: float = 0.5, sample: int = 24,
                  root_width: int = 14, reply_pool: int = 48, max_iterations: int = 1_000_000,
@@ -408,7 +619,16 @@ class ElevationMCTS:
         self.forcing_width = forcing_width
         self.forcing_share = 0.5
         self.check_width = 3           # best-visited turns checked for a forcing reply before one is played
+        self.rescue_checks = 12        # when all of those lose material: further turns of the hunted pieces checked
+        self.rescue_pool = 400         # turns looked at one ply ahead to choose those
+        # replies the forcing check and the safety checks may look at in one move (half each, the forcing check's
+        # leftover to the safety checks): counted, not timed, so a seeded game repeats; a position where most turns
+        # lose material had cost 41 CPU seconds without a bound
+        self.check_work = self.WORK_PER_SIMULATION * min(self.max_iterations, self.LEVELS["strong"])
+        self._work: list[float] = [0]
         self._playing_on = False
+        self._me = 0
+        self._anchor = 0.0             # the root's evaluation for the side to move there (see squash)
 
     @classmethod
     def budget(cls, level) -> tuple[float | None, int | None]:
@@ -432,14 +652,20 @@ class ElevationMCTS:
         start = time.perf_counter()
         deadline = math.inf if self.seconds is None else start + self.seconds
         self.kinds, self.rules = state.kinds, state.rules
+        self._me = me
+        self._anchor = static_eval(state.heights, state.board, state.kinds, me, me, state.rules, True)
         root = _Node(state.heights, state.board, me)
         root.moves = self._root_order(state, turns)
         if root.moves and root.moves[0][1] >= WIN / 2:
             return root.moves[0][0]                     # a winning capture
+        ordered = root.moves
+        self._work = [self.check_work // 2]
         forcing = self._forcing(state, root.moves, math.inf if self.seconds is None
                                 else start + self.forcing_share * self.seconds)
-        if forcing is not None:
-            return forcing
+        if forcing is not None and not (self._playing_on and self._allows_repetition(
+                state, forcing, {k for k, n in Counter(state.history).items() if n >= 2})):
+            return forcing              # (a forcing turn the other side can answer with a third repetition is not)
+        self._work = [self._work[0] + self.check_work // 2]
         # the prior: the best-ranked positions (and every capture) get the search's time
         root.moves = [m for m, _ in root.moves[:self.root_width]] + [
             m for m, _ in root.moves[self.root_width:] if _captures(state.board, m, me)]
@@ -451,37 +677,102 @@ class ElevationMCTS:
         self.last_seconds = time.perf_counter() - start
         ranked = sorted(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].value / max(kv[1].visits, 1)),
                         reverse=True)
+        return self._pick(state, [m for m, _ in ranked], [m for m, _ in ordered], deadline)
+
+    def _pick(self, state: State, visited: list, ordered: list, deadline: float = math.inf):
+        """The turn to play: the best-visited one that leaves the other side neither a third repetition (unless this
+        side is clearly behind) nor a forcing turn of its own. When none of the best `check_width` does, up to
+        `rescue_checks` more are tried: first the turns of the pieces the refutations hunt (stepping out of a trap
+        often ranks low at first sight), then the other visited turns, then the ranking, those from which the other
+        side can take nothing at once before the rest. Failing that, it plays the best-visited turn, or, 150 or more
+        ahead in material, the first turn that allows no repetition. Once the checks' count of replies is spent, the
+        first turn that allows no repetition is played unchecked."""
         twice = {k for k, n in Counter(state.history).items() if n >= 2} if self._playing_on else set()
-        for m, _ in ranked[:self.check_width]:
+        in_danger: set = set()
+        no_repeat: list = []            # the turns that allow no repetition, whatever they lose
+        need = VALUE[SAMURAI] - 10.0
+
+        repeating: set = set()          # squares of the pieces whose turns let the other side repeat
+
+        def clean(m) -> bool:
+            if twice and self._allows_repetition(state, m, twice):
+                repeating.add(m[0])
+                return False
+            no_repeat.append(m)
+            if self.rules.two_pieces or self._work[0] <= 0:
+                return True             # out of work: the first turn not refuted
+            loss, hunted = self._forced_loss(state, m)
+            if loss < need:
+                return True
+            in_danger.update(hunted)
+            return False
+
+        for m in visited[:self.check_width]:
             if time.perf_counter() > deadline:
                 return m                # out of time: the best-visited turn not yet refuted
-            # the other side could answer with a third repetition (undoing a dig, say), or with a forcing turn of its
-            # own: play the best-visited turn that leaves neither
-            if twice and self._allows_repetition(state, m, twice):
+            if clean(m):
+                return m
+        checked = set(visited[:self.check_width])
+        more = [m for m in dict.fromkeys([m for m in ordered if m[0] in in_danger] + visited[self.check_width:]
+                                         + ordered) if m not in checked][:self.rescue_pool]
+        # those the other side cannot take anything from at once first (a cheap look one ply ahead), and those of
+        # pieces whose turns were not undone to a repetition, so that the few full checks go to turns that stand a
+        # chance
+        enemy = 1 - state.mover
+        exposed = []
+        for m in more:
+            h, b, _ = successor(state.heights, state.board, m)
+            exposed.append((_best_take(h, b, self.kinds, enemy, self.rules)
+                            - _taken_value(state.board, self.kinds, m, state.mover) >= need, m[0] in repeating))
+        tries = 0
+        for _, _, m in sorted(zip(exposed, range(len(more)), more)):
+            if tries >= self.rescue_checks or time.perf_counter() > deadline:
+                break
+            if m in checked:
                 continue
-            if not self.rules.two_pieces and self._loses_material(state, m):
-                continue
-            return m
-        return ranked[0][0]
+            tries += 1
+            if clean(m):
+                return m
+        if twice and no_repeat and _lead(state.board, state.kinds, state.mover) >= 150:
+            return no_repeat[0]         # far ahead, a piece is better given up than the game drawn
+        # the search's favourite: the check stops at the first refutation, so its losses do not rank the turns (the
+        # turn that seemed to lose least lost a dragon to a line the search had seen)
+        return visited[0]
 
-    def _loses_material(self, state: State, move) -> bool:
-        """Whether the other side has a reply to `move` that wins at least a samurai's worth however `move`'s side
-        answers (forced_gain from its side, over its capturing and threatening replies)."""
+    def _loses_material(self, state: State, move) -> set:
+        """The squares (before `move`) of the pieces the other side can win by force after `move` (see _forced_loss),
+        when that is at least a samurai's worth; empty otherwise."""
+        self._work = [math.inf]
+        loss, hunted = self._forced_loss(state, move)
+        return hunted if loss >= VALUE[SAMURAI] - 10.0 else set()
+
+    def _forced_loss(self, state: State, move) -> tuple[float, set]:
+        """Material the other side wins by force after `move` with its first such reply found (forced_gain from its
+        side, over its capturing and threatening replies, less what `move` took; 0 below a samurai's worth less 10),
+        and the squares (before `move`) of the pieces it hunts then. The scan stops at that first reply: looking for
+        the largest loss took seconds where most turns lose something."""
         me = state.mover
         h, b, now = successor(state.heights, state.board, move)
         if now and not any(p >= 0 and p // 6 != me for p in b):
-            return False
+            return 0.0, set()
         enemy = 1 - me
-        need = VALUE[SAMURAI] - 10.0
+        bar = VALUE[SAMURAI] - 10.0 - 1e-6
         won = _taken_value(state.board, self.kinds, move, me)
+        landing = _landing(move)
         for reply in light_turns(h, b, self.kinds, enemy, self.rules):
+            if self._work[0] <= 0:
+                break
+            self._work[0] -= 3          # a successor and a threat scan
             h2, b2, _ = successor(h, b, reply)
             taken = _taken_value(b, self.kinds, reply, enemy)
-            if not taken and not threats(h2, b2, self.kinds, enemy, self.rules):
+            hunted = threats(h2, b2, self.kinds, enemy, self.rules)
+            if not taken and not hunted:
                 continue
-            if taken + forced_gain(h2, b2, self.kinds, enemy, self.rules, need - taken) - won >= need:
-                return True
-        return False
+            loss = taken + forced_gain(h2, b2, self.kinds, enemy, self.rules, bar - taken + won, self._work) - won
+            if loss > bar and self._work[0] > 0:
+                lost = set(hunted) | {q for q in range(SQUARES) if b[q] >= 0 and b[q] // 6 == me and b2[q] != b[q]}
+                return loss, {move[0] if q == landing else q for q in lost} or {move[0]}
+        return 0.0, set()
 
     def _allows_repetition(self, state: State, move, keys: set) -> bool:
         """Whether some reply to `move` leads to a position whose key is in `keys`."""
@@ -510,7 +801,9 @@ class ElevationMCTS:
             if not now and not threats(h, b, kinds, me, rules):
                 continue
             tried += 1
-            gain = now + forced_gain(h, b, kinds, me, rules, best_gain - now)
+            gain = now + forced_gain(h, b, kinds, me, rules, best_gain - now, self._work)
+            if self._work[0] <= 0:
+                break                   # this turn's replies were not all looked at
             if gain > best_gain:
                 best, best_gain = m, gain
         self.last_forced = best_gain if best is not None else None
@@ -528,7 +821,7 @@ class ElevationMCTS:
             key = (h, b)
             if key in seen:
                 continue
-            v = static_eval(h, b, self.kinds, me, 1 - me, self.rules)
+            v = static_eval(h, b, self.kinds, me, 1 - me, self.rules, True)
             # a return to an earlier position invites a third repetition by the other side
             if playing_on and position_key(h, b, self.kinds, 1 - me, -1) in state.history:
                 v = min(v, 0.0)
@@ -571,7 +864,7 @@ class ElevationMCTS:
         scored = []
         for m in candidates:
             h, b, _ = successor(heights, board, m)
-            scored.append((static_eval(h, b, self.kinds, side, 1 - side, self.rules), m))
+            scored.append((static_eval(h, b, self.kinds, side, 1 - side, self.rules, True), m))
         scored.sort(key=lambda vm: vm[0], reverse=True)
         return [m for _, m in scored]
 
@@ -613,8 +906,8 @@ class ElevationMCTS:
         if leaf.lost:
             v_mover = -1.0                       # the side to move at the leaf has lost
         else:
-            v = static_eval(leaf.heights, leaf.board, self.kinds, leaf.mover, leaf.mover, self.rules)
-            v_mover = 1.0 if v >= WIN else -1.0 if v <= -WIN else math.tanh(v / SCALE)
+            v = static_eval(leaf.heights, leaf.board, self.kinds, leaf.mover, leaf.mover, self.rules, True)
+            v_mover = squash(v, self._anchor if leaf.mover == self._me else -self._anchor)
         # values are stored for the side that moved into each node: the opponent of that node's mover
         for n in path:
             n.visits += 1

@@ -1,0 +1,233 @@
+"""Elevation's evaluation terms for converting a lead, each on a constructed position."""
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+from towerworld.games.elevation import GAME as G
+from towerworld.games.elevation import strategy
+from towerworld.games.elevation.board import square_of as sq
+from towerworld.games.elevation.strategy import (WIN, ElevationMCTS, _best_take, _footing, _lead, _reach, _siege,
+                                                 _threat_value, evaluate, forced_gain, squash, static_eval, threats)
+
+
+def _step_position(c1: int):
+    """Red (a dragon on d2 at 5 and a samurai far off) against a lone Blue fish on b1 at 4, Blue to move. The square
+    c1 beside the fish stands at `c1`; the tiles it gains come from a6, far from everyone."""
+    heights = {"a1": 3, "a2": 3, "b1": 4, "b2": 3, "c1": c1, "c2": 3, "d2": 5, "a6": 6 - (c1 - 3)}
+    return G.position({"b1": "fish:1:c", "d2": "dragon:0:b", "e5": "samurai:0:a"}, heights=heights, mover=1)
+
+
+def test_the_side_ahead_counts_the_step_it_builds_beside_the_enemy():
+    """'If you are at least TWO steps higher than an adjacent enemy piece then you can move onto that square and
+    capture it' and 'You may not climb up more than one vertical step as you move': the dragon at 5 can reach the fish
+    at 4 only over a square beside it raised to 6, so every tile piled on c1 (3, then 4, then 5) brings the capture
+    closer, and the side ahead sees that as progress, though no piece of it moved."""
+    states = [_step_position(c1) for c1 in (3, 4, 5)]
+    attackers, target = [sq("d2"), sq("e5")], [sq("b1")]
+    sieges = [_siege(st.heights, st.board, attackers, target) for st in states]
+    assert sieges[0] > sieges[1] > sieges[2]
+    # the plain distance only knows the pieces' own heights: it cannot tell these positions apart
+    assert len({_reach(st.heights, attackers, target) for st in states}) == 1
+    # (c1 at 3 is no square for the fish to flee to, under the dragon two above it; at 4 and 5 it is)
+    values = [static_eval(st.heights, st.board, st.kinds, 0, 1, st.rules, hunting=True) for st in states[1:]]
+    assert values[0] < values[1]
+
+
+def test_standing_two_above_beside_the_enemy_is_the_end_of_the_siege():
+    """Two Red pieces two above the Blue fish, next to it: nothing left to build, the siege costs nothing."""
+    st = G.position({"b1": "fish:1:c", "c2": "dragon:0:b", "a2": "samurai:0:a"}, heights={"b1": 2, "c2": 4, "a2": 4})
+    assert sq("b1") in threats(st.heights, st.board, st.kinds, 0, st.rules)
+    assert _siege(st.heights, st.board, [sq("c2"), sq("a2")], [sq("b1")]) == 0.0
+    assert _siege(st.heights, st.board, [sq("c2")], [sq("b1")]) > 0.0      # no second attacker
+
+
+def test_a_second_attacker_close_by_counts():
+    """One attacker is stepped away from; a trap needs a second piece near, so the distance term counts the second
+    nearest attacker too (at half weight)."""
+    pieces = {"b1": "fish:1:c", "d2": "dragon:0:b"}
+    near = G.position({**pieces, "d1": "samurai:0:a"}, heights={"d1": 3})
+    far = G.position({**pieces, "f6": "samurai:0:a"}, heights={"f6": 3})
+    attackers = lambda st: [q for q in range(36) if st.board[q] >= 0 and st.board[q] // 6 == 0]  # noqa: E731
+    assert _reach(near.heights, attackers(near), [sq("b1")]) < _reach(far.heights, attackers(far), [sq("b1")])
+
+
+def test_a_threatened_piece_with_one_way_out_is_worth_more_to_the_attacker_than_one_with_two():
+    """A threatened piece steps to a safe square if it has one; closing the last way out is what traps it, so each
+    escape square fewer counts. Red's dragon on c3 at 4 stands two above the Blue fish on b2 at 2; the fish's
+    neighbours are out of reach (5) except a1 and a2, and a2 is safe only while no Red piece stands two above it."""
+    base = {"a1": 3, "a2": 3, "a3": 5, "b1": 5, "b3": 5, "c1": 5, "c2": 5, "b2": 2, "c3": 4}
+    pieces = {"b2": "fish:1:c", "c3": "dragon:0:b", "f6": "samurai:1:a"}
+    two_ways = G.position(pieces, heights=base)
+    one_way = G.position({**pieces, "a3": "samurai:0:a"}, heights=base)          # two above a2
+    no_way = G.position({**pieces, "a3": "samurai:0:a"}, heights={**base, "a1": 5})
+    values = []
+    for st in (two_ways, one_way, no_way):
+        assert sq("b2") in threats(st.heights, st.board, st.kinds, 0, st.rules)
+        hunters = [q for q in range(36) if st.board[q] >= 0 and st.board[q] // 6 == 0]
+        values.append(_threat_value(st.heights, st.board, st.kinds, sq("b2"), hunters))
+    assert values[0] < values[1] < values[2] == 100.0
+
+
+def test_a_turn_that_loses_material_names_the_hunted_piece_and_the_search_steps_it_out():
+    """The trap of test_elevation_game's _trap() from Red's side: Blue's samurai on c3 can step to b2, two above Red's
+    fish on a1, hemmed in by squares at 4. A samurai turn elsewhere loses the fish, and the check says which piece is
+    hunted; the search plays a turn that keeps its material even when that turn ranks low at first sight."""
+    st = G.position({"a1": "fish:0:c", "f1": "samurai:0:a", "c3": "samurai:1:a"},
+                    heights={"a1": 1, "a2": 4, "b1": 4, "b2": 3, "c3": 3})
+    agent = ElevationMCTS(seed=3, level="300it")
+    agent.kinds, agent.rules = st.kinds, st.rules
+    assert agent._loses_material(st, G.parse_move(st, "Sf1 e1>e2 -f2")) == {sq("a1")}
+    assert agent._loses_material(st, G.parse_move(st, "Fa1 b2>a2 -b2")) == set()
+    for seed in range(2):
+        agent = ElevationMCTS(seed=seed, level="300it")
+        move = agent.choose_state(st)
+        assert move[0] == sq("a1") and not agent._loses_material(st, move), G.format_move(st, move)
+
+
+def test_far_ahead_the_search_still_tells_a_better_turn_from_a_worse_one():
+    """Leaves are measured from the root's own evaluation: 400 points ahead, a turn worth 30 points more must still
+    stand out from the exploration noise, as it does in an even position (plain tanh would squeeze it to nothing)."""
+    for anchor in (0.0, 400.0):
+        assert squash(anchor + 60, anchor) - squash(anchor + 30, anchor) > 0.15
+    assert math.tanh(460 / 150) - math.tanh(430 / 150) < 0.01
+    assert squash(WIN, 400.0) == 1.0 and squash(-WIN, -400.0) == -1.0
+    assert squash(500.0, 400.0) > 0 > squash(300.0, 400.0)
+
+
+# a game of the search (Red) against greedy, seed 22, up to the ply where greedy's dragon and the search's dig back and
+# forth beside each other on e2 and f2: Red is 620 to 320 ahead and two positions have occurred twice
+_SHUFFLE = [
+    "Fd1 -b3 b4>c3", "Db6 -c5 -c4", "Db1 -b2 -c3", "De6 -e5 -e4", "Dc3 b2>d4 b2>d4", "Dc4 -d4", "Dc3 c2>d3 d2>d3",
+    "Dd4 -d3 c2>d4", "Dc3 d4>b4 -d4", "De4 e5>f3 -f3", "Dd4 e3>d5 e3>d5", "Fd6 d5>e6 -b4", "Dd4 c3>c5 c3>c5",
+    "Fc6 -d5 c5>c4", "Dd4 c4>c5 c4>c5", "Df3 e3>f2 f4>f2", "De1 -f2", "Fb4 c5>a3 -a3", "Dd4 e4>c5 -c5",
+    "Fd5 d4>e5 -e5", "Dc5 -d5 c5>e6", "Fe5 e4>e6 -d4", "Dd5 e6>c5 -e6", "Sf6 f5>e5 -e5", "De6 d6>d5 f6>d5",
+    "Fd4 c5>d5 -c5", "De6 -d5", "Fc5 d6>b4 -b4", "Dd5 c6>c5 d6>e6", "Dd3 c4>e2 c2>e2", "Df2 -e2 d1>f2", "Df3 -f2",
+    "Sf1 -e1 d2>d1", "Sa6 -b5 c5>a5", "Se1 d2>d1 -d1", "Se5 d4>f4 -f4", "De2 e1>f3 -f3", "Dd3 c3>e2 c3>e2",
+    "Df3 -e2", "Dd3 -d4 -e5", "Dd5 e6>c5 xe5", "Df2 f3>e3 f3>e3", "De2 d1>f3 e3>f3", "Df2 f3>e3 f3>e3",
+    "De2 f3>e3 f3>e3", "Df2 f3>e3 -e3", "De5 -e6 d5>e5", "Sf4 e5>f5 -e5", "De6 -d5 -c5", "Fb4 -a5 b4>a6",
+    "Fb3 a2>a4 -a4", "Sb5 b4>c4 -a6", "Dc5 -d5 xe5", "Sa6 -b5 b6>b4", "De5 d5>d6 -d5", "Sb5 b6>c5 -a6", "Dd5 -c5",
+    "Fa3 b2>b3 -b3", "Dc5 b4>b5 c4>b5", "De3 f4>d3 e4>d4", "Dc5 b4>c4 b4>b5", "Sa6 b5>b6 -b5", "Dc5 xb5 c5>a6",
+    "Fa5 -a6 a5>b6", "Db5 a5>b6 -c5", "Fa6 b6>b5 -b5", "Fa4 -a3 a2>a4", "Fb3 -a4 b3>a5", "De2 d3>f2 d3>f2",
+    "De3 -f2", "Fa3 a2>b3 -b3", "Df2 e3>e1 e3>f1", "De2 d1>e3 e1>e3", "Df2 e3>e1 e3>e1", "De2 e1>e3 d3>e3",
+    "Df2 e3>e1 e3>f3", "De2 e1>e3 e1>e3", "Df2 e3>e1 e3>e1", "De2 e1>e3 d3>e3", "Df2 e3>e1 e3>f3", "De2 e1>e3 e1>e3",
+    "Df2 e3>e1 e3>e1",
+]
+
+
+def test_ahead_the_search_gives_the_other_side_no_third_repetition():
+    """'Each undo the other player's move three times in a row' is a draw. Far ahead, the turns the search liked
+    best all let greedy's dragon dig back into a position seen twice; it plays another turn instead."""
+    st = G.apply_texts(G.new_state({"move_cap": 200}), *_SHUFFLE)
+    twice = {k for k, n in Counter(st.history).items() if n >= 2}
+    assert st.mover == 0 and len(twice) == 2 and _lead(st.board, st.kinds, 0) == 300
+    agent = ElevationMCTS(seed=0, level="300it")
+    agent.kinds, agent.rules = st.kinds, st.rules
+    ordered = [m for m, _ in agent._root_order(st, [m for m in G.legal_moves(st) if m[0] >= 0])]
+    liked = [G.parse_move(st, t) for t in ("De2 e1>e3 f1>e3", "De2 e1>d3 f1>e3", "De2 e1>f1 e1>e3")]
+    assert all(agent._allows_repetition(st, m, twice) for m in liked)
+    agent._work = [agent.check_work]
+    move = agent._pick(st, liked, ordered)
+    assert not agent._allows_repetition(st, move, twice), G.format_move(st, move)
+
+
+def _dragon_guards_fish():
+    """From a game against greedy (ply 160): Blue, ahead four pieces to two, to move. Red's fish on b2 stands at 1 next
+    to Red's dragon on b3 at 8; Blue's dragon on d3 at 13 can take the fish over c2 (3), and Red's dragon takes it
+    back. Red's dragon alone on its pillar, among squares dug low, is far harder to reach than the fish."""
+    rows = ["7 0 5 3 2 3", "4 0 0 1 4 2", "2 1 3 4 1 5", "2 8 0 13 0 2", "1 1 3 8 4 2", "1 0 1 11 1 3"]
+    heights = {"abcdef"[f] + str(6 - r): int(h) for r, row in enumerate(rows) for f, h in enumerate(row.split())}
+    return G.position({"c6": "samurai:1:a", "f4": "samurai:1:f", "d4": "fish:1:c", "d3": "dragon:1:b",
+                       "b3": "dragon:0:b", "b2": "fish:0:c"}, heights=heights, mover=1)
+
+
+def test_ahead_in_pieces_the_search_trades_down():
+    """'To win, you must capture all of your opponents pieces': four pieces against two, a dragon for a fish leaves
+    three against one, a step nearer the end, though the dragon is worth more. Both the position after the trade
+    (Red's dragon taken back onto b2) and the capture itself are worth more to the search than the position now."""
+    st = _dragon_guards_fish()
+    hunt = lambda s: static_eval(s.heights, s.board, s.kinds, 1, s.mover, s.rules, hunting=True)  # noqa: E731
+    traded = G.apply_texts(st, "Dd3 -c2 xb2", "Db3 a2>c2 xb2")
+    assert hunt(traded) > hunt(st)
+    for seed in range(2):
+        move = ElevationMCTS(seed=seed, level="300it").choose_state(st)
+        assert G.format_move(st, move) == "Dd3 -c2 xb2"
+
+
+def test_taking_the_nearest_enemy_piece_never_makes_the_rest_look_farther():
+    """The distance terms add up over the enemy pieces: were they averaged, the fish beside Red's dragon gone, only
+    the far dragon would be left in the average, and taking the fish would look like a step away from the goal."""
+    st = _dragon_guards_fish()
+    blue = [q for q in range(36) if st.board[q] >= 0 and st.board[q] // 6 == 1]
+    fish, dragon = sq("b2"), sq("b3")
+    alone = _siege(st.heights, st.board, blue, [dragon])
+    assert _siege(st.heights, st.board, blue, [fish]) < alone       # the fish is the nearer target
+    assert _siege(st.heights, st.board, blue, [fish, dragon]) > alone
+    assert _reach(st.heights, blue, [fish, dragon]) > _reach(st.heights, blue, [dragon])
+
+
+def test_a_threatened_piece_with_no_way_out_counts_for_the_attacker_even_when_the_other_side_moves():
+    """'If you are at least TWO steps higher than an adjacent enemy piece then you can move onto that square and
+    capture it': Red's dragon on c3 at 4 stands two above the Blue fish on b2 at 2, and Blue is to move. With a1 at
+    3 the fish can still step there; with a1 at 5 every square around it is too high or under a Red piece two above
+    it, so it is lost whatever Blue does (a one-ply defender only sees that once it is too late). The search counts
+    that at 0.7 of the fish (70 points more), the plain heuristic hardly tells the two apart."""
+    heights = {"a1": 3, "a2": 3, "a3": 5, "b1": 5, "b3": 5, "c1": 5, "c2": 5, "b2": 2, "c3": 4}
+    pieces = {"b2": "fish:1:c", "c3": "dragon:0:b", "f6": "samurai:1:a", "a3": "samurai:0:a"}
+    one_way = G.position(pieces, heights=heights, mover=1)
+    no_way = G.position(pieces, heights={**heights, "a1": 5}, mover=1)
+    hunt = lambda s: static_eval(s.heights, s.board, s.kinds, 0, 1, s.rules, hunting=True)  # noqa: E731
+    assert hunt(no_way) - hunt(one_way) > 50
+    assert abs(evaluate(no_way, 0) - evaluate(one_way, 0)) < 20
+
+
+def test_the_checks_look_at_no_more_replies_than_their_budget():
+    """The forcing and safety checks share a count of replies per move (a seeded game must repeat whatever the load,
+    so it is counted, not timed). The trapped fish of test_elevation_game's _trap: with the count to spare, the scan
+    finds that every Blue reply loses the fish; with a count of 5 it stops at once, and its result is not trusted."""
+    st = G.apply_texts(G.position({"c3": "samurai:0:a", "a1": "fish:1:c", "f6": "samurai:1:a"},
+                                  heights={"a1": 1, "a2": 4, "b1": 4, "b2": 3, "c3": 3}), "Sc3 d4>d3 -b2")
+    plenty = [10**6]
+    assert forced_gain(st.heights, st.board, st.kinds, 0, st.rules, -1e9, plenty) >= 100
+    replies = len(G.legal_moves(st)) - 1           # less the draw offer
+    assert 10**6 - plenty[0] >= replies
+    short = [5]
+    forced_gain(st.heights, st.board, st.kinds, 0, st.rules, -1e9, short)
+    assert short[0] <= 0
+    # a whole move with a small count: spent, and overrun by no more than one scan's setup
+    agent = ElevationMCTS(seed=0, level="300it")
+    agent.check_work = 300
+    agent.choose_state(G.apply_texts(_dragon_guards_fish(), "Fd4 -e5 d4>e4"))
+    assert -replies < agent._work[0] <= 0
+
+
+def test_a_capture_a_dragon_takes_back_over_two_steps_is_worth_less():
+    """'Move twice - but not dig', each step a basic step, so each may capture: Red's samurai on b3 at 4 can take the
+    Blue fish on c3 at 2, but Blue's dragon on e3 can step to d3 (4) and from there take the samurai on c3 (two
+    above) unless the dragon stands too low to climb onto d3. What the forcing check counts as won there is the fish
+    less a samurai's worth only when the dragon can."""
+    def position(dragon_height: int):
+        return G.position({"b3": "samurai:0:a", "c3": "fish:1:c", "e3": "dragon:1:b", "a6": "samurai:1:f"},
+                          heights={"b3": 4, "c3": 2, "d3": 4, "e3": dragon_height, "a1": 1, "b1": 7 - dragon_height})
+    for dragon_height, won in ((4, 100 - 90), (2, 100)):
+        st = position(dragon_height)
+        assert _best_take(st.heights, st.board, st.kinds, 0, st.rules) == won
+
+
+def test_the_side_ahead_takes_away_the_footing_of_the_last_enemy_piece(monkeypatch):
+    """A samurai 'can only perform a basic move' (a dig and a step every turn), so Blue's last samurai, on a stack of
+    6, stays that high only while a free square as high (or one higher) is next to it; it climbs out of reach by
+    stepping to and fro between two such stacks, piling tiles on each in turn. Red, far ahead, counts that square dug
+    down (d4 from 6 to 5: the samurai would have to step down) as a gain against what the siege loses (the same
+    square is the step Red would build on)."""
+    def position(d4: int):
+        heights = {"c4": 6, "d4": d4, "e4": 6 - d4 + 3, "b5": 4, "f1": 3}
+        return G.position({"c4": "samurai:1:a", "b5": "dragon:0:b", "f1": "samurai:0:a", "a1": "fish:0:c"},
+                          heights=heights, mover=1)
+    high, low = position(6), position(5)
+    assert _footing(high.heights, high.board, [sq("c4")]) == 1
+    assert _footing(low.heights, low.board, [sq("c4")]) == 0
+    hunt = lambda s: static_eval(s.heights, s.board, s.kinds, 0, 1, s.rules, hunting=True)  # noqa: E731
+    with_footing = hunt(low) - hunt(high)
+    monkeypatch.setattr(strategy, "FOOTING", 0.0)
+    assert with_footing > hunt(low) - hunt(high) + 3
