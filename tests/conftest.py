@@ -18,3 +18,4 @@ def saves_in_a_temporary_folder(tmp_path_factory):
     from towerworld.app import saves
     saves.SAVE_DIR = str(tmp_path_factory.mktemp("saves"))
     yield
+

@@ -11,6 +11,11 @@ from towerworld.games.carcassonne import GAME
 from towerworld.games.carcassonne import engine as E
 from towerworld.games.carcassonne import tiles as TL
 
+try:
+    from slowclock import crawl_clock, first_real_choice
+except ImportError:  # tests run as a package
+    from tests.slowclock import crawl_clock, first_real_choice
+
 
 def check_conservation(s):
     """Every tile is on the board, in the bag, discarded or in hand; every follower and tower piece is on the board,
@@ -243,18 +248,8 @@ def test_a_level_is_a_simulation_budget_and_a_ladder_takes_its_clock_away(monkey
     from towerworld.ai.ladder import budget_alone
     from towerworld.engine.agent import ask
     from towerworld.games.carcassonne import strategy
-    rng = random.Random(4)
-    state = GAME.new_state(None, 2)
-    while GAME.current_player(state) == CHANCE or len(GAME.legal_moves(state)) < 2:
-        moves = GAME.legal_moves(state) or [m for m, _ in GAME.chance_outcomes(state)]
-        state = GAME.apply(state, rng.choice(moves))[0]
-    clock = [0.0]
-
-    def crawling():                       # every look at the clock finds another minute gone
-        clock[0] += 60.0
-        return clock[0]
-
-    monkeypatch.setattr(strategy.time, "perf_counter", crawling)
+    state = first_real_choice(GAME, 4)
+    crawl_clock(monkeypatch, strategy)
     budget = strategy.LEVELS["easy"][1]
     clocked = GAME.agents()["mcts"](GAME, 1, "easy")
     ask(clocked, GAME, state)

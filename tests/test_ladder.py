@@ -13,6 +13,11 @@ from towerworld.cli import main
 from towerworld.engine.game import BadOption
 
 try:
+    from slowclock import crawl_clock, first_real_choice
+except ImportError:  # tests run as a package
+    from tests.slowclock import crawl_clock, first_real_choice
+
+try:
     from toygame import ToyNim
 except ImportError:  # tests run as a package
     from tests.toygame import ToyNim
@@ -228,18 +233,9 @@ def test_a_ladder_plays_budget_levels_in_full_on_a_loaded_machine(monkeypatch):
     from towerworld.ai.agents import make_agent
     from towerworld.engine.agent import ask
     from towerworld.engine.registry import get_game
-    game, rng = get_game("kdak"), random.Random(2)
-    state = game.new_state()
-    while game.current_player(state) < 0 or len(game.legal_moves(state)) < 2:    # to a real choice
-        moves = game.legal_moves(state) or [m for m, _ in game.chance_outcomes(state)]
-        state = game.apply(state, rng.choice(moves))[0]
-    clock = [0.0]
-
-    def crawling():                       # every look at the clock finds another minute gone
-        clock[0] += 60.0
-        return clock[0]
-
-    monkeypatch.setattr(mcts.time, "perf_counter", crawling)
+    game = get_game("kdak")
+    state = first_real_choice(game, 2)
+    crawl_clock(monkeypatch, mcts)
     clocked = make_agent("mcts:easy", game, seed=1)
     ask(clocked, game, state)
     assert clocked.last_simulations < mcts.LEVELS["easy"][1]            # the clock cut it short

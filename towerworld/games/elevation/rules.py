@@ -125,6 +125,11 @@ class _Masks:
                 enemy |= bit
         self.empty = empty
         self.enemy = enemy
+        self._by_height(levels)
+
+    def _by_height(self, levels) -> None:
+        """The height masks from `levels` (the squares of each height): the squares with terrain, those one high, and
+        `le[h + 3]`, the squares at most h high."""
         self.terrain = ALL_SQUARES & ~levels[0]
         self.ones = levels[1] if len(levels) > 1 else 0
         le = [0, 0, 0]
@@ -143,15 +148,7 @@ class _Masks:
         red, blue = st.occupied
         masks.empty = ALL_SQUARES & ~(red | blue)
         masks.enemy = blue if st.mover == 0 else red
-        masks.terrain = ALL_SQUARES & ~levels[0]
-        masks.ones = levels[1] if len(levels) > 1 else 0
-        le = [0, 0, 0]
-        acc = 0
-        for level in levels:
-            acc |= level
-            le.append(acc)
-        le += (ALL_SQUARES, ALL_SQUARES, ALL_SQUARES)
-        masks.le = le
+        masks._by_height(levels)
         return masks
 
 

@@ -529,35 +529,34 @@ def forced_gain(heights, board, kinds, side: int, rules, floor: float, work: lis
     for q in hunted.keys() | near:
         own = [m for group in piece_turn_groups(heights, masks, q, kinds[board[q]], rules) for m in group]
         first += own if q in hunted else [m for m in own if _captures(board, m, enemy)]
-    worst = WIN
-    for m in first:
-        if work is not None:
-            if work[0] <= 0:
-                return worst
-            work[0] -= 1
-        h, b, _ = successor(heights, board, m)
-        net = _best_take(h, b, kinds, side, rules) - _taken_value(board, kinds, m, enemy)
-        if net < worst:
-            worst = net
-            if worst <= floor:
-                return worst
+    worst, done = _worst_reply(heights, board, kinds, side, rules, first, WIN, floor, work)
+    if done:
+        return worst
     replies = light_turns(heights, board, kinds, enemy, rules)
     if not replies:
         return WIN
     if work is not None:
         work[0] -= len(replies) // 20     # generating them
+    return _worst_reply(heights, board, kinds, side, rules, replies, worst, floor, work)[0]
+
+
+def _worst_reply(heights, board, kinds, side: int, rules, replies, worst: float, floor: float,
+                 work) -> tuple[float, bool]:
+    """The least `side` nets over `replies` (what it can take next, less what the reply took), starting from `worst`;
+    and whether the scan stopped early (at or below `floor`, or out of work)."""
+    enemy = 1 - side
     for m in replies:
         if work is not None:
             if work[0] <= 0:
-                return worst
+                return worst, True
             work[0] -= 1
         h, b, _ = successor(heights, board, m)
         net = _best_take(h, b, kinds, side, rules) - _taken_value(board, kinds, m, enemy)
         if net < worst:
             worst = net
             if worst <= floor:
-                return worst
-    return worst
+                return worst, True
+    return worst, False
 
 
 # ---- the search -----------------------------------------------------------------------------------------------------
