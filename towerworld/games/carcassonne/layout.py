@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 
-from towerworld.engine.layout import Cell, Layout, Pose, look
+from towerworld.engine.layout import Layout, Pose, look, shared_cell, shared_pose
 from towerworld.engine.pieces import size
 
 from . import engine as E
@@ -130,7 +130,7 @@ def make_layout(s: CState) -> Layout:
 
 
 def tile_pose(t: int, r: int, x: float, y: float, z: float = 0.0) -> Pose:
-    return Pose("ccs_tile", x, y, z, heading=-90.0 * r, look=look(tile=CODES[t], art=ART[t]))
+    return shared_pose("ccs_tile", x, y, z, heading=-90.0 * r, look=look(tile=CODES[t], art=ART[t]))
 
 
 def _tiles(lay: Layout, s: CState, frame: Frame) -> None:
@@ -139,7 +139,7 @@ def _tiles(lay: Layout, s: CState, frame: Frame) -> None:
         lay.place(f"tile:{CODES[t]}:{k}", tile_pose(t, r, x * TILE_MM, y * TILE_MM))
     for i in range(s.bagn):
         px, py, pz = frame.pile(i)
-        lay.place(f"bag:{i}", Pose("ccs_tile", px, py, pz, face_up=False, look=look(tile="back")))
+        lay.place(f"bag:{i}", shared_pose("ccs_tile", px, py, pz, face_up=False, look=look(tile="back")))
     if s.phase == PLACE:
         k = COUNT[s.drawn] - s.bag[s.drawn] - 1
         dx, dy = frame.drawn()
@@ -156,7 +156,7 @@ def _towers(lay: Layout, s: CState) -> dict[int, float]:
         x, y = xy(pos)
         for level, code in enumerate(stack):
             owner, ptype, _k = E.piece_parts(code)
-            lay.place(tower_id(code), Pose("tower_piece", x * TILE_MM, y * TILE_MM, TILE_H + level * STOREY,
+            lay.place(tower_id(code), shared_pose("tower_piece", x * TILE_MM, y * TILE_MM, TILE_H + level * STOREY,
                                            look=look(colour=E.PIECE_NAMES[ptype], top=level == len(stack) - 1)))
         tops[pos] = TILE_H + len(stack) * STOREY
     return tops
@@ -169,25 +169,25 @@ def _followers(lay: Layout, s: CState, frame: Frame, tops: dict[int, float]) -> 
         lk = look(player=p + 1)
         if loc == SUPPLY:
             x, y = frame.supply(p, fid % FOLLOWERS, 0)
-            lay.place(meeple_id(fid), Pose("meeple", x, y, 0.0, look=lk))
+            lay.place(meeple_id(fid), shared_pose("meeple", x, y, 0.0, look=lk))
         elif loc <= TOP0:
             pos = TOP0 - loc
             x, y = xy(pos)
-            lay.place(meeple_id(fid), Pose("meeple", x * TILE_MM, y * TILE_MM, tops[pos], look=lk))
+            lay.place(meeple_id(fid), shared_pose("meeple", x * TILE_MM, y * TILE_MM, tops[pos], look=lk))
         elif loc <= -2:                               # a prisoner stands beside its captor's followers
             captor = -2 - loc
             x, y = frame.supply(captor, FOLLOWERS + 0.5 + held[captor], 0)
             held[captor] += 1
-            lay.place(meeple_id(fid), Pose("meeple", x, y, 0.0, heading=90.0, look=lk))
+            lay.place(meeple_id(fid), shared_pose("meeple", x, y, 0.0, heading=90.0, look=lk))
         else:
             t, r, pos, base = s.tiles[s.ntile[loc]][:4]
             fx, fy = feature_spot(t, r, loc - base)
             x, y = xy(pos)
             if s.nkind[loc] == TL.FIELD:              # farmers lie down on their field (the stage rests them on it)
-                lay.place(meeple_id(fid), Pose("meeple", (x + fx) * TILE_MM, (y + fy) * TILE_MM, TILE_H,
+                lay.place(meeple_id(fid), shared_pose("meeple", (x + fx) * TILE_MM, (y + fy) * TILE_MM, TILE_H,
                                                look=lk, tilt=90.0))
             else:
-                lay.place(meeple_id(fid), Pose("meeple", (x + fx) * TILE_MM, (y + fy) * TILE_MM, TILE_H, look=lk))
+                lay.place(meeple_id(fid), shared_pose("meeple", (x + fx) * TILE_MM, (y + fy) * TILE_MM, TILE_H, look=lk))
 
 
 def _supply_pieces(lay: Layout, s: CState, frame: Frame) -> None:
@@ -202,7 +202,7 @@ def _supply_pieces(lay: Layout, s: CState, frame: Frame) -> None:
             for n, k in enumerate(range(total - left, total)):
                 x, y = frame.supply(p, stack + n // 2, 1)
                 lay.place(tower_id(E.piece_code(p, ptype, k)),
-                          Pose("tower_piece", x, y, (n % 2) * STOREY,
+                          shared_pose("tower_piece", x, y, (n % 2) * STOREY,
                                look=look(colour=E.PIECE_NAMES[ptype], top=n % 2 == 1 or n == left - 1)))
             stack += (left + 1) // 2
 
@@ -234,16 +234,16 @@ def _cells(lay: Layout, s: CState, tops: dict[int, float]) -> None:
     if s.phase == PLACE:
         for pos in s.frontier:
             x, y = xy(pos)
-            lay.cells[f"at:{x},{y}"] = Cell(x * TILE_MM, y * TILE_MM, 0.0, TILE_MM - 2, TILE_MM - 2, f"{x},{y}")
+            lay.cells[f"at:{x},{y}"] = shared_cell(x * TILE_MM, y * TILE_MM, 0.0, TILE_MM - 2, TILE_MM - 2, f"{x},{y}")
     if s.phase == ACTION:
         t, r, pos, _base = s.tiles[-1][:4]
         x, y = xy(pos)
         for j, name in enumerate(ROTS[t][r].names):
             fx, fy = feature_spot(t, r, j)
-            lay.cells[f"feature:{j}"] = Cell((x + fx) * TILE_MM, (y + fy) * TILE_MM, TILE_H, 11.0, 11.0, name)
+            lay.cells[f"feature:{j}"] = shared_cell((x + fx) * TILE_MM, (y + fy) * TILE_MM, TILE_H, 11.0, 11.0, name)
         for tpos, top in tops.items():
             x, y = xy(tpos)
-            lay.cells[f"tower:{x},{y}"] = Cell(x * TILE_MM, y * TILE_MM, top, 20.0, 19.0, f"tower {x},{y}")
+            lay.cells[f"tower:{x},{y}"] = shared_cell(x * TILE_MM, y * TILE_MM, top, 20.0, 19.0, f"tower {x},{y}")
 
 
 def preview(s: CState, picks) -> dict[str, Pose]:

@@ -8,7 +8,7 @@ square at stack-top height.
 from __future__ import annotations
 
 from towerworld.engine.game import BadNotation
-from towerworld.engine.layout import Cell, Layout, Pose, look
+from towerworld.engine.layout import Layout, look, shared_cell, shared_pose
 from towerworld.engine.pieces import size
 from towerworld.games.elevation.board import FILES, KIND_NAMES, PIECES, SIDE_NAMES, SIZE, SQUARES, square_name
 
@@ -51,14 +51,14 @@ def square_xy(s: int) -> tuple[float, float]:
 
 def build_layout(state) -> Layout:
     lay = Layout()
-    lay.place("elev_box", Pose("elev_box", 0.0, 0.0, 0.0, look=look(colour="wood")))
+    lay.place("elev_box", shared_pose("elev_box", 0.0, 0.0, 0.0, look=look(colour="wood")))
     for s in range(SQUARES):
         x, y = square_xy(s)
         for level, n in enumerate(state.stacks[s]):
-            lay.place(tile_id(n), Pose("terrain", x, y, BOX_FLOOR + level * TILE_H,
+            lay.place(tile_id(n), shared_pose("terrain", x, y, BOX_FLOOR + level * TILE_H,
                                        heading=(n * 90) % 360, look=look(layer=level, tone=n % 3)))
         top = BOX_FLOOR + state.heights[s] * TILE_H
-        lay.cells[f"sq:{square_name(s)}"] = Cell(x, y, top, TILE_W, TILE_W, square_name(s))
+        lay.cells[f"sq:{square_name(s)}"] = shared_cell(x, y, top, TILE_W, TILE_W, square_name(s))
     for i in range(PIECES):
         side = i // 6
         p = state.pos[i]
@@ -71,7 +71,7 @@ def build_layout(state) -> Layout:
             x = (i % 6 - 2.5) * (PIECE_W + 8)
             y = -(3 * TILE_W + CAPTIVES_OUT) if side == 1 else 3 * TILE_W + CAPTIVES_OUT
             z = 0.0
-        lay.place(piece_id(i, state.kinds), Pose("elev_piece", x, y, z, heading=0.0 if side == 0 else 180.0,
+        lay.place(piece_id(i, state.kinds), shared_pose("elev_piece", x, y, z, heading=0.0 if side == 0 else 180.0,
                                                   look=look(piece=KIND_NAMES[state.kinds[i]], side=side)))
     for c in range(SIZE):
         x, _ = square_xy(c)

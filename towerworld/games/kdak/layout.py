@@ -8,7 +8,7 @@ behind), and the discarded tiles face up in rows in front.
 """
 from __future__ import annotations
 
-from towerworld.engine.layout import Cell, Layout, Pose, look
+from towerworld.engine.layout import Layout, look, shared_cell, shared_pose
 from towerworld.engine.pieces import size
 from towerworld.games.kdak.rules import (COLUMNS, LEVELS, MOVE, NOT_IN, OUT, OVER, RANKS, REMOVE, REVEAL, ROLL, SPEND,
                                          SUITS, TILES, face_up_on_level, pawn_place, tile_id)
@@ -54,12 +54,12 @@ def build_layout(state) -> Layout:
     for c, col in enumerate(cols):
         x, y = CENTRES[c]
         for lv, slot in enumerate(col):
-            lay.place(tile_id(slot), Pose("pp_tile", x, y, lv * TILE.h, face_up=bool(up >> slot & 1),
+            lay.place(tile_id(slot), shared_pose("pp_tile", x, y, lv * TILE.h, face_up=bool(up >> slot & 1),
                                           look=_tile_look(state, slot)))
     # discards, face up, rows of six in front of the tower
     for i, slot in enumerate(state.discards):
         row, place_in_row = divmod(i, PER_ROW)
-        lay.place(tile_id(slot), Pose("pp_tile", DISCARD_X + place_in_row * SPACING, DISCARD_Y - row * SPACING, 0.0,
+        lay.place(tile_id(slot), shared_pose("pp_tile", DISCARD_X + place_in_row * SPACING, DISCARD_Y - row * SPACING, 0.0,
                                       face_up=True, look=_tile_look(state, slot)))
     # pawns
     where: dict[int, list[int]] = {}
@@ -69,40 +69,40 @@ def build_layout(state) -> Layout:
     for p, slot in enumerate(state.pawns):
         pl = look(suit=PAWN_COLOURS[p % 2], player=p)
         if slot == NOT_IN:
-            pose = Pose("pp_pawn", WAITING_X, 15 - 30 * p, 0.0, look=pl)
+            pose = shared_pose("pp_pawn", WAITING_X, 15 - 30 * p, 0.0, look=pl)
         elif slot == OUT:
-            pose = Pose("pp_pawn", OUT_X, 15 - 30 * p, 0.0, look=pl)
+            pose = shared_pose("pp_pawn", OUT_X, 15 - 30 * p, 0.0, look=pl)
         else:
             c, lv = pawn_place(state, p)
             x, y = CENTRES[c]
             sharing = where[slot]
             if len(sharing) > 1:
                 x += -11 if sharing.index(p) == 0 else 11
-            pose = Pose("pp_pawn", x, y, (lv + 1) * TILE.h, look=pl)
+            pose = shared_pose("pp_pawn", x, y, (lv + 1) * TILE.h, look=pl)
         lay.place(f"pawn:{p}", pose)
-    lay.cells["out"] = Cell(OUT_X, 0.0, 0.0, 50.0, 80.0, "leave the tower")
+    lay.cells["out"] = shared_cell(OUT_X, 0.0, 0.0, 50.0, 80.0, "leave the tower")
     # level coins on a stair of six steps beside the tower, each step level with its storey, and labels
     stair_y = -2 * HALF + 12 + (LEVELS - 1) * 17 / 2
-    lay.place("stair", Pose("level_stair", 2 * HALF + 16, stair_y, 0.0, look=look(steps=LEVELS, rise=TILE.h, run=17)))
+    lay.place("stair", shared_pose("level_stair", 2 * HALF + 16, stair_y, 0.0, look=look(steps=LEVELS, rise=TILE.h, run=17)))
     for lv in range(LEVELS):
         x, y = 2 * HALF + 16, -2 * HALF + 12 + lv * 17
-        lay.place(f"coin:level:{lv}", Pose("pp_coin", x, y, lv * TILE.h, face_up=True, look=look(rank=RANKS[lv])))
+        lay.place(f"coin:level:{lv}", shared_pose("pp_coin", x, y, lv * TILE.h, face_up=True, look=look(rank=RANKS[lv])))
         # the label's middle well clear of the coin (a label is about 40 mm wide)
         lay.labels[f"level:{lv}"] = (x + COIN.w / 2 + 23, y, lv * TILE.h + COIN.h, f"level {lv}")
     # the die at the front right corner of the discard rows: it is seen rolling, and from the first frame the table's
     # extent (which frames the camera) holds the rows that fill up later
     last_row = (TILES - 1) // PER_ROW
-    lay.place("die", Pose("pp_die", DISCARD_X + (PER_ROW - 0.5) * SPACING + 12, DISCARD_Y - last_row * SPACING - 20, 0.0,
+    lay.place("die", shared_pose("pp_die", DISCARD_X + (PER_ROW - 0.5) * SPACING + 12, DISCARD_Y - last_row * SPACING - 20, 0.0,
                           look=look(face=RANKS[state.roll]) if state.roll >= 0 else look()))
     # the score track and markers (one per player, or one pooled)
     # 13 squares of 5 points: 0 at the left end, 60 (all the gold in the tower) at the right
-    lay.place("track", Pose("track", 0.0, TRACK_Y, 0.0, look=look(cells=TRACK_MAX // 5 + 1, per=5, label_every=1)))
+    lay.place("track", shared_pose("track", 0.0, TRACK_Y, 0.0, look=look(cells=TRACK_MAX // 5 + 1, per=5, label_every=1)))
     markers = [sum(state.scores)] if o.pooled else list(state.scores)
     for p, pts in enumerate(markers):
         step = TRACK.w / (TRACK_MAX // 5 + 1)
         x = -TRACK.w / 2 + step / 2 + step * min(pts, TRACK_MAX) / 5
         dy = 0.0 if len(markers) == 1 else (-10.5 if p == 0 else 3.0)
-        lay.place(f"score:{p}", Pose("pp_coin", x, TRACK_Y + dy, TRACK.h, face_up=False, look=look(score=pts)))
+        lay.place(f"score:{p}", shared_pose("pp_coin", x, TRACK_Y + dy, TRACK.h, face_up=False, look=look(score=pts)))
     # talismans in front of their owners (player 1 in front of the tower, player 2 behind it)
     for p, count in enumerate(state.tal):
         tower_coin = state.tower_tal == p
@@ -110,28 +110,28 @@ def build_layout(state) -> Layout:
             pid = "talisman:tower" if tower_coin else f"talisman:{p}:{k}"
             x = 2 * HALF + 40 + k * 22
             y = -2 * HALF - 25 if p == 0 else 2 * HALF + 45
-            lay.place(pid, Pose("pp_coin", x, y, 0.0, face_up=False, look=look(talisman=True)))
+            lay.place(pid, shared_pose("pp_coin", x, y, 0.0, face_up=False, look=look(talisman=True)))
     if state.tower_tal == -1:
-        lay.place("talisman:tower", Pose("pp_coin", 2 * HALF + 16 + 22, -2 * HALF + 12 + 5 * 17, 5 * TILE.h,
+        lay.place("talisman:tower", shared_pose("pp_coin", 2 * HALF + 16 + 22, -2 * HALF + 12 + 5 * 17, 5 * TILE.h,
                                          face_up=False, look=look(talisman=True)))
     if state.stage == SPEND:
         y = -2 * HALF - 25 if state.turn == 0 else 2 * HALF + 45
-        lay.cells["spend"] = Cell(2 * HALF + 40, y, 0.0, 40.0, 25.0, "spend a talisman")
-        lay.cells["pass"] = Cell(2 * HALF + 100, y, 0.0, 40.0, 25.0, "pass")
+        lay.cells["spend"] = shared_cell(2 * HALF + 40, y, 0.0, 40.0, 25.0, "spend a talisman")
+        lay.cells["pass"] = shared_cell(2 * HALF + 100, y, 0.0, 40.0, 25.0, "pass")
     if state.stage == MOVE and state.pawns[state.turn] >= 0:
         c, lv = pawn_place(state, state.turn)
         x, y = CENTRES[c]
-        lay.cells["stay"] = Cell(x, y, (lv + 1) * TILE.h, 20.0, 20.0, "stay")
+        lay.cells["stay"] = shared_cell(x, y, (lv + 1) * TILE.h, 20.0, 20.0, "stay")
         if lv:
             # the tile below lies under the pawn's own: the step down gets a click area beside the column
             ox, oy = OUTSIDE[c]
-            lay.cells["down"] = Cell(ox, oy, lv * TILE.h, TARGET, TARGET, f"down to {COLUMNS[c]}{lv - 1}")
+            lay.cells["down"] = shared_cell(ox, oy, lv * TILE.h, TARGET, TARGET, f"down to {COLUMNS[c]}{lv - 1}")
     if state.stage == MOVE and state.pawns[state.turn] == NOT_IN:
         # the whole tower is shown before the first step; its null-level tiles are entered by the areas beside them
         for c, col in enumerate(cols):
             if col:
                 ox, oy = OUTSIDE[c]
-                lay.cells[f"enter:{COLUMNS[c]}"] = Cell(ox, oy, 0.0, TARGET, TARGET, f"enter {COLUMNS[c]}0")
+                lay.cells[f"enter:{COLUMNS[c]}"] = shared_cell(ox, oy, 0.0, TARGET, TARGET, f"enter {COLUMNS[c]}0")
     return lay
 
 
