@@ -54,11 +54,13 @@ def machine() -> str:
     return f"{os.cpu_count()} cores, {model}"
 
 
-def section(game: str, data: dict, command: str, minutes: float, workers: int, day: str) -> str:
-    """A game's section of docs/ladders.md from a ladder's JSON (`LadderResult.to_json(timings=True)`)."""
+def section(game: str, data: dict, command: str, minutes: float, workers: int, day: str, heading: str | None = None,
+            chart: str | None = None) -> str:
+    """A game's section of docs/ladders.md from a ladder's JSON (`LadderResult.to_json(timings=True)`), under
+    `heading` (the game's title) with the chart docs/ladders/`chart`.png (the game's name)."""
     pace = data.get("seconds_per_move", {})
     default = default_opponent(get_game(game))
-    lines = [f"## {get_game(game).title}", "",
+    lines = [f"## {heading or get_game(game).title}", "",
              f"`{command}`: {data['games_per_pair']} games a pair, seed {data['seed']}, on {machine()} ({workers} at "
              f"once), {day}, {minutes:.0f} minutes.", "",
              "| agent | Elo | 95% interval | seconds a move |", "|---|---:|---|---:|"]
@@ -84,7 +86,7 @@ def section(game: str, data: dict, command: str, minutes: float, workers: int, d
     rest = sum(endings.values()) - sum(c for _, c in endings.most_common(8))
     if rest:
         lines.append(f"    {rest:5d}  other endings")
-    lines += ["", f"![{game} ladder](ladders/{game}.png)", ""]
+    lines += ["", f"![{game} ladder](ladders/{chart or game}.png)", ""]
     return "\n".join(lines)
 
 
@@ -139,12 +141,8 @@ def from_json(path: str, command: str, minutes: float, workers: int, part: str |
     if os.path.exists(chart):
         shutil.copyfile(chart, os.path.join(folder, f"{name}.png"))
     day = datetime.date.fromtimestamp(os.path.getmtime(path)).isoformat()
-    text = section(game, data, command, minutes, workers, day)
-    if heading:
-        text = text.replace(f"## {get_game(game).title}\n", f"## {heading}\n", 1)
-    text = text.replace(f"](ladders/{game}.png)", f"](ladders/{name}.png)")
     with open(os.path.join(folder, f"{name}.md"), "w", encoding="utf-8") as f:
-        f.write(text)
+        f.write(section(game, data, command, minutes, workers, day, heading, name))
     return name
 
 

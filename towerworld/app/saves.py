@@ -6,6 +6,8 @@ import os
 import time
 from dataclasses import dataclass
 
+from towerworld.engine.safe_text import shown_text
+
 SAVE_DIR = os.path.join(os.path.expanduser("~"), ".towerworld", "saves")
 STALE_TEMP_SECONDS = 60.0
 LABEL_PLAYERS = 34                  # characters of player names a save's label keeps
@@ -75,8 +77,7 @@ class SaveInfo:
         when = time.strftime("%d %b %H:%M", time.localtime(self.mtime))
         kind = "autosave" if self.autosave else "save"
         state = "finished" if self.finished else f"move {self.plies}"
-        players = self.players if len(self.players) <= LABEL_PLAYERS else self.players[:LABEL_PLAYERS - 3] + "..."
-        return f"{players}: {state}, {when} ({kind})"
+        return f"{shown_text(self.players, LABEL_PLAYERS)}: {state}, {when} ({kind})"
 
 
 def _peek(path: str) -> SaveInfo | None:
