@@ -246,3 +246,71 @@ def test_a_ladder_plays_budget_levels_in_full_on_a_loaded_machine(monkeypatch):
     assert in_seconds.seconds == 0.5                                    # only the clock ends a level in seconds
     assert ladder.budget_alone(make_agent("ismcts", game, seed=1)).seconds is None
     assert ladder.budget_alone(make_agent("ismcts:2", game, seed=1)).seconds == 2.0
+
+
+class StopAfter(Exception):
+    pass
+
+
+def _stop_after(games):
+    def progress(done, total):
+        if done >= games:
+            raise StopAfter
+    return progress
+
+
+def test_a_stopped_ladder_resumes_from_its_journal_and_ends_as_if_never_stopped(tmp_path):
+    # The journal keeps each game as it ends; resuming plays only the rest, and the results equal an unbroken run.
+    journal = str(tmp_path / "l.games.jsonl")
+    agents = ["random", "ismcts:30it", "perfect"]
+    whole = run_ladder(NIM_REF, agents, games=4, seed=9, workers=1)
+    with pytest.raises(StopAfter):
+        run_ladder(NIM_REF, agents, games=4, seed=9, workers=1, journal=journal, progress=_stop_after(5))
+    lines = open(journal).read().splitlines()
+    assert json.loads(lines[0])["format"] == "towerworld-ladder-journal" and len(lines) == 1 + 5
+    played = []
+    resumed = run_ladder(NIM_REF, agents, games=4, seed=9, workers=1, journal=journal, resume=True,
+                         progress=lambda done, total: played.append((done, total)))
+    assert resumed.resumed == 5 and played[0] == (6, 12) and played[-1] == (12, 12)
+    assert resumed.to_json() == whole.to_json()
+    assert len(open(journal).read().splitlines()) == 1 + 12
+
+
+def test_more_games_a_pair_reuse_the_games_already_played(tmp_path):
+    # A game's seeds depend on its pair and its number in the pair, not on how many games the ladder asks for.
+    journal = str(tmp_path / "l.games.jsonl")
+    agents = ["random", "ismcts:30it"]
+    run_ladder(NIM_REF, agents, games=4, seed=3, workers=1, journal=journal)
+    longer = run_ladder(NIM_REF, agents, games=8, seed=3, workers=2, journal=journal, resume=True)
+    assert longer.resumed == 4
+    assert longer.to_json() == run_ladder(NIM_REF, agents, games=8, seed=3, workers=1).to_json()
+    fresh = run_ladder(NIM_REF, agents, games=4, seed=3, workers=1, journal=journal)   # no resume: starts again
+    assert fresh.resumed == 0 and len(open(journal).read().splitlines()) == 1 + 4
+
+
+def test_a_journal_cut_mid_line_or_of_another_ladder(tmp_path):
+    journal = tmp_path / "l.games.jsonl"
+    agents = ["random", "perfect"]
+    run_ladder(NIM_REF, agents, games=4, seed=2, workers=1, journal=str(journal))
+    text = journal.read_text()
+    journal.write_text(text[:-20])                      # killed while writing the last game
+    again = run_ladder(NIM_REF, agents, games=4, seed=2, workers=1, journal=str(journal), resume=True)
+    assert again.resumed == 3
+    assert all(json.loads(line) for line in journal.read_text().splitlines()[-1:])
+    with pytest.raises(LadderError, match="another ladder .*seed is 2, not 5"):
+        run_ladder(NIM_REF, agents, games=4, seed=5, workers=1, journal=str(journal), resume=True)
+    journal.write_text("not a journal\n")
+    with pytest.raises(LadderError, match="is not a ladder's journal"):
+        run_ladder(NIM_REF, agents, games=4, seed=2, workers=1, journal=str(journal), resume=True)
+
+
+def test_the_ladder_command_resumes(tmp_path, capsys):
+    out = tmp_path / "r.json"
+    argv = ["ladder", NIM_REF, "--agents", "random,perfect", "--games", "4", "--workers", "1", "--json", str(out),
+            "--chart", str(tmp_path / "r.png")]
+    assert main(argv) == 0
+    first = json.loads(out.read_text())
+    assert (tmp_path / "r.games.jsonl").exists()
+    assert main(argv + ["--resume"]) == 0
+    assert "kept 4 games already played" in capsys.readouterr().out
+    assert json.loads(out.read_text())["games"] == first["games"]

@@ -115,6 +115,9 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
                         help="PNG chart (default ladder-GAME.png; needs towerworld[ladder])")
         sp.add_argument("--ray", metavar="ADDRESS",
                         help="play on a Ray cluster ('local' starts one here; towerworld[ray])")
+        sp.add_argument("--resume", action="store_true",
+                        help="keep the games already in the journal beside --json (FILE.games.jsonl) and play only "
+                             "the rest: after a stop, or to add games to each pair")
 
     if wanted("check"):
         sp = sub.add_parser("check", help="validate record files (folders: every *.tower.json inside)")
@@ -514,7 +517,7 @@ def _progress(done: int, total: int, t0: float) -> None:
 
 
 def cmd_ladder(args) -> int:
-    from towerworld.ai.ladder import report, resolve_game, run_ladder, write_chart, write_json
+    from towerworld.ai.ladder import journal_path, report, resolve_game, run_ladder, write_chart, write_json
     names = [s.strip() for s in args.agents.split(",") if s.strip()]
     options = _options(resolve_game(args.game), args.option)
     if args.workers is not None and not 1 <= args.workers <= 256:
@@ -534,11 +537,19 @@ def cmd_ladder(args) -> int:
             raise CliError("--pairs takes pairs of agents joined by '/', separated by commas, like mcts/greedy,"
                            "mcts/random.")
     t0 = time.perf_counter()
-    result = run_ladder(args.game, names, games=args.games, seed=args.seed if args.seed is not None else 1,
-                        options=options, variant=args.variant, level=args.level, workers=args.workers,
-                        progress=lambda done, total: _progress(done, total, t0), ray_address=args.ray,
-                        pairs=pairs)
+    journal = journal_path(json_path)
+    try:
+        result = run_ladder(args.game, names, games=args.games, seed=args.seed if args.seed is not None else 1,
+                            options=options, variant=args.variant, level=args.level, workers=args.workers,
+                            progress=lambda done, total: _progress(done, total, t0), ray_address=args.ray,
+                            pairs=pairs, journal=journal, resume=args.resume)
+    except KeyboardInterrupt:
+        print(f"\ntowerworld: interrupted; the games that finished are kept in {shown_text(journal, 300)}: run the "
+              f"same command with --resume to go on.", file=sys.stderr)
+        return 130
     print(file=sys.stderr)
+    if result.resumed:
+        print(f"kept {result.resumed} games already played (from {shown_text(journal, 300)})")
     print(report(result))
     write_json(result, json_path)
     print(f"wrote {json_path}")

@@ -8,6 +8,10 @@ finish. (Agents with a clock budget, e.g. "mcts:normal", play a little different
 levels such as "ismcts:400it" for ladders that must repeat exactly.) On a Ray cluster every node needs towerworld (and
 the game's package) installed; `--ray local` starts a cluster in this process and stops it after the ladder.
 
+A journal (`Journal`, one JSON line per finished game) keeps every game as it ends. A ladder that is stopped, or run
+again later with more games a pair, resumes from it and plays only the games it lacks: a game's seeds depend on the
+ladder's seed, the pair and the game's number within the pair, never on how many games the ladder asks for.
+
 Ratings are the maximum-likelihood Bradley-Terry (Elo) fit of all games, a draw counting half a win, with one virtual
 draw added to every pair that played, so that a pair with a perfect score still has a finite gap; the ratings average 0.
 The 95% intervals come from the Fisher information of the fit (plus or minus 1.96 standard errors).
@@ -53,6 +57,14 @@ class GameTask:
     level: str | None
     chance_seed: int
     agent_seeds: tuple[int, int]   # in seat order
+    number_in_pair: int = 0        # the game's place among its pair's games (twins are 2k and 2k + 1)
+
+    @property
+    def key(self) -> tuple:
+        """What fixes this game's seeds within its ladder: the pair (indices and names) and its number in the pair."""
+        a, b = sorted(self.seats)
+        names = dict(zip(self.seats, self.agents))
+        return (a, b, names[a], names[b], self.number_in_pair)
 
 
 @dataclass(frozen=True)
@@ -84,6 +96,7 @@ class LadderResult:
     draws: list[list[int]]
     ratings: list[Rating]
     games: list[GameResult] = field(repr=False)
+    resumed: int = 0               # games kept from a journal rather than played in this run
 
     def losses(self, i: int, j: int) -> int:
         return self.wins[j][i]
@@ -139,7 +152,7 @@ def schedule(game: str, agents: list[str], games: int, seed: int, options: dict 
             seeds = {i: _derived_seed(seed, a, b, twin, "agent", i) for i in (a, b)}
             tasks.append(GameTask(len(tasks), game, opts, variant, seats, (agents[seats[0]], agents[seats[1]]),
                                   level, _derived_seed(seed, a, b, twin, "chance"),
-                                  (seeds[seats[0]], seeds[seats[1]])))
+                                  (seeds[seats[0]], seeds[seats[1]]), k))
     return tasks
 
 
@@ -210,31 +223,37 @@ def _play(game: Game, task: GameTask, agents: dict) -> Match:
 
 # ---- running ---------------------------------------------------------------------------------------------------------
 Progress = Callable[[int, int], None]
+Finished = Callable[[GameTask, GameResult], None]
 
 
 def run_tasks(tasks: list[GameTask], workers: int = 1, progress: Progress | None = None,
-              ray_address: str | None = None) -> list[GameResult]:
-    """Play every task: here (1 worker), in a pool of spawned processes, or on Ray; results in schedule order."""
+              ray_address: str | None = None, finished: Finished | None = None) -> list[GameResult]:
+    """Play every task: here (1 worker), in a pool of spawned processes, or on Ray; results in schedule order.
+    `finished` hears of each game as it ends (the journal), `progress` of the count."""
+    by_index = {task.index: task for task in tasks}
+    done: list[GameResult] = []
+
+    def record(result: GameResult) -> None:
+        done.append(result)
+        if finished:
+            finished(by_index[result.index], result)
+        if progress:
+            progress(len(done), len(tasks))
+
     if ray_address is not None:
-        done = _run_on_ray(tasks, ray_address, workers, progress)
+        _run_on_ray(tasks, ray_address, workers, record)
     elif workers <= 1 or len(tasks) <= 1:
-        done = []
         for task in tasks:
-            done.append(play_task(task))
-            if progress:
-                progress(len(done), len(tasks))
+            record(play_task(task))
     else:
-        done = []
         # spawn: the same start on every platform, and no forked copy of a parent that may hold a window or threads
         with multiprocessing.get_context("spawn").Pool(min(workers, len(tasks))) as pool:
             for result in pool.imap_unordered(play_task, tasks, chunksize=1):
-                done.append(result)
-                if progress:
-                    progress(len(done), len(tasks))
+                record(result)
     return sorted(done, key=lambda r: r.index)
 
 
-def _run_on_ray(tasks: list[GameTask], address: str, workers: int, progress: Progress | None) -> list[GameResult]:
+def _run_on_ray(tasks: list[GameTask], address: str, workers: int, record: Callable[[GameResult], None]) -> None:
     try:
         import ray
     except ImportError:
@@ -253,13 +272,10 @@ def _run_on_ray(tasks: list[GameTask], address: str, workers: int, progress: Pro
     try:
         remote = ray.remote(play_task)
         pending = [remote.remote(task) for task in tasks]
-        done = []
         while pending:
             ready, pending = ray.wait(pending, num_returns=1)
-            done += ray.get(ready)
-            if progress:
-                progress(len(done), len(tasks))
-        return done
+            for result in ray.get(ready):
+                record(result)
     finally:
         if started_here:
             ray.shutdown()
@@ -269,11 +285,93 @@ def _import_path() -> list[str]:
     return [os.path.abspath(p) for p in sys.path if p and os.path.isdir(p)]
 
 
+# ---- the journal ------------------------------------------------------------------------------------------------------
+JOURNAL_FORMAT = "towerworld-ladder-journal"
+
+
+class Journal:
+    """A file of finished games, one JSON line each, written as each game ends, so that a ladder stopped half way
+    loses only the games still being played. Opened with `resume`, it keeps the games already in the file; its first
+    line names the ladder they belong to (game, options, variant, level, seed), and each game is known by its
+    `GameTask.key`."""
+
+    def __init__(self, path: str, identity: dict, resume: bool):
+        self.path = path
+        self.identity = json.loads(json.dumps(identity))       # as it reads back from the file (tuples as lists)
+        self.kept: dict[tuple, dict] = {}
+        if resume and os.path.exists(path):
+            ends_cleanly = self._read()
+            self._file = open(path, "a", encoding="utf-8")
+            if not ends_cleanly:          # a line cut short by a killed ladder: the next entry starts on its own line
+                self._file.write("\n")
+        else:
+            self._file = open(path, "w", encoding="utf-8")
+            self._write({"format": JOURNAL_FORMAT, "format_version": 1, **self.identity})
+
+    def _read(self) -> bool:
+        try:
+            with open(self.path, encoding="utf-8") as f:
+                text = f.read()
+        except (OSError, UnicodeDecodeError) as e:
+            raise LadderError(f"The ladder's journal {self.path[:200]} cannot be read ({str(e)[:80]}).") from None
+        lines = text.split("\n")
+        try:
+            header = json.loads(lines[0])
+        except ValueError:
+            header = None
+        if not isinstance(header, dict) or header.get("format") != JOURNAL_FORMAT:
+            raise LadderError(f"{self.path[:200]} is not a ladder's journal; remove it or name another --json.")
+        for name, ours in self.identity.items():
+            if header.get(name) != ours:
+                raise LadderError(f"{self.path[:200]} holds the games of another ladder (its {name} is "
+                                  f"{str(header.get(name))[:40]}, not {str(ours)[:40]}); remove it, leave out "
+                                  f"--resume or name another --json.")
+        for line in lines[1:]:
+            try:
+                entry = json.loads(line)
+                self.kept[tuple(entry["key"])] = entry
+            except (ValueError, KeyError, TypeError):
+                continue          # a blank line, or the last line of a ladder killed while writing it
+        return text.endswith("\n")
+
+    def result(self, task: GameTask) -> GameResult | None:
+        """The game `task` asks for, if the journal holds it (and it reads back whole)."""
+        entry = self.kept.get(task.key)
+        if entry is None or entry.get("seats") != list(task.agents):
+            return None
+        try:
+            return GameResult(task.index, task.seats, tuple(float(v) for v in entry["returns"]), int(entry["plies"]),
+                              str(entry["ending"]), tuple(float(v) for v in entry["seconds"]),
+                              tuple(int(v) for v in entry["decisions"]))
+        except (KeyError, TypeError, ValueError):
+            return None
+
+    def add(self, task: GameTask, result: GameResult) -> None:
+        self._write({"key": list(task.key), "seats": list(task.agents), "returns": list(result.returns),
+                     "plies": result.plies, "ending": result.ending, "seconds": list(result.seconds),
+                     "decisions": list(result.decisions)})
+
+    def _write(self, entry: dict) -> None:
+        self._file.write(json.dumps(entry) + "\n")
+        self._file.flush()
+
+    def close(self) -> None:
+        self._file.close()
+
+
+def journal_path(results_path: str) -> str:
+    """Where the games of the ladder whose results go to `results_path` are journalled: beside it."""
+    stem = results_path[:-5] if results_path.lower().endswith(".json") else results_path
+    return stem + ".games.jsonl"
+
+
 def run_ladder(game: str, agents: list[str], games: int = 20, seed: int = 1, options: dict | None = None,
                variant: str | None = None, level: str | None = None, workers: int | None = None,
                progress: Progress | None = None, ray_address: str | None = None,
-               pairs: list[tuple[str, str]] | None = None) -> LadderResult:
-    """Check the request, play the round robin (or only the `pairs` of agents named) and rate the agents."""
+               pairs: list[tuple[str, str]] | None = None, journal: str | None = None,
+               resume: bool = False) -> LadderResult:
+    """Check the request, play the round robin (or only the `pairs` of agents named) and rate the agents. Each game
+    is written to the `journal` file as it ends; with `resume`, the games already there are kept, not played again."""
     if len(agents) < 2:
         raise LadderError("A ladder needs at least two agents, e.g. --agents random,greedy,ismcts.")
     if len(set(agents)) != len(agents):
@@ -293,8 +391,23 @@ def run_ladder(game: str, agents: list[str], games: int = 20, seed: int = 1, opt
         if not _connected(len(agents), chosen):
             raise LadderError("The pairs must link every agent to every other, or the ratings cannot be compared.")
     tasks = schedule(game, agents, games + games % 2, seed, options, variant, level, chosen)
-    results = run_tasks(tasks, workers or os.cpu_count() or 1, progress, ray_address)
-    return rate(found.name or game, agents, games + games % 2, seed, results)
+    if journal is None:
+        results = run_tasks(tasks, workers or os.cpu_count() or 1, progress, ray_address)
+        return rate(found.name or game, agents, games + games % 2, seed, results)
+    identity = {"game": found.name or game, "options": sorted((options or {}).items()), "variant": variant,
+                "level": level, "seed": seed}
+    book = Journal(journal, identity, resume)
+    try:
+        kept = [r for r in map(book.result, tasks) if r is not None]
+        played = {r.index for r in kept}
+        todo = [t for t in tasks if t.index not in played]
+        counted = None if progress is None else (lambda done, total: progress(done + len(kept), len(tasks)))
+        results = run_tasks(todo, workers or os.cpu_count() or 1, counted, ray_address, finished=book.add)
+    finally:
+        book.close()
+    result = rate(found.name or game, agents, games + games % 2, seed, sorted(kept + results, key=lambda r: r.index))
+    result.resumed = len(kept)
+    return result
 
 
 def _connected(n: int, pairs: list[tuple[int, int]]) -> bool:
