@@ -24,6 +24,7 @@ import math
 import multiprocessing
 import os
 import random
+import signal
 import sys
 from collections import Counter
 import time
@@ -247,10 +248,16 @@ def run_tasks(tasks: list[GameTask], workers: int = 1, progress: Progress | None
             record(play_task(task))
     else:
         # spawn: the same start on every platform, and no forked copy of a parent that may hold a window or threads
-        with multiprocessing.get_context("spawn").Pool(min(workers, len(tasks))) as pool:
+        with multiprocessing.get_context("spawn").Pool(min(workers, len(tasks)), _leave_interrupts_to_the_parent) as pool:
             for result in pool.imap_unordered(play_task, tasks, chunksize=1):
                 record(result)
     return sorted(done, key=lambda r: r.index)
+
+
+def _leave_interrupts_to_the_parent() -> None:
+    """A worker ignores Ctrl-C: the parent stops the pool and says where the finished games are, in one sentence
+    rather than a traceback from every worker."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _run_on_ray(tasks: list[GameTask], address: str, workers: int, record: Callable[[GameResult], None]) -> None:
