@@ -211,11 +211,23 @@ def test_a_ladder_of_chosen_pairs_plays_only_those_and_still_rates_everyone():
 
 
 @pytest.mark.parametrize("pairs,words", [([("random", "nobody")], "not one of the ladder's agents"),
-                                         ([("random", "perfect")], "link every agent")])
-def test_pairs_that_name_strangers_or_leave_an_agent_out_are_refused(pairs, words):
+                                         ([("random", "perfect"), ("slow", "cheat")], "link every agent"),
+                                         ([("random", "random")], "link every agent")])
+def test_pairs_that_name_strangers_or_fall_apart_are_refused(pairs, words):
     with pytest.raises(LadderError) as err:
-        run_ladder(NIM_REF, ["random", "perfect", "slow"], games=2, seed=1, workers=1, pairs=pairs)
+        run_ladder(NIM_REF, ["random", "perfect", "slow", "cheat"], games=2, seed=1, workers=1, pairs=pairs)
     assert words in str(err.value)
+
+
+def test_agents_in_no_pair_are_not_rated_but_keep_the_others_seeds():
+    # A few pairs of a field play the very games the whole field's ladder plays for them (so one journal serves both).
+    field = ["random", "perfect", "slow"]
+    some = run_ladder(NIM_REF, field, games=4, seed=4, workers=1, pairs=[("random", "slow")])
+    assert some.agents == ["random", "slow"] and len(some.games) == 4
+    whole = run_ladder(NIM_REF, field, games=4, seed=4, workers=1)
+    theirs = [g for g in whole.to_json()["games"] if set(g["seats"]) == {"random", "slow"}]
+    assert [{k: g[k] for k in ("seats", "returns", "plies")} for g in some.to_json()["games"]] == \
+        [{k: g[k] for k in ("seats", "returns", "plies")} for g in theirs]
 
 
 def test_the_ladder_command_takes_pairs(tmp_path, capsys):

@@ -28,7 +28,7 @@ import signal
 import sys
 from collections import Counter
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Callable, Iterable
 
 import numpy as np
@@ -395,12 +395,13 @@ def run_ladder(game: str, agents: list[str], games: int = 20, seed: int = 1, opt
         if unknown:
             raise LadderError(f"A pair names {unknown[0]}, which is not one of the ladder's agents.")
         chosen = [(agents.index(a), agents.index(b)) for a, b in pairs if a != b]
-        if not _connected(len(agents), chosen):
-            raise LadderError("The pairs must link every agent to every other, or the ratings cannot be compared.")
+        if not chosen or not _connected(chosen):
+            raise LadderError("The pairs must link every agent they name to every other, or the ratings cannot be "
+                              "compared.")
     tasks = schedule(game, agents, games + games % 2, seed, options, variant, level, chosen)
     if journal is None:
         results = run_tasks(tasks, workers or os.cpu_count() or 1, progress, ray_address)
-        return rate(found.name or game, agents, games + games % 2, seed, results)
+        return _rate_players(found.name or game, agents, games + games % 2, seed, results)
     identity = {"game": found.name or game, "options": sorted((options or {}).items()), "variant": variant,
                 "level": level, "seed": seed}
     book = Journal(journal, identity, resume)
@@ -412,13 +413,26 @@ def run_ladder(game: str, agents: list[str], games: int = 20, seed: int = 1, opt
         results = run_tasks(todo, workers or os.cpu_count() or 1, counted, ray_address, finished=book.add)
     finally:
         book.close()
-    result = rate(found.name or game, agents, games + games % 2, seed, sorted(kept + results, key=lambda r: r.index))
+    result = _rate_players(found.name or game, agents, games + games % 2, seed,
+                           sorted(kept + results, key=lambda r: r.index))
     result.resumed = len(kept)
     return result
 
 
-def _connected(n: int, pairs: list[tuple[int, int]]) -> bool:
-    reached = {0}
+def _rate_players(game: str, agents: list[str], games: int, seed: int, results: list[GameResult]) -> LadderResult:
+    """The ratings of the agents that played. An agent named in no pair still fixes the others' places in the list,
+    and so their seeds: a ladder of a few pairs of a field plays the very games the whole field's ladder would."""
+    playing = sorted({i for r in results for i in r.seats})
+    if len(playing) == len(agents):
+        return rate(game, agents, games, seed, results)
+    place = {agent: i for i, agent in enumerate(playing)}
+    return rate(game, [agents[i] for i in playing], games, seed,
+                [replace(r, seats=tuple(place[s] for s in r.seats)) for r in results])
+
+
+def _connected(pairs: list[tuple[int, int]]) -> bool:
+    named = {i for pair in pairs for i in pair}
+    reached = {pairs[0][0]}
     grew = True
     while grew:
         grew = False
@@ -426,7 +440,7 @@ def _connected(n: int, pairs: list[tuple[int, int]]) -> bool:
             if (a in reached) != (b in reached):
                 reached |= {a, b}
                 grew = True
-    return len(reached) == n
+    return reached == named
 
 
 # ---- rating ----------------------------------------------------------------------------------------------------------
