@@ -427,7 +427,7 @@ def _rate_players(game: str, agents: list[str], games: int, seed: int, results: 
         return rate(game, agents, games, seed, results)
     place = {agent: i for i, agent in enumerate(playing)}
     return rate(game, [agents[i] for i in playing], games, seed,
-                [replace(r, seats=tuple(place[s] for s in r.seats)) for r in results])
+                [replace(r, seats=(place[r.seats[0]], place[r.seats[1]])) for r in results])
 
 
 def _connected(pairs: list[tuple[int, int]]) -> bool:
