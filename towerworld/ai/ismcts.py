@@ -225,9 +225,12 @@ class ISMCTSAgent(Agent):
         moves = list(view.legal_moves)
         if len(moves) > ORDERED_ROOT_MOVES:
             return moves
-        value = dict.fromkeys(moves, 0.0)
-        for _ in range(ROOT_SAMPLES):
+        value: dict = {}
+        for sample in range(ROOT_SAMPLES):
             world = view.resample(self.rng)
+            if not sample:              # the moves a search weighs here (the game may hold back waiting moves)
+                moves = game.search_moves(world, moves)
+                value = dict.fromkeys(moves, 0.0)
             for m in moves:
                 value[m] += game.heuristic(game.apply_unchecked(world, m)[0], view.seat)
         return sorted(moves, key=lambda m: -value[m])

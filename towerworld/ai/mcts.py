@@ -95,12 +95,21 @@ class MCTSAgent(Agent):
         sims = 0
         lo, hi = float(getattr(game, "min_utility", -1.0)), float(getattr(game, "max_utility", 1.0))
         uct_c = self.uct_c if self.uct_c is not None else max(hi - lo, 1e-6)
+        weighed = None
         for k in range(worlds):
             world = view.resample(self.rng)
+            if weighed is None:
+                weighed = game.search_moves(world, moves)
+                if len(weighed) == 1:
+                    self.last_simulations = 0
+                    return weighed[0]
+                if len(weighed) == len(moves):
+                    weighed = moves
             now = time.perf_counter()
             end = now + (deadline - now) / (worlds - k)
             cap = max(1, (self.max_simulations - sims) // (worlds - k))
-            root = search(game, world, self.rng, end, cap, uct_c, self.rollouts, self.rollout_plies)
+            root = search(game, world, self.rng, end, cap, uct_c, self.rollouts, self.rollout_plies,
+                          None if weighed is moves else weighed)
             sims += root.visits
             for move, child in zip(root.moves or (), root.children or ()):
                 if child is None:
@@ -140,13 +149,13 @@ class MCTSAgent(Agent):
         return best_open
 
 
-def _expand(game: Game, node: _Node, rng: random.Random) -> None:
+def _expand(game: Game, node: _Node, rng: random.Random, moves: list | None = None) -> None:
     if node.player == CHANCE:
         outcomes = game.chance_outcomes(node.state)
         node.moves = [m for m, _ in outcomes]
         node.probs = [p for _, p in outcomes]
     else:
-        node.moves = game.legal_moves(node.state)
+        node.moves = game.legal_moves(node.state) if moves is None else moves
         order = list(range(len(node.moves)))
         rng.shuffle(order)               # untried moves in a random order (popped from the end): no bias from move
         node.order = order               # generation order
@@ -154,12 +163,15 @@ def _expand(game: Game, node: _Node, rng: random.Random) -> None:
 
 
 def search(game: Game, state, rng: random.Random, deadline: float, cap: int, uct_c: float, rollouts: int = 1,
-           rollout_plies: int | None = None) -> _Node:
+           rollout_plies: int | None = None, root_moves: list | None = None) -> _Node:
     """The root of a UCT tree grown from `state` (a decision) until `deadline` (perf_counter seconds) or `cap`
-    simulations, whichever comes first, or until the root is proven."""
+    simulations, whichever comes first, or until the root is proven. `root_moves`: the legal moves the root weighs
+    (default: all of them)."""
     max_utility = float(getattr(game, "max_utility", 1.0))
     player = game.current_player(state)
     root = _Node(state, player, player)
+    if root_moves is not None:
+        _expand(game, root, rng, list(root_moves))
     c2 = uct_c * uct_c
     for i in range(cap):
         if i and time.perf_counter() >= deadline:

@@ -401,6 +401,12 @@ class Game(Generic[S, M]):
         nothing (a solitaire where random moves cheat as often as they build) plays a cheap policy instead."""
         return self.random_playout(state, rng, max_plies)
 
+    def search_moves(self, state: S, moves: list[M]) -> list[M]:
+        """The legal `moves` a searching agent weighs at `state` (all of them by default). A game in which two careful
+        players could both mark time for ever, where the rules set no limit, holds back the moves that only wait; only
+        what every player sees may decide, since a searcher passes a sampled state."""
+        return moves
+
     def playout_move(self, state: S, rng: random.Random) -> M:
         """The move the game's playout policy makes for the player to move (a decision, not chance): a search expands
         this move first, so that its tree answers the moves a player would make. Uniformly random by default."""

@@ -524,6 +524,12 @@ class KDakGame(Game):
         from towerworld.games.kdak.playout import policy_playout
         return policy_playout(state, rng, max_plies or self.max_plies)
 
+    def search_moves(self, state, moves):
+        """After a long climb, a search goes up and never down (strategy.patient_moves): two searching players would
+        otherwise wait below for each other for ever."""
+        from towerworld.games.kdak.strategy import patient_moves
+        return patient_moves(state, moves)
+
     def _playout(self, state, rng: random.Random, max_plies, policy):
         """Play to the end without events: rolls and reveals at random, decisions by `policy(state, moves, rand)`, or
         uniformly at random when it is None."""

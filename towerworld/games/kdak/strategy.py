@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 
 from towerworld.engine.game import CHANCE, BadOption
-from towerworld.games.kdak.rules import LEVELS, MOVE, OUT, OVER, REMOVE, SPEND, pawn_place
+from towerworld.games.kdak.rules import LEVELS, MOVE, OUT, OVER, REMOVE, SPEND, crumbling, pawn_place
 
 DOOR_OPEN = 5.0      # the switch is progress: only behind the open door is there gold to score
 
@@ -134,6 +134,26 @@ def memory_agent(game, seed=None, level=None) -> MemoryAgent:
 
 
 AGENTS: dict = {"memory": memory_agent}
+
+# Plies (chance included) of the climb after which a searching agent stops marking time. Nothing is scored while the
+# door is shut, and the first pawn on level 5 turns every face-up tile face down, so two searching players would both
+# wait below for the other to climb, for ever: the seed sets no limit (rulings.md). A game against a greedy player
+# finishes its climb well inside this.
+CLIMB_PATIENCE = 60
+
+
+def patient_moves(state, moves: list) -> list:
+    """The moves a search weighs (`Game.search_moves`): all of them, until the climb has lasted CLIMB_PATIENCE plies;
+    then up whenever up is legal, and never down. From any level one step onto a second tile makes up legal, so every
+    game reaches the switch. Pawns, door, stage and plies are public: the same in every sampled state."""
+    if crumbling(state) or state.plies < CLIMB_PATIENCE or state.stage != MOVE:
+        return moves
+    here = pawn_place(state, state.turn)
+    if here is None:
+        return moves
+    level = here[1]
+    ups = [m for m in moves if m[0] == "go" and m[2] == level + 1]
+    return ups or [m for m in moves if not (m[0] == "go" and m[2] < level)] or moves
 
 
 def policy_move(state, moves, rand):
