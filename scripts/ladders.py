@@ -61,7 +61,10 @@ def section(game: str, data: dict, command: str, minutes: float, workers: int, d
     pace = data.get("seconds_per_move", {})
     default = default_opponent(get_game(game))
     lines = [f"## {heading or get_game(game).title}", "",
-             f"`{command}`: {data['games_per_pair']} games a pair, seed {data['seed']}, on {machine()} ({workers} at "
+             f"`{command}`: {data['games_per_pair']} games a pair"
+             + (f" (only {len(data['games'])} of {data['games_scheduled']} played so far)"
+                if "games_scheduled" in data else "")
+             + f", seed {data['seed']}, on {machine()} ({workers} at "
              f"once), {day}, {minutes:.0f} minutes.", "",
              "| agent | Elo | 95% interval | seconds a move |", "|---|---:|---|---:|"]
     for r in sorted(data["ratings"], key=lambda r: -r["elo"]):

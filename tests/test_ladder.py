@@ -326,3 +326,19 @@ def test_the_ladder_command_resumes(tmp_path, capsys):
     assert main(argv + ["--resume"]) == 0
     assert "kept 4 games already played" in capsys.readouterr().out
     assert json.loads(out.read_text())["games"] == first["games"]
+
+
+def test_the_games_played_so_far_can_be_rated_without_playing_more(tmp_path, capsys):
+    journal = str(tmp_path / "l.games.jsonl")
+    agents = ["random", "perfect"]
+    with pytest.raises(StopAfter):
+        run_ladder(NIM_REF, agents, games=8, seed=6, workers=1, journal=journal, progress=_stop_after(3))
+    so_far = run_ladder(NIM_REF, agents, games=8, seed=6, workers=1, journal=journal, resume=True, play=False)
+    assert len(so_far.games) == 3 and so_far.shortfall() == "only 3 of its 8 games played"
+    assert so_far.to_json()["games_scheduled"] == 8 and "only 3 of its 8 games played" in report(so_far)
+    assert len(open(journal).read().splitlines()) == 1 + 3          # nothing was played
+    whole = run_ladder(NIM_REF, agents, games=8, seed=6, workers=1, journal=journal, resume=True)
+    assert whole.shortfall() == "" and "games_scheduled" not in whole.to_json()
+    assert main(["ladder", NIM_REF, "--agents", "random,perfect", "--games", "2", "--played-only", "--resume",
+                 "--json", str(tmp_path / "none.json")]) == 2
+    assert "needs the journal of a ladder already begun" in capsys.readouterr().err

@@ -118,6 +118,9 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
         sp.add_argument("--resume", action="store_true",
                         help="keep the games already in the journal beside --json (FILE.games.jsonl) and play only "
                              "the rest: after a stop, or to add games to each pair")
+        sp.add_argument("--played-only", action="store_true",
+                        help="with --resume: rate the games already in the journal and play none (a ladder still "
+                             "running, or stopped for good)")
 
     if wanted("check"):
         sp = sub.add_parser("check", help="validate record files (folders: every *.tower.json inside)")
@@ -542,7 +545,7 @@ def cmd_ladder(args) -> int:
         result = run_ladder(args.game, names, games=args.games, seed=args.seed if args.seed is not None else 1,
                             options=options, variant=args.variant, level=args.level, workers=args.workers,
                             progress=lambda done, total: _progress(done, total, t0), ray_address=args.ray,
-                            pairs=pairs, journal=journal, resume=args.resume)
+                            pairs=pairs, journal=journal, resume=args.resume, play=not args.played_only)
     except KeyboardInterrupt:
         print(f"\ntowerworld: interrupted; the games that finished are kept in {shown_text(journal, 300)}: run the "
               f"same command with --resume to go on.", file=sys.stderr)

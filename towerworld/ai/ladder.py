@@ -98,6 +98,13 @@ class LadderResult:
     ratings: list[Rating]
     games: list[GameResult] = field(repr=False)
     resumed: int = 0               # games kept from a journal rather than played in this run
+    scheduled: int = 0             # games the schedule holds (more than `games` when the ladder was cut short)
+
+    def shortfall(self) -> str:
+        """"" for a whole ladder; otherwise how much of it was played, in words."""
+        if not self.scheduled or len(self.games) >= self.scheduled:
+            return ""
+        return f"only {len(self.games)} of its {self.scheduled} games played"
 
     def losses(self, i: int, j: int) -> int:
         return self.wins[j][i]
@@ -127,6 +134,7 @@ class LadderResult:
                 "ratings": [asdict(r) for r in self.ratings], "matrix": matrix,
                 "games": [{"index": g.index, "seats": [self.agents[s] for s in g.seats], "returns": list(g.returns),
                            "plies": g.plies, "ending": g.ending} for g in self.games],
+                **({"games_scheduled": self.scheduled} if self.shortfall() else {}),
                 **({"seconds_per_move": dict(zip(self.agents, self.seconds_per_move()))} if timings else {})}
 
 
@@ -376,9 +384,12 @@ def run_ladder(game: str, agents: list[str], games: int = 20, seed: int = 1, opt
                variant: str | None = None, level: str | None = None, workers: int | None = None,
                progress: Progress | None = None, ray_address: str | None = None,
                pairs: list[tuple[str, str]] | None = None, journal: str | None = None,
-               resume: bool = False) -> LadderResult:
+               resume: bool = False, play: bool = True) -> LadderResult:
     """Check the request, play the round robin (or only the `pairs` of agents named) and rate the agents. Each game
-    is written to the `journal` file as it ends; with `resume`, the games already there are kept, not played again."""
+    is written to the `journal` file as it ends; with `resume`, the games already there are kept, not played again.
+    Without `play`, only the journal's games are rated (a ladder still under way, or stopped for good)."""
+    if not play and (journal is None or not resume or not os.path.exists(journal)):
+        raise LadderError("Rating only the games played needs the journal of a ladder already begun (--resume).")
     if len(agents) < 2:
         raise LadderError("A ladder needs at least two agents, e.g. --agents random,greedy,ismcts.")
     if len(set(agents)) != len(agents):
@@ -408,7 +419,9 @@ def run_ladder(game: str, agents: list[str], games: int = 20, seed: int = 1, opt
     try:
         kept = [r for r in map(book.result, tasks) if r is not None]
         played = {r.index for r in kept}
-        todo = [t for t in tasks if t.index not in played]
+        todo = [t for t in tasks if t.index not in played] if play else []
+        if not kept and not play:
+            raise LadderError(f"{journal[:200]} holds no game of this ladder yet.")
         counted = None if progress is None else (lambda done, total: progress(done + len(kept), len(tasks)))
         results = run_tasks(todo, workers or os.cpu_count() or 1, counted, ray_address, finished=book.add)
     finally:
@@ -416,6 +429,7 @@ def run_ladder(game: str, agents: list[str], games: int = 20, seed: int = 1, opt
     result = _rate_players(found.name or game, agents, games + games % 2, seed,
                            sorted(kept + results, key=lambda r: r.index))
     result.resumed = len(kept)
+    result.scheduled = len(tasks)
     return result
 
 
@@ -502,7 +516,9 @@ def rate(game: str, agents: list[str], games: int, seed: int, results: list[Game
 # ---- output ----------------------------------------------------------------------------------------------------------
 def report(result: LadderResult) -> str:
     """The ratings (best first) and the win/draw/loss matrix, as text."""
-    lines = [f"{result.game}: {len(result.agents)} agents, {result.games_per_pair} games per pair, seed {result.seed}",
+    short = result.shortfall()
+    lines = [f"{result.game}: {len(result.agents)} agents, {result.games_per_pair} games per pair, seed {result.seed}"
+             + (f" ({short})" if short else ""),
              f"{'agent':16s} {'Elo':>7s}  {'95% interval':14s}  s/move"]
     pace = dict(zip(result.agents, result.seconds_per_move()))
     for r in sorted(result.ratings, key=lambda r: -r.elo):
@@ -551,7 +567,8 @@ def write_chart(result: LadderResult, path: str) -> None:
     left.set_yticks(range(len(names)), names)
     left.axvline(0.0, color="0.8", zorder=0)
     left.set_xlabel("Elo (field average 0), 95% interval")
-    left.set_title(f"{result.game}: {result.games_per_pair} games per pair")
+    left.set_title(f"{result.game}: {result.games_per_pair} games per pair"
+                   + (f"\n({result.shortfall()})" if result.shortfall() else ""))
     share = [[math.nan] * len(names) for _ in names]
     for r, i in enumerate(order):
         for c, j in enumerate(order):
