@@ -341,4 +341,4 @@ def test_the_games_played_so_far_can_be_rated_without_playing_more(tmp_path, cap
     assert whole.shortfall() == "" and "games_scheduled" not in whole.to_json()
     assert main(["ladder", NIM_REF, "--agents", "random,perfect", "--games", "2", "--played-only", "--resume",
                  "--json", str(tmp_path / "none.json")]) == 2
-    assert "needs the journal of a ladder already begun" in capsys.readouterr().err
+    assert "There is no journal at" in capsys.readouterr().err

@@ -388,8 +388,12 @@ def run_ladder(game: str, agents: list[str], games: int = 20, seed: int = 1, opt
     """Check the request, play the round robin (or only the `pairs` of agents named) and rate the agents. Each game
     is written to the `journal` file as it ends; with `resume`, the games already there are kept, not played again.
     Without `play`, only the journal's games are rated (a ladder still under way, or stopped for good)."""
-    if not play and (journal is None or not resume or not os.path.exists(journal)):
-        raise LadderError("Rating only the games played needs the journal of a ladder already begun (--resume).")
+    if not play:
+        if journal is None or not resume:
+            raise LadderError("Rating only the games played needs the journal of a ladder already begun (--resume).")
+        if not os.path.exists(journal):
+            raise LadderError(f"There is no journal at {journal[:200]}: it lies beside the results file (--json) "
+                              f"of the ladder it records.")
     if len(agents) < 2:
         raise LadderError("A ladder needs at least two agents, e.g. --agents random,greedy,ismcts.")
     if len(set(agents)) != len(agents):
