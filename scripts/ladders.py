@@ -2,6 +2,7 @@
 
     python scripts/ladders.py --games 100              # every game, 100 games a pair (hours on a small machine)
     python scripts/ladders.py --only kdak --games 20   # one game; the others' sections are kept
+    python scripts/ladders.py --games 100 --resume     # go on from the games already in docs/ladders/*.games.jsonl
 
 Each game plays its default opponent against every other shipped agent (and greedy against random), seats
 alternated with the same seeds, in parallel on every core. docs/ladders/GAME.md keeps each game's section, with the
@@ -162,6 +163,8 @@ def main(argv=None) -> int:
     p.add_argument("--part", help="with --from-json: a further section of the game (e.g. 'field'), kept beside its "
                    "main one")
     p.add_argument("--heading", help="with --from-json: the section's heading (default: the game's title)")
+    p.add_argument("--resume", action="store_true", help="keep the games in docs/ladders/GAME.games.jsonl (each game "
+                   "is written there as it ends) and play only the rest, e.g. after a stop or with more --games")
     args = p.parse_args(argv)
     if args.from_json:
         if not args.command:
@@ -189,7 +192,8 @@ def main(argv=None) -> int:
             print(f"\r{game}: {done}/{total} games, {time.perf_counter() - t0:.0f} s", end="", file=sys.stderr)
 
         result = run_ladder(game, agents, games=args.games, seed=args.seed, workers=args.workers,
-                            progress=progress, pairs=pairs_for(agents, default))
+                            progress=progress, pairs=pairs_for(agents, default),
+                            journal=os.path.join(folder, f"{game}.games.jsonl"), resume=args.resume)
         print(file=sys.stderr)
         print(report(result))
         write_json(result, os.path.join(folder, f"{game}.json"))
