@@ -507,12 +507,14 @@ def cmd_simulate(args) -> int:
     return 0
 
 
-def _progress(done: int, total: int, t0: float) -> None:
+def _progress(done: int, total: int, t0: float, kept: int = 0) -> None:
+    """A progress bar on stderr (every tenth of the way when stderr is not a terminal); `kept` games came from a
+    journal, so they count in the bar but not in the rate."""
     if not sys.stderr.isatty() and done not in (total,) and done % max(1, total // 10):
         return
     width = 30
     filled = int(width * done / total)
-    rate = done / max(1e-9, time.perf_counter() - t0)
+    rate = (done - kept) / max(1e-9, time.perf_counter() - t0)
     sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games, {rate:.2f}/s")
     if not sys.stderr.isatty():
         sys.stderr.write("\n")
@@ -541,10 +543,12 @@ def cmd_ladder(args) -> int:
                            "mcts/random.")
     t0 = time.perf_counter()
     journal = journal_path(json_path)
+    kept: dict = {}           # games from the journal: the first report comes when the first new game ends
     try:
         result = run_ladder(args.game, names, games=args.games, seed=args.seed if args.seed is not None else 1,
                             options=options, variant=args.variant, level=args.level, workers=args.workers,
-                            progress=lambda done, total: _progress(done, total, t0), ray_address=args.ray,
+                            progress=lambda done, total: _progress(done, total, t0, kept.setdefault("n", done - 1)),
+                            ray_address=args.ray,
                             pairs=pairs, journal=journal, resume=args.resume, play=not args.played_only)
     except KeyboardInterrupt:
         print(f"\ntowerworld: interrupted; the games that finished are kept in {shown_text(journal, 300)}: run the "
