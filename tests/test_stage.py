@@ -349,6 +349,32 @@ def test_a_cell_that_changes_id_takes_the_node_of_one_gone():
     assert stage.cells_root.getNumChildren() == 2
 
 
+def test_a_cell_that_takes_the_node_of_one_gone_of_another_size_is_rescaled_and_one_of_the_same_size_kept():
+    """A node taken from a cell gone keeps its scale only where the new cell has the same size; a node left over is
+    detached (nothing stale stays under the cells to be picked) and taken by a later one."""
+    from panda3d.core import NodePath
+    stage = Stage(NodePath("root"))
+    stage.show(_board())
+    node = stage.cells["in"]
+    wide = _board()
+    del wide.cells["in"]
+    wide.cells["wide"] = Cell(10, 20, 0, 50, 40)
+    stage.show(wide)
+    assert stage.cells["wide"] == node and (node.getSx(), node.getSy(), node.getX()) == (50, 40, 10)
+    same = _board()
+    del same.cells["in"]
+    same.cells["same"] = Cell(-10, 5, 0, 50, 40)
+    stage.show(same)
+    assert stage.cells["same"] == node and (node.getSx(), node.getSy(), node.getX(), node.getY()) == (50, 40, -10, 5)
+    fewer = _board()
+    del fewer.cells["in"], fewer.cells["out"]
+    stage.show(fewer)
+    assert stage.cells_root.getNumChildren() == 0 and not stage.cells
+    again = _board()
+    stage.show(again)
+    assert sorted(stage.cells) == ["in", "out"] and stage.cells_root.getNumChildren() == 2
+    assert (stage.cells["in"].getSx(), stage.cells["in"].getX()) == (30, -80)
+
 def test_labels_with_the_same_words_share_their_glyphs_and_outlive_each_other():
     """A label's glyphs are generated once for its words and shared: the pile's count shown again, after an undo,
     costs no new text; taking one label away leaves the others with the same words drawing."""

@@ -162,7 +162,8 @@ class Stage:
         self.poses: dict[str, Pose] = {}
         self.cells: dict[str, NodePath] = {}
         self.cell_shapes: dict[str, Cell] = {}   # what each cell node was last placed as
-        self.spare_cells: list[NodePath] = []    # nodes of cells gone, unlit and detached, for new ones to take
+        # nodes of cells gone, unlit and detached, with the cell each was last placed as, for new ones to take
+        self.spare_cells: list[tuple[NodePath, Cell | None]] = []
         self.label_nodes: dict[str, tuple[tuple, NodePath]] = {}   # label id -> (what it shows, its text node)
         self.layout: Layout | None = None
         self.show_hidden = False   # memory aid: label face-down pieces whose faces were seen
@@ -545,12 +546,15 @@ class Stage:
                 if node is not None:
                     self._unlight_cell(node)
             return
+        targets = self.targets
+        # the nodes of cells gone go first to cells that came (a cell moving up a storey changes its id), as they
+        # stand: attached, and unlit unless they were targets; only those left over are detached
+        gone: list[tuple[NodePath, Cell | None]] = []
         for cid in [c for c in self.cells if c not in cells]:
             node = self.cells.pop(cid)
-            node.detachNode()          # kept for the next new cell: a cell that moves up a storey changes its id
-            self._unlight_cell(node)
-            self.spare_cells.append(node)
-            self.cell_shapes.pop(cid, None)
+            if cid in targets:
+                self._unlight_cell(node)
+            gone.append((node, self.cell_shapes.pop(cid, None)))
         shapes = self.cell_shapes
         for cid, cell in cells.items():
             shape = shapes.get(cid)
@@ -558,8 +562,11 @@ class Stage:
                 continue
             node = self.cells.get(cid)
             if node is None:
-                if self.spare_cells:
-                    node = self.spare_cells.pop()
+                if gone:
+                    node, shape = gone.pop()
+                    node.setName(cid)
+                elif self.spare_cells:
+                    node, shape = self.spare_cells.pop()
                     node.reparentTo(self.cells_root)
                     node.setName(cid)
                 else:
@@ -573,9 +580,15 @@ class Stage:
                 self.cells[cid] = node
             elif shape == cell:
                 continue
-            node.setPosHprScale(cell.x, cell.y, cell.z + 0.05, 0, 0, 0, cell.w, cell.d, 0.6)
-            self.cell_shapes[cid] = cell
-        for cid in self.targets:
+            if shape is not None and shape.w == cell.w and shape.d == cell.d:
+                node.setPos(cell.x, cell.y, cell.z + 0.05)      # the scale it has already (half the cost)
+            else:
+                node.setPosHprScale(cell.x, cell.y, cell.z + 0.05, 0, 0, 0, cell.w, cell.d, 0.6)
+            shapes[cid] = cell
+        for node, shape in gone:
+            node.detachNode()
+            self.spare_cells.append((node, shape))
+        for cid in targets:
             node = self.cells.get(cid)
             if node is not None:
                 self._unlight_cell(node)
