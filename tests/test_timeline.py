@@ -112,3 +112,19 @@ def test_starting_a_timeline_interrupts_the_one_playing_under_its_name_and_pausi
     first_log.clear()
     _frames(showbase, [0.5])
     assert first_log == []
+
+
+def test_a_lerp_with_first_and_then_keeps_the_order_of_a_call_a_lerp_and_a_call_in_sequence():
+    """The one step a moving piece makes (put in place, travel, placed) plays as seq(call, lerp, call) does, with
+    steps on either side of it and beside it."""
+    log, note = recorder()
+    fused = Timeline(seq(call(note, "before"),
+                         par(lerp(lambda t: note("x", round(t, 2)), 0.5, first=(note, ("ensure",)),
+                                  then=(note, ("place",))),
+                             lerp(lambda t: note("y", round(t, 2)), 0.5)),
+                         call(note, "after")))
+    fused.setT(0.25)
+    assert log == [("before",), ("ensure",), ("x", 0.5), ("y", 0.5)]
+    fused.finish()
+    assert log[4:] == [("x", 1.0), ("place",), ("y", 1.0), ("after",)]
+    assert fused.getDuration() == 0.5

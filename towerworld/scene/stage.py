@@ -8,6 +8,7 @@ removed ones crumble away, new ones drop in, others travel in an arc.
 from __future__ import annotations
 
 import math
+from itertools import filterfalse
 from dataclasses import dataclass, replace
 
 # the interval modules the stage uses, not IntervalGlobal (which also loads actor, particle, sound and motion-path
@@ -18,7 +19,7 @@ from panda3d.core import (BitMask32, ColorWriteAttrib, CompassEffect, DepthTestA
                           Vec4)
 
 from towerworld.engine.game import Event
-from towerworld.engine.layout import Cell, Layout, Pose
+from towerworld.engine.layout import Cell, Layout, Pose, shared_pose
 from towerworld.engine.pieces import size
 from towerworld.scene import components, marks, xray
 from towerworld.scene.camera import LABEL_EM
@@ -288,9 +289,9 @@ class Stage:
         settled: list[str] = []
         loose_poses: dict[str, Pose] = {}
         if len(in_chunks) < len(resting):
-            for pid, pose in resting.items():
-                if pid in in_chunks:
-                    continue
+            # the chunked pieces (most of a big board) are passed over in C, in the layout's order
+            for pid in filterfalse(in_chunks.__contains__, resting):
+                pose = resting[pid]
                 loose.append(pid)
                 loose_poses[pid] = pose
                 seen = seen_loose.get(pid)
@@ -866,7 +867,7 @@ class Stage:
             # gravity is t^2 (Panda's "easeIn" blend is a different curve), so a LerpFunc, not a LerpPosInterval
             def fall(t, pid=pid, a=a, b=b):
                 self.nodes[pid].setZ(a.z + (b.z - a.z) * t * t)
-            return seq(call(self._ensure, pid, a), lerp(fall, d * 0.8), call(self._place, pid, b))
+            return lerp(fall, d * 0.8, first=(self._ensure, (pid, a)), then=(self._place, (pid, b)))
         if ch.action == "flip":
             h = max(size(b.kind).w, size(b.kind).d) / 2
 
@@ -883,11 +884,12 @@ class Stage:
             steps += [lerp(turn, d), call(self._place, pid, b)]
             return seq(*steps)
 
-        return seq(call(self._ensure, pid, a), self._arc(pid, a, b, d), call(self._place, pid, b))
+        return self._arc(pid, a, b, d, first=(self._ensure, (pid, a)), then=(self._place, (pid, b)))
 
-    def _arc(self, pid: str, a: Pose, b: Pose, duration: float, turn_over: bool = False) -> Step:
+    def _arc(self, pid: str, a: Pose, b: Pose, duration: float, turn_over: bool = False,
+             first: tuple | None = None, then: tuple | None = None) -> Step:
         """Travel from `a` to `b` in an arc, turning on the way (a pyramid tips over to lie flat as it flies);
-        `turn_over`: the piece turns face up or down in flight."""
+        `turn_over`: the piece turns face up or down in flight; `first` and `then` as for `lerp`."""
         turn = short_turn(a.heading, b.heading)
         tilting = abs(a.tilt - b.tilt) > 1e-6
 
@@ -907,7 +909,7 @@ class Stage:
                 if turn_over:
                     flip = s if b.face_up is False else 1 - s
                 self._orient(pid, pose, flip=flip)
-        return lerp(arc, duration)
+        return lerp(arc, duration, first, then)
 
     def _carry(self, ch: Change, speed: float) -> Step:
         """The piece that left reappears as the one that arrives: it starts where the old one lay, with the old one's
@@ -920,12 +922,14 @@ class Stage:
             if not self._rename(src, pid):
                 self._remove(src)
             if a.look != b.look and a.kind == b.kind:
-                self._place(pid, replace(a, look=b.look))    # the new faces at once, lying as the old one lay
+                # the new faces at once, lying as the old one lay
+                self._place(pid, shared_pose(a.kind, a.x, a.y, a.z, a.heading, a.face_up, b.look, a.tilt))
             else:
                 self._place(pid, a)
                 if a.look != b.look:
                     self._restyle_keep(pid, b)
-        return seq(call(start), self._arc(pid, a, b, d, turn_over=a.face_up != b.face_up), call(self._place, pid, b))
+        return self._arc(pid, a, b, d, turn_over=a.face_up != b.face_up, first=(start, ()),
+                         then=(self._place, (pid, b)))
 
     def _topple(self, ch: Change, speed: float) -> Step:
         """The last piece of a destroyed stack tips over about an edge of its base where it stood, then travels on to

@@ -50,16 +50,21 @@ class _Call(Step):
 
 
 class _Lerp(Step):
-    __slots__ = ("fn",)
+    __slots__ = ("fn", "first", "then")
 
-    def __init__(self, fn: Callable[[float], object], seconds: float):
-        Step.__init__(self, seconds)
-        self.fn = fn
+    def __init__(self, fn: Callable[[float], object], seconds: float, first: tuple | None = None,
+                 then: tuple | None = None):
+        self.seconds = seconds if seconds > 0 else 0.0
+        self.fn, self.first, self.then = fn, first, then
 
     def emit(self, start: float, events: list) -> float:
         end = start + self.seconds
+        if self.first is not None:
+            events.append((start, len(events), _CALL, *self.first))
         events.append((start, len(events), _BEGIN, self, start))
         events.append((end, len(events), _END, self, start))
+        if self.then is not None:
+            events.append((end, len(events), _CALL, *self.then))
         return end
 
 
@@ -104,10 +109,13 @@ def call(fn: Callable, *args) -> Step:
     return _Call(fn, args)
 
 
-def lerp(fn: Callable[[float], object], duration: float) -> Step:
+def lerp(fn: Callable[[float], object], duration: float, first: tuple[Callable, tuple] | None = None,
+         then: tuple[Callable, tuple] | None = None) -> Step:
     """Call `fn(t)` with t running from 0 to 1 over `duration` seconds, and with 1 at its end however it is reached
-    (Panda's LerpFunc from 0 to 1)."""
-    return _Lerp(fn, duration)
+    (Panda's LerpFunc from 0 to 1). `first` and `then`, (function, args), are called as it starts and once it has
+    ended: one step for what a moving piece does, in place of seq(call(...), lerp(...), call(...)), which made four
+    (a move on a full board makes one per piece it moves)."""
+    return _Lerp(fn, duration, first, then)
 
 
 def wait(duration: float) -> Step:
