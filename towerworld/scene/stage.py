@@ -750,6 +750,9 @@ class Stage:
         old_pieces = (old if old is not None else self.layout or Layout()).pieces
         rolled, toppled, crumbled = set(), set(), set()
         named_areas = False          # events with areas light them up with their phase, or walk after
+        # events that add a step of their own to the phase that moves the first piece they name: a score floats up
+        # from it, areas light up (looked for once here, not in every phase: a deal's draws are many events)
+        showy = []
         for e in events:
             if e.kind == "roll":
                 rolled.update(e.pieces)
@@ -757,7 +760,10 @@ class Stage:
                 toppled.update(e.pieces)
             if e.kind in CRUMBLE_EVENTS:
                 crumbled.update(e.pieces)
-            named_areas = named_areas or bool(e.areas)
+            if e.areas:
+                named_areas = True
+            if e.pieces and (e.areas or e.text and e.kind == "score"):
+                showy.append(e)
         changed = {c.piece for phase in phases for c in phase}
         changed.update(c.source for phase in phases for c in phase if c.source is not None)
         steps = seq(call(self.uncombine, changed))
@@ -779,10 +785,10 @@ class Stage:
                 else:
                     together.append(self._animate(change, speed))
             steps.append(together)
-            if not events:
+            if not showy:
                 continue
             in_phase = {c.piece for c in phase}
-            for event in events:       # a score floats up from the first piece it names, as that piece moves
+            for event in showy:        # a score floats up from the first piece it names, as that piece moves
                 if not event.pieces or event.pieces[0] not in in_phase:
                     continue
                 if event.kind == "score" and event.text and old_pieces.get(event.pieces[0]) is not None:
