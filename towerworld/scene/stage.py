@@ -8,8 +8,7 @@ removed ones crumble away, new ones drop in, others travel in an arc.
 from __future__ import annotations
 
 import math
-from itertools import compress, filterfalse, repeat
-from operator import is_not
+from itertools import filterfalse
 from dataclasses import dataclass, replace
 
 # the interval modules the stage uses, not IntervalGlobal (which also loads actor, particle, sound and motion-path
@@ -284,20 +283,22 @@ class Stage:
                 self.stirred[pid] = self.combines
         self.chunks = list(kept)        # `kept` stays the chunks that were there before: new ones are added after
         in_chunks: set[str] = set().union(*(chunk.members for chunk in kept))
-        # the loose pieces: which moved since the last combine (stirred now), which have cooled. Often most of the
-        # board is loose (a piece must rest COOL_AFTER combines to be chunked again), so the pieces are sifted in C,
-        # in the layout's order, and only those whose pose object changed are looked at one by one
+        # the loose pieces, in one pass: which moved since the last combine (stirred now), which have cooled
         combines, stirred, seen_loose = self.combines, self.stirred, self.loose_poses
         loose: list[str] = []
         settled: list[str] = []
         loose_poses: dict[str, Pose] = {}
         if len(in_chunks) < len(resting):
-            loose = list(filterfalse(in_chunks.__contains__, resting))
-            loose_poses = dict(zip(loose, map(resting.__getitem__, loose)))
-            for pid in compress(loose, map(is_not, map(seen_loose.get, loose), loose_poses.values())):
-                if seen_loose.get(pid) != loose_poses[pid]:     # an equal pose made again is no move
+            # the chunked pieces (most of a big board) are passed over in C, in the layout's order
+            for pid in filterfalse(in_chunks.__contains__, resting):
+                pose = resting[pid]
+                loose.append(pid)
+                loose_poses[pid] = pose
+                seen = seen_loose.get(pid)
+                if seen is not pose and seen != pose:
                     stirred[pid] = combines
-            settled = list(compress(loose, map((combines - COOL_AFTER).__ge__, map(stirred.get, loose, repeat(0)))))
+                elif combines - stirred.get(pid, 0) >= COOL_AFTER:
+                    settled.append(pid)
         self.loose_poses = loose_poses
         if len(loose) > LOOSE_LIMIT or self.combines == 1:
             settled = loose         # too many wait, or a board just shown: nothing on it has moved yet
@@ -396,10 +397,11 @@ class Stage:
                 else:
                     kept.append(chunk)
             self.chunks = kept
-        self.stirred.update(dict.fromkeys(released, self.combines))
-        # the released models that a chunk drew (an empty NodePath is false: one removed since is passed over)
-        for model in filter(None, map(self.hidden.pop, released, repeat(None))):
-            model.show()
+        for pid in released:
+            self.stirred[pid] = self.combines
+            model = self.hidden.pop(pid, None)
+            if model is not None and not model.isEmpty():
+                model.show()
 
     def _drop_chunks(self) -> None:
         """Forget every chunk (what they copied no longer looks like the pieces: the memory aid changed)."""
