@@ -8,7 +8,6 @@ removed ones crumble away, new ones drop in, others travel in an arc.
 from __future__ import annotations
 
 import math
-from itertools import filterfalse
 from dataclasses import dataclass, replace
 
 # the interval modules the stage uses, not IntervalGlobal (which also loads actor, particle, sound and motion-path
@@ -289,9 +288,9 @@ class Stage:
         settled: list[str] = []
         loose_poses: dict[str, Pose] = {}
         if len(in_chunks) < len(resting):
-            # the chunked pieces (most of a big board) are passed over in C, in the layout's order
-            for pid in filterfalse(in_chunks.__contains__, resting):
-                pose = resting[pid]
+            for pid, pose in resting.items():
+                if pid in in_chunks:
+                    continue
                 loose.append(pid)
                 loose_poses[pid] = pose
                 seen = seen_loose.get(pid)
