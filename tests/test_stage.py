@@ -461,3 +461,33 @@ def test_a_piece_carried_under_a_new_id_keeps_its_node_and_gets_its_new_faces():
     shape = components.build(new.pieces["tile:top"]).getChild(0).node()
     assert model.getNumChildren() == 1 and model.getChild(0).node() == shape
     assert _world(stage, "tile:top") == (80, 0, 0) and abs(model.getR()) < 1e-3          # face up
+
+
+def test_a_piece_that_travels_and_tips_over_lands_as_a_fresh_table_lays_it_at_every_frame_rate():
+    """Its arc leaves the landing to the place that ends its step: jumped over, or played to a frame just short of
+    its landing and then past it, the pyramid lies where and as a table showing the new layout from scratch has it,
+    while the move goes on (a pawn moves after it)."""
+    from panda3d.core import NodePath
+    standing, lying = Layout(), Layout()
+    standing.place("pyr", Pose("pyramid_2", 0, 0, 0, 30.0, look=look(colour="red")))
+    lying.place("pyr", Pose("pyramid_2", 120, -40, 0, 75.0, look=look(colour="red"), tilt=90.0))
+    standing.place("pawn", Pose("pp_pawn", 50, 50, 0, look=look(colour=0)))
+    lying.place("pawn", Pose("pp_pawn", -50, 50, 0, look=look(colour=0)))
+    fresh = Stage(NodePath("fresh"))
+    fresh.show(lying)
+
+    def laid(stage):
+        node, model = stage.nodes["pyr"], stage.models["pyr"]
+        return [round(v, 3) for v in (*node.getPos(), *node.getHpr(), *model.getPos(), *model.getHpr())]
+    for frames in ([], [0.2]):
+        stage = Stage(NodePath("root"))
+        stage.show(standing)
+        ival = stage.transition(standing, lying, [Event("move", ("pyr",))])
+        assert ival.getDuration() > 0.6            # the pyramid's step, then the pawn's
+        for at in frames:
+            ival.setT(at)
+            assert laid(stage) != laid(fresh)         # still on its way
+        ival.setT(0.5)
+        assert laid(stage) == laid(fresh) and stage.nodes["pawn"].getX() > 0
+        ival.finish()
+        assert laid(stage) == laid(fresh)

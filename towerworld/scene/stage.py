@@ -897,10 +897,12 @@ class Stage:
         `turn_over`: the piece turns face up or down in flight; `first` and `then` as for `lerp`."""
         turn = short_turn(a.heading, b.heading)
         tilting = abs(a.tilt - b.tilt) > 1e-6
+        lift = min(60.0, 10 + math.hypot(b.x - a.x, b.y - a.y) * 0.3)
+        placed = then is not None and then[0] == self._place and then[1] == (pid, b)
 
         def arc(t, pid=pid, a=a, b=b, turn=turn):
-            dist = math.hypot(b.x - a.x, b.y - a.y)
-            lift = min(60.0, 10 + dist * 0.3)
+            if placed and t >= 1.0:
+                return      # landed: the place that ends the step, in the same frame, lays it exactly as `b`
             node = self.nodes[pid]
             s = t * t * (3 - 2 * t)
             node.setPos(a.x + (b.x - a.x) * s, a.y + (b.y - a.y) * s,
@@ -956,8 +958,7 @@ class Stage:
         tipped = replace(a, tilt=fall_to)
         return seq(call(self._ensure, pid, a), lerp(tip, 0.5 / speed),
                    self._arc(pid, replace(tipped, x=a.x + math.sin(rad) * half, y=a.y - math.cos(rad) * half),
-                             b, 0.45 / speed),
-                   call(self._place, pid, b))
+                             b, 0.45 / speed, then=(self._place, (pid, b))))
 
     def _crumble_away(self, ch: Change, speed: float) -> Step:
         """A piece destroyed in place: it shakes, shrinks and fades where it stood, then drops onto its discard spot."""
