@@ -491,3 +491,26 @@ def test_a_piece_that_travels_and_tips_over_lands_as_a_fresh_table_lays_it_at_ev
         assert laid(stage) == laid(fresh) and stage.nodes["pawn"].getX() > 0
         ival.finish()
         assert laid(stage) == laid(fresh)
+
+
+def test_a_piece_half_way_through_tipping_over_lies_as_a_pose_with_the_tilt_in_between():
+    """In flight a pyramid tips from standing (tilt 0) to lying (tilt 90): half way through its arc it is pitched
+    and lifted as a piece laid with tilt 45 is."""
+    from dataclasses import replace
+
+    from panda3d.core import NodePath
+
+    from towerworld.scene import components
+    standing, lying = Layout(), Layout()
+    standing.place("pyr", Pose("pyramid_2", 0, 0, 0, 30.0, look=look(colour="red")))
+    lying.place("pyr", Pose("pyramid_2", 120, -40, 0, 75.0, look=look(colour="red"), tilt=90.0))
+    stage = Stage(NodePath("root"))
+    stage.show(standing)
+    ival = stage.transition(standing, lying, [Event("move", ("pyr",))])
+    ival.setT(ival.getDuration() / 2)          # the smooth step is half way at half the time
+    between = components.build(replace(lying.pieces["pyr"], tilt=45.0))
+    components.orient(between, replace(lying.pieces["pyr"], tilt=45.0), 0.0)
+    model = stage.models["pyr"]
+    assert abs(model.getP() - 45.0) < 1e-3 and abs(model.getZ() - between.getZ()) < 1e-3 and model.getZ() > 0
+    ival.finish()
+    assert abs(model.getZ() - between.getZ()) > 1

@@ -528,13 +528,14 @@ class Stage:
             components.rebuild(model, pose)
         self.turned.pop(pid, None)
 
-    def _orient(self, pid: str, pose: Pose, flip: float | None = None) -> None:
-        """Face-down pieces lie turned over about their own y axis; `flip` in [0, 1] is part way through a turn."""
+    def _orient(self, pid: str, pose: Pose, flip: float | None = None, tilt: float | None = None) -> None:
+        """Face-down pieces lie turned over about their own y axis; `flip` in [0, 1] is part way through a turn;
+        `tilt`, part way through tipping over, in place of the pose's (no Pose made each frame)."""
         turn = (0.0 if pose.face_up else 180.0) if flip is None else flip * 180.0
         # how a model lies follows from these alone (see components.orient), and only this turns models
-        how = (pose.kind, pose.look, pose.tilt, turn)
+        how = (pose.kind, pose.look, pose.tilt if tilt is None else tilt, turn)
         if self.turned.get(pid) != how:
-            components.orient(self.models[pid], pose, turn)
+            components.orient(self.models[pid], pose, turn, tilt)
             self.turned[pid] = how
 
     def _sync_cells(self, cells: dict[str, Cell]) -> None:
@@ -911,11 +912,10 @@ class Stage:
             if (tilting or turn_over) and t >= 1.0:
                 self._orient(pid, b)        # landed: exactly as `b` lies, which the place that follows keeps
             elif tilting or turn_over:
-                pose = replace(b if t >= 0.5 else a, tilt=a.tilt + (b.tilt - a.tilt) * s)
                 flip = None
                 if turn_over:
                     flip = s if b.face_up is False else 1 - s
-                self._orient(pid, pose, flip=flip)
+                self._orient(pid, b if t >= 0.5 else a, flip=flip, tilt=a.tilt + (b.tilt - a.tilt) * s)
         return lerp(arc, duration, first, then)
 
     def _carry(self, ch: Change, speed: float) -> Step:
@@ -954,7 +954,7 @@ class Stage:
             shift = half * (1 - math.cos(math.radians(angle)))
             node = self.nodes[pid]
             node.setPos(a.x + math.sin(rad) * shift, a.y - math.cos(rad) * shift, a.z)
-            self._orient(pid, replace(a, tilt=angle))
+            self._orient(pid, a, tilt=angle)
         tipped = replace(a, tilt=fall_to)
         return seq(call(self._ensure, pid, a), lerp(tip, 0.5 / speed),
                    self._arc(pid, replace(tipped, x=a.x + math.sin(rad) * half, y=a.y - math.cos(rad) * half),

@@ -20,6 +20,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import pkgutil
+from dataclasses import replace
 from typing import Callable
 
 from panda3d.core import NodePath
@@ -89,14 +90,16 @@ def build_area(pose: Pose, words: str) -> NodePath | None:
     return fn(pose, words) if fn is not None else None
 
 
-def orient(model: NodePath, pose: Pose, turn: float) -> None:
+def orient(model: NodePath, pose: Pose, turn: float, tilt: float | None = None) -> None:
     """Turn `model` (the child of the piece's holder) as `pose` lies: `turn` degrees over about its y axis (180 is
-    face down), pitched by its tilt; a tilted piece is lifted so that its lowest point rests on the holder's origin."""
+    face down), pitched by its tilt (or by `tilt` in its place: a piece tipping over, frame by frame); a tilted piece
+    is lifted so that its lowest point rests on the holder's origin."""
     # how a model lies follows from these alone: worked out once, then one call turns and lifts it
-    key = (pose.kind, pose.look, pose.tilt, turn)
+    key = (pose.kind, pose.look, pose.tilt if tilt is None else tilt, turn)
     how = _TURNED.get(key)
     if how is None:
-        how = _TURNED[key] = _turned(model, pose, turn)
+        lying = pose if tilt is None else replace(pose, tilt=tilt)
+        how = _TURNED[key] = _turned(model, lying, turn)
         if len(_TURNED) > LOWEST_KEPT:
             _TURNED.clear()         # an animation's in-between turns are many and never seen again
     model.setPosHpr(0, 0, how[1], 0, how[0], turn)
