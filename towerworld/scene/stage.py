@@ -150,6 +150,7 @@ class Stage:
         self.labels_root = self.root.attachNewNode("labels")
         self.marks_root = self.root.attachNewNode("marks")     # the frames of targeted cells
         self.eye: tuple[float, float, float] | None = None     # the camera, for the x-ray (see_from)
+        self.cut: tuple[float, tuple[str, ...]] | None = None  # the cutaway: (height, kinds) lifted away
         self.xray_depth: dict[str, NodePath] = {}                # faded piece id -> its depth-only instance
         self.xray_root = self.root.attachNewNode("xray-depth")
         self.xray_root.setAttrib(ColorWriteAttrib.make(ColorWriteAttrib.COff), 1)
@@ -253,7 +254,7 @@ class Stage:
                 self._drop_chunks()
             return
         self.combines += 1
-        cut = getattr(self, "cut", None) is not None        # ghost and glass tags exist only under a cutaway
+        cut = self.cut is not None        # ghost and glass tags exist only under a cutaway
         seeing = self.eye is not None                        # and x-ray tags only where the x-ray looks
         nodes, models, poses = self.nodes, self.models, self.poses
         if not (cut or seeing or self.targets or self.moving) and len(models) == len(nodes) == len(poses):
@@ -438,7 +439,8 @@ class Stage:
         node.clearColorScale()
         self._orient(pid, pose)
         self.poses[pid] = pose
-        self._ghost(pid, pose)
+        if self.cut is not None or node.hasTag("ghost") or node.hasTag("glass"):
+            self._ghost(pid, pose)      # (with no cutaway it only puts right what one left)
 
     def _sync_memory(self) -> None:
         """The memory aid: face-down pieces whose faces were seen (their looks are known) are named on one label per
@@ -487,7 +489,7 @@ class Stage:
 
     def _ghost(self, pid: str, pose: Pose) -> None:
         node = self.nodes[pid]
-        cut = getattr(self, "cut", None)
+        cut = self.cut
         ghost = cut is not None and pose.kind in cut[1] and pose.z >= cut[0] - 0.01
         if ghost and pid in self.targets:
             # a lifted-away piece that is a legal target (the tile above, to climb to) shows as glass, clickable
@@ -650,7 +652,7 @@ class Stage:
                 self._mark_cell(cid, targets[cid])
             else:
                 self._unlight_cell(node)
-        if getattr(self, "cut", None) is not None:
+        if self.cut is not None:
             for pid, pose in self.poses.items():
                 self._ghost(pid, pose)
         self._fade_hiding()
