@@ -169,9 +169,10 @@ def test_a_removed_piece_crumbles_where_it_stood_before_it_goes_to_the_discards(
     ival = stage.transition(old, new, [Event("remove", ("tile:a1",))])
     ival.setT(0.3)                                  # crumbling: still over its column, smaller
     node = stage.nodes["tile:a1"]
-    assert abs(node.getY()) < 2 and node.getSx() < 1
+    assert abs(node.getY()) < 2 and node.getSx() < 1 and node.hasTransparency()
     ival.finish()
     assert tuple(round(v, 3) for v in node.getPos()) == (0, -120, 0) and node.getSx() == 1
+    assert not node.hasTransparency() and not node.hasColorScale()     # whole again, drawn opaque
 
 
 def test_a_lifted_away_piece_that_is_a_target_shows_as_clickable_glass():
@@ -514,3 +515,38 @@ def test_a_piece_half_way_through_tipping_over_lies_as_a_pose_with_the_tilt_in_b
     assert abs(model.getP() - 45.0) < 1e-3 and abs(model.getZ() - between.getZ()) < 1e-3 and model.getZ() > 0
     ival.finish()
     assert abs(model.getZ() - between.getZ()) > 1
+
+
+def test_a_piece_that_arrives_takes_the_node_of_a_plain_one_that_went_and_lies_as_a_fresh_table_lays_it():
+    """A tile crumbles away, then another is drawn: the new one is drawn by the node the first one left (freeing a
+    node and making one cost more than the rest of a move), named and tagged for picking as itself, with its own
+    faces, turned face down, at full size and opaque as a fresh table shows it. A highlighted piece's node (its
+    marks name it) is not kept."""
+    from panda3d.core import NodePath
+
+    from towerworld.scene import components
+    before, after = _board(), _board()
+    del after.pieces["tile:b0"]
+    after.place("tile:c9", Pose("pp_tile", 90, 30, 0, face_up=False, look=look(suit="moons", rank=7)))
+    fresh = Stage(NodePath("fresh"))
+    fresh.show(after)
+    stage = Stage(NodePath("root"))
+    stage.show(before)
+    node = stage.nodes["tile:b0"]
+    ival = stage.transition(before, after, [Event("remove", ("tile:b0",)), Event("draw", ("tile:c9",))])
+    ival.setT(0.3)
+    assert node.hasTransparency() and node.getSx() < 1        # crumbling
+    ival.finish()
+    taken = stage.nodes["tile:c9"]
+    assert taken == node and "tile:b0" not in stage.nodes and len(stage.nodes) == len(after.pieces)
+    assert taken.getName() == taken.getTag("piece") == taken.getPythonTag("piece") == "tile:c9"
+    assert not taken.hasTransparency() and not taken.hasColorScale() and taken.getScale() == (1, 1, 1)
+    model = stage.models["tile:c9"]
+    assert model.getNumChildren() == 1
+    assert model.getChild(0).node() == components._shape(after.pieces["tile:c9"]).node()
+    assert [round(v, 3) for v in (*taken.getPos(), *model.getHpr(), *model.getPos())] == \
+        [round(v, 3) for v in (*fresh.nodes["tile:c9"].getPos(), *fresh.models["tile:c9"].getHpr(),
+                               *fresh.models["tile:c9"].getPos())]
+    stage.highlight({"tile:c9": HIGHLIGHT_TARGET})
+    stage.show(before)
+    assert taken.isEmpty() and stage.nodes["tile:b0"] != node

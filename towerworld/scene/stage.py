@@ -39,6 +39,7 @@ LOOSE_MAX = 16         # settled loose pieces (see Stage.combine) that wait befo
 LOOSE_LIMIT = 40       # loose pieces beyond which all are combined, settled or not
 COOL_AFTER = 6         # combines a piece must stay put to count as settled
 CHUNKS_MAX = 16        # beyond this many chunks the two smallest are merged (draw calls stay within a few dozen)
+SPARE_PIECES = 32      # nodes of pieces gone (with their models) kept, detached, for pieces that arrive to take
 
 
 def short_turn(start: float, end: float) -> float:
@@ -162,6 +163,9 @@ class Stage:
         self.turned: dict[str, tuple] = {}         # piece -> how its model was last turned (see _orient)
         self.poses: dict[str, Pose] = {}
         self.cells: dict[str, NodePath] = {}
+        # (holder, model) of plain pieces gone: a node freed costs about as much as one made (Panda's pipelined
+        # node data), and a move often takes a piece away as another comes (a pile's back goes, a drawn card comes)
+        self.spare_pieces: list[tuple[NodePath, NodePath]] = []
         self.cell_shapes: dict[str, Cell] = {}   # what each cell node was last placed as
         # nodes of cells gone, unlit and detached, with the cell each was last placed as, for new ones to take
         self.spare_cells: list[tuple[NodePath, Cell | None]] = []
@@ -422,7 +426,14 @@ class Stage:
     def _holder(self, pid: str) -> NodePath:
         node = self.nodes.get(pid)
         if node is None:
-            node = self.pieces_root.attachNewNode(pid)
+            if self.spare_pieces:
+                node, model = self.spare_pieces.pop()
+                node.reparentTo(self.pieces_root)
+                node.setName(pid)
+                node.clearTransparency()    # what its crumble left; the place that follows sets scale and colour
+                self.models[pid] = model     # given this piece's faces by the restyle that follows
+            else:
+                node = self.pieces_root.attachNewNode(pid)
             node.setPythonTag("piece", pid)
             node.setTag("piece", pid)
             self.nodes[pid] = node
@@ -977,6 +988,8 @@ class Stage:
         def land(t, pid=pid, b=b):
             node = self.nodes[pid]
             node.setZ(b.z + 80 * (1 - t) ** 2)
+            if t >= 1.0:
+                node.clearTransparency()    # landed whole: drawn opaque again, as a fresh table draws it
         return seq(call(self._ensure, pid, a), lerp(crumble, 0.6 / speed), call(self._place, pid, b),
                    lerp(land, 0.3 / speed))
 
@@ -1030,8 +1043,17 @@ class Stage:
         node = self.nodes.pop(pid, None)
         if pid in self.hidden:
             self.hidden_matches_chunks = False
-        self.models.pop(pid, None)
+        model = self.models.pop(pid, None)
         self.turned.pop(pid, None)
         self.poses.pop(pid, None)
-        if node is not None:
+        if node is None:
+            return
+        # only a plain piece's node is kept (as in _rename: nothing else names it, it carries no mark or label)
+        if model is not None and len(self.spare_pieces) < SPARE_PIECES and not model.isEmpty() and \
+                pid not in self.targets and pid not in self.xray_depth and pid not in self.memory_tags and \
+                pid not in self.hidden and not node.hasTag("xray") and not node.hasTag("ghost") and \
+                not node.hasTag("glass"):
+            node.detachNode()
+            self.spare_pieces.append((node, model))
+        else:
             node.removeNode()
