@@ -550,3 +550,57 @@ def test_a_piece_that_arrives_takes_the_node_of_a_plain_one_that_went_and_lies_a
     stage.highlight({"tile:c9": HIGHLIGHT_TARGET})
     stage.show(before)
     assert taken.isEmpty() and stage.nodes["tile:b0"] != node
+
+
+def _laid(stage, pid):
+    """How a piece's node and model lie and look, as a fresh table would have them."""
+    node, model = stage.nodes[pid], stage.models[pid]
+
+    def r(values):
+        return tuple(round(v, 3) for v in values)
+    return (r(node.getPos()), r(node.getHpr()), r(node.getScale()), node.hasColorScale(), node.hasTransparency(),
+            node.getName(), node.getTag("piece"), r(model.getPos()), r(model.getHpr()),
+            [child.node() for child in model.getChildren()], model.isHidden() and pid not in stage.hidden)
+
+
+def test_a_table_that_played_every_move_lies_as_a_fresh_table_shows_each_position(showbase):
+    """Random games of every game, each move played through its transition (started and finished at once, as a
+    hurried player does): after every move each piece's node is placed, turned, sized, coloured, named and drawn
+    with the faces that a table showing that position from scratch gives it (nodes taken from pieces gone, cells
+    moved up, arcs landed by their place, all end as a fresh table)."""
+    import random
+
+    from towerworld.engine.game import OMNISCIENT
+    from towerworld.engine.match import Match
+    from towerworld.engine.registry import all_games
+    for name, game in sorted(all_games().items()):
+        match, rng = Match(game, seed=5), random.Random(5)
+        old = game.layout(match.state, OMNISCIENT)
+        stage = Stage(showbase.render)
+        stage.show(old)
+        for _ in range(24):
+            if match.over:
+                break
+            if match.current_player < 0:
+                events = match.play_chance(save=False)
+            else:
+                moves = game.legal_moves(match.state)
+                events = match.apply(moves[rng.randrange(len(moves))], save=False)
+            new = game.layout(match.state, OMNISCIENT)
+            ival = stage.transition(old, new, events)
+            ival.start()
+            ival.finish()
+            fresh = Stage(showbase.render)
+            fresh.show(new)
+            assert set(stage.nodes) == set(fresh.nodes) == set(new.pieces), name
+            for pid in new.pieces:
+                assert _laid(stage, pid) == _laid(fresh, pid), (name, pid)
+            assert set(stage.cells) == set(new.cells), name
+            for cid in new.cells:
+                ours, theirs = stage.cells[cid], fresh.cells[cid]
+                assert [round(v, 3) for v in (*ours.getPos(), *ours.getScale(), ours.getColorScale()[3])] == \
+                    [round(v, 3) for v in (*theirs.getPos(), *theirs.getScale(), theirs.getColorScale()[3])]
+                assert ours.getTag("cell") == cid and ours.isHidden() and ours.getParent() == stage.cells_root
+            fresh.root.removeNode()
+            old = new
+        stage.root.removeNode()
