@@ -873,11 +873,11 @@ class Stage:
         if ch.action == "leave":
             def crumble(t, pid=pid):
                 node = self.nodes.get(pid)
-                if node is not None:
+                if node is not None and t < 1.0:        # (at the end it is taken away, in the same frame)
                     node.setScale(max(0.01, 1 - t))
                     node.setColorScale(1, 1, 1, 1 - t)
                     node.setTransparency(TransparencyAttrib.MAlpha)
-            return seq(lerp(crumble, d), call(self._remove, pid))
+            return lerp(crumble, d, then=(self._remove, (pid,)))
         a, b = ch.old, ch.new
         assert a is not None and b is not None      # arrivals and departures were handled above
         if ch.action == "restyle":
@@ -978,6 +978,8 @@ class Stage:
         a, b, pid = ch.old, ch.new, ch.piece
 
         def crumble(t, pid=pid, a=a):
+            if t >= 1.0:
+                return      # crumbled: the place that ends the step, in the same frame, sets all this again
             node = self.nodes[pid]
             jitter = 1.2 * math.sin(t * 60) * (1 - t)
             node.setPos(a.x + jitter, a.y - jitter, a.z - 3 * t)
@@ -990,7 +992,7 @@ class Stage:
             node.setZ(b.z + 80 * (1 - t) ** 2)
             if t >= 1.0:
                 node.clearTransparency()    # landed whole: drawn opaque again, as a fresh table draws it
-        return seq(call(self._ensure, pid, a), lerp(crumble, 0.6 / speed), call(self._place, pid, b),
+        return seq(lerp(crumble, 0.6 / speed, first=(self._ensure, (pid, a)), then=(self._place, (pid, b))),
                    lerp(land, 0.3 / speed))
 
     def _tumble(self, ch: Change, speed: float) -> Step:
