@@ -105,7 +105,8 @@ def plan(old: Layout | None, new: Layout, events: list[Event] = ()) -> list[list
         if not phase:
             continue
         placed.update(c.piece for c in phase)
-        phase = _carry(phase)
+        if len(phase) > 1:          # a carry is a piece that leaves and one that arrives
+            phase = _carry(phase)
         if phase:
             phases.append(phase)
     # what was not named: moves and arrivals together, then whatever only fell settles last
