@@ -1,6 +1,7 @@
 """The stage diff and its animation, without a window: plan() is pure, intervals are driven with setT/finish."""
 from towerworld.engine.game import Event
 from towerworld.engine.layout import Cell, Layout, Pose, look
+from towerworld.scene.camera import LABEL_EM
 from towerworld.scene.stage import HIGHLIGHT_TARGET, Stage, plan
 
 
@@ -220,6 +221,7 @@ def test_a_warm_update_rebuilds_nothing_that_did_not_change(monkeypatch):
     stage.show(old)
     holders, models, cells = dict(stage.nodes), dict(stage.models), dict(stage.cells)
     labels = {lid: node for lid, (_spec, node) in stage.label_nodes.items()}
+    words = {lid: node.getChild(0).node() for lid, node in labels.items()}
     new = _board()
     new.pieces["pawn:0"] = Pose("pp_pawn", 60, 0, 6.35, look=look(colour=0))       # onto the other tile
     new.labels["score"] = (0, 60, 0, "1 point")
@@ -235,7 +237,9 @@ def test_a_warm_update_rebuilds_nothing_that_did_not_change(monkeypatch):
     assert all(stage.models[pid] == model for pid, model in models.items())
     assert all(stage.cells[cid] == node for cid, node in cells.items())
     assert stage.label_nodes["row"][1] == labels["row"]
-    assert stage.label_nodes["score"][1] != labels["score"] and labels["score"].isEmpty()
+    assert stage.label_nodes["row"][1].getChild(0).node() == words["row"]
+    # the score's node stays, showing the new words
+    assert stage.label_nodes["score"][1] == labels["score"] and labels["score"].getChild(0).node() != words["score"]
     assert _world(stage, "pawn:0") == (60, 0, 6.35)
 
 
@@ -375,6 +379,27 @@ def test_a_cell_that_takes_the_node_of_one_gone_of_another_size_is_rescaled_and_
     stage.show(again)
     assert sorted(stage.cells) == ["in", "out"] and stage.cells_root.getNumChildren() == 2
     assert (stage.cells["in"].getSx(), stage.cells["in"].getX()) == (30, -80)
+
+def test_a_label_whose_words_or_place_change_keeps_its_node_with_the_new_words_only():
+    """A score that changes is the same label node showing the new words (the glyphs shared with any other label of
+    those words), where the layout now puts it; a label the layout drops is taken away."""
+    from panda3d.core import NodePath
+
+    from towerworld.scene.components.shapes import shared_text
+    stage = Stage(NodePath("root"))
+    stage.show(_board())
+    node = stage.label_nodes["score"][1]
+    later = _board()
+    later.labels["score"] = (10, 70, 0, "3 points")
+    stage.show(later)
+    assert stage.label_nodes["score"][1] == node and node.getNumChildren() == 1
+    same_words = shared_text("3 points", LABEL_EM, (0.1, 0.1, 0.1, 1), facing="viewer")
+    assert node.getChild(0).node() == same_words.getChild(0).node()
+    assert (node.getX(), node.getY()) == (10, 70) and node.getParent() == stage.labels_root
+    gone = _board()
+    del gone.labels["score"]
+    stage.show(gone)
+    assert "score" not in stage.label_nodes and node.isEmpty()
 
 def test_labels_with_the_same_words_share_their_glyphs_and_outlive_each_other():
     """A label's glyphs are generated once for its words and shared: the pile's count shown again, after an undo,
@@ -601,6 +626,13 @@ def test_a_table_that_played_every_move_lies_as_a_fresh_table_shows_each_positio
                 assert [round(v, 3) for v in (*ours.getPos(), *ours.getScale(), ours.getColorScale()[3])] == \
                     [round(v, 3) for v in (*theirs.getPos(), *theirs.getScale(), theirs.getColorScale()[3])]
                 assert ours.getTag("cell") == cid and ours.isHidden() and ours.getParent() == stage.cells_root
+            assert set(stage.label_nodes) == set(fresh.label_nodes) == set(new.labels), name
+            for lid, (_, ours) in stage.label_nodes.items():
+                theirs = fresh.label_nodes[lid][1]
+                assert [round(v, 3) for v in (*ours.getPos(), *ours.getHpr())] == \
+                    [round(v, 3) for v in (*theirs.getPos(), *theirs.getHpr())]
+                assert [c.node() for c in ours.getChildren()] == [c.node() for c in theirs.getChildren()]
+                assert ours.getParent() == stage.labels_root
             fresh.root.removeNode()
             old = new
         stage.root.removeNode()

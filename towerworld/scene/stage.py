@@ -631,11 +631,12 @@ class Stage:
             shown = self.label_nodes.get(lid)
             if shown is not None and shown[0] == spec:
                 continue
-            if shown is not None:
-                shown[1].removeNode()
             x, y, z, words = spec
-            node = shared_text(words, LABEL_EM, (0.1, 0.1, 0.1, 1), (x, y, z), facing="viewer")
-            node.reparentTo(self.labels_root)
+            if shown is not None:      # new words or a new place: the same node shows them
+                node = shared_text(words, LABEL_EM, (0.1, 0.1, 0.1, 1), (x, y, z), facing="viewer", into=shown[1])
+            else:
+                node = shared_text(words, LABEL_EM, (0.1, 0.1, 0.1, 1), (x, y, z), facing="viewer")
+                node.reparentTo(self.labels_root)
             self.label_nodes[lid] = (spec, node)
 
     # ---- highlighting -----------------------------------------------------------------------------------------------
