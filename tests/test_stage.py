@@ -636,3 +636,18 @@ def test_a_table_that_played_every_move_lies_as_a_fresh_table_shows_each_positio
             fresh.root.removeNode()
             old = new
         stage.root.removeNode()
+
+
+def test_a_hidden_piece_s_node_is_not_kept_for_another():
+    """A node something hid (a physical crumble hides the pieces it breaks) is taken away with its piece, not
+    handed to one that arrives, which would be drawn hidden."""
+    from panda3d.core import NodePath
+    before, after = _board(), _board()
+    del after.pieces["tile:b0"]
+    after.place("tile:c9", Pose("pp_tile", 90, 30, 0, look=look(suit="moons", rank=7)))
+    stage = Stage(NodePath("root"))
+    stage.show(before)
+    hidden = stage.nodes["tile:b0"]
+    hidden.hide()
+    stage.show(after)
+    assert hidden.isEmpty() and not stage.nodes["tile:c9"].isHidden() and not stage.spare_pieces

@@ -1056,7 +1056,7 @@ class Stage:
         if model is not None and len(self.spare_pieces) < SPARE_PIECES and not model.isEmpty() and \
                 pid not in self.targets and pid not in self.xray_depth and pid not in self.memory_tags and \
                 pid not in self.hidden and not node.hasTag("xray") and not node.hasTag("ghost") and \
-                not node.hasTag("glass"):
+                not node.hasTag("glass") and not node.isHidden():      # (one a physical crumble hid, say)
             node.detachNode()
             self.spare_pieces.append((node, model))
         else:
