@@ -305,6 +305,7 @@ def stage_rows(name: str, game: Game) -> list[Row]:
     finally:
         gc.unfreeze()
     pieces = max(counts)
+    rebuilt = statistics.median(len(layout.pieces) for layout in positions[::2])    # pieces of a rebuilt position
     update_combined, rebuild_combined = statistics.median(update_combining), statistics.median(rebuild_combining)
     update, rebuild, build = statistics.median(updates), statistics.median(rebuilds), statistics.median(builds)
     moved = statistics.median(sum(len(phase) for phase in plan(steps[i - 1][0], steps[i][0], steps[i][1]))
@@ -338,10 +339,10 @@ def stage_rows(name: str, game: Game) -> list[Row]:
         combined = (f"{rebuild_combined * 1000:.2f} ms of it combining them" if pieces >= COMBINE_FROM else
                     f"too few to be combined, below {COMBINE_FROM}")
         why = (f"a rebuild of up to {pieces} pieces is only {rebuild * 1000:.2f} ms with models and labels cached "
-               f"({combined}); of the {update * 1e6:.0f} us update (the median move changes {moved:g} pieces), "
-               f"{build * 1e6:.0f} diff the layouts and lay out the move's steps, {interval * 1e6:.0f} are an "
-               f"interval's start and finish alone (Panda's task), {update_combined * 1e6:.0f} combine resting "
-               "pieces again, the rest ends the steps and places what moved")
+               f"({combined}), {rebuild / rebuilt * 1e6:.0f} us a piece; the median move changes {moved:g} pieces, "
+               f"and of its {update * 1e6:.0f} us update {build * 1e6:.0f} diff the layouts and lay out the move's "
+               f"steps, {interval * 1e6:.0f} are a timeline's start and finish alone, {update_combined * 1e6:.0f} "
+               "combine resting pieces again, the rest ends the steps and places what moved")
         ratio = replace(ratio, note=f"{short_by(ratio.value, ratio.goal)}: {why}")
     calls = Row(f"{name}_draw_calls_full_board", drawn, "<= 60", "geoms")
     if not calls.met():

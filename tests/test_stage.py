@@ -1,6 +1,7 @@
 """The stage diff and its animation, without a window: plan() is pure, intervals are driven with setT/finish."""
 from towerworld.engine.game import Event
 from towerworld.engine.layout import Cell, Layout, Pose, look
+from towerworld.scene.camera import LABEL_EM
 from towerworld.scene.stage import HIGHLIGHT_TARGET, Stage, plan
 
 
@@ -169,9 +170,10 @@ def test_a_removed_piece_crumbles_where_it_stood_before_it_goes_to_the_discards(
     ival = stage.transition(old, new, [Event("remove", ("tile:a1",))])
     ival.setT(0.3)                                  # crumbling: still over its column, smaller
     node = stage.nodes["tile:a1"]
-    assert abs(node.getY()) < 2 and node.getSx() < 1
+    assert abs(node.getY()) < 2 and node.getSx() < 1 and node.hasTransparency()
     ival.finish()
     assert tuple(round(v, 3) for v in node.getPos()) == (0, -120, 0) and node.getSx() == 1
+    assert not node.hasTransparency() and not node.hasColorScale()     # whole again, drawn opaque
 
 
 def test_a_lifted_away_piece_that_is_a_target_shows_as_clickable_glass():
@@ -219,6 +221,7 @@ def test_a_warm_update_rebuilds_nothing_that_did_not_change(monkeypatch):
     stage.show(old)
     holders, models, cells = dict(stage.nodes), dict(stage.models), dict(stage.cells)
     labels = {lid: node for lid, (_spec, node) in stage.label_nodes.items()}
+    words = {lid: node.getChild(0).node() for lid, node in labels.items()}
     new = _board()
     new.pieces["pawn:0"] = Pose("pp_pawn", 60, 0, 6.35, look=look(colour=0))       # onto the other tile
     new.labels["score"] = (0, 60, 0, "1 point")
@@ -234,7 +237,9 @@ def test_a_warm_update_rebuilds_nothing_that_did_not_change(monkeypatch):
     assert all(stage.models[pid] == model for pid, model in models.items())
     assert all(stage.cells[cid] == node for cid, node in cells.items())
     assert stage.label_nodes["row"][1] == labels["row"]
-    assert stage.label_nodes["score"][1] != labels["score"] and labels["score"].isEmpty()
+    assert stage.label_nodes["row"][1].getChild(0).node() == words["row"]
+    # the score's node stays, showing the new words
+    assert stage.label_nodes["score"][1] == labels["score"] and labels["score"].getChild(0).node() != words["score"]
     assert _world(stage, "pawn:0") == (60, 0, 6.35)
 
 
@@ -349,6 +354,53 @@ def test_a_cell_that_changes_id_takes_the_node_of_one_gone():
     assert stage.cells_root.getNumChildren() == 2
 
 
+def test_a_cell_that_takes_the_node_of_one_gone_of_another_size_is_rescaled_and_one_of_the_same_size_kept():
+    """A node taken from a cell gone keeps its scale only where the new cell has the same size; a node left over is
+    detached (nothing stale stays under the cells to be picked) and taken by a later one."""
+    from panda3d.core import NodePath
+    stage = Stage(NodePath("root"))
+    stage.show(_board())
+    node = stage.cells["in"]
+    wide = _board()
+    del wide.cells["in"]
+    wide.cells["wide"] = Cell(10, 20, 0, 50, 40)
+    stage.show(wide)
+    assert stage.cells["wide"] == node and (node.getSx(), node.getSy(), node.getX()) == (50, 40, 10)
+    same = _board()
+    del same.cells["in"]
+    same.cells["same"] = Cell(-10, 5, 0, 50, 40)
+    stage.show(same)
+    assert stage.cells["same"] == node and (node.getSx(), node.getSy(), node.getX(), node.getY()) == (50, 40, -10, 5)
+    fewer = _board()
+    del fewer.cells["in"], fewer.cells["out"]
+    stage.show(fewer)
+    assert stage.cells_root.getNumChildren() == 0 and not stage.cells
+    again = _board()
+    stage.show(again)
+    assert sorted(stage.cells) == ["in", "out"] and stage.cells_root.getNumChildren() == 2
+    assert (stage.cells["in"].getSx(), stage.cells["in"].getX()) == (30, -80)
+
+def test_a_label_whose_words_or_place_change_keeps_its_node_with_the_new_words_only():
+    """A score that changes is the same label node showing the new words (the glyphs shared with any other label of
+    those words), where the layout now puts it; a label the layout drops is taken away."""
+    from panda3d.core import NodePath
+
+    from towerworld.scene.components.shapes import shared_text
+    stage = Stage(NodePath("root"))
+    stage.show(_board())
+    node = stage.label_nodes["score"][1]
+    later = _board()
+    later.labels["score"] = (10, 70, 0, "3 points")
+    stage.show(later)
+    assert stage.label_nodes["score"][1] == node and node.getNumChildren() == 1
+    same_words = shared_text("3 points", LABEL_EM, (0.1, 0.1, 0.1, 1), facing="viewer")
+    assert node.getChild(0).node() == same_words.getChild(0).node()
+    assert (node.getX(), node.getY()) == (10, 70) and node.getParent() == stage.labels_root
+    gone = _board()
+    del gone.labels["score"]
+    stage.show(gone)
+    assert "score" not in stage.label_nodes and node.isEmpty()
+
 def test_labels_with_the_same_words_share_their_glyphs_and_outlive_each_other():
     """A label's glyphs are generated once for its words and shared: the pile's count shown again, after an undo,
     costs no new text; taking one label away leaves the others with the same words drawing."""
@@ -435,3 +487,167 @@ def test_a_piece_carried_under_a_new_id_keeps_its_node_and_gets_its_new_faces():
     shape = components.build(new.pieces["tile:top"]).getChild(0).node()
     assert model.getNumChildren() == 1 and model.getChild(0).node() == shape
     assert _world(stage, "tile:top") == (80, 0, 0) and abs(model.getR()) < 1e-3          # face up
+
+
+def test_a_piece_that_travels_and_tips_over_lands_as_a_fresh_table_lays_it_at_every_frame_rate():
+    """Its arc leaves the landing to the place that ends its step: jumped over, or played to a frame just short of
+    its landing and then past it, the pyramid lies where and as a table showing the new layout from scratch has it,
+    while the move goes on (a pawn moves after it)."""
+    from panda3d.core import NodePath
+    standing, lying = Layout(), Layout()
+    standing.place("pyr", Pose("pyramid_2", 0, 0, 0, 30.0, look=look(colour="red")))
+    lying.place("pyr", Pose("pyramid_2", 120, -40, 0, 75.0, look=look(colour="red"), tilt=90.0))
+    standing.place("pawn", Pose("pp_pawn", 50, 50, 0, look=look(colour=0)))
+    lying.place("pawn", Pose("pp_pawn", -50, 50, 0, look=look(colour=0)))
+    fresh = Stage(NodePath("fresh"))
+    fresh.show(lying)
+
+    def laid(stage):
+        node, model = stage.nodes["pyr"], stage.models["pyr"]
+        return [round(v, 3) for v in (*node.getPos(), *node.getHpr(), *model.getPos(), *model.getHpr())]
+    for frames in ([], [0.2]):
+        stage = Stage(NodePath("root"))
+        stage.show(standing)
+        ival = stage.transition(standing, lying, [Event("move", ("pyr",))])
+        assert ival.getDuration() > 0.6            # the pyramid's step, then the pawn's
+        for at in frames:
+            ival.setT(at)
+            assert laid(stage) != laid(fresh)         # still on its way
+        ival.setT(0.5)
+        assert laid(stage) == laid(fresh) and stage.nodes["pawn"].getX() > 0
+        ival.finish()
+        assert laid(stage) == laid(fresh)
+
+
+def test_a_piece_half_way_through_tipping_over_lies_as_a_pose_with_the_tilt_in_between():
+    """In flight a pyramid tips from standing (tilt 0) to lying (tilt 90): half way through its arc it is pitched
+    and lifted as a piece laid with tilt 45 is."""
+    from dataclasses import replace
+
+    from panda3d.core import NodePath
+
+    from towerworld.scene import components
+    standing, lying = Layout(), Layout()
+    standing.place("pyr", Pose("pyramid_2", 0, 0, 0, 30.0, look=look(colour="red")))
+    lying.place("pyr", Pose("pyramid_2", 120, -40, 0, 75.0, look=look(colour="red"), tilt=90.0))
+    stage = Stage(NodePath("root"))
+    stage.show(standing)
+    ival = stage.transition(standing, lying, [Event("move", ("pyr",))])
+    ival.setT(ival.getDuration() / 2)          # the smooth step is half way at half the time
+    between = components.build(replace(lying.pieces["pyr"], tilt=45.0))
+    components.orient(between, replace(lying.pieces["pyr"], tilt=45.0), 0.0)
+    model = stage.models["pyr"]
+    assert abs(model.getP() - 45.0) < 1e-3 and abs(model.getZ() - between.getZ()) < 1e-3 and model.getZ() > 0
+    ival.finish()
+    assert abs(model.getZ() - between.getZ()) > 1
+
+
+def test_a_piece_that_arrives_takes_the_node_of_a_plain_one_that_went_and_lies_as_a_fresh_table_lays_it():
+    """A tile crumbles away, then another is drawn: the new one is drawn by the node the first one left (freeing a
+    node and making one cost more than the rest of a move), named and tagged for picking as itself, with its own
+    faces, turned face down, at full size and opaque as a fresh table shows it. A highlighted piece's node (its
+    marks name it) is not kept."""
+    from panda3d.core import NodePath
+
+    from towerworld.scene import components
+    before, after = _board(), _board()
+    del after.pieces["tile:b0"]
+    after.place("tile:c9", Pose("pp_tile", 90, 30, 0, face_up=False, look=look(suit="moons", rank=7)))
+    fresh = Stage(NodePath("fresh"))
+    fresh.show(after)
+    stage = Stage(NodePath("root"))
+    stage.show(before)
+    node = stage.nodes["tile:b0"]
+    ival = stage.transition(before, after, [Event("remove", ("tile:b0",)), Event("draw", ("tile:c9",))])
+    ival.setT(0.3)
+    assert node.hasTransparency() and node.getSx() < 1        # crumbling
+    ival.finish()
+    taken = stage.nodes["tile:c9"]
+    assert taken == node and "tile:b0" not in stage.nodes and len(stage.nodes) == len(after.pieces)
+    assert taken.getName() == taken.getTag("piece") == taken.getPythonTag("piece") == "tile:c9"
+    assert not taken.hasTransparency() and not taken.hasColorScale() and taken.getScale() == (1, 1, 1)
+    model = stage.models["tile:c9"]
+    assert model.getNumChildren() == 1
+    assert model.getChild(0).node() == components._shape(after.pieces["tile:c9"]).node()
+    assert [round(v, 3) for v in (*taken.getPos(), *model.getHpr(), *model.getPos())] == \
+        [round(v, 3) for v in (*fresh.nodes["tile:c9"].getPos(), *fresh.models["tile:c9"].getHpr(),
+                               *fresh.models["tile:c9"].getPos())]
+    stage.highlight({"tile:c9": HIGHLIGHT_TARGET})
+    stage.show(before)
+    assert taken.isEmpty() and stage.nodes["tile:b0"] != node
+
+
+def _laid(stage, pid):
+    """How a piece's node and model lie and look, as a fresh table would have them."""
+    node, model = stage.nodes[pid], stage.models[pid]
+
+    def r(values):
+        return tuple(round(v, 3) for v in values)
+    return (r(node.getPos()), r(node.getHpr()), r(node.getScale()), node.hasColorScale(), node.hasTransparency(),
+            node.getName(), node.getTag("piece"), r(model.getPos()), r(model.getHpr()),
+            [child.node() for child in model.getChildren()], model.isHidden() and pid not in stage.hidden)
+
+
+def test_a_table_that_played_every_move_lies_as_a_fresh_table_shows_each_position(showbase):
+    """Random games of every game, each move played through its transition (started and finished at once, as a
+    hurried player does): after every move each piece's node is placed, turned, sized, coloured, named and drawn
+    with the faces that a table showing that position from scratch gives it (nodes taken from pieces gone, cells
+    moved up, arcs landed by their place, all end as a fresh table)."""
+    import random
+
+    from towerworld.engine.game import OMNISCIENT
+    from towerworld.engine.match import Match
+    from towerworld.engine.registry import all_games
+    for name, game in sorted(all_games().items()):
+        match, rng = Match(game, seed=5), random.Random(5)
+        old = game.layout(match.state, OMNISCIENT)
+        stage = Stage(showbase.render)
+        stage.show(old)
+        for _ in range(24):
+            if match.over:
+                break
+            if match.current_player < 0:
+                events = match.play_chance(save=False)
+            else:
+                moves = game.legal_moves(match.state)
+                events = match.apply(moves[rng.randrange(len(moves))], save=False)
+            new = game.layout(match.state, OMNISCIENT)
+            ival = stage.transition(old, new, events)
+            ival.start()
+            ival.finish()
+            fresh = Stage(showbase.render)
+            fresh.show(new)
+            assert set(stage.nodes) == set(fresh.nodes) == set(new.pieces), name
+            for pid in new.pieces:
+                assert _laid(stage, pid) == _laid(fresh, pid), (name, pid)
+            assert set(stage.cells) == set(new.cells), name
+            for cid in new.cells:
+                ours, theirs = stage.cells[cid], fresh.cells[cid]
+                assert [round(v, 3) for v in (*ours.getPos(), *ours.getScale(), ours.getColorScale()[3])] == \
+                    [round(v, 3) for v in (*theirs.getPos(), *theirs.getScale(), theirs.getColorScale()[3])]
+                assert ours.getTag("cell") == cid and ours.isHidden() and ours.getParent() == stage.cells_root
+            assert set(stage.label_nodes) == set(fresh.label_nodes) == set(new.labels), name
+            for lid, (_, ours) in stage.label_nodes.items():
+                theirs = fresh.label_nodes[lid][1]
+                assert [round(v, 3) for v in (*ours.getPos(), *ours.getHpr())] == \
+                    [round(v, 3) for v in (*theirs.getPos(), *theirs.getHpr())]
+                assert [c.node() for c in ours.getChildren()] == [c.node() for c in theirs.getChildren()]
+                assert ours.getParent() == stage.labels_root
+            fresh.root.removeNode()
+            old = new
+        stage.root.removeNode()
+
+
+def test_a_hidden_piece_s_node_is_not_kept_for_another():
+    """A node something hid (a physical crumble hides the pieces it breaks) is taken away with its piece, not
+    handed to one that arrives, which would be drawn hidden."""
+    from panda3d.core import NodePath
+    before, after = _board(), _board()
+    del after.pieces["tile:b0"]
+    after.place("tile:c9", Pose("pp_tile", 90, 30, 0, look=look(suit="moons", rank=7)))
+    stage = Stage(NodePath("root"))
+    stage.show(before)
+    hidden = stage.nodes["tile:b0"]
+    hidden.hide()
+    stage.show(after)
+    assert hidden.isEmpty() and not stage.nodes["tile:c9"].isHidden() and not stage.spare_pieces

@@ -53,3 +53,78 @@ def test_a_timeline_plays_inside_a_panda_sequence_and_calls_each_step_once():
     outer.setT(0.1)
     outer.finish()
     assert log == [("move",), ("then",)]
+
+
+def _frames(showbase, times):
+    from panda3d.core import ClockObject
+    clock = ClockObject.getGlobalClock()
+    mode = clock.getMode()
+    clock.setMode(ClockObject.MSlave)
+    start = clock.getFrameTime()
+    try:
+        for at in times:
+            clock.setFrameTime(start + at)
+            showbase.taskMgr.step()
+    finally:
+        clock.setMode(mode)
+
+
+def test_a_started_timeline_plays_frame_by_frame_to_its_end_and_then_stops_playing(showbase):
+    log, note = recorder()
+    ival = Timeline(seq(call(note, "a"), lerp(lambda t: note("x", round(t, 2)), 1.0), call(note, "b")), "played")
+    from panda3d.core import ClockObject
+    clock = ClockObject.getGlobalClock()
+    mode = clock.getMode()
+    clock.setMode(ClockObject.MSlave)
+    try:
+        start = clock.getFrameTime()
+        ival.start()
+        assert ival.isPlaying()
+        for at in (0.5, 1.5):
+            clock.setFrameTime(start + at)
+            showbase.taskMgr.step()
+            if at < 1:
+                assert log == [("a",), ("x", 0.5)] and ival.isPlaying()
+    finally:
+        clock.setMode(mode)
+    assert log == [("a",), ("x", 0.5), ("x", 1.0), ("b",)]
+    assert not ival.isPlaying()
+
+
+def test_starting_a_timeline_interrupts_the_one_playing_under_its_name_and_pausing_stops_it(showbase):
+    """As Panda's own intervals do: one timeline plays under a name; the other names play on."""
+    first_log, first = recorder()
+    other_log, other = recorder()
+    a = Timeline(lerp(lambda t: first("a", round(t, 2)), 1.0), "same")
+    b = Timeline(lerp(lambda t: first("b", round(t, 2)), 1.0), "same")
+    c = Timeline(lerp(lambda t: other("c", round(t, 2)), 1.0), "another")
+    a.start()
+    c.start()
+    b.start()
+    assert not a.isPlaying() and a.isPaused() and b.isPlaying() and c.isPlaying()
+    first_log.clear()
+    other_log.clear()
+    _frames(showbase, [0.25])
+    assert [what for what, _ in first_log] == ["b"] and [what for what, _ in other_log] == ["c"]
+    b.pause()
+    c.finish()
+    assert not b.isPlaying() and not c.isPlaying() and other_log[-1] == ("c", 1.0)
+    first_log.clear()
+    _frames(showbase, [0.5])
+    assert first_log == []
+
+
+def test_a_lerp_with_first_and_then_keeps_the_order_of_a_call_a_lerp_and_a_call_in_sequence():
+    """The one step a moving piece makes (put in place, travel, placed) plays as seq(call, lerp, call) does, with
+    steps on either side of it and beside it."""
+    log, note = recorder()
+    fused = Timeline(seq(call(note, "before"),
+                         par(lerp(lambda t: note("x", round(t, 2)), 0.5, first=(note, ("ensure",)),
+                                  then=(note, ("place",))),
+                             lerp(lambda t: note("y", round(t, 2)), 0.5)),
+                         call(note, "after")))
+    fused.setT(0.25)
+    assert log == [("before",), ("ensure",), ("x", 0.5), ("y", 0.5)]
+    fused.finish()
+    assert log[4:] == [("x", 1.0), ("place",), ("y", 1.0), ("after",)]
+    assert fused.getDuration() == 0.5

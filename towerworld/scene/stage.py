@@ -18,7 +18,7 @@ from panda3d.core import (BitMask32, ColorWriteAttrib, CompassEffect, DepthTestA
                           Vec4)
 
 from towerworld.engine.game import Event
-from towerworld.engine.layout import Cell, Layout, Pose
+from towerworld.engine.layout import Cell, Layout, Pose, shared_pose
 from towerworld.engine.pieces import size
 from towerworld.scene import components, marks, xray
 from towerworld.scene.camera import LABEL_EM
@@ -39,6 +39,7 @@ LOOSE_MAX = 16         # settled loose pieces (see Stage.combine) that wait befo
 LOOSE_LIMIT = 40       # loose pieces beyond which all are combined, settled or not
 COOL_AFTER = 6         # combines a piece must stay put to count as settled
 CHUNKS_MAX = 16        # beyond this many chunks the two smallest are merged (draw calls stay within a few dozen)
+SPARE_PIECES = 32      # nodes of pieces gone (with their models) kept, detached, for pieces that arrive to take
 
 
 def short_turn(start: float, end: float) -> float:
@@ -104,7 +105,8 @@ def plan(old: Layout | None, new: Layout, events: list[Event] = ()) -> list[list
         if not phase:
             continue
         placed.update(c.piece for c in phase)
-        phase = _carry(phase)
+        if len(phase) > 1:          # a carry is a piece that leaves and one that arrives
+            phase = _carry(phase)
         if phase:
             phases.append(phase)
     # what was not named: moves and arrivals together, then whatever only fell settles last
@@ -150,6 +152,7 @@ class Stage:
         self.labels_root = self.root.attachNewNode("labels")
         self.marks_root = self.root.attachNewNode("marks")     # the frames of targeted cells
         self.eye: tuple[float, float, float] | None = None     # the camera, for the x-ray (see_from)
+        self.cut: tuple[float, tuple[str, ...]] | None = None  # the cutaway: (height, kinds) lifted away
         self.xray_depth: dict[str, NodePath] = {}                # faded piece id -> its depth-only instance
         self.xray_root = self.root.attachNewNode("xray-depth")
         self.xray_root.setAttrib(ColorWriteAttrib.make(ColorWriteAttrib.COff), 1)
@@ -161,8 +164,12 @@ class Stage:
         self.turned: dict[str, tuple] = {}         # piece -> how its model was last turned (see _orient)
         self.poses: dict[str, Pose] = {}
         self.cells: dict[str, NodePath] = {}
+        # (holder, model) of plain pieces gone: a node freed costs about as much as one made (Panda's pipelined
+        # node data), and a move often takes a piece away as another comes (a pile's back goes, a drawn card comes)
+        self.spare_pieces: list[tuple[NodePath, NodePath]] = []
         self.cell_shapes: dict[str, Cell] = {}   # what each cell node was last placed as
-        self.spare_cells: list[NodePath] = []    # nodes of cells gone, unlit and detached, for new ones to take
+        # nodes of cells gone, unlit and detached, with the cell each was last placed as, for new ones to take
+        self.spare_cells: list[tuple[NodePath, Cell | None]] = []
         self.label_nodes: dict[str, tuple[tuple, NodePath]] = {}   # label id -> (what it shows, its text node)
         self.layout: Layout | None = None
         self.show_hidden = False   # memory aid: label face-down pieces whose faces were seen
@@ -252,7 +259,7 @@ class Stage:
                 self._drop_chunks()
             return
         self.combines += 1
-        cut = getattr(self, "cut", None) is not None        # ghost and glass tags exist only under a cutaway
+        cut = self.cut is not None        # ghost and glass tags exist only under a cutaway
         seeing = self.eye is not None                        # and x-ray tags only where the x-ray looks
         nodes, models, poses = self.nodes, self.models, self.poses
         if not (cut or seeing or self.targets or self.moving) and len(models) == len(nodes) == len(poses):
@@ -420,7 +427,14 @@ class Stage:
     def _holder(self, pid: str) -> NodePath:
         node = self.nodes.get(pid)
         if node is None:
-            node = self.pieces_root.attachNewNode(pid)
+            if self.spare_pieces:
+                node, model = self.spare_pieces.pop()
+                node.reparentTo(self.pieces_root)
+                node.setName(pid)
+                node.clearTransparency()    # what its crumble left; the place that follows sets scale and colour
+                self.models[pid] = model     # given this piece's faces by the restyle that follows
+            else:
+                node = self.pieces_root.attachNewNode(pid)
             node.setPythonTag("piece", pid)
             node.setTag("piece", pid)
             self.nodes[pid] = node
@@ -437,7 +451,8 @@ class Stage:
         node.clearColorScale()
         self._orient(pid, pose)
         self.poses[pid] = pose
-        self._ghost(pid, pose)
+        if self.cut is not None or node.hasTag("ghost") or node.hasTag("glass"):
+            self._ghost(pid, pose)      # (with no cutaway it only puts right what one left)
 
     def _sync_memory(self) -> None:
         """The memory aid: face-down pieces whose faces were seen (their looks are known) are named on one label per
@@ -486,7 +501,7 @@ class Stage:
 
     def _ghost(self, pid: str, pose: Pose) -> None:
         node = self.nodes[pid]
-        cut = getattr(self, "cut", None)
+        cut = self.cut
         ghost = cut is not None and pose.kind in cut[1] and pose.z >= cut[0] - 0.01
         if ghost and pid in self.targets:
             # a lifted-away piece that is a legal target (the tile above, to climb to) shows as glass, clickable
@@ -527,13 +542,14 @@ class Stage:
             components.rebuild(model, pose)
         self.turned.pop(pid, None)
 
-    def _orient(self, pid: str, pose: Pose, flip: float | None = None) -> None:
-        """Face-down pieces lie turned over about their own y axis; `flip` in [0, 1] is part way through a turn."""
+    def _orient(self, pid: str, pose: Pose, flip: float | None = None, tilt: float | None = None) -> None:
+        """Face-down pieces lie turned over about their own y axis; `flip` in [0, 1] is part way through a turn;
+        `tilt`, part way through tipping over, in place of the pose's (no Pose made each frame)."""
         turn = (0.0 if pose.face_up else 180.0) if flip is None else flip * 180.0
         # how a model lies follows from these alone (see components.orient), and only this turns models
-        how = (pose.kind, pose.look, pose.tilt, turn)
+        how = (pose.kind, pose.look, pose.tilt if tilt is None else tilt, turn)
         if self.turned.get(pid) != how:
-            components.orient(self.models[pid], pose, turn)
+            components.orient(self.models[pid], pose, turn, tilt)
             self.turned[pid] = how
 
     def _sync_cells(self, cells: dict[str, Cell]) -> None:
@@ -545,12 +561,15 @@ class Stage:
                 if node is not None:
                     self._unlight_cell(node)
             return
+        targets = self.targets
+        # the nodes of cells gone go first to cells that came (a cell moving up a storey changes its id), as they
+        # stand: attached, and unlit unless they were targets; only those left over are detached
+        gone: list[tuple[NodePath, Cell | None]] = []
         for cid in [c for c in self.cells if c not in cells]:
             node = self.cells.pop(cid)
-            node.detachNode()          # kept for the next new cell: a cell that moves up a storey changes its id
-            self._unlight_cell(node)
-            self.spare_cells.append(node)
-            self.cell_shapes.pop(cid, None)
+            if cid in targets:
+                self._unlight_cell(node)
+            gone.append((node, self.cell_shapes.pop(cid, None)))
         shapes = self.cell_shapes
         for cid, cell in cells.items():
             shape = shapes.get(cid)
@@ -558,8 +577,11 @@ class Stage:
                 continue
             node = self.cells.get(cid)
             if node is None:
-                if self.spare_cells:
-                    node = self.spare_cells.pop()
+                if gone:
+                    node, shape = gone.pop()
+                    node.setName(cid)
+                elif self.spare_cells:
+                    node, shape = self.spare_cells.pop()
                     node.reparentTo(self.cells_root)
                     node.setName(cid)
                 else:
@@ -573,9 +595,15 @@ class Stage:
                 self.cells[cid] = node
             elif shape == cell:
                 continue
-            node.setPosHprScale(cell.x, cell.y, cell.z + 0.05, 0, 0, 0, cell.w, cell.d, 0.6)
-            self.cell_shapes[cid] = cell
-        for cid in self.targets:
+            if shape is not None and shape.w == cell.w and shape.d == cell.d:
+                node.setPos(cell.x, cell.y, cell.z + 0.05)      # the scale it has already (half the cost)
+            else:
+                node.setPosHprScale(cell.x, cell.y, cell.z + 0.05, 0, 0, 0, cell.w, cell.d, 0.6)
+            shapes[cid] = cell
+        for node, shape in gone:
+            node.detachNode()
+            self.spare_cells.append((node, shape))
+        for cid in targets:
             node = self.cells.get(cid)
             if node is not None:
                 self._unlight_cell(node)
@@ -603,11 +631,12 @@ class Stage:
             shown = self.label_nodes.get(lid)
             if shown is not None and shown[0] == spec:
                 continue
-            if shown is not None:
-                shown[1].removeNode()
             x, y, z, words = spec
-            node = shared_text(words, LABEL_EM, (0.1, 0.1, 0.1, 1), (x, y, z), facing="viewer")
-            node.reparentTo(self.labels_root)
+            if shown is not None:      # new words or a new place: the same node shows them
+                node = shared_text(words, LABEL_EM, (0.1, 0.1, 0.1, 1), (x, y, z), facing="viewer", into=shown[1])
+            else:
+                node = shared_text(words, LABEL_EM, (0.1, 0.1, 0.1, 1), (x, y, z), facing="viewer")
+                node.reparentTo(self.labels_root)
             self.label_nodes[lid] = (spec, node)
 
     # ---- highlighting -----------------------------------------------------------------------------------------------
@@ -636,7 +665,7 @@ class Stage:
                 self._mark_cell(cid, targets[cid])
             else:
                 self._unlight_cell(node)
-        if getattr(self, "cut", None) is not None:
+        if self.cut is not None:
             for pid, pose in self.poses.items():
                 self._ghost(pid, pose)
         self._fade_hiding()
@@ -736,6 +765,9 @@ class Stage:
         old_pieces = (old if old is not None else self.layout or Layout()).pieces
         rolled, toppled, crumbled = set(), set(), set()
         named_areas = False          # events with areas light them up with their phase, or walk after
+        # events that add a step of their own to the phase that moves the first piece they name: a score floats up
+        # from it, areas light up (looked for once here, not in every phase: a deal's draws are many events)
+        showy = []
         for e in events:
             if e.kind == "roll":
                 rolled.update(e.pieces)
@@ -743,7 +775,10 @@ class Stage:
                 toppled.update(e.pieces)
             if e.kind in CRUMBLE_EVENTS:
                 crumbled.update(e.pieces)
-            named_areas = named_areas or bool(e.areas)
+            if e.areas:
+                named_areas = True
+            if e.pieces and (e.areas or e.text and e.kind == "score"):
+                showy.append(e)
         changed = {c.piece for phase in phases for c in phase}
         changed.update(c.source for phase in phases for c in phase if c.source is not None)
         steps = seq(call(self.uncombine, changed))
@@ -765,10 +800,10 @@ class Stage:
                 else:
                     together.append(self._animate(change, speed))
             steps.append(together)
-            if not events:
+            if not showy:
                 continue
             in_phase = {c.piece for c in phase}
-            for event in events:       # a score floats up from the first piece it names, as that piece moves
+            for event in showy:        # a score floats up from the first piece it names, as that piece moves
                 if not event.pieces or event.pieces[0] not in in_phase:
                     continue
                 if event.kind == "score" and event.text and old_pieces.get(event.pieces[0]) is not None:
@@ -840,11 +875,11 @@ class Stage:
         if ch.action == "leave":
             def crumble(t, pid=pid):
                 node = self.nodes.get(pid)
-                if node is not None:
+                if node is not None and t < 1.0:        # (at the end it is taken away, in the same frame)
                     node.setScale(max(0.01, 1 - t))
                     node.setColorScale(1, 1, 1, 1 - t)
                     node.setTransparency(TransparencyAttrib.MAlpha)
-            return seq(lerp(crumble, d), call(self._remove, pid))
+            return lerp(crumble, d, then=(self._remove, (pid,)))
         a, b = ch.old, ch.new
         assert a is not None and b is not None      # arrivals and departures were handled above
         if ch.action == "restyle":
@@ -853,7 +888,7 @@ class Stage:
             # gravity is t^2 (Panda's "easeIn" blend is a different curve), so a LerpFunc, not a LerpPosInterval
             def fall(t, pid=pid, a=a, b=b):
                 self.nodes[pid].setZ(a.z + (b.z - a.z) * t * t)
-            return seq(call(self._ensure, pid, a), lerp(fall, d * 0.8), call(self._place, pid, b))
+            return lerp(fall, d * 0.8, first=(self._ensure, (pid, a)), then=(self._place, (pid, b)))
         if ch.action == "flip":
             h = max(size(b.kind).w, size(b.kind).d) / 2
 
@@ -870,17 +905,20 @@ class Stage:
             steps += [lerp(turn, d), call(self._place, pid, b)]
             return seq(*steps)
 
-        return seq(call(self._ensure, pid, a), self._arc(pid, a, b, d), call(self._place, pid, b))
+        return self._arc(pid, a, b, d, first=(self._ensure, (pid, a)), then=(self._place, (pid, b)))
 
-    def _arc(self, pid: str, a: Pose, b: Pose, duration: float, turn_over: bool = False) -> Step:
+    def _arc(self, pid: str, a: Pose, b: Pose, duration: float, turn_over: bool = False,
+             first: tuple | None = None, then: tuple | None = None) -> Step:
         """Travel from `a` to `b` in an arc, turning on the way (a pyramid tips over to lie flat as it flies);
-        `turn_over`: the piece turns face up or down in flight."""
+        `turn_over`: the piece turns face up or down in flight; `first` and `then` as for `lerp`."""
         turn = short_turn(a.heading, b.heading)
         tilting = abs(a.tilt - b.tilt) > 1e-6
+        lift = min(60.0, 10 + math.hypot(b.x - a.x, b.y - a.y) * 0.3)
+        placed = then is not None and then[0] == self._place and then[1] == (pid, b)
 
         def arc(t, pid=pid, a=a, b=b, turn=turn):
-            dist = math.hypot(b.x - a.x, b.y - a.y)
-            lift = min(60.0, 10 + dist * 0.3)
+            if placed and t >= 1.0:
+                return      # landed: the place that ends the step, in the same frame, lays it exactly as `b`
             node = self.nodes[pid]
             s = t * t * (3 - 2 * t)
             node.setPos(a.x + (b.x - a.x) * s, a.y + (b.y - a.y) * s,
@@ -889,12 +927,11 @@ class Stage:
             if (tilting or turn_over) and t >= 1.0:
                 self._orient(pid, b)        # landed: exactly as `b` lies, which the place that follows keeps
             elif tilting or turn_over:
-                pose = replace(b if t >= 0.5 else a, tilt=a.tilt + (b.tilt - a.tilt) * s)
                 flip = None
                 if turn_over:
                     flip = s if b.face_up is False else 1 - s
-                self._orient(pid, pose, flip=flip)
-        return lerp(arc, duration)
+                self._orient(pid, b if t >= 0.5 else a, flip=flip, tilt=a.tilt + (b.tilt - a.tilt) * s)
+        return lerp(arc, duration, first, then)
 
     def _carry(self, ch: Change, speed: float) -> Step:
         """The piece that left reappears as the one that arrives: it starts where the old one lay, with the old one's
@@ -907,12 +944,14 @@ class Stage:
             if not self._rename(src, pid):
                 self._remove(src)
             if a.look != b.look and a.kind == b.kind:
-                self._place(pid, replace(a, look=b.look))    # the new faces at once, lying as the old one lay
+                # the new faces at once, lying as the old one lay
+                self._place(pid, shared_pose(a.kind, a.x, a.y, a.z, a.heading, a.face_up, b.look, a.tilt))
             else:
                 self._place(pid, a)
                 if a.look != b.look:
                     self._restyle_keep(pid, b)
-        return seq(call(start), self._arc(pid, a, b, d, turn_over=a.face_up != b.face_up), call(self._place, pid, b))
+        return self._arc(pid, a, b, d, turn_over=a.face_up != b.face_up, first=(start, ()),
+                         then=(self._place, (pid, b)))
 
     def _topple(self, ch: Change, speed: float) -> Step:
         """The last piece of a destroyed stack tips over about an edge of its base where it stood, then travels on to
@@ -930,18 +969,19 @@ class Stage:
             shift = half * (1 - math.cos(math.radians(angle)))
             node = self.nodes[pid]
             node.setPos(a.x + math.sin(rad) * shift, a.y - math.cos(rad) * shift, a.z)
-            self._orient(pid, replace(a, tilt=angle))
+            self._orient(pid, a, tilt=angle)
         tipped = replace(a, tilt=fall_to)
         return seq(call(self._ensure, pid, a), lerp(tip, 0.5 / speed),
                    self._arc(pid, replace(tipped, x=a.x + math.sin(rad) * half, y=a.y - math.cos(rad) * half),
-                             b, 0.45 / speed),
-                   call(self._place, pid, b))
+                             b, 0.45 / speed, then=(self._place, (pid, b))))
 
     def _crumble_away(self, ch: Change, speed: float) -> Step:
         """A piece destroyed in place: it shakes, shrinks and fades where it stood, then drops onto its discard spot."""
         a, b, pid = ch.old, ch.new, ch.piece
 
         def crumble(t, pid=pid, a=a):
+            if t >= 1.0:
+                return      # crumbled: the place that ends the step, in the same frame, sets all this again
             node = self.nodes[pid]
             jitter = 1.2 * math.sin(t * 60) * (1 - t)
             node.setPos(a.x + jitter, a.y - jitter, a.z - 3 * t)
@@ -952,7 +992,9 @@ class Stage:
         def land(t, pid=pid, b=b):
             node = self.nodes[pid]
             node.setZ(b.z + 80 * (1 - t) ** 2)
-        return seq(call(self._ensure, pid, a), lerp(crumble, 0.6 / speed), call(self._place, pid, b),
+            if t >= 1.0:
+                node.clearTransparency()    # landed whole: drawn opaque again, as a fresh table draws it
+        return seq(lerp(crumble, 0.6 / speed, first=(self._ensure, (pid, a)), then=(self._place, (pid, b))),
                    lerp(land, 0.3 / speed))
 
     def _tumble(self, ch: Change, speed: float) -> Step:
@@ -1005,8 +1047,17 @@ class Stage:
         node = self.nodes.pop(pid, None)
         if pid in self.hidden:
             self.hidden_matches_chunks = False
-        self.models.pop(pid, None)
+        model = self.models.pop(pid, None)
         self.turned.pop(pid, None)
         self.poses.pop(pid, None)
-        if node is not None:
+        if node is None:
+            return
+        # only a plain piece's node is kept (as in _rename: nothing else names it, it carries no mark or label)
+        if model is not None and len(self.spare_pieces) < SPARE_PIECES and not model.isEmpty() and \
+                pid not in self.targets and pid not in self.xray_depth and pid not in self.memory_tags and \
+                pid not in self.hidden and not node.hasTag("xray") and not node.hasTag("ghost") and \
+                not node.hasTag("glass") and not node.isHidden():      # (one a physical crumble hid, say)
+            node.detachNode()
+            self.spare_pieces.append((node, model))
+        else:
             node.removeNode()

@@ -5,12 +5,19 @@ A move's animation is a few calls and lerps per moving piece. Panda3D's Func, Le
 more than the rest of a warm update on a small board. Here a step is a small plain object composed as Panda's are
 (`seq`, `par`, `call`, `lerp`, `wait`); `Timeline` lays the whole composition out once as a list of timed events and
 is one Panda interval: it plays, seeks forwards with `setT`, finishes, and goes into a Panda Sequence like any other.
+
+A Panda interval played on its own adds a task of its own when it starts and looks it up by name to take it away when
+it ends: two task-manager round trips, 8-10 us of every move (more than the rest of a small board's update). Playing
+timelines are stepped instead by one task that stays (as Panda's own C++ intervals are by its interval manager), and
+starting or ending one only touches a dict.
 """
 from __future__ import annotations
 
 from typing import Callable
 
 from direct.interval.Interval import Interval
+from direct.task import Task
+from direct.task.TaskManagerGlobal import taskMgr
 
 _CALL, _BEGIN, _END = 0, 1, 2     # event kinds: an instant call; a lerp starts; a lerp ends (its function at 1.0)
 
@@ -43,16 +50,21 @@ class _Call(Step):
 
 
 class _Lerp(Step):
-    __slots__ = ("fn",)
+    __slots__ = ("fn", "first", "then")
 
-    def __init__(self, fn: Callable[[float], object], seconds: float):
-        Step.__init__(self, seconds)
-        self.fn = fn
+    def __init__(self, fn: Callable[[float], object], seconds: float, first: tuple | None = None,
+                 then: tuple | None = None):
+        self.seconds = seconds if seconds > 0 else 0.0
+        self.fn, self.first, self.then = fn, first, then
 
     def emit(self, start: float, events: list) -> float:
         end = start + self.seconds
+        if self.first is not None:
+            events.append((start, len(events), _CALL, *self.first))
         events.append((start, len(events), _BEGIN, self, start))
         events.append((end, len(events), _END, self, start))
+        if self.then is not None:
+            events.append((end, len(events), _CALL, *self.then))
         return end
 
 
@@ -97,10 +109,13 @@ def call(fn: Callable, *args) -> Step:
     return _Call(fn, args)
 
 
-def lerp(fn: Callable[[float], object], duration: float) -> Step:
+def lerp(fn: Callable[[float], object], duration: float, first: tuple[Callable, tuple] | None = None,
+         then: tuple[Callable, tuple] | None = None) -> Step:
     """Call `fn(t)` with t running from 0 to 1 over `duration` seconds, and with 1 at its end however it is reached
-    (Panda's LerpFunc from 0 to 1)."""
-    return _Lerp(fn, duration)
+    (Panda's LerpFunc from 0 to 1). `first` and `then`, (function, args), are called as it starts and once it has
+    ended: one step for what a moving piece does, in place of seq(call(...), lerp(...), call(...)), which made four
+    (a move on a full board makes one per piece it moves)."""
+    return _Lerp(fn, duration, first, then)
 
 
 def wait(duration: float) -> Step:
@@ -111,10 +126,28 @@ seq = Seq
 par = Par
 
 
+_playing: dict[str, "Timeline"] = {}     # name -> the timeline playing under it (one at a time, as Panda's rule is)
+_driver: list[Task.Task] = []           # the one task that steps them, once added
+
+
+def _step_playing(task: Task.Task) -> int:
+    for name, timeline in list(_playing.items()):
+        if _playing.get(name) is not timeline:
+            continue                    # a timeline stepped before it ended or replaced this one
+        again = timeline.stepPlay()
+        timeline.privPostEvent()
+        if not again and _playing.get(name) is timeline:
+            del _playing[name]
+    return Task.cont
+
+
 class Timeline(Interval):
     """One Panda interval playing a composition of steps. Events at the same moment happen in the order they were
     composed (a piece is put in place before the lerp that moves it starts, and the lerp ends before the call after
-    it). Forwards only: a seek backwards moves what is moving at that time, and calls nothing again."""
+    it). Forwards only: a seek backwards moves what is moving at that time, and calls nothing again.
+
+    Played on its own, it is stepped by the shared task (see the module's note): starting one interrupts whatever
+    timeline of the same name was playing, as Panda's intervals do."""
 
     def __init__(self, root: Step, name: str = "timeline"):
         events: list = []
@@ -124,6 +157,21 @@ class Timeline(Interval):
         self.next = 0                      # the first event not yet happened
         self.running: dict[_Lerp, float] = {}   # lerps under way -> when each started
         Interval.__init__(self, name, length, openEnded=1)
+
+    # Interval's own play, pause, resume and finish call these two (name-mangled) to add and take away its task
+    def _Interval__spawnTask(self) -> None:
+        self._Interval__removeTask()
+        if not _driver or not _driver[0].isAlive():
+            _driver[:] = [taskMgr.add(_step_playing, "timelines-play")]
+        _playing[self.name] = self
+
+    def _Interval__removeTask(self) -> None:
+        other = _playing.pop(self.name, None)
+        if other is not None and other is not self:
+            other.privInterrupt()
+
+    def isPlaying(self) -> bool:
+        return _playing.get(self.name) is self
 
     def privInitialize(self, t: float) -> None:
         self.next = 0

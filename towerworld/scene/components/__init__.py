@@ -20,6 +20,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import pkgutil
+from dataclasses import replace
 from typing import Callable
 
 from panda3d.core import NodePath
@@ -38,6 +39,7 @@ RESTS: dict[str, Rest] = {}
 AREAS: dict[str, Area] = {}
 _CACHE: dict[tuple, NodePath] = {}
 _LOWEST: dict[tuple, float] = {}       # (kind, look, pitch, turn) -> the lowest z of that shape so turned
+_TURNED: dict[tuple, tuple[float, float]] = {}    # (kind, look, tilt, turn) -> (pitch, lift) that orient gives
 LOWEST_KEPT = 4096
 FALLBACK_GREY = (0.6, 0.6, 0.6, 1)
 
@@ -62,7 +64,8 @@ def caption(*kinds: str):
 
 
 def rest(*kinds: str):
-    """Register the decorated function as the pitch (degrees about x) at which pieces of `kinds` lie for a pose."""
+    """Register the decorated function as the pitch (degrees about x) at which pieces of `kinds` lie for a pose; it
+    may read the pose's kind, look and tilt (orient keeps what it gave for them)."""
     def register(fn: Rest) -> Rest:
         for kind in kinds:
             RESTS[kind] = fn
@@ -87,15 +90,27 @@ def build_area(pose: Pose, words: str) -> NodePath | None:
     return fn(pose, words) if fn is not None else None
 
 
-def orient(model: NodePath, pose: Pose, turn: float) -> None:
+def orient(model: NodePath, pose: Pose, turn: float, tilt: float | None = None) -> None:
     """Turn `model` (the child of the piece's holder) as `pose` lies: `turn` degrees over about its y axis (180 is
-    face down), pitched by its tilt; a tilted piece is lifted so that its lowest point rests on the holder's origin."""
+    face down), pitched by its tilt (or by `tilt` in its place: a piece tipping over, frame by frame); a tilted piece
+    is lifted so that its lowest point rests on the holder's origin."""
+    # how a model lies follows from these alone: worked out once, then one call turns and lifts it
+    key = (pose.kind, pose.look, pose.tilt if tilt is None else tilt, turn)
+    how = _TURNED.get(key)
+    if how is None:
+        lying = pose if tilt is None else replace(pose, tilt=tilt)
+        how = _TURNED[key] = _turned(model, lying, turn)
+        if len(_TURNED) > LOWEST_KEPT:
+            _TURNED.clear()         # an animation's in-between turns are many and never seen again
+    model.setPosHpr(0, 0, how[1], 0, how[0], turn)
+
+
+def _turned(model: NodePath, pose: Pose, turn: float) -> tuple[float, float]:
+    """(pitch, lift) of a model lying as `pose` with `turn` (see orient)."""
     load_family(pose.kind)
     pitch = RESTS[pose.kind](pose) if pose.kind in RESTS else pose.tilt
-    model.setHpr(0, pitch, turn)
     if not pitch:
-        model.setPos(0, 0, size(pose.kind).h if abs(turn) > 90 else 0)
-        return
+        return pitch, size(pose.kind).h if abs(turn) > 90 else 0.0
     # the lowest point of a shape turned this way: the same for every piece of that shape (the bounds walk every
     # vertex, ~70 us, and a tumbling pyramid is turned every frame of its animation); taken from the shape alone,
     # not from this piece, which may carry a highlight's ring
@@ -104,7 +119,7 @@ def orient(model: NodePath, pose: Pose, turn: float) -> None:
     if low is None:
         shape = _CACHE.get((pose.kind, pose.look))
         if shape is None:           # built before the shapes were forgotten (clear_cache): this piece's own model
-            model.setPos(0, 0, 0)
+            model.setPosHpr(0, 0, 0, 0, pitch, turn)
             low = model.getTightBounds(model.getParent())[0].z
         else:
             probe = NodePath("probe")
@@ -114,8 +129,8 @@ def orient(model: NodePath, pose: Pose, turn: float) -> None:
             low = turned.getTightBounds(probe)[0].z
         _LOWEST[key] = low
         if len(_LOWEST) > LOWEST_KEPT:
-            _LOWEST.clear()         # an animation's in-between turns are many and never seen again
-    model.setPos(0, 0, -low)
+            _LOWEST.clear()
+    return pitch, -low
 
 
 def _shape(pose: Pose) -> NodePath:
@@ -151,6 +166,7 @@ def clear_cache() -> None:
     """Forget every built shape (benchmarks measure a rebuild from scratch)."""
     _CACHE.clear()
     _LOWEST.clear()
+    _TURNED.clear()
 
 
 def describe(pose: Pose) -> str:

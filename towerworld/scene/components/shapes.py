@@ -272,18 +272,23 @@ def text(s: str, height: float, colour, pos=(0.0, 0.0, 0.0), heading: float = 0.
 
 
 def shared_text(s: str, height: float, colour, pos=(0.0, 0.0, 0.0), heading: float = 0.0, facing: str = "up",
-                standing: bool = False) -> NodePath:
+                standing: bool = False, into: NodePath | None = None) -> NodePath:
     """`text`, its glyphs generated once for these words and look and shared by every copy after: generating them
     costs tens of microseconds, and a table's labels come back (a pile's count, a score, after an undo or a seek).
-    The copies share one node, so this is for labels, never for a model that will be flattened."""
+    The copies share one node, so this is for labels, never for a model that will be flattened. `into`: a holder
+    this made before, given these words in place of its own (a label that changes keeps its node: one freed and
+    one made cost more than the words)."""
     key = (s, height, tuple(colour), facing, standing)
     proto = _TEXTS.get(key)
     if proto is None:
         if len(_TEXTS) >= TEXTS_KEPT:
             _TEXTS.clear()          # the copies on the table keep their glyphs; only the sharing is forgotten
         proto = _TEXTS[key] = text(s, height, colour, facing=facing, standing=standing)
-    holder = NodePath("label")
+    if into is None:
+        holder = NodePath("label")
+    else:
+        holder = into
+        holder.node().removeAllChildren()
     proto.instanceTo(holder)
-    holder.setPos(*pos)
-    holder.setH(heading)
+    holder.setPosHpr(pos[0], pos[1], pos[2], heading, 0, 0)
     return holder
