@@ -563,28 +563,35 @@ def _worst_reply(heights, board, kinds, side: int, rules, replies, worst: float,
 
 PLAN_WIDTH = 8          # the best-ranked turns tried as the first turn of a plan
 PLAN_REPLIES = 3        # the other side's best replies by the plain evaluation (a one-ply player's) a plan must beat
-PLAN_VERIFIED = 2       # plans verified against those replies in one move (each costs a scan of every reply)
+PLAN_VERIFIED = 1       # plans verified against those replies in one move (each costs a scan of every reply)
+FORCED_GAIN_WORK = 30   # what forced_gain's first look (the likely refutations, generated alone) costs in replies
 
 
 def forcing_turn(heights, board, kinds, side: int, rules, floor: float, work: list) -> tuple:
-    """(turn, gain): the turn of `side`, to move, that wins the most material whatever the reply (what it takes plus
-    forced_gain), when that is more than `floor`; (None, floor) when none is, or when `work` runs out first (then the
-    scan is not trusted)."""
-    best, best_gain = None, floor
-    for m in light_turns(heights, board, kinds, side, rules):
+    """(turn, gain): the first turn of `side`, to move, found to win more than `floor` whatever the reply (what it
+    takes plus forced_gain); (None, floor) when none does, or when `work` runs out first (then the scan is not
+    trusted). The largest gain is not looked for: every further turn would cost a full scan of its replies."""
+    seen = set()
+    turns = light_turns(heights, board, kinds, side, rules)
+    # the biggest captures first: they are the likeliest forcing turns, and the work may run out before the quiet ones
+    taken = [_taken_value(board, kinds, m, side) for m in turns]
+    for now, m in sorted(zip(taken, turns), key=lambda tm: -tm[0]):
         if work[0] <= 0:
             return None, floor
         work[0] -= 1                    # a successor and a threat scan
         h, b, _ = successor(heights, board, m)
-        now = _taken_value(board, kinds, m, side)
+        if (h, b) in seen:
+            continue
+        seen.add((h, b))
         if not now and not threats(h, b, kinds, side, rules):
             continue
-        gain = now + forced_gain(h, b, kinds, side, rules, best_gain - now, work)
+        work[0] -= FORCED_GAIN_WORK
+        gain = now + forced_gain(h, b, kinds, side, rules, floor - now, work)
         if work[0] <= 0:
             return None, floor
-        if gain > best_gain:
-            best, best_gain = m, gain
-    return best, best_gain
+        if gain > floor:
+            return m, gain
+    return None, floor
 
 
 def likely_replies(heights, board, kinds, side: int, rules, count: int, work: list) -> list:
@@ -686,7 +693,7 @@ class ElevationMCTS:
         # lose material had cost 41 CPU seconds without a bound
         self.check_work = self.WORK_PER_SIMULATION * min(self.max_iterations, self.LEVELS["strong"])
         self._work: list[float] = [0]
-        self.plan_work = self.check_work      # replies and turns the plan search may look at in one move
+        self.plan_work = self.check_work // 2     # replies and turns the plan search may look at in one move
         self.last_plan = None                 # the first turn of the last plan played (tests, measurements)
         self._playing_on = False
         self._me = 0
