@@ -15,8 +15,11 @@ piece ahead (the game is won by taking every piece, so one-for-one trades help t
 
 `ElevationMCTS` (the default opponent, 'mcts') first looks for a forcing turn: one after which, whatever the reply,
 it can capture more than the reply took (`forced_gain`, three plies over every reply, refutations first), and plays it
-at once. Otherwise it runs UCT over light search states (heights and board only): a turn has 1,000 to 5,000 legal
-moves, so the tree widens progressively. At the root every distinct resulting position is ranked by the evaluation and
+at once. Then it scans every turn for one (`forcing_turn`, the biggest captures first: a capture the evaluation
+ranks low is beyond the forcing check's best-ranked turns), and then looks for a plan (`plan_gain`): a quiet turn
+after which it has a forcing turn against each of the other side's likely replies (a fork a turn away, which a
+one-ply player does not see coming). Otherwise it runs UCT over light search states (heights and board only): a
+turn has 1,000 to 5,000 legal moves, so the tree widens progressively. At the root every distinct resulting position is ranked by the evaluation and
 the ranking is the prior order; below the root captures come first, then the moves of pieces under threat, then a
 random sample. Leaves are valued by the evaluation less the root's, squashed to [-1, 1] (far ahead, plain values would
 all sit at the ceiling); a side with no complete turn has lost. It never offers a draw, accepts one only when clearly
