@@ -19,9 +19,9 @@ at once. Then it scans every turn for one (`forcing_turn`, the biggest captures 
 ranks low is beyond the forcing check's best-ranked turns), and then looks for a plan (`plan_gain`): a quiet turn
 after which it has a forcing turn against each of the other side's likely replies (a fork a turn away, which a
 one-ply player does not see coming). Otherwise it runs UCT over light search states (heights and board only): a
-turn has 1,000 to 5,000 legal moves, so the tree widens progressively. At the root every distinct resulting position is ranked by the evaluation and
-the ranking is the prior order; below the root captures come first, then the moves of pieces under threat, then a
-random sample. Leaves are valued by the evaluation less the root's, squashed to [-1, 1] (far ahead, plain values would
+turn has 1,000 to 5,000 legal moves, so the tree widens progressively. At the root every distinct resulting position
+is ranked by the evaluation and the ranking is the prior order; below the root captures come first, then the moves
+of pieces under threat, then a random sample. Leaves are valued by the evaluation less the root's, squashed to [-1, 1] (far ahead, plain values would
 all sit at the ceiling); a side with no complete turn has lost. It never offers a draw, accepts one only when clearly
 behind, and unless clearly behind neither returns to an earlier position nor leaves the other side a reply that makes
 a third repetition (when every well-visited turn loses material, it looks further for a way out for the hunted
@@ -562,7 +562,7 @@ def _worst_reply(heights, board, kinds, side: int, rules, replies, worst: float,
     return worst, False
 
 
-# ---- plans: a quiet turn that prepares a forcing one ------------------------------------------------------------------
+# ---- plans: a quiet turn that prepares a forcing one -----------------------------------------------------------------
 
 PLAN_WIDTH = 8          # the best-ranked turns tried as the first turn of a plan
 PLAN_REPLIES = 3        # the other side's best replies by the plain evaluation (a one-ply player's) a plan must beat
