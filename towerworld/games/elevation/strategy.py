@@ -13,20 +13,20 @@ at half weight; a threatened piece counting less for each escape square, and one
 even while its side is to move (a one-ply defender cannot save it); and 60 / (the smaller side's pieces) for each
 piece ahead (the game is won by taking every piece, so one-for-one trades help the side with more).
 
-`ElevationMCTS` (the default opponent, 'mcts') first looks for a forcing turn: one after which, whatever the reply,
-it can capture more than the reply took (`forced_gain`, three plies over every reply, refutations first), and plays it
-at once. Then it scans every turn for one (`forcing_turn`, the biggest captures first: a capture the evaluation
-ranks low is beyond the forcing check's best-ranked turns), and then looks for a plan (`plan_gain`): a quiet turn
-after which it has a forcing turn against each of the other side's likely replies (a fork a turn away, which a
-one-ply player does not see coming). Otherwise it runs UCT over light search states (heights and board only): a
-turn has 1,000 to 5,000 legal moves, so the tree widens progressively. At the root every distinct resulting position
-is ranked by the evaluation and the ranking is the prior order; below the root captures come first, then the moves
-of pieces under threat, then a random sample. Leaves are valued by the evaluation less the root's, squashed to [-1, 1] (far ahead, plain values would
-all sit at the ceiling); a side with no complete turn has lost. It never offers a draw, accepts one only when clearly
-behind, and unless clearly behind neither returns to an earlier position nor leaves the other side a reply that makes
-a third repetition (when every well-visited turn loses material, it looks further for a way out for the hunted
-pieces, and failing that plays the turn that loses least). The forcing and safety checks share a count of replies
-per move, so a seeded game repeats whatever the load. Levels are simulation budgets.
+`ElevationMCTS` (the default opponent, 'mcts') first looks for a forcing turn: one after which, whatever the reply, it
+can capture more than the reply took (`forced_gain`, three plies over every reply, refutations first), and plays it at
+once. Then it scans every turn for one (`forcing_turn`, the biggest captures first: a capture the evaluation ranks low
+is beyond the forcing check's best-ranked turns), and then looks for a plan (`plan_gain`): a quiet turn after which it
+has a forcing turn against each of the other side's likely replies (a fork a turn away, which a one-ply player does not
+see coming). Otherwise it runs UCT over light search states (heights and board only): a turn has 1,000 to 5,000 legal
+moves, so the tree widens progressively. At the root every distinct resulting position is ranked by the evaluation and
+the ranking is the prior order; below the root captures come first, then the moves of pieces under threat, then a random
+sample. Leaves are valued by the evaluation less the root's, squashed to [-1, 1] (far ahead, plain values would all sit
+at the ceiling); a side with no complete turn has lost. It never offers a draw, accepts one only when clearly behind,
+and unless clearly behind neither returns to an earlier position nor leaves the other side a reply that makes a third
+repetition (when every well-visited turn loses material, it looks further for a way out for the hunted pieces, and
+failing that plays the turn that loses least). The forcing and safety checks share a count of replies per move, so a
+seeded game repeats whatever the load. Levels are simulation budgets.
 """
 from __future__ import annotations
 
