@@ -4,11 +4,14 @@ from __future__ import annotations
 import math
 from collections import Counter
 
+from towerworld.ai.agents import make_agent
+from towerworld.engine.agent import seat_view
 from towerworld.games.elevation import GAME as G
 from towerworld.games.elevation import strategy
 from towerworld.games.elevation.board import square_of as sq
-from towerworld.games.elevation.strategy import (WIN, ElevationMCTS, _best_take, _footing, _lead, _reach, _siege,
-                                                 _threat_value, evaluate, forced_gain, squash, static_eval, threats)
+from towerworld.games.elevation.strategy import (PLAN_REPLIES, WIN, ElevationMCTS, _best_take, _footing, _lead, _reach,
+                                                 _siege, _taken_value, _threat_value, evaluate, forced_gain,
+                                                 forcing_turn, likely_replies, plan_gain, squash, static_eval, threats)
 
 
 def _step_position(c1: int):
@@ -231,3 +234,70 @@ def test_the_side_ahead_takes_away_the_footing_of_the_last_enemy_piece(monkeypat
     with_footing = hunt(low) - hunt(high)
     monkeypatch.setattr(strategy, "FOOTING", 0.0)
     assert with_footing > hunt(low) - hunt(high) + 3
+
+
+# seed 31 of the ladder's schedule (mcts against greedy), game 1, Blue (the search) to move at ply 18: Blue's fish on
+# e2 at 5 stands two above Red's samurai on f1 at 3
+_UNRANKED_CAPTURE = (
+    {"a1": "samurai:0:a", "b1": "dragon:0:b", "f1": "samurai:0:f", "d2": "fish:0:c", "e2": "fish:1:c",
+     "b3": "fish:0:d", "b5": "fish:1:d", "c5": "dragon:0:e", "d5": "dragon:1:e", "a6": "samurai:1:a",
+     "b6": "dragon:1:b", "f6": "samurai:1:f"},
+    {"e1": 2, "b2": 2, "d2": 4, "e2": 5, "f2": 4, "c3": 2, "d3": 2, "f3": 4, "b4": 0, "d4": 1, "e4": 1, "b5": 5,
+     "c5": 5, "d5": 5, "e5": 2, "b6": 5, "c6": 4, "d6": 1})
+
+
+def test_every_turn_is_scanned_for_one_that_wins_material_whatever_the_reply():
+    """'If you are at least TWO steps higher than an adjacent enemy piece then you can move onto that square and
+    capture it': the fish on e2 can take the samurai on f1 and keep it whatever Red replies, but the evaluation ranks
+    that capture in the bottom half of 1,712 positions, far below the 40 the forcing check tries. The scan of every
+    turn (captures first) finds it, and the search plays it."""
+    pieces, heights = _UNRANKED_CAPTURE
+    st = G.position(pieces, heights=heights, mover=1)
+    agent = ElevationMCTS(seed=0, level="normal")
+    agent.kinds, agent.rules = st.kinds, st.rules
+    ranked = [m for m, _ in agent._root_order(st, [m for m in G.legal_moves(st) if m[0] >= 0])]
+    takes = [i for i, m in enumerate(ranked) if _taken_value(st.board, st.kinds, m, 1) > 0]
+    assert takes and min(takes) > agent.forcing_width
+    turn, gain = forcing_turn(st.heights, st.board, st.kinds, 1, st.rules, 80.0, [10 ** 6])
+    assert turn is not None and gain >= 90
+    for seed in range(2):
+        agent = ElevationMCTS(seed=seed, level="normal")
+        agent.seconds = None
+        move = agent.choose_state(st)
+        after, _ = G.apply(st, move)
+        assert after.board[sq("f1")] == st.board[sq("e2")], G.format_move(st, move)
+
+
+# the same game at ply 40, Blue (the search) to move: no turn wins material at once whatever the reply
+_PLAN = (
+    {"a1": "samurai:0:a", "c2": "dragon:0:b", "d2": "fish:1:c", "e2": "fish:0:c", "a3": "samurai:1:a",
+     "a4": "fish:0:d", "c4": "dragon:0:e", "c5": "fish:1:d", "d5": "dragon:1:e", "b6": "dragon:1:b",
+     "f6": "samurai:1:f"},
+    (3, 1, 1, 4, 4, 3, 4, 0, 4, 5, 5, 4, 5, 4, 3, 4, 2, 4, 4, 0, 5, 0, 0, 4, 1, 4, 5, 5, 1, 2, 2, 5, 3, 1, 3, 3))
+
+
+def test_the_search_plays_the_first_turn_of_a_plan_that_the_likely_replies_do_not_stop():
+    """A capture needs two steps up ('at least TWO steps higher than an adjacent enemy piece'), so a fork is often a
+    turn away. Here no turn wins material whatever the reply; the search plays a quiet turn after which, against each
+    of Red's three likely replies (the plain evaluation's best: what greedy picks among), it has one that does. Greedy's
+    own reply ranks among them, and after it the forcing turn is there."""
+    pieces, heights = _PLAN
+    st = G.position(pieces, heights=heights, mover=1)
+    assert forcing_turn(st.heights, st.board, st.kinds, 1, st.rules, 80.0, [10 ** 6])[0] is None
+    for seed in range(2):
+        agent = ElevationMCTS(seed=seed, level="normal")
+        agent.seconds = None
+        move = agent.choose_state(st)
+        assert agent.last_plan == move, G.format_move(st, move)
+        assert plan_gain(st.heights, st.board, st.kinds, 1, st.rules, move, 80.0, [10 ** 6]) > 80.0
+    after, _ = G.apply(st, move)
+    likely = likely_replies(after.heights, after.board, after.kinds, 0, after.rules, PLAN_REPLIES, [10 ** 6])
+    greedy = make_agent("greedy", G, seed=1)
+    reply = greedy.choose(seat_view(greedy, G, after))
+
+    def plain(m) -> float:
+        h, b, _ = strategy.successor(after.heights, after.board, m)
+        return static_eval(h, b, after.kinds, 0, 1, after.rules)
+    assert plain(reply) >= min(plain(m) for m in likely)        # greedy picks among them (or one as good)
+    answered, _ = G.apply(after, reply)
+    assert forcing_turn(answered.heights, answered.board, answered.kinds, 1, answered.rules, 80.0, [10 ** 6])[0]

@@ -13,17 +13,20 @@ at half weight; a threatened piece counting less for each escape square, and one
 even while its side is to move (a one-ply defender cannot save it); and 60 / (the smaller side's pieces) for each
 piece ahead (the game is won by taking every piece, so one-for-one trades help the side with more).
 
-`ElevationMCTS` (the default opponent, 'mcts') first looks for a forcing turn: one after which, whatever the reply,
-it can capture more than the reply took (`forced_gain`, three plies over every reply, refutations first), and plays it
-at once. Otherwise it runs UCT over light search states (heights and board only): a turn has 1,000 to 5,000 legal
+`ElevationMCTS` (the default opponent, 'mcts') first looks for a forcing turn: one after which, whatever the reply, it
+can capture more than the reply took (`forced_gain`, three plies over every reply, refutations first), and plays it at
+once. Then it scans every turn for one (`forcing_turn`, the biggest captures first: a capture the evaluation ranks low
+is beyond the forcing check's best-ranked turns), and then looks for a plan (`plan_gain`): a quiet turn after which it
+has a forcing turn against each of the other side's likely replies (a fork a turn away, which a one-ply player does not
+see coming). Otherwise it runs UCT over light search states (heights and board only): a turn has 1,000 to 5,000 legal
 moves, so the tree widens progressively. At the root every distinct resulting position is ranked by the evaluation and
-the ranking is the prior order; below the root captures come first, then the moves of pieces under threat, then a
-random sample. Leaves are valued by the evaluation less the root's, squashed to [-1, 1] (far ahead, plain values would
-all sit at the ceiling); a side with no complete turn has lost. It never offers a draw, accepts one only when clearly
-behind, and unless clearly behind neither returns to an earlier position nor leaves the other side a reply that makes
-a third repetition (when every well-visited turn loses material, it looks further for a way out for the hunted
-pieces, and failing that plays the turn that loses least). The forcing and safety checks share a count of replies
-per move, so a seeded game repeats whatever the load. Levels are simulation budgets.
+the ranking is the prior order; below the root captures come first, then the moves of pieces under threat, then a random
+sample. Leaves are valued by the evaluation less the root's, squashed to [-1, 1] (far ahead, plain values would all sit
+at the ceiling); a side with no complete turn has lost. It never offers a draw, accepts one only when clearly behind,
+and unless clearly behind neither returns to an earlier position nor leaves the other side a reply that makes a third
+repetition (when every well-visited turn loses material, it looks further for a way out for the hunted pieces, and
+failing that plays the turn that loses least). The forcing and safety checks share a count of replies per move, so a
+seeded game repeats whatever the load. Levels are simulation budgets.
 """
 from __future__ import annotations
 
@@ -559,6 +562,74 @@ def _worst_reply(heights, board, kinds, side: int, rules, replies, worst: float,
     return worst, False
 
 
+# ---- plans: a quiet turn that prepares a forcing one -----------------------------------------------------------------
+
+PLAN_WIDTH = 8          # the best-ranked turns tried as the first turn of a plan
+PLAN_REPLIES = 3        # the other side's best replies by the plain evaluation (a one-ply player's) a plan must beat
+PLAN_VERIFIED = 1       # plans verified against those replies in one move (each costs a scan of every reply)
+FORCED_GAIN_WORK = 30   # what forced_gain's first look (the likely refutations, generated alone) costs in replies
+
+
+def forcing_turn(heights, board, kinds, side: int, rules, floor: float, work: list) -> tuple:
+    """(turn, gain): the first turn of `side`, to move, found to win more than `floor` whatever the reply (what it
+    takes plus forced_gain); (None, floor) when none does, or when `work` runs out first (then the scan is not
+    trusted). The largest gain is not looked for: every further turn would cost a full scan of its replies."""
+    seen = set()
+    turns = light_turns(heights, board, kinds, side, rules)
+    # the biggest captures first: they are the likeliest forcing turns, and the work may run out before the quiet ones
+    taken = [_taken_value(board, kinds, m, side) for m in turns]
+    for now, m in sorted(zip(taken, turns), key=lambda tm: -tm[0]):
+        if work[0] <= 0:
+            return None, floor
+        work[0] -= 1                    # a successor and a threat scan
+        h, b, _ = successor(heights, board, m)
+        if (h, b) in seen:
+            continue
+        seen.add((h, b))
+        if not now and not threats(h, b, kinds, side, rules):
+            continue
+        work[0] -= FORCED_GAIN_WORK
+        gain = now + forced_gain(h, b, kinds, side, rules, floor - now, work)
+        if work[0] <= 0:
+            return None, floor
+        if gain > floor:
+            return m, gain
+    return None, floor
+
+
+def likely_replies(heights, board, kinds, side: int, rules, count: int, work: list) -> list:
+    """The `count` turns of `side` that rank best by the plain evaluation (the turns a one-ply player picks among),
+    one per resulting position, best first."""
+    seen = {}
+    turns = light_turns(heights, board, kinds, side, rules)
+    work[0] -= 5 * len(turns)           # a plain evaluation costs about five looks at a reply
+    for m in turns:
+        h, b, _ = successor(heights, board, m)
+        if (h, b) not in seen:
+            seen[(h, b)] = (static_eval(h, b, kinds, side, 1 - side, rules), m)
+    return [m for _, m in sorted(seen.values(), key=lambda vm: vm[0], reverse=True)[:count]]
+
+
+def plan_gain(heights, board, kinds, side: int, rules, move, floor: float, work: list) -> float:
+    """What the plan that starts with `move` (of `side`) wins at least: against each of the other side's likely
+    replies (likely_replies), the forcing turn that follows (forcing_turn) less what the reply took; -WIN when some
+    reply leaves none (or the work runs out)."""
+    h, b, _ = successor(heights, board, move)
+    won = _taken_value(board, kinds, move, side)
+    worst = math.inf
+    replies = likely_replies(h, b, kinds, 1 - side, rules, PLAN_REPLIES, work)
+    if not replies:
+        return WIN
+    for reply in replies:
+        h2, b2, _ = successor(h, b, reply)
+        taken = _taken_value(b, kinds, reply, 1 - side)
+        turn, gain = forcing_turn(h2, b2, kinds, side, rules, floor + taken - won, work)
+        if turn is None:
+            return -WIN                 # this reply leaves no forcing turn (or the scan ran out of work)
+        worst = min(worst, won + gain - taken)
+    return worst
+
+
 # ---- the search -----------------------------------------------------------------------------------------------------
 
 def squash(value: float, anchor: float) -> float:
@@ -625,6 +696,8 @@ class ElevationMCTS:
         # lose material had cost 41 CPU seconds without a bound
         self.check_work = self.WORK_PER_SIMULATION * min(self.max_iterations, self.LEVELS["strong"])
         self._work: list[float] = [0]
+        self.plan_work = self.check_work // 2     # replies and turns the plan search may look at in one move
+        self.last_plan = None                 # the first turn of the last plan played (tests, measurements)
         self._playing_on = False
         self._me = 0
         self._anchor = 0.0             # the root's evaluation for the side to move there (see squash)
@@ -665,6 +738,10 @@ class ElevationMCTS:
                 state, forcing, {k for k, n in Counter(state.history).items() if n >= 2})):
             return forcing              # (a forcing turn the other side can answer with a third repetition is not)
         self._work = [self._work[0] + self.check_work // 2]
+        plan = self._plan(state, root.moves, deadline)
+        if plan is not None and not (self._playing_on and self._allows_repetition(
+                state, plan, {k for k, n in Counter(state.history).items() if n >= 2})):
+            return plan
         # the prior: the best-ranked positions (and every capture) get the search's time
         root.moves = [m for m, _ in root.moves[:self.root_width]] + [
             m for m, _ in root.moves[self.root_width:] if _captures(state.board, m, me)]
@@ -807,6 +884,40 @@ class ElevationMCTS:
                 best, best_gain = m, gain
         self.last_forced = best_gain if best is not None else None
         return best
+
+    def _plan(self, state: State, ranked: list, deadline: float):
+        """The first turn of a plan, or None: among the best-ranked turns that leave the other side nothing to take at
+        once, one after which this side would have a forcing turn were the other side to pass (cheap, and most turns
+        fail it), then one that still has a forcing turn after each of the other side's likely replies (plan_gain),
+        when it loses nothing itself (_forced_loss). A fork takes one turn to prepare and a one-ply player does not
+        see it coming; the forcing check alone sees only forks already there."""
+        if state.rules.two_pieces:
+            return None
+        me, enemy = state.mover, 1 - state.mover
+        kinds, rules = state.kinds, state.rules
+        need = VALUE[SAMURAI] - 10.0
+        work = [self.plan_work]
+        # the forcing check looks at the best-ranked turns only, and a plan's second turn may rank low: every turn
+        # is scanned here, so that the turn a plan prepared is played
+        ready, _ = forcing_turn(state.heights, state.board, kinds, me, rules, need, work)
+        if ready is not None:
+            return ready
+        verified = 0
+        for m, _ in ranked[:PLAN_WIDTH]:
+            if work[0] <= 0 or verified >= PLAN_VERIFIED or time.perf_counter() > deadline:
+                break
+            h, b, _ = successor(state.heights, state.board, m)
+            if _best_take(h, b, kinds, enemy, rules) >= need:
+                continue
+            if forcing_turn(h, b, kinds, me, rules, need, work)[0] is None:
+                continue
+            verified += 1
+            if plan_gain(state.heights, state.board, kinds, me, rules, m, need, work) <= need:
+                continue
+            if self._forced_loss(state, m)[0] < need:
+                self.last_plan = m
+                return m
+        return None
 
     def _root_order(self, state: State, turns: list) -> list:
         """(move, value) for every distinct resulting position, best first; a side that is not clearly behind never
