@@ -166,8 +166,9 @@ def test_a_ladder_needs_a_two_player_game():
         run_ladder(NIM_REF, ["random"], games=2)
 
 
-def test_an_agent_that_breaks_the_rules_stops_the_ladder_with_one_sentence(capsys):
-    assert main(["ladder", NIM_REF, "--agents", "random,cheat", "--games", "2", "--workers", "1"]) == 2
+def test_an_agent_that_breaks_the_rules_stops_the_ladder_with_one_sentence(tmp_path, capsys):
+    assert main(["ladder", NIM_REF, "--agents", "random,cheat", "--games", "2", "--workers", "1",
+                 "--json", str(tmp_path / "r.json")]) == 2
     err = capsys.readouterr().err
     assert "In game 1 (random vs cheat)" in err and "illegal move" in err and "Traceback" not in err
 
