@@ -413,25 +413,25 @@ def run_ladder(game: str, agents: list[str], games: int = 20, seed: int = 1, opt
         if not chosen or not _connected(chosen):
             raise LadderError("The pairs must link every agent they name to every other, or the ratings cannot be "
                               "compared.")
-    tasks = schedule(game, agents, games + games % 2, seed, options, variant, level, chosen)
-    if journal is None:
-        results = run_tasks(tasks, workers or os.cpu_count() or 1, progress, ray_address)
-        return _rate_players(found.name or game, agents, games + games % 2, seed, results)
-    identity = {"game": found.name or game, "options": sorted((options or {}).items()), "variant": variant,
-                "level": level, "seed": seed}
-    book = Journal(journal, identity, resume)
+    per_pair = games + games % 2
+    tasks = schedule(game, agents, per_pair, seed, options, variant, level, chosen)
+    book = None if journal is None else Journal(
+        journal, {"game": found.name or game, "options": sorted((options or {}).items()), "variant": variant,
+                  "level": level, "seed": seed}, resume)
     try:
-        kept = [r for r in map(book.result, tasks) if r is not None]
+        kept = [] if book is None else [r for r in map(book.result, tasks) if r is not None]
+        if book is not None and not kept and not play:
+            raise LadderError(f"{book.path[:200]} holds no game of this ladder yet.")
         played = {r.index for r in kept}
         todo = [t for t in tasks if t.index not in played] if play else []
-        if not kept and not play:
-            raise LadderError(f"{journal[:200]} holds no game of this ladder yet.")
-        counted = None if progress is None else (lambda done, total: progress(done + len(kept), len(tasks)))
-        results = run_tasks(todo, workers or os.cpu_count() or 1, counted, ray_address, finished=book.add)
+        counted = progress if progress is None or not kept else (
+            lambda done, total: progress(done + len(kept), len(tasks)))
+        results = run_tasks(todo, workers or os.cpu_count() or 1, counted, ray_address,
+                            finished=None if book is None else book.add)
     finally:
-        book.close()
-    result = _rate_players(found.name or game, agents, games + games % 2, seed,
-                           sorted(kept + results, key=lambda r: r.index))
+        if book is not None:
+            book.close()
+    result = _rate_players(found.name or game, agents, per_pair, seed, sorted(kept + results, key=lambda r: r.index))
     result.resumed = len(kept)
     result.scheduled = len(tasks)
     return result
