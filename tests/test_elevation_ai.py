@@ -248,20 +248,22 @@ _UNRANKED_CAPTURE = (
 
 def test_every_turn_is_scanned_for_one_that_wins_material_whatever_the_reply():
     """'If you are at least TWO steps higher than an adjacent enemy piece then you can move onto that square and
-    capture it': the fish on e2 can take the samurai on f1 and keep it whatever Red replies, but the evaluation ranks
-    that capture in the bottom half of 1,712 positions, far below the 40 the forcing check tries. The scan of every
-    turn (captures first) finds it, and the search plays it."""
+    capture it': the fish on e2 can take the samurai on f1 and keep it whatever Red replies, but the evaluation does
+    not rank that capture first (it ranked it in the bottom half of 1,712 positions before the siege's weights were
+    mended). The scan of every turn (captures first) finds it even when the forcing check tries fewer turns than
+    the capture's rank, and the search plays it."""
     pieces, heights = _UNRANKED_CAPTURE
     st = G.position(pieces, heights=heights, mover=1)
     agent = ElevationMCTS(seed=0, level="normal")
     agent.kinds, agent.rules = st.kinds, st.rules
     ranked = [m for m, _ in agent._root_order(st, [m for m in G.legal_moves(st) if m[0] >= 0])]
     takes = [i for i, m in enumerate(ranked) if _taken_value(st.board, st.kinds, m, 1) > 0]
-    assert takes and min(takes) > agent.forcing_width
+    assert takes and min(takes) > 0
     turn, gain = forcing_turn(st.heights, st.board, st.kinds, 1, st.rules, 80.0, [10 ** 6])
     assert turn is not None and gain >= 90
     for seed in range(2):
         agent = ElevationMCTS(seed=seed, level="normal")
+        agent.forcing_width = min(takes) - 1        # the forcing check stops short of the capture: the scan finds it
         agent.seconds = None
         move = agent.choose_state(st)
         after, _ = G.apply(st, move)
@@ -301,3 +303,28 @@ def test_the_search_plays_the_first_turn_of_a_plan_that_the_likely_replies_do_no
     assert plain(reply) >= min(plain(m) for m in likely)        # greedy picks among them (or one as good)
     answered, _ = G.apply(after, reply)
     assert forcing_turn(answered.heights, answered.board, answered.kinds, 1, answered.rules, 80.0, [10 ** 6])[0]
+
+
+# a ladder game (seed 1, greedy against mcts, game 10) at ply 43, Red (greedy) to move: Red's fish on d4 at 7 takes
+# Blue's samurai on e4 at 5; Blue's other pieces huddle in the corner, where no free square touches most of them
+_CAPTURE_IN_THE_CORNER = (
+    {"a2": "samurai:0:a", "c2": "fish:0:c", "d2": "dragon:0:e", "e2": "samurai:0:f", "d4": "fish:0:d",
+     "e4": "samurai:1:a", "f4": "dragon:0:b", "e5": "fish:1:c", "f5": "dragon:1:e", "a6": "dragon:1:b",
+     "e6": "fish:1:d", "f6": "samurai:1:f"},
+    (3, 3, 3, 3, 3, 2, 4, 1, 3, 4, 4, 2, 1, 3, 7, 2, 1, 3, 4, 6, 0, 7, 5, 4, 0, 2, 6, 0, 0, 4, 4, 4, 2, 1, 4, 3))
+
+
+def test_a_piece_taken_is_a_loss_for_the_side_that_loses_it():
+    """'To win, you must capture all of your opponents pieces': a piece taken is a step toward losing. The search's
+    evaluation once weighed the distance to every enemy piece more the further ahead a side was; behind by the
+    samurai here, Blue's huddled pieces then looked so far from Red that Blue valued the loss at +506, and greedy took
+    four of the search's pieces in that game."""
+    pieces, heights = _CAPTURE_IN_THE_CORNER
+    st = G.position(pieces, heights=heights, mover=0)
+    take = next(m for m in G.legal_moves(st) if G.format_move(st, m) == "Fd4 xe4 d4>f3")
+    after, _ = G.apply(st, take)
+    assert sum(1 for b in after.board if b >= 0 and b // 6 == 1) == 5
+    for player, sign in ((1, -1), (0, 1)):          # Blue loses, Red gains
+        before_value = static_eval(st.heights, st.board, st.kinds, player, 1, st.rules, hunting=True)
+        after_value = static_eval(after.heights, after.board, after.kinds, player, 1, after.rules, hunting=True)
+        assert sign * (after_value - before_value) > 0, (player, before_value, after_value)

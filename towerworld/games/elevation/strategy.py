@@ -52,6 +52,8 @@ TRAPPED_SHARE = 0.7                 # the search's share of a threatened piece t
 FOOTING = 0.5                       # the search's weight of the hunted pieces' footing, a share of the distance's
 TRADE_DOWN = 60.0                   # the search's value of a piece more, divided by the smaller side's pieces
 SCALE = 150.0                       # evaluation points per unit of tanh in the search's values
+SIEGE_WEIGHT = 3.0                  # the search's weight of a step of distance through the terrain (see static_eval)
+NEAREST_CAP = 12.0                  # the nearest target's distance that the side ahead weighs more (see static_eval)
 
 
 # ---- evaluation ------------------------------------------------------------------------------------------------------
@@ -125,13 +127,18 @@ def _reach(heights, attackers, targets, second_weight: float = 0.5) -> float:
 
 
 def _siege(heights, board, attackers, targets) -> float:
+    return _siege_parts(heights, board, attackers, targets)[0]
+
+
+def _siege_parts(heights, board, attackers, targets) -> tuple[float, float]:
     """Like _reach, but through the terrain: about how many turns the attackers need to stand two above each target
     next door. A capture needs two steps up and a step climbs at most one, so an attacker gets there by a dig-then-step
     onto an empty square A beside the target, raising A from one above the target to two: A must first be built up
     (a tile a turn) and the attacker must stand next to A, at most one below where it steps. The side ahead uses this
     to hunt, so that piling tiles beside a high enemy piece counts as progress; standing two above it already costs
-    nothing."""
+    nothing. Returns the sum over the targets and the nearest target's part."""
     total = 0.0
+    nearest = math.inf
     for e in targets:
         h = heights[e]
         step = h + 1
@@ -159,8 +166,11 @@ def _siege(heights, board, attackers, targets) -> float:
                     second = c
         if second == math.inf:
             second = max(best, SECOND_FAR)
-        total += best + 0.5 * second
-    return total
+        part = best + 0.5 * second
+        total += part
+        if part < nearest:
+            nearest = part
+    return total, nearest
 
 
 def _hunter_top(heights, hunters) -> list:
@@ -267,9 +277,16 @@ def static_eval(heights, board, kinds, player: int, to_move: int, rules, hunting
     flee = 3.0 + 6.0 * max(0.0, -material) / 100.0
     # the side ahead counts its distance through the terrain (the steps it must build); the other side the plain one
     if hunting:
-        # summed over the enemy pieces, not averaged: taking the easiest one must never make the rest look farther
-        score -= HUNT_SHARE * (hunt * _siege(heights, board, mine, theirs)
-                               - flee * _siege(heights, board, theirs, mine))
+        # summed over the enemy pieces, not averaged: taking the easiest one must never make the rest look farther.
+        # The sum is weighed alike for both sides: it runs to a few hundred (60 a piece that no free square touches),
+        # and a weight that grew with the lead made a piece lost worth more than the piece (greedy took four of the
+        # search's pieces in a ladder game while the search's evaluation rose by 500). The side ahead hunts harder
+        # through the nearest target alone, capped, so a capture always gains most of the piece's value.
+        my_total, my_nearest = _siege_parts(heights, board, mine, theirs)
+        their_total, their_nearest = _siege_parts(heights, board, theirs, mine)
+        score -= HUNT_SHARE * (SIEGE_WEIGHT * (my_total - their_total)
+                               + (hunt - SIEGE_WEIGHT) * min(NEAREST_CAP, my_nearest)
+                               - (flee - SIEGE_WEIGHT) * min(NEAREST_CAP, their_nearest))
     else:
         score -= (hunt * _reach(heights, mine, theirs, 0.0) / len(theirs)
                   - flee * _reach(heights, theirs, mine, 0.0) / len(mine))
