@@ -25,8 +25,9 @@ from .engine import DRAW, M_DRAW, OVER, CState
 from .rules import step
 
 # level -> (seconds at most, simulations). The simulations decide a level's strength (about 9,000 a CPU second in a
-# 2-player game on a 2-core EPYC); the clock only guards a very slow machine. "easy" is what the start screen offers.
-LEVELS = {"easy": (1.0, 1_600), "fast": (1.0, 1_600), "normal": (4.0, 8_000), "strong": (12.0, 24_000)}
+# 2-player game on a 2-core EPYC); the clock only guards a very slow machine. "easy" is 20 simulations, about greedy's
+# strength (40% against it in docs/rules/carcassonne.md's curve): plausible moves a beginner can beat, as in K'Dak.
+LEVELS = {"easy": (1.0, 20), "fast": (1.0, 1_600), "normal": (4.0, 8_000), "strong": (12.0, 24_000)}
 DEFAULT_LEVEL = "normal"
 SCALE = 20.0            # points of lead that count as most of a win in the squashed value
 UCT_C = 1.2
