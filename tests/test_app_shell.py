@@ -342,3 +342,19 @@ def test_the_collector_waits_for_the_first_frame(showbase, monkeypatch):
     finally:
         gc.unfreeze()
         gc.enable()
+
+
+def test_seat_choices_read_in_players_words():
+    """Words on screen are a player's words, never internal ids: no seat choice of any game shows an agent's id
+    ("mcts", "elev-greedy"), and no two choices of a game read alike."""
+    from towerworld.ai import agent_names
+    from towerworld.app.menu import label_of, seat_choices
+    for name in registry.names():
+        game = registry.get_game(name)
+        labels = [label_of(seat) for seat in seat_choices(game)]
+        assert len(set(labels)) == len(labels), (name, labels)
+        # ids that are not words: search names and hyphenated ones
+        ids = [agent for agent in agent_names(game) if "mcts" in agent or "-" in agent]
+        for label in labels:
+            assert not [agent for agent in ids if agent in label], (name, label)
+            assert len(label) <= 24, f"{label!r} is too long for a seat button"

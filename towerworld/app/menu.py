@@ -29,7 +29,7 @@ def seat_choices(game: Game) -> list[str]:
         if name in ("random",):
             out.append(name)
         else:
-            out += [f"{name}:easy", name, f"{name}:strong"] if name in ("mcts", "ismcts") else [name]
+            out += [f"{name}:easy", name, f"{name}:strong"] if name in SEARCHES else [name]
     return out
 
 
@@ -55,11 +55,28 @@ def default_setup(game: Game) -> Setup:
     return Setup(game.name, None, n, [HUMAN] + [ai] * (n - 1))
 
 
+# what a seat's agent is called on screen: a player's words, not the agent's id (an id not listed shows as it is)
+AGENT_WORDS = {
+    "random": "random",
+    "greedy": "greedy",
+    "mcts": "search",
+    "ismcts": "fair search",            # searches only what its seat may know
+    "memory": "forgetful",
+    "elev-greedy": "threat greedy",
+    "throwdown-greedy": "pip greedy",
+    "player": "fair player",
+    "solver": "peeking solver",         # reads the pile's order
+}
+SEARCHES = ("mcts", "ismcts")       # agents with levels: shown as easy, normal or strong
+
+
 def label_of(seat: str) -> str:
     if seat == HUMAN:
         return "Person"
     name, _, level = seat.partition(":")
-    return f"AI: {name}" + (f" ({level})" if level else "")
+    if name in SEARCHES and not level:
+        level = "normal"
+    return f"AI: {AGENT_WORDS.get(name, name)}" + (f" ({level})" if level else "")
 
 
 def thumbnail(name: str) -> str | None:
