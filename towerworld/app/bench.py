@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import statistics
+import tempfile
 import time
 
 from towerworld.engine.match import Match, PlayerSpec
@@ -19,7 +20,20 @@ def _frame_times(base, frames: int, keep_going=lambda: True) -> list[float]:
 
 
 def frame_time_rows(game_name: str, agent: str = "mcts", frames: int = 60) -> list[tuple[str, float, str, str]]:
-    """(name, value, goal, unit): median frame time idle, while `agent` thinks, and their ratio (goal within 1.5x)."""
+    """(name, value, goal, unit): median frame time idle, while `agent` thinks, and their ratio (goal within 1.5x).
+    The tables autosave as a player's do, into a folder of their own: the bench's games must never turn up among a
+    player's unfinished games."""
+    from towerworld.app import saves
+    kept = saves.SAVE_DIR
+    with tempfile.TemporaryDirectory(prefix="towerworld-bench-") as folder:
+        saves.SAVE_DIR = folder
+        try:
+            return _frame_time_rows(game_name, agent, frames)
+        finally:
+            saves.SAVE_DIR = kept
+
+
+def _frame_time_rows(game_name: str, agent: str, frames: int) -> list[tuple[str, float, str, str]]:
     from towerworld.app.main import open_base
     from towerworld.app.play import PlayTable
     from towerworld.engine.registry import get_game
