@@ -205,6 +205,7 @@ def _seats(game, spec: str | None, variant: str | None, options: dict):
     """PlayerSpecs from 'human,mcts'; defaults: one human against the game's default opponent (or alone in solitaire
     games)."""
     from towerworld.ai import agent_names
+    from towerworld.ai.agents import agent_words
     from towerworld.engine.match import PlayerSpec
     _, n_default = game.resolve_options(options, variant)
     if spec is None:
@@ -218,7 +219,7 @@ def _seats(game, spec: str | None, variant: str | None, options: dict):
         if name == "human":
             seats.append(PlayerSpec(f"Player {i + 1}", "human"))
         elif name.split(":", 1)[0] in known:
-            seats.append(PlayerSpec(f"{name} ({i + 1})", "ai", name))
+            seats.append(PlayerSpec(f"AI {i + 1}, {agent_words(name)}", "ai", name))
         else:
             raise CliError(f"'{shown_text(name)}' is not a player: use human or one of {', '.join(known)}.")
     return seats

@@ -109,6 +109,30 @@ def agent_names(game: Game | None = None) -> list[str]:
     return names
 
 
+# what an agent is called where a player reads it (seat buttons, players' names): a player's words, not the agent's
+# id (an id not listed shows as it is)
+AGENT_WORDS = {
+    "random": "random",
+    "greedy": "greedy",
+    "mcts": "search",
+    "ismcts": "fair search",            # searches only what its seat may know
+    "memory": "forgetful",
+    "elev-greedy": "threat greedy",
+    "throwdown-greedy": "pip greedy",
+    "player": "fair player",
+    "solver": "peeking solver",         # reads the pile's order
+}
+SEARCHES = ("mcts", "ismcts")       # agents with levels: easy, normal (the default) or strong
+
+
+def agent_words(seat: str) -> str:
+    """An agent with its level ("mcts:strong") in a player's words: "search (strong)"."""
+    name, _, level = seat.partition(":")
+    if name in SEARCHES and not level:
+        level = "normal"
+    return AGENT_WORDS.get(name, name) + (f" ({level})" if level else "")
+
+
 def default_opponent(game: Game) -> str:
     """The agent a person plays against unless they choose: the game's `default_opponent` (greedy if the game names
     an agent it does not have)."""

@@ -35,8 +35,9 @@ def match_from_setup(setup) -> Match:
     """A live match from the start screen's choices (chance from OS entropy)."""
     from towerworld.engine.registry import get_game
     game = get_game(setup.game)
-    players = [PlayerSpec(f"Player {i + 1}") if seat == "human" else PlayerSpec(f"{seat} ({i + 1})", "ai", seat)
-               for i, seat in enumerate(setup.seats)]
+    from towerworld.ai.agents import agent_words
+    players = [PlayerSpec(f"Player {i + 1}") if seat == "human" else
+               PlayerSpec(f"AI {i + 1}, {agent_words(seat)}", "ai", seat) for i, seat in enumerate(setup.seats)]
     return Match(game, options=dict(setup.options), players=players, variant=setup.variant)
 
 

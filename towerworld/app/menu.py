@@ -10,6 +10,7 @@ from direct.gui.DirectGui import DGG, DirectButton, DirectFrame
 from direct.gui.OnscreenText import OnscreenText
 from panda3d.core import TextNode
 
+from towerworld.ai.agents import SEARCHES, agent_words
 from towerworld.app import saves
 from towerworld.engine import registry
 from towerworld.engine.game import Game
@@ -55,28 +56,10 @@ def default_setup(game: Game) -> Setup:
     return Setup(game.name, None, n, [HUMAN] + [ai] * (n - 1))
 
 
-# what a seat's agent is called on screen: a player's words, not the agent's id (an id not listed shows as it is)
-AGENT_WORDS = {
-    "random": "random",
-    "greedy": "greedy",
-    "mcts": "search",
-    "ismcts": "fair search",            # searches only what its seat may know
-    "memory": "forgetful",
-    "elev-greedy": "threat greedy",
-    "throwdown-greedy": "pip greedy",
-    "player": "fair player",
-    "solver": "peeking solver",         # reads the pile's order
-}
-SEARCHES = ("mcts", "ismcts")       # agents with levels: shown as easy, normal or strong
-
-
 def label_of(seat: str) -> str:
     if seat == HUMAN:
         return "Person"
-    name, _, level = seat.partition(":")
-    if name in SEARCHES and not level:
-        level = "normal"
-    return f"AI: {AGENT_WORDS.get(name, name)}" + (f" ({level})" if level else "")
+    return f"AI: {agent_words(seat)}"
 
 
 def thumbnail(name: str) -> str | None:
