@@ -8,7 +8,7 @@ from towerworld.ai.agents import make_agent
 from towerworld.engine.agent import seat_view
 from towerworld.games.elevation import GAME as G
 from towerworld.games.elevation import strategy
-from towerworld.games.elevation.board import square_of as sq
+from towerworld.games.elevation.board import DRAW, square_of as sq
 from towerworld.games.elevation.strategy import (PLAN_REPLIES, WIN, ElevationMCTS, _best_take, _footing, _lead, _reach,
                                                  _siege, _taken_value, _threat_value, evaluate, forced_gain,
                                                  forcing_turn, likely_replies, plan_gain, squash, static_eval, threats)
@@ -328,3 +328,38 @@ def test_a_piece_taken_is_a_loss_for_the_side_that_loses_it():
         before_value = static_eval(st.heights, st.board, st.kinds, player, 1, st.rules, hunting=True)
         after_value = static_eval(after.heights, after.board, after.kinds, player, 1, after.rules, hunting=True)
         assert sign * (after_value - before_value) > 0, (player, before_value, after_value)
+
+
+def _perch(tile_beside: bool):
+    """A ladder game's end (seed 1, mcts against greedy, game 3, ply 200), Red to move, six pieces against Blue's lone
+    dragon on f5 at 7. Every square beside the dragon is empty; one tile is left there (on e6) or has been dug away
+    beyond its reach (to c5)."""
+    pieces = {"d6": "samurai:0:a", "f3": "samurai:0:f", "c2": "dragon:0:b", "e2": "dragon:0:e", "c1": "fish:0:c",
+              "d2": "fish:0:d", "f5": "dragon:1:e"}
+    heights = {"a1": 3, "b1": 1, "c1": 4, "d1": 0, "e1": 1, "f1": 1, "a2": 3, "b2": 0, "c2": 5, "d2": 4, "e2": 2,
+               "f2": 15, "a3": 4, "b3": 2, "c3": 1, "d3": 0, "e3": 0, "f3": 3, "a4": 3, "b4": 6, "c4": 9, "d4": 10,
+               "e4": 0, "f4": 0, "a5": 2, "b5": 7, "c5": 0 if tile_beside else 1, "d5": 4, "e5": 0, "f5": 7,
+               "a6": 0, "b6": 4, "c6": 1, "d6": 5, "e6": 1 if tile_beside else 0, "f6": 0}
+    return G.position(pieces, heights=heights, mover=0)
+
+
+def test_a_last_piece_is_hunted_by_emptying_the_squares_beside_it():
+    """'You may not remove terrain from squares that contain an enemy piece' and the dragon may 'Dig twice - but not
+    move': a last dragon on a tower keeps its height for ever by digging the tiles beside it from square to square, and
+    knocks down faster than one attacker can build any step raised beside it. The tiles are its only footing: once
+    none is left beside it, it cannot dig, and must step down ('You win if the other player has no pieces left or is
+    unable to make a move'). So the side ahead counts each tile dug away from beside a last piece as progress. The
+    plain siege, which builds a step beside the target, counted the tile on e6 as a step begun and preferred it
+    there."""
+    kept, dug = _perch(True), _perch(False)
+    assert sum(kept.heights) == sum(dug.heights)
+    red = [s for s in range(36) if kept.board[s] >= 0 and kept.board[s] // 6 == 0]
+    blue = [sq("f5")]
+    assert _siege(dug.heights, dug.board, red, blue) < _siege(kept.heights, kept.board, red, blue)
+    for player, sign in ((0, 1), (1, -1)):
+        values = [static_eval(st.heights, st.board, st.kinds, player, 1, st.rules, hunting=True) for st in (kept, dug)]
+        assert sign * (values[1] - values[0]) > 0, (player, values)
+    # with nothing beside it, the dragon's only turns are steps down off its tower
+    blue_to_move = G.apply(dug, next(m for m in G.legal_moves(dug) if G.format_move(dug, m) == "Sd6 -d5 c5>c6"))[0]
+    turns = [m for m in G.legal_moves(blue_to_move) if m[0] != DRAW]
+    assert turns and all(G.apply(blue_to_move, m)[0].board[sq("f5")] < 0 for m in turns)

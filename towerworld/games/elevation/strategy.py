@@ -9,7 +9,8 @@ ahead, how few safe squares the enemy has left (a lead is converted by trapping)
 The search evaluates with `static_eval(..., hunting=True)`, which adds what converts a lead over several turns: the
 distance to every enemy piece through the terrain for both sides (`_siege`: the step beside it that must be built, a
 tile a turn), summed over the pieces so that taking the nearest never makes the rest look farther; the second attacker
-at half weight; a threatened piece counting less for each escape square, and one with none counting 0.7 of its value
+at half weight (for a side's last piece, the cheaper of that and draining it: `_drain`, the tiles left beside it);
+a threatened piece counting less for each escape square, and one with none counting 0.7 of its value
 even while its side is to move (a one-ply defender cannot save it); and 60 / (the smaller side's pieces) for each
 piece ahead (the game is won by taking every piece, so one-for-one trades help the side with more).
 
@@ -167,10 +168,36 @@ def _siege_parts(heights, board, attackers, targets) -> tuple[float, float]:
         if second == math.inf:
             second = max(best, SECOND_FAR)
         part = best + 0.5 * second
+        if len(targets) == 1 and part > DRAIN_FINISH:
+            part = min(part, _drain(heights, board, attackers, e))
         total += part
         if part < nearest:
             nearest = part
     return total, nearest
+
+
+DRAIN_FINISH = 2.0                  # _drain: turns to take a last piece once it has come down off its perch
+
+
+def _drain(heights, board, attackers, e: int) -> float:
+    """About how many turns the attackers need to take a side's last piece by draining the free squares beside it.
+    A last piece must act every turn: a samurai or a fish by stepping, a dragon at least by digging beside itself, so
+    it keeps its height only with the tiles next to it (its own digs move them around but never away). Each tile an
+    attacker digs off those squares and puts beyond them is gone for good; with none left the piece must step down,
+    and a piece in a pit is soon taken. So a high last piece is hunted by emptying its surroundings, not by building
+    a step beside it, which its digs knock down faster than one attacker can build."""
+    supply = 0
+    near = math.inf
+    for q in NEIGHBOURS[e]:
+        if board[q] < 0 and heights[q]:
+            supply += heights[q]
+            dq = DIST1[q]
+            for a in attackers:
+                if dq[a] < near:
+                    near = dq[a]
+    if not supply:
+        near = 0
+    return near + 0.5 * supply + DRAIN_FINISH
 
 
 def _hunter_top(heights, hunters) -> list:
