@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+import random
 from collections import Counter
 
 from towerworld.ai.agents import make_agent
@@ -363,3 +364,41 @@ def test_a_last_piece_is_hunted_by_emptying_the_squares_beside_it():
     blue_to_move = G.apply(dug, next(m for m in G.legal_moves(dug) if G.format_move(dug, m) == "Sd6 -d5 c5>c6"))[0]
     turns = [m for m in G.legal_moves(blue_to_move) if m[0] != DRAW]
     assert turns and all(G.apply(blue_to_move, m)[0].board[sq("f5")] < 0 for m in turns)
+
+
+def _middle_games(count: int, seed: int) -> list:
+    """Positions from random play, ten to forty turns in (pieces close, heights uneven)."""
+    rng = random.Random(seed)
+    positions: list = []
+    while len(positions) < count:
+        st = G.new_state()
+        for turn in range(40):
+            if G.current_player(st) < 0:
+                break
+            if turn >= 10 and turn % 3 == 0:
+                positions.append(st)
+            turns = [m for m in G.legal_moves(st) if m[0] != DRAW]
+            st = G.apply(st, turns[rng.randrange(len(turns))])[0]
+    return positions[:count]
+
+
+def test_the_easy_level_is_a_beginner_who_overlooks_the_other_sides_captures(monkeypatch):
+    """The easy level must be 'beatable by a beginner (it plays plausible, not random, moves)': it plays one ply on
+    the plain evaluation, but on most turns overlooks what the other side can then take. Over the same positions, a
+    beginner that always overlooks leaves something to be taken after far more of its turns than one that never
+    does."""
+    agent = make_agent("mcts:easy", G, seed=0)
+    assert isinstance(agent, strategy.Beginner)
+    positions = _middle_games(48, 5)
+    exposed = {}
+    for oversight in (0.0, 1.0):
+        monkeypatch.setattr(strategy.Beginner, "OVERSIGHT", oversight)
+        exposed[oversight] = 0
+        for i, st in enumerate(positions):
+            me = st.mover
+            m = strategy.Beginner(i).choose_state(st)
+            assert m in G.legal_moves(st)
+            h, b, _ = strategy.successor(st.heights, st.board, m)
+            if _best_take(h, b, st.kinds, 1 - me, st.rules) > _taken_value(st.board, st.kinds, m, me):
+                exposed[oversight] += 1
+    assert exposed[1.0] >= 2 * exposed[0.0] + 2, exposed
