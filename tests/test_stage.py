@@ -466,6 +466,30 @@ def test_a_combined_board_draws_each_resting_piece_once_move_after_move():
     assert regrouped > 3            # the moves did chunk pieces again, not only let go of them
 
 
+def test_pieces_let_go_by_a_highlight_and_chunked_again_are_drawn():
+    """A board's first combine chunks every piece; the highlight that follows (the pieces a player may pick) takes
+    its targets out of the chunks, and the other pieces of those chunks are chunked again in the same combine. They
+    must be copied as they look, not with the models their old chunk had hidden: a chunk copied from hidden models
+    drew nothing, and Elevation's first frame showed half its terrain and three pieces missing."""
+    from panda3d.core import NodePath
+
+    from towerworld.scene.stage import COMBINE_FROM
+    stage = Stage(NodePath("root"))
+    grid = Layout()
+    for i in range(2 * COMBINE_FROM):
+        grid.place(f"tile:{i}", Pose("pp_tile", 60 * (i % 8), 60 * (i // 8), 0, look=look(suit="suns", rank=1)))
+    stage.show(grid)
+    assert len(stage.chunks) > 1
+    stage.highlight({f"tile:{i}": HIGHLIGHT_TARGET for i in range(0, 2 * COMBINE_FROM, 7)})
+    members = {pid for chunk in stage.chunks for pid in chunk.members}
+    assert members and not members & set(stage.targets)
+    for chunk in stage.chunks:
+        hidden = [np.getName() for np in chunk.node.findAllMatches("**") if np.isHidden()]
+        assert not hidden, (sorted(chunk.members)[:3], hidden)
+    for pid, model in stage.models.items():
+        assert model.isHidden() == (pid in members), pid
+
+
 def test_a_piece_carried_under_a_new_id_keeps_its_node_and_gets_its_new_faces():
     """One thing under two ids (a card in a hand becomes a discard): the event names both, and the piece travels on
     the node it had, named and tagged for picking by its new id, with the faces of its new look on the same model."""

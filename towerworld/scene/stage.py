@@ -367,8 +367,16 @@ class Stage:
     def _chunk(self, pids: list[str], poses: dict[str, Pose]) -> Chunk:
         assert self.chunks_root is not None
         node = self.chunks_root.attachNewNode("chunk")
+        hidden = self.hidden
         for pid in pids:
+            # a piece of a chunk dropped in this same combine still has its model hidden (combine shows it again
+            # only after chunking): copied so, the new chunk would draw nothing for it
+            model = hidden.get(pid)
+            if model is not None and not model.isEmpty():
+                model.show()
             copy = self.nodes[pid].copyTo(node)
+            if model is not None and not model.isEmpty():
+                model.hide()
             copy.clearTag("piece")
             copy.clearPythonTag("piece")
         node.flattenStrong()
