@@ -114,6 +114,19 @@ def test_esc_opens_a_menu_when_nothing_is_picked(showbase, tmp_path):
         table.close()
 
 
+def test_an_unfinished_games_label_names_an_ai_seat_whole(tmp_path, monkeypatch):
+    """The start screen listed "Player 1, AI 2, search (normal: move 1, ..." : each name was cut at 20 characters,
+    the AI seat's closing bracket with it."""
+    from towerworld.app import saves
+    from towerworld.engine.record import save_match
+    monkeypatch.setattr(saves, "SAVE_DIR", str(tmp_path))
+    game = registry.get_game("kdak")
+    match = Match(game, players=[PlayerSpec("Player 1"), PlayerSpec("AI 2, search (normal)", "ai", "mcts")])
+    save_match(match, saves.autosave_path("kdak"))
+    (info,) = saves.unfinished("kdak")
+    assert info.label.startswith("Player 1, AI 2, search (normal): move 0, ")
+
+
 def test_play_offers_to_resume_an_unfinished_game(showbase, tmp_path, monkeypatch):
     from towerworld.app import saves
     from towerworld.app.play import PlayTable

@@ -85,7 +85,8 @@ def _peek(path: str) -> SaveInfo | None:
     from towerworld.engine.record import RecordError, read_record_file
     try:
         data = read_record_file(path)      # regular files only, size and JSON limits: a FIFO does not hang the list
-        players = ", ".join(str(p.get("name", "?"))[:20] for p in data.get("players", [])[:6])
+        # a seat's name whole ("AI 2, fair search (strong)"): the label cuts the whole list, with "..." where it does
+        players = ", ".join(str(p.get("name", "?"))[:32] for p in data.get("players", [])[:6])
         result = data.get("result")
         if isinstance(result, dict):       # format v2: {text, scores, finished}
             finished = bool(result.get("finished"))
