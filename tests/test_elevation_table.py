@@ -250,3 +250,31 @@ def test_captured_pieces_stand_clear_of_the_file_labels():
         x0, x1 = min(c[0] for c in corners), max(c[0] for c in corners)
         y0, y1 = min(c[1] for c in corners), max(c[1] for c in corners)
         assert not [b for b in labels if b[0] < x1 and x0 < b[2] and b[1] < y1 and y0 < b[3]]
+
+
+def test_the_table_draws_every_piece_and_tile_when_play_begins(showbase, tmp_path):
+    """The play screen opened with rows 1-3 bare and three Blue pieces missing: the highlight of Red's pieces dropped
+    the first chunks, and their other pieces were chunked again from hidden models. At the first turn every piece of
+    the layout is drawn, by its own model or by a chunk that holds nothing hidden."""
+    from towerworld.app.play import PlayTable
+    from towerworld.engine.match import Match, PlayerSpec
+    try:
+        from tabletools import settle
+    except ImportError:  # tests run as a package
+        from tests.tabletools import settle
+    t = PlayTable(Match(G, players=[PlayerSpec("Ann"), PlayerSpec("Bob")], seed=1,
+                        autosave=str(tmp_path / "e.tower.json")))
+    try:
+        settle(t)
+        stage = t.stage
+        assert stage.targets and stage.chunks            # Red's pieces glow, and the board draws through chunks
+        chunked = {}
+        for chunk in stage.chunks:
+            hidden = [np.getName() for np in chunk.node.findAllMatches("**") if np.isHidden()]
+            for pid in chunk.members:
+                chunked[pid] = hidden
+        for pid in stage.layout.pieces:
+            if stage.models[pid].isHidden():
+                assert pid in chunked and not chunked[pid], (pid, chunked.get(pid))
+    finally:
+        t.close()
