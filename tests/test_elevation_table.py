@@ -1,8 +1,6 @@
 """Elevation at the table, judged by its pixels: a highlighted piece keeps its colour inside a ring, a square behind a
-tall stack shows through it, and the coordinate labels stay clear of the HUD."""
+tall stack shows through it, the coordinate labels stay clear of the HUD, and the play screen draws every piece."""
 from __future__ import annotations
-
-import pytest
 
 from towerworld.engine.game import OMNISCIENT
 from towerworld.engine.layout import Pose, look
