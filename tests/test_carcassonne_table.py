@@ -128,6 +128,29 @@ def test_a_finished_game_picture(showbase, tmp_path):
     assert os.path.getsize(out) > 20_000
 
 
+def test_the_click_instruction_shows_only_while_a_person_places(showbase, tmp_path):
+    """An AI against AI window said "click a glowing place; R turns it" while an AI placed its tile: the instruction
+    is shown while a person is to place, and not while an AI places or in a replay."""
+    from towerworld.app.play import PlayTable, Table
+    from towerworld.engine.match import Match, PlayerSpec
+    match = Match(GAME, players=[PlayerSpec("Ann"), PlayerSpec("Bob")], seed=3,
+                  autosave=str(tmp_path / "auto.tower.json"))
+    table = PlayTable(match)
+    try:
+        settle(table)
+        s = match.state
+        assert s.phase == E.PLACE and GAME.current_player(s) == 0
+        click = "Click a glowing place; R turns the tile."
+        assert click in table.status_lines(s)
+        assert any(line.startswith("Tile to place: ") for line in table.status_lines(s))
+        match.players[0] = PlayerSpec("Ann", "ai", "random")
+        assert click not in table.status_lines(s)
+        match.players[0] = PlayerSpec("Ann")
+        assert not Table._person_to_move(table, s)          # what a replay's table answers
+    finally:
+        table.close()
+
+
 # ---- a turn by clicks -----------------------------------------------------------------------------------------------
 def test_a_turn_by_clicks(showbase, tmp_path):
     from towerworld.app.play import PlayTable

@@ -294,10 +294,16 @@ class Table:
     def status_lines(self, state) -> list[str]:
         lines = [self.game.title]
         hud = self.game.hud(state, self.viewer)
-        # a value that already names itself ("Cheats: 0") is shown as it is
-        lines += [f"{v}" if k == "turn" or str(v).lower().startswith(k.lower()) else f"{k}: {v}"
-                  for k, v in hud.items()]
+        # "next" tells a person what to click: shown only while a person is to move, as the sentence it is; a value
+        # that already names itself ("Cheats: 0") is shown as it is
+        person = self._person_to_move(state)
+        lines += [f"{v}" if k in ("turn", "next") or str(v).lower().startswith(k.lower()) else f"{k}: {v}"
+                  for k, v in hud.items() if k != "next" or person]
         return [self.with_names(ln) for ln in lines]
+
+    def _person_to_move(self, state) -> bool:
+        """Whether a person plays the seat to move here (a replay: nobody does, nothing is clicked)."""
+        return False
 
     def with_names(self, text: str) -> str:
         """Games speak of "Player 2"; the table knows who that is."""
@@ -318,6 +324,11 @@ class PlayTable(Table):
     Who is looking: the human to move (their hand shows), else the only human seat. Between several people in a game
     with secrets, the table hides everything private and asks for a hand-off before it shows the next player's hand.
     """
+
+    def _person_to_move(self, state) -> bool:
+        seat = self.game.current_player(state)
+        players = self.match.players
+        return 0 <= seat < len(players) and not players[seat].is_ai
 
     def __init__(self, match: Match, size=(1280, 800), level=None, frames=None):
         self.shown_seat: int | None = None     # whose secrets the table shows now (None: nobody's yet)

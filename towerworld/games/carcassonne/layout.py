@@ -307,8 +307,8 @@ def hud(s: CState, result: str) -> dict[str, str]:
     out = {"turn": turn, "scores": "  ".join(f"P{i + 1}: {v}" for i, v in enumerate(s.scores)),
            "bag": f"{s.bagn} tiles in the bag, {len(s.discarded)} discarded"}
     if s.phase == PLACE:
-        out["tile"] = (f"Tile to place: {CODES[s.drawn]}, {tile_words(s.drawn)} (click a glowing place; R turns "
-                       "it)")
+        out["tile"] = f"Tile to place: {CODES[s.drawn]}, {tile_words(s.drawn)}"
+        out["next"] = "Click a glowing place; R turns the tile."      # the table shows it to a person only
     supply = []
     for p in range(n):
         free = sum(1 for loc in s.fl[p * FOLLOWERS:(p + 1) * FOLLOWERS] if loc == SUPPLY)
