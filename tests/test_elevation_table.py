@@ -2,6 +2,11 @@
 tall stack shows through it, the coordinate labels stay clear of the HUD, and the play screen draws every piece."""
 from __future__ import annotations
 
+try:
+    from tabletools import settle
+except ImportError:  # tests run as a package
+    from tests.tabletools import settle
+
 from towerworld.engine.game import OMNISCIENT
 from towerworld.engine.layout import Pose, look
 from towerworld.engine.pieces import size
@@ -141,10 +146,6 @@ def test_a_click_on_a_square_behind_a_faded_stack_reaches_the_square(showbase, t
     from towerworld.app.play import PlayTable
     from towerworld.engine.match import Match, PlayerSpec
     from towerworld.scene.stage import HIGHLIGHT_TARGET
-    try:
-        from tabletools import settle
-    except ImportError:  # tests run as a package
-        from tests.tabletools import settle
     t = PlayTable(Match(G, players=[PlayerSpec("Ann"), PlayerSpec("Bob")], seed=1,
                         autosave=str(tmp_path / "e.tower.json")))
     try:
@@ -196,10 +197,6 @@ def test_coordinate_labels_never_sit_under_the_hud_text(showbase, tmp_path):
     resized (the home view frames the new shape)."""
     from towerworld.app.play import PlayTable
     from towerworld.engine.match import Match, PlayerSpec
-    try:
-        from tabletools import settle
-    except ImportError:  # tests run as a package
-        from tests.tabletools import settle
     t = PlayTable(Match(G, players=[PlayerSpec("Ann"), PlayerSpec("Bob")], seed=1,
                         autosave=str(tmp_path / "e.tower.json")))
     size = (t.base.win.getXSize(), t.base.win.getYSize())
@@ -256,10 +253,6 @@ def test_the_table_draws_every_piece_and_tile_when_play_begins(showbase, tmp_pat
     the layout is drawn, by its own model or by a chunk that holds nothing hidden."""
     from towerworld.app.play import PlayTable
     from towerworld.engine.match import Match, PlayerSpec
-    try:
-        from tabletools import settle
-    except ImportError:  # tests run as a package
-        from tests.tabletools import settle
     t = PlayTable(Match(G, players=[PlayerSpec("Ann"), PlayerSpec("Bob")], seed=1,
                         autosave=str(tmp_path / "e.tower.json")))
     try:

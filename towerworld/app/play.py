@@ -325,11 +325,6 @@ class PlayTable(Table):
     with secrets, the table hides everything private and asks for a hand-off before it shows the next player's hand.
     """
 
-    def _person_to_move(self, state) -> bool:
-        seat = self.game.current_player(state)
-        players = self.match.players
-        return 0 <= seat < len(players) and not players[seat].is_ai
-
     def __init__(self, match: Match, size=(1280, 800), level=None, frames=None):
         self.shown_seat: int | None = None     # whose secrets the table shows now (None: nobody's yet)
         self.handoff: int | None = None        # the seat the screen waits to be passed to
@@ -370,6 +365,9 @@ class PlayTable(Table):
         self.refresh()
 
     # ---- who is looking ------------------------------------------------------------------------------------------------
+    def _person_to_move(self, state) -> bool:
+        return self.game.current_player(state) in self._humans()
+
     def _humans(self, match: Match | None = None) -> list[int]:
         m = match or self.match
         return [i for i, p in enumerate(m.players) if not p.is_ai]

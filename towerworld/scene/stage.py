@@ -372,10 +372,11 @@ class Stage:
             # a piece of a chunk dropped in this same combine still has its model hidden (combine shows it again
             # only after chunking): copied so, the new chunk would draw nothing for it
             model = hidden.get(pid)
-            if model is not None and not model.isEmpty():
+            hidden_now = model is not None and not model.isEmpty()
+            if hidden_now:
                 model.show()
             copy = self.nodes[pid].copyTo(node)
-            if model is not None and not model.isEmpty():
+            if hidden_now:
                 model.hide()
             copy.clearTag("piece")
             copy.clearPythonTag("piece")

@@ -691,6 +691,12 @@ def squash(value: float, anchor: float) -> float:
     return math.tanh((value - anchor) / SCALE)
 
 
+def answer_draw_offer(state: State):
+    """The reply of the side asked to agree a draw (phase 1): accept only when clearly behind."""
+    me = state.mover ^ state.phase
+    return (DRAW, ACCEPT) if evaluate(state, me) < -150 else (DRAW, DECLINE)
+
+
 class _Node:
     __slots__ = ("heights", "board", "mover", "moves", "children", "visits", "value", "lost")
 
@@ -764,8 +770,8 @@ class ElevationMCTS:
     def choose_state(self, state: State):
         moves = all_turns(state)
         me = state.mover ^ state.phase
-        if state.phase == 1:         # answering a draw offer: accept only when clearly behind
-            return (DRAW, ACCEPT) if evaluate(state, me) < -150 else (DRAW, DECLINE)
+        if state.phase == 1:
+            return answer_draw_offer(state)
         turns = [m for m in moves if m[0] != DRAW]
         if len(turns) == 1:
             return turns[0]
@@ -1104,9 +1110,9 @@ class Beginner:
         return self.choose_state(view.resample(self.rng))
 
     def choose_state(self, state: State):
-        me = state.mover ^ state.phase
-        if state.phase == 1:         # answering a draw offer: accept only when clearly behind
-            return (DRAW, ACCEPT) if evaluate(state, me) < -150 else (DRAW, DECLINE)
+        if state.phase == 1:
+            return answer_draw_offer(state)
+        me = state.mover
         careless = self.rng.random() < self.OVERSIGHT
         best: list = []
         best_value = -math.inf
