@@ -402,3 +402,35 @@ def test_the_easy_level_is_a_beginner_who_overlooks_the_other_sides_captures(mon
             if _best_take(h, b, st.kinds, 1 - me, st.rules) > _taken_value(st.board, st.kinds, m, me):
                 exposed[oversight] += 1
     assert exposed[1.0] >= 2 * exposed[0.0] + 2, exposed
+
+
+def test_the_capturing_turns_remembered_per_group_are_those_that_land_on_an_enemy():
+    """The checks and the search's candidates take a piece's capturing turns from a table kept per turn group and the
+    enemies near the piece (`_capturing_turns`); on positions of random play they are exactly the turns that step
+    onto an enemy piece, in order ("If you are at least TWO steps higher than an adjacent enemy piece then you can
+    move onto that square and capture it"), however often a group met other enemies before."""
+    from towerworld.games.elevation.rules import ONGOING, _Masks, advance, all_turns, piece_turn_groups
+    from towerworld.games.elevation.strategy import _captures, _capturing_turns
+    rng = random.Random(4)
+    checked = captures = 0
+    for _ in range(12):
+        st = G.new_state()
+        for _ in range(40):
+            for side in (0, 1):
+                masks = _Masks(st.heights, st.board, side)
+                for s in range(36):
+                    b = st.board[s]
+                    if b < 0 or b // 6 != side:
+                        continue
+                    groups = piece_turn_groups(st.heights, masks, s, st.kinds[b], st.rules)
+                    plain = [m for group in groups for m in group if _captures(st.board, m, side)]
+                    assert _capturing_turns(groups, s, masks.enemy) == plain
+                    checked += 1
+                    captures += len(plain)
+            turns = [m for m in all_turns(st) if m[0] >= 0]
+            if not turns:
+                break
+            st = advance(st, turns[rng.randrange(len(turns))])
+            if st.outcome != ONGOING:
+                break
+    assert checked > 1000 and captures > 50

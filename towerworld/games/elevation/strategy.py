@@ -39,10 +39,10 @@ from collections import Counter
 
 from towerworld.engine.agent import parse_budget
 from towerworld.games.elevation.board import (
-    ACCEPT, ADJACENT, DECLINE, DIG_DIG, DIG_MOVE, DRAGON, DRAW, FISH, FISH_DIG_LEAP, FISH_LEAP_DIG, LEAPS, LONE_STEP,
-    MOVE_DIG, MOVE_MOVE, NEIGHBOURS, SAMURAI, SQUARES, UNDERMINE, distance)
-from towerworld.games.elevation.rules import (DRAWN, ONGOING, State, _Masks, all_turns, piece_turn_groups,
-                                              position_key)
+    ACCEPT, ADJACENT, BIT, DECLINE, DIG_DIG, DIG_MOVE, DRAGON, DRAW, FISH, FISH_DIG_LEAP, FISH_LEAP_DIG, LEAPS,
+    LONE_STEP, MOVE_DIG, MOVE_MOVE, NEIGHBOURS, SAMURAI, SQUARES, UNDERMINE, distance)
+from towerworld.games.elevation.rules import (DRAWN, NEAR2_MASK, ONGOING, State, _Masks, all_turns,
+                                              piece_turn_groups, position_key)
 
 VALUE = (90.0, 120.0, 100.0)        # samurai, dragon, fish
 WIN = 10_000.0
@@ -144,20 +144,36 @@ def _siege_parts(heights, board, attackers, targets) -> tuple[float, float]:
     for e in targets:
         h = heights[e]
         step = h + 1
-        cells = []              # per free square beside the target: (distances to it, tiles to add, stand height)
+        # the free squares beside the target: those below a step must be built up to it (stand height `step` for
+        # all of them, so one climb term serves them all), the others are stood on as they are, a step below them
+        builds = []             # (tiles to add, distances to the square)
+        perches = []            # (distances to the square, stand height)
         for q in NEIGHBOURS[e]:
             if board[q] < 0:
                 hq = heights[q]
-                cells.append((DIST1[q], step - hq, step) if hq < step else (DIST1[q], 0, hq - 1))
+                if hq < step:
+                    builds.append((step - hq, DIST1[q]))
+                else:
+                    perches.append((DIST1[q], hq - 1))
         best = second = math.inf
+        beside = ADJACENT[e]
         for a in attackers:
             ha = heights[a]
-            if ha >= h + 2 and a in ADJACENT[e]:
+            if ha >= h + 2 and a in beside:
                 c = 0.0
             else:
                 c = SIEGE_FAR
-                for dq, build, stand in cells:
-                    cost = build + dq[a] + (0.7 * (stand - ha) if ha < stand else 0.0)
+                if builds:
+                    nearest_build = 99
+                    for build, dq in builds:
+                        cost = build + dq[a]
+                        if cost < nearest_build:
+                            nearest_build = cost
+                    cost = nearest_build + (0.7 * (step - ha) if ha < step else 0.0)
+                    if cost < c:
+                        c = cost
+                for dq, stand in perches:
+                    cost = dq[a] + (0.7 * (stand - ha) if ha < stand else 0.0)
                     if cost < c:
                         c = cost
                 c += 1.0
@@ -459,6 +475,43 @@ def _captures(board, move, side: int) -> bool:
     return False
 
 
+# (id of a turn group, the victims within two squares of its piece) -> (the group, its turns that capture): a group
+# (rules.piece_turn_groups) is shared by every position with the same masks, and which of its turns capture depends
+# only on where the victims stand near the piece, so the filter over its hundreds of turns is done once per such pair
+_CAPTURING: dict = {}
+_CAPTURING_LIMIT = 50_000
+
+
+def _capturing_turns(groups, s: int, victims: int) -> list:
+    """The turns of `groups` (the piece on `s`'s, from piece_turn_groups) that capture, in order: those that step
+    onto a square of `victims` (a bit mask of the other side's pieces)."""
+    near = victims & NEAR2_MASK[s]
+    out: list = []
+    if not near:
+        return out
+    for group in groups:
+        key = (id(group), near)
+        known = _CAPTURING.get(key)
+        if known is None or known[0] is not group:
+            if len(_CAPTURING) >= _CAPTURING_LIMIT:
+                _CAPTURING.clear()
+            known = _CAPTURING[key] = (group, [m for m in group if _takes(m, near)])
+        out += known[1]
+    return out
+
+
+def _takes(move, victims: int) -> bool:
+    """Whether `move` steps onto a square of `victims` (a bit mask): _captures on masks."""
+    kind = move[1]
+    if kind in (DIG_MOVE, FISH_DIG_LEAP):
+        return bool(BIT[move[4]] & victims)
+    if kind in (MOVE_DIG, FISH_LEAP_DIG, LONE_STEP):
+        return bool(BIT[move[2]] & victims)
+    if kind == MOVE_MOVE:
+        return bool((BIT[move[2]] | BIT[move[3]]) & victims)
+    return False
+
+
 def _landing(move) -> int:
     """The square where the acting piece ends its turn."""
     kind = move[1]
@@ -578,8 +631,11 @@ def forced_gain(heights, board, kinds, side: int, rules, floor: float, work: lis
     masks = _Masks(heights, board, enemy)
     first = []
     for q in hunted.keys() | near:
-        own = [m for group in piece_turn_groups(heights, masks, q, kinds[board[q]], rules) for m in group]
-        first += own if q in hunted else [m for m in own if _captures(board, m, enemy)]
+        groups = piece_turn_groups(heights, masks, q, kinds[board[q]], rules)
+        if q in hunted:
+            first += [m for group in groups for m in group]
+        else:
+            first += _capturing_turns(groups, q, masks.enemy)
     worst, done = _worst_reply(heights, board, kinds, side, rules, first, WIN, floor, work)
     if done:
         return worst
@@ -1007,10 +1063,11 @@ class ElevationMCTS:
             b = board[s]
             if b < 0 or b // 6 != side:
                 continue
-            mine = [m for group in piece_turn_groups(heights, masks, s, self.kinds[b], self.rules) for m in group]
+            groups = piece_turn_groups(heights, masks, s, self.kinds[b], self.rules)
+            mine = [m for group in groups for m in group]
             moves += mine
             if targets and any(DIST1[e][s] <= 1 for e in targets):
-                caps += [m for m in mine if _captures(board, m, side)]
+                caps += _capturing_turns(groups, s, masks.enemy)
             if s in danger:
                 rescue += [m for m in mine if m[1] not in (DIG_DIG, UNDERMINE)]
         if not moves:
