@@ -63,25 +63,36 @@ NEAREST_CAP = 12.0                  # the nearest target's distance that the sid
 def threats(heights, board, kinds, side: int, rules) -> dict:
     """{enemy square: True} for enemy pieces that `side` could capture in its next turn (close approximation: single
     steps from two or more above, the dragon's two steps, the fish's leap over a middle square raised by a dig)."""
-    out = {}
+    out: dict = {}
     enemy = 1 - side
     samurai_digs = rules.samurai_undermining
+    own = []
+    low = 99                    # the lowest enemy piece: a piece not two above it (one, undermining) takes nothing
     for s in range(SQUARES):
         b = board[s]
-        if b < 0 or b // 6 != side:
-            continue
-        kind = kinds[b]
+        if b >= 0:
+            if b // 6 == side:
+                own.append(s)
+            elif heights[s] < low:
+                low = heights[s]
+    for s in own:
+        kind = kinds[board[s]]
         hs = heights[s]
         need = 1 if (samurai_digs and kind == SAMURAI) else 2
-        for e in NEIGHBOURS[s]:
-            v = board[e]
-            if v >= 0 and v // 6 == enemy and hs - heights[e] >= need and (need == 2 or heights[e] > 0):
-                out[e] = True
+        if hs - low >= need:
+            for e in NEIGHBOURS[s]:
+                v = board[e]
+                if v >= 0 and v // 6 == enemy and hs - heights[e] >= need and (need == 2 or heights[e] > 0):
+                    out[e] = True
+        if hs + 1 - low < 2:
+            continue            # a second step or a leap comes down from a square at most one above hs
         if kind == DRAGON:
             for m in NEIGHBOURS[s]:
                 if board[m] >= 0 or heights[m] - hs > 1:
                     continue
                 hm = heights[m]
+                if hm - low < 2:
+                    continue
                 for e in NEIGHBOURS[m]:
                     v = board[e]
                     if v >= 0 and v // 6 == enemy and hm - heights[e] >= 2:
