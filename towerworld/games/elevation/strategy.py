@@ -1075,12 +1075,13 @@ class ElevationMCTS:
             if b < 0 or b // 6 != side:
                 continue
             groups = piece_turn_groups(heights, masks, s, self.kinds[b], self.rules)
-            mine = [m for group in groups for m in group]
-            moves += mine
+            first = len(moves)
+            for group in groups:
+                moves += group
             if targets and any(DIST1[e][s] <= 1 for e in targets):
                 caps += _capturing_turns(groups, s, masks.enemy)
             if s in danger:
-                rescue += [m for m in mine if m[1] not in (DIG_DIG, UNDERMINE)]
+                rescue += [m for m in moves[first:] if m[1] not in (DIG_DIG, UNDERMINE)]
         if not moves:
             return moves
         if len(rescue) > self.sample:
