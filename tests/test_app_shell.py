@@ -357,6 +357,38 @@ def test_the_collector_waits_for_the_first_frame(showbase, monkeypatch):
         gc.enable()
 
 
+def test_the_hud_is_drawn_through_the_tables_shader(showbase, tmp_path):
+    """The HUD's text and panels go through the table's own GLSL shader, not the fixed-function pipeline: on Mesa's
+    software renderer each pipeline costs the first frame code of its own compiled on the spot. Its text keeps its
+    colour: the default font makes luminance+alpha pages (an alpha-only page samples as black in GLSL)."""
+    from panda3d.core import PNMImage, Texture, TextNode
+
+    from towerworld.app.play import PlayTable
+    from towerworld.scene.setup import FONT_FG, lit_shader
+    table = PlayTable(Match(TOY, players=[PlayerSpec("Ann"), PlayerSpec("Bo")], seed=1,
+                            autosave=str(tmp_path / "a.tower.json")))
+    try:
+        table.hud.set_status(["White on the table"])
+        step(showbase)
+        hud = table.hud
+        assert all(node.getShader() == lit_shader() for node in (hud.status, hud.message, hud.hint, hud.help,
+                                                                 hud.cover))
+        font = TextNode.getDefaultFont()
+        assert tuple(round(c, 3) for c in font.getFg()) == FONT_FG
+        pages = [font.getPage(i) for i in range(font.getNumPages())]
+        assert pages and all(p.getFormat() == Texture.F_luminance_alpha for p in pages)
+        # the status line is written in white: its brightest pixel is near white, not black
+        image = PNMImage()
+        assert showbase.win.getScreenshot(image)
+        low, high = table.hud.status.getTightBounds(showbase.render2d)
+        w, h = image.getXSize(), image.getYSize()
+        xs = range(max(0, int((low.x + 1) / 2 * w)), min(w, int((high.x + 1) / 2 * w)))
+        ys = range(max(0, int((1 - high.z) / 2 * h)), min(h, int((1 - low.z) / 2 * h)))
+        assert max(image.getBright(x, y) for x in xs for y in ys) > 0.9
+    finally:
+        table.close()
+
+
 def test_seat_choices_read_in_players_words():
     """Words on screen are a player's words, never internal ids: no seat choice of any game shows an agent's id
     ("mcts", "elev-greedy"), and no two choices of a game read alike."""

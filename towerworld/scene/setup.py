@@ -5,13 +5,17 @@ import glob
 import os
 import sys
 
-from panda3d.core import (AmbientLight, BitMask32, DirectionalLight, NodePath, Shader, Vec4, loadPrcFileData)
+from panda3d.core import (AmbientLight, BitMask32, DirectionalLight, DynamicTextFont, NodePath, Shader, TextNode, Vec4,
+                          loadPrcFileData)
 
 from towerworld.engine.layout import Layout
 from towerworld.paths import shader_file
 
 _CONFIGURED = False
 SHADOW_MASK = BitMask32.bit(3)   # the key light's shadow camera; labels hide from it so they cast no shadow
+# A font's glyphs in not-quite-white make luminance+alpha pages, which our GLSL shader samples in the text's colour
+# (pure white makes alpha-only pages, sampled as black)
+FONT_FG = (0.995, 0.995, 0.995, 1)
 
 
 def configure(offscreen: bool, width: int = 1280, height: int = 800, title: str = "towerworld") -> None:
@@ -56,10 +60,14 @@ def gpu_device() -> bool:
     return bool(glob.glob("/dev/dri/renderD*") or glob.glob("/dev/nvidia[0-9]*"))
 
 
+def lit_shader() -> Shader:
+    """Our GLSL 330 shader (Panda3D keeps one copy of a shader loaded from the same files)."""
+    return Shader.load(Shader.SL_GLSL, vertex=shader_file("lit.vert"), fragment=shader_file("lit.frag"))
+
+
 def dress(render: NodePath, layout: Layout | None = None) -> DirectionalLight:
     """Our GLSL 330 shader, a shadow-casting key light and ambient light on `render`."""
-    shader = Shader.load(Shader.SL_GLSL, vertex=shader_file("lit.vert"), fragment=shader_file("lit.frag"))
-    render.setShader(shader)
+    render.setShader(lit_shader())
     render.setShaderInput("highlight", Vec4(0, 0, 0, 0))
     render.setShaderInput("shadow_on", 1.0)
     render.setShaderInput("unlit", 0.0)
@@ -75,6 +83,25 @@ def dress(render: NodePath, layout: Layout | None = None) -> DirectionalLight:
     render.setLight(sun_np)
     frame_light(sun_np, layout)
     return sun
+
+
+def flat_2d(*nodes: NodePath) -> None:
+    """2D nodes (the HUD's text and plain panels) drawn flat through the same shader as the table (its unlit path), not
+    through the fixed-function pipeline: with Mesa's software renderer each distinct pipeline costs the first frame a
+    program and triangle-setup code of its own compiled on the spot (the setup code is not kept in Mesa's shader
+    cache), about 4 ms of a table's first frame of ~45. The default font's glyph pages become luminance+alpha, as our
+    own font's are (an alpha-only page samples as black in GLSL, see components.shapes.font); its text's pixels stay
+    within 2-5 levels of 255 of the fixed-function ones. Buttons stay fixed-function: their raised edges are shaded
+    flat, which this shader does not do."""
+    default = TextNode.getDefaultFont()
+    if isinstance(default, DynamicTextFont) and default.getFg() != FONT_FG:
+        default.clear()        # glyphs made before (alpha-only pages) are made again, in the new kind of page
+        default.setFg(FONT_FG)
+    for node in nodes:
+        node.setShader(lit_shader())
+        node.setShaderInput("highlight", Vec4(0, 0, 0, 0))
+        node.setShaderInput("shadow_on", 0.0)
+        node.setShaderInput("unlit", 1.0)
 
 
 def undress(scene: NodePath) -> None:

@@ -12,7 +12,7 @@ from panda3d.core import (FontPool, Filename, Geom, GeomNode, GeomTriangles, Geo
                           GeomVertexWriter, Mat4, NodePath, TextNode, TransparencyAttrib, Vec3)
 
 from towerworld.paths import model_file
-from towerworld.scene.setup import SHADOW_MASK
+from towerworld.scene.setup import FONT_FG, SHADOW_MASK
 
 _FONT = None
 _TEXTS: dict[tuple, NodePath] = {}     # shared_text's glyphs, by words and look
@@ -211,7 +211,7 @@ def font():
             _FONT.setPixelsPerUnit(64)
             # The default white-on-clear font renders alpha-only glyph pages, which our GLSL shader samples as black
             # (rgb 0): a not-quite-white foreground makes luminance+alpha pages, so text takes its own colour.
-            _FONT.setFg((0.995, 0.995, 0.995, 1))
+            _FONT.setFg(FONT_FG)
     return _FONT
 
 
