@@ -27,6 +27,7 @@ from panda3d.core import NodePath
 
 from towerworld.engine.layout import Pose
 from towerworld.engine.pieces import PIECES, size
+from towerworld.scene.components import shapes
 from towerworld.scene.components.shapes import box
 
 Builder = Callable[[Pose], NodePath]
@@ -167,6 +168,7 @@ def clear_cache() -> None:
     _CACHE.clear()
     _LOWEST.clear()
     _TURNED.clear()
+    shapes._SOLIDS.clear()
 
 
 def describe(pose: Pose) -> str:
