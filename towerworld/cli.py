@@ -2,13 +2,19 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 import time
 
-from towerworld import __version__
-from towerworld.engine.game import CHANCE, OMNISCIENT, TERMINAL, TowerworldError, allowed_values, options_from_text
-from towerworld.engine.safe_text import shown_text
+# The program starts here: what Python has made so far lives as long as it does, and goes out of the collector's
+# reach, so that the collections during startup walk only what startup makes (as app.main does for the window's)
+gc.freeze()
+
+from towerworld import __version__  # noqa: E402
+from towerworld.engine.game import (CHANCE, OMNISCIENT, TERMINAL, TowerworldError, allowed_values,  # noqa: E402
+                                    options_from_text)
+from towerworld.engine.safe_text import shown_text  # noqa: E402
 
 EXIT_BAD_INPUT = 2
 
