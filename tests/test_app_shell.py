@@ -402,6 +402,22 @@ def test_the_program_freezes_what_it_imported_before_startup():
     assert done.stdout.split() == ["True", "True"], done.stderr
 
 
+def test_a_table_starts_with_only_the_modules_it_uses():
+    """'play kdak' to its first frame imports its own game and nothing of the others, nor what only saving (tempfile
+    and the compression modules it brings) or the help overlay (importlib.resources) needs."""
+    import os
+    import subprocess
+    import sys
+    code = ("import sys\nfrom towerworld.cli import main\n"
+            "main(['play', 'kdak', '--players', 'human,random', '--frames', '1', '--new'])\n"
+            "print(sorted({m.split('.')[2] for m in sys.modules if m.startswith('towerworld.games.')}),"
+            " sorted(m for m in ('tempfile', 'importlib.resources') if m in sys.modules))\n")
+    env = dict(os.environ, EGL_PLATFORM="surfaceless")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env,
+                          cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    assert done.stdout.split() == ["['kdak']", "[]"], done.stderr[-2000:]
+
+
 def test_seat_choices_read_in_players_words():
     """Words on screen are a player's words, never internal ids: no seat choice of any game shows an agent's id
     ("mcts", "elev-greedy"), and no two choices of a game read alike."""
