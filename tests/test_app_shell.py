@@ -418,6 +418,31 @@ def test_a_table_starts_with_only_the_modules_it_uses():
     assert done.stdout.split() == ["['kdak']", "[]"], done.stderr[-2000:]
 
 
+def test_play_collects_nothing_before_its_table_starts(monkeypatch):
+    """'towerworld play' runs without collections from the command line on (the game's import, the match), as the
+    table's startup does (run_app); the collector is back when the command returns."""
+    import gc
+
+    from towerworld import cli
+    from towerworld.app import main as app_main
+    seen = {}
+    real_get_game = registry.get_game
+
+    def get_game(name):
+        seen["collecting while the game is imported"] = gc.isenabled()
+        return real_get_game(name)
+
+    def run_app(*args, **kwargs):
+        seen["collecting when the table starts"] = gc.isenabled()
+        return 0
+    monkeypatch.setattr(registry, "get_game", get_game)
+    monkeypatch.setattr(app_main, "run_app", run_app)
+    assert gc.isenabled()
+    assert cli.main(["play", "kdak", "--players", "human,random", "--frames", "1", "--new"]) == 0
+    assert seen == {"collecting while the game is imported": False, "collecting when the table starts": False}
+    assert gc.isenabled()
+
+
 def test_seat_choices_read_in_players_words():
     """Words on screen are a player's words, never internal ids: no seat choice of any game shows an agent's id
     ("mcts", "elev-greedy"), and no two choices of a game read alike."""

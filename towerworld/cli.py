@@ -279,6 +279,16 @@ def _window_size(text: str | None) -> tuple[int, int]:
 
 
 def cmd_play(args) -> int:
+    # no collections on the way to the first frame (run_app goes on from here, and lets the collector back once the
+    # first frame is drawn): each would walk startup's objects again
+    gc.disable()
+    try:
+        return _play(args)
+    finally:
+        gc.enable()
+
+
+def _play(args) -> int:
     from towerworld.app.main import run_app
     from towerworld.app.saves import unfinished
     from towerworld.engine.record import load_match
