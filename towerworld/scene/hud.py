@@ -5,7 +5,7 @@ from direct.gui.DirectGui import DirectButton, DirectFrame
 from direct.gui.OnscreenText import OnscreenText
 from panda3d.core import TextNode
 
-from towerworld.scene.setup import flat_2d
+from towerworld.scene.setup import flat_2d, glsl_default_font
 
 KEYS_HELP = """Mouse: left-drag orbit, right-drag pan, wheel zoom, click a highlighted piece or square to pick
 Keys: arrows orbit, +/- zoom, W/A/S/D pan, R reset view, PgUp/PgDn show more or fewer storeys
@@ -24,7 +24,7 @@ MESSAGE_BOTTOM = 0.1    # its last line's baseline above the window's bottom edg
 class Hud:
     def __init__(self, base):
         self.base = base
-        flat_2d()                 # the default font's pages, before any of the HUD's text is made
+        glsl_default_font()       # before any of the HUD's text is made: it is drawn through our shader (flat_2d)
         style = dict(fg=(1, 1, 1, 1), shadow=(0, 0, 0, 0.9), mayChange=True, scale=STATUS_SCALE)
         self.status = OnscreenText(text="", pos=(0.05, -STATUS_TOP), align=TextNode.ALeft, parent=base.a2dTopLeft,
                                    **style)

@@ -97,19 +97,24 @@ def flat_2d(*nodes: NodePath) -> None:
     """2D nodes (the HUD's text and plain panels) drawn flat through the same shader as the table (its unlit path), not
     through the fixed-function pipeline: with Mesa's software renderer each distinct pipeline costs the first frame a
     program and triangle-setup code of its own compiled on the spot (the setup code is not kept in Mesa's shader
-    cache), about 4 ms of a table's first frame of ~45. The default font's glyph pages become luminance+alpha, as our
-    own font's are (an alpha-only page samples as black in GLSL, see components.shapes.font); its text's pixels stay
-    within 2-5 levels of 255 of the fixed-function ones. Buttons stay fixed-function: their raised edges are shaded
-    flat, which this shader does not do."""
-    default = TextNode.getDefaultFont()
-    if isinstance(default, DynamicTextFont) and default.getFg() != FONT_FG:
-        default.clear()        # glyphs made before (alpha-only pages) are made again, in the new kind of page
-        default.setFg(FONT_FG)
+    cache), about 4 ms of a table's first frame of ~45. Their text's pixels stay within 2-5 levels of 255 of the
+    fixed-function ones. Buttons stay fixed-function: their raised edges are shaded flat, which this shader does not
+    do."""
+    glsl_default_font()
     for node in nodes:
         node.setShader(lit_shader())
         node.setShaderInput("highlight", Vec4(0, 0, 0, 0))
         node.setShaderInput("shadow_on", 0.0)
         node.setShaderInput("unlit", 1.0)
+
+
+def glsl_default_font() -> None:
+    """The default font makes luminance+alpha glyph pages, as our own font does (an alpha-only page samples as black
+    in GLSL, see components.shapes.font): to be called before text for flat_2d is made."""
+    default = TextNode.getDefaultFont()
+    if isinstance(default, DynamicTextFont) and default.getFg() != FONT_FG:
+        default.clear()        # glyphs made before (alpha-only pages) are made again, in the new kind of page
+        default.setFg(FONT_FG)
 
 
 def undress(scene: NodePath) -> None:
