@@ -357,6 +357,92 @@ def test_the_collector_waits_for_the_first_frame(showbase, monkeypatch):
         gc.enable()
 
 
+def test_the_hud_is_drawn_through_the_tables_shader(showbase, tmp_path):
+    """The HUD's text and panels go through the table's own GLSL shader, not the fixed-function pipeline: on Mesa's
+    software renderer each pipeline costs the first frame code of its own compiled on the spot. Its text keeps its
+    colour: the default font makes luminance+alpha pages (an alpha-only page samples as black in GLSL)."""
+    from panda3d.core import PNMImage, Texture, TextNode
+
+    from towerworld.app.play import PlayTable
+    from towerworld.scene.setup import FONT_FG, lit_shader
+    table = PlayTable(Match(TOY, players=[PlayerSpec("Ann"), PlayerSpec("Bo")], seed=1,
+                            autosave=str(tmp_path / "a.tower.json")))
+    try:
+        table.hud.set_status(["White on the table"])
+        step(showbase)
+        hud = table.hud
+        assert all(node.getShader() == lit_shader() for node in (hud.status, hud.message, hud.hint, hud.help,
+                                                                 hud.cover))
+        font = TextNode.getDefaultFont()
+        assert tuple(round(c, 3) for c in font.getFg()) == FONT_FG
+        pages = [font.getPage(i) for i in range(font.getNumPages())]
+        assert pages and all(p.getFormat() == Texture.F_luminance_alpha for p in pages)
+        # the status line is written in white: its brightest pixel is near white, not black
+        image = PNMImage()
+        assert showbase.win.getScreenshot(image)
+        low, high = table.hud.status.getTightBounds(showbase.render2d)
+        w, h = image.getXSize(), image.getYSize()
+        xs = range(max(0, int((low.x + 1) / 2 * w)), min(w, int((high.x + 1) / 2 * w)))
+        ys = range(max(0, int((1 - high.z) / 2 * h)), min(h, int((1 - low.z) / 2 * h)))
+        assert max(image.getBright(x, y) for x in xs for y in ys) > 0.9
+    finally:
+        table.close()
+
+
+def test_the_program_freezes_what_it_imported_before_startup():
+    """The cli (the program's start) and app.main (the window's) put what was imported before them out of the
+    collector's reach: a collection during startup walked Panda3D's objects again (1-6 ms each)."""
+    import os
+    import subprocess
+    import sys
+    code = ("import gc\nimport direct.showbase.ShowBase\nn = len(gc.get_objects())\nimport towerworld.app.main\n"
+            "a = gc.get_freeze_count()\nimport towerworld.cli\nprint(a >= n, gc.get_freeze_count() > a)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    assert done.stdout.split() == ["True", "True"], done.stderr
+
+
+def test_a_table_starts_with_only_the_modules_it_uses():
+    """'play kdak' to its first frame imports its own game and nothing of the others, nor what only saving (tempfile
+    and the compression modules it brings) or the help overlay (importlib.resources) needs."""
+    import os
+    import subprocess
+    import sys
+    code = ("import sys\nfrom towerworld.cli import main\n"
+            "main(['play', 'kdak', '--players', 'human,random', '--frames', '1', '--new'])\n"
+            "print(sorted({m.split('.')[2] for m in sys.modules if m.startswith('towerworld.games.')}),"
+            " sorted(m for m in ('tempfile', 'importlib.resources') if m in sys.modules))\n")
+    env = dict(os.environ, EGL_PLATFORM="surfaceless")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env,
+                          cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    assert done.stdout.split() == ["['kdak']", "[]"], done.stderr[-2000:]
+
+
+def test_play_collects_nothing_before_its_table_starts(monkeypatch):
+    """'towerworld play' runs without collections from the command line on (the game's import, the match), as the
+    table's startup does (run_app); the collector is back when the command returns."""
+    import gc
+
+    from towerworld import cli
+    from towerworld.app import main as app_main
+    seen = {}
+    real_get_game = registry.get_game
+
+    def get_game(name):
+        seen["collecting while the game is imported"] = gc.isenabled()
+        return real_get_game(name)
+
+    def run_app(*args, **kwargs):
+        seen["collecting when the table starts"] = gc.isenabled()
+        return 0
+    monkeypatch.setattr(registry, "get_game", get_game)
+    monkeypatch.setattr(app_main, "run_app", run_app)
+    assert gc.isenabled()
+    assert cli.main(["play", "kdak", "--players", "human,random", "--frames", "1", "--new"]) == 0
+    assert seen == {"collecting while the game is imported": False, "collecting when the table starts": False}
+    assert gc.isenabled()
+
+
 def test_seat_choices_read_in_players_words():
     """Words on screen are a player's words, never internal ids: no seat choice of any game shows an agent's id
     ("mcts", "elev-greedy"), and no two choices of a game read alike."""

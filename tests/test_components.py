@@ -208,6 +208,27 @@ def test_the_catalog_names_the_family_that_draws_each_kind():
         assert components.BUILDERS[kind].__module__ == f"towerworld.scene.components.{PIECES[kind].family}", kind
 
 
+def test_a_solid_is_made_once_and_each_caller_gets_a_copy_of_its_own():
+    """Seven coins of one size and wood: their cylinder is written once and copied (the geometry shared until
+    something changes it); a copy flattened with a transform leaves the others as they were."""
+    from panda3d.core import GeomVertexReader
+
+    from towerworld.scene.components.shapes import cylinder
+    a, b = cylinder(9.5, 3.0, (0.8, 0.7, 0.45, 1)), cylinder(9.5, 3.0, (0.8, 0.7, 0.45, 1))
+    assert a.node() is not b.node()
+    assert a.node().getGeom(0) == b.node().getGeom(0)
+    holder = NodePath("holder")
+    a.reparentTo(holder)
+    a.setPos(5, 6, 7)
+    holder.flattenStrong()
+    first = GeomVertexReader(b.node().getGeom(0).getVertexData(), "vertex").getData3()
+    assert tuple(first) == pytest.approx((9.5, 0, 0))
+    again = cylinder(9.5, 3.0, (0.8, 0.7, 0.45, 1))
+    assert tuple(GeomVertexReader(again.node().getGeom(0).getVertexData(), "vertex").getData3()) == \
+        pytest.approx((9.5, 0, 0))
+    assert cylinder(9.5, 3.0, [0.8, 0.7, 0.45, 1]).node().getNumGeoms() == 1     # a list colour: made afresh
+
+
 def test_a_table_imports_only_the_families_it_draws():
     """A piecepack table does not load the landscape tiles' painter (and numpy with it)."""
     import subprocess

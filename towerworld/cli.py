@@ -2,13 +2,19 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 import time
 
-from towerworld import __version__
-from towerworld.engine.game import CHANCE, OMNISCIENT, TERMINAL, TowerworldError, allowed_values, options_from_text
-from towerworld.engine.safe_text import shown_text
+# The program starts here: what Python has made so far lives as long as it does, and goes out of the collector's
+# reach, so that the collections during startup walk only what startup makes (as app.main does for the window's)
+gc.freeze()
+
+from towerworld import __version__  # noqa: E402
+from towerworld.engine.game import (CHANCE, OMNISCIENT, TERMINAL, TowerworldError, allowed_values,  # noqa: E402
+                                    options_from_text)
+from towerworld.engine.safe_text import shown_text  # noqa: E402
 
 EXIT_BAD_INPUT = 2
 
@@ -273,6 +279,16 @@ def _window_size(text: str | None) -> tuple[int, int]:
 
 
 def cmd_play(args) -> int:
+    # no collections on the way to the first frame (run_app goes on from here, and lets the collector back once the
+    # first frame is drawn): each would walk startup's objects again
+    gc.disable()
+    try:
+        return _play(args)
+    finally:
+        gc.enable()
+
+
+def _play(args) -> int:
     from towerworld.app.main import run_app
     from towerworld.app.saves import unfinished
     from towerworld.engine.record import load_match

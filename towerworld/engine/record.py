@@ -12,7 +12,6 @@ import json
 import math
 import os
 import stat
-import tempfile
 
 from towerworld import __version__
 from towerworld.engine.game import TERMINAL, TowerworldError
@@ -72,6 +71,7 @@ def match_to_record(match: Match) -> dict:
 
 def save_match(match: Match, path: str) -> None:
     """Write the record atomically: a temp file in the same folder, fsync, then os.replace."""
+    import tempfile     # here, not at the top: a table starts without saving
     data = json.dumps(match_to_record(match), indent=1, ensure_ascii=False)
     folder = os.path.dirname(os.path.abspath(path))
     os.makedirs(folder, exist_ok=True)

@@ -5,7 +5,6 @@ Every package listed exposes `GAME` (a Game instance) and ships `help.md` (the h
 from __future__ import annotations
 
 import importlib
-from importlib import resources
 
 from towerworld.engine.game import BadOption, Game
 
@@ -55,6 +54,7 @@ def help_text(name: str) -> str:
     """The game's `help.md`, or its title when the package has none."""
     package = PACKAGES.get(name)
     if package is not None:
+        from importlib import resources     # here, not at the top: a table starts without its help
         try:
             return resources.files(package).joinpath("help.md").read_text(encoding="utf-8").strip()
         except (FileNotFoundError, OSError):

@@ -98,14 +98,19 @@ def framing(layout: Layout, fov: float = 40.0, aspect: float = 1.6, heading: flo
     xs, ys, zs = zip(*points)
     target = [(min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2, (min(zs) + max(zs)) / 3]
     dist = 100.0
+    # each point along the view, to the side and up, once: a point's offset from the target is these less the
+    # target's own (the loop below took ~2 ms projecting every point afresh for each target)
+    points_along = [dot(q, fwd) for q in points]
+    points_side = [dot(q, right) for q in points]
+    points_lift = [dot(q, up) for q in points]
     # A fixed point: for a target the nearest distance that fits is exact (each point's own bound); then the target
     # moves to the middle of what the camera sees from there. Perspective makes the near side look larger, so the
     # box centre alone leaves the far side of the frame empty.
     for _ in range(12):
-        rel = [(x - target[0], y - target[1], z - target[2]) for x, y, z in points]
-        along = [dot(r, fwd) for r in rel]
-        side = [dot(r, right) for r in rel]
-        lift = [dot(r, up) for r in rel]
+        t_along, t_side, t_lift = dot(target, fwd), dot(target, right), dot(target, up)
+        along = [q - t_along for q in points_along]
+        side = [q - t_side for q in points_side]
+        lift = [q - t_lift for q in points_lift]
         dist = max(60.0, max(max(abs(s) / (tan_h * fill), u / (tan_v * above) if u > 0 else -u / (tan_v * below))
                              - a for s, u, a in zip(side, lift, along)))
         sx = [s / (tan_h * (dist + a)) for s, a in zip(side, along)]

@@ -5,6 +5,8 @@ from direct.gui.DirectGui import DirectButton, DirectFrame
 from direct.gui.OnscreenText import OnscreenText
 from panda3d.core import TextNode
 
+from towerworld.scene.setup import flat_2d, glsl_default_font
+
 KEYS_HELP = """Mouse: left-drag orbit, right-drag pan, wheel zoom, click a highlighted piece or square to pick
 Keys: arrows orbit, +/- zoom, W/A/S/D pan, R reset view, PgUp/PgDn show more or fewer storeys
 Esc clear picks, or the menu   Backspace take back the last pick   Enter play the complete move (or the hint)
@@ -22,6 +24,7 @@ MESSAGE_BOTTOM = 0.1    # its last line's baseline above the window's bottom edg
 class Hud:
     def __init__(self, base):
         self.base = base
+        glsl_default_font()       # before any of the HUD's text is made: it is drawn through our shader (flat_2d)
         style = dict(fg=(1, 1, 1, 1), shadow=(0, 0, 0, 0.9), mayChange=True, scale=STATUS_SCALE)
         self.status = OnscreenText(text="", pos=(0.05, -STATUS_TOP), align=TextNode.ALeft, parent=base.a2dTopLeft,
                                    **style)
@@ -42,6 +45,7 @@ class Hud:
         self.cover_text = OnscreenText(text="", parent=self.cover, pos=(0, -0.08), scale=0.055,
                                        fg=(1, 0.92, 0.6, 1), mayChange=True)
         self.cover.hide()
+        flat_2d(self.status, self.message, self.hint, self.help, self.cover)
         self.buttons: list = []
 
     def keep_clear(self, spare_lines: int = 2) -> list[tuple[float, float, float, float]]:

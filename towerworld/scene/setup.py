@@ -1,17 +1,20 @@
 """Panda3D configuration and the look of the scene: offscreen settings, GLSL lighting with shadows, camera framing."""
 from __future__ import annotations
 
-import glob
 import os
 import sys
 
-from panda3d.core import (AmbientLight, BitMask32, DirectionalLight, NodePath, Shader, Vec4, loadPrcFileData)
+from panda3d.core import (AmbientLight, BitMask32, DirectionalLight, DynamicTextFont, NodePath, Shader, TextNode, Vec4,
+                          loadPrcFileData)
 
 from towerworld.engine.layout import Layout
 from towerworld.paths import shader_file
 
 _CONFIGURED = False
 SHADOW_MASK = BitMask32.bit(3)   # the key light's shadow camera; labels hide from it so they cast no shadow
+# A font's glyphs in not-quite-white make luminance+alpha pages, which our GLSL shader samples in the text's colour
+# (pure white makes alpha-only pages, sampled as black)
+FONT_FG = (0.995, 0.995, 0.995, 1)
 
 
 def configure(offscreen: bool, width: int = 1280, height: int = 800, title: str = "towerworld") -> None:
@@ -53,13 +56,26 @@ def gpu_device() -> bool:
     context exists; without one, GL is Mesa's software renderer. Elsewhere than Linux: assume a GPU."""
     if not sys.platform.startswith("linux"):
         return True
-    return bool(glob.glob("/dev/dri/renderD*") or glob.glob("/dev/nvidia[0-9]*"))
+    return _names_in("/dev/dri", lambda n: n.startswith("renderD")) or \
+        _names_in("/dev", lambda n: n.startswith("nvidia") and n[6:7].isdigit())
+
+
+def _names_in(folder: str, wanted) -> bool:
+    """Whether `folder` holds a name `wanted` accepts (os.listdir: glob's import is a few hundred microseconds)."""
+    try:
+        return any(wanted(name) for name in os.listdir(folder))
+    except OSError:
+        return False
+
+
+def lit_shader() -> Shader:
+    """Our GLSL 330 shader (Panda3D keeps one copy of a shader loaded from the same files)."""
+    return Shader.load(Shader.SL_GLSL, vertex=shader_file("lit.vert"), fragment=shader_file("lit.frag"))
 
 
 def dress(render: NodePath, layout: Layout | None = None) -> DirectionalLight:
     """Our GLSL 330 shader, a shadow-casting key light and ambient light on `render`."""
-    shader = Shader.load(Shader.SL_GLSL, vertex=shader_file("lit.vert"), fragment=shader_file("lit.frag"))
-    render.setShader(shader)
+    render.setShader(lit_shader())
     render.setShaderInput("highlight", Vec4(0, 0, 0, 0))
     render.setShaderInput("shadow_on", 1.0)
     render.setShaderInput("unlit", 0.0)
@@ -75,6 +91,30 @@ def dress(render: NodePath, layout: Layout | None = None) -> DirectionalLight:
     render.setLight(sun_np)
     frame_light(sun_np, layout)
     return sun
+
+
+def flat_2d(*nodes: NodePath) -> None:
+    """2D nodes (the HUD's text and plain panels) drawn flat through the same shader as the table (its unlit path), not
+    through the fixed-function pipeline: with Mesa's software renderer each distinct pipeline costs the first frame a
+    program and triangle-setup code of its own compiled on the spot (the setup code is not kept in Mesa's shader
+    cache), about 4 ms of a table's first frame of ~45. Their text's pixels stay within 2-5 levels of 255 of the
+    fixed-function ones. Buttons stay fixed-function: their raised edges are shaded flat, which this shader does not
+    do."""
+    glsl_default_font()
+    for node in nodes:
+        node.setShader(lit_shader())
+        node.setShaderInput("highlight", Vec4(0, 0, 0, 0))
+        node.setShaderInput("shadow_on", 0.0)
+        node.setShaderInput("unlit", 1.0)
+
+
+def glsl_default_font() -> None:
+    """The default font makes luminance+alpha glyph pages, as our own font does (an alpha-only page samples as black
+    in GLSL, see components.shapes.font): to be called before text for flat_2d is made."""
+    default = TextNode.getDefaultFont()
+    if isinstance(default, DynamicTextFont) and default.getFg() != FONT_FG:
+        default.clear()        # glyphs made before (alpha-only pages) are made again, in the new kind of page
+        default.setFg(FONT_FG)
 
 
 def undress(scene: NodePath) -> None:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-import pkgutil
 from dataclasses import replace
 from typing import Callable
 
@@ -27,6 +26,7 @@ from panda3d.core import NodePath
 
 from towerworld.engine.layout import Pose
 from towerworld.engine.pieces import PIECES, size
+from towerworld.scene.components import shapes
 from towerworld.scene.components.shapes import box
 
 Builder = Callable[[Pose], NodePath]
@@ -167,6 +167,7 @@ def clear_cache() -> None:
     _CACHE.clear()
     _LOWEST.clear()
     _TURNED.clear()
+    shapes._SOLIDS.clear()
 
 
 def describe(pose: Pose) -> str:
@@ -214,6 +215,7 @@ def load_families() -> None:
     """Import every family module once, so that BUILDERS, CAPTIONS and RESTS are complete."""
     if "*" in _loaded:
         return
+    import pkgutil      # here, not at the top: a table loads only its own families, by name
     _loaded.add("*")
     for info in pkgutil.iter_modules(__path__):
         importlib.import_module(f"{__name__}.{info.name}")
