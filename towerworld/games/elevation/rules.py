@@ -14,6 +14,7 @@ when it grows large. `reference.py` is the plain generator this one is tested an
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from operator import itemgetter
 
 from towerworld.engine.game import TERMINAL, BadNotation, Event, EventKind, Game, IllegalMove, Option, Variant
 from towerworld.games.elevation import layout, notation
@@ -164,6 +165,7 @@ def clear_tables() -> None:
     _TABLE.clear()
     for rows in _MOVE_DIG_ROWS:
         rows.clear()
+    _clear_piece_tables()
 
 
 def _store(key, moves) -> tuple:
@@ -404,22 +406,75 @@ def _turns_of(shape: int, s: int) -> list:
     return found
 
 
+def _region(s: int, kind: int) -> tuple[int, ...]:
+    """The squares whose heights and pieces a piece's turns can depend on: within two squares (a step, then a dig or
+    a second step from there), and for a fish the squares around the ends of its leaps too (a leap, then a dig)."""
+    squares = {q for q in range(SQUARES) if distance(s, q) <= 2}
+    if kind == FISH:
+        for end, _ in LEAPS[s]:
+            squares |= set(NEIGHBOURS[end])
+    return tuple(sorted(squares))
+
+
+# The piece tables: a piece's groups (the tuples `piece_turn_groups` gives, shared with the group table), keyed by the
+# exact heights and pieces of its region (read by an itemgetter, in C: far cheaper than the groups' masks) and looked
+# up before the groups. A position seen before costs one lookup a piece; a fresh child hits for about half its pieces
+# (those its parent's turn did not come near). The value holds the groups, not one tuple of their moves: a new tuple
+# of hundreds of moves is work for the garbage collector, and memory. One dict per square, kind and rule flags
+# (ocean, samurai undermining, undermining), so the key need not say them.
+_REGION_HEIGHTS = tuple(tuple(itemgetter(*_region(s, kind)) for kind in range(3)) for s in range(SQUARES))
+_REGION_MASK = tuple(tuple(sum(BIT[q] for q in _region(s, kind)) for kind in range(3)) for s in range(SQUARES))
+_PIECE_TABLES: tuple[dict, ...] = tuple({} for _ in range(SQUARES * 3 * 8))
+# keys; all are dropped past this, and with the groups (clear_tables), whose tuples they hold: about 450 bytes a key
+_PIECE_KEYS_LIMIT = 50_000
+_piece_keys = 0
+
+
+def _clear_piece_tables() -> None:
+    global _piece_keys
+    for table in _PIECE_TABLES:
+        table.clear()
+    _piece_keys = 0
+
+
 def all_turns(st: State) -> list:
     """Every complete legal turn of the player to move (decision moves only), sorted."""
+    global _piece_keys
     if st.outcome != ONGOING:
         return []
     if st.phase == 1:
         return [(DRAW, ACCEPT), (DRAW, DECLINE)]
     rules = st.rules
     out = []
-    if rules.draw_offers and not st.offered and st.used < 0:
+    used = st.used
+    if rules.draw_offers and not st.offered and used < 0:
         out.append((DRAW, OFFER))
-    heights, board, kinds, me, used = st.heights, st.board, st.kinds, st.mover, st.used
-    masks = _Masks.of(st)
+    heights, board, kinds, me = st.heights, st.board, st.kinds, st.mover
+    red, blue = st.occupied
+    own, enemy = (red, blue) if me == 0 else (blue, red)
+    flags = rules.ocean + 2 * rules.samurai_undermining + 4 * rules.undermining
+    masks = None
     for s in sorted(st.pos[me * 6:me * 6 + 6]):          # by square: the moves come out sorted
-        if s >= 0 and board[s] != used:
-            for group in piece_turn_groups(heights, masks, s, kinds[board[s]], rules):
-                out += group
+        if s < 0:
+            continue
+        b = board[s]
+        if b == used:
+            continue
+        kind = kinds[b]
+        region = _REGION_MASK[s][kind]
+        key = (_REGION_HEIGHTS[s][kind](heights), own & region, enemy & region)
+        table = _PIECE_TABLES[(s * 3 + kind) * 8 + flags]
+        groups = table.get(key)
+        if groups is None:
+            if masks is None:
+                masks = _Masks.of(st)
+            groups = tuple(piece_turn_groups(heights, masks, s, kind, rules))
+            if _piece_keys >= _PIECE_KEYS_LIMIT:
+                _clear_piece_tables()
+            _piece_keys += 1
+            table[key] = groups
+        for group in groups:
+            out += group
     return out
 
 
