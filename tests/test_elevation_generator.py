@@ -135,6 +135,13 @@ def test_the_piece_table_key_covers_every_square_a_turn_depends_on():
         assert all_turns(st) == reference_turns(st)
     leap_dig_d4 = (0, 3, 14, 21, 20)          # Fa1 -c3 d4>c4
     assert leap_dig_d4 in all_turns(with_tile) and leap_dig_d4 not in all_turns(without)
+    # exact heights two squares out: the end of a fish's leap ("each step obeys the climb rule"), and where a dragon's
+    # second step goes (its "move twice": each step a basic step, climbing at most one)
+    for pieces, far in (({"a1": "fish:0:c", "f6": "samurai:1:f"}, "c3"), ({"a1": "dragon:0:b", "f6": "samurai:1:f"}, "c1")):
+        clear_tables()
+        for h in (4, 5, 4, 5):
+            st = G.position(pieces, heights={far: h})
+            assert all_turns(st) == reference_turns(st), (pieces, far, h)
 
 
 def test_the_piece_tables_stay_bounded(monkeypatch):

@@ -21,7 +21,7 @@ from towerworld.games.elevation import layout, notation
 from towerworld.games.elevation.board import (
     ACCEPT, ADJACENT, BIT, DECLINE, DIG_DIG, DIG_MOVE, DRAGON, DRAW, FISH, FISH_DIG_LEAP, FISH_LEAP_DIG, KIND_NAMES,
     LEAPS, LONE_STEP, MOVE_DIG, MOVE_MOVE, NEIGHBOUR_MASK, NEIGHBOURS, OFFER, PIECES, SAMURAI, SETUPS, SIDE_NAMES,
-    SQUARES, TERRAIN_PRESETS, UNDERMINE, distance, home_square, square_name, squares_of, turn_actions)
+    SQUARES, TERRAIN_PRESETS, UNDERMINE, distance, home_square, square_name, turn_actions)
 
 ONGOING, WIN0, WIN1, DRAWN = -1, 0, 1, 2
 ALL_SQUARES = (1 << SQUARES) - 1
@@ -156,6 +156,37 @@ class _Masks:
 _TABLE: dict = {}
 _TABLE_LIMIT = 80_000          # keys; all tables are dropped past this (3,000 random positions: 22,000 keys, 38 MB)
 _MOVE_DIG_ROWS: tuple[dict, ...] = tuple({} for _ in range(SQUARES))   # per square: rows of digs after a step
+_ROWS_LIMIT = _TABLE_LIMIT // 16    # rows a square; its rows of that shape are dropped past this
+
+
+def _subsets_of_neighbours() -> dict:
+    """Every set of squares next to one square (a mask) -> its squares, ascending. Every mask the groups and rows are
+    made from lies around one square, so this plain dict answers them all (a subscript, not a call of `squares_of`)."""
+    found: dict = {}
+    for near in NEIGHBOURS:
+        subsets = [(0, ())]
+        for q in near:                  # ascending, so each tuple stays sorted
+            subsets += [(mask | BIT[q], squares + (q,)) for mask, squares in subsets]
+        found.update(subsets)
+    return found
+
+
+_SQ = _subsets_of_neighbours()
+
+
+def _getter(squares: tuple):
+    """A function that picks the items at `squares` out of a list indexed by square, as a tuple, in C where it can."""
+    if len(squares) > 1:
+        return itemgetter(*squares)
+    if squares:
+        q = squares[0]
+        return lambda row: (row[q],)
+    return lambda row: ()
+
+
+# mask of squares around one square -> a getter of those squares: a group gathers the square's own move tuples with
+# one call per row instead of one bytecode loop per move
+_GET = {mask: _getter(squares) for mask, squares in _SQ.items()}
 NEAR2_MASK = tuple(sum(BIT[q] for q in range(SQUARES) if distance(s, q) <= 2) for s in range(SQUARES))
 
 
@@ -177,8 +208,8 @@ def _store(key, moves) -> tuple:
 
 def _dig_pairs(sources: int, targets: int):
     """Every dig from a source square onto a different target square, in order."""
-    tgts = squares_of(targets)
-    return [(f, t) for f in squares_of(sources) for t in tgts if t != f]
+    tgts = _SQ[targets]
+    return [(f, t) for f in _SQ[sources] for t in tgts if t != f]
 
 
 def piece_turn_groups(heights, masks: _Masks, s: int, kind: int, rules: Rules, first: bool = False) -> list:
@@ -263,7 +294,7 @@ def piece_turn_groups(heights, masks: _Masks, s: int, kind: int, rules: Rules, f
         # both steps (the second from where the first led) and the lone step: one group, keyed by every mask
         reach = near & ((empty if anywhere else empty & le[i + 2]) | (enemy & le[i - 2]))
         parts = [MOVE_MOVE, s, reach, steps]
-        for m in squares_of(steps):
+        for m in _SQ[steps]:
             hm = heights[m]
             j = hm + 3
             ocean_floor = rules.ocean and hm == 0
@@ -275,8 +306,11 @@ def piece_turn_groups(heights, masks: _Masks, s: int, kind: int, rules: Rules, f
         key = tuple(parts)
         group = table.get(key)
         if group is None:
-            group = _store(key, [(s, MOVE_MOVE, m, m2) for m, second in zip(squares_of(steps), parts[4:])
-                                 for m2 in squares_of(second)] + [(s, LONE_STEP, m) for m in squares_of(reach)])
+            by_first, lone = _turns_of(MOVE_MOVE, s)
+            moves: list = []
+            for m, second in zip(_SQ[steps], parts[4:]):
+                moves += _GET[second](by_first[m])
+            group = _store(key, moves + list(_GET[reach](lone)))
         groups.append(group)
     if rules.undermining:
         key = (UNDERMINE, s, near & enemy & terrain, targets)
@@ -291,31 +325,34 @@ def _dig_move(key):
     """Dig then step: each dig, then every step the dig leaves open, taken from the square's own move tuples."""
     _, s, sources, targets, lowered, level, raised = key
     by_source = _turns_of(DIG_MOVE, s)
+    SQ, GET = _SQ, _GET
     out: list = []
-    for f in squares_of(sources):
+    for f in SQ[sources]:
         # the dig lowers f and raises t; every other neighbour keeps its height
         bit = BIT[f]
         after_f = (level & ~bit) | (lowered & bit)
         by_target = by_source[f]
-        out += [by_step[m] for t in squares_of(targets & ~bit) for by_step in (by_target[t],)
-                for m in squares_of((after_f & ~BIT[t]) | (raised & BIT[t]))]
+        for t in SQ[targets & ~bit]:
+            b = BIT[t]
+            out += GET[(after_f & ~b) | (raised & b)](by_target[t])     # the steps, picked in C
     return out
 
 
 def _move_dig(s: int, steps: int, dig_from: int, vacated: int) -> list:
     """Step, then dig: one row per square stepped onto, shared by every group whose masks agree around that square."""
     rows = _MOVE_DIG_ROWS[s]
+    SQ = _SQ
     out: list = []
-    for m in squares_of(steps):
+    for m in SQ[steps]:
         after = NEIGHBOUR_MASK[m]
         row_key = (m, after & dig_from, after & vacated)
         row = rows.get(row_key)
         if row is None:
-            if len(rows) >= _TABLE_LIMIT // 16:
+            if len(rows) >= _ROWS_LIMIT:
                 rows.clear()
             by_source = _turns_of(MOVE_DIG, s)[m]
-            tgts = squares_of(row_key[2])
-            row = rows[row_key] = tuple([by_target[t] for f in squares_of(row_key[1]) for by_target in (by_source[f],)
+            tgts = SQ[row_key[2]]
+            row = rows[row_key] = tuple([by_target[t] for f in SQ[row_key[1]] for by_target in (by_source[f],)
                                          for t in tgts if t != f])
         out += row
     return out
@@ -323,8 +360,8 @@ def _move_dig(s: int, steps: int, dig_from: int, vacated: int) -> list:
 
 def _then_dig(key):
     kind, s, m, sources, targets = key
-    tgts = squares_of(targets)
-    return [(s, kind, m, f, t) for f in squares_of(sources) for t in tgts if t != f]
+    tgts = _SQ[targets]
+    return [(s, kind, m, f, t) for f in _SQ[sources] for t in tgts if t != f]
 
 
 _LEAP_CODES: dict = {}      # (heights of the start, middle and end, who is at the end, ocean) -> leap code
@@ -364,16 +401,18 @@ def _dig_dig(key):
     second dig; the first dig's target has one now; the second may not put the first tile straight back."""
     _, s, sources, single, targets = key
     by_first = _turns_of(DIG_DIG, s)
-    tgts = squares_of(targets)
+    SQ, GET = _SQ, _GET
+    tgts = SQ[targets]
     out: list = []
-    for f1 in squares_of(sources):
+    for f1 in SQ[sources]:
         left = sources & ~BIT[f1] if single & BIT[f1] else sources
         by_target = by_first[f1]
+        back = targets & ~BIT[f1]           # from the first dig's target the tile may not go straight back to f1
         for t1 in tgts:
             if t1 != f1:
                 by_source = by_target[t1]
-                out += [by_second[t2] for f2 in squares_of(left | BIT[t1]) for by_second in (by_source[f2],)
-                        for t2 in tgts if t2 != f2 and (t2 != f1 or f2 != t1)]
+                for f2 in SQ[left | BIT[t1]]:
+                    out += GET[(back if f2 == t1 else targets) & ~BIT[f2]](by_source[f2])    # picked in C
     return out
 
 
@@ -391,6 +430,11 @@ def _turns_of(shape: int, s: int) -> list:
             for f in near:
                 found[f] = [None if t == f or t not in near else [(s, DIG_MOVE, f, t, m) if m in near else None
                                                                   for m in range(SQUARES)] for t in range(SQUARES)]
+        elif shape == MOVE_MOVE:
+            # the two steps, by first and second square; and the lone step, by square
+            found = ([None if m not in near else [(s, MOVE_MOVE, m, m2) if m2 in ADJACENT[m] else None
+                                                  for m2 in range(SQUARES)] for m in range(SQUARES)],
+                     [(s, LONE_STEP, m) if m in near else None for m in range(SQUARES)])
         elif shape == MOVE_DIG:
             for m in near:
                 after = NEIGHBOURS[m]
@@ -407,8 +451,9 @@ def _turns_of(shape: int, s: int) -> list:
 
 
 def _region(s: int, kind: int) -> tuple[int, ...]:
-    """The squares whose heights and pieces a piece's turns can depend on: within two squares (a step, then a dig or
-    a second step from there), and for a fish the squares around the ends of its leaps too (a leap, then a dig)."""
+    """The squares whose pieces, and whether they have terrain, a piece's turns can depend on: within two squares (a
+    step, then a dig or a second step from there), and for a fish the squares around the ends of its leaps too (a
+    leap, then a dig)."""
     squares = {q for q in range(SQUARES) if distance(s, q) <= 2}
     if kind == FISH:
         for end, _ in LEAPS[s]:
@@ -416,13 +461,26 @@ def _region(s: int, kind: int) -> tuple[int, ...]:
     return tuple(sorted(squares))
 
 
+def _height_region(s: int, kind: int) -> tuple[int, ...]:
+    """The squares whose exact heights a piece's turns can depend on: its own and its neighbours' (digs, steps);
+    for a dragon also those two squares away (its second step climbs from the first), for a fish the ends of its
+    leaps. Further out only whether a square has terrain matters (a dig after a step or a leap), and so a dig two
+    squares away that leaves terrain on both squares does not change the key of a samurai or a fish."""
+    if kind == DRAGON:
+        return tuple(q for q in range(SQUARES) if distance(s, q) <= 2)
+    squares = {q for q in range(SQUARES) if distance(s, q) <= 1}
+    if kind == FISH:
+        squares |= {end for end, _ in LEAPS[s]}
+    return tuple(sorted(squares))
+
+
 # The piece tables: a piece's groups (the tuples `piece_turn_groups` gives, shared with the group table), keyed by the
-# exact heights and pieces of its region (read by an itemgetter, in C: far cheaper than the groups' masks) and looked
-# up before the groups. A position seen before costs one lookup a piece; a fresh child hits for about half its pieces
+# exact heights of the squares they depend on (read by an itemgetter, in C: far cheaper than the groups' masks), and
+# the pieces and the bare squares of its region; looked up before the groups. A position seen before costs one lookup a piece; a fresh child hits for about half its pieces
 # (those its parent's turn did not come near). The value holds the groups, not one tuple of their moves: a new tuple
 # of hundreds of moves is work for the garbage collector, and memory. One dict per square, kind and rule flags
 # (ocean, samurai undermining, undermining), so the key need not say them.
-_REGION_HEIGHTS = tuple(tuple(itemgetter(*_region(s, kind)) for kind in range(3)) for s in range(SQUARES))
+_REGION_HEIGHTS = tuple(tuple(itemgetter(*_height_region(s, kind)) for kind in range(3)) for s in range(SQUARES))
 _REGION_MASK = tuple(tuple(sum(BIT[q] for q in _region(s, kind)) for kind in range(3)) for s in range(SQUARES))
 _PIECE_TABLES: tuple[dict, ...] = tuple({} for _ in range(SQUARES * 3 * 8))
 # keys; all are dropped past this, and with the groups (clear_tables), whose tuples they hold: about 450 bytes a key
@@ -452,6 +510,7 @@ def all_turns(st: State) -> list:
     heights, board, kinds, me = st.heights, st.board, st.kinds, st.mover
     red, blue = st.occupied
     own, enemy = (red, blue) if me == 0 else (blue, red)
+    bare = st.levels[0]                   # the squares without terrain
     flags = rules.ocean + 2 * rules.samurai_undermining + 4 * rules.undermining
     masks = None
     for s in sorted(st.pos[me * 6:me * 6 + 6]):          # by square: the moves come out sorted
@@ -462,7 +521,7 @@ def all_turns(st: State) -> list:
             continue
         kind = kinds[b]
         region = _REGION_MASK[s][kind]
-        key = (_REGION_HEIGHTS[s][kind](heights), own & region, enemy & region)
+        key = (_REGION_HEIGHTS[s][kind](heights), own & region, enemy & region, bare & region)
         table = _PIECE_TABLES[(s * 3 + kind) * 8 + flags]
         groups = table.get(key)
         if groups is None:
