@@ -187,6 +187,16 @@ def _getter(squares: tuple):
 # mask of squares around one square -> a getter of those squares: a group gathers the square's own move tuples with
 # one call per row instead of one bytecode loop per move
 _GET = {mask: _getter(squares) for mask, squares in _SQ.items()}
+
+# The same in a square's own numbering of its neighbours (0..7, ascending like the squares, so the order of moves is
+# kept): the dig-first groups work on masks of at most 8 bits, small ints that Python neither allocates nor frees,
+# and look their getters up by index. _LOCAL[s]: a mask of squares around s -> the same squares as local bits.
+_LOCAL = tuple({sum(BIT[NEIGHBOURS[s][i]] for i in range(len(NEIGHBOURS[s])) if local >> i & 1): local
+                for local in range(1 << len(NEIGHBOURS[s]))} for s in range(SQUARES))
+_LSQ = tuple(tuple(i for i in range(8) if local >> i & 1) for local in range(256))     # local mask -> its indices
+_LGET = tuple(_getter(squares) for squares in _LSQ)
+_LBIT = tuple(1 << i for i in range(8))
+_LNOT = tuple(255 ^ (1 << i) for i in range(8))       # every local bit but one, without a negative int
 NEAR2_MASK = tuple(sum(BIT[q] for q in range(SQUARES) if distance(s, q) <= 2) for s in range(SQUARES))
 
 
@@ -324,17 +334,18 @@ def piece_turn_groups(heights, masks: _Masks, s: int, kind: int, rules: Rules, f
 def _dig_move(key):
     """Dig then step: each dig, then every step the dig leaves open, taken from the square's own move tuples."""
     _, s, sources, targets, lowered, level, raised = key
-    by_source = _turns_of(DIG_MOVE, s)
-    SQ, GET = _SQ, _GET
+    local = _LOCAL[s]
+    sources, targets, lowered, level, raised = (local[sources], local[targets], local[lowered], local[level],
+                                                local[raised])
+    by_source = _local_turns(DIG_MOVE, s)
+    LSQ, LGET, LBIT, LNOT = _LSQ, _LGET, _LBIT, _LNOT
     out: list = []
-    for f in SQ[sources]:
+    for f in LSQ[sources]:
         # the dig lowers f and raises t; every other neighbour keeps its height
-        bit = BIT[f]
-        after_f = (level & ~bit) | (lowered & bit)
+        after_f = (level & LNOT[f]) | (lowered & LBIT[f])
         by_target = by_source[f]
-        for t in SQ[targets & ~bit]:
-            b = BIT[t]
-            out += GET[(after_f & ~b) | (raised & b)](by_target[t])     # the steps, picked in C
+        for t in LSQ[targets & LNOT[f]]:
+            out += LGET[(after_f & LNOT[t]) | (raised & LBIT[t])](by_target[t])     # the steps, picked in C
     return out
 
 
@@ -400,20 +411,44 @@ def _dig_dig(key):
     """The dragon's two digs, from the square's own move tuples: a square that held one tile has none left for the
     second dig; the first dig's target has one now; the second may not put the first tile straight back."""
     _, s, sources, single, targets = key
-    by_first = _turns_of(DIG_DIG, s)
-    SQ, GET = _SQ, _GET
-    tgts = SQ[targets]
+    local = _LOCAL[s]
+    sources, single, targets = local[sources], local[single], local[targets]
+    by_first = _local_turns(DIG_DIG, s)
+    LSQ, LGET, LBIT, LNOT = _LSQ, _LGET, _LBIT, _LNOT
+    tgts = LSQ[targets]
     out: list = []
-    for f1 in SQ[sources]:
-        left = sources & ~BIT[f1] if single & BIT[f1] else sources
+    for f1 in LSQ[sources]:
+        left = sources & LNOT[f1] if single & LBIT[f1] else sources
         by_target = by_first[f1]
-        back = targets & ~BIT[f1]           # from the first dig's target the tile may not go straight back to f1
+        back = targets & LNOT[f1]           # from the first dig's target the tile may not go straight back to f1
         for t1 in tgts:
             if t1 != f1:
                 by_source = by_target[t1]
-                for f2 in SQ[left | BIT[t1]]:
-                    out += GET[(back if f2 == t1 else targets) & ~BIT[f2]](by_source[f2])    # picked in C
+                for f2 in LSQ[left | LBIT[t1]]:
+                    out += LGET[(back if f2 == t1 else targets) & LNOT[f2]](by_source[f2])    # picked in C
     return out
+
+
+_LOCAL_TURNS: dict = {}     # (shape, square) -> the square's move tuples of a dig-first shape, by local indices (kept)
+
+
+def _local_turns(shape: int, s: int) -> list:
+    """`_turns_of(shape, s)` indexed by the square's local neighbour numbers (the same tuples): the last level a
+    tuple of 8, for the getters of `_LGET`."""
+    found = _LOCAL_TURNS.get((shape, s))
+    if found is None:
+        near, by_square = NEIGHBOURS[s], _turns_of(shape, s)
+
+        def last(row) -> tuple:
+            return tuple(row[q] if row is not None else None for q in near) + (None,) * (8 - len(near))
+
+        if shape == DIG_MOVE:
+            found = [[last(by_square[f][t]) for t in near] for f in near]
+        else:
+            found = [[[last(by_square[f1][t1][f2]) if by_square[f1][t1] is not None else None for f2 in near]
+                      for t1 in near] for f1 in near]
+        _LOCAL_TURNS[(shape, s)] = found
+    return found
 
 
 _TURNS: dict = {}      # (shape, square) -> every turn of that shape on the square, by square of each action (kept)
