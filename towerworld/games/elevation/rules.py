@@ -339,13 +339,22 @@ def _dig_move(key):
                                                 local[raised])
     by_source = _local_turns(DIG_MOVE, s)
     LSQ, LGET, LBIT, LNOT = _LSQ, _LGET, _LBIT, _LNOT
+    # the targets where a tile more changes whether the piece can step there: onto any other target the steps after
+    # the dig are the same, so one getter serves them all
+    changed = targets & (level ^ raised)
     out: list = []
     for f in LSQ[sources]:
         # the dig lowers f and raises t; every other neighbour keeps its height
         after_f = (level & LNOT[f]) | (lowered & LBIT[f])
+        steps = LGET[after_f]
         by_target = by_source[f]
-        for t in LSQ[targets & LNOT[f]]:
-            out += LGET[(after_f & LNOT[t]) | (raised & LBIT[t])](by_target[t])     # the steps, picked in C
+        onto = targets & LNOT[f]
+        if changed & onto:
+            for t in LSQ[onto]:
+                out += (LGET[(after_f & LNOT[t]) | (raised & LBIT[t])] if changed & LBIT[t] else steps)(by_target[t])
+        else:
+            for t in LSQ[onto]:
+                out += steps(by_target[t])           # the steps, picked in C
     return out
 
 
@@ -416,16 +425,22 @@ def _dig_dig(key):
     by_first = _local_turns(DIG_DIG, s)
     LSQ, LGET, LBIT, LNOT = _LSQ, _LGET, _LBIT, _LNOT
     tgts = LSQ[targets]
+    onto = [LGET[targets & LNOT[f2]] for f2 in range(8)]      # the second dig's targets, by its source
     out: list = []
     for f1 in LSQ[sources]:
         left = sources & LNOT[f1] if single & LBIT[f1] else sources
         by_target = by_first[f1]
-        back = targets & LNOT[f1]           # from the first dig's target the tile may not go straight back to f1
         for t1 in tgts:
             if t1 != f1:
                 by_source = by_target[t1]
-                for f2 in LSQ[left | LBIT[t1]]:
-                    out += LGET[(back if f2 == t1 else targets) & LNOT[f2]](by_source[f2])    # picked in C
+                if targets & LBIT[f1]:
+                    # from the first dig's target the tile may not go straight back to f1
+                    back = LGET[targets & LNOT[f1] & LNOT[t1]]
+                    for f2 in LSQ[left | LBIT[t1]]:
+                        out += (back if f2 == t1 else onto[f2])(by_source[f2])
+                else:
+                    for f2 in LSQ[left | LBIT[t1]]:
+                        out += onto[f2](by_source[f2])      # picked in C
     return out
 
 
@@ -518,6 +533,9 @@ def _height_region(s: int, kind: int) -> tuple[int, ...]:
 _REGION_HEIGHTS = tuple(tuple(itemgetter(*_height_region(s, kind)) for kind in range(3)) for s in range(SQUARES))
 _REGION_MASK = tuple(tuple(sum(BIT[q] for q in _region(s, kind)) for kind in range(3)) for s in range(SQUARES))
 _PIECE_TABLES: tuple[dict, ...] = tuple({} for _ in range(SQUARES * 3 * 8))
+# by (square * 3 + kind) * 8 + rule flags: what a lookup needs, in one subscript
+_PIECE_LOOKUP = tuple((_REGION_HEIGHTS[n // 24][n // 8 % 3], _REGION_MASK[n // 24][n // 8 % 3], _PIECE_TABLES[n])
+                      for n in range(SQUARES * 3 * 8))
 # keys; all are dropped past this, and with the groups (clear_tables), whose tuples they hold: about 450 bytes a key
 _PIECE_KEYS_LIMIT = 50_000
 _piece_keys = 0
@@ -555,9 +573,8 @@ def all_turns(st: State) -> list:
         if b == used:
             continue
         kind = kinds[b]
-        region = _REGION_MASK[s][kind]
-        key = (_REGION_HEIGHTS[s][kind](heights), own & region, enemy & region, bare & region)
-        table = _PIECE_TABLES[(s * 3 + kind) * 8 + flags]
+        read, region, table = _PIECE_LOOKUP[(s * 3 + kind) * 8 + flags]
+        key = (read(heights), own & region, enemy & region, bare & region)
         groups = table.get(key)
         if groups is None:
             if masks is None:
