@@ -7,13 +7,17 @@ generated only the first time a key is met: one group per shape (a dig then a st
 leaps; the dragon's two digs; its steps), about 18 lookups a position. The state carries the masks (each side's
 squares, the squares of each height), which each turn updates, so a position is never read square by square. A new
 group takes its moves from the square's own tuples of every turn of that shape (built once a square, see
-`_turns_of`): nothing is made per move, and the garbage collector has nothing new to visit; a step then a dig is
-assembled from rows (the digs after one step), which depend on fewer squares than the group. The table is emptied
-when it grows large. `reference.py` is the plain generator this one is tested and timed against.
+`_turns_of`), picked a row at a time by itemgetters: nothing is made per move, and the garbage collector has nothing
+new to visit; a step then a dig is assembled from rows (the digs after one step), which depend on fewer squares than
+the group. In front of the groups, the piece tables remember each piece's groups by the exact heights and pieces
+around it (`_PIECE_LOOKUP`): one lookup a piece for a position seen before, and for the pieces a turn did not come
+near. Every table is emptied when it grows large. `reference.py` is the plain generator this one is tested and timed
+against.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 from operator import itemgetter
 
 from towerworld.engine.game import TERMINAL, BadNotation, Event, EventKind, Game, IllegalMove, Option, Variant
@@ -164,7 +168,7 @@ def _subsets_of_neighbours() -> dict:
     made from lies around one square, so this plain dict answers them all (a subscript, not a call of `squares_of`)."""
     found: dict = {}
     for near in NEIGHBOURS:
-        subsets = [(0, ())]
+        subsets: list[tuple[int, tuple[int, ...]]] = [(0, ())]
         for q in near:                  # ascending, so each tuple stays sorted
             subsets += [(mask | BIT[q], squares + (q,)) for mask, squares in subsets]
         found.update(subsets)
@@ -469,9 +473,10 @@ def _local_turns(shape: int, s: int) -> list:
 _TURNS: dict = {}      # (shape, square) -> every turn of that shape on the square, by square of each action (kept)
 
 
-def _turns_of(shape: int, s: int) -> list:
+def _turns_of(shape: int, s: int) -> Any:
     """The square's turns of a shape as nested lists indexed by squares, in the order of the move's items: rows share
-    these tuples instead of making their own (fewer objects for the garbage collector to visit, less memory)."""
+    these tuples instead of making their own (fewer objects for the garbage collector to visit, less memory). For
+    MOVE_MOVE a pair: the two steps by first and second square, and the lone steps by square."""
     found = _TURNS.get((shape, s))
     if found is None:
         near = NEIGHBOURS[s]
