@@ -120,3 +120,38 @@ def test_a_state_keeps_its_masks_up_to_date(n):
                                   for h in range(max(st.heights) + 1))
         fast, read = _Masks.of(st), _Masks(st.heights, st.board, st.mover)
         assert [getattr(fast, a) for a in _Masks.__slots__] == [getattr(read, a) for a in _Masks.__slots__]
+
+
+def test_the_piece_table_key_covers_every_square_a_turn_depends_on():
+    """A piece's turns are remembered by the heights and pieces of its region; a fish's region reaches three squares
+    out (seed: the fish may "dig then move two squares in a straight diagonal line, or that move then dig", and the dig
+    after the leap is next to the square it lands on). Two positions that differ only on d4, three squares from the
+    fish on a1, must not share an entry: after the leap to c3 a tile can be dug from d4 in one and not the other."""
+    pieces = {"a1": "fish:0:c", "f6": "samurai:1:f"}
+    with_tile = G.position(pieces)
+    without = G.position(pieces, heights={"d4": 0})
+    clear_tables()
+    for st in (with_tile, without, with_tile):
+        assert all_turns(st) == reference_turns(st)
+    leap_dig_d4 = (0, 3, 14, 21, 20)          # Fa1 -c3 d4>c4
+    assert leap_dig_d4 in all_turns(with_tile) and leap_dig_d4 not in all_turns(without)
+    # exact heights two squares out: the end of a fish's leap ("each step obeys the climb rule"), and where a dragon's
+    # second step goes (its "move twice": each step a basic step, climbing at most one)
+    for pieces, far in (({"a1": "fish:0:c", "f6": "samurai:1:f"}, "c3"), ({"a1": "dragon:0:b", "f6": "samurai:1:f"}, "c1")):
+        clear_tables()
+        for h in (4, 5, 4, 5):
+            st = G.position(pieces, heights={far: h})
+            assert all_turns(st) == reference_turns(st), (pieces, far, h)
+
+
+def test_the_piece_tables_stay_bounded(monkeypatch):
+    """The piece tables are dropped when they reach their limit, so a long search cannot grow them without end; the
+    turns stay right across the drop."""
+    from towerworld.games.elevation import rules
+    monkeypatch.setattr(rules, "_PIECE_KEYS_LIMIT", 40)
+    clear_tables()
+    for st in _positions({}, seed=7, count=30):
+        assert all_turns(st) == reference_turns(st)
+        assert sum(len(table) for table in rules._PIECE_TABLES) <= 40
+    assert rules._piece_keys == sum(len(table) for table in rules._PIECE_TABLES)
+    clear_tables()

@@ -122,11 +122,12 @@ def rows(seconds: float = 2.0) -> list[tuple]:
     return [
         ("elevation_legal_moves_per_position", round(moves), "", "moves"),
         ("elevation_legal_moves_us", legal_us, "<= 48", "us (fresh positions)",
-         _note(legal_us, 48, f"about {round(moves):,} turns a position; a fresh child rebuilds the groups its "
-                             "parent's turn changed (on a 6x6 board of king-move neighbours most pieces are near the "
-                             f"move: {max(legal_us - warm_us, 0):.0f} us over a warm position), and even when every "
-                             f"group is known (warm, {warm_us:.0f} us) a position costs some 18 lookups with their "
-                             "keys and copying every turn into the list")),
+         _note(legal_us, 48, f"about {round(moves):,} turns a position; a fresh child looks up again the pieces its "
+                             "parent's turn came near (on a 6x6 board of king-move neighbours, about half) and "
+                             "gathers the groups of moves that are new, row by row in Python, with the garbage "
+                             f"collector visiting them ({max(legal_us - warm_us, 0):.0f} us over a warm position); "
+                             f"even when every piece is known (warm, {warm_us:.0f} us) a position costs six lookups "
+                             "and copying every turn into a new list")),
         ("elevation_legal_moves_us_cold", round(statistics.median(cold), 1), "", "us (emptied tables)"),
         ("elevation_legal_moves_us_warm", round(statistics.median(warm), 1), "", "us (seen before)"),
         ("elevation_legal_moves_us_reference", round(reference), "", "us (plain generator)"),

@@ -7,20 +7,25 @@ generated only the first time a key is met: one group per shape (a dig then a st
 leaps; the dragon's two digs; its steps), about 18 lookups a position. The state carries the masks (each side's
 squares, the squares of each height), which each turn updates, so a position is never read square by square. A new
 group takes its moves from the square's own tuples of every turn of that shape (built once a square, see
-`_turns_of`): nothing is made per move, and the garbage collector has nothing new to visit; a step then a dig is
-assembled from rows (the digs after one step), which depend on fewer squares than the group. The table is emptied
-when it grows large. `reference.py` is the plain generator this one is tested and timed against.
+`_turns_of`), picked a row at a time by itemgetters: nothing is made per move, and the garbage collector has nothing
+new to visit; a step then a dig is assembled from rows (the digs after one step), which depend on fewer squares than
+the group. In front of the groups, the piece tables remember each piece's groups by the exact heights and pieces
+around it (`_PIECE_LOOKUP`): one lookup a piece for a position seen before, and for the pieces a turn did not come
+near. Every table is emptied when it grows large. `reference.py` is the plain generator this one is tested and timed
+against.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
+from operator import itemgetter
 
 from towerworld.engine.game import TERMINAL, BadNotation, Event, EventKind, Game, IllegalMove, Option, Variant
 from towerworld.games.elevation import layout, notation
 from towerworld.games.elevation.board import (
     ACCEPT, ADJACENT, BIT, DECLINE, DIG_DIG, DIG_MOVE, DRAGON, DRAW, FISH, FISH_DIG_LEAP, FISH_LEAP_DIG, KIND_NAMES,
     LEAPS, LONE_STEP, MOVE_DIG, MOVE_MOVE, NEIGHBOUR_MASK, NEIGHBOURS, OFFER, PIECES, SAMURAI, SETUPS, SIDE_NAMES,
-    SQUARES, TERRAIN_PRESETS, UNDERMINE, distance, home_square, square_name, squares_of, turn_actions)
+    SQUARES, TERRAIN_PRESETS, UNDERMINE, distance, home_square, square_name, turn_actions)
 
 ONGOING, WIN0, WIN1, DRAWN = -1, 0, 1, 2
 ALL_SQUARES = (1 << SQUARES) - 1
@@ -155,6 +160,47 @@ class _Masks:
 _TABLE: dict = {}
 _TABLE_LIMIT = 80_000          # keys; all tables are dropped past this (3,000 random positions: 22,000 keys, 38 MB)
 _MOVE_DIG_ROWS: tuple[dict, ...] = tuple({} for _ in range(SQUARES))   # per square: rows of digs after a step
+_ROWS_LIMIT = _TABLE_LIMIT // 16    # rows a square; its rows of that shape are dropped past this
+
+
+def _subsets_of_neighbours() -> dict:
+    """Every set of squares next to one square (a mask) -> its squares, ascending. Every mask the groups and rows are
+    made from lies around one square, so this plain dict answers them all (a subscript, not a call of `squares_of`)."""
+    found: dict = {}
+    for near in NEIGHBOURS:
+        subsets: list[tuple[int, tuple[int, ...]]] = [(0, ())]
+        for q in near:                  # ascending, so each tuple stays sorted
+            subsets += [(mask | BIT[q], squares + (q,)) for mask, squares in subsets]
+        found.update(subsets)
+    return found
+
+
+_SQ = _subsets_of_neighbours()
+
+
+def _getter(squares: tuple):
+    """A function that picks the items at `squares` out of a list indexed by square, as a tuple, in C where it can."""
+    if len(squares) > 1:
+        return itemgetter(*squares)
+    if squares:
+        q = squares[0]
+        return lambda row: (row[q],)
+    return lambda row: ()
+
+
+# mask of squares around one square -> a getter of those squares: a group gathers the square's own move tuples with
+# one call per row instead of one bytecode loop per move
+_GET = {mask: _getter(squares) for mask, squares in _SQ.items()}
+
+# The same in a square's own numbering of its neighbours (0..7, ascending like the squares, so the order of moves is
+# kept): the dig-first groups work on masks of at most 8 bits, small ints that Python neither allocates nor frees,
+# and look their getters up by index. _LOCAL[s]: a mask of squares around s -> the same squares as local bits.
+_LOCAL = tuple({sum(BIT[NEIGHBOURS[s][i]] for i in range(len(NEIGHBOURS[s])) if local >> i & 1): local
+                for local in range(1 << len(NEIGHBOURS[s]))} for s in range(SQUARES))
+_LSQ = tuple(tuple(i for i in range(8) if local >> i & 1) for local in range(256))     # local mask -> its indices
+_LGET = tuple(_getter(squares) for squares in _LSQ)
+_LBIT = tuple(1 << i for i in range(8))
+_LNOT = tuple(255 ^ (1 << i) for i in range(8))       # every local bit but one, without a negative int
 NEAR2_MASK = tuple(sum(BIT[q] for q in range(SQUARES) if distance(s, q) <= 2) for s in range(SQUARES))
 
 
@@ -164,6 +210,7 @@ def clear_tables() -> None:
     _TABLE.clear()
     for rows in _MOVE_DIG_ROWS:
         rows.clear()
+    _clear_piece_tables()
 
 
 def _store(key, moves) -> tuple:
@@ -175,8 +222,8 @@ def _store(key, moves) -> tuple:
 
 def _dig_pairs(sources: int, targets: int):
     """Every dig from a source square onto a different target square, in order."""
-    tgts = squares_of(targets)
-    return [(f, t) for f in squares_of(sources) for t in tgts if t != f]
+    tgts = _SQ[targets]
+    return [(f, t) for f in _SQ[sources] for t in tgts if t != f]
 
 
 def piece_turn_groups(heights, masks: _Masks, s: int, kind: int, rules: Rules, first: bool = False) -> list:
@@ -261,7 +308,7 @@ def piece_turn_groups(heights, masks: _Masks, s: int, kind: int, rules: Rules, f
         # both steps (the second from where the first led) and the lone step: one group, keyed by every mask
         reach = near & ((empty if anywhere else empty & le[i + 2]) | (enemy & le[i - 2]))
         parts = [MOVE_MOVE, s, reach, steps]
-        for m in squares_of(steps):
+        for m in _SQ[steps]:
             hm = heights[m]
             j = hm + 3
             ocean_floor = rules.ocean and hm == 0
@@ -273,8 +320,11 @@ def piece_turn_groups(heights, masks: _Masks, s: int, kind: int, rules: Rules, f
         key = tuple(parts)
         group = table.get(key)
         if group is None:
-            group = _store(key, [(s, MOVE_MOVE, m, m2) for m, second in zip(squares_of(steps), parts[4:])
-                                 for m2 in squares_of(second)] + [(s, LONE_STEP, m) for m in squares_of(reach)])
+            by_first, lone = _turns_of(MOVE_MOVE, s)
+            moves: list = []
+            for m, second in zip(_SQ[steps], parts[4:]):
+                moves += _GET[second](by_first[m])
+            group = _store(key, moves + list(_GET[reach](lone)))
         groups.append(group)
     if rules.undermining:
         key = (UNDERMINE, s, near & enemy & terrain, targets)
@@ -288,32 +338,45 @@ def piece_turn_groups(heights, masks: _Masks, s: int, kind: int, rules: Rules, f
 def _dig_move(key):
     """Dig then step: each dig, then every step the dig leaves open, taken from the square's own move tuples."""
     _, s, sources, targets, lowered, level, raised = key
-    by_source = _turns_of(DIG_MOVE, s)
+    local = _LOCAL[s]
+    sources, targets, lowered, level, raised = (local[sources], local[targets], local[lowered], local[level],
+                                                local[raised])
+    by_source = _local_turns(DIG_MOVE, s)
+    LSQ, LGET, LBIT, LNOT = _LSQ, _LGET, _LBIT, _LNOT
+    # the targets where a tile more changes whether the piece can step there: onto any other target the steps after
+    # the dig are the same, so one getter serves them all
+    changed = targets & (level ^ raised)
     out: list = []
-    for f in squares_of(sources):
+    for f in LSQ[sources]:
         # the dig lowers f and raises t; every other neighbour keeps its height
-        bit = BIT[f]
-        after_f = (level & ~bit) | (lowered & bit)
+        after_f = (level & LNOT[f]) | (lowered & LBIT[f])
+        steps = LGET[after_f]
         by_target = by_source[f]
-        out += [by_step[m] for t in squares_of(targets & ~bit) for by_step in (by_target[t],)
-                for m in squares_of((after_f & ~BIT[t]) | (raised & BIT[t]))]
+        onto = targets & LNOT[f]
+        if changed & onto:
+            for t in LSQ[onto]:
+                out += (LGET[(after_f & LNOT[t]) | (raised & LBIT[t])] if changed & LBIT[t] else steps)(by_target[t])
+        else:
+            for t in LSQ[onto]:
+                out += steps(by_target[t])           # the steps, picked in C
     return out
 
 
 def _move_dig(s: int, steps: int, dig_from: int, vacated: int) -> list:
     """Step, then dig: one row per square stepped onto, shared by every group whose masks agree around that square."""
     rows = _MOVE_DIG_ROWS[s]
+    SQ = _SQ
     out: list = []
-    for m in squares_of(steps):
+    for m in SQ[steps]:
         after = NEIGHBOUR_MASK[m]
         row_key = (m, after & dig_from, after & vacated)
         row = rows.get(row_key)
         if row is None:
-            if len(rows) >= _TABLE_LIMIT // 16:
+            if len(rows) >= _ROWS_LIMIT:
                 rows.clear()
             by_source = _turns_of(MOVE_DIG, s)[m]
-            tgts = squares_of(row_key[2])
-            row = rows[row_key] = tuple([by_target[t] for f in squares_of(row_key[1]) for by_target in (by_source[f],)
+            tgts = SQ[row_key[2]]
+            row = rows[row_key] = tuple([by_target[t] for f in SQ[row_key[1]] for by_target in (by_source[f],)
                                          for t in tgts if t != f])
         out += row
     return out
@@ -321,8 +384,8 @@ def _move_dig(s: int, steps: int, dig_from: int, vacated: int) -> list:
 
 def _then_dig(key):
     kind, s, m, sources, targets = key
-    tgts = squares_of(targets)
-    return [(s, kind, m, f, t) for f in squares_of(sources) for t in tgts if t != f]
+    tgts = _SQ[targets]
+    return [(s, kind, m, f, t) for f in _SQ[sources] for t in tgts if t != f]
 
 
 _LEAP_CODES: dict = {}      # (heights of the start, middle and end, who is at the end, ocean) -> leap code
@@ -361,26 +424,59 @@ def _dig_dig(key):
     """The dragon's two digs, from the square's own move tuples: a square that held one tile has none left for the
     second dig; the first dig's target has one now; the second may not put the first tile straight back."""
     _, s, sources, single, targets = key
-    by_first = _turns_of(DIG_DIG, s)
-    tgts = squares_of(targets)
+    local = _LOCAL[s]
+    sources, single, targets = local[sources], local[single], local[targets]
+    by_first = _local_turns(DIG_DIG, s)
+    LSQ, LGET, LBIT, LNOT = _LSQ, _LGET, _LBIT, _LNOT
+    tgts = LSQ[targets]
+    onto = [LGET[targets & LNOT[f2]] for f2 in range(8)]      # the second dig's targets, by its source
     out: list = []
-    for f1 in squares_of(sources):
-        left = sources & ~BIT[f1] if single & BIT[f1] else sources
+    for f1 in LSQ[sources]:
+        left = sources & LNOT[f1] if single & LBIT[f1] else sources
         by_target = by_first[f1]
         for t1 in tgts:
             if t1 != f1:
                 by_source = by_target[t1]
-                out += [by_second[t2] for f2 in squares_of(left | BIT[t1]) for by_second in (by_source[f2],)
-                        for t2 in tgts if t2 != f2 and (t2 != f1 or f2 != t1)]
+                if targets & LBIT[f1]:
+                    # from the first dig's target the tile may not go straight back to f1
+                    back = LGET[targets & LNOT[f1] & LNOT[t1]]
+                    for f2 in LSQ[left | LBIT[t1]]:
+                        out += (back if f2 == t1 else onto[f2])(by_source[f2])
+                else:
+                    for f2 in LSQ[left | LBIT[t1]]:
+                        out += onto[f2](by_source[f2])      # picked in C
     return out
+
+
+_LOCAL_TURNS: dict = {}     # (shape, square) -> the square's move tuples of a dig-first shape, by local indices (kept)
+
+
+def _local_turns(shape: int, s: int) -> list:
+    """`_turns_of(shape, s)` indexed by the square's local neighbour numbers (the same tuples): the last level a
+    tuple of 8, for the getters of `_LGET`."""
+    found = _LOCAL_TURNS.get((shape, s))
+    if found is None:
+        near, by_square = NEIGHBOURS[s], _turns_of(shape, s)
+
+        def last(row) -> tuple:
+            return tuple(row[q] if row is not None else None for q in near) + (None,) * (8 - len(near))
+
+        if shape == DIG_MOVE:
+            found = [[last(by_square[f][t]) for t in near] for f in near]
+        else:
+            found = [[[last(by_square[f1][t1][f2]) if by_square[f1][t1] is not None else None for f2 in near]
+                      for t1 in near] for f1 in near]
+        _LOCAL_TURNS[(shape, s)] = found
+    return found
 
 
 _TURNS: dict = {}      # (shape, square) -> every turn of that shape on the square, by square of each action (kept)
 
 
-def _turns_of(shape: int, s: int) -> list:
+def _turns_of(shape: int, s: int) -> Any:
     """The square's turns of a shape as nested lists indexed by squares, in the order of the move's items: rows share
-    these tuples instead of making their own (fewer objects for the garbage collector to visit, less memory)."""
+    these tuples instead of making their own (fewer objects for the garbage collector to visit, less memory). For
+    MOVE_MOVE a pair: the two steps by first and second square, and the lone steps by square."""
     found = _TURNS.get((shape, s))
     if found is None:
         near = NEIGHBOURS[s]
@@ -389,6 +485,11 @@ def _turns_of(shape: int, s: int) -> list:
             for f in near:
                 found[f] = [None if t == f or t not in near else [(s, DIG_MOVE, f, t, m) if m in near else None
                                                                   for m in range(SQUARES)] for t in range(SQUARES)]
+        elif shape == MOVE_MOVE:
+            # the two steps, by first and second square; and the lone step, by square
+            found = ([None if m not in near else [(s, MOVE_MOVE, m, m2) if m2 in ADJACENT[m] else None
+                                                  for m2 in range(SQUARES)] for m in range(SQUARES)],
+                     [(s, LONE_STEP, m) if m in near else None for m in range(SQUARES)])
         elif shape == MOVE_DIG:
             for m in near:
                 after = NEIGHBOURS[m]
@@ -404,22 +505,92 @@ def _turns_of(shape: int, s: int) -> list:
     return found
 
 
+def _region(s: int, kind: int) -> tuple[int, ...]:
+    """The squares whose pieces, and whether they have terrain, a piece's turns can depend on: within two squares (a
+    step, then a dig or a second step from there), and for a fish the squares around the ends of its leaps too (a
+    leap, then a dig)."""
+    squares = {q for q in range(SQUARES) if distance(s, q) <= 2}
+    if kind == FISH:
+        for end, _ in LEAPS[s]:
+            squares |= set(NEIGHBOURS[end])
+    return tuple(sorted(squares))
+
+
+def _height_region(s: int, kind: int) -> tuple[int, ...]:
+    """The squares whose exact heights a piece's turns can depend on: its own and its neighbours' (digs, steps);
+    for a dragon also those two squares away (its second step climbs from the first), for a fish the ends of its
+    leaps. Further out only whether a square has terrain matters (a dig after a step or a leap), and so a dig two
+    squares away that leaves terrain on both squares does not change the key of a samurai or a fish."""
+    if kind == DRAGON:
+        return tuple(q for q in range(SQUARES) if distance(s, q) <= 2)
+    squares = {q for q in range(SQUARES) if distance(s, q) <= 1}
+    if kind == FISH:
+        squares |= {end for end, _ in LEAPS[s]}
+    return tuple(sorted(squares))
+
+
+# The piece tables: a piece's groups (the tuples `piece_turn_groups` gives, shared with the group table), keyed by the
+# exact heights of the squares they depend on (read by an itemgetter, in C: far cheaper than the groups' masks), and
+# the pieces and the bare squares of its region; looked up before the groups. A position seen before costs one lookup a piece; a fresh child hits for about half its pieces
+# (those its parent's turn did not come near). The value holds the groups, not one tuple of their moves: a new tuple
+# of hundreds of moves is work for the garbage collector, and memory. One dict per square, kind and rule flags
+# (ocean, samurai undermining, undermining), so the key need not say them.
+_REGION_HEIGHTS = tuple(tuple(itemgetter(*_height_region(s, kind)) for kind in range(3)) for s in range(SQUARES))
+_REGION_MASK = tuple(tuple(sum(BIT[q] for q in _region(s, kind)) for kind in range(3)) for s in range(SQUARES))
+_PIECE_TABLES: tuple[dict, ...] = tuple({} for _ in range(SQUARES * 3 * 8))
+# by (square * 3 + kind) * 8 + rule flags: what a lookup needs, in one subscript
+_PIECE_LOOKUP = tuple((_REGION_HEIGHTS[n // 24][n // 8 % 3], _REGION_MASK[n // 24][n // 8 % 3], _PIECE_TABLES[n])
+                      for n in range(SQUARES * 3 * 8))
+# keys; all are dropped past this, and with the groups (clear_tables), whose tuples they hold: about 450 bytes a key
+_PIECE_KEYS_LIMIT = 50_000
+_piece_keys = 0
+
+
+def _clear_piece_tables() -> None:
+    global _piece_keys
+    for table in _PIECE_TABLES:
+        table.clear()
+    _piece_keys = 0
+
+
 def all_turns(st: State) -> list:
     """Every complete legal turn of the player to move (decision moves only), sorted."""
+    global _piece_keys
     if st.outcome != ONGOING:
         return []
     if st.phase == 1:
         return [(DRAW, ACCEPT), (DRAW, DECLINE)]
     rules = st.rules
     out = []
-    if rules.draw_offers and not st.offered and st.used < 0:
+    used = st.used
+    if rules.draw_offers and not st.offered and used < 0:
         out.append((DRAW, OFFER))
-    heights, board, kinds, me, used = st.heights, st.board, st.kinds, st.mover, st.used
-    masks = _Masks.of(st)
+    heights, board, kinds, me = st.heights, st.board, st.kinds, st.mover
+    red, blue = st.occupied
+    own, enemy = (red, blue) if me == 0 else (blue, red)
+    bare = st.levels[0]                   # the squares without terrain
+    flags = rules.ocean + 2 * rules.samurai_undermining + 4 * rules.undermining
+    masks = None
     for s in sorted(st.pos[me * 6:me * 6 + 6]):          # by square: the moves come out sorted
-        if s >= 0 and board[s] != used:
-            for group in piece_turn_groups(heights, masks, s, kinds[board[s]], rules):
-                out += group
+        if s < 0:
+            continue
+        b = board[s]
+        if b == used:
+            continue
+        kind = kinds[b]
+        read, region, table = _PIECE_LOOKUP[(s * 3 + kind) * 8 + flags]
+        key = (read(heights), own & region, enemy & region, bare & region)
+        groups = table.get(key)
+        if groups is None:
+            if masks is None:
+                masks = _Masks.of(st)
+            groups = tuple(piece_turn_groups(heights, masks, s, kind, rules))
+            if _piece_keys >= _PIECE_KEYS_LIMIT:
+                _clear_piece_tables()
+            _piece_keys += 1
+            table[key] = groups
+        for group in groups:
+            out += group
     return out
 
 
