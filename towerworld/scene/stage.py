@@ -481,6 +481,8 @@ class Stage:
         stack, a line each from the top down, standing over the stack's top: the labels of pieces lying one on
         another never overlap (a label each, a storey apart, would). The label hangs on the lowest piece it names,
         so it moves with the stack and is hidden only when every piece it names is lifted away."""
+        if not self.show_hidden and not self.memory_tags and not self.memory_shown:
+            return          # the aid off and no label up: every move of such a table passes here
         wanted: dict[str, tuple[str, float]] = {}
         if self.show_hidden:
             stacks: dict[tuple[int, int], list[str]] = {}
@@ -808,6 +810,7 @@ class Stage:
             if e.pieces and (e.areas or e.text and e.kind == "score"):
                 showy.append(e)
         changed = frozenset(changes)    # what the phases move, the sources of carries with them
+        specials = rolled or toppled or crumbled
         # the phases are laid out straight into the timeline's events, one after another, each as long as its longest
         # step (a Seq of Pars made only to be walked once cost more than the rest of a small move's steps)
         laid: list = []
@@ -817,8 +820,11 @@ class Stage:
         for phase in phases:
             end = at
             for change in phase:
-                action = change.action
-                if action == "carry":
+                action, a, b = change.action, change.old, change.new
+                if action == "move" and not specials and a is not None and b is not None:
+                    # the usual change: a piece that moved travels in an arc (as _animate would send it)
+                    step = self._arc(change.piece, a, b, 0.45 / speed, first=(self._ensure, (change.piece, a)))
+                elif action == "carry":
                     step = self._carry(change, speed)
                 elif change.new is None or change.old is None:
                     step = self._animate(change, speed)
@@ -949,7 +955,7 @@ class Stage:
              first: tuple | None = None) -> Step:
         """Travel from `a` to `b` in an arc, turning on the way (a pyramid tips over to lie flat as it flies), and be
         placed at `b`; `turn_over`: the piece turns face up or down in flight; `first` as for `lerp`."""
-        turn = short_turn(a.heading, b.heading)
+        turn = (b.heading - a.heading + 180.0) % 360.0 - 180.0      # short_turn, inline: one per piece that moves
         tilting = abs(a.tilt - b.tilt) > 1e-6
         lift = min(60.0, 10 + math.hypot(b.x - a.x, b.y - a.y) * 0.3)
 

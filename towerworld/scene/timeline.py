@@ -19,6 +19,7 @@ from typing import Callable
 from direct.interval.Interval import Interval
 from direct.task import Task
 from direct.task.TaskManagerGlobal import taskMgr
+from panda3d.direct import CInterval
 
 _CALL, _BEGIN, _END = 0, 1, 2     # event kinds: an instant call; a lerp starts; a lerp ends (its function at 1.0)
 _WHEN = itemgetter(0)             # an event's time: (time, kind, what, argument)
@@ -196,9 +197,17 @@ class Timeline(Interval):
         Interval.privInitialize(self, t)
 
     def privInstant(self) -> None:
+        # Interval.privInstant with its calls inlined: a move jumped over (by a hurried player, or the bench) ends here
         self.next = 0
         self.running = {}
-        Interval.privInstant(self)
+        self.state = CInterval.SStarted
+        self.privStep(self.duration)
+        self.state = CInterval.SFinal
+        self.intervalDone()
+
+    def privPostEvent(self) -> None:
+        if self.setTHooks or self.pstats:       # (nothing to do otherwise, and every step and finish asks)
+            Interval.privPostEvent(self)
 
     def privStep(self, t: float) -> None:
         events, i = self.events, self.next
