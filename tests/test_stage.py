@@ -710,3 +710,21 @@ def test_the_phases_hold_every_piece_the_diff_changed_so_its_keys_are_what_a_tra
             checked += len(changes)
             old = new
     assert checked
+
+
+def test_no_piece_is_tagged_ghost_or_glass_before_a_cutaway_tags_one_and_one_tagged_is_put_right_after():
+    """Placing a piece asks its node for the cutaway's tags only once a cutaway has tagged some piece (`cut_tags`):
+    before that no node carries one; after it, a piece the cutaway left tagged is put right by the next show, the
+    cutaway gone (a piece not there when it was taken away keeps its tag until then)."""
+    from panda3d.core import NodePath
+    stage = Stage(NodePath("root"))
+    stage.show(tower())
+    stage.transition(tower(), tower(removed=True)).finish()
+    assert not stage.cut_tags
+    assert not any(n.hasTag("ghost") or n.hasTag("glass") for n in stage.nodes.values())
+    stage.show(tower())
+    stage.set_cutaway(12.7, ("pp_tile",))
+    assert stage.cut_tags and stage.nodes["tile:a2"].hasTag("ghost")
+    stage.cut = None            # as if the cutaway went without passing over this piece
+    stage.show(tower(removed=True))
+    assert not stage.nodes["tile:a2"].hasTag("ghost") and not stage.nodes["tile:a2"].isHidden()

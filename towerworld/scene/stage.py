@@ -166,6 +166,9 @@ class Stage:
         self.marks_root = self.root.attachNewNode("marks")     # the frames of targeted cells
         self.eye: tuple[float, float, float] | None = None     # the camera, for the x-ray (see_from)
         self.cut: tuple[float, tuple[str, ...]] | None = None  # the cutaway: (height, kinds) lifted away
+        # a cutaway has tagged some piece "ghost" or "glass": until one has, no node carries either, and placing a
+        # piece need not ask its node (two calls into Panda per piece a move places)
+        self.cut_tags = False
         self.xray_depth: dict[str, NodePath] = {}                # faded piece id -> its depth-only instance
         self.xray_root = self.root.attachNewNode("xray-depth")
         self.xray_root.setAttrib(ColorWriteAttrib.make(ColorWriteAttrib.COff), 1)
@@ -473,7 +476,7 @@ class Stage:
         node.clearColorScale()
         self._orient(pid, pose)
         self.poses[pid] = pose
-        if self.cut is not None or node.hasTag("ghost") or node.hasTag("glass"):
+        if self.cut is not None or self.cut_tags and (node.hasTag("ghost") or node.hasTag("glass")):
             self._ghost(pid, pose)      # (with no cutaway it only puts right what one left)
 
     def _sync_memory(self) -> None:
@@ -534,6 +537,7 @@ class Stage:
             node.setTransparency(TransparencyAttrib.MAlpha)
             node.setColorScale(1, 1, 1, 0.45)
             node.setTag("glass", "1")
+            self.cut_tags = True
             return
         if node.hasTag("glass"):
             node.clearTag("glass")
@@ -542,6 +546,7 @@ class Stage:
             # hidden, not translucent: faces seen through several glass storeys do not read
             node.hide()
             node.setTag("ghost", "1")
+            self.cut_tags = True
         elif node.hasTag("ghost"):
             node.clearTag("ghost")
             node.show()
@@ -1095,8 +1100,9 @@ class Stage:
         # only a plain piece's node is kept (as in _rename: nothing else names it, it carries no mark or label)
         if model is not None and len(self.spare_pieces) < SPARE_PIECES and not model.isEmpty() and \
                 pid not in self.targets and pid not in self.xray_depth and pid not in self.memory_tags and \
-                pid not in self.hidden and not node.hasTag("xray") and not node.hasTag("ghost") and \
-                not node.hasTag("glass") and not node.isHidden():      # (one a physical crumble hid, say)
+                pid not in self.hidden and not node.hasTag("xray") and \
+                not (self.cut_tags and (node.hasTag("ghost") or node.hasTag("glass"))) and \
+                not node.isHidden():      # (one a physical crumble hid, say)
             node.detachNode()
             self.spare_pieces.append((node, model))
         else:
