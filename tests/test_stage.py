@@ -675,3 +675,56 @@ def test_a_hidden_piece_s_node_is_not_kept_for_another():
     hidden.hide()
     stage.show(after)
     assert hidden.isEmpty() and not stage.nodes["tile:c9"].isHidden() and not stage.spare_pieces
+
+
+def test_the_phases_hold_every_piece_the_diff_changed_so_its_keys_are_what_a_transition_moves():
+    """`transition` takes the pieces it moves (which it lets out of their chunks and looks at again at its end) from
+    the diff's keys, not from the phases: that holds only while every changed piece is in a phase, or is the piece
+    a carry starts from. Checked over random play of every game (a _phases that leaves out the pieces that only fell
+    fails it)."""
+    import random
+
+    from towerworld.engine.game import OMNISCIENT
+    from towerworld.engine.match import Match
+    from towerworld.engine.registry import all_games
+    from towerworld.scene.stage import _changes, _phases
+
+    def moved(phases):
+        return {c.piece for phase in phases for c in phase} | \
+            {c.source for phase in phases for c in phase if c.source is not None}
+    checked = 0
+    for name, game in sorted(all_games().items()):
+        match, rng = Match(game, seed=9), random.Random(9)
+        old = game.layout(match.state, OMNISCIENT)
+        for _ in range(30):
+            if match.over:
+                break
+            if match.current_player < 0:
+                events = match.play_chance(save=False)
+            else:
+                moves = game.legal_moves(match.state)
+                events = match.apply(moves[rng.randrange(len(moves))], save=False)
+            new = game.layout(match.state, OMNISCIENT)
+            changes = _changes(old, new)
+            assert moved(_phases(changes, events)) == set(changes), name
+            checked += len(changes)
+            old = new
+    assert checked
+
+
+def test_no_piece_is_tagged_ghost_or_glass_before_a_cutaway_tags_one_and_one_tagged_is_put_right_after():
+    """Placing a piece asks its node for the cutaway's tags only once a cutaway has tagged some piece (`cut_tags`):
+    before that no node carries one; after it, a piece the cutaway left tagged is put right by the next show, the
+    cutaway gone (a piece not there when it was taken away keeps its tag until then)."""
+    from panda3d.core import NodePath
+    stage = Stage(NodePath("root"))
+    stage.show(tower())
+    stage.transition(tower(), tower(removed=True)).finish()
+    assert not stage.cut_tags
+    assert not any(n.hasTag("ghost") or n.hasTag("glass") for n in stage.nodes.values())
+    stage.show(tower())
+    stage.set_cutaway(12.7, ("pp_tile",))
+    assert stage.cut_tags and stage.nodes["tile:a2"].hasTag("ghost")
+    stage.cut = None            # as if the cutaway went without passing over this piece
+    stage.show(tower(removed=True))
+    assert not stage.nodes["tile:a2"].hasTag("ghost") and not stage.nodes["tile:a2"].isHidden()

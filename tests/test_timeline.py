@@ -128,3 +128,34 @@ def test_a_lerp_with_first_and_then_keeps_the_order_of_a_call_a_lerp_and_a_call_
     fused.finish()
     assert log[4:] == [("x", 1.0), ("place",), ("y", 1.0), ("after",)]
     assert fused.getDuration() == 0.5
+
+
+def test_events_laid_out_by_their_caller_play_as_the_steps_composed_would():
+    """Timeline.laid_out plays the events a caller laid out with the steps' emit and call_at (the stage lays out a
+    move's phases so) as Timeline plays the same steps composed in a seq of pars: the same calls in the same order,
+    the same length; events at one moment keep the order they were laid out in."""
+    from towerworld.scene.timeline import call_at
+
+    def steps(note):
+        return (lerp(lambda t: note("x", round(t, 2)), 0.5, first=(note, ("ensure x",)), then=(note, ("place x",))),
+                lerp(lambda t: note("y", round(t, 2)), 0.5, first=(note, ("ensure y",)), then=(note, ("place y",))),
+                lerp(lambda t: note("z", round(t, 2)), 0.3))
+    composed_log, note = recorder()
+    x, y, z = steps(note)
+    composed = Timeline(seq(call(note, "start"), par(x, y), z, call(note, "end")))
+    laid_log, note = recorder()
+    x, y, z = steps(note)
+    events: list = []
+    call_at(events, 0.0, note, "start")
+    end = max(x.emit(0.0, events), y.emit(0.0, events))
+    end = z.emit(end, events)
+    call_at(events, end, note, "end")
+    laid = Timeline.laid_out(events, end)
+    assert laid.getDuration() == composed.getDuration() == 0.8
+    for ival in (composed, laid):
+        ival.setT(0.25)
+        ival.setT(0.6)
+        ival.finish()
+    assert laid_log == composed_log
+    assert composed_log[:4] == [("start",), ("ensure x",), ("ensure y",), ("x", 0.5)]
+    assert composed_log[-2:] == [("z", 1.0), ("end",)]

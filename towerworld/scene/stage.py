@@ -24,7 +24,7 @@ from towerworld.scene import components, marks, xray
 from towerworld.scene.camera import LABEL_EM
 from towerworld.scene.components.shapes import box, shared_text, text
 from towerworld.scene.setup import SHADOW_MASK
-from towerworld.scene.timeline import Step, Timeline, call, lerp, par, seq, wait
+from towerworld.scene.timeline import Step, Timeline, call, call_at, lerp, par, seq, wait
 
 CRUMBLE_EVENTS = {"remove", "disintegrate", "destroy"}   # named pieces crumble where they stood, then go aside
 HIGHLIGHT_TARGET = (0.2, 0.9, 0.35, 0.45)
@@ -67,13 +67,15 @@ def _classify(pid: str, a: Pose | None, b: Pose | None) -> str | None:
         return "arrive"
     if b is None:
         return "leave"
-    if a is b or a == b:
+    if a is b:
         return None
     same_place = abs(a.x - b.x) < 1e-6 and abs(a.y - b.y) < 1e-6
     if a.face_up != b.face_up:
         return "flip"
     if same_place and abs(a.heading - b.heading) < 1e-6 and abs(a.z - b.z) < 1e-6:
-        return "restyle"
+        # only a pose in the same place may equal the old one: its fields are compared only here (a moved piece's
+        # would all be compared to find the place differs, which the lines above tell in a few)
+        return None if a == b else "restyle"
     if same_place and b.z < a.z and abs(a.heading - b.heading) < 1e-6:
         return "fall"
     return "move"
@@ -81,21 +83,32 @@ def _classify(pid: str, a: Pose | None, b: Pose | None) -> str | None:
 
 def plan(old: Layout | None, new: Layout, events: list[Event] = ()) -> list[list[Change]]:
     """Phases of changes: the pieces named by each event in event order, then everything else together."""
+    return _phases(_changes(old, new), events)
+
+
+def _changes(old: Layout | None, new: Layout) -> dict[str, Change]:
+    """Every piece that differs between two layouts, in the order of `old`, then those that arrived."""
     old_pieces = old.pieces if old else {}
     new_pieces = new.pieces
     changes: dict[str, Change] = {}
     get = new_pieces.get
+    leaving = 0
     # a piece whose pose object the new layout kept (shared_pose) is passed over by identity, its fields uncompared
     for pid in [pid for pid, a in old_pieces.items() if get(pid) is not a]:
         a, b = old_pieces[pid], get(pid)
         action = _classify(pid, a, b)
         if action:
             changes[pid] = Change(pid, action, a, b)
-    leaving = sum(1 for c in changes.values() if c.action == "leave")
+            if b is None:
+                leaving += 1
     if len(old_pieces) - leaving < len(new_pieces):        # some arrived
-        for pid, b in new_pieces.items():
-            if pid not in old_pieces:
-                changes[pid] = Change(pid, "arrive", None, b)
+        for pid in [pid for pid in new_pieces if pid not in old_pieces]:
+            changes[pid] = Change(pid, "arrive", None, new_pieces[pid])
+    return changes
+
+
+def _phases(changes: dict[str, Change], events: list[Event]) -> list[list[Change]]:
+    """`changes` in phases (see plan); every piece changed is in one, or is the source of a carry in one."""
     if not changes:
         return []
     phases: list[list[Change]] = []
@@ -153,6 +166,9 @@ class Stage:
         self.marks_root = self.root.attachNewNode("marks")     # the frames of targeted cells
         self.eye: tuple[float, float, float] | None = None     # the camera, for the x-ray (see_from)
         self.cut: tuple[float, tuple[str, ...]] | None = None  # the cutaway: (height, kinds) lifted away
+        # a cutaway has tagged some piece "ghost" or "glass": until one has, no node carries either, and placing a
+        # piece need not ask its node (two calls into Panda per piece a move places)
+        self.cut_tags = False
         self.xray_depth: dict[str, NodePath] = {}                # faded piece id -> its depth-only instance
         self.xray_root = self.root.attachNewNode("xray-depth")
         self.xray_root.setAttrib(ColorWriteAttrib.make(ColorWriteAttrib.COff), 1)
@@ -389,7 +405,7 @@ class Stage:
         root = self.chunks_root
         return root if root is not None and not root.isHidden() else None
 
-    def uncombine(self, pieces: set[str] | None = None) -> None:
+    def uncombine(self, pieces: set[str] | frozenset[str] | None = None) -> None:
         """Pieces draw themselves (for an animation): every piece, or with `pieces`, those of the chunks holding any
         of them (the other chunks go on drawing the pieces that stay put). Hidden chunks wait for `combine`."""
         if pieces is not None:
@@ -460,7 +476,7 @@ class Stage:
         node.clearColorScale()
         self._orient(pid, pose)
         self.poses[pid] = pose
-        if self.cut is not None or node.hasTag("ghost") or node.hasTag("glass"):
+        if self.cut is not None or self.cut_tags and (node.hasTag("ghost") or node.hasTag("glass")):
             self._ghost(pid, pose)      # (with no cutaway it only puts right what one left)
 
     def _sync_memory(self) -> None:
@@ -468,6 +484,8 @@ class Stage:
         stack, a line each from the top down, standing over the stack's top: the labels of pieces lying one on
         another never overlap (a label each, a storey apart, would). The label hangs on the lowest piece it names,
         so it moves with the stack and is hidden only when every piece it names is lifted away."""
+        if not self.show_hidden and not self.memory_tags and not self.memory_shown:
+            return          # the aid off and no label up: every move of such a table passes here
         wanted: dict[str, tuple[str, float]] = {}
         if self.show_hidden:
             stacks: dict[tuple[int, int], list[str]] = {}
@@ -519,6 +537,7 @@ class Stage:
             node.setTransparency(TransparencyAttrib.MAlpha)
             node.setColorScale(1, 1, 1, 0.45)
             node.setTag("glass", "1")
+            self.cut_tags = True
             return
         if node.hasTag("glass"):
             node.clearTag("glass")
@@ -527,6 +546,7 @@ class Stage:
             # hidden, not translucent: faces seen through several glass storeys do not read
             node.hide()
             node.setTag("ghost", "1")
+            self.cut_tags = True
         elif node.hasTag("ghost"):
             node.clearTag("ghost")
             node.show()
@@ -571,20 +591,25 @@ class Stage:
                     self._unlight_cell(node)
             return
         targets = self.targets
+        own, shapes = self.cells, self.cell_shapes       # (their keys are the same)
+        get = shapes.get
+        # the cells that came or changed, in the layout's order: a cell the layout kept (shared_cell) is passed over by
+        # identity, in one comprehension (a move that raises two cells pays for two, and for one pass over the rest)
+        changed = [cid for cid, cell in cells.items() if get(cid) is not cell]
         # the nodes of cells gone go first to cells that came (a cell moving up a storey changes its id), as they
-        # stand: attached, and unlit unless they were targets; only those left over are detached
+        # stand: attached, and unlit unless they were targets; only those left over are detached. Looked for only
+        # when some went: the cells that came number fewer than the stage's that are not in the layout
         gone: list[tuple[NodePath, Cell | None]] = []
-        for cid in [c for c in self.cells if c not in cells]:
-            node = self.cells.pop(cid)
-            if cid in targets:
-                self._unlight_cell(node)
-            gone.append((node, self.cell_shapes.pop(cid, None)))
-        shapes = self.cell_shapes
-        for cid, cell in cells.items():
-            shape = shapes.get(cid)
-            if shape is cell:        # a layout's shared_cell: unchanged, uncompared
-                continue
-            node = self.cells.get(cid)
+        if len(own) > len(cells) - sum(1 for cid in changed if cid not in own):
+            for cid in [c for c in own if c not in cells]:
+                node = own.pop(cid)
+                if cid in targets:
+                    self._unlight_cell(node)
+                gone.append((node, shapes.pop(cid, None)))
+        for cid in changed:
+            cell = cells[cid]
+            shape = get(cid)
+            node = own.get(cid)
             if node is None:
                 if gone:
                     node, shape = gone.pop()
@@ -601,7 +626,7 @@ class Stage:
                     self._unlight_cell(node)
                 node.setTag("cell", cid)
                 node.setPythonTag("cell", cid)
-                self.cells[cid] = node
+                own[cid] = node
             elif shape == cell:
                 continue
             if shape is not None and shape.w == cell.w and shape.d == cell.d:
@@ -770,7 +795,8 @@ class Stage:
             if crumble is not None:
                 return Sequence(Func(self.uncombine), crumble, Func(self.show, new), name="stage-transition")
         shown = self.layout if old is None or old is self.layout else None   # the stage shows where this starts
-        phases = plan(old if old is not None else self.layout, new, events)
+        changes = _changes(old if old is not None else self.layout, new)
+        phases = _phases(changes, events)
         old_pieces = (old if old is not None else self.layout or Layout()).pieces
         rolled, toppled, crumbled = set(), set(), set()
         named_areas = False          # events with areas light them up with their phase, or walk after
@@ -788,44 +814,58 @@ class Stage:
                 named_areas = True
             if e.pieces and (e.areas or e.text and e.kind == "score"):
                 showy.append(e)
-        changed = {c.piece for phase in phases for c in phase}
-        changed.update(c.source for phase in phases for c in phase if c.source is not None)
-        steps = seq(call(self.uncombine, changed))
+        changed = frozenset(changes)    # what the phases move, the sources of carries with them
+        specials = rolled or toppled or crumbled
+        # the phases are laid out straight into the timeline's events, one after another, each as long as its longest
+        # step (a Seq of Pars made only to be walked once cost more than the rest of a small move's steps)
+        laid: list = []
+        call_at(laid, 0.0, self.uncombine, changed)
+        at = 0.0
         lit: list[Event] = []      # events whose areas light up with their own phase (the rest walk after)
         for phase in phases:
-            together = par()
+            end = at
             for change in phase:
-                if change.new is None or change.old is None:
-                    together.append(self._carry(change, speed) if change.action == "carry" else
-                                    self._animate(change, speed))
-                elif change.action == "carry":
-                    together.append(self._carry(change, speed))
+                action, a, b = change.action, change.old, change.new
+                if action == "move" and not specials and a is not None and b is not None:
+                    # the usual change: a piece that moved travels in an arc (as _animate would send it)
+                    step = self._arc(change.piece, a, b, 0.45 / speed, first=(self._ensure, (change.piece, a)))
+                elif action == "carry":
+                    step = self._carry(change, speed)
+                elif change.new is None or change.old is None:
+                    step = self._animate(change, speed)
                 elif change.piece in toppled:
-                    together.append(self._topple(change, speed))
+                    step = self._topple(change, speed)
                 elif change.piece in rolled:
-                    together.append(self._tumble(change, speed))
+                    step = self._tumble(change, speed)
                 elif change.piece in crumbled:
-                    together.append(self._crumble_away(change, speed))
+                    step = self._crumble_away(change, speed)
                 else:
-                    together.append(self._animate(change, speed))
-            steps.append(together)
-            if not showy:
-                continue
-            in_phase = {c.piece for c in phase}
-            for event in showy:        # a score floats up from the first piece it names, as that piece moves
-                if not event.pieces or event.pieces[0] not in in_phase:
-                    continue
-                if event.kind == "score" and event.text and old_pieces.get(event.pieces[0]) is not None:
-                    together.append(self._float_text(event.text, old_pieces[event.pieces[0]], speed))
-                if event.areas:
-                    together.append(self._light_up(event.areas, new, speed))
-                    lit.append(event)
+                    step = self._animate(change, speed)
+                stop = step.emit(at, laid)
+                if stop > end:
+                    end = stop
+            if showy:
+                in_phase = {c.piece for c in phase}
+                for event in showy:        # a score floats up from the first piece it names, as that piece moves
+                    if not event.pieces or event.pieces[0] not in in_phase:
+                        continue
+                    extra = []
+                    if event.kind == "score" and event.text and old_pieces.get(event.pieces[0]) is not None:
+                        extra.append(self._float_text(event.text, old_pieces[event.pieces[0]], speed))
+                    if event.areas:
+                        extra.append(self._light_up(event.areas, new, speed))
+                        lit.append(event)
+                    for step in extra:
+                        stop = step.emit(at, laid)
+                        if stop > end:
+                            end = stop
+            at = end
         if named_areas:
             walk = [e for e in events if e.areas and not any(e is done for done in lit)]
             if walk:
-                steps.append(self._scoring_walk(walk, new, speed))
-        steps.append(call(self._show_changes, new, shown, frozenset(changed)))
-        return Timeline(steps, "stage-transition")
+                at = self._scoring_walk(walk, new, speed).emit(at, laid)
+        call_at(laid, at, self._show_changes, new, shown, changed)
+        return Timeline.laid_out(laid, at, "stage-transition")
 
     def _light_up(self, areas: tuple[tuple[str, str], ...], layout: Layout, speed: float,
                   duration: float = 1.4) -> Step:
@@ -914,33 +954,30 @@ class Stage:
             steps += [lerp(turn, d), call(self._place, pid, b)]
             return seq(*steps)
 
-        return self._arc(pid, a, b, d, first=(self._ensure, (pid, a)), then=(self._place, (pid, b)))
+        return self._arc(pid, a, b, d, first=(self._ensure, (pid, a)))
 
     def _arc(self, pid: str, a: Pose, b: Pose, duration: float, turn_over: bool = False,
-             first: tuple | None = None, then: tuple | None = None) -> Step:
-        """Travel from `a` to `b` in an arc, turning on the way (a pyramid tips over to lie flat as it flies);
-        `turn_over`: the piece turns face up or down in flight; `first` and `then` as for `lerp`."""
-        turn = short_turn(a.heading, b.heading)
+             first: tuple | None = None) -> Step:
+        """Travel from `a` to `b` in an arc, turning on the way (a pyramid tips over to lie flat as it flies), and be
+        placed at `b`; `turn_over`: the piece turns face up or down in flight; `first` as for `lerp`."""
+        turn = (b.heading - a.heading + 180.0) % 360.0 - 180.0      # short_turn, inline: one per piece that moves
         tilting = abs(a.tilt - b.tilt) > 1e-6
         lift = min(60.0, 10 + math.hypot(b.x - a.x, b.y - a.y) * 0.3)
-        placed = then is not None and then[0] == self._place and then[1] == (pid, b)
 
         def arc(t, pid=pid, a=a, b=b, turn=turn):
-            if placed and t >= 1.0:
+            if t >= 1.0:
                 return      # landed: the place that ends the step, in the same frame, lays it exactly as `b`
             node = self.nodes[pid]
             s = t * t * (3 - 2 * t)
             node.setPos(a.x + (b.x - a.x) * s, a.y + (b.y - a.y) * s,
                         a.z + (b.z - a.z) * s + lift * math.sin(math.pi * t))
             node.setH(a.heading + turn * s)
-            if (tilting or turn_over) and t >= 1.0:
-                self._orient(pid, b)        # landed: exactly as `b` lies, which the place that follows keeps
-            elif tilting or turn_over:
+            if tilting or turn_over:
                 flip = None
                 if turn_over:
                     flip = s if b.face_up is False else 1 - s
                 self._orient(pid, b if t >= 0.5 else a, flip=flip, tilt=a.tilt + (b.tilt - a.tilt) * s)
-        return lerp(arc, duration, first, then)
+        return lerp(arc, duration, first, (self._place, (pid, b)))
 
     def _carry(self, ch: Change, speed: float) -> Step:
         """The piece that left reappears as the one that arrives: it starts where the old one lay, with the old one's
@@ -959,8 +996,7 @@ class Stage:
                 self._place(pid, a)
                 if a.look != b.look:
                     self._restyle_keep(pid, b)
-        return self._arc(pid, a, b, d, turn_over=a.face_up != b.face_up, first=(start, ()),
-                         then=(self._place, (pid, b)))
+        return self._arc(pid, a, b, d, turn_over=a.face_up != b.face_up, first=(start, ()))
 
     def _topple(self, ch: Change, speed: float) -> Step:
         """The last piece of a destroyed stack tips over about an edge of its base where it stood, then travels on to
@@ -982,7 +1018,7 @@ class Stage:
         tipped = replace(a, tilt=fall_to)
         return seq(call(self._ensure, pid, a), lerp(tip, 0.5 / speed),
                    self._arc(pid, replace(tipped, x=a.x + math.sin(rad) * half, y=a.y - math.cos(rad) * half),
-                             b, 0.45 / speed, then=(self._place, (pid, b))))
+                             b, 0.45 / speed))
 
     def _crumble_away(self, ch: Change, speed: float) -> Step:
         """A piece destroyed in place: it shakes, shrinks and fades where it stood, then drops onto its discard spot."""
@@ -1064,8 +1100,9 @@ class Stage:
         # only a plain piece's node is kept (as in _rename: nothing else names it, it carries no mark or label)
         if model is not None and len(self.spare_pieces) < SPARE_PIECES and not model.isEmpty() and \
                 pid not in self.targets and pid not in self.xray_depth and pid not in self.memory_tags and \
-                pid not in self.hidden and not node.hasTag("xray") and not node.hasTag("ghost") and \
-                not node.hasTag("glass") and not node.isHidden():      # (one a physical crumble hid, say)
+                pid not in self.hidden and not node.hasTag("xray") and \
+                not (self.cut_tags and (node.hasTag("ghost") or node.hasTag("glass"))) and \
+                not node.isHidden():      # (one a physical crumble hid, say)
             node.detachNode()
             self.spare_pieces.append((node, model))
         else:

@@ -13,13 +13,16 @@ starting or ending one only touches a dict.
 """
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Callable
 
 from direct.interval.Interval import Interval
 from direct.task import Task
 from direct.task.TaskManagerGlobal import taskMgr
+from panda3d.direct import CInterval
 
 _CALL, _BEGIN, _END = 0, 1, 2     # event kinds: an instant call; a lerp starts; a lerp ends (its function at 1.0)
+_WHEN = itemgetter(0)             # an event's time: (time, kind, what, argument)
 
 
 class Step:
@@ -28,7 +31,7 @@ class Step:
     __slots__ = ("seconds",)
 
     def __init__(self, seconds: float = 0.0):
-        self.seconds = max(seconds, 0.0)
+        self.seconds = seconds if seconds > 0 else 0.0
 
     def length(self) -> float:
         return self.seconds
@@ -41,11 +44,11 @@ class _Call(Step):
     __slots__ = ("fn", "args")
 
     def __init__(self, fn: Callable, args: tuple):
-        Step.__init__(self)
+        self.seconds = 0.0
         self.fn, self.args = fn, args
 
     def emit(self, start: float, events: list) -> float:
-        events.append((start, len(events), _CALL, self.fn, self.args))
+        events.append((start, _CALL, self.fn, self.args))
         return start
 
 
@@ -58,13 +61,11 @@ class _Lerp(Step):
         self.fn, self.first, self.then = fn, first, then
 
     def emit(self, start: float, events: list) -> float:
+        # `first` happens with the lerp's start and `then` with its end (see Timeline.privStep): two events, not four
+        # (a move on a full board makes a lerp per piece it moves, and its events are sorted)
         end = start + self.seconds
-        if self.first is not None:
-            events.append((start, len(events), _CALL, *self.first))
-        events.append((start, len(events), _BEGIN, self, start))
-        events.append((end, len(events), _END, self, start))
-        if self.then is not None:
-            events.append((end, len(events), _CALL, *self.then))
+        events.append((start, _BEGIN, self, start))
+        events.append((end, _END, self, start))
         return end
 
 
@@ -73,7 +74,7 @@ class Seq(Step):
     __slots__ = ("steps",)
 
     def __init__(self, *steps: Step):
-        Step.__init__(self)
+        self.seconds = 0.0
         self.steps = list(steps)
 
     def append(self, step: Step) -> None:
@@ -122,6 +123,11 @@ def wait(duration: float) -> Step:
     return Step(duration)
 
 
+def call_at(events: list, at: float, fn: Callable, *args) -> None:
+    """Lay out a call of `fn(*args)` at `at` seconds among `events` (see Timeline.laid_out), as `call` would."""
+    events.append((at, _CALL, fn, args))
+
+
 seq = Seq
 par = Par
 
@@ -152,8 +158,20 @@ class Timeline(Interval):
     def __init__(self, root: Step, name: str = "timeline"):
         events: list = []
         length = root.emit(0.0, events)
-        events.sort()           # by time, then by the order composed (the second field is unique: no further field
-        self.events = events    # is ever compared)
+        self._lay(events, length, name)
+
+    @classmethod
+    def laid_out(cls, events: list, length: float, name: str = "timeline") -> "Timeline":
+        """The timeline of `events` its caller laid out itself, `length` seconds long, with steps' `emit` and with
+        `call_at`: a composition of steps made only to be walked once costs its objects and its walk (the stage lays
+        out a move's phases so, one after another)."""
+        timeline = cls.__new__(cls)
+        timeline._lay(events, length, name)
+        return timeline
+
+    def _lay(self, events: list, length: float, name: str) -> None:
+        events.sort(key=_WHEN)      # by time: a stable sort keeps events at one moment in the order composed
+        self.events = events
         self.next = 0                      # the first event not yet happened
         self.running: dict[_Lerp, float] = {}   # lerps under way -> when each started
         Interval.__init__(self, name, length, openEnded=1)
@@ -179,23 +197,41 @@ class Timeline(Interval):
         Interval.privInitialize(self, t)
 
     def privInstant(self) -> None:
+        # Interval.privInstant with its calls inlined: a move jumped over (by a hurried player, or the bench) ends here
         self.next = 0
         self.running = {}
-        Interval.privInstant(self)
+        self.state = CInterval.SStarted
+        self.privStep(self.duration)
+        self.state = CInterval.SFinal
+        self.intervalDone()
+
+    def privPostEvent(self) -> None:
+        if self.setTHooks or self.pstats:       # (nothing to do otherwise, and every step and finish asks)
+            Interval.privPostEvent(self)
 
     def privStep(self, t: float) -> None:
         events, i = self.events, self.next
-        while i < len(events) and events[i][0] <= t:
-            _at, _order, kind, what, arg = events[i]
+        count = len(events)
+        while i < count:
+            at, kind, what, arg = events[i]
+            if at > t:
+                break
             i += 1
             self.next = i          # a call may finish this very timeline (a hand-off): it must not run twice
             if kind == _CALL:
                 what(*arg)
             elif kind == _BEGIN:
+                first = what.first
+                if first is not None:
+                    first[0](*first[1])
                 self.running[what] = arg
             else:
                 self.running.pop(what, None)
                 what.fn(1.0)
-        for step, began in list(self.running.items()):
-            step.fn(min(1.0, (t - began) / step.seconds) if step.seconds > 0 else 1.0)
+                then = what.then
+                if then is not None:
+                    then[0](*then[1])
+        if self.running:
+            for step, began in list(self.running.items()):
+                step.fn(min(1.0, (t - began) / step.seconds) if step.seconds > 0 else 1.0)
         Interval.privStep(self, t)
