@@ -228,6 +228,32 @@ def _drain(heights, board, attackers, e: int) -> float:
     return near + 0.5 * supply + DRAIN_FINISH
 
 
+HUNT_THREAT = 3.0           # _hunt: a hunted piece threatened (it may still step away)
+HUNT_GATHER = 1.0           # _hunt_cost: a step an own piece is from within two squares of its nearest hunted piece
+HUNT_SUPPLY = 1.0           # _hunt_cost: a tile on a free square beside a hunted piece
+HUNT_SAFE = 1.0             # _hunt_cost: a square a hunted piece can step to out of reach
+HUNT_HEIGHT = 0.5           # _hunt_cost: a level of a hunted piece
+
+
+def _hunt_cost(heights, board, mine, targets) -> float:
+    """How far the hunt is from taking the hunted pieces (`targets`, the other side's last ones), lower is better:
+    the tiles on the free squares beside them, which keep a perched piece up; how far each own piece is from within
+    two squares of its nearest target; the targets' safe squares to step to; and their height."""
+    cost = 0.0
+    for e in targets:
+        supply = 0
+        for q in NEIGHBOURS[e]:
+            if board[q] < 0:
+                supply += heights[q]
+        cost += HUNT_SUPPLY * supply + HUNT_HEIGHT * heights[e]
+    for a in mine:
+        d = min(DIST1[e][a] for e in targets)
+        if d > 1:
+            cost += HUNT_GATHER * (d - 1)
+    cost += HUNT_SAFE * _safe_squares(heights, board, targets, mine)
+    return cost
+
+
 def _hunter_top(heights, hunters) -> list:
     """Per square, the height of the highest hunter beside it (-1 where none): a piece stepping there is in reach of
     a capture when that is two or more above the square."""
@@ -863,6 +889,8 @@ class ElevationMCTS:
         if plan is not None and not (self._playing_on and self._allows_repetition(
                 state, plan, {k for k, n in Counter(state.history).items() if n >= 2})):
             return plan
+        if self._hunting(state):
+            return self._hunt(state, turns)
         # the prior: the best-ranked positions (and every capture) get the search's time
         root.moves = [m for m, _ in root.moves[:self.root_width]] + [
             m for m, _ in root.moves[self.root_width:] if _captures(state.board, m, me)]
@@ -875,6 +903,48 @@ class ElevationMCTS:
         ranked = sorted(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].value / max(kv[1].visits, 1)),
                         reverse=True)
         return self._pick(state, [m for m, _ in ranked], [m for m, _ in ordered], deadline)
+
+    HUNT_LEFT = 2           # the other side's pieces at most, for the hunt (see _hunt)
+
+    def _hunting(self, state: State) -> bool:
+        """Whether the hunt plays this turn: the other side has HUNT_LEFT pieces or fewer, and this side two more."""
+        if state.rules.two_pieces:
+            return False
+        me = state.mover
+        mine = sum(1 for b in state.board if b >= 0 and b // 6 == me)
+        theirs = sum(1 for b in state.board if b >= 0 and b // 6 != me)
+        return 0 < theirs <= self.HUNT_LEFT and mine >= theirs + 2
+
+    def _hunt(self, state: State, turns: list):
+        """The endgame against the other side's last pieces: one ply over every distinct turn, on what takes a
+        perched piece. Its own digs only move the tiles beside it around, so each tile dug off that ring and put
+        beyond is gone for good, and with none left it must step down into the pit; so: the tiles on the free
+        squares beside each hunted piece (fewest), every own piece within two squares of its nearest hunted piece
+        (where it can dig the ring and is out of a single step's reach), the hunted pieces' safe squares (fewest),
+        their height, and threats on them; never a piece left to be taken, and never back to an earlier position."""
+        me, enemy = state.mover, 1 - state.mover
+        kinds, rules = state.kinds, state.rules
+        best, best_value = None, -math.inf
+        seen = set()
+        for m in turns:
+            h, b, _ = successor(state.heights, state.board, m)
+            if (h, b) in seen:
+                continue
+            seen.add((h, b))
+            targets = [q for q in range(SQUARES) if b[q] >= 0 and b[q] // 6 == enemy]
+            if not targets:
+                return m                                    # the last piece taken
+            mine = [q for q in range(SQUARES) if b[q] >= 0 and b[q] // 6 == me]
+            value = _taken_value(state.board, kinds, m, me) - _best_take(h, b, kinds, enemy, rules)
+            value -= _hunt_cost(h, b, mine, targets)
+            if threats(h, b, kinds, me, rules):
+                value += HUNT_THREAT
+            if position_key(h, b, kinds, enemy, -1) in state.history:
+                value -= 1000.0
+            value += self.rng.random() * 1e-3
+            if value > best_value:
+                best, best_value = m, value
+        return best
 
     def _pick(self, state: State, visited: list, ordered: list, deadline: float = math.inf):
         """The turn to play: the best-visited one that leaves the other side neither a third repetition (unless this
