@@ -434,3 +434,16 @@ def test_the_capturing_turns_remembered_per_group_are_those_that_land_on_an_enem
             if st.outcome != ONGOING:
                 break
     assert checked > 1000 and captures > 50
+
+
+def test_the_search_sees_a_fish_leap_over_a_middle_square_it_lowers_first():
+    """"Dig, then move TWO squares - but only diagonally" and the ruling "each step obeys the climb rule": a Red fish
+    on c3 at 5 cannot climb onto d2 at 7, but it can first dig d2 down to 6 and then leap over it onto Blue's dragon
+    on e1 at 2 (four below d2). The search's threats see that; the plain heuristic (greedy's) keeps its old
+    approximation, which only raises the middle square."""
+    st = G.position({"c3": "fish:0:c", "e1": "dragon:1:b", "a6": "samurai:1:a"},
+                    heights={"c3": 5, "d2": 7, "e1": 2}, mover=0)
+    capture = [m for m in G.legal_moves(st) if m[0] >= 0 and _taken_value(st.board, st.kinds, m, 0)]
+    assert capture, "the rules allow the leap"
+    assert sq("e1") in threats(st.heights, st.board, st.kinds, 0, st.rules)
+    assert sq("e1") not in threats(st.heights, st.board, st.kinds, 0, st.rules, lowered=False)

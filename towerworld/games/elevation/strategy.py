@@ -60,9 +60,12 @@ NEAREST_CAP = 12.0                  # the nearest target's distance that the sid
 
 # ---- evaluation ------------------------------------------------------------------------------------------------------
 
-def threats(heights, board, kinds, side: int, rules) -> dict:
+def threats(heights, board, kinds, side: int, rules, lowered: bool = True) -> dict:
     """{enemy square: True} for enemy pieces that `side` could capture in its next turn (close approximation: single
-    steps from two or more above, the dragon's two steps, the fish's leap over a middle square raised by a dig)."""
+    steps from two or more above, the dragon's two steps, the fish's leap over a middle square raised by a dig, and,
+    with `lowered`, over one lowered by a dig: "A dig before the move may raise or lower the middle square". The
+    plain heuristic, greedy's, leaves the lowered middle out, as it always has: greedy stays the opponent the ladders
+    measured)."""
     out: dict = {}
     enemy = 1 - side
     samurai_digs = rules.samurai_undermining
@@ -103,7 +106,8 @@ def threats(heights, board, kinds, side: int, rules) -> dict:
                 if v < 0 or v // 6 != enemy or board[mid] >= 0:
                     continue
                 hm = heights[mid]
-                if (hm - hs <= 1 and hm - heights[e] >= 2) or (hm - hs <= 0 and hm + 1 - heights[e] >= 2):
+                if ((hm - hs <= 1 and hm - heights[e] >= 2) or (hm - hs <= 0 and hm + 1 - heights[e] >= 2)
+                        or (lowered and hm - hs == 2 and hm - 1 - heights[e] >= 2)):
                     out[e] = True
     return out
 
@@ -329,8 +333,8 @@ def static_eval(heights, board, kinds, player: int, to_move: int, rules, hunting
     if not mine:
         return -WIN
     score = material
-    my_threats = threats(heights, board, kinds, player, rules)
-    their_threats = threats(heights, board, kinds, 1 - player, rules)
+    my_threats = threats(heights, board, kinds, player, rules, hunting)
+    their_threats = threats(heights, board, kinds, 1 - player, rules, hunting)
 
     my_top, their_top = _hunter_top(heights, mine), _hunter_top(heights, theirs)
     shares = ESCAPE_SHARE if hunting else PLAIN_ESCAPE_SHARE
