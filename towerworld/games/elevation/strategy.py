@@ -233,6 +233,7 @@ def _drain(heights, board, attackers, e: int) -> float:
 
 
 HUNT_THREAT = 3.0           # _hunt: a hunted piece threatened (it may still step away)
+HUNT_CHECKS = 12            # _hunt: the best turns checked for a loss the other side forces
 HUNT_GATHER = 1.0           # _hunt_cost: a step an own piece is from within two squares of its nearest hunted piece
 HUNT_SUPPLY = 1.0           # _hunt_cost: a tile on a free square beside a hunted piece
 HUNT_SAFE = 1.0             # _hunt_cost: a square a hunted piece can step to out of reach
@@ -928,7 +929,7 @@ class ElevationMCTS:
         their height, and threats on them; never a piece left to be taken, and never back to an earlier position."""
         me, enemy = state.mover, 1 - state.mover
         kinds, rules = state.kinds, state.rules
-        best, best_value = None, -math.inf
+        ranked = []
         seen = set()
         for m in turns:
             h, b, _ = successor(state.heights, state.board, m)
@@ -945,10 +946,17 @@ class ElevationMCTS:
                 value += HUNT_THREAT
             if position_key(h, b, kinds, enemy, -1) in state.history:
                 value -= 1000.0
-            value += self.rng.random() * 1e-3
-            if value > best_value:
-                best, best_value = m, value
-        return best
+            ranked.append((value + self.rng.random() * 1e-3, m))
+        ranked.sort(key=lambda vm: vm[0], reverse=True)
+        # one ply sees what the other side takes at once, not what it wins by force a turn later: the best few are
+        # checked as the search's own choices are (_forced_loss), and the first that loses nothing is played
+        need = VALUE[SAMURAI] - 10.0
+        for _, m in ranked[:HUNT_CHECKS]:
+            if self._work[0] <= 0:
+                break
+            if self._forced_loss(state, m)[0] < need:
+                return m
+        return ranked[0][1]
 
     def _pick(self, state: State, visited: list, ordered: list, deadline: float = math.inf):
         """The turn to play: the best-visited one that leaves the other side neither a third repetition (unless this
