@@ -19,7 +19,10 @@ can capture more than the reply took (`forced_gain`, three plies over every repl
 once. Then it scans every turn for one (`forcing_turn`, the biggest captures first: a capture the evaluation ranks low
 is beyond the forcing check's best-ranked turns), and then looks for a plan (`plan_gain`): a quiet turn after which it
 has a forcing turn against each of the other side's likely replies (a fork a turn away, which a one-ply player does not
-see coming). Otherwise it runs UCT over light search states (heights and board only): a turn has 1,000 to 5,000 legal
+see coming). Far ahead against the other side's last one or two pieces (two pieces more than they) it then hunts
+(`_hunt`): one ply over every distinct turn on what takes a perched piece (the tiles beside it, which its own digs never
+take away, so each one dug off and put beyond is gone for good; every own piece within two squares of it; its safe
+squares), the best few checked for a loss the other side forces. Otherwise it runs UCT over light search states (heights and board only): a turn has 1,000 to 5,000 legal
 moves, so the tree widens progressively. At the root every distinct resulting position is ranked by the evaluation and
 the ranking is the prior order; below the root captures come first, then the moves of pieces under threat, then a random
 sample. Leaves are valued by the evaluation less the root's, squashed to [-1, 1] (far ahead, plain values would all sit
@@ -940,7 +943,10 @@ class ElevationMCTS:
             if not targets:
                 return m                                    # the last piece taken
             mine = [q for q in range(SQUARES) if b[q] >= 0 and b[q] // 6 == me]
-            value = _taken_value(state.board, kinds, m, me) - _best_take(h, b, kinds, enemy, rules)
+            taken = _taken_value(state.board, kinds, m, me)
+            # each of the last pieces taken is a step nearer the end, whatever it is worth: a dragon for a fish is a
+            # good trade here (as the search's TRADE_DOWN says)
+            value = taken + (TRADE_DOWN if taken else 0.0) - _best_take(h, b, kinds, enemy, rules)
             value -= _hunt_cost(h, b, mine, targets)
             if threats(h, b, kinds, me, rules):
                 value += HUNT_THREAT
