@@ -434,3 +434,60 @@ def test_the_capturing_turns_remembered_per_group_are_those_that_land_on_an_enem
             if st.outcome != ONGOING:
                 break
     assert checked > 1000 and captures > 50
+
+
+def test_the_search_sees_a_fish_leap_over_a_middle_square_it_lowers_first():
+    """"Dig, then move TWO squares - but only diagonally" and the ruling "each step obeys the climb rule": a Red fish
+    on c3 at 5 cannot climb onto d2 at 7, but it can first dig d2 down to 6 and then leap over it onto Blue's dragon
+    on e1 at 2 (four below d2). The search's threats see that; the plain heuristic (greedy's) keeps its old
+    approximation, which only raises the middle square."""
+    st = G.position({"c3": "fish:0:c", "e1": "dragon:1:b", "a6": "samurai:1:a"},
+                    heights={"c3": 5, "d2": 7, "e1": 2}, mover=0)
+    capture = [m for m in G.legal_moves(st) if m[0] >= 0 and _taken_value(st.board, st.kinds, m, 0)]
+    assert capture, "the rules allow the leap"
+    assert sq("e1") in threats(st.heights, st.board, st.kinds, 0, st.rules)
+    assert sq("e1") not in threats(st.heights, st.board, st.kinds, 0, st.rules, lowered=False)
+
+
+def _perched_dragon(extra: dict | None = None, mover: int = 0):
+    """Blue's last piece, a dragon on d4 at 8, every square beside it at 2 (16 tiles); Red's dragon on b3 at 3, two
+    squares away (out of a single step's reach, and the dragon's two steps land too low to take it), and two Red
+    samurai far off."""
+    ring = {name: 2 for name in ("c3", "d3", "e3", "c4", "e4", "c5", "d5", "e5")}
+    pieces = {"d4": "dragon:1:b", "b3": "dragon:0:b", "a6": "samurai:0:a", "f1": "samurai:0:f", **(extra or {})}
+    return G.position(pieces, heights={"d4": 8, "b3": 3, **ring}, mover=mover)
+
+
+def _beside(st, name: str) -> int:
+    """The tiles on the free squares beside the piece on `name`."""
+    from towerworld.games.elevation.board import NEIGHBOURS
+    return sum(st.heights[q] for q in NEIGHBOURS[sq(name)] if st.board[q] < 0)
+
+
+def test_against_a_last_perched_piece_the_hunt_takes_tiles_away_from_beside_it():
+    """"Digging means picking up a terrain tile from any square that is adjacent to the piece you are playing ... and
+    placing it back onto any unoccupied adjacent square": the perched dragon's own digs only move the tiles beside it
+    around, so every tile Red digs off those squares and puts beyond them is gone for good, and "To win, you must
+    capture all of your opponents pieces" once it has to come down. Red's dragon digs twice, both tiles off the ring
+    (16 -> 14); the search alone (the hunt switched off) took one and stepped."""
+    from towerworld.games.elevation.rules import advance
+    st = _perched_dragon()
+    assert ElevationMCTS(seed=1)._hunting(st)
+    for seed in (1, 2):
+        assert _beside(advance(st, ElevationMCTS(seed=seed).choose_state(st)), "d4") == 14
+
+    class NoHunt(ElevationMCTS):
+        def _hunting(self, state):
+            return False
+    assert _beside(advance(st, NoHunt(seed=1).choose_state(st)), "d4") == 15
+
+
+def test_the_hunt_starts_when_the_other_side_has_two_pieces_or_fewer_and_this_side_two_more():
+    """The hunt plays only far ahead in pieces: three against one or four against two, not two against one, nor
+    three against two, nor when the other side still has three."""
+    agent = ElevationMCTS(seed=1)
+    assert agent._hunting(_perched_dragon())                                                    # 3 against 1
+    assert not agent._hunting(_perched_dragon({"a6": "fish:1:c"}))                              # 2 against 2
+    assert agent._hunting(_perched_dragon({"c1": "fish:0:c", "a1": "samurai:1:a"}))             # 4 against 2
+    assert not agent._hunting(_perched_dragon({"a1": "samurai:1:a"}))                           # 3 against 2
+    assert not agent._hunting(_perched_dragon({"c1": "fish:0:c", "a1": "samurai:1:a", "f6": "fish:1:d"}))

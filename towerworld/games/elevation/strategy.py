@@ -19,7 +19,10 @@ can capture more than the reply took (`forced_gain`, three plies over every repl
 once. Then it scans every turn for one (`forcing_turn`, the biggest captures first: a capture the evaluation ranks low
 is beyond the forcing check's best-ranked turns), and then looks for a plan (`plan_gain`): a quiet turn after which it
 has a forcing turn against each of the other side's likely replies (a fork a turn away, which a one-ply player does not
-see coming). Otherwise it runs UCT over light search states (heights and board only): a turn has 1,000 to 5,000 legal
+see coming). Far ahead against the other side's last one or two pieces (two pieces more than they) it then hunts
+(`_hunt`): one ply over every distinct turn on what takes a perched piece (the tiles beside it, which its own digs never
+take away, so each one dug off and put beyond is gone for good; every own piece within two squares of it; its safe
+squares), the best few checked for a loss the other side forces. Otherwise it runs UCT over light search states (heights and board only): a turn has 1,000 to 5,000 legal
 moves, so the tree widens progressively. At the root every distinct resulting position is ranked by the evaluation and
 the ranking is the prior order; below the root captures come first, then the moves of pieces under threat, then a random
 sample. Leaves are valued by the evaluation less the root's, squashed to [-1, 1] (far ahead, plain values would all sit
@@ -60,9 +63,12 @@ NEAREST_CAP = 12.0                  # the nearest target's distance that the sid
 
 # ---- evaluation ------------------------------------------------------------------------------------------------------
 
-def threats(heights, board, kinds, side: int, rules) -> dict:
+def threats(heights, board, kinds, side: int, rules, lowered: bool = True) -> dict:
     """{enemy square: True} for enemy pieces that `side` could capture in its next turn (close approximation: single
-    steps from two or more above, the dragon's two steps, the fish's leap over a middle square raised by a dig)."""
+    steps from two or more above, the dragon's two steps, the fish's leap over a middle square raised by a dig, and,
+    with `lowered`, over one lowered by a dig: "A dig before the move may raise or lower the middle square". The
+    plain heuristic, greedy's, leaves the lowered middle out, as it always has: greedy stays the opponent the ladders
+    measured)."""
     out: dict = {}
     enemy = 1 - side
     samurai_digs = rules.samurai_undermining
@@ -103,7 +109,8 @@ def threats(heights, board, kinds, side: int, rules) -> dict:
                 if v < 0 or v // 6 != enemy or board[mid] >= 0:
                     continue
                 hm = heights[mid]
-                if (hm - hs <= 1 and hm - heights[e] >= 2) or (hm - hs <= 0 and hm + 1 - heights[e] >= 2):
+                if ((hm - hs <= 1 and hm - heights[e] >= 2) or (hm - hs <= 0 and hm + 1 - heights[e] >= 2)
+                        or (lowered and hm - hs == 2 and hm - 1 - heights[e] >= 2)):
                     out[e] = True
     return out
 
@@ -228,6 +235,33 @@ def _drain(heights, board, attackers, e: int) -> float:
     return near + 0.5 * supply + DRAIN_FINISH
 
 
+HUNT_THREAT = 3.0           # _hunt: a hunted piece threatened (it may still step away)
+HUNT_CHECKS = 12            # _hunt: the best turns checked for a loss the other side forces
+HUNT_GATHER = 1.0           # _hunt_cost: a step an own piece is from within two squares of its nearest hunted piece
+HUNT_SUPPLY = 1.0           # _hunt_cost: a tile on a free square beside a hunted piece
+HUNT_SAFE = 1.0             # _hunt_cost: a square a hunted piece can step to out of reach
+HUNT_HEIGHT = 0.5           # _hunt_cost: a level of a hunted piece
+
+
+def _hunt_cost(heights, board, mine, targets) -> float:
+    """How far the hunt is from taking the hunted pieces (`targets`, the other side's last ones), lower is better:
+    the tiles on the free squares beside them, which keep a perched piece up; how far each own piece is from within
+    two squares of its nearest target; the targets' safe squares to step to; and their height."""
+    cost = 0.0
+    for e in targets:
+        supply = 0
+        for q in NEIGHBOURS[e]:
+            if board[q] < 0:
+                supply += heights[q]
+        cost += HUNT_SUPPLY * supply + HUNT_HEIGHT * heights[e]
+    for a in mine:
+        d = min(DIST1[e][a] for e in targets)
+        if d > 1:
+            cost += HUNT_GATHER * (d - 1)
+    cost += HUNT_SAFE * _safe_squares(heights, board, targets, mine)
+    return cost
+
+
 def _hunter_top(heights, hunters) -> list:
     """Per square, the height of the highest hunter beside it (-1 where none): a piece stepping there is in reach of
     a capture when that is two or more above the square."""
@@ -303,8 +337,8 @@ def static_eval(heights, board, kinds, player: int, to_move: int, rules, hunting
     if not mine:
         return -WIN
     score = material
-    my_threats = threats(heights, board, kinds, player, rules)
-    their_threats = threats(heights, board, kinds, 1 - player, rules)
+    my_threats = threats(heights, board, kinds, player, rules, hunting)
+    their_threats = threats(heights, board, kinds, 1 - player, rules, hunting)
 
     my_top, their_top = _hunter_top(heights, mine), _hunter_top(heights, theirs)
     shares = ESCAPE_SHARE if hunting else PLAIN_ESCAPE_SHARE
@@ -863,6 +897,8 @@ class ElevationMCTS:
         if plan is not None and not (self._playing_on and self._allows_repetition(
                 state, plan, {k for k, n in Counter(state.history).items() if n >= 2})):
             return plan
+        if self._hunting(state):
+            return self._hunt(state, turns)
         # the prior: the best-ranked positions (and every capture) get the search's time
         root.moves = [m for m, _ in root.moves[:self.root_width]] + [
             m for m, _ in root.moves[self.root_width:] if _captures(state.board, m, me)]
@@ -875,6 +911,58 @@ class ElevationMCTS:
         ranked = sorted(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].value / max(kv[1].visits, 1)),
                         reverse=True)
         return self._pick(state, [m for m, _ in ranked], [m for m, _ in ordered], deadline)
+
+    HUNT_LEFT = 2           # the other side's pieces at most, for the hunt (see _hunt)
+
+    def _hunting(self, state: State) -> bool:
+        """Whether the hunt plays this turn: the other side has HUNT_LEFT pieces or fewer, and this side two more."""
+        if state.rules.two_pieces:
+            return False
+        me = state.mover
+        mine = sum(1 for b in state.board if b >= 0 and b // 6 == me)
+        theirs = sum(1 for b in state.board if b >= 0 and b // 6 != me)
+        return 0 < theirs <= self.HUNT_LEFT and mine >= theirs + 2
+
+    def _hunt(self, state: State, turns: list):
+        """The endgame against the other side's last pieces: one ply over every distinct turn, on what takes a
+        perched piece. Its own digs only move the tiles beside it around, so each tile dug off that ring and put
+        beyond is gone for good, and with none left it must step down into the pit; so: the tiles on the free
+        squares beside each hunted piece (fewest), every own piece within two squares of its nearest hunted piece
+        (where it can dig the ring and is out of a single step's reach), the hunted pieces' safe squares (fewest),
+        their height, and threats on them; never a piece left to be taken, and never back to an earlier position."""
+        me, enemy = state.mover, 1 - state.mover
+        kinds, rules = state.kinds, state.rules
+        ranked = []
+        seen = set()
+        for m in turns:
+            h, b, _ = successor(state.heights, state.board, m)
+            if (h, b) in seen:
+                continue
+            seen.add((h, b))
+            targets = [q for q in range(SQUARES) if b[q] >= 0 and b[q] // 6 == enemy]
+            if not targets:
+                return m                                    # the last piece taken
+            mine = [q for q in range(SQUARES) if b[q] >= 0 and b[q] // 6 == me]
+            taken = _taken_value(state.board, kinds, m, me)
+            # each of the last pieces taken is a step nearer the end, whatever it is worth: a dragon for a fish is a
+            # good trade here (as the search's TRADE_DOWN says)
+            value = taken + (TRADE_DOWN if taken else 0.0) - _best_take(h, b, kinds, enemy, rules)
+            value -= _hunt_cost(h, b, mine, targets)
+            if threats(h, b, kinds, me, rules):
+                value += HUNT_THREAT
+            if position_key(h, b, kinds, enemy, -1) in state.history:
+                value -= 1000.0
+            ranked.append((value + self.rng.random() * 1e-3, m))
+        ranked.sort(key=lambda vm: vm[0], reverse=True)
+        # one ply sees what the other side takes at once, not what it wins by force a turn later: the best few are
+        # checked as the search's own choices are (_forced_loss), and the first that loses nothing is played
+        need = VALUE[SAMURAI] - 10.0
+        for _, m in ranked[:HUNT_CHECKS]:
+            if self._work[0] <= 0:
+                break
+            if self._forced_loss(state, m)[0] < need:
+                return m
+        return ranked[0][1]
 
     def _pick(self, state: State, visited: list, ordered: list, deadline: float = math.inf):
         """The turn to play: the best-visited one that leaves the other side neither a third repetition (unless this
