@@ -612,30 +612,38 @@ def _laid(stage, pid):
             [child.node() for child in model.getChildren()], model.isHidden() and pid not in stage.hidden)
 
 
+def _random_moves(game, seed: int, count: int):
+    """(layout before, layout after, events) for each of up to `count` moves of a random game of `game`."""
+    import random
+
+    from towerworld.engine.game import OMNISCIENT
+    from towerworld.engine.match import Match
+    match, rng = Match(game, seed=seed), random.Random(seed)
+    old = game.layout(match.state, OMNISCIENT)
+    for _ in range(count):
+        if match.over:
+            break
+        if match.current_player < 0:
+            events = match.play_chance(save=False)
+        else:
+            moves = game.legal_moves(match.state)
+            events = match.apply(moves[rng.randrange(len(moves))], save=False)
+        new = game.layout(match.state, OMNISCIENT)
+        yield old, new, events
+        old = new
+
+
 def test_a_table_that_played_every_move_lies_as_a_fresh_table_shows_each_position(showbase):
     """Random games of every game, each move played through its transition (started and finished at once, as a
     hurried player does): after every move each piece's node is placed, turned, sized, coloured, named and drawn
     with the faces that a table showing that position from scratch gives it (nodes taken from pieces gone, cells
     moved up, arcs landed by their place, all end as a fresh table)."""
-    import random
-
-    from towerworld.engine.game import OMNISCIENT
-    from towerworld.engine.match import Match
     from towerworld.engine.registry import all_games
     for name, game in sorted(all_games().items()):
-        match, rng = Match(game, seed=5), random.Random(5)
-        old = game.layout(match.state, OMNISCIENT)
+        steps = list(_random_moves(game, 5, 24))
         stage = Stage(showbase.render)
-        stage.show(old)
-        for _ in range(24):
-            if match.over:
-                break
-            if match.current_player < 0:
-                events = match.play_chance(save=False)
-            else:
-                moves = game.legal_moves(match.state)
-                events = match.apply(moves[rng.randrange(len(moves))], save=False)
-            new = game.layout(match.state, OMNISCIENT)
+        stage.show(steps[0][0])
+        for old, new, events in steps:
             ival = stage.transition(old, new, events)
             ival.start()
             ival.finish()
@@ -682,10 +690,6 @@ def test_the_phases_hold_every_piece_the_diff_changed_so_its_keys_are_what_a_tra
     the diff's keys, not from the phases: that holds only while every changed piece is in a phase, or is the piece
     a carry starts from. Checked over random play of every game (a _phases that leaves out the pieces that only fell
     fails it)."""
-    import random
-
-    from towerworld.engine.game import OMNISCIENT
-    from towerworld.engine.match import Match
     from towerworld.engine.registry import all_games
     from towerworld.scene.stage import _changes, _phases
 
@@ -694,21 +698,10 @@ def test_the_phases_hold_every_piece_the_diff_changed_so_its_keys_are_what_a_tra
             {c.source for phase in phases for c in phase if c.source is not None}
     checked = 0
     for name, game in sorted(all_games().items()):
-        match, rng = Match(game, seed=9), random.Random(9)
-        old = game.layout(match.state, OMNISCIENT)
-        for _ in range(30):
-            if match.over:
-                break
-            if match.current_player < 0:
-                events = match.play_chance(save=False)
-            else:
-                moves = game.legal_moves(match.state)
-                events = match.apply(moves[rng.randrange(len(moves))], save=False)
-            new = game.layout(match.state, OMNISCIENT)
+        for old, new, events in _random_moves(game, 9, 30):
             changes = _changes(old, new)
             assert moved(_phases(changes, events)) == set(changes), name
             checked += len(changes)
-            old = new
     assert checked
 
 
