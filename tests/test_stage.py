@@ -666,7 +666,6 @@ def test_a_table_that_played_every_move_lies_as_a_fresh_table_shows_each_positio
                 assert [c.node() for c in ours.getChildren()] == [c.node() for c in theirs.getChildren()]
                 assert ours.getParent() == stage.labels_root
             fresh.root.removeNode()
-            old = new
         stage.root.removeNode()
 
 
