@@ -1157,7 +1157,9 @@ class ElevationMCTS:
         masks = _Masks(heights, board, side)
         targets = threats(heights, board, self.kinds, side, self.rules)
         danger = threats(heights, board, self.kinds, 1 - side, self.rules)
-        moves, caps, rescue = [], [], []
+        moves: list = []
+        caps: list = []
+        rescue: list = []
         for s in range(SQUARES):
             b = board[s]
             if b < 0 or b // 6 != side:
