@@ -28,6 +28,13 @@ def finished_game(seed: int = 5, players: int = 2):
 
 
 # ---- tile faces come from the tile catalog ---------------------------------------------------------------------------
+def _two_people(tmp_path, seed: int = 3):
+    """A two-person game (Ann and Bob at one screen), autosaved under `tmp_path`."""
+    from towerworld.engine.match import Match, PlayerSpec
+    return Match(GAME, players=[PlayerSpec("Ann"), PlayerSpec("Bob")], seed=seed,
+                 autosave=str(tmp_path / "auto.tower.json"))
+
+
 def test_tile_art_lists_cities_with_pennants_roads_cloisters_and_foundations():
     art = dict(zip(TL.CODES, ART))
     assert art["D"] == ("r:WE", "c:N:0")                    # the start tile: a road across, a city on the north edge
@@ -132,9 +139,8 @@ def test_the_click_instruction_shows_only_while_a_person_places(showbase, tmp_pa
     """An AI against AI window said "click a glowing place; R turns it" while an AI placed its tile: the instruction
     is shown while a person is to place, and not while an AI places or in a replay."""
     from towerworld.app.play import PlayTable, Table
-    from towerworld.engine.match import Match, PlayerSpec
-    match = Match(GAME, players=[PlayerSpec("Ann"), PlayerSpec("Bob")], seed=3,
-                  autosave=str(tmp_path / "auto.tower.json"))
+    from towerworld.engine.match import PlayerSpec
+    match = _two_people(tmp_path)
     table = PlayTable(match)
     try:
         settle(table)
@@ -154,9 +160,7 @@ def test_the_click_instruction_shows_only_while_a_person_places(showbase, tmp_pa
 # ---- a turn by clicks -----------------------------------------------------------------------------------------------
 def test_a_turn_by_clicks(showbase, tmp_path):
     from towerworld.app.play import PlayTable
-    from towerworld.engine.match import Match, PlayerSpec
-    match = Match(GAME, players=[PlayerSpec("Ann"), PlayerSpec("Bob")], seed=3,
-                  autosave=str(tmp_path / "auto.tower.json"))
+    match = _two_people(tmp_path)
     table = PlayTable(match)
 
     try:
@@ -185,9 +189,7 @@ def test_the_next_choices_light_up_however_close_to_its_end_a_frame_catches_an_a
     with nothing lit and no button, about once a game)."""
     from panda3d.core import ClockObject
     from towerworld.app.play import PlayTable
-    from towerworld.engine.match import Match, PlayerSpec
-    match = Match(GAME, players=[PlayerSpec("Ann"), PlayerSpec("Bob")], seed=3,
-                  autosave=str(tmp_path / "auto.tower.json"))
+    match = _two_people(tmp_path)
     table = PlayTable(match)
     clock = ClockObject.getGlobalClock()
     mode = clock.getMode()
@@ -219,9 +221,7 @@ def test_a_game_ends_at_the_table_with_the_result_said_once_and_the_totals_on_on
     feature's points float up from it on the table as it lights up), one line that covers no score label."""
     from towerworld.app.play import PlayTable
     from towerworld.engine.game import CHANCE
-    from towerworld.engine.match import Match, PlayerSpec
-    match = Match(GAME, players=[PlayerSpec("Ann"), PlayerSpec("Bob")], seed=4,
-                  autosave=str(tmp_path / "auto.tower.json"))
+    match = _two_people(tmp_path, seed=4)
     rng = random.Random(4)
     while True:                                     # random play up to the move that ends the game
         if match.current_player == CHANCE:
@@ -303,9 +303,7 @@ def test_a_full_board_draws_combined_and_still_picks_by_piece(showbase):
 
 def test_the_view_and_the_table_grow_with_the_landscape(showbase, tmp_path):
     from towerworld.app.play import PlayTable
-    from towerworld.engine.match import Match, PlayerSpec
-    match = Match(GAME, players=[PlayerSpec("Ann"), PlayerSpec("Bob")], seed=3,
-                  autosave=str(tmp_path / "auto.tower.json"))
+    match = _two_people(tmp_path)
     table = PlayTable(match)
     try:
         start_home = table.home
@@ -323,9 +321,7 @@ def test_the_view_and_the_table_grow_with_the_landscape(showbase, tmp_path):
 
 def test_a_ghost_of_the_drawn_tile_follows_the_pointer_and_turns_through_legal_rotations(showbase, tmp_path):
     from towerworld.app.play import PlayTable
-    from towerworld.engine.match import Match, PlayerSpec
-    match = Match(GAME, players=[PlayerSpec("Ann"), PlayerSpec("Bob")], seed=3,
-                  autosave=str(tmp_path / "auto.tower.json"))
+    match = _two_people(tmp_path)
     table = PlayTable(match)
     try:
         for _ in range(200):
@@ -366,9 +362,7 @@ def test_a_click_anywhere_on_a_glowing_place_finds_it(showbase, tmp_path):
     missed about a quarter of its points, and a click on a glowing place said "Nothing there to pick".)"""
     from panda3d.core import Point2, Point3
     from towerworld.app.play import PlayTable
-    from towerworld.engine.match import Match, PlayerSpec
-    match = Match(GAME, players=[PlayerSpec("Ann"), PlayerSpec("Bob")], seed=3,
-                  autosave=str(tmp_path / "auto.tower.json"))
+    match = _two_people(tmp_path)
     table = PlayTable(match)
 
     def film(point):
