@@ -502,18 +502,20 @@ def light_turns(heights, board, kinds, me: int, rules) -> list:
     return out
 
 
-def _captures(board, move, side: int) -> bool:
+def _stepped(move) -> tuple:
+    """The squares a turn steps onto, where it may capture (a dragon's two steps: both; digs alone: none)."""
     kind = move[1]
-    squares: tuple[int, ...]
     if kind in (DIG_MOVE, FISH_DIG_LEAP):
-        squares = (move[4],)
-    elif kind in (MOVE_DIG, FISH_LEAP_DIG, LONE_STEP):
-        squares = (move[2],)
-    elif kind == MOVE_MOVE:
-        squares = (move[2], move[3])
-    else:
-        return False
-    for q in squares:
+        return (move[4],)
+    if kind in (MOVE_DIG, FISH_LEAP_DIG, LONE_STEP):
+        return (move[2],)
+    if kind == MOVE_MOVE:
+        return (move[2], move[3])
+    return ()
+
+
+def _captures(board, move, side: int) -> bool:
+    for q in _stepped(move):
         v = board[q]
         if v >= 0 and v // 6 != side:
             return True
@@ -547,26 +549,16 @@ def _capturing_turns(groups, s: int, victims: int) -> list:
 
 def _takes(move, victims: int) -> bool:
     """Whether `move` steps onto a square of `victims` (a bit mask): _captures on masks."""
-    kind = move[1]
-    if kind in (DIG_MOVE, FISH_DIG_LEAP):
-        return bool(BIT[move[4]] & victims)
-    if kind in (MOVE_DIG, FISH_LEAP_DIG, LONE_STEP):
-        return bool(BIT[move[2]] & victims)
-    if kind == MOVE_MOVE:
-        return bool((BIT[move[2]] | BIT[move[3]]) & victims)
+    for q in _stepped(move):
+        if BIT[q] & victims:
+            return True
     return False
 
 
 def _landing(move) -> int:
     """The square where the acting piece ends its turn."""
-    kind = move[1]
-    if kind in (DIG_MOVE, FISH_DIG_LEAP):
-        return move[4]
-    if kind in (MOVE_DIG, FISH_LEAP_DIG, LONE_STEP):
-        return move[2]
-    if kind == MOVE_MOVE:
-        return move[3]
-    return move[0]
+    steps = _stepped(move)
+    return steps[-1] if steps else move[0]
 
 
 def _pressure(heights, board, side: int) -> list:
@@ -591,17 +583,8 @@ def _pressure(heights, board, side: int) -> list:
 
 def _taken_value(board, kinds, move, side: int) -> float:
     """Material `side` captures with `move` (a dragon's two steps may take two pieces)."""
-    kind = move[1]
-    if kind in (DIG_MOVE, FISH_DIG_LEAP):
-        squares: tuple[int, ...] = (move[4],)
-    elif kind in (MOVE_DIG, FISH_LEAP_DIG, LONE_STEP):
-        squares = (move[2],)
-    elif kind == MOVE_MOVE:
-        squares = (move[2], move[3])
-    else:
-        return 0.0
     total = 0.0
-    for q in squares:
+    for q in _stepped(move):
         v = board[q]
         if v >= 0 and v // 6 != side:
             total += VALUE[kinds[v]]
