@@ -24,6 +24,17 @@ def cell_xy(c: int) -> tuple[float, float]:
     return ((c % 6 - 2.5) * CELL_MM, (c // 6 - 2.5) * CELL_MM)
 
 
+# every id a layout gives, made once: each layout then holds the very same strings, which the stage's dicts find by
+# identity, their hashes known (a string made afresh for every layout is hashed, and compared with the stage's own
+# copy character by character, once per piece and cell of every move)
+DOMINO_IDS = tuple(f"domino:{dname(d)}" for d in range(len(DOMINOES)))
+PILE_IDS = tuple(f"pile:{i}" for i in range(len(DOMINOES)))
+CELL_IDS = tuple(tuple(f"cell:t{t}:{cname(c)}" for c in range(NCELLS)) for t in range(3))
+CELL_LABELS = tuple(tuple(f"{cname(c)} t{t}" for c in range(NCELLS)) for t in range(3))
+PILE_LABELS = tuple((PILE_X, -75.0, 0.0, f"pile: {n}") for n in range(len(DOMINOES) + 1))
+HAND_LABEL = (HAND_X, 2.5 * CELL_MM + 24.0, 0.0, "hand")
+
+
 TIER_WORDS = ("bottom", "middle", "top")
 
 
@@ -109,28 +120,27 @@ def build_layout(state, viewer) -> Layout:
         # c1 < c2: c2 is to the right (+x, heading 0) or above (+y, heading 90); look a is the half at local -x
         heading = 0.0 if c2 == c1 + 1 else 90.0
         # `tier` lets the model tell the tiers apart (a domino on a domino of the same colour reads as one block)
-        lay.place(f"domino:{dname(d)}", shared_pose("domino", (x1 + x2) / 2, (y1 + y2) / 2, MAP_H + t * DOM_H,
-                                                    heading, True, look(a=v1, b=v2, tier=t)))
+        lay.place(DOMINO_IDS[d], shared_pose("domino", (x1 + x2) / 2, (y1 + y2) / 2, MAP_H + t * DOM_H,
+                                             heading, True, look(a=v1, b=v2, tier=t)))
     for i, d in enumerate(state.hand):
         lo, hi = DOMINOES[d]
         col, row = divmod(i, 6)
-        lay.place(f"domino:{dname(d)}", shared_pose("domino", HAND_X + col * 58.0, 2.5 * CELL_MM - row * 30.0, 0.0,
-                                                    0.0, True, look(a=lo, b=hi)))
+        lay.place(DOMINO_IDS[d], shared_pose("domino", HAND_X + col * 58.0, 2.5 * CELL_MM - row * 30.0, 0.0,
+                                             0.0, True, look(a=lo, b=hi)))
     n = bin(state.unseen).count("1")
     for i in range(n):
         # four short stacks of up to seven, front to back; pile:0 is the bottom of the first stack
         stack, level = divmod(i, 7)
-        lay.place(f"pile:{i}", shared_pose("domino", PILE_X, 45.0 - stack * 30.0, level * DOM_H,
+        lay.place(PILE_IDS[i], shared_pose("domino", PILE_X, 45.0 - stack * 30.0, level * DOM_H,
                                            0.0 if level % 2 == 0 else 2.0, False))
     if n:
-        lay.labels["pile"] = (PILE_X, -75.0, 0.0, f"pile: {n}")
+        lay.labels["pile"] = PILE_LABELS[n]
     if state.hand:
-        lay.labels["hand"] = (HAND_X, 2.5 * CELL_MM + 24.0, 0.0, "hand")
+        lay.labels["hand"] = HAND_LABEL
     h = heights(state.vals)
     for c in range(NCELLS):
         t = h[c]
         if t <= 2 and IN_TIER[t][c]:
             x, y = cell_xy(c)
-            lay.cells[f"cell:t{t}:{cname(c)}"] = shared_cell(x, y, MAP_H + t * DOM_H, CELL_MM, CELL_MM,
-                                                             f"{cname(c)} t{t}")
+            lay.cells[CELL_IDS[t][c]] = shared_cell(x, y, MAP_H + t * DOM_H, CELL_MM, CELL_MM, CELL_LABELS[t][c])
     return lay
