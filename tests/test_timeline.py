@@ -159,3 +159,23 @@ def test_events_laid_out_by_their_caller_play_as_the_steps_composed_would():
     assert laid_log == composed_log
     assert composed_log[:4] == [("start",), ("ensure x",), ("ensure y",), ("x", 0.5)]
     assert composed_log[-2:] == [("z", 1.0), ("end",)]
+
+
+def test_a_timeline_is_set_up_started_and_finished_as_panda_s_own_interval_code_would(showbase):
+    """Timeline sets itself up, starts and finishes with Interval's code inlined (a move makes, starts and ends one):
+    the attributes that code sets are the same, so that the rest of Interval (pause, resume, setT) reads them."""
+    from direct.interval.Interval import Interval
+
+    def fields(ival):
+        return {k: v for k, v in vars(ival).items() if k not in ("name", "events", "next", "running")}
+    ours = Timeline.laid_out([], 1.5, "ours")
+    theirs = Timeline.laid_out([], 1.5, "theirs")
+    Interval.__init__(theirs, "theirs", 1.5, openEnded=1)
+    assert fields(ours) == fields(theirs) and ours.name == "ours"
+    ours.start()
+    Interval.start(theirs)
+    assert fields(ours) == fields(theirs) and ours.isPlaying() and theirs.isPlaying()
+    ours.finish()
+    Interval.finish(theirs)
+    assert fields(ours) == fields(theirs) and not ours.isPlaying() and not theirs.isPlaying()
+    assert ours.getT() == 1.5 and ours.isStopped()

@@ -824,12 +824,20 @@ class Stage:
         lit: list[Event] = []      # events whose areas light up with their own phase (the rest walk after)
         for phase in phases:
             end = at
+            # the usual change: a piece that moved travels in an arc (as _animate would send it); the pieces that do
+            # so one after another in a phase travel in one step (see _travel)
+            moves: list[tuple[str, Pose, Pose]] = []
             for change in phase:
                 action, a, b = change.action, change.old, change.new
                 if action == "move" and not specials and a is not None and b is not None:
-                    # the usual change: a piece that moved travels in an arc (as _animate would send it)
-                    step = self._arc(change.piece, a, b, 0.45 / speed, first=(self._ensure, (change.piece, a)))
-                elif action == "carry":
+                    moves.append((change.piece, a, b))
+                    continue
+                if moves:
+                    stop = self._travel(moves, 0.45 / speed).emit(at, laid)
+                    if stop > end:
+                        end = stop
+                    moves = []
+                if action == "carry":
                     step = self._carry(change, speed)
                 elif change.new is None or change.old is None:
                     step = self._animate(change, speed)
@@ -842,6 +850,10 @@ class Stage:
                 else:
                     step = self._animate(change, speed)
                 stop = step.emit(at, laid)
+                if stop > end:
+                    end = stop
+            if moves:
+                stop = self._travel(moves, 0.45 / speed).emit(at, laid)
                 if stop > end:
                     end = stop
             if showy:
@@ -978,6 +990,40 @@ class Stage:
                     flip = s if b.face_up is False else 1 - s
                 self._orient(pid, b if t >= 0.5 else a, flip=flip, tilt=a.tilt + (b.tilt - a.tilt) * s)
         return lerp(arc, duration, first, (self._place, (pid, b)))
+
+    def _travel(self, moves: list[tuple[str, Pose, Pose]], duration: float) -> Step:
+        """Pieces (piece, from, to) that each travel in an arc, as `_arc` sends one, in one step: each is put where
+        it starts as the step starts and placed where it ends as it ends, in their order (a step per piece, with its
+        events to lay out and dispatch, cost more than the rest of a move's update: a move on a full board moves
+        many pieces, and a hand or a row closing up after a play moves several)."""
+        paths = []
+        for pid, a, b in moves:
+            paths.append((pid, a, b, (b.heading - a.heading + 180.0) % 360.0 - 180.0,     # short_turn, inline
+                          min(60.0, 10 + math.hypot(b.x - a.x, b.y - a.y) * 0.3), abs(a.tilt - b.tilt) > 1e-6))
+
+        def travel(t: float) -> None:
+            if t >= 1.0:
+                return      # landed: the places that end the step, in the same frame, lay them exactly as they end
+            nodes = self.nodes
+            s = t * t * (3 - 2 * t)
+            up = math.sin(math.pi * t)
+            for pid, a, b, turn, lift, tilting in paths:
+                node = nodes[pid]
+                node.setPos(a.x + (b.x - a.x) * s, a.y + (b.y - a.y) * s, a.z + (b.z - a.z) * s + lift * up)
+                node.setH(a.heading + turn * s)
+                if tilting:
+                    self._orient(pid, b if t >= 0.5 else a, tilt=a.tilt + (b.tilt - a.tilt) * s)
+        return lerp(travel, duration, (self._ensure_all, (moves,)), (self._place_all, (moves,)))
+
+    def _ensure_all(self, moves: list[tuple[str, Pose, Pose]]) -> None:
+        nodes, models = self.nodes, self.models
+        for pid, a, _ in moves:
+            if pid not in nodes or pid not in models:
+                self._place(pid, a)
+
+    def _place_all(self, moves: list[tuple[str, Pose, Pose]]) -> None:
+        for pid, _, b in moves:
+            self._place(pid, b)
 
     def _carry(self, ch: Change, speed: float) -> Step:
         """The piece that left reappears as the one that arrives: it starts where the old one lay, with the old one's

@@ -19,8 +19,11 @@ from typing import Callable
 from direct.interval.Interval import Interval
 from direct.task import Task
 from direct.task.TaskManagerGlobal import taskMgr
+from direct.task.Task import TaskManager
+from panda3d.core import ClockObject
 from panda3d.direct import CInterval
 
+_clock = ClockObject.getGlobalClock()
 _CALL, _BEGIN, _END = 0, 1, 2     # event kinds: an instant call; a lerp starts; a lerp ends (its function at 1.0)
 _WHEN = itemgetter(0)             # an event's time: (time, kind, what, argument)
 
@@ -174,7 +177,55 @@ class Timeline(Interval):
         self.events = events
         self.next = 0                      # the first event not yet happened
         self.running: dict[_Lerp, float] = {}   # lerps under way -> when each started
-        Interval.__init__(self, name, length, openEnded=1)
+        if __debug__ and TaskManager.taskTimerVerbose:
+            Interval.__init__(self, name, length, openEnded=1)      # (with its PStats collector)
+            return
+        # what Interval.__init__ sets, set here (a move makes a timeline); tests/test_timeline.py checks it still
+        # matches. Stored one by one: an update of vars(self) would make the object keep a dict of its attributes,
+        # slower to read and to free than the values it holds without one
+        self.name = name
+        self.duration = max(length, 0.0)
+        self.state = CInterval.SInitial
+        self.currT = 0.0
+        self.doneEvent = None
+        self.setTHooks = []
+        self._Interval__startT = 0
+        self._Interval__startTAtStart = 1
+        self._Interval__endT = self.duration
+        self._Interval__endTAtEnd = 1
+        self._Interval__playRate = 1.0
+        self._Interval__doLoop = 0
+        self._Interval__loopCount = 0
+        self.pstats = None
+        self.openEnded = 1
+
+    def start(self, startT: float = 0.0, endT: float = -1.0, playRate: float = 1.0) -> None:
+        """Play from the start (Interval.start, its setupPlay inlined for the usual call: every move starts one)."""
+        if startT != 0.0 or endT != -1.0 or playRate != 1.0:
+            return Interval.start(self, startT, endT, playRate)
+        self._Interval__startT = 0
+        self._Interval__startTAtStart = 1
+        self._Interval__endT = self.duration
+        self._Interval__endTAtEnd = 1
+        self._Interval__clockStart = _clock.getFrameTime()
+        self._Interval__playRate = 1.0
+        self._Interval__doLoop = 0
+        self._Interval__loopCount = 0
+        self._Interval__spawnTask()
+        return None
+
+    def finish(self) -> None:
+        """Jump to the end (Interval.finish with its calls inlined: a move jumped over ends here)."""
+        state = self.state
+        if state == CInterval.SInitial:
+            self.privInstant()
+        elif state != CInterval.SFinal:
+            self.privFinalize()
+        if self.setTHooks or self.pstats:
+            Interval.privPostEvent(self)
+        other = _playing.pop(self.name, None)
+        if other is not None and other is not self:
+            other.privInterrupt()
 
     # Interval's own play, pause, resume and finish call these two (name-mangled) to add and take away its task
     def _Interval__spawnTask(self) -> None:
@@ -203,7 +254,8 @@ class Timeline(Interval):
         self.state = CInterval.SStarted
         self.privStep(self.duration)
         self.state = CInterval.SFinal
-        self.intervalDone()
+        if self.doneEvent:
+            self.intervalDone()
 
     def privPostEvent(self) -> None:
         if self.setTHooks or self.pstats:       # (nothing to do otherwise, and every step and finish asks)
@@ -234,4 +286,5 @@ class Timeline(Interval):
         if self.running:
             for step, began in list(self.running.items()):
                 step.fn(min(1.0, (t - began) / step.seconds) if step.seconds > 0 else 1.0)
-        Interval.privStep(self, t)
+        self.state = CInterval.SStarted     # Interval.privStep, inlined
+        self.currT = t
