@@ -96,6 +96,9 @@ def _changes(old: Layout | None, new: Layout) -> dict[str, Change]:
     # a piece whose pose object the new layout kept (shared_pose) is passed over by identity, its fields uncompared
     for pid in [pid for pid, a in old_pieces.items() if get(pid) is not a]:
         a, b = old_pieces[pid], get(pid)
+        if b is not None and a.face_up == b.face_up and (abs(a.x - b.x) >= 1e-6 or abs(a.y - b.y) >= 1e-6):
+            changes[pid] = Change(pid, "move", a, b)     # what _classify says of the usual change, told in a line
+            continue
         action = _classify(pid, a, b)
         if action:
             changes[pid] = Change(pid, action, a, b)
@@ -114,10 +117,11 @@ def _phases(changes: dict[str, Change], events: list[Event]) -> list[list[Change
     phases: list[list[Change]] = []
     placed: set[str] = set()
     for event in events:
-        phase = [changes[p] for p in event.pieces if p in changes and p not in placed]
-        if not phase:
+        named = [p for p in event.pieces if p in changes and p not in placed]
+        if not named:
             continue
-        placed.update(c.piece for c in phase)
+        placed.update(named)
+        phase = [changes[p] for p in named]
         if len(phase) > 1:          # a carry is a piece that leaves and one that arrives
             phase = _carry(phase)
         if phase:
@@ -127,7 +131,10 @@ def _phases(changes: dict[str, Change], events: list[Event]) -> list[list[Change
     for pid, c in changes.items():
         if pid not in placed:
             (last if c.action == "fall" else first).append(c)
-    phases += [p for p in (first, last) if p]
+    if first:
+        phases.append(first)
+    if last:
+        phases.append(last)
     return phases
 
 
@@ -222,11 +229,12 @@ class Stage:
         if shown is None or self.layout is not shown:
             self.show(layout)
             return
+        get, models, poses = layout.pieces.get, self.models, self.poses
         for pid in changed:
-            pose = layout.pieces.get(pid)
+            pose = get(pid)
             if pose is None:
                 self._remove(pid)
-            elif pid not in self.models or self.poses.get(pid) is not pose and self.poses.get(pid) != pose:
+            elif pid not in models or poses.get(pid) is not pose and poses.get(pid) != pose:
                 self._place(pid, pose)
         self._settle(layout)
 
@@ -236,7 +244,8 @@ class Stage:
         if self.layout is None or self.layout.labels != layout.labels:
             self._sync_labels(layout)
         self.layout = layout
-        self._sync_memory()
+        if self.show_hidden or self.memory_tags or self.memory_shown:    # (else _sync_memory has nothing to do)
+            self._sync_memory()
         self.moving = set()
         self.combine()
 
@@ -474,7 +483,12 @@ class Stage:
             self._restyle(pid, pose)
         node.setPosHprScale(pose.x, pose.y, pose.z, pose.heading, 0, 0, 1, 1, 1)
         node.clearColorScale()
-        self._orient(pid, pose)
+        # self._orient(pid, pose), inlined (every piece placed asks)
+        turn = 0.0 if pose.face_up else 180.0
+        how = (pose.kind, pose.look, pose.tilt, turn)
+        if self.turned.get(pid) != how:
+            components.orient(self.models[pid], pose, turn)
+            self.turned[pid] = how
         self.poses[pid] = pose
         if self.cut is not None or self.cut_tags and (node.hasTag("ghost") or node.hasTag("glass")):
             self._ghost(pid, pose)      # (with no cutaway it only puts right what one left)
