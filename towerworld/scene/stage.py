@@ -14,8 +14,8 @@ from dataclasses import dataclass, replace
 # intervals: tens of milliseconds of every startup)
 from direct.interval.FunctionInterval import Func
 from direct.interval.MetaInterval import Sequence
-from panda3d.core import (BitMask32, ColorWriteAttrib, CompassEffect, DepthTestAttrib, NodePath, TransparencyAttrib,
-                          Vec4)
+from panda3d.core import (BitMask32, ColorWriteAttrib, CompassEffect, DepthTestAttrib, LPoint3f, LVecBase3f, NodePath,
+                          TransformState, TransparencyAttrib, Vec4)
 
 from towerworld.engine.game import Event
 from towerworld.engine.layout import Cell, Layout, Pose, shared_pose
@@ -40,6 +40,9 @@ LOOSE_LIMIT = 40       # loose pieces beyond which all are combined, settled or 
 COOL_AFTER = 6         # combines a piece must stay put to count as settled
 CHUNKS_MAX = 16        # beyond this many chunks the two smallest are merged (draw calls stay within a few dozen)
 SPARE_PIECES = 32      # nodes of pieces gone (with their models) kept, detached, for pieces that arrive to take
+PLACES_KEPT = 8192     # transforms of poses placed, remembered (a few games' worth of every piece's places)
+# id(pose) -> (pose, the transform that places a piece so): the pose held, so that its id is not another's meanwhile
+_PLACES: dict[int, tuple[Pose, TransformState]] = {}
 
 
 def short_turn(start: float, end: float) -> float:
@@ -481,7 +484,15 @@ class Stage:
         old = self.poses.get(pid)
         if old is None or pid not in self.models or old.look != pose.look or old.kind != pose.kind:
             self._restyle(pid, pose)
-        node.setPosHprScale(pose.x, pose.y, pose.z, pose.heading, 0, 0, 1, 1, 1)
+        # setPosHprScale(x, y, z, heading, 0, 0, 1, 1, 1) makes this very state, which Panda keeps unique: made once
+        # per pose (shared_pose hands out the same one), a place costs a tenth of that call
+        held = _PLACES.get(id(pose))
+        if held is None or held[0] is not pose:
+            if len(_PLACES) >= PLACES_KEPT:
+                _PLACES.clear()
+            held = _PLACES[id(pose)] = (pose, TransformState.makePosHpr(LPoint3f(pose.x, pose.y, pose.z),
+                                                                         LVecBase3f(pose.heading, 0, 0)))
+        node.setTransform(held[1])
         node.clearColorScale()
         # self._orient(pid, pose), inlined (every piece placed asks)
         turn = 0.0 if pose.face_up else 180.0
