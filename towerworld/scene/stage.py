@@ -24,7 +24,7 @@ from towerworld.scene import components, marks, xray
 from towerworld.scene.camera import LABEL_EM
 from towerworld.scene.components.shapes import box, shared_text, text
 from towerworld.scene.setup import SHADOW_MASK
-from towerworld.scene.timeline import Step, Timeline, call, call_at, lerp, par, seq, wait
+from towerworld.scene.timeline import _CALL, Step, Timeline, call, lerp, par, seq, wait
 
 CRUMBLE_EVENTS = {"remove", "disintegrate", "destroy"}   # named pieces crumble where they stood, then go aside
 HIGHLIGHT_TARGET = (0.2, 0.9, 0.35, 0.45)
@@ -586,7 +586,9 @@ class Stage:
                 self.combine()
 
     def _restyle(self, pid: str, pose: Pose) -> None:
-        node = self._holder(pid)
+        node = self.nodes.get(pid)
+        if node is None:
+            node = self._holder(pid)
         model = self.models.get(pid)
         if model is None or model.isEmpty():
             self.models[pid] = components.build(pose, node)
@@ -691,8 +693,9 @@ class Stage:
             if shown is not None and shown[0] == spec:
                 continue
             x, y, z, words = spec
-            if shown is not None:      # new words or a new place: the same node shows them
-                node = shared_text(words, LABEL_EM, (0.1, 0.1, 0.1, 1), (x, y, z), facing="viewer", into=shown[1])
+            if shown is not None:      # new words or a new place: the same node shows them (where it stands already)
+                place = None if shown[0][:3] == (x, y, z) else (x, y, z)
+                node = shared_text(words, LABEL_EM, (0.1, 0.1, 0.1, 1), place, facing="viewer", into=shown[1])
             else:
                 node = shared_text(words, LABEL_EM, (0.1, 0.1, 0.1, 1), (x, y, z), facing="viewer")
                 node.reparentTo(self.labels_root)
@@ -843,8 +846,7 @@ class Stage:
         specials = rolled or toppled or crumbled
         # the phases are laid out straight into the timeline's events, one after another, each as long as its longest
         # step (a Seq of Pars made only to be walked once cost more than the rest of a small move's steps)
-        laid: list = []
-        call_at(laid, 0.0, self.uncombine, changed)
+        laid: list = [(0.0, _CALL, self.uncombine, (changed,))]     # call_at, inlined
         at = 0.0
         lit: list[Event] = []      # events whose areas light up with their own phase (the rest walk after)
         for phase in phases:
@@ -901,7 +903,7 @@ class Stage:
             walk = [e for e in events if e.areas and not any(e is done for done in lit)]
             if walk:
                 at = self._scoring_walk(walk, new, speed).emit(at, laid)
-        call_at(laid, at, self._show_changes, new, shown, changed)
+        laid.append((at, _CALL, self._show_changes, (new, shown, changed)))      # call_at, inlined
         return Timeline.laid_out(laid, at, "stage-transition")
 
     def _light_up(self, areas: tuple[tuple[str, str], ...], layout: Layout, speed: float,

@@ -306,7 +306,8 @@ def shared_text(s: str, height: float, colour, pos=(0.0, 0.0, 0.0), heading: flo
     costs tens of microseconds, and a table's labels come back (a pile's count, a score, after an undo or a seek).
     The copies share one node, so this is for labels, never for a model that will be flattened. `into`: a holder
     this made before, given these words in place of its own (a label that changes keeps its node: one freed and
-    one made cost more than the words)."""
+    one made cost more than the words); with `pos` None it stays where it stands, turned as it is (a count that
+    changes where it is shown)."""
     key = (s, height, tuple(colour), facing, standing)
     proto = _TEXTS.get(key)
     if proto is None:
@@ -319,5 +320,6 @@ def shared_text(s: str, height: float, colour, pos=(0.0, 0.0, 0.0), heading: flo
         holder = into
         holder.node().removeAllChildren()
     proto.instanceTo(holder)
-    holder.setPosHpr(pos[0], pos[1], pos[2], heading, 0, 0)
+    if pos is not None:
+        holder.setPosHpr(pos[0], pos[1], pos[2], heading, 0, 0)
     return holder
