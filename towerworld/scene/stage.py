@@ -24,7 +24,7 @@ from towerworld.scene import components, marks, xray
 from towerworld.scene.camera import LABEL_EM
 from towerworld.scene.components.shapes import box, shared_text, text
 from towerworld.scene.setup import SHADOW_MASK
-from towerworld.scene.timeline import _CALL, Step, Timeline, call, lerp, par, seq, wait
+from towerworld.scene.timeline import _CALL, Step, Timeline, _Lerp, call, lerp, par, seq, wait
 
 CRUMBLE_EVENTS = {"remove", "disintegrate", "destroy"}   # named pieces crumble where they stood, then go aside
 HIGHLIGHT_TARGET = (0.2, 0.9, 0.35, 0.45)
@@ -120,11 +120,14 @@ def _phases(changes: dict[str, Change], events: list[Event]) -> list[list[Change
     phases: list[list[Change]] = []
     placed: set[str] = set()
     for event in events:
-        named = [p for p in event.pieces if p in changes and p not in placed]
-        if not named:
+        phase = []
+        for p in event.pieces:      # (a loop, not a comprehension: an event names a piece or two)
+            if p in changes and p not in placed:
+                phase.append(changes[p])
+        if not phase:
             continue
-        placed.update(named)
-        phase = [changes[p] for p in named]
+        for c in phase:
+            placed.add(c.piece)
         if len(phase) > 1:          # a carry is a piece that leaves and one that arrives
             phase = _carry(phase)
         if phase:
@@ -1040,7 +1043,7 @@ class Stage:
                 node.setH(a.heading + turn * s)
                 if tilting:
                     self._orient(pid, b if t >= 0.5 else a, tilt=a.tilt + (b.tilt - a.tilt) * s)
-        return lerp(travel, duration, (self._ensure_all, (moves,)), (self._place_all, (moves,)))
+        return _Lerp(travel, duration, (self._ensure_all, (moves,)), (self._place_all, (moves,)))     # lerp()
 
     def _ensure_all(self, moves: list[tuple[str, Pose, Pose]]) -> None:
         nodes, models = self.nodes, self.models
