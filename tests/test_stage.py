@@ -76,6 +76,39 @@ def test_transition_ends_exactly_at_the_new_layout():
     assert _world(stage, "tile:a2") == (0, 0, 6.35)
 
 
+
+def test_pieces_moving_together_travel_each_as_its_own_arc_would_and_end_on_the_new_layout():
+    """The plain moves of a phase go in one step (Stage._travel): at every moment each piece stands where an arc of
+    its own (Stage._arc) would have it, turned as it would be, and the step ends exactly on the new layout."""
+    from panda3d.core import NodePath
+
+    from towerworld.scene.timeline import Timeline, par
+    old, new = Layout(), Layout()
+    for i in range(3):
+        old.place(f"tile:{i}", Pose("pp_tile", 60.0 * i, 0, 0, look=look(suit="moons", rank=i)))
+        new.place(f"tile:{i}", Pose("pp_tile", 60.0 * i + 20, 30.0 - 10 * i, 6.35 * i, heading=90.0 * i,
+                                    look=look(suit="moons", rank=i)))
+    together, apart = Stage(NodePath("a")), Stage(NodePath("b"))
+    together.show(old)
+    apart.show(old)
+    ival = together.transition(old, new)
+    assert [[c.action for c in phase] for phase in plan(old, new)] == [["move", "move", "move"]]
+    arcs = Timeline(par(*[apart._arc(pid, old.pieces[pid], new.pieces[pid], ival.getDuration())
+                          for pid in old.pieces]))
+    for t in (0.1, 0.3, 0.5, 0.8):
+        ival.setT(ival.getDuration() * t)
+        arcs.setT(arcs.getDuration() * t)
+        for pid in old.pieces:
+            a, b = together.nodes[pid], apart.nodes[pid]
+            assert (a.getPos() - b.getPos()).length() < 1e-4 and abs(a.getH() - b.getH()) < 1e-4, (pid, t)
+    ival.finish()
+    shown = Stage(NodePath("c"))
+    shown.show(new)
+    for pid in new.pieces:
+        assert together.nodes[pid].getMat().almostEqual(shown.nodes[pid].getMat(), 1e-5)
+        assert together.poses[pid] is new.pieces[pid]
+
+
 def test_fall_is_gravity_eased():
     """Half-way through a fall a piece has dropped a quarter of the way (ease-in), not half."""
     from panda3d.core import NodePath
