@@ -961,6 +961,8 @@ class Stage:
             def drop(t, pid=pid, pose=pose):
                 if pid not in self.models or self.poses.get(pid) != pose:
                     self._place(pid, pose)
+                    if t >= 1.0:
+                        return      # placed just now where it lands (as a hurried player's move is)
                 self.nodes[pid].setZ(pose.z + 120 * (1 - t) ** 2)
             return lerp(drop, d)
         if ch.action == "leave":
