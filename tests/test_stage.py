@@ -753,3 +753,19 @@ def test_no_piece_is_tagged_ghost_or_glass_before_a_cutaway_tags_one_and_one_tag
     stage.cut = None            # as if the cutaway went without passing over this piece
     stage.show(tower(removed=True))
     assert not stage.nodes["tile:a2"].hasTag("ghost") and not stage.nodes["tile:a2"].isHidden()
+
+
+def test_a_placed_piece_has_the_transform_setPosHprScale_would_give_it_and_no_motion_to_sweep():
+    """Placing sets the transform made once per pose: the very state setPosHprScale makes, and, as that call does, it
+    leaves no previous transform behind (a jump, not a motion for a fluid collision test to sweep)."""
+    from panda3d.core import NodePath
+    stage = Stage(NodePath("root"))
+    old, new = tower(), tower()
+    new.pieces["pawn:0"] = Pose("pp_pawn", 51.5, -20.25, 3.0, heading=33.0, look=look(colour=0))
+    stage.show(old)
+    stage.transition(old, new).finish()
+    node = stage.nodes["pawn:0"]
+    plain = NodePath("plain")
+    plain.setPosHprScale(51.5, -20.25, 3.0, 33.0, 0, 0, 1, 1, 1)
+    assert node.getTransform() == plain.getTransform()
+    assert node.node().getPrevTransform() == node.getTransform()

@@ -488,7 +488,7 @@ class Stage:
         if old is None or pid not in self.models or old.look != pose.look or old.kind != pose.kind:
             self._restyle(pid, pose)
         # setPosHprScale(x, y, z, heading, 0, 0, 1, 1, 1) makes this very state, which Panda keeps unique: made once
-        # per pose (shared_pose hands out the same one), a place costs a tenth of that call
+        # per pose (shared_pose hands out the same one), a place costs a fifth of that call
         held = _PLACES.get(id(pose))
         if held is None or held[0] is not pose:
             if len(_PLACES) >= PLACES_KEPT:
@@ -496,6 +496,7 @@ class Stage:
             held = _PLACES[id(pose)] = (pose, TransformState.makePosHpr(LPoint3f(pose.x, pose.y, pose.z),
                                                                          LVecBase3f(pose.heading, 0, 0)))
         node.setTransform(held[1])
+        node.node().resetPrevTransform()    # as setPosHprScale does (a jump, not a motion to sweep for collisions)
         node.clearColorScale()
         # self._orient(pid, pose), inlined (every piece placed asks)
         turn = 0.0 if pose.face_up else 180.0
