@@ -39,6 +39,7 @@ import math
 import random
 import time
 from collections import Counter
+from operator import itemgetter
 
 from towerworld.engine.agent import parse_budget
 from towerworld.games.elevation.board import (
@@ -70,43 +71,44 @@ def threats(heights, board, kinds, side: int, rules, lowered: bool = True) -> di
     plain heuristic, greedy's, leaves the lowered middle out, as it always has: greedy stays the opponent the ladders
     measured)."""
     out: dict = {}
-    enemy = 1 - side
+    sides = _SIDES.get(board)
+    if sides is None:
+        sides = _sides(board)
+    own, foes = sides[side], sides[1 - side]
+    if not own or not foes:
+        return out
+    # the lowest enemy piece: a piece not two above it (one, undermining) takes nothing
+    low = min(map(heights.__getitem__, foes))
     samurai_digs = rules.samurai_undermining
-    own = []
-    low = 99                    # the lowest enemy piece: a piece not two above it (one, undermining) takes nothing
-    for s in range(SQUARES):
-        b = board[s]
-        if b >= 0:
-            if b // 6 == side:
-                own.append(s)
-            elif heights[s] < low:
-                low = heights[s]
+    enemy_lo = 6 * (1 - side)
+    enemy_hi = enemy_lo + 6
+    # (the enemies are gone through in ascending order, as the neighbours are: the same order of threats)
     for s in own:
         kind = kinds[board[s]]
         hs = heights[s]
         need = 1 if (samurai_digs and kind == SAMURAI) else 2
         if hs - low >= need:
-            for e in NEIGHBOURS[s]:
-                v = board[e]
-                if v >= 0 and v // 6 == enemy and hs - heights[e] >= need and (need == 2 or heights[e] > 0):
+            near = ADJACENT[s]
+            for e in foes:
+                if e in near and hs - heights[e] >= need and (need == 2 or heights[e] > 0):
                     out[e] = True
-        if hs + 1 - low < 2:
+        if hs - low < 1:
             continue            # a second step or a leap comes down from a square at most one above hs
         if kind == DRAGON:
             for m in NEIGHBOURS[s]:
-                if board[m] >= 0 or heights[m] - hs > 1:
+                if board[m] >= 0:
                     continue
                 hm = heights[m]
-                if hm - low < 2:
+                if hm - hs > 1 or hm - low < 2:
                     continue
-                for e in NEIGHBOURS[m]:
-                    v = board[e]
-                    if v >= 0 and v // 6 == enemy and hm - heights[e] >= 2:
+                near = ADJACENT[m]
+                for e in foes:
+                    if e in near and hm - heights[e] >= 2:
                         out[e] = True
         elif kind == FISH:
             for e, mid in LEAPS[s]:
                 v = board[e]
-                if v < 0 or v // 6 != enemy or board[mid] >= 0:
+                if v < enemy_lo or v >= enemy_hi or board[mid] >= 0:
                     continue
                 hm = heights[mid]
                 if ((hm - hs <= 1 and hm - heights[e] >= 2) or (hm - hs <= 0 and hm + 1 - heights[e] >= 2)
@@ -115,8 +117,29 @@ def threats(heights, board, kinds, side: int, rules, lowered: bool = True) -> di
     return out
 
 
+# board -> the squares of each side's pieces, ascending: a board recurs far more often than the heights under it (a
+# turn that only digs keeps it), so the pieces are found once per board, not once per look at a position
+_SIDES: dict = {}
+_SIDES_LIMIT = 100_000
+
+
+def _sides(board) -> tuple:
+    """(red's squares, blue's squares), ascending, remembered for the board."""
+    if len(_SIDES) >= _SIDES_LIMIT:
+        _SIDES.clear()
+    red: list[int] = []
+    blue: list[int] = []
+    for s in range(SQUARES):
+        b = board[s]
+        if b >= 0:
+            (red if b < 6 else blue).append(s)
+    found = _SIDES[board] = (tuple(red), tuple(blue))
+    return found
+
+
 # DIST1[e][a]: king-move distance from a to e, minus one (how many steps until a stands next to e)
 DIST1 = tuple(tuple(distance(a, e) - 1 for a in range(SQUARES)) for e in range(SQUARES))
+RING2 = tuple(tuple(q for q in range(SQUARES) if DIST1[e][q] == 1) for e in range(SQUARES))   # two squares away
 SIEGE_FAR = 60.0                    # _siege's cost when no square beside the target is free
 SECOND_FAR = 8.0                    # _reach's cost for a missing second attacker: across the board, low
 
@@ -159,56 +182,81 @@ def _siege_parts(heights, board, attackers, targets) -> tuple[float, float]:
     nothing. Returns the sum over the targets and the nearest target's part."""
     total = 0.0
     nearest = math.inf
+    alone = len(targets) == 1
+    # a target's part depends only on the squares around it and on the attackers: remembered by those, since a turn
+    # changes the surroundings of a target or two and leaves the other parts as they were
+    who = (tuple(attackers), tuple([heights[a] for a in attackers]))
+    known = _SIEGE_PARTS
     for e in targets:
-        h = heights[e]
-        step = h + 1
-        # the free squares beside the target: those below a step must be built up to it (stand height `step` for
-        # all of them, so one climb term serves them all), the others are stood on as they are, a step below them
-        builds = []             # (tiles to add, distances to the square)
-        perches = []            # (distances to the square, stand height)
-        for q in NEIGHBOURS[e]:
-            if board[q] < 0:
-                hq = heights[q]
-                if hq < step:
-                    builds.append((step - hq, DIST1[q]))
-                else:
-                    perches.append((DIST1[q], hq - 1))
-        best = second = math.inf
-        beside = ADJACENT[e]
-        for a in attackers:
-            ha = heights[a]
-            if ha >= h + 2 and a in beside:
-                c = 0.0
-            else:
-                c = SIEGE_FAR
-                if builds:
-                    nearest_build = 99
-                    for build, dq in builds:
-                        cost = build + dq[a]
-                        if cost < nearest_build:
-                            nearest_build = cost
-                    cost = nearest_build + (0.7 * (step - ha) if ha < step else 0.0)
-                    if cost < c:
-                        c = cost
-                for dq, stand in perches:
-                    cost = dq[a] + (0.7 * (stand - ha) if ha < stand else 0.0)
-                    if cost < c:
-                        c = cost
-                c += 1.0
-            if c < second:
-                if c < best:
-                    best, second = c, best
-                else:
-                    second = c
-        if second == math.inf:
-            second = max(best, SECOND_FAR)
-        part = best + 0.5 * second
-        if len(targets) == 1 and part > DRAIN_FINISH:
-            part = min(part, _drain(heights, board, attackers, e))
+        around = _AROUND[e]
+        key = (e, around(heights), around(board), who, alone)
+        part = known.get(key)
+        if part is None:
+            if len(known) >= _SIEGE_PARTS_LIMIT:
+                known.clear()
+            part = known[key] = _siege_part(heights, board, attackers, e, alone)
         total += part
         if part < nearest:
             nearest = part
     return total, nearest
+
+
+# (target, the heights and pieces on it and around it, the attackers and their heights, whether it is the last
+# target) -> its part of _siege_parts
+_SIEGE_PARTS: dict = {}
+_SIEGE_PARTS_LIMIT = 100_000
+_AROUND = tuple(itemgetter(e, *NEIGHBOURS[e]) for e in range(SQUARES))
+
+
+def _siege_part(heights, board, attackers, e: int, alone: bool) -> float:
+    """One target's part of _siege_parts: the nearest attacker's turns to stand two above it next door and half the
+    second's (for a side's last piece, `alone`, at most what draining it takes)."""
+    h = heights[e]
+    step = h + 1
+    # the free squares beside the target: those below a step must be built up to it (stand height `step` for
+    # all of them, so one climb term serves them all), the others are stood on as they are, a step below them
+    builds = []             # (tiles to add, distances to the square)
+    perches = []            # (distances to the square, stand height)
+    for q in NEIGHBOURS[e]:
+        if board[q] < 0:
+            hq = heights[q]
+            if hq < step:
+                builds.append((step - hq, DIST1[q]))
+            else:
+                perches.append((DIST1[q], hq - 1))
+    best = second = math.inf
+    beside = ADJACENT[e]
+    for a in attackers:
+        ha = heights[a]
+        if ha >= h + 2 and a in beside:
+            c = 0.0
+        else:
+            c = SIEGE_FAR
+            if builds:
+                nearest_build = 99
+                for build, dq in builds:
+                    cost = build + dq[a]
+                    if cost < nearest_build:
+                        nearest_build = cost
+                cost = nearest_build + (0.7 * (step - ha) if ha < step else 0.0)
+                if cost < c:
+                    c = cost
+            for dq, stand in perches:
+                cost = dq[a] + (0.7 * (stand - ha) if ha < stand else 0.0)
+                if cost < c:
+                    c = cost
+            c += 1.0
+        if c < second:
+            if c < best:
+                best, second = c, best
+            else:
+                second = c
+    if second == math.inf:
+        second = max(best, SECOND_FAR)
+    part = best + 0.5 * second
+    if alone and part > DRAIN_FINISH:
+        part = min(part, _drain(heights, board, attackers, e))
+    return part
 
 
 DRAIN_FINISH = 2.0                  # _drain: turns to take a last piece once it has come down off its perch
@@ -321,21 +369,19 @@ def static_eval(heights, board, kinds, player: int, to_move: int, rules, hunting
     converts a lead over several turns: the distance to each enemy through the terrain for the side ahead, the second
     attacker, graded escapes. Without it this is the plain heuristic (`game.heuristic`, greedy's evaluation).
     `careless` (the easy level, a beginner) overlooks what the other side, to move, can take at once."""
-    mine, theirs = [], []
-    material = 0.0
-    for s in range(SQUARES):
-        b = board[s]
-        if b >= 0:
-            if b // 6 == player:
-                mine.append(s)
-                material += VALUE[kinds[b]]
-            else:
-                theirs.append(s)
-                material -= VALUE[kinds[b]]
+    sides = _SIDES.get(board)
+    if sides is None:
+        sides = _sides(board)
+    mine, theirs = sides[player], sides[1 - player]
     if not theirs:
         return WIN
     if not mine:
         return -WIN
+    material = 0.0
+    for s in mine:
+        material += VALUE[kinds[board[s]]]
+    for s in theirs:
+        material -= VALUE[kinds[board[s]]]
     score = material
     my_threats = threats(heights, board, kinds, player, rules, hunting)
     their_threats = threats(heights, board, kinds, 1 - player, rules, hunting)
@@ -451,42 +497,49 @@ def _mobility(heights, board, squares) -> int:
 # ---- light search states ---------------------------------------------------------------------------------------------
 
 def successor(heights, board, move):
-    """Heights and board after a piece's turn, and the value it captured; nothing else is kept."""
-    h = list(heights)
-    b = list(board)
+    """Heights and board after a piece's turn, and the value it captured; nothing else is kept. (What a turn leaves
+    as it was is handed back as it was: a turn that only digs keeps the board, one that only steps the heights.)"""
     s, kind = move[0], move[1]
-    piece = b[s]
-    gain = 0.0
-    if kind in (DIG_MOVE, FISH_DIG_LEAP):
+    if kind == DIG_MOVE or kind == FISH_DIG_LEAP:
+        h = list(heights)
         h[move[2]] -= 1
         h[move[3]] += 1
-        steps = (move[4],)
-    elif kind in (MOVE_DIG, FISH_LEAP_DIG):
+        heights = tuple(h)
+        to = move[4]
+    elif kind == MOVE_DIG or kind == FISH_LEAP_DIG:
+        h = list(heights)
         h[move[3]] -= 1
         h[move[4]] += 1
-        steps = (move[2],)
-    elif kind == DIG_DIG:
-        h[move[2]] -= 1
-        h[move[3]] += 1
-        h[move[4]] -= 1
-        h[move[5]] += 1
-        steps = ()
-    elif kind == MOVE_MOVE:
-        steps = (move[2], move[3])
+        heights = tuple(h)
+        to = move[2]
     elif kind == LONE_STEP:
-        steps = (move[2],)
-    else:                                    # UNDERMINE
+        to = move[2]
+    elif kind == MOVE_MOVE:
+        b = list(board)
+        piece = b[s]
+        gain = 0.0
+        here = s
+        for to in (move[2], move[3]):
+            if b[to] >= 0 and to != s:
+                gain += 1.0
+            b[here] = -1
+            b[to] = piece
+            here = to
+        return heights, tuple(b), gain
+    else:                                    # DIG_DIG, UNDERMINE: digs alone
+        h = list(heights)
         h[move[2]] -= 1
         h[move[3]] += 1
-        steps = ()
-    here = s
-    for to in steps:
-        if b[to] >= 0 and to != s:
-            gain += 1.0
-        b[here] = -1
-        b[to] = piece
-        here = to
-    return tuple(h), tuple(b), gain
+        if kind == DIG_DIG:
+            h[move[4]] -= 1
+            h[move[5]] += 1
+        return tuple(h), board, 0.0
+    # one step, onto `to`
+    b = list(board)
+    gain = 1.0 if b[to] >= 0 else 0.0
+    b[to] = b[s]
+    b[s] = -1
+    return heights, tuple(b), gain
 
 
 def light_turns(heights, board, kinds, me: int, rules) -> list:
@@ -502,21 +555,22 @@ def light_turns(heights, board, kinds, me: int, rules) -> list:
     return out
 
 
+# by the shape of a turn: where in its tuple the squares it steps onto are (see _stepped), and where the square it ends
+# on is (a turn that only digs ends where it started, item 0)
+_STEPS_AT = {DIG_MOVE: (4,), FISH_DIG_LEAP: (4,), MOVE_DIG: (2,), FISH_LEAP_DIG: (2,), LONE_STEP: (2,),
+             MOVE_MOVE: (2, 3), DIG_DIG: (), UNDERMINE: ()}
+_LANDING_AT = tuple((_STEPS_AT[kind] or (0,))[-1] for kind in range(8))
+_STEPS_AT_KIND = tuple(_STEPS_AT[kind] for kind in range(8))
+
+
 def _stepped(move) -> tuple:
     """The squares a turn steps onto, where it may capture (a dragon's two steps: both; digs alone: none)."""
-    kind = move[1]
-    if kind in (DIG_MOVE, FISH_DIG_LEAP):
-        return (move[4],)
-    if kind in (MOVE_DIG, FISH_LEAP_DIG, LONE_STEP):
-        return (move[2],)
-    if kind == MOVE_MOVE:
-        return (move[2], move[3])
-    return ()
+    return tuple([move[i] for i in _STEPS_AT_KIND[move[1]]])
 
 
 def _captures(board, move, side: int) -> bool:
-    for q in _stepped(move):
-        v = board[q]
+    for i in _STEPS_AT_KIND[move[1]]:
+        v = board[move[i]]
         if v >= 0 and v // 6 != side:
             return True
     return False
@@ -549,16 +603,15 @@ def _capturing_turns(groups, s: int, victims: int) -> list:
 
 def _takes(move, victims: int) -> bool:
     """Whether `move` steps onto a square of `victims` (a bit mask): _captures on masks."""
-    for q in _stepped(move):
-        if BIT[q] & victims:
+    for i in _STEPS_AT_KIND[move[1]]:
+        if BIT[move[i]] & victims:
             return True
     return False
 
 
 def _landing(move) -> int:
     """The square where the acting piece ends its turn."""
-    steps = _stepped(move)
-    return steps[-1] if steps else move[0]
+    return move[_LANDING_AT[move[1]]]
 
 
 def _pressure(heights, board, side: int) -> list:
@@ -584,8 +637,8 @@ def _pressure(heights, board, side: int) -> list:
 def _taken_value(board, kinds, move, side: int) -> float:
     """Material `side` captures with `move` (a dragon's two steps may take two pieces)."""
     total = 0.0
-    for q in _stepped(move):
-        v = board[q]
+    for i in _STEPS_AT_KIND[move[1]]:
+        v = board[move[i]]
         if v >= 0 and v // 6 != side:
             total += VALUE[kinds[v]]
     return total
@@ -613,9 +666,9 @@ def _retaken(heights, board, kinds, e: int, side: int) -> bool:
         v = board[q]
         if v >= 0 and v // 6 != side and heights[q] - he >= 2:
             return True
-    for q in range(SQUARES):
+    for q in RING2[e]:
         v = board[q]
-        if v < 0 or v // 6 == side or DIST1[e][q] != 1:
+        if v < 0 or v // 6 == side:
             continue
         hq = heights[q]
         if kinds[v] == DRAGON:
@@ -1161,7 +1214,8 @@ class ElevationMCTS:
             rescue = self.rng.sample(rescue, self.sample)
         pool = self.rng.sample(moves, min(4 * self.sample, len(moves)))
         pressure = _pressure(heights, board, side)
-        pool.sort(key=lambda m: pressure[_landing(m)], reverse=True)
+        landing_at = _LANDING_AT
+        pool.sort(key=lambda m: pressure[m[landing_at[m[1]]]], reverse=True)
         if not ranked:
             return list(dict.fromkeys(caps + rescue + pool[:self.sample]))
         # the replies to the root's candidates: ranked by the evaluation, so the search meets the best ones first
