@@ -594,6 +594,24 @@ def all_turns(st: State) -> list:
     return out
 
 
+def known_piece_groups(heights, masks: _Masks, own: int, s: int, kind: int, rules: Rules) -> tuple:
+    """`piece_turn_groups(heights, masks, s, kind, rules)` (the same groups, as a tuple) through the piece tables, as
+    all_turns looks them up: for the search's light states, whose pieces' surroundings recur. `own`: the squares of
+    the side to move."""
+    global _piece_keys
+    read, region, table = _PIECE_LOOKUP[(s * 3 + kind) * 8 + rules.ocean + 2 * rules.samurai_undermining
+                                        + 4 * rules.undermining]
+    key = (read(heights), own & region, masks.enemy & region, ~masks.terrain & region)
+    groups = table.get(key)
+    if groups is None:
+        groups = tuple(piece_turn_groups(heights, masks, s, kind, rules))
+        if _piece_keys >= _PIECE_KEYS_LIMIT:
+            _clear_piece_tables()
+        _piece_keys += 1
+        table[key] = groups
+    return groups
+
+
 def piece_turns(st: State, s: int) -> list:
     """The complete legal turns of the piece on `s` (empty when it may not act now)."""
     b = st.board[s] if 0 <= s < SQUARES else -1

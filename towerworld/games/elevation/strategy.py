@@ -44,9 +44,9 @@ from operator import itemgetter
 from towerworld.engine.agent import parse_budget
 from towerworld.games.elevation.board import (
     ACCEPT, ADJACENT, BIT, DECLINE, DIG_DIG, DIG_MOVE, DRAGON, DRAW, FISH, FISH_DIG_LEAP, FISH_LEAP_DIG, LEAPS,
-    LONE_STEP, MOVE_DIG, MOVE_MOVE, NEIGHBOURS, SAMURAI, SQUARES, UNDERMINE, distance)
+    LONE_STEP, MOVE_DIG, MOVE_MOVE, NEIGHBOUR_MASK, NEIGHBOURS, SAMURAI, SQUARES, UNDERMINE, distance)
 from towerworld.games.elevation.rules import (DRAWN, NEAR2_MASK, ONGOING, State, _Masks, all_turns,
-                                              piece_turn_groups, position_key)
+                                              known_piece_groups, position_key)
 
 VALUE = (90.0, 120.0, 100.0)        # samurai, dragon, fish
 WIN = 10_000.0
@@ -77,8 +77,12 @@ def threats(heights, board, kinds, side: int, rules, lowered: bool = True) -> di
     own, foes = sides[side], sides[1 - side]
     if not own or not foes:
         return out
-    # the lowest enemy piece: a piece not two above it (one, undermining) takes nothing
+    # the lowest enemy piece: a piece not two above it (one, undermining) takes nothing, and one not above it not even
+    # by a second step or a leap
     low = min(map(heights.__getitem__, foes))
+    if max(map(heights.__getitem__, own)) <= low:
+        return out
+    foe_mask = sides[3 - side]
     samurai_digs = rules.samurai_undermining
     enemy_lo = 6 * (1 - side)
     enemy_hi = enemy_lo + 6
@@ -86,20 +90,22 @@ def threats(heights, board, kinds, side: int, rules, lowered: bool = True) -> di
     for s in own:
         kind = kinds[board[s]]
         hs = heights[s]
+        if hs <= low:
+            continue            # a second step or a leap comes down from a square at most one above hs
         need = 1 if (samurai_digs and kind == SAMURAI) else 2
-        if hs - low >= need:
+        if hs - low >= need and NEIGHBOUR_MASK[s] & foe_mask:
             near = ADJACENT[s]
             for e in foes:
                 if e in near and hs - heights[e] >= need and (need == 2 or heights[e] > 0):
                     out[e] = True
-        if hs - low < 1:
-            continue            # a second step or a leap comes down from a square at most one above hs
         if kind == DRAGON:
+            if not NEAR2_MASK[s] & foe_mask:
+                continue
             for m in NEIGHBOURS[s]:
                 if board[m] >= 0:
                     continue
                 hm = heights[m]
-                if hm - hs > 1 or hm - low < 2:
+                if hm - hs > 1 or hm - low < 2 or not NEIGHBOUR_MASK[m] & foe_mask:
                     continue
                 near = ADJACENT[m]
                 for e in foes:
@@ -117,14 +123,14 @@ def threats(heights, board, kinds, side: int, rules, lowered: bool = True) -> di
     return out
 
 
-# board -> the squares of each side's pieces, ascending: a board recurs far more often than the heights under it (a
+# board -> the squares of each side's pieces, ascending, and as bit masks: a board recurs far more often than the heights under it (a
 # turn that only digs keeps it), so the pieces are found once per board, not once per look at a position
 _SIDES: dict = {}
 _SIDES_LIMIT = 100_000
 
 
 def _sides(board) -> tuple:
-    """(red's squares, blue's squares), ascending, remembered for the board."""
+    """(red's squares, blue's squares, ascending, then the same as bit masks), remembered for the board."""
     if len(_SIDES) >= _SIDES_LIMIT:
         _SIDES.clear()
     red: list[int] = []
@@ -133,7 +139,7 @@ def _sides(board) -> tuple:
         b = board[s]
         if b >= 0:
             (red if b < 6 else blue).append(s)
-    found = _SIDES[board] = (tuple(red), tuple(blue))
+    found = _SIDES[board] = (tuple(red), tuple(blue), sum(BIT[s] for s in red), sum(BIT[s] for s in blue))
     return found
 
 
@@ -546,12 +552,14 @@ def light_turns(heights, board, kinds, me: int, rules) -> list:
     """Every complete turn of `me` on a light state (no draw offers; the two-pieces game is searched as one piece
     a turn)."""
     masks = _Masks(heights, board, me)
-    out = []
-    for s in range(SQUARES):
-        b = board[s]
-        if b >= 0 and b // 6 == me:
-            for group in piece_turn_groups(heights, masks, s, kinds[b], rules):
-                out += group
+    sides = _SIDES.get(board)
+    if sides is None:
+        sides = _sides(board)
+    own = sides[2 + me]
+    out: list = []
+    for s in sides[me]:
+        for group in known_piece_groups(heights, masks, own, s, kinds[board[s]], rules):
+            out += group
     return out
 
 
@@ -710,9 +718,13 @@ def forced_gain(heights, board, kinds, side: int, rules, floor: float, work: lis
     # the likely refutations are generated alone first: most scans end among them, and generating every reply
     # (some 2,000) cost more than looking at the few that decide
     masks = _Masks(heights, board, enemy)
+    sides = _SIDES.get(board)
+    if sides is None:
+        sides = _sides(board)
+    own = sides[2 + enemy]
     first = []
     for q in hunted.keys() | near:
-        groups = piece_turn_groups(heights, masks, q, kinds[board[q]], rules)
+        groups = known_piece_groups(heights, masks, own, q, kinds[board[q]], rules)
         if q in hunted:
             first += [m for group in groups for m in group]
         else:
@@ -1196,11 +1208,12 @@ class ElevationMCTS:
         moves: list = []
         caps: list = []
         rescue: list = []
-        for s in range(SQUARES):
-            b = board[s]
-            if b < 0 or b // 6 != side:
-                continue
-            groups = piece_turn_groups(heights, masks, s, self.kinds[b], self.rules)
+        sides = _SIDES.get(board)
+        if sides is None:
+            sides = _sides(board)
+        own = sides[2 + side]
+        for s in sides[side]:
+            groups = known_piece_groups(heights, masks, own, s, self.kinds[board[s]], self.rules)
             first = len(moves)
             for group in groups:
                 moves += group
