@@ -71,51 +71,39 @@ def threats(heights, board, kinds, side: int, rules, lowered: bool = True) -> di
     plain heuristic, greedy's, leaves the lowered middle out, as it always has: greedy stays the opponent the ladders
     measured)."""
     out: dict = {}
-    sides = _SIDES.get(board)
-    if sides is None:
-        sides = _sides(board)
-    own, foes = sides[side], sides[1 - side]
-    if not own or not foes:
+    # what the board alone decides (which enemies stand next to each piece, which squares a dragon's first step or a
+    # fish's leap passes), worked out once per board; the heights are compared here
+    if kinds is not _PLANS_FOR[0] or rules.samurai_undermining != _PLANS_FOR[1]:
+        _plans_for(kinds, rules.samurai_undermining)
+    found = _THREAT_PLANS[side].get(board)
+    if found is None:
+        found = _threat_plan(board, kinds, side, rules.samurai_undermining)
+    own_squares, foes, plan = found
+    if not plan:
         return out
     # the lowest enemy piece: a piece not two above it (one, undermining) takes nothing, and one not above it not even
     # by a second step or a leap
     low = min(map(heights.__getitem__, foes))
-    if max(map(heights.__getitem__, own)) <= low:
+    if max(map(heights.__getitem__, own_squares)) <= low:
         return out
-    foe_mask = sides[3 - side]
-    samurai_digs = rules.samurai_undermining
-    enemy_lo = 6 * (1 - side)
-    enemy_hi = enemy_lo + 6
-    # (the enemies are gone through in ascending order, as the neighbours are: the same order of threats)
-    for s in own:
-        kind = kinds[board[s]]
+    for s, need, singles, kind, more in plan:
         hs = heights[s]
         if hs <= low:
-            continue            # a second step or a leap comes down from a square at most one above hs
-        need = 1 if (samurai_digs and kind == SAMURAI) else 2
-        if hs - low >= need and NEIGHBOUR_MASK[s] & foe_mask:
-            near = ADJACENT[s]
-            for e in foes:
-                if e in near and hs - heights[e] >= need and (need == 2 or heights[e] > 0):
+            continue
+        if hs - low >= need:
+            for e in singles:
+                if hs - heights[e] >= need and (need == 2 or heights[e] > 0):
                     out[e] = True
         if kind == DRAGON:
-            if not NEAR2_MASK[s] & foe_mask:
-                continue
-            for m in NEIGHBOURS[s]:
-                if board[m] >= 0:
-                    continue
+            for m, beside in more:
                 hm = heights[m]
-                if hm - hs > 1 or hm - low < 2 or not NEIGHBOUR_MASK[m] & foe_mask:
+                if hm - hs > 1 or hm - low < 2:
                     continue
-                near = ADJACENT[m]
-                for e in foes:
-                    if e in near and hm - heights[e] >= 2:
+                for e in beside:
+                    if hm - heights[e] >= 2:
                         out[e] = True
         elif kind == FISH:
-            for e, mid in LEAPS[s]:
-                v = board[e]
-                if v < enemy_lo or v >= enemy_hi or board[mid] >= 0:
-                    continue
+            for e, mid in more:
                 hm = heights[mid]
                 if ((hm - hs <= 1 and hm - heights[e] >= 2) or (hm - hs <= 0 and hm + 1 - heights[e] >= 2)
                         or (lowered and hm - hs == 2 and hm - 1 - heights[e] >= 2)):
@@ -123,8 +111,51 @@ def threats(heights, board, kinds, side: int, rules, lowered: bool = True) -> di
     return out
 
 
-# board -> the squares of each side's pieces, ascending, and as bit masks: a board recurs far more often than the heights under it (a
-# turn that only digs keeps it), so the pieces are found once per board, not once per look at a position
+# per side: board -> (the side's squares, the enemies' squares, the plan): for each of the side's pieces in order of
+# squares, (square, the climb a capture needs, the enemies next to it, kind, then for a dragon each empty neighbour
+# with the enemies next to that, for a fish each leap over an empty middle square onto an enemy). Plans hold for one
+# game's kinds and one samurai rule (_PLANS_FOR); the tables are emptied when those change, or grow large
+_THREAT_PLANS: tuple[dict, dict] = ({}, {})
+_PLANS_FOR: list = [None, None]
+_THREAT_PLANS_LIMIT = 50_000
+
+
+def _plans_for(kinds, samurai_digs: bool) -> None:
+    if kinds != _PLANS_FOR[0] or samurai_digs != _PLANS_FOR[1]:
+        _THREAT_PLANS[0].clear()
+        _THREAT_PLANS[1].clear()
+    _PLANS_FOR[0], _PLANS_FOR[1] = kinds, samurai_digs
+
+
+def _threat_plan(board, kinds, side: int, samurai_digs: bool) -> tuple:
+    """threats' plan for `side` on `board` (see _THREAT_PLANS), remembered."""
+    table = _THREAT_PLANS[side]
+    if len(table) >= _THREAT_PLANS_LIMIT:
+        table.clear()
+    sides = _SIDES.get(board)
+    if sides is None:
+        sides = _sides(board)
+    own, foes = sides[side], sides[1 - side]
+    foe_mask = sides[3 - side]
+    plan = []
+    if own and foes:
+        for s in own:
+            kind = kinds[board[s]]
+            need = 1 if (samurai_digs and kind == SAMURAI) else 2
+            singles = tuple(e for e in foes if e in ADJACENT[s])
+            more: tuple = ()
+            if kind == DRAGON:
+                more = tuple((m, tuple(e for e in foes if e in ADJACENT[m])) for m in NEIGHBOURS[s]
+                             if board[m] < 0 and NEIGHBOUR_MASK[m] & foe_mask)
+            elif kind == FISH:
+                more = tuple((e, mid) for e, mid in LEAPS[s] if BIT[e] & foe_mask and board[mid] < 0)
+            plan.append((s, need, singles, kind, more))
+    found = table[board] = (own, foes, tuple(plan))
+    return found
+
+
+# board -> the squares of each side's pieces, ascending, and as bit masks: a board recurs far more often than the
+# heights under it (a turn that only digs keeps it), so the pieces are found once per board, not once per look
 _SIDES: dict = {}
 _SIDES_LIMIT = 100_000
 
