@@ -160,8 +160,15 @@ _SIDES: dict = {}
 _SIDES_LIMIT = 100_000
 
 
+def _board_sides(board) -> tuple:
+    """_sides(board), looked up."""
+    found = _SIDES.get(board)
+    return found if found is not None else _sides(board)
+
+
 def _sides(board) -> tuple:
-    """(red's squares, blue's squares, ascending, then the same as bit masks), remembered for the board."""
+    """(red's squares, blue's squares, ascending, then the same as bit masks, each square's empty neighbours, and by
+    side the pairs (its piece, an enemy next to it)), remembered for the board."""
     if len(_SIDES) >= _SIDES_LIMIT:
         _SIDES.clear()
     red: list[int] = []
@@ -170,7 +177,11 @@ def _sides(board) -> tuple:
         b = board[s]
         if b >= 0:
             (red if b < 6 else blue).append(s)
-    found = _SIDES[board] = (tuple(red), tuple(blue), sum(BIT[s] for s in red), sum(BIT[s] for s in blue))
+    # the empty squares next to each square, and the pairs of enemies next to each other (by side: its piece first)
+    free = tuple(tuple(q for q in near if board[q] < 0) for near in NEIGHBOURS)
+    facing = tuple((a, e) for a in red for e in blue if e in ADJACENT[a])
+    found = _SIDES[board] = (tuple(red), tuple(blue), sum(BIT[s] for s in red), sum(BIT[s] for s in blue), free,
+                             (facing, tuple((e, a) for a, e in facing)))
     return found
 
 
@@ -423,7 +434,10 @@ def static_eval(heights, board, kinds, player: int, to_move: int, rules, hunting
     my_threats = threats(heights, board, kinds, player, rules, hunting)
     their_threats = threats(heights, board, kinds, 1 - player, rules, hunting)
 
-    my_top, their_top = _hunter_top(heights, mine), _hunter_top(heights, theirs)
+    free = sides[4]
+    # where the hunters of each side stand guard: needed for threats (escapes) and for the side ahead's trapping
+    my_top = _hunter_top(heights, mine) if my_threats or material > 0 else None
+    their_top = _hunter_top(heights, theirs) if their_threats or material < 0 else None
     shares = ESCAPE_SHARE if hunting else PLAIN_ESCAPE_SHARE
     my_gain = sorted((_threat_value(heights, board, kinds, e, mine, my_top, shares) for e in my_threats),
                      reverse=True)
@@ -439,13 +453,9 @@ def static_eval(heights, board, kinds, player: int, to_move: int, rules, hunting
         score += _pending(my_gain, heights, board, kinds, my_threats, my_top, hunting)
     # height over neighbouring enemies: standing above is safety and pressure
     edge = 0.0
-    for a in mine:
-        ha = heights[a]
-        near = ADJACENT[a]
-        for e in theirs:
-            if e in near:
-                d = ha - heights[e]
-                edge += 2 if d >= 2 else -2 if d <= -2 else d * 0.5
+    for a, e in sides[5][player]:
+        d = heights[a] - heights[e]
+        edge += 2 if d >= 2 else -2 if d <= -2 else d * 0.5
     score += 4.0 * edge
     # the side ahead in material hunts (striking distance weighs more) and welcomes trades (fewer pieces left)
     hunt = 3.0 + 6.0 * max(0.0, material) / 100.0
@@ -472,18 +482,18 @@ def static_eval(heights, board, kinds, player: int, to_move: int, rules, hunting
         score += TRADE_DOWN * (len(mine) - len(theirs)) / min(len(mine), len(theirs))
     # a lead is converted by trapping: the side ahead gains as the other side's safe squares run out
     if material > 0:
-        score -= 0.03 * material * _safe_squares(heights, board, theirs, mine, my_top)
+        score -= 0.03 * material * _free_safe_squares(heights, free, theirs, my_top)
     elif material < 0:
-        score -= 0.03 * material * _safe_squares(heights, board, mine, theirs, their_top)
+        score -= 0.03 * material * _free_safe_squares(heights, free, mine, their_top)
     if hunting:
         # and by taking away the high footing next to the hunted pieces: a piece that must move (the last one) keeps
         # its height only by stepping onto a square as high as its own, and climbs out of reach by building one
         if material > 0:
-            score -= FOOTING * HUNT_SHARE * hunt * _footing(heights, board, theirs)
+            score -= FOOTING * HUNT_SHARE * hunt * _free_footing(heights, free, theirs)
         elif material < 0:
-            score += FOOTING * HUNT_SHARE * flee * _footing(heights, board, mine)
+            score += FOOTING * HUNT_SHARE * flee * _free_footing(heights, free, mine)
     # mobility
-    score += 0.8 * (_mobility(heights, board, mine) - _mobility(heights, board, theirs))
+    score += 0.8 * (_free_mobility(heights, free, mine) - _free_mobility(heights, free, theirs))
     score += 1.5 * (sum(heights[s] for s in mine) / len(mine) - sum(heights[s] for s in theirs) / len(theirs))
     return score
 
@@ -492,12 +502,17 @@ def _safe_squares(heights, board, hunted, hunters, top=None) -> int:
     """How many squares the `hunted` pieces can step to (climb at most one) where no hunter stands two above."""
     if top is None:
         top = _hunter_top(heights, hunters)
+    return _free_safe_squares(heights, _board_sides(board)[4], hunted, top)
+
+
+def _free_safe_squares(heights, free, hunted, top) -> int:
+    """_safe_squares from each square's empty neighbours (`free`, see _sides) and the hunters' `top`."""
     n = 0
     for s in hunted:
         limit = heights[s] + 1
-        for m in NEIGHBOURS[s]:
+        for m in free[s]:
             hm = heights[m]
-            if board[m] < 0 and hm <= limit and top[m] - hm < 2:
+            if hm <= limit and top[m] - hm < 2:
                 n += 1
     return n
 
@@ -505,28 +520,36 @@ def _safe_squares(heights, board, hunted, hunters, top=None) -> int:
 def _footing(heights, board, pieces) -> int:
     """For each piece, how high it can stay by stepping: 2 with a free square one above it next door, 1 with one as
     high, 0 when every square it can step to is lower."""
+    return _free_footing(heights, _board_sides(board)[4], pieces)
+
+
+def _free_footing(heights, free, pieces) -> int:
     n = 0
     for s in pieces:
         hs = heights[s]
         best = 0
-        for m in NEIGHBOURS[s]:
-            if board[m] < 0:
-                d = heights[m] - hs
-                if d == 1:
-                    best = 2
-                    break
-                if d == 0:
-                    best = 1
+        for m in free[s]:
+            d = heights[m] - hs
+            if d == 1:
+                best = 2
+                break
+            if d == 0:
+                best = 1
         n += best
     return n
 
 
 def _mobility(heights, board, squares) -> int:
+    return _free_mobility(heights, _board_sides(board)[4], squares)
+
+
+def _free_mobility(heights, free, squares) -> int:
+    """The empty squares next to each of `squares` that it can step onto (climb at most one), summed."""
     n = 0
     for s in squares:
         limit = heights[s] + 1
-        for m in NEIGHBOURS[s]:
-            if board[m] < 0 and heights[m] <= limit:
+        for m in free[s]:
+            if heights[m] <= limit:
                 n += 1
     return n
 
