@@ -70,14 +70,27 @@ def threats(heights, board, kinds, side: int, rules, lowered: bool = True) -> di
     with `lowered`, over one lowered by a dig: "A dig before the move may raise or lower the middle square". The
     plain heuristic, greedy's, leaves the lowered middle out, as it always has: greedy stays the opponent the ladders
     measured)."""
+    sides = _SIDES.get(board)
+    if sides is None:
+        sides = _sides(board)
+    return _threats(heights, board, sides, kinds, side, rules, lowered)
+
+
+def _threats(heights, board, sides, kinds, side: int, rules, lowered: bool = True) -> dict:
+    """threats, given the board's entry of _sides."""
     out: dict = {}
     # what the board alone decides (which enemies stand next to each piece, which squares a dragon's first step or a
-    # fish's leap passes), worked out once per board; the heights are compared here
-    if kinds is not _PLANS_FOR[0] or rules.samurai_undermining != _PLANS_FOR[1]:
-        _plans_for(kinds, rules.samurai_undermining)
-    found = _THREAT_PLANS[side].get(board)
+    # fish's leap passes), worked out once per board, side, game's kinds and samurai rule; the heights are compared
+    # here
+    plans = sides[6]
+    samurai_digs = rules.samurai_undermining
+    if plans[0] is not kinds or plans[1] != samurai_digs:
+        if plans[0] != kinds or plans[1] != samurai_digs:
+            plans[2] = plans[3] = None
+        plans[0], plans[1] = kinds, samurai_digs
+    found = plans[2 + side]
     if found is None:
-        found = _threat_plan(board, kinds, side, rules.samurai_undermining)
+        found = plans[2 + side] = _threat_plan(board, sides, kinds, side, samurai_digs)
     own_squares, foes, plan = found
     if not plan:
         return out
@@ -111,30 +124,11 @@ def threats(heights, board, kinds, side: int, rules, lowered: bool = True) -> di
     return out
 
 
-# per side: board -> (the side's squares, the enemies' squares, the plan): for each of the side's pieces in order of
-# squares, (square, the climb a capture needs, the enemies next to it, kind, then for a dragon each empty neighbour
-# with the enemies next to that, for a fish each leap over an empty middle square onto an enemy). Plans hold for one
-# game's kinds and one samurai rule (_PLANS_FOR); the tables are emptied when those change, or grow large
-_THREAT_PLANS: tuple[dict, dict] = ({}, {})
-_PLANS_FOR: list = [None, None]
-_THREAT_PLANS_LIMIT = 50_000
-
-
-def _plans_for(kinds, samurai_digs: bool) -> None:
-    if kinds != _PLANS_FOR[0] or samurai_digs != _PLANS_FOR[1]:
-        _THREAT_PLANS[0].clear()
-        _THREAT_PLANS[1].clear()
-    _PLANS_FOR[0], _PLANS_FOR[1] = kinds, samurai_digs
-
-
-def _threat_plan(board, kinds, side: int, samurai_digs: bool) -> tuple:
-    """threats' plan for `side` on `board` (see _THREAT_PLANS), remembered."""
-    table = _THREAT_PLANS[side]
-    if len(table) >= _THREAT_PLANS_LIMIT:
-        table.clear()
-    sides = _SIDES.get(board)
-    if sides is None:
-        sides = _sides(board)
+def _threat_plan(board, sides, kinds, side: int, samurai_digs: bool) -> tuple:
+    """threats' plan for `side` on the board: (the side's squares, the enemies' squares, the plan), the plan for each
+    of the side's pieces in order of squares: (square, the climb a capture needs, the enemies next to it, kind, then
+    for a dragon each empty neighbour with the enemies next to that, for a fish each leap over an empty middle square
+    onto an enemy)."""
     own, foes = sides[side], sides[1 - side]
     foe_mask = sides[3 - side]
     plan = []
@@ -150,8 +144,7 @@ def _threat_plan(board, kinds, side: int, samurai_digs: bool) -> tuple:
             elif kind == FISH:
                 more = tuple((e, mid) for e, mid in LEAPS[s] if BIT[e] & foe_mask and board[mid] < 0)
             plan.append((s, need, singles, kind, more))
-    found = table[board] = (own, foes, tuple(plan))
-    return found
+    return own, foes, tuple(plan)
 
 
 # board -> the squares of each side's pieces, ascending, and as bit masks: a board recurs far more often than the
@@ -168,7 +161,8 @@ def _board_sides(board) -> tuple:
 
 def _sides(board) -> tuple:
     """(red's squares, blue's squares, ascending, then the same as bit masks, each square's empty neighbours, and by
-    side the pairs (its piece, an enemy next to it)), remembered for the board."""
+    side the pairs (its piece, an enemy next to it), and threats' plans: [kinds, samurai rule, red's, blue's], filled
+    when first asked for), remembered for the board."""
     if len(_SIDES) >= _SIDES_LIMIT:
         _SIDES.clear()
     red: list[int] = []
@@ -181,7 +175,7 @@ def _sides(board) -> tuple:
     free = tuple(tuple(q for q in near if board[q] < 0) for near in NEIGHBOURS)
     facing = tuple((a, e) for a in red for e in blue if e in ADJACENT[a])
     found = _SIDES[board] = (tuple(red), tuple(blue), sum(BIT[s] for s in red), sum(BIT[s] for s in blue), free,
-                             (facing, tuple((e, a) for a, e in facing)))
+                             (facing, tuple((e, a) for a, e in facing)), [None, None, None, None])
     return found
 
 
@@ -221,42 +215,51 @@ def _siege(heights, board, attackers, targets) -> float:
     return _siege_parts(heights, board, attackers, targets)[0]
 
 
-def _siege_parts(heights, board, attackers, targets) -> tuple[float, float]:
+def _siege_parts(heights, board, attackers, targets, free=None) -> tuple[float, float]:
     """Like _reach, but through the terrain: about how many turns the attackers need to stand two above each target
     next door. A capture needs two steps up and a step climbs at most one, so an attacker gets there by a dig-then-step
     onto an empty square A beside the target, raising A from one above the target to two: A must first be built up
     (a tile a turn) and the attacker must stand next to A, at most one below where it steps. The side ahead uses this
     to hunt, so that piling tiles beside a high enemy piece counts as progress; standing two above it already costs
-    nothing. Returns the sum over the targets and the nearest target's part."""
+    nothing. Returns the sum over the targets and the nearest target's part. (`free`: the empty neighbours of each
+    square, from _sides.)"""
     total = 0.0
     nearest = math.inf
+    if free is None:
+        free = _board_sides(board)[4]
     alone = len(targets) == 1
     # a target's part depends only on the squares around it and on the attackers: remembered by those, since a turn
     # changes the surroundings of a target or two and leaves the other parts as they were
-    who = (tuple(attackers), tuple([heights[a] for a in attackers]))
-    known = _SIEGE_PARTS
+    who = (tuple(attackers), tuple([heights[a] for a in attackers]), alone)
+    known = _SIEGE_PARTS.get(who)
+    if known is None:
+        known = _SIEGE_PARTS[who] = {}
     for e in targets:
-        around = _AROUND[e]
-        key = (e, around(heights), around(board), who, alone)
+        free_e = free[e]
+        key = (e, _AROUND[e](heights), free_e)
         part = known.get(key)
         if part is None:
-            if len(known) >= _SIEGE_PARTS_LIMIT:
-                known.clear()
-            part = known[key] = _siege_part(heights, board, attackers, e, alone)
+            if _siege_count[0] >= _SIEGE_PARTS_LIMIT:
+                _SIEGE_PARTS.clear()
+                _siege_count[0] = 0
+                known = _SIEGE_PARTS[who] = {}
+            _siege_count[0] += 1
+            part = known[key] = _siege_part(heights, board, free_e, attackers, e, alone)
         total += part
         if part < nearest:
             nearest = part
     return total, nearest
 
 
-# (target, the heights and pieces on it and around it, the attackers and their heights, whether it is the last
-# target) -> its part of _siege_parts
+# (the attackers, their heights, whether there is one target) -> (target, the heights on it and around it, its empty
+# neighbours) -> its part of _siege_parts
 _SIEGE_PARTS: dict = {}
-_SIEGE_PARTS_LIMIT = 100_000
+_SIEGE_PARTS_LIMIT = 100_000        # parts; all are dropped past this
+_siege_count = [0]
 _AROUND = tuple(itemgetter(e, *NEIGHBOURS[e]) for e in range(SQUARES))
 
 
-def _siege_part(heights, board, attackers, e: int, alone: bool) -> float:
+def _siege_part(heights, board, free_e, attackers, e: int, alone: bool) -> float:
     """One target's part of _siege_parts: the nearest attacker's turns to stand two above it next door and half the
     second's (for a side's last piece, `alone`, at most what draining it takes)."""
     h = heights[e]
@@ -265,13 +268,12 @@ def _siege_part(heights, board, attackers, e: int, alone: bool) -> float:
     # all of them, so one climb term serves them all), the others are stood on as they are, a step below them
     builds = []             # (tiles to add, distances to the square)
     perches = []            # (distances to the square, stand height)
-    for q in NEIGHBOURS[e]:
-        if board[q] < 0:
-            hq = heights[q]
-            if hq < step:
-                builds.append((step - hq, DIST1[q]))
-            else:
-                perches.append((DIST1[q], hq - 1))
+    for q in free_e:
+        hq = heights[q]
+        if hq < step:
+            builds.append((step - hq, DIST1[q]))
+        else:
+            perches.append((DIST1[q], hq - 1))
     best = second = math.inf
     beside = ADJACENT[e]
     for a in attackers:
@@ -431,8 +433,8 @@ def static_eval(heights, board, kinds, player: int, to_move: int, rules, hunting
     for s in theirs:
         material -= VALUE[kinds[board[s]]]
     score = material
-    my_threats = threats(heights, board, kinds, player, rules, hunting)
-    their_threats = threats(heights, board, kinds, 1 - player, rules, hunting)
+    my_threats = _threats(heights, board, sides, kinds, player, rules, hunting)
+    their_threats = _threats(heights, board, sides, kinds, 1 - player, rules, hunting)
 
     free = sides[4]
     # where the hunters of each side stand guard: needed for threats (escapes) and for the side ahead's trapping
@@ -467,8 +469,8 @@ def static_eval(heights, board, kinds, player: int, to_move: int, rules, hunting
         # and a weight that grew with the lead made a piece lost worth more than the piece (greedy took four of the
         # search's pieces in a ladder game while the search's evaluation rose by 500). The side ahead hunts harder
         # through the nearest target alone, capped, so a capture always gains most of the piece's value.
-        my_total, my_nearest = _siege_parts(heights, board, mine, theirs)
-        their_total, their_nearest = _siege_parts(heights, board, theirs, mine)
+        my_total, my_nearest = _siege_parts(heights, board, mine, theirs, free)
+        their_total, their_nearest = _siege_parts(heights, board, theirs, mine, free)
         score -= HUNT_SHARE * (SIEGE_WEIGHT * (my_total - their_total)
                                + (hunt - SIEGE_WEIGHT) * min(NEAREST_CAP, my_nearest)
                                - (flee - SIEGE_WEIGHT) * min(NEAREST_CAP, their_nearest))
