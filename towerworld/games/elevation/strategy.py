@@ -607,11 +607,11 @@ def successor(heights, board, move):
 def light_turns(heights, board, kinds, me: int, rules) -> list:
     """Every complete turn of `me` on a light state (no draw offers; the two-pieces game is searched as one piece
     a turn)."""
-    masks = _Masks(heights, board, me)
     sides = _SIDES.get(board)
     if sides is None:
         sides = _sides(board)
     own = sides[2 + me]
+    masks = _Masks.light(heights, own, sides[3 - me])
     out: list = []
     for s in sides[me]:
         for group in known_piece_groups(heights, masks, own, s, kinds[board[s]], rules):
@@ -681,18 +681,16 @@ def _landing(move) -> int:
 def _pressure(heights, board, side: int) -> list:
     """Per square, how good it is for a piece of `side` to end there: next to enemies two or more below (a threat),
     not next to enemies two or more above (a danger), high rather than low."""
-    out = [0.0] * SQUARES
-    enemies = [q for q in range(SQUARES) if board[q] >= 0 and board[q] // 6 != side]
-    for q in range(SQUARES):
-        hq = heights[q]
-        v = 0.3 * hq
-        for e in enemies:
-            if e in ADJACENT[q]:
-                d = hq - heights[e]
-                v += 3.0 if d >= 2 else -4.0 if d <= -2 else 0.5 * d
-            elif DIST1[e][q] == 1:
-                v += 0.3 if hq - heights[e] >= 1 else 0.0
-        out[q] = v
+    out = [0.3 * hq for hq in heights]
+    # each enemy adds to the squares next to it and two away, enemies in order of squares: every square's sum is
+    # made in the same order as square by square
+    for e in _board_sides(board)[1 - side]:
+        he = heights[e]
+        for q in NEIGHBOURS[e]:
+            d = heights[q] - he
+            out[q] += 3.0 if d >= 2 else -4.0 if d <= -2 else 0.5 * d
+        for q in RING2[e]:
+            out[q] += 0.3 if heights[q] - he >= 1 else 0.0
     return out
 
 
@@ -773,11 +771,11 @@ def forced_gain(heights, board, kinds, side: int, rules, floor: float, work: lis
             and any(DIST1[t][q] <= 1 for t in targets)}
     # the likely refutations are generated alone first: most scans end among them, and generating every reply
     # (some 2,000) cost more than looking at the few that decide
-    masks = _Masks(heights, board, enemy)
     sides = _SIDES.get(board)
     if sides is None:
         sides = _sides(board)
     own = sides[2 + enemy]
+    masks = _Masks.light(heights, own, sides[3 - enemy])
     first = []
     for q in hunted.keys() | near:
         groups = known_piece_groups(heights, masks, own, q, kinds[board[q]], rules)
@@ -1258,16 +1256,16 @@ class ElevationMCTS:
     def _order(self, node: _Node, ranked: bool = False) -> list:
         """Candidate turns for a node: captures, moves of threatened pieces, a random sample of the rest."""
         heights, board, side = node.heights, node.board, node.mover
-        masks = _Masks(heights, board, side)
-        targets = threats(heights, board, self.kinds, side, self.rules)
-        danger = threats(heights, board, self.kinds, 1 - side, self.rules)
-        moves: list = []
-        caps: list = []
-        rescue: list = []
         sides = _SIDES.get(board)
         if sides is None:
             sides = _sides(board)
         own = sides[2 + side]
+        masks = _Masks.light(heights, own, sides[3 - side])
+        targets = _threats(heights, board, sides, self.kinds, side, self.rules)
+        danger = _threats(heights, board, sides, self.kinds, 1 - side, self.rules)
+        moves: list = []
+        caps: list = []
+        rescue: list = []
         for s in sides[side]:
             groups = known_piece_groups(heights, masks, own, s, self.kinds[board[s]], self.rules)
             first = len(moves)
