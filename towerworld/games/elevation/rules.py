@@ -387,10 +387,13 @@ def _move_dig(s: int, steps: int, dig_from: int, vacated: int) -> list:
         if row is None:
             if len(rows) >= _ROWS_LIMIT:
                 rows.clear()
+            # each dig from a source onto the other targets, picked from the square's own move tuples in C
             by_source = _turns_of(MOVE_DIG, s)[m]
-            tgts = SQ[row_key[2]]
-            row = rows[row_key] = tuple([by_target[t] for f in SQ[row_key[1]] for by_target in (by_source[f],)
-                                         for t in tgts if t != f])
+            tgts = row_key[2]
+            found: list = []
+            for f in SQ[row_key[1]]:
+                found += _GET[tgts & ~BIT[f]](by_source[f])
+            row = rows[row_key] = tuple(found)
         out += row
     return out
 

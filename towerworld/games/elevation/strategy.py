@@ -230,7 +230,7 @@ def _siege_parts(heights, board, attackers, targets, free=None) -> tuple[float, 
     alone = len(targets) == 1
     # a target's part depends only on the squares around it and on the attackers: remembered by those, since a turn
     # changes the surroundings of a target or two and leaves the other parts as they were
-    who = (tuple(attackers), tuple([heights[a] for a in attackers]), alone)
+    who = (tuple(attackers), tuple(map(heights.__getitem__, attackers)), alone)
     known = _SIEGE_PARTS.get(who)
     if known is None:
         known = _SIEGE_PARTS[who] = {}
@@ -241,10 +241,14 @@ def _siege_parts(heights, board, attackers, targets, free=None) -> tuple[float, 
         if part is None:
             if _siege_count[0] >= _SIEGE_PARTS_LIMIT:
                 _SIEGE_PARTS.clear()
+                _SIEGE_COSTS.clear()
                 _siege_count[0] = 0
                 known = _SIEGE_PARTS[who] = {}
             _siege_count[0] += 1
-            part = known[key] = _siege_part(heights, board, free_e, attackers, e, alone)
+            costs = _SIEGE_COSTS.get(key)
+            if costs is None:
+                costs = _SIEGE_COSTS[key] = {}
+            part = known[key] = _siege_part(heights, board, free_e, attackers, e, alone, costs)
         total += part
         if part < nearest:
             nearest = part
@@ -252,50 +256,61 @@ def _siege_parts(heights, board, attackers, targets, free=None) -> tuple[float, 
 
 
 # (the attackers, their heights, whether there is one target) -> (target, the heights on it and around it, its empty
-# neighbours) -> its part of _siege_parts
+# neighbours) -> its part of _siege_parts; and by the latter alone, each attacker's cost (by square + 36 * height), for
+# the parts of other attackers
 _SIEGE_PARTS: dict = {}
+_SIEGE_COSTS: dict = {}
 _SIEGE_PARTS_LIMIT = 100_000        # parts; all are dropped past this
 _siege_count = [0]
 _AROUND = tuple(itemgetter(e, *NEIGHBOURS[e]) for e in range(SQUARES))
 
 
-def _siege_part(heights, board, free_e, attackers, e: int, alone: bool) -> float:
+def _siege_part(heights, board, free_e, attackers, e: int, alone: bool, costs: dict | None = None) -> float:
     """One target's part of _siege_parts: the nearest attacker's turns to stand two above it next door and half the
-    second's (for a side's last piece, `alone`, at most what draining it takes)."""
+    second's (for a side's last piece, `alone`, at most what draining it takes). `costs`: each attacker's turns so far
+    around this target as it stands (by square + 36 * height), read and filled."""
     h = heights[e]
     step = h + 1
-    # the free squares beside the target: those below a step must be built up to it (stand height `step` for
-    # all of them, so one climb term serves them all), the others are stood on as they are, a step below them
-    builds = []             # (tiles to add, distances to the square)
-    perches = []            # (distances to the square, stand height)
-    for q in free_e:
-        hq = heights[q]
-        if hq < step:
-            builds.append((step - hq, DIST1[q]))
-        else:
-            perches.append((DIST1[q], hq - 1))
+    builds: list | None = None
+    perches: list = []
     best = second = math.inf
     beside = ADJACENT[e]
     for a in attackers:
         ha = heights[a]
-        if ha >= h + 2 and a in beside:
-            c = 0.0
-        else:
-            c = SIEGE_FAR
-            if builds:
-                nearest_build = 99
-                for build, dq in builds:
-                    cost = build + dq[a]
-                    if cost < nearest_build:
-                        nearest_build = cost
-                cost = nearest_build + (0.7 * (step - ha) if ha < step else 0.0)
-                if cost < c:
-                    c = cost
-            for dq, stand in perches:
-                cost = dq[a] + (0.7 * (stand - ha) if ha < stand else 0.0)
-                if cost < c:
-                    c = cost
-            c += 1.0
+        known = a + 36 * ha
+        c = costs.get(known) if costs is not None else None
+        if c is None:
+            if ha >= h + 2 and a in beside:
+                c = 0.0
+            else:
+                if builds is None:
+                    # the free squares beside the target: those below a step must be built up to it (stand height
+                    # `step` for all of them, so one climb term serves them all), the others are stood on as they
+                    # are, a step below them
+                    builds = []             # (tiles to add, distances to the square)
+                    for q in free_e:        # (perches: distances to the square, stand height)
+                        hq = heights[q]
+                        if hq < step:
+                            builds.append((step - hq, DIST1[q]))
+                        else:
+                            perches.append((DIST1[q], hq - 1))
+                c = SIEGE_FAR
+                if builds:
+                    nearest_build = 99
+                    for build, dq in builds:
+                        cost = build + dq[a]
+                        if cost < nearest_build:
+                            nearest_build = cost
+                    cost = nearest_build + (0.7 * (step - ha) if ha < step else 0.0)
+                    if cost < c:
+                        c = cost
+                for dq, stand in perches:
+                    cost = dq[a] + (0.7 * (stand - ha) if ha < stand else 0.0)
+                    if cost < c:
+                        c = cost
+                c += 1.0
+            if costs is not None:
+                costs[known] = c
         if c < second:
             if c < best:
                 best, second = c, best
@@ -442,9 +457,9 @@ def static_eval(heights, board, kinds, player: int, to_move: int, rules, hunting
     their_top = _hunter_top(heights, theirs) if their_threats or material < 0 else None
     shares = ESCAPE_SHARE if hunting else PLAIN_ESCAPE_SHARE
     my_gain = sorted((_threat_value(heights, board, kinds, e, mine, my_top, shares) for e in my_threats),
-                     reverse=True)
+                     reverse=True) if my_threats else []
     their_gain = sorted((_threat_value(heights, board, kinds, e, theirs, their_top, shares) for e in their_threats),
-                        reverse=True)
+                        reverse=True) if their_threats else []
     if to_move == player:
         # I take the best now; of theirs, I can usually save one piece, not two
         score += 0.85 * (my_gain[0] if my_gain else 0.0)
@@ -496,7 +511,8 @@ def static_eval(heights, board, kinds, player: int, to_move: int, rules, hunting
             score += FOOTING * HUNT_SHARE * flee * _free_footing(heights, free, mine)
     # mobility
     score += 0.8 * (_free_mobility(heights, free, mine) - _free_mobility(heights, free, theirs))
-    score += 1.5 * (sum(heights[s] for s in mine) / len(mine) - sum(heights[s] for s in theirs) / len(theirs))
+    get = heights.__getitem__
+    score += 1.5 * (sum(map(get, mine)) / len(mine) - sum(map(get, theirs)) / len(theirs))
     return score
 
 
@@ -829,7 +845,7 @@ def forcing_turn(heights, board, kinds, side: int, rules, floor: float, work: li
     turns = light_turns(heights, board, kinds, side, rules)
     # the biggest captures first: they are the likeliest forcing turns, and the work may run out before the quiet ones
     taken = [_taken_value(board, kinds, m, side) for m in turns]
-    for now, m in sorted(zip(taken, turns), key=lambda tm: -tm[0]):
+    for now, m in sorted(zip(taken, turns), key=itemgetter(0), reverse=True):    # (stable: ties keep their order)
         if work[0] <= 0:
             return None, floor
         work[0] -= 1                    # a successor and a threat scan
