@@ -91,13 +91,13 @@ def _threats(heights, board, sides, kinds, side: int, rules, lowered: bool = Tru
     found = plans[2 + side]
     if found is None:
         found = plans[2 + side] = _threat_plan(board, sides, kinds, side, samurai_digs)
-    own_squares, foes, plan = found
+    acting, foes, plan = found
     if not plan:
         return out
     # the lowest enemy piece: a piece not two above it (one, undermining) takes nothing, and one not above it not even
     # by a second step or a leap
-    low = min(map(heights.__getitem__, foes))
-    if max(map(heights.__getitem__, own_squares)) <= low:
+    low = min(foes(heights))
+    if max(acting(heights)) <= low:
         return out
     for s, need, singles, kind, more in plan:
         hs = heights[s]
@@ -125,10 +125,12 @@ def _threats(heights, board, sides, kinds, side: int, rules, lowered: bool = Tru
 
 
 def _threat_plan(board, sides, kinds, side: int, samurai_digs: bool) -> tuple:
-    """threats' plan for `side` on the board: (the side's squares, the enemies' squares, the plan), the plan for each
-    of the side's pieces in order of squares: (square, the climb a capture needs, the enemies next to it, kind, then
-    for a dragon each empty neighbour with the enemies next to that, for a fish each leap over an empty middle square
-    onto an enemy)."""
+    """threats' plan for `side` on the board: (a getter of the heights of the pieces in the plan, one of the enemies'
+    heights, the plan), the plan for each of the side's pieces that has an enemy in reach, in order of squares:
+    (square, the climb a capture needs, the enemies next to it, kind, then for a dragon each empty neighbour with the
+    enemies next to that, for a fish each leap over an empty middle square onto an enemy). A piece with no enemy next
+    to it, none next to an empty neighbour (a dragon) and none at the end of a leap over an empty square (a fish)
+    threatens nothing, whatever the heights."""
     own, foes = sides[side], sides[1 - side]
     foe_mask = sides[3 - side]
     plan = []
@@ -143,8 +145,17 @@ def _threat_plan(board, sides, kinds, side: int, samurai_digs: bool) -> tuple:
                              if board[m] < 0 and NEIGHBOUR_MASK[m] & foe_mask)
             elif kind == FISH:
                 more = tuple((e, mid) for e, mid in LEAPS[s] if BIT[e] & foe_mask and board[mid] < 0)
-            plan.append((s, need, singles, kind, more))
-    return own, foes, tuple(plan)
+            if singles or more:
+                plan.append((s, need, singles, kind, more))
+    return _heights_getter(tuple(s for s, *_ in plan)), _heights_getter(foes), tuple(plan)
+
+
+def _heights_getter(squares: tuple):
+    """A function that picks the heights of `squares` (at least one) as a tuple, in C where it can."""
+    if len(squares) > 1:
+        return itemgetter(*squares)
+    q = squares[0] if squares else 0
+    return lambda heights: (heights[q],)
 
 
 # board -> the squares of each side's pieces, ascending, and as bit masks: a board recurs far more often than the
@@ -1327,15 +1338,18 @@ class ElevationMCTS:
                     break
             best, best_u = None, -1e18
             logn = math.log(node.visits + 1)
+            children = node.children
+            c, sqrt = self.c, math.sqrt
             for m in node.moves[:self._allowed(node)]:
-                ch = node.children.get(m)
+                ch = children.get(m)
                 if ch is None:
                     best = m
                     break
-                u = ch.value / ch.visits + self.c * math.sqrt(logn / ch.visits)
+                visits = ch.visits
+                u = ch.value / visits + c * sqrt(logn / visits)
                 if u > best_u:
                     best_u, best = u, m
-            ch = node.children.get(best)
+            ch = children.get(best)
             if ch is None:
                 h, b, _ = successor(node.heights, node.board, best)
                 ch = _Node(h, b, 1 - node.mover)
