@@ -1295,13 +1295,15 @@ class ElevationMCTS:
         rescue: list = []
         for s in sides[side]:
             groups = known_piece_groups(heights, masks, own, s, self.kinds[board[s]], self.rules)
-            first = len(moves)
             for group in groups:
                 moves += group
             if targets and any(DIST1[e][s] <= 1 for e in targets):
                 caps += _capturing_turns(groups, s, masks.enemy)
             if s in danger:
-                rescue += [m for m in moves[first:] if m[1] not in (DIG_DIG, UNDERMINE)]
+                # (a group holds turns of one shape, but for the dragon's steps: both kinds of step)
+                for group in groups:
+                    if group and group[0][1] != DIG_DIG and group[0][1] != UNDERMINE:
+                        rescue += group
         if not moves:
             return moves
         if len(rescue) > self.sample:
