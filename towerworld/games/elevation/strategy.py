@@ -852,7 +852,7 @@ def forcing_turn(heights, board, kinds, side: int, rules, floor: float, work: li
     """(turn, gain): the first turn of `side`, to move, found to win more than `floor` whatever the reply (what it
     takes plus forced_gain); (None, floor) when none does, or when `work` runs out first (then the scan is not
     trusted). The largest gain is not looked for: every further turn would cost a full scan of its replies."""
-    seen = set()
+    seen: set = set()
     turns = light_turns(heights, board, kinds, side, rules)
     # the biggest captures first: they are the likeliest forcing turns, and the work may run out before the quiet ones
     taken = [_taken_value(board, kinds, m, side) for m in turns]
@@ -861,9 +861,10 @@ def forcing_turn(heights, board, kinds, side: int, rules, floor: float, work: li
             return None, floor
         work[0] -= 1                    # a successor and a threat scan
         h, b, _ = successor(heights, board, m)
-        if (h, b) in seen:
-            continue
+        known = len(seen)
         seen.add((h, b))
+        if len(seen) == known:
+            continue                    # a position already looked at
         if not now and not threats(h, b, kinds, side, rules):
             continue
         work[0] -= FORCED_GAIN_WORK
@@ -883,8 +884,9 @@ def likely_replies(heights, board, kinds, side: int, rules, count: int, work: li
     work[0] -= 5 * len(turns)           # a plain evaluation costs about five looks at a reply
     for m in turns:
         h, b, _ = successor(heights, board, m)
-        if (h, b) not in seen:
-            seen[(h, b)] = (static_eval(h, b, kinds, side, 1 - side, rules), m)
+        key = (h, b)
+        if key not in seen:
+            seen[key] = (static_eval(h, b, kinds, side, 1 - side, rules), m)
     return [m for _, m in sorted(seen.values(), key=lambda vm: vm[0], reverse=True)[:count]]
 
 
