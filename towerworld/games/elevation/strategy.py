@@ -45,7 +45,7 @@ from towerworld.engine.agent import parse_budget
 from towerworld.games.elevation.board import (
     ACCEPT, ADJACENT, BIT, DECLINE, DIG_DIG, DIG_MOVE, DRAGON, DRAW, FISH, FISH_DIG_LEAP, FISH_LEAP_DIG, LEAPS,
     LONE_STEP, MOVE_DIG, MOVE_MOVE, NEIGHBOUR_MASK, NEIGHBOURS, SAMURAI, SQUARES, UNDERMINE, distance)
-from towerworld.games.elevation.rules import (DRAWN, NEAR2_MASK, ONGOING, State, _Masks, all_turns,
+from towerworld.games.elevation.rules import (ALL_SQUARES, DRAWN, NEAR2_MASK, ONGOING, State, _SQ, _Masks, all_turns,
                                               known_piece_groups, position_key)
 
 VALUE = (90.0, 120.0, 100.0)        # samurai, dragon, fish
@@ -183,7 +183,8 @@ def _sides(board) -> tuple:
         if b >= 0:
             (red if b < 6 else blue).append(s)
     # the empty squares next to each square, and the pairs of enemies next to each other (by side: its piece first)
-    free = tuple(tuple(q for q in near if board[q] < 0) for near in NEIGHBOURS)
+    empty = ALL_SQUARES & ~(sum(BIT[s] for s in red) | sum(BIT[s] for s in blue))
+    free = tuple([_SQ[near & empty] for near in NEIGHBOUR_MASK])     # (the tuples are shared: rules._SQ)
     facing = tuple((a, e) for a in red for e in blue if e in ADJACENT[a])
     found = _SIDES[board] = (tuple(red), tuple(blue), sum(BIT[s] for s in red), sum(BIT[s] for s in blue), free,
                              (facing, tuple((e, a) for a, e in facing)), [None, None, None, None])
@@ -247,7 +248,7 @@ def _siege_parts(heights, board, attackers, targets, free=None) -> tuple[float, 
         known = _SIEGE_PARTS[who] = {}
     for e in targets:
         free_e = free[e]
-        key = (e, _AROUND[e](heights), free_e)
+        key = (e, free_e) + _AROUND[e](heights)         # (one tuple kept, not two)
         part = known.get(key)
         if part is None:
             if _siege_count[0] >= _SIEGE_PARTS_LIMIT:
@@ -266,8 +267,8 @@ def _siege_parts(heights, board, attackers, targets, free=None) -> tuple[float, 
     return total, nearest
 
 
-# (the attackers, their heights, whether there is one target) -> (target, the heights on it and around it, its empty
-# neighbours) -> its part of _siege_parts; and by the latter alone, each attacker's cost (by square + 36 * height), for
+# (the attackers, their heights, whether there is one target) -> (target, its empty neighbours, the heights on it and
+# around it) -> its part of _siege_parts; and by the latter alone, each attacker's cost (by square + 36 * height), for
 # the parts of other attackers
 _SIEGE_PARTS: dict = {}
 _SIEGE_COSTS: dict = {}
