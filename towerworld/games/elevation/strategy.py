@@ -161,7 +161,7 @@ def _heights_getter(squares: tuple):
 # board -> the squares of each side's pieces, ascending, and as bit masks: a board recurs far more often than the
 # heights under it (a turn that only digs keeps it), so the pieces are found once per board, not once per look
 _SIDES: dict = {}
-_SIDES_LIMIT = 100_000
+_SIDES_LIMIT = 20_000               # boards (about 2.6 kB each); all are dropped past this
 
 
 def _board_sides(board) -> tuple:
@@ -253,14 +253,10 @@ def _siege_parts(heights, board, attackers, targets, free=None) -> tuple[float, 
         if part is None:
             if _siege_count[0] >= _SIEGE_PARTS_LIMIT:
                 _SIEGE_PARTS.clear()
-                _SIEGE_COSTS.clear()
                 _siege_count[0] = 0
                 known = _SIEGE_PARTS[who] = {}
             _siege_count[0] += 1
-            costs = _SIEGE_COSTS.get(key)
-            if costs is None:
-                costs = _SIEGE_COSTS[key] = {}
-            part = known[key] = _siege_part(heights, board, free_e, attackers, e, alone, costs)
+            part = known[key] = _siege_part(heights, board, free_e, attackers, e, alone)
         total += part
         if part < nearest:
             nearest = part
@@ -268,61 +264,50 @@ def _siege_parts(heights, board, attackers, targets, free=None) -> tuple[float, 
 
 
 # (the attackers, their heights, whether there is one target) -> (target, its empty neighbours, the heights on it and
-# around it) -> its part of _siege_parts; and by the latter alone, each attacker's cost (by square + 36 * height), for
-# the parts of other attackers
+# around it) -> its part of _siege_parts (about 120 bytes a part)
 _SIEGE_PARTS: dict = {}
-_SIEGE_COSTS: dict = {}
 _SIEGE_PARTS_LIMIT = 100_000        # parts; all are dropped past this
 _siege_count = [0]
 _AROUND = tuple(itemgetter(e, *NEIGHBOURS[e]) for e in range(SQUARES))
 
 
-def _siege_part(heights, board, free_e, attackers, e: int, alone: bool, costs: dict | None = None) -> float:
+def _siege_part(heights, board, free_e, attackers, e: int, alone: bool) -> float:
     """One target's part of _siege_parts: the nearest attacker's turns to stand two above it next door and half the
-    second's (for a side's last piece, `alone`, at most what draining it takes). `costs`: each attacker's turns so far
-    around this target as it stands (by square + 36 * height), read and filled."""
+    second's (for a side's last piece, `alone`, at most what draining it takes). `free_e`: its empty neighbours."""
     h = heights[e]
     step = h + 1
-    builds: list | None = None
-    perches: list = []
+    # the free squares beside the target: those below a step must be built up to it (stand height `step` for
+    # all of them, so one climb term serves them all), the others are stood on as they are, a step below them
+    builds = []             # (tiles to add, distances to the square)
+    perches = []            # (distances to the square, stand height)
+    for q in free_e:
+        hq = heights[q]
+        if hq < step:
+            builds.append((step - hq, DIST1[q]))
+        else:
+            perches.append((DIST1[q], hq - 1))
     best = second = math.inf
     beside = ADJACENT[e]
     for a in attackers:
         ha = heights[a]
-        known = a + 36 * ha
-        c = costs.get(known) if costs is not None else None
-        if c is None:
-            if ha >= h + 2 and a in beside:
-                c = 0.0
-            else:
-                if builds is None:
-                    # the free squares beside the target: those below a step must be built up to it (stand height
-                    # `step` for all of them, so one climb term serves them all), the others are stood on as they
-                    # are, a step below them
-                    builds = []             # (tiles to add, distances to the square)
-                    for q in free_e:        # (perches: distances to the square, stand height)
-                        hq = heights[q]
-                        if hq < step:
-                            builds.append((step - hq, DIST1[q]))
-                        else:
-                            perches.append((DIST1[q], hq - 1))
-                c = SIEGE_FAR
-                if builds:
-                    nearest_build = 99
-                    for build, dq in builds:
-                        cost = build + dq[a]
-                        if cost < nearest_build:
-                            nearest_build = cost
-                    cost = nearest_build + (0.7 * (step - ha) if ha < step else 0.0)
-                    if cost < c:
-                        c = cost
-                for dq, stand in perches:
-                    cost = dq[a] + (0.7 * (stand - ha) if ha < stand else 0.0)
-                    if cost < c:
-                        c = cost
-                c += 1.0
-            if costs is not None:
-                costs[known] = c
+        if ha >= h + 2 and a in beside:
+            c = 0.0
+        else:
+            c = SIEGE_FAR
+            if builds:
+                nearest_build = 99
+                for build, dq in builds:
+                    cost = build + dq[a]
+                    if cost < nearest_build:
+                        nearest_build = cost
+                cost = nearest_build + (0.7 * (step - ha) if ha < step else 0.0)
+                if cost < c:
+                    c = cost
+            for dq, stand in perches:
+                cost = dq[a] + (0.7 * (stand - ha) if ha < stand else 0.0)
+                if cost < c:
+                    c = cost
+            c += 1.0
         if c < second:
             if c < best:
                 best, second = c, best
