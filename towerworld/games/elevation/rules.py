@@ -387,26 +387,18 @@ def _move_dig(s: int, steps: int, dig_from: int, vacated: int) -> list:
         if row is None:
             if len(rows) >= _ROWS_LIMIT:
                 rows.clear()
-            # each dig from a source onto the other targets, picked from the square's own move tuples in C
             by_source = _turns_of(MOVE_DIG, s)[m]
-            tgts = row_key[2]
-            found: list = []
-            for f in SQ[row_key[1]]:
-                found += _GET[tgts & ~BIT[f]](by_source[f])
-            row = rows[row_key] = tuple(found)
+            tgts = SQ[row_key[2]]
+            row = rows[row_key] = tuple([by_target[t] for f in SQ[row_key[1]] for by_target in (by_source[f],)
+                                         for t in tgts if t != f])
         out += row
     return out
 
 
 def _then_dig(key):
-    """The fish's leap to `m`, then a dig there, from the square's own move tuples (picked by itemgetters)."""
-    _, s, m, sources, targets = key
-    by_source = _turns_of(FISH_LEAP_DIG, s)[m]
-    GET = _GET
-    out: list = []
-    for f in _SQ[sources]:
-        out += GET[targets & ~BIT[f]](by_source[f])
-    return out
+    kind, s, m, sources, targets = key
+    tgts = _SQ[targets]
+    return [(s, kind, m, f, t) for f in _SQ[sources] for t in tgts if t != f]
 
 
 _LEAP_CODES: dict = {}      # (heights of the start, middle and end, who is at the end, ocean) -> leap code
@@ -431,17 +423,13 @@ def _leap_code(hs: int, hmid: int, hend: int, at_end: int, ocean: bool) -> int:
 
 
 def _dig_leap(key):
-    """A dig, then the fish's leaps that the dig leaves open, from the square's own move tuples."""
     _, s, sources, targets, codes = key
-    by_dig = _turns_of(FISH_DIG_LEAP, s)
-    mids = [mid for _, mid in LEAPS[s]]
     out = []
     for f, t in _dig_pairs(sources, targets):
-        leaps = by_dig[f][t]
-        for i, code in enumerate(codes):
-            mid = mids[i]
-            if code & (1 if mid == f else 4 if mid == t else 2):
-                out.append(leaps[i])
+        for (end, mid), code in zip(LEAPS[s], codes):
+            bit = 1 if mid == f else 4 if mid == t else 2
+            if code & bit:
+                out.append((s, FISH_DIG_LEAP, f, t, end))
     return out
 
 
@@ -515,18 +503,6 @@ def _turns_of(shape: int, s: int) -> Any:
             found = ([None if m not in near else [(s, MOVE_MOVE, m, m2) if m2 in ADJACENT[m] else None
                                                   for m2 in range(SQUARES)] for m in range(SQUARES)],
                      [(s, LONE_STEP, m) if m in near else None for m in range(SQUARES)])
-        elif shape == FISH_LEAP_DIG:
-            # by the leap's end, then the dig's source and target (around the end)
-            for m, _ in LEAPS[s]:
-                after = NEIGHBOURS[m]
-                found[m] = [None if f not in after else [(s, FISH_LEAP_DIG, m, f, t) if t in after and t != f else None
-                                                         for t in range(SQUARES)] for f in range(SQUARES)]
-        elif shape == FISH_DIG_LEAP:
-            # by the dig's source and target, the leaps in the order of LEAPS[s]
-            for f in near:
-                found[f] = [None if t == f or t not in near else tuple((s, FISH_DIG_LEAP, f, t, end)
-                                                                      for end, _ in LEAPS[s])
-                            for t in range(SQUARES)]
         elif shape == MOVE_DIG:
             for m in near:
                 after = NEIGHBOURS[m]
