@@ -149,10 +149,10 @@ SEARCH_WHY = {
     "kdak": "the climbing playouts (games/kdak/playout.py) are about 80% of a simulation",
     "ziggurat": "the placing playouts (games/ziggurat/playout.py) are about 80% of a simulation, "
                 "8 determinizations share the budget",
-    "elevation": "of the default opponent's move (strategy.py) the simulations are about half (a node's candidates, "
-                 "and the evaluation at the leaf: static_eval, half of it _siege_parts), the plan search a quarter "
-                 "(forcing_turn over every turn, likely_replies ranking the other side's), ranking the root's "
-                 "children a seventh; turn generation (rules.py) is under a tenth",
+    "elevation": "of the default opponent's move (strategy.py) the simulations are about three fifths (a node's "
+                 "candidates, and the evaluation at the leaf: static_eval, about two fifths of it _siege_parts), the "
+                 "plan search a quarter (forcing_turn over every turn, likely_replies ranking the other side's), "
+                 "ranking the root's children a tenth; turn generation (rules.py) is under a tenth",
 }
 
 

@@ -136,8 +136,8 @@ def rows(seconds: float = 2.0) -> list[tuple]:
         ("elevation_mcts_sims_per_s", sims, ">= 4000", "sims/s (CPU)",
          _note(sims, 4000, "the default opponent (strategy.py) spends up to half its time on the forcing check "
                            "and the plans (forced_gain, forcing_turn) and most of a simulation on a node's candidates "
-                           "and the evaluation at the leaf (static_eval, half of it _siege_parts); turn generation "
-                           "(rules.py) is under a tenth", at_most=False)),
+                           "and the evaluation at the leaf (static_eval, about two fifths of it _siege_parts); turn "
+                           "generation (rules.py) is under a tenth", at_most=False)),
     ]
 
 

@@ -146,6 +146,19 @@ class _Masks:
         self.le = le
 
     @classmethod
+    def light(cls, heights, own: int, enemy: int) -> _Masks:
+        """The masks of a light state (heights and board) for the side whose squares are `own`, the other side's
+        `enemy` (bit masks): the same as `_Masks(heights, board, me)`, without reading the board."""
+        masks = cls.__new__(cls)
+        levels = [0] * (max(heights) + 1)
+        for bit, h in zip(BIT, heights):
+            levels[h] |= bit
+        masks.empty = ALL_SQUARES & ~(own | enemy)
+        masks.enemy = enemy
+        masks._by_height(levels)
+        return masks
+
+    @classmethod
     def of(cls, st: State) -> _Masks:
         """The masks of a state for its mover, from the state's own masks (the same as `_Masks(heights, board, me)`)."""
         masks = cls.__new__(cls)
@@ -592,6 +605,24 @@ def all_turns(st: State) -> list:
         for group in groups:
             out += group
     return out
+
+
+def known_piece_groups(heights, masks: _Masks, own: int, s: int, kind: int, rules: Rules) -> tuple:
+    """`piece_turn_groups(heights, masks, s, kind, rules)` (the same groups, as a tuple) through the piece tables, as
+    all_turns looks them up: for the search's light states, whose pieces' surroundings recur. `own`: the squares of
+    the side to move."""
+    global _piece_keys
+    read, region, table = _PIECE_LOOKUP[(s * 3 + kind) * 8 + rules.ocean + 2 * rules.samurai_undermining
+                                        + 4 * rules.undermining]
+    key = (read(heights), own & region, masks.enemy & region, ~masks.terrain & region)
+    groups = table.get(key)
+    if groups is None:
+        groups = tuple(piece_turn_groups(heights, masks, s, kind, rules))
+        if _piece_keys >= _PIECE_KEYS_LIMIT:
+            _clear_piece_tables()
+        _piece_keys += 1
+        table[key] = groups
+    return groups
 
 
 def piece_turns(st: State, s: int) -> list:

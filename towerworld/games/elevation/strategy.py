@@ -39,13 +39,14 @@ import math
 import random
 import time
 from collections import Counter
+from operator import itemgetter
 
 from towerworld.engine.agent import parse_budget
 from towerworld.games.elevation.board import (
     ACCEPT, ADJACENT, BIT, DECLINE, DIG_DIG, DIG_MOVE, DRAGON, DRAW, FISH, FISH_DIG_LEAP, FISH_LEAP_DIG, LEAPS,
-    LONE_STEP, MOVE_DIG, MOVE_MOVE, NEIGHBOURS, SAMURAI, SQUARES, UNDERMINE, distance)
-from towerworld.games.elevation.rules import (DRAWN, NEAR2_MASK, ONGOING, State, _Masks, all_turns,
-                                              piece_turn_groups, position_key)
+    LONE_STEP, MOVE_DIG, MOVE_MOVE, NEIGHBOUR_MASK, NEIGHBOURS, SAMURAI, SQUARES, UNDERMINE, distance)
+from towerworld.games.elevation.rules import (ALL_SQUARES, DRAWN, NEAR2_MASK, ONGOING, State, _SQ, _Masks, all_turns,
+                                              known_piece_groups, position_key)
 
 VALUE = (90.0, 120.0, 100.0)        # samurai, dragon, fish
 WIN = 10_000.0
@@ -69,45 +70,53 @@ def threats(heights, board, kinds, side: int, rules, lowered: bool = True) -> di
     with `lowered`, over one lowered by a dig: "A dig before the move may raise or lower the middle square". The
     plain heuristic, greedy's, leaves the lowered middle out, as it always has: greedy stays the opponent the ladders
     measured)."""
+    sides = _SIDES.get(board)
+    if sides is None:
+        sides = _sides(board)
+    return _threats(heights, board, sides, kinds, side, rules, lowered)
+
+
+def _threats(heights, board, sides, kinds, side: int, rules, lowered: bool = True) -> dict:
+    """threats, given the board's entry of _sides."""
     out: dict = {}
-    enemy = 1 - side
+    # what the board alone decides (which enemies stand next to each piece, which squares a dragon's first step or a
+    # fish's leap passes), worked out once per board, side, game's kinds and samurai rule; the heights are compared
+    # here
+    plans = sides[6]
     samurai_digs = rules.samurai_undermining
-    own = []
-    low = 99                    # the lowest enemy piece: a piece not two above it (one, undermining) takes nothing
-    for s in range(SQUARES):
-        b = board[s]
-        if b >= 0:
-            if b // 6 == side:
-                own.append(s)
-            elif heights[s] < low:
-                low = heights[s]
-    for s in own:
-        kind = kinds[board[s]]
+    if plans[0] is not kinds or plans[1] != samurai_digs:
+        if plans[0] != kinds or plans[1] != samurai_digs:
+            plans[2] = plans[3] = None
+        plans[0], plans[1] = kinds, samurai_digs
+    found = plans[2 + side]
+    if found is None:
+        found = plans[2 + side] = _threat_plan(board, sides, kinds, side, samurai_digs)
+    acting, foes, plan = found
+    if not plan:
+        return out
+    # the lowest enemy piece: a piece not two above it (one, undermining) takes nothing, and one not above it not even
+    # by a second step or a leap
+    low = min(foes(heights))
+    if max(acting(heights)) <= low:
+        return out
+    for s, need, singles, kind, more in plan:
         hs = heights[s]
-        need = 1 if (samurai_digs and kind == SAMURAI) else 2
+        if hs <= low:
+            continue
         if hs - low >= need:
-            for e in NEIGHBOURS[s]:
-                v = board[e]
-                if v >= 0 and v // 6 == enemy and hs - heights[e] >= need and (need == 2 or heights[e] > 0):
+            for e in singles:
+                if hs - heights[e] >= need and (need == 2 or heights[e] > 0):
                     out[e] = True
-        if hs + 1 - low < 2:
-            continue            # a second step or a leap comes down from a square at most one above hs
         if kind == DRAGON:
-            for m in NEIGHBOURS[s]:
-                if board[m] >= 0 or heights[m] - hs > 1:
-                    continue
+            for m, beside in more:
                 hm = heights[m]
-                if hm - low < 2:
+                if hm - hs > 1 or hm - low < 2:
                     continue
-                for e in NEIGHBOURS[m]:
-                    v = board[e]
-                    if v >= 0 and v // 6 == enemy and hm - heights[e] >= 2:
+                for e in beside:
+                    if hm - heights[e] >= 2:
                         out[e] = True
         elif kind == FISH:
-            for e, mid in LEAPS[s]:
-                v = board[e]
-                if v < 0 or v // 6 != enemy or board[mid] >= 0:
-                    continue
+            for e, mid in more:
                 hm = heights[mid]
                 if ((hm - hs <= 1 and hm - heights[e] >= 2) or (hm - hs <= 0 and hm + 1 - heights[e] >= 2)
                         or (lowered and hm - hs == 2 and hm - 1 - heights[e] >= 2)):
@@ -115,8 +124,76 @@ def threats(heights, board, kinds, side: int, rules, lowered: bool = True) -> di
     return out
 
 
+def _threat_plan(board, sides, kinds, side: int, samurai_digs: bool) -> tuple:
+    """threats' plan for `side` on the board: (a getter of the heights of the pieces in the plan, one of the enemies'
+    heights, the plan), the plan for each of the side's pieces that has an enemy in reach, in order of squares:
+    (square, the climb a capture needs, the enemies next to it, kind, then for a dragon each empty neighbour with the
+    enemies next to that, for a fish each leap over an empty middle square onto an enemy). A piece with no enemy next
+    to it, none next to an empty neighbour (a dragon) and none at the end of a leap over an empty square (a fish)
+    threatens nothing, whatever the heights."""
+    own, foes = sides[side], sides[1 - side]
+    foe_mask = sides[3 - side]
+    plan = []
+    if own and foes:
+        for s in own:
+            kind = kinds[board[s]]
+            need = 1 if (samurai_digs and kind == SAMURAI) else 2
+            singles = tuple(e for e in foes if e in ADJACENT[s])
+            more: tuple = ()
+            if kind == DRAGON:
+                more = tuple((m, tuple(e for e in foes if e in ADJACENT[m])) for m in NEIGHBOURS[s]
+                             if board[m] < 0 and NEIGHBOUR_MASK[m] & foe_mask)
+            elif kind == FISH:
+                more = tuple((e, mid) for e, mid in LEAPS[s] if BIT[e] & foe_mask and board[mid] < 0)
+            if singles or more:
+                plan.append((s, need, singles, kind, more))
+    return _heights_getter(tuple(s for s, *_ in plan)), _heights_getter(foes), tuple(plan)
+
+
+def _heights_getter(squares: tuple):
+    """A function that picks the heights of `squares` (at least one) as a tuple, in C where it can."""
+    if len(squares) > 1:
+        return itemgetter(*squares)
+    q = squares[0] if squares else 0
+    return lambda heights: (heights[q],)
+
+
+# board -> the squares of each side's pieces, ascending, and as bit masks: a board recurs far more often than the
+# heights under it (a turn that only digs keeps it), so the pieces are found once per board, not once per look
+_SIDES: dict = {}
+_SIDES_LIMIT = 20_000               # boards (about 2.6 kB each); all are dropped past this
+
+
+def _board_sides(board) -> tuple:
+    """_sides(board), looked up."""
+    found = _SIDES.get(board)
+    return found if found is not None else _sides(board)
+
+
+def _sides(board) -> tuple:
+    """(red's squares, blue's squares, ascending, then the same as bit masks, each square's empty neighbours, and by
+    side the pairs (its piece, an enemy next to it), and threats' plans: [kinds, samurai rule, red's, blue's], filled
+    when first asked for), remembered for the board."""
+    if len(_SIDES) >= _SIDES_LIMIT:
+        _SIDES.clear()
+    red: list[int] = []
+    blue: list[int] = []
+    for s in range(SQUARES):
+        b = board[s]
+        if b >= 0:
+            (red if b < 6 else blue).append(s)
+    # the empty squares next to each square, and the pairs of enemies next to each other (by side: its piece first)
+    empty = ALL_SQUARES & ~(sum(BIT[s] for s in red) | sum(BIT[s] for s in blue))
+    free = tuple([_SQ[near & empty] for near in NEIGHBOUR_MASK])     # (the tuples are shared: rules._SQ)
+    facing = tuple((a, e) for a in red for e in blue if e in ADJACENT[a])
+    found = _SIDES[board] = (tuple(red), tuple(blue), sum(BIT[s] for s in red), sum(BIT[s] for s in blue), free,
+                             (facing, tuple((e, a) for a, e in facing)), [None, None, None, None])
+    return found
+
+
 # DIST1[e][a]: king-move distance from a to e, minus one (how many steps until a stands next to e)
 DIST1 = tuple(tuple(distance(a, e) - 1 for a in range(SQUARES)) for e in range(SQUARES))
+RING2 = tuple(tuple(q for q in range(SQUARES) if DIST1[e][q] == 1) for e in range(SQUARES))   # two squares away
 SIEGE_FAR = 60.0                    # _siege's cost when no square beside the target is free
 SECOND_FAR = 8.0                    # _reach's cost for a missing second attacker: across the board, low
 
@@ -150,65 +227,98 @@ def _siege(heights, board, attackers, targets) -> float:
     return _siege_parts(heights, board, attackers, targets)[0]
 
 
-def _siege_parts(heights, board, attackers, targets) -> tuple[float, float]:
+def _siege_parts(heights, board, attackers, targets, free=None) -> tuple[float, float]:
     """Like _reach, but through the terrain: about how many turns the attackers need to stand two above each target
     next door. A capture needs two steps up and a step climbs at most one, so an attacker gets there by a dig-then-step
     onto an empty square A beside the target, raising A from one above the target to two: A must first be built up
     (a tile a turn) and the attacker must stand next to A, at most one below where it steps. The side ahead uses this
     to hunt, so that piling tiles beside a high enemy piece counts as progress; standing two above it already costs
-    nothing. Returns the sum over the targets and the nearest target's part."""
+    nothing. Returns the sum over the targets and the nearest target's part. (`free`: the empty neighbours of each
+    square, from _sides.)"""
     total = 0.0
     nearest = math.inf
+    if free is None:
+        free = _board_sides(board)[4]
+    alone = len(targets) == 1
+    # a target's part depends only on the squares around it and on the attackers: remembered by those, since a turn
+    # changes the surroundings of a target or two and leaves the other parts as they were
+    who = (tuple(attackers), tuple(map(heights.__getitem__, attackers)), alone)
+    known = _SIEGE_PARTS.get(who)
+    if known is None:
+        known = _SIEGE_PARTS[who] = {}
     for e in targets:
-        h = heights[e]
-        step = h + 1
-        # the free squares beside the target: those below a step must be built up to it (stand height `step` for
-        # all of them, so one climb term serves them all), the others are stood on as they are, a step below them
-        builds = []             # (tiles to add, distances to the square)
-        perches = []            # (distances to the square, stand height)
-        for q in NEIGHBOURS[e]:
-            if board[q] < 0:
-                hq = heights[q]
-                if hq < step:
-                    builds.append((step - hq, DIST1[q]))
-                else:
-                    perches.append((DIST1[q], hq - 1))
-        best = second = math.inf
-        beside = ADJACENT[e]
-        for a in attackers:
-            ha = heights[a]
-            if ha >= h + 2 and a in beside:
-                c = 0.0
-            else:
-                c = SIEGE_FAR
-                if builds:
-                    nearest_build = 99
-                    for build, dq in builds:
-                        cost = build + dq[a]
-                        if cost < nearest_build:
-                            nearest_build = cost
-                    cost = nearest_build + (0.7 * (step - ha) if ha < step else 0.0)
-                    if cost < c:
-                        c = cost
-                for dq, stand in perches:
-                    cost = dq[a] + (0.7 * (stand - ha) if ha < stand else 0.0)
-                    if cost < c:
-                        c = cost
-                c += 1.0
-            if c < second:
-                if c < best:
-                    best, second = c, best
-                else:
-                    second = c
-        if second == math.inf:
-            second = max(best, SECOND_FAR)
-        part = best + 0.5 * second
-        if len(targets) == 1 and part > DRAIN_FINISH:
-            part = min(part, _drain(heights, board, attackers, e))
+        free_e = free[e]
+        key = (e, free_e) + _AROUND[e](heights)         # (one tuple kept, not two)
+        part = known.get(key)
+        if part is None:
+            if _siege_count[0] >= _SIEGE_PARTS_LIMIT:
+                _SIEGE_PARTS.clear()
+                _siege_count[0] = 0
+                known = _SIEGE_PARTS[who] = {}
+            _siege_count[0] += 1
+            part = known[key] = _siege_part(heights, board, free_e, attackers, e, alone)
         total += part
         if part < nearest:
             nearest = part
     return total, nearest
+
+
+# (the attackers, their heights, whether there is one target) -> (target, its empty neighbours, the heights on it and
+# around it) -> its part of _siege_parts (about 120 bytes a part)
+_SIEGE_PARTS: dict = {}
+_SIEGE_PARTS_LIMIT = 100_000        # parts; all are dropped past this
+_siege_count = [0]
+_AROUND = tuple(itemgetter(e, *NEIGHBOURS[e]) for e in range(SQUARES))
+
+
+def _siege_part(heights, board, free_e, attackers, e: int, alone: bool) -> float:
+    """One target's part of _siege_parts: the nearest attacker's turns to stand two above it next door and half the
+    second's (for a side's last piece, `alone`, at most what draining it takes). `free_e`: its empty neighbours."""
+    h = heights[e]
+    step = h + 1
+    # the free squares beside the target: those below a step must be built up to it (stand height `step` for
+    # all of them, so one climb term serves them all), the others are stood on as they are, a step below them
+    builds = []             # (tiles to add, distances to the square)
+    perches = []            # (distances to the square, stand height)
+    for q in free_e:
+        hq = heights[q]
+        if hq < step:
+            builds.append((step - hq, DIST1[q]))
+        else:
+            perches.append((DIST1[q], hq - 1))
+    best = second = math.inf
+    beside = ADJACENT[e]
+    for a in attackers:
+        ha = heights[a]
+        if ha >= h + 2 and a in beside:
+            c = 0.0
+        else:
+            c = SIEGE_FAR
+            if builds:
+                nearest_build = 99
+                for build, dq in builds:
+                    cost = build + dq[a]
+                    if cost < nearest_build:
+                        nearest_build = cost
+                cost = nearest_build + (0.7 * (step - ha) if ha < step else 0.0)
+                if cost < c:
+                    c = cost
+            for dq, stand in perches:
+                cost = dq[a] + (0.7 * (stand - ha) if ha < stand else 0.0)
+                if cost < c:
+                    c = cost
+            c += 1.0
+        if c < second:
+            if c < best:
+                best, second = c, best
+            else:
+                second = c
+    if second == math.inf:
+        second = max(best, SECOND_FAR)
+    part = best + 0.5 * second
+    if alone and part > DRAIN_FINISH:
+        part = min(part, _drain(heights, board, attackers, e))
+    return part
 
 
 DRAIN_FINISH = 2.0                  # _drain: turns to take a last piece once it has come down off its perch
@@ -321,31 +431,32 @@ def static_eval(heights, board, kinds, player: int, to_move: int, rules, hunting
     converts a lead over several turns: the distance to each enemy through the terrain for the side ahead, the second
     attacker, graded escapes. Without it this is the plain heuristic (`game.heuristic`, greedy's evaluation).
     `careless` (the easy level, a beginner) overlooks what the other side, to move, can take at once."""
-    mine, theirs = [], []
-    material = 0.0
-    for s in range(SQUARES):
-        b = board[s]
-        if b >= 0:
-            if b // 6 == player:
-                mine.append(s)
-                material += VALUE[kinds[b]]
-            else:
-                theirs.append(s)
-                material -= VALUE[kinds[b]]
+    sides = _SIDES.get(board)
+    if sides is None:
+        sides = _sides(board)
+    mine, theirs = sides[player], sides[1 - player]
     if not theirs:
         return WIN
     if not mine:
         return -WIN
+    material = 0.0
+    for s in mine:
+        material += VALUE[kinds[board[s]]]
+    for s in theirs:
+        material -= VALUE[kinds[board[s]]]
     score = material
-    my_threats = threats(heights, board, kinds, player, rules, hunting)
-    their_threats = threats(heights, board, kinds, 1 - player, rules, hunting)
+    my_threats = _threats(heights, board, sides, kinds, player, rules, hunting)
+    their_threats = _threats(heights, board, sides, kinds, 1 - player, rules, hunting)
 
-    my_top, their_top = _hunter_top(heights, mine), _hunter_top(heights, theirs)
+    free = sides[4]
+    # where the hunters of each side stand guard: needed for threats (escapes) and for the side ahead's trapping
+    my_top = _hunter_top(heights, mine) if my_threats or material > 0 else None
+    their_top = _hunter_top(heights, theirs) if their_threats or material < 0 else None
     shares = ESCAPE_SHARE if hunting else PLAIN_ESCAPE_SHARE
     my_gain = sorted((_threat_value(heights, board, kinds, e, mine, my_top, shares) for e in my_threats),
-                     reverse=True)
+                     reverse=True) if my_threats else []
     their_gain = sorted((_threat_value(heights, board, kinds, e, theirs, their_top, shares) for e in their_threats),
-                        reverse=True)
+                        reverse=True) if their_threats else []
     if to_move == player:
         # I take the best now; of theirs, I can usually save one piece, not two
         score += 0.85 * (my_gain[0] if my_gain else 0.0)
@@ -356,13 +467,9 @@ def static_eval(heights, board, kinds, player: int, to_move: int, rules, hunting
         score += _pending(my_gain, heights, board, kinds, my_threats, my_top, hunting)
     # height over neighbouring enemies: standing above is safety and pressure
     edge = 0.0
-    for a in mine:
-        ha = heights[a]
-        near = ADJACENT[a]
-        for e in theirs:
-            if e in near:
-                d = ha - heights[e]
-                edge += 2 if d >= 2 else -2 if d <= -2 else d * 0.5
+    for a, e in sides[5][player]:
+        d = heights[a] - heights[e]
+        edge += 2 if d >= 2 else -2 if d <= -2 else d * 0.5
     score += 4.0 * edge
     # the side ahead in material hunts (striking distance weighs more) and welcomes trades (fewer pieces left)
     hunt = 3.0 + 6.0 * max(0.0, material) / 100.0
@@ -374,8 +481,8 @@ def static_eval(heights, board, kinds, player: int, to_move: int, rules, hunting
         # and a weight that grew with the lead made a piece lost worth more than the piece (greedy took four of the
         # search's pieces in a ladder game while the search's evaluation rose by 500). The side ahead hunts harder
         # through the nearest target alone, capped, so a capture always gains most of the piece's value.
-        my_total, my_nearest = _siege_parts(heights, board, mine, theirs)
-        their_total, their_nearest = _siege_parts(heights, board, theirs, mine)
+        my_total, my_nearest = _siege_parts(heights, board, mine, theirs, free)
+        their_total, their_nearest = _siege_parts(heights, board, theirs, mine, free)
         score -= HUNT_SHARE * (SIEGE_WEIGHT * (my_total - their_total)
                                + (hunt - SIEGE_WEIGHT) * min(NEAREST_CAP, my_nearest)
                                - (flee - SIEGE_WEIGHT) * min(NEAREST_CAP, their_nearest))
@@ -389,19 +496,20 @@ def static_eval(heights, board, kinds, player: int, to_move: int, rules, hunting
         score += TRADE_DOWN * (len(mine) - len(theirs)) / min(len(mine), len(theirs))
     # a lead is converted by trapping: the side ahead gains as the other side's safe squares run out
     if material > 0:
-        score -= 0.03 * material * _safe_squares(heights, board, theirs, mine, my_top)
+        score -= 0.03 * material * _free_safe_squares(heights, free, theirs, my_top)
     elif material < 0:
-        score -= 0.03 * material * _safe_squares(heights, board, mine, theirs, their_top)
+        score -= 0.03 * material * _free_safe_squares(heights, free, mine, their_top)
     if hunting:
         # and by taking away the high footing next to the hunted pieces: a piece that must move (the last one) keeps
         # its height only by stepping onto a square as high as its own, and climbs out of reach by building one
         if material > 0:
-            score -= FOOTING * HUNT_SHARE * hunt * _footing(heights, board, theirs)
+            score -= FOOTING * HUNT_SHARE * hunt * _free_footing(heights, free, theirs)
         elif material < 0:
-            score += FOOTING * HUNT_SHARE * flee * _footing(heights, board, mine)
+            score += FOOTING * HUNT_SHARE * flee * _free_footing(heights, free, mine)
     # mobility
-    score += 0.8 * (_mobility(heights, board, mine) - _mobility(heights, board, theirs))
-    score += 1.5 * (sum(heights[s] for s in mine) / len(mine) - sum(heights[s] for s in theirs) / len(theirs))
+    score += 0.8 * (_free_mobility(heights, free, mine) - _free_mobility(heights, free, theirs))
+    get = heights.__getitem__
+    score += 1.5 * (sum(map(get, mine)) / len(mine) - sum(map(get, theirs)) / len(theirs))
     return score
 
 
@@ -409,12 +517,17 @@ def _safe_squares(heights, board, hunted, hunters, top=None) -> int:
     """How many squares the `hunted` pieces can step to (climb at most one) where no hunter stands two above."""
     if top is None:
         top = _hunter_top(heights, hunters)
+    return _free_safe_squares(heights, _board_sides(board)[4], hunted, top)
+
+
+def _free_safe_squares(heights, free, hunted, top) -> int:
+    """_safe_squares from each square's empty neighbours (`free`, see _sides) and the hunters' `top`."""
     n = 0
     for s in hunted:
         limit = heights[s] + 1
-        for m in NEIGHBOURS[s]:
+        for m in free[s]:
             hm = heights[m]
-            if board[m] < 0 and hm <= limit and top[m] - hm < 2:
+            if hm <= limit and top[m] - hm < 2:
                 n += 1
     return n
 
@@ -422,28 +535,36 @@ def _safe_squares(heights, board, hunted, hunters, top=None) -> int:
 def _footing(heights, board, pieces) -> int:
     """For each piece, how high it can stay by stepping: 2 with a free square one above it next door, 1 with one as
     high, 0 when every square it can step to is lower."""
+    return _free_footing(heights, _board_sides(board)[4], pieces)
+
+
+def _free_footing(heights, free, pieces) -> int:
     n = 0
     for s in pieces:
         hs = heights[s]
         best = 0
-        for m in NEIGHBOURS[s]:
-            if board[m] < 0:
-                d = heights[m] - hs
-                if d == 1:
-                    best = 2
-                    break
-                if d == 0:
-                    best = 1
+        for m in free[s]:
+            d = heights[m] - hs
+            if d == 1:
+                best = 2
+                break
+            if d == 0:
+                best = 1
         n += best
     return n
 
 
 def _mobility(heights, board, squares) -> int:
+    return _free_mobility(heights, _board_sides(board)[4], squares)
+
+
+def _free_mobility(heights, free, squares) -> int:
+    """The empty squares next to each of `squares` that it can step onto (climb at most one), summed."""
     n = 0
     for s in squares:
         limit = heights[s] + 1
-        for m in NEIGHBOURS[s]:
-            if board[m] < 0 and heights[m] <= limit:
+        for m in free[s]:
+            if heights[m] <= limit:
                 n += 1
     return n
 
@@ -451,72 +572,82 @@ def _mobility(heights, board, squares) -> int:
 # ---- light search states ---------------------------------------------------------------------------------------------
 
 def successor(heights, board, move):
-    """Heights and board after a piece's turn, and the value it captured; nothing else is kept."""
-    h = list(heights)
-    b = list(board)
+    """Heights and board after a piece's turn, and the value it captured; nothing else is kept. (What a turn leaves
+    as it was is handed back as it was: a turn that only digs keeps the board, one that only steps the heights.)"""
     s, kind = move[0], move[1]
-    piece = b[s]
-    gain = 0.0
-    if kind in (DIG_MOVE, FISH_DIG_LEAP):
+    if kind == DIG_MOVE or kind == FISH_DIG_LEAP:
+        h = list(heights)
         h[move[2]] -= 1
         h[move[3]] += 1
-        steps = (move[4],)
-    elif kind in (MOVE_DIG, FISH_LEAP_DIG):
+        heights = tuple(h)
+        to = move[4]
+    elif kind == MOVE_DIG or kind == FISH_LEAP_DIG:
+        h = list(heights)
         h[move[3]] -= 1
         h[move[4]] += 1
-        steps = (move[2],)
-    elif kind == DIG_DIG:
-        h[move[2]] -= 1
-        h[move[3]] += 1
-        h[move[4]] -= 1
-        h[move[5]] += 1
-        steps = ()
-    elif kind == MOVE_MOVE:
-        steps = (move[2], move[3])
+        heights = tuple(h)
+        to = move[2]
     elif kind == LONE_STEP:
-        steps = (move[2],)
-    else:                                    # UNDERMINE
+        to = move[2]
+    elif kind == MOVE_MOVE:
+        b = list(board)
+        piece = b[s]
+        gain = 0.0
+        here = s
+        for to in (move[2], move[3]):
+            if b[to] >= 0 and to != s:
+                gain += 1.0
+            b[here] = -1
+            b[to] = piece
+            here = to
+        return heights, tuple(b), gain
+    else:                                    # DIG_DIG, UNDERMINE: digs alone
+        h = list(heights)
         h[move[2]] -= 1
         h[move[3]] += 1
-        steps = ()
-    here = s
-    for to in steps:
-        if b[to] >= 0 and to != s:
-            gain += 1.0
-        b[here] = -1
-        b[to] = piece
-        here = to
-    return tuple(h), tuple(b), gain
+        if kind == DIG_DIG:
+            h[move[4]] -= 1
+            h[move[5]] += 1
+        return tuple(h), board, 0.0
+    # one step, onto `to`
+    b = list(board)
+    gain = 1.0 if b[to] >= 0 else 0.0
+    b[to] = b[s]
+    b[s] = -1
+    return heights, tuple(b), gain
 
 
 def light_turns(heights, board, kinds, me: int, rules) -> list:
     """Every complete turn of `me` on a light state (no draw offers; the two-pieces game is searched as one piece
     a turn)."""
-    masks = _Masks(heights, board, me)
-    out = []
-    for s in range(SQUARES):
-        b = board[s]
-        if b >= 0 and b // 6 == me:
-            for group in piece_turn_groups(heights, masks, s, kinds[b], rules):
-                out += group
+    sides = _SIDES.get(board)
+    if sides is None:
+        sides = _sides(board)
+    own = sides[2 + me]
+    masks = _Masks.light(heights, own, sides[3 - me])
+    out: list = []
+    for s in sides[me]:
+        for group in known_piece_groups(heights, masks, own, s, kinds[board[s]], rules):
+            out += group
     return out
+
+
+# by the shape of a turn: where in its tuple the squares it steps onto are (see _stepped), and where the square it ends
+# on is (a turn that only digs ends where it started, item 0)
+_STEPS_AT = {DIG_MOVE: (4,), FISH_DIG_LEAP: (4,), MOVE_DIG: (2,), FISH_LEAP_DIG: (2,), LONE_STEP: (2,),
+             MOVE_MOVE: (2, 3), DIG_DIG: (), UNDERMINE: ()}
+_LANDING_AT = tuple((_STEPS_AT[kind] or (0,))[-1] for kind in range(8))
+_STEPS_AT_KIND = tuple(_STEPS_AT[kind] for kind in range(8))
 
 
 def _stepped(move) -> tuple:
     """The squares a turn steps onto, where it may capture (a dragon's two steps: both; digs alone: none)."""
-    kind = move[1]
-    if kind in (DIG_MOVE, FISH_DIG_LEAP):
-        return (move[4],)
-    if kind in (MOVE_DIG, FISH_LEAP_DIG, LONE_STEP):
-        return (move[2],)
-    if kind == MOVE_MOVE:
-        return (move[2], move[3])
-    return ()
+    return tuple([move[i] for i in _STEPS_AT_KIND[move[1]]])
 
 
 def _captures(board, move, side: int) -> bool:
-    for q in _stepped(move):
-        v = board[q]
+    for i in _STEPS_AT_KIND[move[1]]:
+        v = board[move[i]]
         if v >= 0 and v // 6 != side:
             return True
     return False
@@ -549,33 +680,30 @@ def _capturing_turns(groups, s: int, victims: int) -> list:
 
 def _takes(move, victims: int) -> bool:
     """Whether `move` steps onto a square of `victims` (a bit mask): _captures on masks."""
-    for q in _stepped(move):
-        if BIT[q] & victims:
+    for i in _STEPS_AT_KIND[move[1]]:
+        if BIT[move[i]] & victims:
             return True
     return False
 
 
 def _landing(move) -> int:
     """The square where the acting piece ends its turn."""
-    steps = _stepped(move)
-    return steps[-1] if steps else move[0]
+    return move[_LANDING_AT[move[1]]]
 
 
 def _pressure(heights, board, side: int) -> list:
     """Per square, how good it is for a piece of `side` to end there: next to enemies two or more below (a threat),
     not next to enemies two or more above (a danger), high rather than low."""
-    out = [0.0] * SQUARES
-    enemies = [q for q in range(SQUARES) if board[q] >= 0 and board[q] // 6 != side]
-    for q in range(SQUARES):
-        hq = heights[q]
-        v = 0.3 * hq
-        for e in enemies:
-            if e in ADJACENT[q]:
-                d = hq - heights[e]
-                v += 3.0 if d >= 2 else -4.0 if d <= -2 else 0.5 * d
-            elif DIST1[e][q] == 1:
-                v += 0.3 if hq - heights[e] >= 1 else 0.0
-        out[q] = v
+    out = [0.3 * hq for hq in heights]
+    # each enemy adds to the squares next to it and two away, enemies in order of squares: every square's sum is
+    # made in the same order as square by square
+    for e in _board_sides(board)[1 - side]:
+        he = heights[e]
+        for q in NEIGHBOURS[e]:
+            d = heights[q] - he
+            out[q] += 3.0 if d >= 2 else -4.0 if d <= -2 else 0.5 * d
+        for q in RING2[e]:
+            out[q] += 0.3 if heights[q] - he >= 1 else 0.0
     return out
 
 
@@ -584,8 +712,8 @@ def _pressure(heights, board, side: int) -> list:
 def _taken_value(board, kinds, move, side: int) -> float:
     """Material `side` captures with `move` (a dragon's two steps may take two pieces)."""
     total = 0.0
-    for q in _stepped(move):
-        v = board[q]
+    for i in _STEPS_AT_KIND[move[1]]:
+        v = board[move[i]]
         if v >= 0 and v // 6 != side:
             total += VALUE[kinds[v]]
     return total
@@ -613,9 +741,9 @@ def _retaken(heights, board, kinds, e: int, side: int) -> bool:
         v = board[q]
         if v >= 0 and v // 6 != side and heights[q] - he >= 2:
             return True
-    for q in range(SQUARES):
+    for q in RING2[e]:
         v = board[q]
-        if v < 0 or v // 6 == side or DIST1[e][q] != 1:
+        if v < 0 or v // 6 == side:
             continue
         hq = heights[q]
         if kinds[v] == DRAGON:
@@ -656,10 +784,14 @@ def forced_gain(heights, board, kinds, side: int, rules, floor: float, work: lis
             and any(DIST1[t][q] <= 1 for t in targets)}
     # the likely refutations are generated alone first: most scans end among them, and generating every reply
     # (some 2,000) cost more than looking at the few that decide
-    masks = _Masks(heights, board, enemy)
+    sides = _SIDES.get(board)
+    if sides is None:
+        sides = _sides(board)
+    own = sides[2 + enemy]
+    masks = _Masks.light(heights, own, sides[3 - enemy])
     first = []
     for q in hunted.keys() | near:
-        groups = piece_turn_groups(heights, masks, q, kinds[board[q]], rules)
+        groups = known_piece_groups(heights, masks, own, q, kinds[board[q]], rules)
         if q in hunted:
             first += [m for group in groups for m in group]
         else:
@@ -706,18 +838,19 @@ def forcing_turn(heights, board, kinds, side: int, rules, floor: float, work: li
     """(turn, gain): the first turn of `side`, to move, found to win more than `floor` whatever the reply (what it
     takes plus forced_gain); (None, floor) when none does, or when `work` runs out first (then the scan is not
     trusted). The largest gain is not looked for: every further turn would cost a full scan of its replies."""
-    seen = set()
+    seen: set = set()
     turns = light_turns(heights, board, kinds, side, rules)
     # the biggest captures first: they are the likeliest forcing turns, and the work may run out before the quiet ones
     taken = [_taken_value(board, kinds, m, side) for m in turns]
-    for now, m in sorted(zip(taken, turns), key=lambda tm: -tm[0]):
+    for now, m in sorted(zip(taken, turns), key=itemgetter(0), reverse=True):    # (stable: ties keep their order)
         if work[0] <= 0:
             return None, floor
         work[0] -= 1                    # a successor and a threat scan
         h, b, _ = successor(heights, board, m)
-        if (h, b) in seen:
-            continue
+        known = len(seen)
         seen.add((h, b))
+        if len(seen) == known:
+            continue                    # a position already looked at
         if not now and not threats(h, b, kinds, side, rules):
             continue
         work[0] -= FORCED_GAIN_WORK
@@ -737,8 +870,9 @@ def likely_replies(heights, board, kinds, side: int, rules, count: int, work: li
     work[0] -= 5 * len(turns)           # a plain evaluation costs about five looks at a reply
     for m in turns:
         h, b, _ = successor(heights, board, m)
-        if (h, b) not in seen:
-            seen[(h, b)] = (static_eval(h, b, kinds, side, 1 - side, rules), m)
+        key = (h, b)
+        if key not in seen:
+            seen[key] = (static_eval(h, b, kinds, side, 1 - side, rules), m)
     return [m for _, m in sorted(seen.values(), key=lambda vm: vm[0], reverse=True)[:count]]
 
 
@@ -1137,31 +1271,35 @@ class ElevationMCTS:
     def _order(self, node: _Node, ranked: bool = False) -> list:
         """Candidate turns for a node: captures, moves of threatened pieces, a random sample of the rest."""
         heights, board, side = node.heights, node.board, node.mover
-        masks = _Masks(heights, board, side)
-        targets = threats(heights, board, self.kinds, side, self.rules)
-        danger = threats(heights, board, self.kinds, 1 - side, self.rules)
+        sides = _SIDES.get(board)
+        if sides is None:
+            sides = _sides(board)
+        own = sides[2 + side]
+        masks = _Masks.light(heights, own, sides[3 - side])
+        targets = _threats(heights, board, sides, self.kinds, side, self.rules)
+        danger = _threats(heights, board, sides, self.kinds, 1 - side, self.rules)
         moves: list = []
         caps: list = []
         rescue: list = []
-        for s in range(SQUARES):
-            b = board[s]
-            if b < 0 or b // 6 != side:
-                continue
-            groups = piece_turn_groups(heights, masks, s, self.kinds[b], self.rules)
-            first = len(moves)
+        for s in sides[side]:
+            groups = known_piece_groups(heights, masks, own, s, self.kinds[board[s]], self.rules)
             for group in groups:
                 moves += group
             if targets and any(DIST1[e][s] <= 1 for e in targets):
                 caps += _capturing_turns(groups, s, masks.enemy)
             if s in danger:
-                rescue += [m for m in moves[first:] if m[1] not in (DIG_DIG, UNDERMINE)]
+                # (a group holds turns of one shape, but for the dragon's steps: both kinds of step)
+                for group in groups:
+                    if group and group[0][1] != DIG_DIG and group[0][1] != UNDERMINE:
+                        rescue += group
         if not moves:
             return moves
         if len(rescue) > self.sample:
             rescue = self.rng.sample(rescue, self.sample)
         pool = self.rng.sample(moves, min(4 * self.sample, len(moves)))
         pressure = _pressure(heights, board, side)
-        pool.sort(key=lambda m: pressure[_landing(m)], reverse=True)
+        landing_at = _LANDING_AT
+        pool.sort(key=lambda m: pressure[m[landing_at[m[1]]]], reverse=True)
         if not ranked:
             return list(dict.fromkeys(caps + rescue + pool[:self.sample]))
         # the replies to the root's candidates: ranked by the evaluation, so the search meets the best ones first
@@ -1190,15 +1328,18 @@ class ElevationMCTS:
                     break
             best, best_u = None, -1e18
             logn = math.log(node.visits + 1)
+            children = node.children
+            c, sqrt = self.c, math.sqrt
             for m in node.moves[:self._allowed(node)]:
-                ch = node.children.get(m)
+                ch = children.get(m)
                 if ch is None:
                     best = m
                     break
-                u = ch.value / ch.visits + self.c * math.sqrt(logn / ch.visits)
+                visits = ch.visits
+                u = ch.value / visits + c * sqrt(logn / visits)
                 if u > best_u:
                     best_u, best = u, m
-            ch = node.children.get(best)
+            ch = children.get(best)
             if ch is None:
                 h, b, _ = successor(node.heights, node.board, best)
                 ch = _Node(h, b, 1 - node.mover)
