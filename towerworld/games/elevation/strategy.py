@@ -933,7 +933,7 @@ class ElevationMCTS:
     """UCT with progressive widening over prior-ordered complete turns; evaluation at the leaves."""
     name = "mcts"
     # simulations a move: the same choice whatever the machine's load, so a seeded ladder repeats exactly; on an idle
-    # machine normal takes well under a second (about 2,800 simulations a CPU second)
+    # machine normal takes well under a second (about 3,600 simulations a CPU second on the bench's positions)
     LEVELS = {"easy": 150, "normal": 1_000, "strong": 4_000}
     # a named level's clock only guards a slow machine or a position where the forcing check runs long (47 CPU s was
     # seen at normal with no clock); a ladder takes it away (ladder.budget_alone), so seeds still decide there
