@@ -207,15 +207,34 @@ def test_the_checks_look_at_no_more_replies_than_their_budget():
 
 def test_a_capture_a_dragon_takes_back_over_two_steps_is_worth_less():
     """'Move twice - but not dig', each step a basic step, so each may capture: Red's samurai on b3 at 4 can take the
-    Blue fish on c3 at 2, but Blue's dragon on e3 can step to d3 (4) and from there take the samurai on c3 (two
+    Blue fish on c3 at 2, but Blue's dragon on e3 can step to d3 (5) and from there take the samurai on c3 (two
     above) unless the dragon stands too low to climb onto d3. What the forcing check counts as won there is the fish
     less a samurai's worth only when the dragon can."""
-    def position(dragon_height: int):
+    def position(dragon_height: int, d3: int = 5):
         return G.position({"b3": "samurai:0:a", "c3": "fish:1:c", "e3": "dragon:1:b", "a6": "samurai:1:f"},
-                          heights={"b3": 4, "c3": 2, "d3": 4, "e3": dragon_height, "a1": 1, "b1": 7 - dragon_height})
-    for dragon_height, won in ((4, 100 - 90), (2, 100)):
+                          heights={"b3": 4, "c3": 2, "d3": d3, "e3": dragon_height, "a1": 1,
+                                   "b1": 11 - d3 - dragon_height})
+    for dragon_height, won in ((5, 100 - 90), (3, 100)):
         st = position(dragon_height)
         assert _best_take(st.heights, st.board, st.kinds, 0, st.rules) == won
+    # "a basic move is dig-then-move or move-then-dig": the samurai takes on c3 and digs d3 beside it, one lower (to
+    # 3, one above the samurai) or one higher (to 6, two above the dragon on 4), and the way back is gone
+    st = position(4, d3=4)
+    assert _best_take(st.heights, st.board, st.kinds, 0, st.rules) == 100
+
+
+def test_a_dragon_that_takes_steps_on_so_no_retake_is_counted_against_it():
+    """A dragon may "move twice (each step a basic step, captures allowed)": having taken, it steps on, so a Blue
+    samurai two above the taken square does not make the capture worth less, as it does when a samurai takes."""
+    def position(taker: str):
+        return G.position({"b3": f"{taker}:0:a", "c3": "fish:1:c", "d3": "samurai:1:f", "a6": "samurai:1:e"},
+                          heights={"b3": 4, "c3": 2, "d3": 4, "a1": 2, "b1": 2})
+    assert _best_take(*_light(position("samurai"))) == 100 - 90
+    assert _best_take(*_light(position("dragon"))) == 100
+
+
+def _light(st):
+    return st.heights, st.board, st.kinds, 0, st.rules
 
 
 def test_the_side_ahead_takes_away_the_footing_of_the_last_enemy_piece(monkeypatch):

@@ -735,8 +735,16 @@ def _best_take(heights, board, kinds, side: int, rules) -> float:
 def _retaken(heights, board, kinds, e: int, side: int) -> bool:
     """Whether a piece of `side` that captured on `e` could be taken back there: an other enemy piece two above it
     next door, an enemy dragon two steps away over an empty square two above it, or an enemy fish leaping onto it
-    over such a square (a square of `side` next to `e` counts as empty: the captor may have come from there)."""
+    over such a square (a square of `side` next to `e` counts as empty: the captor may have come from there). Not
+    when a dragon of `side` stands two above `e` next door: it takes and steps on. And the way over a middle square
+    must hold whether the captor's dig (beside `e`) raises it or lowers it by one: a dragon that took on c4 and dug a
+    tile onto c3 (9 to 10) left the dragon on c2 at 8 no way back (session 11: trusted retakes cost the search
+    pieces)."""
     he = heights[e]
+    for q in NEIGHBOURS[e]:
+        v = board[q]
+        if v >= 0 and v // 6 == side and kinds[v] == DRAGON and heights[q] - he >= 2:
+            return False
     for q in NEIGHBOURS[e]:
         v = board[q]
         if v >= 0 and v // 6 != side and heights[q] - he >= 2:
@@ -748,13 +756,13 @@ def _retaken(heights, board, kinds, e: int, side: int) -> bool:
         hq = heights[q]
         if kinds[v] == DRAGON:
             for m in NEIGHBOURS[q]:
-                if (m in ADJACENT[e] and (board[m] < 0 or board[m] // 6 == side) and heights[m] - hq <= 1
-                        and heights[m] - he >= 2):
+                if (m in ADJACENT[e] and (board[m] < 0 or board[m] // 6 == side) and heights[m] + 1 - hq <= 1
+                        and heights[m] - 1 - he >= 2):
                     return True
         elif kinds[v] == FISH:
             for target, mid in LEAPS[q]:
-                if (target == e and (board[mid] < 0 or board[mid] // 6 == side) and heights[mid] - hq <= 1
-                        and heights[mid] - he >= 2):
+                if (target == e and (board[mid] < 0 or board[mid] // 6 == side) and heights[mid] + 1 - hq <= 1
+                        and heights[mid] - 1 - he >= 2):
                     return True
     return False
 
