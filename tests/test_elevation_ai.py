@@ -271,7 +271,8 @@ def test_every_turn_is_scanned_for_one_that_wins_material_whatever_the_reply():
     capture it': the fish on e2 can take the samurai on f1 and keep it whatever Red replies, but the evaluation does
     not rank that capture first (it ranked it in the bottom half of 1,712 positions before the siege's weights were
     mended). The scan of every turn (captures first) finds it even when the forcing check tries fewer turns than
-    the capture's rank, and the search plays it."""
+    the capture's rank (here none: of the turns ranked above it, the dragon's double dig on c4 threatens enough to
+    count as forcing since a retake must survive the captor's dig), and the search plays it."""
     pieces, heights = _UNRANKED_CAPTURE
     st = G.position(pieces, heights=heights, mover=1)
     agent = ElevationMCTS(seed=0, level="normal")
@@ -283,7 +284,7 @@ def test_every_turn_is_scanned_for_one_that_wins_material_whatever_the_reply():
     assert turn is not None and gain >= 90
     for seed in range(2):
         agent = ElevationMCTS(seed=seed, level="normal")
-        agent.forcing_width = min(takes) - 1        # the forcing check stops short of the capture: the scan finds it
+        agent.forcing_width = 0         # the forcing check stops short of the capture: the scan finds it
         agent.seconds = None
         move = agent.choose_state(st)
         after, _ = G.apply(st, move)
