@@ -186,9 +186,22 @@ def _sides(board) -> tuple:
     empty = ALL_SQUARES & ~(sum(BIT[s] for s in red) | sum(BIT[s] for s in blue))
     free = tuple([_SQ[near & empty] for near in NEIGHBOUR_MASK])     # (the tuples are shared: rules._SQ)
     facing = tuple((a, e) for a in red for e in blue if e in ADJACENT[a])
-    found = _SIDES[board] = (tuple(red), tuple(blue), sum(BIT[s] for s in red), sum(BIT[s] for s in blue), free,
-                             (facing, tuple((e, a) for a, e in facing)), [None, None, None, None])
+    red_mask, blue_mask = sum(BIT[s] for s in red), sum(BIT[s] for s in blue)
+    # the siege parts' keys (see _siege_sum): each piece's square with its empty neighbours as one shared int, then
+    # each side's squares (with whether the other side has one piece left) as one int
+    codes = [0] * SQUARES
+    for s in red + blue:
+        code = s + 64 * (NEIGHBOUR_MASK[s] & empty)
+        codes[s] = _CODES.setdefault(code, code)
+    codes.append(2 * red_mask + (len(blue) == 1))
+    codes.append(2 * blue_mask + (len(red) == 1))
+    found = _SIDES[board] = (tuple(red), tuple(blue), red_mask, blue_mask, free,
+                             (facing, tuple((e, a) for a, e in facing)), [None, None, None, None], tuple(codes),
+                             (itemgetter(SQUARES + SQUARES, *red), itemgetter(SQUARES + SQUARES + 1, *blue)))
     return found
+
+
+_CODES: dict = {}                   # _sides' codes of a square and its empty neighbours, shared (at most 36 x 256)
 
 
 # DIST1[e][a]: king-move distance from a to e, minus one (how many steps until a stands next to e)
@@ -227,6 +240,35 @@ def _siege(heights, board, attackers, targets) -> float:
     return _siege_parts(heights, board, attackers, targets)[0]
 
 
+def _siege_sum(ext, heights, board, free, attackers, targets, who) -> tuple[float, float]:
+    """_siege_parts(heights, board, attackers, targets) for one side's pieces against the other's, from the board's
+    entry of _sides: `ext` is the heights followed by the board's codes (its item 7), `who` the side's getter of its
+    key (item 8). The keys are read from `ext` in C: a target's part is remembered by (its square and its empty
+    neighbours as one code, the heights on it and around it), under (the attackers' squares and whether there is one
+    target, as one code, and their heights)."""
+    total = 0.0
+    nearest = math.inf
+    alone = len(targets) == 1
+    key = who(ext)
+    known = _SIEGE_PARTS.get(key)
+    if known is None:
+        known = _SIEGE_PARTS[key] = {}
+    for e in targets:
+        key = _AROUND_CODE[e](ext)
+        part = known.get(key)
+        if part is None:
+            if _siege_count[0] >= _SIEGE_PARTS_LIMIT:
+                _SIEGE_PARTS.clear()
+                _siege_count[0] = 0
+                known = _SIEGE_PARTS[who(ext)] = {}
+            _siege_count[0] += 1
+            part = known[key] = _siege_part(heights, board, free[e], attackers, e, alone)
+        total += part
+        if part < nearest:
+            nearest = part
+    return total, nearest
+
+
 def _siege_parts(heights, board, attackers, targets, free=None) -> tuple[float, float]:
     """Like _reach, but through the terrain: about how many turns the attackers need to stand two above each target
     next door. A capture needs two steps up and a step climbs at most one, so an attacker gets there by a dig-then-step
@@ -240,35 +282,22 @@ def _siege_parts(heights, board, attackers, targets, free=None) -> tuple[float, 
     if free is None:
         free = _board_sides(board)[4]
     alone = len(targets) == 1
-    # a target's part depends only on the squares around it and on the attackers: remembered by those, since a turn
-    # changes the surroundings of a target or two and leaves the other parts as they were
-    who = (tuple(attackers), tuple(map(heights.__getitem__, attackers)), alone)
-    known = _SIEGE_PARTS.get(who)
-    if known is None:
-        known = _SIEGE_PARTS[who] = {}
+    # (the search's evaluation remembers the parts: _siege_sum)
     for e in targets:
-        free_e = free[e]
-        key = (e, free_e) + _AROUND[e](heights)         # (one tuple kept, not two)
-        part = known.get(key)
-        if part is None:
-            if _siege_count[0] >= _SIEGE_PARTS_LIMIT:
-                _SIEGE_PARTS.clear()
-                _siege_count[0] = 0
-                known = _SIEGE_PARTS[who] = {}
-            _siege_count[0] += 1
-            part = known[key] = _siege_part(heights, board, free_e, attackers, e, alone)
+        part = _siege_part(heights, board, free[e], attackers, e, alone)
         total += part
         if part < nearest:
             nearest = part
     return total, nearest
 
 
-# (the attackers, their heights, whether there is one target) -> (target, its empty neighbours, the heights on it and
-# around it) -> its part of _siege_parts (about 120 bytes a part)
+# a target's part depends only on the squares around it and on the attackers: remembered by those, since a turn
+# changes the surroundings of a target or two and leaves the other parts as they were. (The attackers' code, their
+# heights) -> (the target's code, the heights on it and around it) -> its part (about 110 bytes a part)
 _SIEGE_PARTS: dict = {}
 _SIEGE_PARTS_LIMIT = 100_000        # parts; all are dropped past this
 _siege_count = [0]
-_AROUND = tuple(itemgetter(e, *NEIGHBOURS[e]) for e in range(SQUARES))
+_AROUND_CODE = tuple(itemgetter(SQUARES + e, e, *NEIGHBOURS[e]) for e in range(SQUARES))
 
 
 def _siege_part(heights, board, free_e, attackers, e: int, alone: bool) -> float:
@@ -481,8 +510,9 @@ def static_eval(heights, board, kinds, player: int, to_move: int, rules, hunting
         # and a weight that grew with the lead made a piece lost worth more than the piece (greedy took four of the
         # search's pieces in a ladder game while the search's evaluation rose by 500). The side ahead hunts harder
         # through the nearest target alone, capped, so a capture always gains most of the piece's value.
-        my_total, my_nearest = _siege_parts(heights, board, mine, theirs, free)
-        their_total, their_nearest = _siege_parts(heights, board, theirs, mine, free)
+        ext = heights + sides[7]
+        my_total, my_nearest = _siege_sum(ext, heights, board, free, mine, theirs, sides[8][player])
+        their_total, their_nearest = _siege_sum(ext, heights, board, free, theirs, mine, sides[8][1 - player])
         score -= HUNT_SHARE * (SIEGE_WEIGHT * (my_total - their_total)
                                + (hunt - SIEGE_WEIGHT) * min(NEAREST_CAP, my_nearest)
                                - (flee - SIEGE_WEIGHT) * min(NEAREST_CAP, their_nearest))
