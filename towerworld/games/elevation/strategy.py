@@ -77,8 +77,7 @@ def threats(heights, board, kinds, side: int, rules, lowered: bool = True) -> di
 
 
 def _threats(heights, board, sides, kinds, side: int, rules, lowered: bool = True) -> dict:
-    """threats, given the board's entry of _sides."""
-    out: dict = {}
+    """threats, given the board's entry of _sides. (The dict returned may be shared: not to be changed.)"""
     # what the board alone decides (which enemies stand next to each piece, which squares a dragon's first step or a
     # fish's leap passes), worked out once per board, side, game's kinds and samurai rule; the heights are compared
     # here
@@ -91,9 +90,21 @@ def _threats(heights, board, sides, kinds, side: int, rules, lowered: bool = Tru
     found = plans[2 + side]
     if found is None:
         found = plans[2 + side] = _threat_plan(board, sides, kinds, side, samurai_digs)
-    acting, foes, plan = found
+    acting, foes, plan, relevant, known = found
     if not plan:
+        return {}
+    # the answer depends only on the heights of the squares in the plan and of the enemy pieces: remembered by those
+    key = relevant(heights)
+    table = known[1 if lowered else 0]
+    out: dict | None = table.get(key)
+    if out is not None:
         return out
+    if _threats_count[0] >= _THREATS_LIMIT:
+        _SIDES.clear()                  # (every board's plans, and what they remember, go with it)
+        _threats_count[0] = 0
+    _threats_count[0] += 1
+    out = {}
+    table[key] = out
     # the lowest enemy piece: a piece not two above it (one, undermining) takes nothing, and one not above it not even
     # by a second step or a leap
     low = min(foes(heights))
@@ -126,7 +137,8 @@ def _threats(heights, board, sides, kinds, side: int, rules, lowered: bool = Tru
 
 def _threat_plan(board, sides, kinds, side: int, samurai_digs: bool) -> tuple:
     """threats' plan for `side` on the board: (a getter of the heights of the pieces in the plan, one of the enemies'
-    heights, the plan), the plan for each of the side's pieces that has an enemy in reach, in order of squares:
+    heights, the plan, a getter of the heights the answer depends on, and two dicts of answers by those heights,
+    without and with `lowered`), the plan for each of the side's pieces that has an enemy in reach, in order of squares:
     (square, the climb a capture needs, the enemies next to it, kind, then for a dragon each empty neighbour with the
     enemies next to that, for a fish each leap over an empty middle square onto an enemy). A piece with no enemy next
     to it, none next to an empty neighbour (a dragon) and none at the end of a leap over an empty square (a fish)
@@ -135,19 +147,35 @@ def _threat_plan(board, sides, kinds, side: int, samurai_digs: bool) -> tuple:
     foe_mask = sides[3 - side]
     plan = []
     if own and foes:
+        sq = _SQ
         for s in own:
             kind = kinds[board[s]]
             need = 1 if (samurai_digs and kind == SAMURAI) else 2
-            singles = tuple(e for e in foes if e in ADJACENT[s])
+            singles = sq[NEIGHBOUR_MASK[s] & foe_mask]         # (ascending, as foes are)
             more: tuple = ()
             if kind == DRAGON:
-                more = tuple((m, tuple(e for e in foes if e in ADJACENT[m])) for m in NEIGHBOURS[s]
-                             if board[m] < 0 and NEIGHBOUR_MASK[m] & foe_mask)
+                more = tuple([(m, sq[NEIGHBOUR_MASK[m] & foe_mask]) for m in NEIGHBOURS[s]
+                              if board[m] < 0 and NEIGHBOUR_MASK[m] & foe_mask])
             elif kind == FISH:
-                more = tuple((e, mid) for e, mid in LEAPS[s] if BIT[e] & foe_mask and board[mid] < 0)
+                more = tuple([(e, mid) for e, mid in LEAPS[s] if BIT[e] & foe_mask and board[mid] < 0])
             if singles or more:
                 plan.append((s, need, singles, kind, more))
-    return _heights_getter(tuple(s for s, *_ in plan)), _heights_getter(foes), tuple(plan)
+    # the squares whose heights the answer depends on: the plan's and the enemy pieces'
+    relevant = set(foes)
+    for s, _, singles, kind, more in plan:
+        relevant.add(s)
+        relevant.update(singles)
+        for m, beside in more:
+            relevant.add(m)
+            relevant.update((beside,) if kind == FISH else beside)
+    return (_heights_getter(tuple(s for s, *_ in plan)), _heights_getter(foes), tuple(plan),
+            _heights_getter(tuple(sorted(relevant))), ({}, {}))
+
+
+# threats' answers remembered (by board, side and the heights of the squares in its plan) before all are dropped, with
+# the boards (about 8,000 for the bench's four moves)
+_THREATS_LIMIT = 60_000
+_threats_count = [0]
 
 
 def _heights_getter(squares: tuple):
@@ -173,7 +201,8 @@ def _board_sides(board) -> tuple:
 def _sides(board) -> tuple:
     """(red's squares, blue's squares, ascending, then the same as bit masks, each square's empty neighbours, and by
     side the pairs (its piece, an enemy next to it), and threats' plans: [kinds, samurai rule, red's, blue's], filled
-    when first asked for), remembered for the board."""
+    when first asked for; the siege's codes and each side's getter of its key (see _siege_sum); [kinds, red's
+    material less blue's, blue's less red's], filled by static_eval), remembered for the board."""
     if len(_SIDES) >= _SIDES_LIMIT:
         _SIDES.clear()
     red: list[int] = []
@@ -183,10 +212,11 @@ def _sides(board) -> tuple:
         if b >= 0:
             (red if b < 6 else blue).append(s)
     # the empty squares next to each square, and the pairs of enemies next to each other (by side: its piece first)
-    empty = ALL_SQUARES & ~(sum(BIT[s] for s in red) | sum(BIT[s] for s in blue))
-    free = tuple([_SQ[near & empty] for near in NEIGHBOUR_MASK])     # (the tuples are shared: rules._SQ)
-    facing = tuple((a, e) for a in red for e in blue if e in ADJACENT[a])
-    red_mask, blue_mask = sum(BIT[s] for s in red), sum(BIT[s] for s in blue)
+    red_mask, blue_mask = sum([BIT[s] for s in red]), sum([BIT[s] for s in blue])
+    empty = ALL_SQUARES & ~(red_mask | blue_mask)
+    sq = _SQ
+    free = tuple([sq[near & empty] for near in NEIGHBOUR_MASK])     # (the tuples are shared: rules._SQ)
+    facing = tuple([(a, e) for a in red for e in sq[NEIGHBOUR_MASK[a] & blue_mask]])
     # the siege parts' keys (see _siege_sum): each piece's square with its empty neighbours as one shared int, then
     # each side's squares (with whether the other side has one piece left) as one int
     codes = [0] * SQUARES
@@ -197,7 +227,8 @@ def _sides(board) -> tuple:
     codes.append(2 * blue_mask + (len(red) == 1))
     found = _SIDES[board] = (tuple(red), tuple(blue), red_mask, blue_mask, free,
                              (facing, tuple((e, a) for a, e in facing)), [None, None, None, None], tuple(codes),
-                             (itemgetter(SQUARES + SQUARES, *red), itemgetter(SQUARES + SQUARES + 1, *blue)))
+                             (itemgetter(SQUARES + SQUARES, *red), itemgetter(SQUARES + SQUARES + 1, *blue)),
+                             [None, 0.0, 0.0])
     return found
 
 
@@ -468,11 +499,10 @@ def static_eval(heights, board, kinds, player: int, to_move: int, rules, hunting
         return WIN
     if not mine:
         return -WIN
-    material = 0.0
-    for s in mine:
-        material += VALUE[kinds[board[s]]]
-    for s in theirs:
-        material -= VALUE[kinds[board[s]]]
+    worth = sides[9]
+    if worth[0] is not kinds:
+        worth[:] = [kinds, _material(board, kinds, sides[0], sides[1]), _material(board, kinds, sides[1], sides[0])]
+    material = worth[1 + player]
     score = material
     my_threats = _threats(heights, board, sides, kinds, player, rules, hunting)
     their_threats = _threats(heights, board, sides, kinds, 1 - player, rules, hunting)
@@ -541,6 +571,16 @@ def static_eval(heights, board, kinds, player: int, to_move: int, rules, hunting
     get = heights.__getitem__
     score += 1.5 * (sum(map(get, mine)) / len(mine) - sum(map(get, theirs)) / len(theirs))
     return score
+
+
+def _material(board, kinds, mine, theirs) -> float:
+    """The value of the pieces on `mine` less those on `theirs`."""
+    material = 0.0
+    for s in mine:
+        material += VALUE[kinds[board[s]]]
+    for s in theirs:
+        material -= VALUE[kinds[board[s]]]
+    return material
 
 
 def _safe_squares(heights, board, hunted, hunters, top=None) -> int:
