@@ -858,20 +858,23 @@ def forced_gain(heights, board, kinds, side: int, rules, floor: float, work: lis
     # a capture takes a piece the other side threatens, landing at most two squares from where the capturing piece
     # stood (the dragon's two steps, the leap)
     targets = threats(heights, board, kinds, enemy, rules)
-    near = {q for q in range(SQUARES) if board[q] >= 0 and board[q] // 6 == enemy
-            and any(DIST1[t][q] <= 1 for t in targets)}
-    # the likely refutations are generated alone first: most scans end among them, and generating every reply
-    # (some 2,000) cost more than looking at the few that decide
     sides = _SIDES.get(board)
     if sides is None:
         sides = _sides(board)
+    reach = 0
+    for t in targets:
+        reach |= NEAR2_MASK[t]
+    near = {q for q in sides[enemy] if BIT[q] & reach}          # (ascending, as a scan of the squares made it)
+    # the likely refutations are generated alone first: most scans end among them, and generating every reply
+    # (some 2,000) cost more than looking at the few that decide
     own = sides[2 + enemy]
     masks = _Masks.light(heights, own, sides[3 - enemy])
     first = []
     for q in hunted.keys() | near:
         groups = known_piece_groups(heights, masks, own, q, kinds[board[q]], rules)
         if q in hunted:
-            first += [m for group in groups for m in group]
+            for group in groups:
+                first += group
         else:
             first += _capturing_turns(groups, q, masks.enemy)
     worst, done = _worst_reply(heights, board, kinds, side, rules, first, WIN, floor, work)
