@@ -267,6 +267,26 @@ def _reach(heights, attackers, targets, second_weight: float = 0.5) -> float:
     return total
 
 
+def _nearest_reach(heights, attackers, targets) -> float:
+    """_reach(heights, attackers, targets, 0.0) for attackers there are (the plain heuristic's): the second nearest
+    attacker weighs nothing, so it is not looked for (best + 0.0 * second is best as a float: the distances are finite
+    and not negative)."""
+    total = 0.0
+    for e in targets:
+        need = heights[e] + 2
+        de = DIST1[e]
+        best = math.inf
+        for a in attackers:
+            c = de[a]
+            deficit = need - heights[a]
+            if deficit > 0:
+                c += 0.7 * deficit
+            if c < best:
+                best = c
+        total += best
+    return total
+
+
 def _siege(heights, board, attackers, targets) -> float:
     return _siege_parts(heights, board, attackers, targets)[0]
 
@@ -547,8 +567,8 @@ def static_eval(heights, board, kinds, player: int, to_move: int, rules, hunting
                                + (hunt - SIEGE_WEIGHT) * min(NEAREST_CAP, my_nearest)
                                - (flee - SIEGE_WEIGHT) * min(NEAREST_CAP, their_nearest))
     else:
-        score -= (hunt * _reach(heights, mine, theirs, 0.0) / len(theirs)
-                  - flee * _reach(heights, theirs, mine, 0.0) / len(mine))
+        score -= (hunt * _nearest_reach(heights, mine, theirs) / len(theirs)
+                  - flee * _nearest_reach(heights, theirs, mine) / len(mine))
     score += material * (12 - len(mine) - len(theirs)) / 24.0
     if hunting:
         # the game is won by taking every piece, whatever they are worth: the side with more pieces gains by each
@@ -996,6 +1016,30 @@ def answer_draw_offer(state: State):
     return (DRAW, ACCEPT) if evaluate(state, me) < -150 else (DRAW, DECLINE)
 
 
+def _sample(rng: random.Random, population: list, k: int) -> list:
+    """rng.sample(population, k), the same draws and the same list: for a population larger than the table of a set
+    of k (a node's ~2,000 turns), the loop of random.sample with its calls of _randbelow inlined (getrandbits of n's
+    bits until one below n not drawn before); otherwise random.sample itself."""
+    n = len(population)
+    setsize = 21
+    if k > 5:
+        setsize += 4 ** math.ceil(math.log(k * 3, 4))
+    if n <= setsize or type(rng) is not random.Random:
+        return rng.sample(population, k)
+    getrandbits = rng.getrandbits
+    bits = n.bit_length()
+    selected: set = set()
+    add = selected.add
+    result = []
+    for _ in range(k):
+        j = getrandbits(bits)
+        while j >= n or j in selected:
+            j = getrandbits(bits)
+        add(j)
+        result.append(population[j])
+    return result
+
+
 class _Node:
     __slots__ = ("heights", "board", "mover", "moves", "children", "visits", "value", "lost")
 
@@ -1376,15 +1420,15 @@ class ElevationMCTS:
         if not moves:
             return moves
         if len(rescue) > self.sample:
-            rescue = self.rng.sample(rescue, self.sample)
-        pool = self.rng.sample(moves, min(4 * self.sample, len(moves)))
+            rescue = _sample(self.rng, rescue, self.sample)
+        pool = _sample(self.rng, moves, min(4 * self.sample, len(moves)))
         pressure = _pressure(heights, board, side)
         landing_at = _LANDING_AT
         pool.sort(key=lambda m: pressure[m[landing_at[m[1]]]], reverse=True)
         if not ranked:
             return list(dict.fromkeys(caps + rescue + pool[:self.sample]))
         # the replies to the root's candidates: ranked by the evaluation, so the search meets the best ones first
-        more = self.rng.sample(moves, min(self.reply_pool, len(moves)))
+        more = _sample(self.rng, moves, min(self.reply_pool, len(moves)))
         candidates = list(dict.fromkeys(caps + rescue + pool[:self.sample] + more))
         scored = []
         for m in candidates:
