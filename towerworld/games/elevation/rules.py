@@ -464,7 +464,7 @@ def _dig_dig(key):
 _LOCAL_TURNS: dict = {}     # (shape, square) -> the square's move tuples of a dig-first shape, by local indices (kept)
 
 
-def _local_turns(shape: int, s: int) -> list:
+def _local_turns(shape: int, s: int) -> tuple:
     """`_turns_of(shape, s)` indexed by the square's local neighbour numbers (the same tuples): the last level a
     tuple of 8, for the getters of `_LGET`."""
     found = _LOCAL_TURNS.get((shape, s))
@@ -475,10 +475,10 @@ def _local_turns(shape: int, s: int) -> list:
             return tuple(row[q] if row is not None else None for q in near) + (None,) * (8 - len(near))
 
         if shape == DIG_MOVE:
-            found = [[last(by_square[f][t]) for t in near] for f in near]
+            found = tuple([tuple([last(by_square[f][t]) for t in near]) for f in near])
         else:
-            found = [[[last(by_square[f1][t1][f2]) if by_square[f1][t1] is not None else None for f2 in near]
-                      for t1 in near] for f1 in near]
+            found = tuple([tuple([tuple([last(by_square[f1][t1][f2]) if by_square[f1][t1] is not None else None
+                                         for f2 in near]) for t1 in near]) for f1 in near])
         _LOCAL_TURNS[(shape, s)] = found
     return found
 
@@ -487,33 +487,42 @@ _TURNS: dict = {}      # (shape, square) -> every turn of that shape on the squa
 
 
 def _turns_of(shape: int, s: int) -> Any:
-    """The square's turns of a shape as nested lists indexed by squares, in the order of the move's items: rows share
+    """The square's turns of a shape as nested tuples indexed by squares, in the order of the move's items: rows share
     these tuples instead of making their own (fewer objects for the garbage collector to visit, less memory). For
-    MOVE_MOVE a pair: the two steps by first and second square, and the lone steps by square."""
+    MOVE_MOVE a pair: the two steps by first and second square, and the lone steps by square. (Tuples, not lists:
+    kept for good, and a tuple that holds only ints, None and such tuples is soon left alone by the garbage collector,
+    which visits every list reference by reference on each full collection: as lists these tables were most of a
+    collection's work once the bench's moves had met a few dozen squares.)"""
     found = _TURNS.get((shape, s))
     if found is None:
         near = NEIGHBOURS[s]
-        found = [None] * SQUARES
+        table: list = [None] * SQUARES
         if shape == DIG_MOVE:
             for f in near:
-                found[f] = [None if t == f or t not in near else [(s, DIG_MOVE, f, t, m) if m in near else None
-                                                                  for m in range(SQUARES)] for t in range(SQUARES)]
+                table[f] = tuple([None if t == f or t not in near else
+                                  tuple([(s, DIG_MOVE, f, t, m) if m in near else None for m in range(SQUARES)])
+                                  for t in range(SQUARES)])
         elif shape == MOVE_MOVE:
             # the two steps, by first and second square; and the lone step, by square
-            found = ([None if m not in near else [(s, MOVE_MOVE, m, m2) if m2 in ADJACENT[m] else None
-                                                  for m2 in range(SQUARES)] for m in range(SQUARES)],
-                     [(s, LONE_STEP, m) if m in near else None for m in range(SQUARES)])
+            found = (tuple([None if m not in near else
+                            tuple([(s, MOVE_MOVE, m, m2) if m2 in ADJACENT[m] else None for m2 in range(SQUARES)])
+                            for m in range(SQUARES)]),
+                     tuple([(s, LONE_STEP, m) if m in near else None for m in range(SQUARES)]))
         elif shape == MOVE_DIG:
             for m in near:
                 after = NEIGHBOURS[m]
-                found[m] = [None if f not in after else [(s, MOVE_DIG, m, f, t) if t in after and t != f else None
-                                                         for t in range(SQUARES)] for f in range(SQUARES)]
+                table[m] = tuple([None if f not in after else
+                                  tuple([(s, MOVE_DIG, m, f, t) if t in after and t != f else None
+                                         for t in range(SQUARES)]) for f in range(SQUARES)])
         else:
             for f1 in near:
-                found[f1] = [None if t1 == f1 or t1 not in near else
-                             [None if f2 not in near else [(s, DIG_DIG, f1, t1, f2, t2) if t2 in near and t2 != f2
-                                                           else None for t2 in range(SQUARES)]
-                              for f2 in range(SQUARES)] for t1 in range(SQUARES)]
+                table[f1] = tuple([None if t1 == f1 or t1 not in near else
+                                   tuple([None if f2 not in near else
+                                          tuple([(s, DIG_DIG, f1, t1, f2, t2) if t2 in near and t2 != f2 else None
+                                                 for t2 in range(SQUARES)])
+                                          for f2 in range(SQUARES)]) for t1 in range(SQUARES)])
+        if shape != MOVE_MOVE:
+            found = tuple(table)
         _TURNS[(shape, s)] = found
     return found
 

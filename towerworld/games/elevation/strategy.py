@@ -35,6 +35,7 @@ often overlooks the other side's captures.
 """
 from __future__ import annotations
 
+import gc
 import math
 import random
 import time
@@ -77,8 +78,7 @@ def threats(heights, board, kinds, side: int, rules, lowered: bool = True) -> di
 
 
 def _threats(heights, board, sides, kinds, side: int, rules, lowered: bool = True) -> dict:
-    """threats, given the board's entry of _sides."""
-    out: dict = {}
+    """threats, given the board's entry of _sides. (The dict returned may be shared: not to be changed.)"""
     # what the board alone decides (which enemies stand next to each piece, which squares a dragon's first step or a
     # fish's leap passes), worked out once per board, side, game's kinds and samurai rule; the heights are compared
     # here
@@ -91,9 +91,21 @@ def _threats(heights, board, sides, kinds, side: int, rules, lowered: bool = Tru
     found = plans[2 + side]
     if found is None:
         found = plans[2 + side] = _threat_plan(board, sides, kinds, side, samurai_digs)
-    acting, foes, plan = found
+    acting, foes, plan, relevant, known = found
     if not plan:
+        return {}
+    # the answer depends only on the heights of the squares in the plan and of the enemy pieces: remembered by those
+    key = relevant(heights)
+    table = known[1 if lowered else 0]
+    out: dict | None = table.get(key)
+    if out is not None:
         return out
+    if _threats_count[0] >= _THREATS_LIMIT:
+        _SIDES.clear()                  # (every board's plans, and what they remember, go with it)
+        _threats_count[0] = 0
+    _threats_count[0] += 1
+    out = {}
+    table[key] = out
     # the lowest enemy piece: a piece not two above it (one, undermining) takes nothing, and one not above it not even
     # by a second step or a leap
     low = min(foes(heights))
@@ -126,7 +138,8 @@ def _threats(heights, board, sides, kinds, side: int, rules, lowered: bool = Tru
 
 def _threat_plan(board, sides, kinds, side: int, samurai_digs: bool) -> tuple:
     """threats' plan for `side` on the board: (a getter of the heights of the pieces in the plan, one of the enemies'
-    heights, the plan), the plan for each of the side's pieces that has an enemy in reach, in order of squares:
+    heights, the plan, a getter of the heights the answer depends on, and two dicts of answers by those heights,
+    without and with `lowered`), the plan for each of the side's pieces that has an enemy in reach, in order of squares:
     (square, the climb a capture needs, the enemies next to it, kind, then for a dragon each empty neighbour with the
     enemies next to that, for a fish each leap over an empty middle square onto an enemy). A piece with no enemy next
     to it, none next to an empty neighbour (a dragon) and none at the end of a leap over an empty square (a fish)
@@ -135,19 +148,35 @@ def _threat_plan(board, sides, kinds, side: int, samurai_digs: bool) -> tuple:
     foe_mask = sides[3 - side]
     plan = []
     if own and foes:
+        sq = _SQ
         for s in own:
             kind = kinds[board[s]]
             need = 1 if (samurai_digs and kind == SAMURAI) else 2
-            singles = tuple(e for e in foes if e in ADJACENT[s])
+            singles = sq[NEIGHBOUR_MASK[s] & foe_mask]         # (ascending, as foes are)
             more: tuple = ()
             if kind == DRAGON:
-                more = tuple((m, tuple(e for e in foes if e in ADJACENT[m])) for m in NEIGHBOURS[s]
-                             if board[m] < 0 and NEIGHBOUR_MASK[m] & foe_mask)
+                more = tuple([(m, sq[NEIGHBOUR_MASK[m] & foe_mask]) for m in NEIGHBOURS[s]
+                              if board[m] < 0 and NEIGHBOUR_MASK[m] & foe_mask])
             elif kind == FISH:
-                more = tuple((e, mid) for e, mid in LEAPS[s] if BIT[e] & foe_mask and board[mid] < 0)
+                more = tuple([(e, mid) for e, mid in LEAPS[s] if BIT[e] & foe_mask and board[mid] < 0])
             if singles or more:
                 plan.append((s, need, singles, kind, more))
-    return _heights_getter(tuple(s for s, *_ in plan)), _heights_getter(foes), tuple(plan)
+    # the squares whose heights the answer depends on: the plan's and the enemy pieces'
+    relevant = set(foes)
+    for s, _, singles, kind, more in plan:
+        relevant.add(s)
+        relevant.update(singles)
+        for m, beside in more:
+            relevant.add(m)
+            relevant.update((beside,) if kind == FISH else beside)
+    return (_heights_getter(tuple(s for s, *_ in plan)), _heights_getter(foes), tuple(plan),
+            _heights_getter(tuple(sorted(relevant))), ({}, {}))
+
+
+# threats' answers remembered (by board, side and the heights of the squares in its plan) before all are dropped, with
+# the boards (about 8,000 for the bench's four moves)
+_THREATS_LIMIT = 60_000
+_threats_count = [0]
 
 
 def _heights_getter(squares: tuple):
@@ -173,7 +202,8 @@ def _board_sides(board) -> tuple:
 def _sides(board) -> tuple:
     """(red's squares, blue's squares, ascending, then the same as bit masks, each square's empty neighbours, and by
     side the pairs (its piece, an enemy next to it), and threats' plans: [kinds, samurai rule, red's, blue's], filled
-    when first asked for), remembered for the board."""
+    when first asked for; the siege's codes and each side's getter of its key (see _siege_sum); [kinds, red's
+    material less blue's, blue's less red's], filled by static_eval), remembered for the board."""
     if len(_SIDES) >= _SIDES_LIMIT:
         _SIDES.clear()
     red: list[int] = []
@@ -183,12 +213,27 @@ def _sides(board) -> tuple:
         if b >= 0:
             (red if b < 6 else blue).append(s)
     # the empty squares next to each square, and the pairs of enemies next to each other (by side: its piece first)
-    empty = ALL_SQUARES & ~(sum(BIT[s] for s in red) | sum(BIT[s] for s in blue))
-    free = tuple([_SQ[near & empty] for near in NEIGHBOUR_MASK])     # (the tuples are shared: rules._SQ)
-    facing = tuple((a, e) for a in red for e in blue if e in ADJACENT[a])
-    found = _SIDES[board] = (tuple(red), tuple(blue), sum(BIT[s] for s in red), sum(BIT[s] for s in blue), free,
-                             (facing, tuple((e, a) for a, e in facing)), [None, None, None, None])
+    red_mask, blue_mask = sum([BIT[s] for s in red]), sum([BIT[s] for s in blue])
+    empty = ALL_SQUARES & ~(red_mask | blue_mask)
+    sq = _SQ
+    free = tuple([sq[near & empty] for near in NEIGHBOUR_MASK])     # (the tuples are shared: rules._SQ)
+    facing = tuple([(a, e) for a in red for e in sq[NEIGHBOUR_MASK[a] & blue_mask]])
+    # the siege parts' keys (see _siege_sum): each piece's square with its empty neighbours as one shared int, then
+    # each side's squares (with whether the other side has one piece left) as one int
+    codes = [0] * SQUARES
+    for s in red + blue:
+        code = s + 64 * (NEIGHBOUR_MASK[s] & empty)
+        codes[s] = _CODES.setdefault(code, code)
+    codes.append(2 * red_mask + (len(blue) == 1))
+    codes.append(2 * blue_mask + (len(red) == 1))
+    found = _SIDES[board] = (tuple(red), tuple(blue), red_mask, blue_mask, free,
+                             (facing, tuple((e, a) for a, e in facing)), [None, None, None, None], tuple(codes),
+                             (itemgetter(SQUARES + SQUARES, *red), itemgetter(SQUARES + SQUARES + 1, *blue)),
+                             [None, 0.0, 0.0])
     return found
+
+
+_CODES: dict = {}                   # _sides' codes of a square and its empty neighbours, shared (at most 36 x 256)
 
 
 # DIST1[e][a]: king-move distance from a to e, minus one (how many steps until a stands next to e)
@@ -223,8 +268,57 @@ def _reach(heights, attackers, targets, second_weight: float = 0.5) -> float:
     return total
 
 
+def _nearest_reach(heights, attackers, targets) -> float:
+    """_reach(heights, attackers, targets, 0.0) for attackers there are (the plain heuristic's): the second nearest
+    attacker weighs nothing, so it is not looked for (best + 0.0 * second is best as a float: the distances are finite
+    and not negative)."""
+    total = 0.0
+    for e in targets:
+        need = heights[e] + 2
+        de = DIST1[e]
+        best = math.inf
+        for a in attackers:
+            c = de[a]
+            deficit = need - heights[a]
+            if deficit > 0:
+                c += 0.7 * deficit
+            if c < best:
+                best = c
+        total += best
+    return total
+
+
 def _siege(heights, board, attackers, targets) -> float:
     return _siege_parts(heights, board, attackers, targets)[0]
+
+
+def _siege_sum(ext, heights, board, free, attackers, targets, who) -> tuple[float, float]:
+    """_siege_parts(heights, board, attackers, targets) for one side's pieces against the other's, from the board's
+    entry of _sides: `ext` is the heights followed by the board's codes (its item 7), `who` the side's getter of its
+    key (item 8). The keys are read from `ext` in C: a target's part is remembered by (its square and its empty
+    neighbours as one code, the heights on it and around it), under (the attackers' squares and whether there is one
+    target, as one code, and their heights)."""
+    total = 0.0
+    nearest = math.inf
+    alone = len(targets) == 1
+    key = who(ext)
+    known = _SIEGE_PARTS.get(key)
+    if known is None:
+        known = _SIEGE_PARTS[key] = {}
+    for e in targets:
+        key = _AROUND_CODE[e](ext)
+        part = known.get(key)
+        if part is None:
+            if _siege_count[0] >= _SIEGE_PARTS_LIMIT:
+                _SIEGE_PARTS.clear()
+                _siege_count[0] = 0
+                known = _SIEGE_PARTS[who(ext)] = {}
+            _siege_count[0] += 1
+            part = known[key] = _siege_part(heights, board, free[e], attackers, e, alone)
+        total += part
+        if part < nearest:
+            nearest = part
+    return total, nearest
 
 
 def _siege_parts(heights, board, attackers, targets, free=None) -> tuple[float, float]:
@@ -240,35 +334,22 @@ def _siege_parts(heights, board, attackers, targets, free=None) -> tuple[float, 
     if free is None:
         free = _board_sides(board)[4]
     alone = len(targets) == 1
-    # a target's part depends only on the squares around it and on the attackers: remembered by those, since a turn
-    # changes the surroundings of a target or two and leaves the other parts as they were
-    who = (tuple(attackers), tuple(map(heights.__getitem__, attackers)), alone)
-    known = _SIEGE_PARTS.get(who)
-    if known is None:
-        known = _SIEGE_PARTS[who] = {}
+    # (the search's evaluation remembers the parts: _siege_sum)
     for e in targets:
-        free_e = free[e]
-        key = (e, free_e) + _AROUND[e](heights)         # (one tuple kept, not two)
-        part = known.get(key)
-        if part is None:
-            if _siege_count[0] >= _SIEGE_PARTS_LIMIT:
-                _SIEGE_PARTS.clear()
-                _siege_count[0] = 0
-                known = _SIEGE_PARTS[who] = {}
-            _siege_count[0] += 1
-            part = known[key] = _siege_part(heights, board, free_e, attackers, e, alone)
+        part = _siege_part(heights, board, free[e], attackers, e, alone)
         total += part
         if part < nearest:
             nearest = part
     return total, nearest
 
 
-# (the attackers, their heights, whether there is one target) -> (target, its empty neighbours, the heights on it and
-# around it) -> its part of _siege_parts (about 120 bytes a part)
+# a target's part depends only on the squares around it and on the attackers: remembered by those, since a turn
+# changes the surroundings of a target or two and leaves the other parts as they were. (The attackers' code, their
+# heights) -> (the target's code, the heights on it and around it) -> its part (about 110 bytes a part)
 _SIEGE_PARTS: dict = {}
 _SIEGE_PARTS_LIMIT = 100_000        # parts; all are dropped past this
 _siege_count = [0]
-_AROUND = tuple(itemgetter(e, *NEIGHBOURS[e]) for e in range(SQUARES))
+_AROUND_CODE = tuple(itemgetter(SQUARES + e, e, *NEIGHBOURS[e]) for e in range(SQUARES))
 
 
 def _siege_part(heights, board, free_e, attackers, e: int, alone: bool) -> float:
@@ -439,11 +520,10 @@ def static_eval(heights, board, kinds, player: int, to_move: int, rules, hunting
         return WIN
     if not mine:
         return -WIN
-    material = 0.0
-    for s in mine:
-        material += VALUE[kinds[board[s]]]
-    for s in theirs:
-        material -= VALUE[kinds[board[s]]]
+    worth = sides[9]
+    if worth[0] is not kinds:
+        worth[:] = [kinds, _material(board, kinds, sides[0], sides[1]), _material(board, kinds, sides[1], sides[0])]
+    material = worth[1 + player]
     score = material
     my_threats = _threats(heights, board, sides, kinds, player, rules, hunting)
     their_threats = _threats(heights, board, sides, kinds, 1 - player, rules, hunting)
@@ -481,14 +561,15 @@ def static_eval(heights, board, kinds, player: int, to_move: int, rules, hunting
         # and a weight that grew with the lead made a piece lost worth more than the piece (greedy took four of the
         # search's pieces in a ladder game while the search's evaluation rose by 500). The side ahead hunts harder
         # through the nearest target alone, capped, so a capture always gains most of the piece's value.
-        my_total, my_nearest = _siege_parts(heights, board, mine, theirs, free)
-        their_total, their_nearest = _siege_parts(heights, board, theirs, mine, free)
+        ext = heights + sides[7]
+        my_total, my_nearest = _siege_sum(ext, heights, board, free, mine, theirs, sides[8][player])
+        their_total, their_nearest = _siege_sum(ext, heights, board, free, theirs, mine, sides[8][1 - player])
         score -= HUNT_SHARE * (SIEGE_WEIGHT * (my_total - their_total)
                                + (hunt - SIEGE_WEIGHT) * min(NEAREST_CAP, my_nearest)
                                - (flee - SIEGE_WEIGHT) * min(NEAREST_CAP, their_nearest))
     else:
-        score -= (hunt * _reach(heights, mine, theirs, 0.0) / len(theirs)
-                  - flee * _reach(heights, theirs, mine, 0.0) / len(mine))
+        score -= (hunt * _nearest_reach(heights, mine, theirs) / len(theirs)
+                  - flee * _nearest_reach(heights, theirs, mine) / len(mine))
     score += material * (12 - len(mine) - len(theirs)) / 24.0
     if hunting:
         # the game is won by taking every piece, whatever they are worth: the side with more pieces gains by each
@@ -511,6 +592,16 @@ def static_eval(heights, board, kinds, player: int, to_move: int, rules, hunting
     get = heights.__getitem__
     score += 1.5 * (sum(map(get, mine)) / len(mine) - sum(map(get, theirs)) / len(theirs))
     return score
+
+
+def _material(board, kinds, mine, theirs) -> float:
+    """The value of the pieces on `mine` less those on `theirs`."""
+    material = 0.0
+    for s in mine:
+        material += VALUE[kinds[board[s]]]
+    for s in theirs:
+        material -= VALUE[kinds[board[s]]]
+    return material
 
 
 def _safe_squares(heights, board, hunted, hunters, top=None) -> int:
@@ -788,20 +879,23 @@ def forced_gain(heights, board, kinds, side: int, rules, floor: float, work: lis
     # a capture takes a piece the other side threatens, landing at most two squares from where the capturing piece
     # stood (the dragon's two steps, the leap)
     targets = threats(heights, board, kinds, enemy, rules)
-    near = {q for q in range(SQUARES) if board[q] >= 0 and board[q] // 6 == enemy
-            and any(DIST1[t][q] <= 1 for t in targets)}
-    # the likely refutations are generated alone first: most scans end among them, and generating every reply
-    # (some 2,000) cost more than looking at the few that decide
     sides = _SIDES.get(board)
     if sides is None:
         sides = _sides(board)
+    reach = 0
+    for t in targets:
+        reach |= NEAR2_MASK[t]
+    near = {q for q in sides[enemy] if BIT[q] & reach}          # (ascending, as a scan of the squares made it)
+    # the likely refutations are generated alone first: most scans end among them, and generating every reply
+    # (some 2,000) cost more than looking at the few that decide
     own = sides[2 + enemy]
     masks = _Masks.light(heights, own, sides[3 - enemy])
     first = []
     for q in hunted.keys() | near:
         groups = known_piece_groups(heights, masks, own, q, kinds[board[q]], rules)
         if q in hunted:
-            first += [m for group in groups for m in group]
+            for group in groups:
+                first += group
         else:
             first += _capturing_turns(groups, q, masks.enemy)
     worst, done = _worst_reply(heights, board, kinds, side, rules, first, WIN, floor, work)
@@ -923,6 +1017,30 @@ def answer_draw_offer(state: State):
     return (DRAW, ACCEPT) if evaluate(state, me) < -150 else (DRAW, DECLINE)
 
 
+def _sample(rng: random.Random, population: list, k: int) -> list:
+    """rng.sample(population, k), the same draws and the same list: for a population larger than the table of a set
+    of k (a node's ~2,000 turns), the loop of random.sample with its calls of _randbelow inlined (getrandbits of n's
+    bits until one below n not drawn before); otherwise random.sample itself."""
+    n = len(population)
+    setsize = 21
+    if k > 5:
+        setsize += 4 ** math.ceil(math.log(k * 3, 4))
+    if n <= setsize or type(rng) is not random.Random:
+        return rng.sample(population, k)
+    getrandbits = rng.getrandbits
+    bits = n.bit_length()
+    selected: set = set()
+    add = selected.add
+    result = []
+    for _ in range(k):
+        j = getrandbits(bits)
+        while j >= n or j in selected:
+            j = getrandbits(bits)
+        add(j)
+        result.append(population[j])
+    return result
+
+
 class _Node:
     __slots__ = ("heights", "board", "mover", "moves", "children", "visits", "value", "lost")
 
@@ -994,6 +1112,20 @@ class ElevationMCTS:
         return self.choose_state(view.resample(self.rng))
 
     def choose_state(self, state: State):
+        # The collector is paused for the move: the search makes no reference cycles (a tree of nodes, tuples and
+        # tables of tuples), so a collection finds nothing to free, yet each full one walked every object the tables
+        # hold (about a tenth of a move's CPU time on the bench's positions, more than its share of instructions: the
+        # walk waits on memory). Whatever it was, on or off, it is put back.
+        collecting = gc.isenabled()
+        if collecting:
+            gc.disable()
+        try:
+            return self._choose_state(state)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _choose_state(self, state: State):
         moves = all_turns(state)
         me = state.mover ^ state.phase
         if state.phase == 1:
@@ -1303,15 +1435,15 @@ class ElevationMCTS:
         if not moves:
             return moves
         if len(rescue) > self.sample:
-            rescue = self.rng.sample(rescue, self.sample)
-        pool = self.rng.sample(moves, min(4 * self.sample, len(moves)))
+            rescue = _sample(self.rng, rescue, self.sample)
+        pool = _sample(self.rng, moves, min(4 * self.sample, len(moves)))
         pressure = _pressure(heights, board, side)
         landing_at = _LANDING_AT
         pool.sort(key=lambda m: pressure[m[landing_at[m[1]]]], reverse=True)
         if not ranked:
             return list(dict.fromkeys(caps + rescue + pool[:self.sample]))
         # the replies to the root's candidates: ranked by the evaluation, so the search meets the best ones first
-        more = self.rng.sample(moves, min(self.reply_pool, len(moves)))
+        more = _sample(self.rng, moves, min(self.reply_pool, len(moves)))
         candidates = list(dict.fromkeys(caps + rescue + pool[:self.sample] + more))
         scored = []
         for m in candidates:
