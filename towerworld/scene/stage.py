@@ -93,7 +93,7 @@ def _changes(old: Layout | None, new: Layout) -> dict[str, Change]:
     """Every piece that differs between two layouts, in the order of `old`, then those that arrived; where `new`
     tells what changed since `old` (LayoutChange), in the order it tells them, then those that arrived."""
     told = new.changes
-    if told is not None and old is not None and told.after(old):
+    if told is not None and old is not None and told.base() is old:     # (told.after(old), inline: every move asks)
         return _told_changes(old.pieces, new.pieces, told.pieces)
     old_pieces = old.pieces if old else {}
     new_pieces = new.pieces
@@ -274,7 +274,10 @@ class Stage:
     def _settle(self, layout: Layout) -> None:
         """What `show` does after the pieces: cells, labels, the combined copy."""
         told = layout.changes
-        self._sync_cells(layout.cells, told.cells if told is not None and told.after(self.layout) else None)
+        shown = self.layout
+        # (told.after(shown), inline: every move asks)
+        self._sync_cells(layout.cells, told.cells if told is not None and shown is not None and told.base() is shown
+                         else None)
         if self.layout is None or self.layout.labels != layout.labels:
             self._sync_labels(layout)
         self.layout = layout
@@ -869,21 +872,24 @@ class Stage:
         changes = _changes(old if old is not None else self.layout, new)
         phases = _phases(changes, events)
         old_pieces = (old if old is not None else self.layout or Layout()).pieces
-        rolled, toppled, crumbled = set(), set(), set()
+        rolled: set[str] = set()
+        toppled: set[str] = set()
+        crumbled: set[str] = set()
         named_areas = False          # events with areas light them up with their phase, or walk after
         # events that add a step of their own to the phase that moves the first piece they name: a score floats up
         # from it, areas light up (looked for once here, not in every phase: a deal's draws are many events)
         showy = []
         for e in events:
-            if e.kind == "roll":
+            kind = e.kind
+            if kind == "roll":
                 rolled.update(e.pieces)
-            elif e.kind == "topple":
+            elif kind == "topple":
                 toppled.update(e.pieces)
-            if e.kind in CRUMBLE_EVENTS:
+            if kind in CRUMBLE_EVENTS:
                 crumbled.update(e.pieces)
             if e.areas:
                 named_areas = True
-            if e.pieces and (e.areas or e.text and e.kind == "score"):
+            if e.pieces and (e.areas or e.text and kind == "score"):
                 showy.append(e)
         changed = frozenset(changes)    # what the phases move, the sources of carries with them
         specials = rolled or toppled or crumbled
