@@ -100,3 +100,93 @@ def test_a_move_keeps_the_pose_objects_of_the_pieces_it_did_not_move(name):
             if before.cells.get(cid) == cell:
                 assert before.cells[cid] is cell, cid
     assert kept > 0
+
+
+def _differ(before, after) -> tuple[set, set]:
+    """The piece ids and the cell ids whose pose or cell differs between two layouts (moved, arrived or gone)."""
+    pieces = {pid for pid in before.pieces.keys() | after.pieces.keys()
+              if before.pieces.get(pid) != after.pieces.get(pid)}
+    cells = {cid for cid in before.cells.keys() | after.cells.keys() if before.cells.get(cid) != after.cells.get(cid)}
+    return pieces, cells
+
+
+def test_a_layout_that_tells_what_changed_names_every_piece_and_cell_that_differs():
+    """Over random play of every game, a layout made after another that tells its change (LayoutChange) names every
+    piece and every cell that differs from that one (more may be named, never fewer); one game at least tells."""
+    import random
+
+    from towerworld.engine.game import OMNISCIENT
+    from towerworld.engine.match import Match
+    from towerworld.engine.registry import all_games
+    told = 0
+    for name, game in sorted(all_games().items()):
+        for seed in (1, 2):
+            match, rng = Match(game, seed=seed), random.Random(seed)
+            before = game.layout(match.state, OMNISCIENT)
+            for _ in range(40):
+                if match.over:
+                    break
+                if match.current_player < 0:
+                    match.play_chance(save=False)
+                else:
+                    moves = game.legal_moves(match.state)
+                    match.apply(moves[rng.randrange(len(moves))], save=False)
+                after = game.layout(match.state, OMNISCIENT)
+                change = after.changes
+                if change is not None and change.after(before):
+                    pieces, cells = _differ(before, after)
+                    assert pieces <= set(change.pieces), (name, pieces - set(change.pieces))
+                    assert cells <= set(change.cells), (name, cells - set(change.cells))
+                    told += 1
+                before = after
+    assert told > 0
+
+
+def test_the_told_check_fails_on_a_layout_that_leaves_out_a_moved_piece():
+    """The check above can fail: a change that leaves out a piece that moved is caught."""
+    before = Layout({"a": Pose("pp_tile", 0, 0, 0), "b": Pose("pp_tile", 60, 0, 0)})
+    after = Layout({"a": Pose("pp_tile", 0, 0, 0), "b": Pose("pp_tile", 120, 0, 0)})
+    pieces, _ = _differ(before, after)
+    assert not pieces <= set(())
+    assert pieces == {"b"}
+
+
+def test_a_ziggurat_layout_told_against_the_one_before_equals_one_made_from_nothing():
+    """Ziggurat's layout is made in one pass and told against the layout made before it; it is the same layout (its
+    pieces, cells and labels, in the same order) as one made with nothing before it, after a move, after another
+    deal's layout, and after the same state again."""
+    import random
+
+    from towerworld.engine.game import OMNISCIENT
+    from towerworld.engine.match import Match
+    from towerworld.engine.registry import get_game
+    from towerworld.games.ziggurat import layout as zlayout
+    game = get_game("ziggurat")
+
+    def alone(state):
+        zlayout._last.clear()
+        return game.layout(state, OMNISCIENT)
+
+    def same(a, b):
+        return (list(a.pieces.items()), list(a.cells.items()), list(a.labels.items())) == \
+            (list(b.pieces.items()), list(b.cells.items()), list(b.labels.items()))
+    states = []
+    for seed in (3, 4):
+        match, rng = Match(game, seed=seed), random.Random(seed)
+        while not match.over and len(states) < 60 * seed:
+            if match.current_player < 0:
+                match.play_chance(save=False)
+            else:
+                moves = game.legal_moves(match.state)
+                match.apply(moves[rng.randrange(len(moves))], save=False)
+            states.append(match.state)
+    told = 0
+    for before, state in zip(states, states[1:]):      # (seed 4's first state comes after seed 3's last)
+        game.layout(before, OMNISCIENT)
+        made = game.layout(state, OMNISCIENT)
+        again = game.layout(state, OMNISCIENT)
+        # untold only where a domino went (another deal's layout before): the stage then compares everything
+        told += made.changes is not None
+        assert again.changes is not None and again.changes.pieces == again.changes.cells == ()
+        assert same(made, alone(state)) and same(again, made)
+    assert told == len(states) - 2 and same(game.layout(states[-1], OMNISCIENT), alone(states[-1]))

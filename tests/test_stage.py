@@ -769,3 +769,66 @@ def test_a_placed_piece_has_the_transform_setPosHprScale_would_give_it_and_no_mo
     plain.setPosHprScale(51.5, -20.25, 3.0, 33.0, 0, 0, 1, 1, 1)
     assert node.getTransform() == plain.getTransform()
     assert node.node().getPrevTransform() == node.getTransform()
+
+
+def _untold(layout):
+    """The same layout without what it tells of its change: a stage compares every piece and cell of it."""
+    return Layout(layout.pieces, layout.cells, layout.labels)
+
+
+def test_a_layout_that_tells_its_change_gets_the_changes_the_full_diff_finds():
+    """Over random play of every game, the changes a transition finds from the ids a layout tells (LayoutChange) are
+    those it finds comparing every piece: the same pieces, each with the same action and poses; and a table told the
+    changes ends each move with the cells (and their ids on the nodes) a table that compared them all has."""
+    from towerworld.engine.registry import all_games
+    from towerworld.scene.stage import _changes
+    from panda3d.core import NodePath
+
+    def found(changes):
+        return {pid: (c.action, c.old, c.new, c.source) for pid, c in changes.items()}
+    told = 0
+    for name, game in sorted(all_games().items()):
+        steps = list(_random_moves(game, 7, 30))
+        ours, theirs = Stage(NodePath("ours")), Stage(NodePath("theirs"))
+        ours.show(steps[0][0])
+        theirs.show(_untold(steps[0][0]))
+        for old, new, events in steps:
+            assert found(_changes(old, new)) == found(_changes(old, _untold(new))), name
+            told += new.changes is not None and new.changes.after(old)
+            ours.transition(old, new, events).finish()
+            theirs.transition(theirs.layout, _untold(new), events).finish()
+            assert {cid: (node.getName(), node.getTag("cell"), node.getTransform()) for cid, node in ours.cells.items()} \
+                == {cid: (node.getName(), node.getTag("cell"), node.getTransform())
+                    for cid, node in theirs.cells.items()}, name
+            assert ours.cell_shapes == theirs.cell_shapes == new.cells, name
+    assert told > 0
+
+
+def test_a_table_told_a_change_that_leaves_out_what_moved_does_not_lie_as_a_fresh_table():
+    """The checks above can fail: a layout whose change leaves out a piece that moved and a cell that went up a storey
+    leaves that piece where it was and the cell unmoved, which a fresh table showing the layout does not."""
+    import weakref
+
+    from panda3d.core import NodePath
+
+    from towerworld.engine.layout import LayoutChange
+    before = _board()
+    after = _board()
+    after.pieces["tile:b0"] = Pose("pp_tile", 120, 0, 0, look=look(suit="suns", rank=1))
+    del after.cells["in"]
+    after.cells["in:up"] = Cell(-80, 0, 6.35, 30, 30)
+    after.changes = LayoutChange(weakref.ref(before), (), ())      # a lie: it says nothing changed
+    stage, fresh = Stage(NodePath("stage")), Stage(NodePath("fresh"))
+    stage.show(before)
+    stage.transition(before, after).finish()
+    fresh.show(_untold(after))
+    assert _laid(stage, "tile:b0") != _laid(fresh, "tile:b0")
+    assert set(stage.cells) != set(after.cells)
+    honest = _board()
+    honest.pieces.update(after.pieces)
+    honest.cells = dict(after.cells)
+    honest.changes = LayoutChange(weakref.ref(before), ("tile:b0",), ("in", "in:up"))
+    told = Stage(NodePath("told"))
+    told.show(before)
+    told.transition(before, honest).finish()
+    assert _laid(told, "tile:b0") == _laid(fresh, "tile:b0") and set(told.cells) == set(after.cells)

@@ -90,7 +90,11 @@ def plan(old: Layout | None, new: Layout, events: list[Event] = ()) -> list[list
 
 
 def _changes(old: Layout | None, new: Layout) -> dict[str, Change]:
-    """Every piece that differs between two layouts, in the order of `old`, then those that arrived."""
+    """Every piece that differs between two layouts, in the order of `old`, then those that arrived; where `new`
+    tells what changed since `old` (LayoutChange), in the order it tells them, then those that arrived."""
+    told = new.changes
+    if told is not None and old is not None and told.base() is old:     # (told.after(old), inline: every move asks)
+        return _told_changes(old.pieces, new.pieces, told.pieces)
     old_pieces = old.pieces if old else {}
     new_pieces = new.pieces
     changes: dict[str, Change] = {}
@@ -110,6 +114,29 @@ def _changes(old: Layout | None, new: Layout) -> dict[str, Change]:
     if len(old_pieces) - leaving < len(new_pieces):        # some arrived
         for pid in [pid for pid in new_pieces if pid not in old_pieces]:
             changes[pid] = Change(pid, "arrive", None, new_pieces[pid])
+    return changes
+
+
+def _told_changes(old_pieces: dict[str, Pose], new_pieces: dict[str, Pose], told: tuple[str, ...]
+                  ) -> dict[str, Change]:
+    """_changes among the pieces a layout told (the others hold the poses they held): only those are compared."""
+    changes: dict[str, Change] = {}
+    was, get = old_pieces.get, new_pieces.get
+    arrived = []
+    for pid in told:
+        a, b = was(pid), get(pid)
+        if a is b:
+            continue
+        if a is None:
+            arrived.append(pid)
+        elif b is not None and a.face_up == b.face_up and (abs(a.x - b.x) >= 1e-6 or abs(a.y - b.y) >= 1e-6):
+            changes[pid] = Change(pid, "move", a, b)     # the usual change, told in a line (as in _changes)
+        else:
+            action = _classify(pid, a, b)
+            if action:
+                changes[pid] = Change(pid, action, a, b)
+    for pid in arrived:
+        changes[pid] = Change(pid, "arrive", None, get(pid))
     return changes
 
 
@@ -246,7 +273,11 @@ class Stage:
 
     def _settle(self, layout: Layout) -> None:
         """What `show` does after the pieces: cells, labels, the combined copy."""
-        self._sync_cells(layout.cells)
+        told = layout.changes
+        shown = self.layout
+        # (told.after(shown), inline: every move asks)
+        self._sync_cells(layout.cells, told.cells if told is not None and shown is not None and told.base() is shown
+                         else None)
         if self.layout is None or self.layout.labels != layout.labels:
             self._sync_labels(layout)
         self.layout = layout
@@ -612,31 +643,42 @@ class Stage:
             components.orient(self.models[pid], pose, turn, tilt)
             self.turned[pid] = how
 
-    def _sync_cells(self, cells: dict[str, Cell]) -> None:
+    def _sync_cells(self, cells: dict[str, Cell], told: tuple[str, ...] | None = None) -> None:
         """Cells follow the layout; only new or changed ones are touched. Showing a layout clears the highlight of
-        cells, and only `highlight` lights them, so only its targets need clearing."""
-        if cells == self.cell_shapes:      # the usual move: a C loop, which passes over shared cells by identity
-            for cid in self.targets:
-                node = self.cells.get(cid)
-                if node is not None:
-                    self._unlight_cell(node)
-            return
+        cells, and only `highlight` lights them, so only its targets need clearing. `told`: the only cell ids that
+        may differ from those shown, where the layout tells them (LayoutChange)."""
         targets = self.targets
         own, shapes = self.cells, self.cell_shapes       # (their keys are the same)
         get = shapes.get
-        # the cells that came or changed, in the layout's order: a cell the layout kept (shared_cell) is passed over by
-        # identity, in one comprehension (a move that raises two cells pays for two, and for one pass over the rest)
-        changed = [cid for cid, cell in cells.items() if get(cid) is not cell]
-        # the nodes of cells gone go first to cells that came (a cell moving up a storey changes its id), as they
-        # stand: attached, and unlit unless they were targets; only those left over are detached. Looked for only
-        # when some went: the cells that came number fewer than the stage's that are not in the layout
-        gone: list[tuple[NodePath, Cell | None]] = []
-        if len(own) > len(cells) - sum(1 for cid in changed if cid not in own):
-            for cid in [c for c in own if c not in cells]:
-                node = own.pop(cid)
-                if cid in targets:
+        if told is not None:
+            # only the cells told are compared (a move on a board of many places raises one or two)
+            changed = [cid for cid in told if cid in cells and get(cid) is not cells[cid]]
+            went = [cid for cid in told if cid in own and cid not in cells]
+        elif cells == shapes:       # the usual move: a C loop, which passes over shared cells by identity
+            changed = went = []
+        else:
+            # the cells that came or changed, in the layout's order: a cell the layout kept (shared_cell) is passed
+            # over by identity, in one comprehension (a move that raises two cells pays for two, and for one pass
+            # over the rest)
+            changed = [cid for cid, cell in cells.items() if get(cid) is not cell]
+            # cells gone, looked for only when some went: the cells that came number fewer than the stage's that
+            # are not in the layout
+            went = [c for c in own if c not in cells] \
+                if len(own) > len(cells) - sum(1 for cid in changed if cid not in own) else []
+        if not changed and not went:
+            for cid in targets:
+                node = own.get(cid)
+                if node is not None:
                     self._unlight_cell(node)
-                gone.append((node, shapes.pop(cid, None)))
+            return
+        # the nodes of cells gone go first to cells that came (a cell moving up a storey changes its id), as they
+        # stand: attached, and unlit unless they were targets; only those left over are detached
+        gone: list[tuple[NodePath, Cell | None]] = []
+        for cid in went:
+            node = own.pop(cid)
+            if cid in targets:
+                self._unlight_cell(node)
+            gone.append((node, shapes.pop(cid, None)))
         for cid in changed:
             cell = cells[cid]
             shape = get(cid)
@@ -830,21 +872,24 @@ class Stage:
         changes = _changes(old if old is not None else self.layout, new)
         phases = _phases(changes, events)
         old_pieces = (old if old is not None else self.layout or Layout()).pieces
-        rolled, toppled, crumbled = set(), set(), set()
+        rolled: set[str] = set()
+        toppled: set[str] = set()
+        crumbled: set[str] = set()
         named_areas = False          # events with areas light them up with their phase, or walk after
         # events that add a step of their own to the phase that moves the first piece they name: a score floats up
         # from it, areas light up (looked for once here, not in every phase: a deal's draws are many events)
         showy = []
         for e in events:
-            if e.kind == "roll":
+            kind = e.kind
+            if kind == "roll":
                 rolled.update(e.pieces)
-            elif e.kind == "topple":
+            elif kind == "topple":
                 toppled.update(e.pieces)
-            if e.kind in CRUMBLE_EVENTS:
+            if kind in CRUMBLE_EVENTS:
                 crumbled.update(e.pieces)
             if e.areas:
                 named_areas = True
-            if e.pieces and (e.areas or e.text and e.kind == "score"):
+            if e.pieces and (e.areas or e.text and kind == "score"):
                 showy.append(e)
         changed = frozenset(changes)    # what the phases move, the sources of carries with them
         specials = rolled or toppled or crumbled

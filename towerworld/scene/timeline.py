@@ -263,9 +263,7 @@ class Timeline(Interval):
 
     def privStep(self, t: float) -> None:
         events, i = self.events, self.next
-        count = len(events)
-        while i < count:
-            at, kind, what, arg = events[i]
+        for at, kind, what, arg in events[i:] if i else events:
             if at > t:
                 break
             i += 1

@@ -6,8 +6,10 @@ numbered deal is a secret even from the player).
 """
 from __future__ import annotations
 
+import weakref
+
 from towerworld.engine.game import CHANCE, TERMINAL
-from towerworld.engine.layout import Layout, look, shared_cell, shared_pose
+from towerworld.engine.layout import Layout, LayoutChange, Pose, look, shared_cell, shared_pose
 from towerworld.engine.pieces import size
 from towerworld.games.ziggurat.board import (CHEAT, DEAL, DINDEX, DOMINOES, DRAW, GIVE_UP, IN_TIER, NCELLS, PLACE,
                                              cname, dname, heights, lifted_with, placements, position_of,
@@ -22,6 +24,9 @@ PILE_X = -(3 * CELL_MM + 45.0)
 
 def cell_xy(c: int) -> tuple[float, float]:
     return ((c % 6 - 2.5) * CELL_MM, (c // 6 - 2.5) * CELL_MM)
+
+
+CELL_XY = tuple(cell_xy(c) for c in range(NCELLS))
 
 
 # every id a layout gives, made once: each layout then holds the very same strings, which the stage's dicts find by
@@ -106,41 +111,84 @@ def confirm_text(state, move) -> str | None:
     return f"{words[:1].upper()}{words[1:]}? {which}."
 
 
+MAP_POSE = shared_pose("domino_map", 0.0, 0.0, 0.0)
+# the last layout made, with the heights of its cells, how many dominoes it shows and how many pile pieces: the next
+# is told against it (engine.layout.LayoutChange)
+_last: list[tuple[Layout, list[int], int, int]] = []
+_NONE: dict[str, Pose] = {}
+
+
 def build_layout(state, viewer) -> Layout:
+    """The layout of `state` (every viewer sees the same: the pile is anonymous), told against the layout made
+    before it: a domino is told when its pose is not the one that layout holds (found as it is placed, not by a
+    walk of the two layouts afterwards), a pile piece when the pile grew or shrank past it (its place is its
+    number's), a cell when the height of its place changed."""
     lay = Layout()
-    lay.place("map", shared_pose("domino_map", 0.0, 0.0, 0.0))
-    done = set()
-    for s in range(108):
-        d = state.owner[s]
-        if d < 0 or d in done:
+    pieces = lay.pieces
+    before = _last[0] if _last else None
+    was = (before[0].pieces if before is not None else _NONE).get
+    told: list[str] = []            # dominoes placed with another pose than before, or newly
+    kept = 0                        # dominoes placed that the layout before showed too
+    pieces["map"] = MAP_POSE
+    owner, vals = state.owner, state.vals
+    # each placed domino once, in the order of its first slot; its two slots found by index (no walk per domino)
+    for d in dict.fromkeys(owner):
+        if d < 0:
             continue
-        done.add(d)
-        t, c1, c2, v1, v2 = position_of(state.vals, state.owner, d)
-        (x1, y1), (x2, y2) = cell_xy(c1), cell_xy(c2)
+        s1 = owner.index(d)
+        s2 = owner.index(d, s1 + 1)
+        t, c1, c2 = s1 // 36, s1 % 36, s2 % 36
+        (x1, y1), (x2, y2) = CELL_XY[c1], CELL_XY[c2]
         # c1 < c2: c2 is to the right (+x, heading 0) or above (+y, heading 90); look a is the half at local -x
         heading = 0.0 if c2 == c1 + 1 else 90.0
         # `tier` lets the model tell the tiers apart (a domino on a domino of the same colour reads as one block)
-        lay.place(DOMINO_IDS[d], shared_pose("domino", (x1 + x2) / 2, (y1 + y2) / 2, MAP_H + t * DOM_H,
-                                             heading, True, look(a=v1, b=v2, tier=t)))
+        pid = DOMINO_IDS[d]
+        pose = pieces[pid] = shared_pose("domino", (x1 + x2) / 2, (y1 + y2) / 2, MAP_H + t * DOM_H, heading, True,
+                                         look(a=vals[s1], b=vals[s2], tier=t))
+        old = was(pid)
+        if old is not pose:
+            told.append(pid)
+        if old is not None:
+            kept += 1
     for i, d in enumerate(state.hand):
         lo, hi = DOMINOES[d]
         col, row = divmod(i, 6)
-        lay.place(DOMINO_IDS[d], shared_pose("domino", HAND_X + col * 58.0, 2.5 * CELL_MM - row * 30.0, 0.0,
-                                             0.0, True, look(a=lo, b=hi)))
+        pid = DOMINO_IDS[d]
+        pose = pieces[pid] = shared_pose("domino", HAND_X + col * 58.0, 2.5 * CELL_MM - row * 30.0, 0.0, 0.0, True,
+                                         look(a=lo, b=hi))
+        old = was(pid)
+        if old is not pose:
+            told.append(pid)
+        if old is not None:
+            kept += 1
+    dominoes = len(pieces) - 1
     n = bin(state.unseen).count("1")
     for i in range(n):
         # four short stacks of up to seven, front to back; pile:0 is the bottom of the first stack
         stack, level = divmod(i, 7)
-        lay.place(PILE_IDS[i], shared_pose("domino", PILE_X, 45.0 - stack * 30.0, level * DOM_H,
-                                           0.0 if level % 2 == 0 else 2.0, False))
+        pieces[PILE_IDS[i]] = shared_pose("domino", PILE_X, 45.0 - stack * 30.0, level * DOM_H,
+                                          0.0 if level % 2 == 0 else 2.0, False)
     if n:
         lay.labels["pile"] = PILE_LABELS[n]
     if state.hand:
         lay.labels["hand"] = HAND_LABEL
-    h = heights(state.vals)
+    h = heights(vals)
+    before_h = before[1] if before is not None else None
+    told_cells: list[str] = []      # the cells of places whose height changed: the id before and the id now
     for c in range(NCELLS):
         t = h[c]
         if t <= 2 and IN_TIER[t][c]:
-            x, y = cell_xy(c)
+            x, y = CELL_XY[c]
             lay.cells[CELL_IDS[t][c]] = shared_cell(x, y, MAP_H + t * DOM_H, CELL_MM, CELL_MM, CELL_LABELS[t][c])
+        if before_h is not None and before_h[c] != t:
+            if before_h[c] <= 2:
+                told_cells.append(CELL_IDS[before_h[c]][c])
+            if t <= 2:
+                told_cells.append(CELL_IDS[t][c])
+    # a domino that went (the layout before was another game's) leaves the change untold: the stage compares all
+    if before is not None and kept == before[2]:
+        before_n = before[3]
+        told += PILE_IDS[min(n, before_n):max(n, before_n)]     # the pile pieces drawn, or put back
+        lay.changes = LayoutChange(weakref.ref(before[0]), tuple(told), tuple(told_cells))
+    _last[:] = [(lay, h, dominoes, n)]
     return lay
