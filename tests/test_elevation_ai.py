@@ -511,3 +511,41 @@ def test_the_hunt_starts_when_the_other_side_has_two_pieces_or_fewer_and_this_si
     assert agent._hunting(_perched_dragon({"c1": "fish:0:c", "a1": "samurai:1:a"}))             # 4 against 2
     assert not agent._hunting(_perched_dragon({"a1": "samurai:1:a"}))                           # 3 against 2
     assert not agent._hunting(_perched_dragon({"c1": "fish:0:c", "a1": "samurai:1:a", "f6": "fish:1:d"}))
+
+
+# the search's game 22 of the ladder against greedy (docs/ladders/elevation-retake), up to the ply where its dragon
+# on d2 and greedy's on e2 dig back and forth beside each other: the search (Blue) leads six pieces to two, and the
+# position it is to move in has occurred before
+_STANDOFF = [
+    "De1 -d2 -d3", "Db6 b5>c5 -c5", "Dd3 e4>c4 -c4", "Fd6 d5>e5 -e5", "Fc1 -e3 e4>f3", "Dc5 b5>d4 b6>d4",
+    "Dc4 b5>d5 -d4", "Dc5 d5>c4 -c4", "Dd4 d5>c5 d3>d5", "Dc4 d5>c5 -c5", "Sa1 a2>b2 -b2", "Dc5 b4>c4 d5>c4",
+    "Sb2 -b3 a4>c4", "Dc5 -c4", "Dd4 -c5 b4>d4", "Dc4 xc5 c4>d4", "Fe3 f3>d2 -d2", "Dc5 -c4 xb3", "Db1 -b2 c3>a2",
+    "Db3 c3>c2 -c2", "Fd1 -e2 f2>d3", "Dc2 c1>d3 b3>d3", "Fd2 d3>c1 -e3", "Dc2 d3>d2 -d2", "Fe2 -f3 f2>e2",
+    "Dd2 xe3 f4>e2", "Ff3 e2>f2 -e2", "De3 -d2", "Fe2 e1>e3 -f3", "Dd2 e3>e2 -e2", "Ff3 f4>e3 -e3", "De2 f2>d2 xf1",
+    "Fe3 d2>f3 -d2", "Df1 -e2", "Fd2 c1>c2 -c2", "De2 -d2 c1>e1", "Fc2 c3>b3 -a4", "Dd2 c1>c2 -c2", "Db2 b1>a2 -a2",
+    "Dc2 b2>b3 -b3", "Fa4 -a5 b4>a4", "Db3 b2>a4 a3>a4", "Fa5 a4>b6 -a4", "Db3 a3>c3 a3>c4", "Da2 -b1 a2>b2",
+    "Db3 b2>a2 b2>c4", "Db1 a1>b2 a2>b2", "Db3 b2>a2 c2>c3", "Db1 c2>b2 -b2", "Db3 c2>a2 c2>c4", "Db2 a1>c2 a2>c3",
+    "Db3 c2>a2 c3>c4", "Db2 a2>c2 a2>c3", "Db3 a2>c2 c3>c2", "Db2 -c2", "Sa6 -a5 a6>b6", "Dc2 -d2 -e2",
+    "Db3 -c2 -d2", "Fa4 -b3 b2>a4", "Sa5 a4>a6 -a4", "Fb3 -c2 c3>d3", "Sa4 -b3 b2>b4", "De2 f2>e1 f3>d1",
+    "Dd2 d1>c1 d3>e1", "De2 f1>d3 f3>d1", "Dd2 d1>e1 d3>e1", "De2 e1>d3 f3>d1", "Dd2 d1>e1 d3>e1",
+    "De2 e1>d1 e1>d3"]
+
+
+def test_the_hunt_gives_the_other_side_no_third_repetition():
+    """'Each undo the other player's move three times in a row' is a draw. Six pieces against two, the hunt used to
+    refuse only its own returns to an earlier position; greedy's dragon digging back beside it recreated the position
+    the hunter was to move in, and the game was drawn at ply 77. No seed's hunt now plays a turn after which greedy can
+    make a third repetition (seeds 1, 4 and 5 did)."""
+    st = G.apply_texts(G.new_state(), *_STANDOFF)
+    twice = {k for k, n in Counter(st.history).items() if n >= 2}
+    agent = ElevationMCTS(seed=0)
+    assert twice and agent._hunting(st)
+    turns = [m for m in G.legal_moves(st) if m[0] >= 0]
+    agent.kinds, agent.rules = st.kinds, st.rules
+    assert any(agent._allows_repetition(st, m, twice) for m in turns)
+    for seed in range(6):
+        agent = ElevationMCTS(seed=seed, level="300it")
+        agent.kinds, agent.rules = st.kinds, st.rules
+        agent._work = [agent.check_work]
+        move = agent._hunt(st, turns)
+        assert not agent._allows_repetition(st, move, twice), (seed, G.format_move(st, move))

@@ -428,6 +428,7 @@ def _drain(heights, board, attackers, e: int) -> float:
 
 HUNT_THREAT = 3.0           # _hunt: a hunted piece threatened (it may still step away)
 HUNT_CHECKS = 12            # _hunt: the best turns checked for a loss the other side forces
+HUNT_NO_REPEAT = 40         # _hunt: the best turns looked at for one that allows no third repetition
 HUNT_GATHER = 1.0           # _hunt_cost: a step an own piece is from within two squares of its nearest hunted piece
 HUNT_SUPPLY = 1.0           # _hunt_cost: a tile on a free square beside a hunted piece
 HUNT_SAFE = 1.0             # _hunt_cost: a square a hunted piece can step to out of reach
@@ -1214,11 +1215,21 @@ class ElevationMCTS:
         # one ply sees what the other side takes at once, not what it wins by force a turn later: the best few are
         # checked as the search's own choices are (_forced_loss), and the first that loses nothing is played
         need = VALUE[SAMURAI] - 10.0
+        # far ahead, a draw is the worst result left: a turn after which the other side can make a position's third
+        # repetition is not played (two dragons side by side digging in turn recreate the positions the hunter is
+        # to move in, and the other side's return is not this side's own, which the ranking refuses)
+        twice = {k for k, n in Counter(state.history).items() if n >= 2}
         for _, m in ranked[:HUNT_CHECKS]:
             if self._work[0] <= 0:
                 break
+            if twice and self._allows_repetition(state, m, twice):
+                continue
             if self._forced_loss(state, m)[0] < need:
                 return m
+        if twice:
+            for _, m in ranked[:HUNT_NO_REPEAT]:
+                if not self._allows_repetition(state, m, twice):
+                    return m
         return ranked[0][1]
 
     def _pick(self, state: State, visited: list, ordered: list, deadline: float = math.inf):
