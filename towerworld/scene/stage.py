@@ -43,6 +43,8 @@ SPARE_PIECES = 32      # nodes of pieces gone (with their models) kept, detached
 PLACES_KEPT = 8192     # transforms of poses placed, remembered (a few games' worth of every piece's places)
 # id(pose) -> (pose, the transform that places a piece so): the pose held, so that its id is not another's meanwhile
 _PLACES: dict[int, tuple[Pose, TransformState]] = {}
+# id(cell) -> (cell, the transform of a cell node moved to it with the scale it has: see Stage._sync_cells)
+_CELL_PLACES: dict[int, tuple[Cell, TransformState]] = {}
 
 
 def short_turn(start: float, end: float) -> float:
@@ -712,7 +714,16 @@ class Stage:
             elif shape == cell:
                 continue
             if shape is not None and shape.w == cell.w and shape.d == cell.d:
-                node.setPos(cell.x, cell.y, cell.z + 0.05)      # the scale it has already (half the cost)
+                # the scale it has already: the state setPos would make from its own, made once per cell (shared_cell
+                # hands out the same one) and set as setPos sets it (setPos composes and looks up a new state)
+                held = _CELL_PLACES.get(id(cell))
+                if held is None or held[0] is not cell:
+                    if len(_CELL_PLACES) >= PLACES_KEPT:
+                        _CELL_PLACES.clear()
+                    held = _CELL_PLACES[id(cell)] = (cell, TransformState.makePosHprScale(
+                        LPoint3f(cell.x, cell.y, cell.z + 0.05), LVecBase3f(0, 0, 0), LVecBase3f(cell.w, cell.d, 0.6)))
+                node.setTransform(held[1])
+                node.node().resetPrevTransform()
             else:
                 node.setPosHprScale(cell.x, cell.y, cell.z + 0.05, 0, 0, 0, cell.w, cell.d, 0.6)
             shapes[cid] = cell
