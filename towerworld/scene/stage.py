@@ -27,6 +27,7 @@ from towerworld.scene.setup import SHADOW_MASK
 from towerworld.scene.timeline import _CALL, Step, Timeline, _Lerp, call, lerp, par, seq, wait
 
 CRUMBLE_EVENTS = {"remove", "disintegrate", "destroy"}   # named pieces crumble where they stood, then go aside
+NO_PIECES: frozenset[str] = frozenset()
 HIGHLIGHT_TARGET = (0.2, 0.9, 0.35, 0.45)
 HIGHLIGHT_PICKED = (1.0, 0.8, 0.1, 0.5)
 HIGHLIGHT_HOVER = (0.5, 0.8, 1.0, 0.3)
@@ -892,24 +893,28 @@ class Stage:
         changes = _changes(old if old is not None else self.layout, new)
         phases = _phases(changes, events)
         old_pieces = (old if old is not None else self.layout or Layout()).pieces
-        rolled: set[str] = set()
-        toppled: set[str] = set()
-        crumbled: set[str] = set()
+        # the pieces of events that move them their own way, and the events that add a step (see below): made only
+        # when an event asks (most moves' events ask for none, and each set or list made was also freed again)
+        rolled: set[str] | frozenset[str] = NO_PIECES
+        toppled: set[str] | frozenset[str] = NO_PIECES
+        crumbled: set[str] | frozenset[str] = NO_PIECES
         named_areas = False          # events with areas light them up with their phase, or walk after
         # events that add a step of their own to the phase that moves the first piece they name: a score floats up
         # from it, areas light up (looked for once here, not in every phase: a deal's draws are many events)
-        showy = []
+        showy: list[Event] | None = None
         for e in events:
             kind = e.kind
             if kind == "roll":
-                rolled.update(e.pieces)
+                rolled = {*rolled, *e.pieces}
             elif kind == "topple":
-                toppled.update(e.pieces)
+                toppled = {*toppled, *e.pieces}
             if kind in CRUMBLE_EVENTS:
-                crumbled.update(e.pieces)
+                crumbled = {*crumbled, *e.pieces}
             if e.areas:
                 named_areas = True
             if e.pieces and (e.areas or e.text and kind == "score"):
+                if showy is None:
+                    showy = []
                 showy.append(e)
         changed = frozenset(changes)    # what the phases move, the sources of carries with them
         specials = rolled or toppled or crumbled
