@@ -8,6 +8,7 @@ removed ones crumble away, new ones drop in, others travel in an arc.
 from __future__ import annotations
 
 import math
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 
 # the interval modules the stage uses, not IntervalGlobal (which also loads actor, particle, sound and motion-path
@@ -259,7 +260,7 @@ class Stage:
                 self._place(pid, pose)
         self._settle(layout)
 
-    def _show_changes(self, layout: Layout, shown: Layout | None, changed: frozenset[str]) -> None:
+    def _show_changes(self, layout: Layout, shown: Layout | None, changed: AbstractSet[str]) -> None:
         """The end of a transition from `shown`: when the stage still shows it, only the pieces the plan changed
         can differ from `layout`, so the others are not even compared (a move costs what it moved, not the board)."""
         if shown is None or self.layout is not shown:
@@ -286,7 +287,8 @@ class Stage:
         self.layout = layout
         if self.show_hidden or self.memory_tags or self.memory_shown:    # (else _sync_memory has nothing to do)
             self._sync_memory()
-        self.moving = set()
+        if self.moving:
+            self.moving = set()
         self.combine()
 
     # ---- ghosts: where a move being made would put pieces ------------------------------------------------------------
@@ -454,13 +456,13 @@ class Stage:
         root = self.chunks_root
         return root if root is not None and not root.isHidden() else None
 
-    def uncombine(self, pieces: set[str] | frozenset[str] | None = None) -> None:
+    def uncombine(self, pieces: AbstractSet[str] | None = None) -> None:
         """Pieces draw themselves (for an animation): every piece, or with `pieces`, those of the chunks holding any
         of them (the other chunks go on drawing the pieces that stay put). Hidden chunks wait for `combine`."""
         if pieces is not None:
             if not pieces:
                 return
-            self.moving |= pieces           # until `show` places them, they are no chunk's to draw
+            self.moving.update(pieces)      # until `show` places them, they are no chunk's to draw
         if self.chunks_root is None or self.chunks_root.isHidden():
             return
         if pieces is None:
@@ -916,7 +918,8 @@ class Stage:
                 if showy is None:
                     showy = []
                 showy.append(e)
-        changed = frozenset(changes)    # what the phases move, the sources of carries with them
+        # what the phases move, the sources of carries with them (the dict's own view: nothing changes it now)
+        changed = changes.keys()
         specials = rolled or toppled or crumbled
         # the phases are laid out straight into the timeline's events, one after another, each as long as its longest
         # step (a Seq of Pars made only to be walked once cost more than the rest of a small move's steps)
@@ -1106,7 +1109,12 @@ class Stage:
 
         def travel(t: float) -> None:
             if t >= 1.0:
-                return      # landed: the places that end the step, in the same frame, lay them exactly as they end
+                # landed: each is placed exactly as it ends, in their order, by the step's end itself (a call after
+                # it, as `then`, was a bound method and two tuples more a step)
+                place = self._place
+                for pid, _, b in moves:
+                    place(pid, b)
+                return
             nodes = self.nodes
             s = t * t * (3 - 2 * t)
             up = math.sin(math.pi * t)
@@ -1116,17 +1124,13 @@ class Stage:
                 node.setH(a.heading + turn * s)
                 if tilting:
                     self._orient(pid, b if t >= 0.5 else a, tilt=a.tilt + (b.tilt - a.tilt) * s)
-        return _Lerp(travel, duration, (self._ensure_all, (moves,)), (self._place_all, (moves,)))     # lerp()
+        return _Lerp(travel, duration, (self._ensure_all, (moves,)))     # lerp()
 
     def _ensure_all(self, moves: list[tuple[str, Pose, Pose]]) -> None:
         nodes, models = self.nodes, self.models
         for pid, a, _ in moves:
             if pid not in nodes or pid not in models:
                 self._place(pid, a)
-
-    def _place_all(self, moves: list[tuple[str, Pose, Pose]]) -> None:
-        for pid, _, b in moves:
-            self._place(pid, b)
 
     def _carry(self, ch: Change, speed: float) -> Step:
         """The piece that left reappears as the one that arrives: it starts where the old one lay, with the old one's
