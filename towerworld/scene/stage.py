@@ -1107,7 +1107,8 @@ class Stage:
             paths.append((pid, a, b, (b.heading - a.heading + 180.0) % 360.0 - 180.0,     # short_turn, inline
                           min(60.0, 10 + math.hypot(b.x - a.x, b.y - a.y) * 0.3), abs(a.tilt - b.tilt) > 1e-6))
 
-        def travel(t: float) -> None:
+        # (what it reads, bound as defaults: one tuple, where a closure's cells were three objects more a step)
+        def travel(t: float, self=self, paths=paths, moves=moves) -> None:
             if t >= 1.0:
                 # landed: each is placed exactly as it ends, in their order, by the step's end itself (a call after
                 # it, as `then`, was a bound method and two tuples more a step)
