@@ -8,6 +8,7 @@ removed ones crumble away, new ones drop in, others travel in an arc.
 from __future__ import annotations
 
 import math
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 
 # the interval modules the stage uses, not IntervalGlobal (which also loads actor, particle, sound and motion-path
@@ -27,6 +28,7 @@ from towerworld.scene.setup import SHADOW_MASK
 from towerworld.scene.timeline import _CALL, Step, Timeline, _Lerp, call, lerp, par, seq, wait
 
 CRUMBLE_EVENTS = {"remove", "disintegrate", "destroy"}   # named pieces crumble where they stood, then go aside
+NO_PIECES: frozenset[str] = frozenset()
 HIGHLIGHT_TARGET = (0.2, 0.9, 0.35, 0.45)
 HIGHLIGHT_PICKED = (1.0, 0.8, 0.1, 0.5)
 HIGHLIGHT_HOVER = (0.5, 0.8, 1.0, 0.3)
@@ -43,6 +45,8 @@ SPARE_PIECES = 32      # nodes of pieces gone (with their models) kept, detached
 PLACES_KEPT = 8192     # transforms of poses placed, remembered (a few games' worth of every piece's places)
 # id(pose) -> (pose, the transform that places a piece so): the pose held, so that its id is not another's meanwhile
 _PLACES: dict[int, tuple[Pose, TransformState]] = {}
+# id(cell) -> (cell, the transform of a cell node moved to it with the scale it has: see Stage._sync_cells)
+_CELL_PLACES: dict[int, tuple[Cell, TransformState]] = {}
 
 
 def short_turn(start: float, end: float) -> float:
@@ -256,7 +260,7 @@ class Stage:
                 self._place(pid, pose)
         self._settle(layout)
 
-    def _show_changes(self, layout: Layout, shown: Layout | None, changed: frozenset[str]) -> None:
+    def _show_changes(self, layout: Layout, shown: Layout | None, changed: AbstractSet[str]) -> None:
         """The end of a transition from `shown`: when the stage still shows it, only the pieces the plan changed
         can differ from `layout`, so the others are not even compared (a move costs what it moved, not the board)."""
         if shown is None or self.layout is not shown:
@@ -283,7 +287,8 @@ class Stage:
         self.layout = layout
         if self.show_hidden or self.memory_tags or self.memory_shown:    # (else _sync_memory has nothing to do)
             self._sync_memory()
-        self.moving = set()
+        if self.moving:
+            self.moving = set()
         self.combine()
 
     # ---- ghosts: where a move being made would put pieces ------------------------------------------------------------
@@ -451,13 +456,13 @@ class Stage:
         root = self.chunks_root
         return root if root is not None and not root.isHidden() else None
 
-    def uncombine(self, pieces: set[str] | frozenset[str] | None = None) -> None:
+    def uncombine(self, pieces: AbstractSet[str] | None = None) -> None:
         """Pieces draw themselves (for an animation): every piece, or with `pieces`, those of the chunks holding any
         of them (the other chunks go on drawing the pieces that stay put). Hidden chunks wait for `combine`."""
         if pieces is not None:
             if not pieces:
                 return
-            self.moving |= pieces           # until `show` places them, they are no chunk's to draw
+            self.moving.update(pieces)      # until `show` places them, they are no chunk's to draw
         if self.chunks_root is None or self.chunks_root.isHidden():
             return
         if pieces is None:
@@ -651,9 +656,18 @@ class Stage:
         own, shapes = self.cells, self.cell_shapes       # (their keys are the same)
         get = shapes.get
         if told is not None:
-            # only the cells told are compared (a move on a board of many places raises one or two)
-            changed = [cid for cid in told if cid in cells and get(cid) is not cells[cid]]
-            went = [cid for cid in told if cid in own and cid not in cells]
+            # only the cells told are compared (a move on a board of many places raises one or two), in one loop (two
+            # comprehensions over a few ids cost more as the calls they are than as the work)
+            changed: list[str] = []
+            went: list[str] = []
+            now = cells.get
+            for cid in told:
+                cell = now(cid)
+                if cell is None:
+                    if cid in own:
+                        went.append(cid)
+                elif get(cid) is not cell:
+                    changed.append(cid)
         elif cells == shapes:       # the usual move: a C loop, which passes over shared cells by identity
             changed = went = []
         else:
@@ -703,7 +717,16 @@ class Stage:
             elif shape == cell:
                 continue
             if shape is not None and shape.w == cell.w and shape.d == cell.d:
-                node.setPos(cell.x, cell.y, cell.z + 0.05)      # the scale it has already (half the cost)
+                # the scale it has already: the state setPos would make from its own, made once per cell (shared_cell
+                # hands out the same one) and set as setPos sets it (setPos composes and looks up a new state)
+                held = _CELL_PLACES.get(id(cell))
+                if held is None or held[0] is not cell:
+                    if len(_CELL_PLACES) >= PLACES_KEPT:
+                        _CELL_PLACES.clear()
+                    held = _CELL_PLACES[id(cell)] = (cell, TransformState.makePosHprScale(
+                        LPoint3f(cell.x, cell.y, cell.z + 0.05), LVecBase3f(0, 0, 0), LVecBase3f(cell.w, cell.d, 0.6)))
+                node.setTransform(held[1])
+                node.node().resetPrevTransform()
             else:
                 node.setPosHprScale(cell.x, cell.y, cell.z + 0.05, 0, 0, 0, cell.w, cell.d, 0.6)
             shapes[cid] = cell
@@ -872,26 +895,31 @@ class Stage:
         changes = _changes(old if old is not None else self.layout, new)
         phases = _phases(changes, events)
         old_pieces = (old if old is not None else self.layout or Layout()).pieces
-        rolled: set[str] = set()
-        toppled: set[str] = set()
-        crumbled: set[str] = set()
+        # the pieces of events that move them their own way, and the events that add a step (see below): made only
+        # when an event asks (most moves' events ask for none, and each set or list made was also freed again)
+        rolled: set[str] | frozenset[str] = NO_PIECES
+        toppled: set[str] | frozenset[str] = NO_PIECES
+        crumbled: set[str] | frozenset[str] = NO_PIECES
         named_areas = False          # events with areas light them up with their phase, or walk after
         # events that add a step of their own to the phase that moves the first piece they name: a score floats up
         # from it, areas light up (looked for once here, not in every phase: a deal's draws are many events)
-        showy = []
+        showy: list[Event] | None = None
         for e in events:
             kind = e.kind
             if kind == "roll":
-                rolled.update(e.pieces)
+                rolled = {*rolled, *e.pieces}
             elif kind == "topple":
-                toppled.update(e.pieces)
+                toppled = {*toppled, *e.pieces}
             if kind in CRUMBLE_EVENTS:
-                crumbled.update(e.pieces)
+                crumbled = {*crumbled, *e.pieces}
             if e.areas:
                 named_areas = True
             if e.pieces and (e.areas or e.text and kind == "score"):
+                if showy is None:
+                    showy = []
                 showy.append(e)
-        changed = frozenset(changes)    # what the phases move, the sources of carries with them
+        # what the phases move, the sources of carries with them (the dict's own view: nothing changes it now)
+        changed = changes.keys()
         specials = rolled or toppled or crumbled
         # the phases are laid out straight into the timeline's events, one after another, each as long as its longest
         # step (a Seq of Pars made only to be walked once cost more than the rest of a small move's steps)
@@ -1079,9 +1107,15 @@ class Stage:
             paths.append((pid, a, b, (b.heading - a.heading + 180.0) % 360.0 - 180.0,     # short_turn, inline
                           min(60.0, 10 + math.hypot(b.x - a.x, b.y - a.y) * 0.3), abs(a.tilt - b.tilt) > 1e-6))
 
-        def travel(t: float) -> None:
+        # (what it reads, bound as defaults: one tuple, where a closure's cells were three objects more a step)
+        def travel(t: float, self=self, paths=paths, moves=moves) -> None:
             if t >= 1.0:
-                return      # landed: the places that end the step, in the same frame, lay them exactly as they end
+                # landed: each is placed exactly as it ends, in their order, by the step's end itself (a call after
+                # it, as `then`, was a bound method and two tuples more a step)
+                place = self._place
+                for pid, _, b in moves:
+                    place(pid, b)
+                return
             nodes = self.nodes
             s = t * t * (3 - 2 * t)
             up = math.sin(math.pi * t)
@@ -1091,17 +1125,13 @@ class Stage:
                 node.setH(a.heading + turn * s)
                 if tilting:
                     self._orient(pid, b if t >= 0.5 else a, tilt=a.tilt + (b.tilt - a.tilt) * s)
-        return _Lerp(travel, duration, (self._ensure_all, (moves,)), (self._place_all, (moves,)))     # lerp()
+        return _Lerp(travel, duration, (self._ensure_all, (moves,)))     # lerp()
 
     def _ensure_all(self, moves: list[tuple[str, Pose, Pose]]) -> None:
         nodes, models = self.nodes, self.models
         for pid, a, _ in moves:
             if pid not in nodes or pid not in models:
                 self._place(pid, a)
-
-    def _place_all(self, moves: list[tuple[str, Pose, Pose]]) -> None:
-        for pid, _, b in moves:
-            self._place(pid, b)
 
     def _carry(self, ch: Change, speed: float) -> Step:
         """The piece that left reappears as the one that arrives: it starts where the old one lay, with the old one's

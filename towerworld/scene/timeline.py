@@ -244,13 +244,15 @@ class Timeline(Interval):
 
     def privInitialize(self, t: float) -> None:
         self.next = 0
-        self.running = {}
+        if self.running:            # (a new timeline's is empty already)
+            self.running = {}
         Interval.privInitialize(self, t)
 
     def privInstant(self) -> None:
         # Interval.privInstant with its calls inlined: a move jumped over (by a hurried player, or the bench) ends here
         self.next = 0
-        self.running = {}
+        if self.running:            # (a new timeline's is empty already)
+            self.running = {}
         self.state = CInterval.SStarted
         self.privStep(self.duration)
         self.state = CInterval.SFinal
