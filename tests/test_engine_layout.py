@@ -69,6 +69,15 @@ def test_shared_poses_and_cells_are_one_object_per_value():
     assert shared_cell(1.0, 2.0, 0.0, 10.0, 10.0, "a1") == Cell(1.0, 2.0, 0.0, 10.0, 10.0, "a1")
 
 
+def _random_ply(match, rng) -> None:
+    """One ply of random play: chance drawn by the match, a decision uniformly from the legal moves."""
+    if match.current_player < 0:
+        match.play_chance(save=False)
+    else:
+        moves = match.game.legal_moves(match.state)
+        match.apply(moves[rng.randrange(len(moves))], save=False)
+
+
 @pytest.mark.parametrize("name", ["ziggurat", "throwdown"])
 def test_a_move_keeps_the_pose_objects_of_the_pieces_it_did_not_move(name):
     """The layouts of two states a move apart hold the same pose object for every piece the move left where it was
@@ -86,11 +95,7 @@ def test_a_move_keeps_the_pose_objects_of_the_pieces_it_did_not_move(name):
         if match.over:
             break
         before = game.layout(match.state, OMNISCIENT)
-        if match.current_player < 0:
-            match.play_chance(save=False)
-        else:
-            moves = game.legal_moves(match.state)
-            match.apply(moves[rng.randrange(len(moves))], save=False)
+        _random_ply(match, rng)
         after = game.layout(match.state, OMNISCIENT)
         for pid, pose in after.pieces.items():
             if before.pieces.get(pid) == pose:
@@ -126,11 +131,7 @@ def test_a_layout_that_tells_what_changed_names_every_piece_and_cell_that_differ
             for _ in range(40):
                 if match.over:
                     break
-                if match.current_player < 0:
-                    match.play_chance(save=False)
-                else:
-                    moves = game.legal_moves(match.state)
-                    match.apply(moves[rng.randrange(len(moves))], save=False)
+                _random_ply(match, rng)
                 after = game.layout(match.state, OMNISCIENT)
                 change = after.changes
                 if change is not None and change.after(before):
@@ -174,11 +175,7 @@ def test_a_ziggurat_layout_told_against_the_one_before_equals_one_made_from_noth
     for seed in (3, 4):
         match, rng = Match(game, seed=seed), random.Random(seed)
         while not match.over and len(states) < 60 * seed:
-            if match.current_player < 0:
-                match.play_chance(save=False)
-            else:
-                moves = game.legal_moves(match.state)
-                match.apply(moves[rng.randrange(len(moves))], save=False)
+            _random_ply(match, rng)
             states.append(match.state)
     told = 0
     for before, state in zip(states, states[1:]):      # (seed 4's first state comes after seed 3's last)
