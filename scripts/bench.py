@@ -35,7 +35,7 @@ import tempfile
 import time
 import traceback
 from dataclasses import dataclass, replace
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 os.environ.setdefault("EGL_PLATFORM", "surfaceless")
@@ -198,6 +198,29 @@ def default_opponent_rows(name: str, game: Game) -> list[Row]:
     return [Row(f"default_opponent_s_per_move_{name}", round(statistics.median(times), 3), "<= 1.2", "s")]
 
 
+def stage_games(game: Game, moves: int) -> tuple[list[list[tuple]], Any, random.Random]:
+    """The stage rows' games: (layout, events) from a new game on, `moves` moves of random play in all, with the last
+    game's match and its random player (to be played on). A game that ends sooner is followed by another (a Ziggurat
+    deal a random player gives up after six moves would make the median one of six)."""
+    from towerworld.engine.match import Match
+    games: list[list[tuple]] = []
+    seed = 3
+    while sum(len(g) - 1 for g in games) < moves:
+        match = Match(game, seed=seed)
+        rng = random.Random(seed)
+        steps: list[tuple] = [(game.layout(match.state, OMNISCIENT), [])]
+        while not match.over and sum(len(g) - 1 for g in games) + len(steps) - 1 < moves:
+            if match.current_player < 0:
+                events = match.play_chance(save=False)
+            else:
+                legal = game.legal_moves(match.state)
+                events = match.apply(legal[rng.randrange(len(legal))], save=False)
+            steps.append((game.layout(match.state, OMNISCIENT), events))
+        games.append(steps)
+        seed += 1
+    return games, match, rng
+
+
 def stage_rows(name: str, game: Game) -> list[Row]:
     """The stage: a warm update per move against a rebuild of the same position, and the geoms (about one draw call
     each) of a finished game's table.
@@ -210,7 +233,6 @@ def stage_rows(name: str, game: Game) -> list[Row]:
     the stage's work is all here (no frame is drawn), and on a shared machine wall time would also count other
     processes' turns, more often in the longer rebuilds. Each timed window holds one update or one rebuild and no
     other clock call; the note's breakdown (the interval's build, the combines) comes from one more pass of each."""
-    from towerworld.engine.match import Match
     from towerworld.scene.components import missing_models
     from towerworld.scene.offscreen import base
     from towerworld.scene.stage import COMBINE_FROM, Stage, plan
@@ -219,23 +241,7 @@ def stage_rows(name: str, game: Game) -> list[Row]:
     if missing_models(game.layout(game.new_state(), OMNISCIENT)):
         return []
     b = base(640, 400)
-    # STAGE_MOVES moves of random play: a game that ends sooner is followed by another (a Ziggurat deal a random
-    # player gives up after six moves would make the median one of six)
-    games: list[list[tuple]] = []
-    seed = 3
-    while sum(len(g) - 1 for g in games) < STAGE_MOVES:
-        match = Match(game, seed=seed)
-        rng = random.Random(seed)
-        steps = [(game.layout(match.state, OMNISCIENT), [])]
-        while not match.over and sum(len(g) - 1 for g in games) + len(steps) - 1 < STAGE_MOVES:
-            if match.current_player < 0:
-                events = match.play_chance(save=False)
-            else:
-                moves = game.legal_moves(match.state)
-                events = match.apply(moves[rng.randrange(len(moves))], save=False)
-            steps.append((game.layout(match.state, OMNISCIENT), events))
-        games.append(steps)
-        seed += 1
+    games, match, rng = stage_games(game, STAGE_MOVES)
     updates, builds, rebuilds = [], [], []
     # of each timed update or rebuild, the part spent combining resting pieces
     update_combining: list[float] = []

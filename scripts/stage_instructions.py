@@ -18,7 +18,6 @@ import ctypes
 import gc
 import glob
 import os
-import random
 import statistics
 import subprocess
 import sys
@@ -42,37 +41,15 @@ def counter_library(folder: str) -> str:
     return library
 
 
-def bench_moves(game, moves: int) -> list[list[tuple]]:
-    """The bench's games: (layout, events) from a new game on, until `moves` moves are played (scripts/bench.py)."""
-    from towerworld.engine.game import OMNISCIENT
-    from towerworld.engine.match import Match
-    games: list[list[tuple]] = []
-    seed = 3
-    while sum(len(g) - 1 for g in games) < moves:
-        match = Match(game, seed=seed)
-        rng = random.Random(seed)
-        steps: list[tuple] = [(game.layout(match.state, OMNISCIENT), [])]
-        while not match.over and sum(len(g) - 1 for g in games) + len(steps) - 1 < moves:
-            if match.current_player < 0:
-                events = match.play_chance(save=False)
-            else:
-                legal = game.legal_moves(match.state)
-                events = match.apply(legal[rng.randrange(len(legal))], save=False)
-            steps.append((game.layout(match.state, OMNISCIENT), events))
-        games.append(steps)
-        seed += 1
-    return games
-
-
 def counted(name: str, library: str) -> None:
     """Under callgrind: every update, then every rebuild, each in a dump of its own."""
-    from scripts.bench import STAGE_MOVES
+    from scripts.bench import STAGE_MOVES, stage_games
     from towerworld.engine.registry import all_games
     from towerworld.scene.offscreen import base
     from towerworld.scene.stage import Stage
     counter = ctypes.CDLL(library)
     b = base(640, 400)
-    games = bench_moves(all_games()[name], STAGE_MOVES)
+    games = stage_games(all_games()[name], STAGE_MOVES)[0]
     positions = [layout for steps in games for layout, _ in steps[1:]]
 
     def updates(count: bool) -> None:
@@ -110,7 +87,7 @@ def counted(name: str, library: str) -> None:
 
 
 def report(name: str, folder: str, moves: bool) -> None:
-    from scripts.bench import STAGE_MOVES
+    from scripts.bench import STAGE_MOVES, stage_games
     from towerworld.engine.registry import all_games
     from towerworld.scene.stage import plan
     sides: dict[str, list[int]] = {"update": [], "rebuild": []}
@@ -129,7 +106,7 @@ def report(name: str, folder: str, moves: bool) -> None:
     print(f"{name}: update {update:,.0f} instructions (median of {len(sides['update'])} moves), rebuild "
           f"{rebuild:,.0f} (median of {len(sides['rebuild'])} positions): ratio {rebuild / update:.2f}")
     if moves:
-        games = bench_moves(all_games()[name], STAGE_MOVES)
+        games = stage_games(all_games()[name], STAGE_MOVES)[0]
         pairs = [(steps[i - 1], steps[i]) for steps in games for i in range(1, len(steps))]
         for count, ((old, _), (new, events)) in zip(sides["update"], pairs):
             changed = " | ".join(",".join(f"{c.action}:{c.piece}" for c in phase) for phase in plan(old, new, events))
