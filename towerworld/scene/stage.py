@@ -49,6 +49,16 @@ _PLACES: dict[int, tuple[Pose, TransformState]] = {}
 _CELL_PLACES: dict[int, tuple[Cell, TransformState]] = {}
 
 
+def _remember(places: dict, shape, transform: TransformState) -> tuple:
+    """(shape, transform), kept in `places` (_PLACES or _CELL_PLACES) under the shape's id; a full one is emptied
+    first. Looked up by the caller, inline (every piece or cell placed asks), with the held shape compared by
+    identity."""
+    if len(places) >= PLACES_KEPT:
+        places.clear()
+    held = places[id(shape)] = (shape, transform)
+    return held
+
+
 def short_turn(start: float, end: float) -> float:
     """The signed turn in degrees from `start` to `end` the short way round (+90, never -270)."""
     return (end - start + 180.0) % 360.0 - 180.0
@@ -527,10 +537,8 @@ class Stage:
         # per pose (shared_pose hands out the same one), a place costs a fifth of that call
         held = _PLACES.get(id(pose))
         if held is None or held[0] is not pose:
-            if len(_PLACES) >= PLACES_KEPT:
-                _PLACES.clear()
-            held = _PLACES[id(pose)] = (pose, TransformState.makePosHpr(LPoint3f(pose.x, pose.y, pose.z),
-                                                                         LVecBase3f(pose.heading, 0, 0)))
+            held = _remember(_PLACES, pose, TransformState.makePosHpr(LPoint3f(pose.x, pose.y, pose.z),
+                                                                      LVecBase3f(pose.heading, 0, 0)))
         node.setTransform(held[1])
         node.node().resetPrevTransform()    # as setPosHprScale does (a jump, not a motion to sweep for collisions)
         node.clearColorScale()
@@ -721,9 +729,7 @@ class Stage:
                 # hands out the same one) and set as setPos sets it (setPos composes and looks up a new state)
                 held = _CELL_PLACES.get(id(cell))
                 if held is None or held[0] is not cell:
-                    if len(_CELL_PLACES) >= PLACES_KEPT:
-                        _CELL_PLACES.clear()
-                    held = _CELL_PLACES[id(cell)] = (cell, TransformState.makePosHprScale(
+                    held = _remember(_CELL_PLACES, cell, TransformState.makePosHprScale(
                         LPoint3f(cell.x, cell.y, cell.z + 0.05), LVecBase3f(0, 0, 0), LVecBase3f(cell.w, cell.d, 0.6)))
                 node.setTransform(held[1])
                 node.node().resetPrevTransform()
