@@ -1012,6 +1012,11 @@ def squash(value: float, anchor: float) -> float:
     return math.tanh((value - anchor) / SCALE)
 
 
+def _seen_twice(history) -> set:
+    """The position keys in `history` that arose twice already: a third is a draw."""
+    return {k for k, n in Counter(history).items() if n >= 2}
+
+
 def answer_draw_offer(state: State):
     """The reply of the side asked to agree a draw (phase 1): accept only when clearly behind."""
     me = state.mover ^ state.phase
@@ -1148,12 +1153,12 @@ class ElevationMCTS:
         forcing = self._forcing(state, root.moves, math.inf if self.seconds is None
                                 else start + self.forcing_share * self.seconds)
         if forcing is not None and not (self._playing_on and self._allows_repetition(
-                state, forcing, {k for k, n in Counter(state.history).items() if n >= 2})):
+                state, forcing, _seen_twice(state.history))):
             return forcing              # (a forcing turn the other side can answer with a third repetition is not)
         self._work = [self._work[0] + self.check_work // 2]
         plan = self._plan(state, root.moves, deadline)
         if plan is not None and not (self._playing_on and self._allows_repetition(
-                state, plan, {k for k, n in Counter(state.history).items() if n >= 2})):
+                state, plan, _seen_twice(state.history))):
             return plan
         if self._hunting(state):
             return self._hunt(state, turns)
@@ -1218,16 +1223,23 @@ class ElevationMCTS:
         # far ahead, a draw is the worst result left: a turn after which the other side can make a position's third
         # repetition is not played (two dragons side by side digging in turn recreate the positions the hunter is
         # to move in, and the other side's return is not this side's own, which the ranking refuses)
-        twice = {k for k, n in Counter(state.history).items() if n >= 2}
+        twice = _seen_twice(state.history)
+        looked = 0                  # the best turns whose repetition is known (all but `no_repeat` allow one)
+        no_repeat = None            # the first of those that allows none
         for _, m in ranked[:HUNT_CHECKS]:
             if self._work[0] <= 0:
                 break
+            looked += 1
             if twice and self._allows_repetition(state, m, twice):
                 continue
+            if no_repeat is None:
+                no_repeat = m
             if self._forced_loss(state, m)[0] < need:
                 return m
         if twice:
-            for _, m in ranked[:HUNT_NO_REPEAT]:
+            if no_repeat is not None:
+                return no_repeat
+            for _, m in ranked[looked:HUNT_NO_REPEAT]:
                 if not self._allows_repetition(state, m, twice):
                     return m
         return ranked[0][1]
@@ -1240,7 +1252,7 @@ class ElevationMCTS:
         side can take nothing at once before the rest. Failing that, it plays the best-visited turn, or, 150 or more
         ahead in material, the first turn that allows no repetition. Once the checks' count of replies is spent, the
         first turn that allows no repetition is played unchecked."""
-        twice = {k for k, n in Counter(state.history).items() if n >= 2} if self._playing_on else set()
+        twice = _seen_twice(state.history) if self._playing_on else set()
         in_danger: set = set()
         no_repeat: list = []            # the turns that allow no repetition, whatever they lose
         need = VALUE[SAMURAI] - 10.0
