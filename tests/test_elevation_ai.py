@@ -549,3 +549,18 @@ def test_the_hunt_gives_the_other_side_no_third_repetition():
         agent._work = [agent.check_work]
         move = agent._hunt(st, turns)
         assert not agent._allows_repetition(st, move, twice), (seed, G.format_move(st, move))
+
+
+def test_the_search_samples_a_nodes_turns_as_random_sample_does():
+    """strategy._sample inlines random.sample's loop for a node's ~2,000 turns (a seeded game must repeat whatever
+    does the drawing): over many seeds and the sizes the search draws (24, 96, 48), it makes the very list
+    random.sample makes, and leaves the generator in the same state."""
+    from towerworld.games.elevation.strategy import _sample
+    population = list(range(2_000))
+    for seed in range(60):
+        for k in (24, 96, 48):
+            ours, theirs = random.Random(seed), random.Random(seed)
+            assert _sample(ours, population, k) == theirs.sample(population, k), (seed, k)
+            assert ours.random() == theirs.random()
+    small = list(range(30))                    # below the set's table size: random.sample itself
+    assert _sample(random.Random(1), small, 24) == random.Random(1).sample(small, 24)
