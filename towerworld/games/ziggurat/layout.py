@@ -7,6 +7,7 @@ numbered deal is a secret even from the player).
 from __future__ import annotations
 
 import weakref
+from itertools import islice
 
 from towerworld.engine.game import CHANCE, TERMINAL
 from towerworld.engine.layout import Layout, LayoutChange, Pose, look, shared_cell, shared_pose
@@ -120,8 +121,8 @@ _NONE: dict[str, Pose] = {}
 
 def build_layout(state, viewer) -> Layout:
     """The layout of `state` (every viewer sees the same: the pile is anonymous), told against the layout made
-    before it: a domino is told when its pose is not the one that layout holds (found as it is placed, not by a
-    walk of the two layouts afterwards), a pile piece when the pile grew or shrank past it (its place is its
+    before it: a domino is told when its pose is not the very one that layout holds (one pass over this layout's
+    dominoes, looked up by id, not a comparison of the two layouts), a pile piece when the pile grew or shrank past it (its place is its
     number's), a cell when the height of its place changed."""
     lay = Layout()
     pieces = lay.pieces
@@ -142,26 +143,20 @@ def build_layout(state, viewer) -> Layout:
         # c1 < c2: c2 is to the right (+x, heading 0) or above (+y, heading 90); look a is the half at local -x
         heading = 0.0 if c2 == c1 + 1 else 90.0
         # `tier` lets the model tell the tiers apart (a domino on a domino of the same colour reads as one block)
-        pid = DOMINO_IDS[d]
-        pose = pieces[pid] = shared_pose("domino", (x1 + x2) / 2, (y1 + y2) / 2, MAP_H + t * DOM_H, heading, True,
-                                         look(a=vals[s1], b=vals[s2], tier=t))
-        old = was(pid)
-        if old is not pose:
-            told.append(pid)
-        if old is not None:
-            kept += 1
+        pieces[DOMINO_IDS[d]] = shared_pose("domino", (x1 + x2) / 2, (y1 + y2) / 2, MAP_H + t * DOM_H, heading, True,
+                                            look(a=vals[s1], b=vals[s2], tier=t))
     for i, d in enumerate(state.hand):
         lo, hi = DOMINOES[d]
         col, row = divmod(i, 6)
-        pid = DOMINO_IDS[d]
-        pose = pieces[pid] = shared_pose("domino", HAND_X + col * 58.0, 2.5 * CELL_MM - row * 30.0, 0.0, 0.0, True,
-                                         look(a=lo, b=hi))
+        pieces[DOMINO_IDS[d]] = shared_pose("domino", HAND_X + col * 58.0, 2.5 * CELL_MM - row * 30.0, 0.0, 0.0,
+                                            True, look(a=lo, b=hi))
+    dominoes = len(pieces) - 1
+    for pid, pose in islice(pieces.items(), 1, None):      # the dominoes (the map is the same pose in every layout)
         old = was(pid)
         if old is not pose:
             told.append(pid)
         if old is not None:
             kept += 1
-    dominoes = len(pieces) - 1
     n = bin(state.unseen).count("1")
     for i in range(n):
         # four short stacks of up to seven, front to back; pile:0 is the bottom of the first stack
