@@ -564,3 +564,23 @@ def test_the_search_samples_a_nodes_turns_as_random_sample_does():
             assert ours.random() == theirs.random()
     small = list(range(30))                    # below the set's table size: random.sample itself
     assert _sample(random.Random(1), small, 24) == random.Random(1).sample(small, 24)
+
+
+def test_the_evaluations_remembered_siege_is_the_siege_computed_afresh():
+    """The search's evaluation reads each target's siege part from a table keyed by codes of the board and the
+    heights around it (_siege_sum); over positions of random play, for both sides and asked twice (the second time
+    from the table), it is exactly _siege_parts computed afresh."""
+    from towerworld.games.elevation.strategy import _board_sides, _siege_sum
+    checked = 0
+    for st in _middle_games(40, seed=11) + _middle_games(20, seed=12):
+        sides = _board_sides(st.board)
+        ext = st.heights + sides[7]
+        for side in (0, 1):
+            mine, theirs = sides[side], sides[1 - side]
+            if not mine or not theirs:
+                continue
+            fresh = strategy._siege_parts(st.heights, st.board, mine, theirs)
+            for _ in range(2):
+                assert _siege_sum(ext, st.heights, st.board, sides[4], mine, theirs, sides[8][side]) == fresh
+            checked += 1
+    assert checked >= 100
