@@ -10,8 +10,8 @@ from towerworld.engine.agent import seat_view
 from towerworld.games.elevation import GAME as G
 from towerworld.games.elevation import strategy
 from towerworld.games.elevation.board import DRAW, square_of as sq
-from towerworld.games.elevation.strategy import (PLAN_REPLIES, WIN, ElevationMCTS, _best_take, _footing, _lead, _reach,
-                                                 _siege, _taken_value, _threat_value, evaluate, forced_gain,
+from towerworld.games.elevation.strategy import (PLAN_REPLIES, WIN, ElevationMCTS, _best_take, _footing, _lead,
+                                                 _nearest_reach, _siege, _taken_value, _threat_value, evaluate, forced_gain,
                                                  forcing_turn, likely_replies, plan_gain, squash, static_eval, threats)
 
 
@@ -32,7 +32,7 @@ def test_the_side_ahead_counts_the_step_it_builds_beside_the_enemy():
     sieges = [_siege(st.heights, st.board, attackers, target) for st in states]
     assert sieges[0] > sieges[1] > sieges[2]
     # the plain distance only knows the pieces' own heights: it cannot tell these positions apart
-    assert len({_reach(st.heights, attackers, target) for st in states}) == 1
+    assert len({_nearest_reach(st.heights, attackers, target) for st in states}) == 1
     # (c1 at 3 is no square for the fish to flee to, under the dragon two above it; at 4 and 5 it is)
     values = [static_eval(st.heights, st.board, st.kinds, 0, 1, st.rules, hunting=True) for st in states[1:]]
     assert values[0] < values[1]
@@ -47,13 +47,14 @@ def test_standing_two_above_beside_the_enemy_is_the_end_of_the_siege():
 
 
 def test_a_second_attacker_close_by_counts():
-    """One attacker is stepped away from; a trap needs a second piece near, so the distance term counts the second
-    nearest attacker too (at half weight)."""
+    """One attacker is stepped away from; a trap needs a second piece near, so the search's distance through the
+    terrain counts the second nearest attacker too (at half weight)."""
     pieces = {"b1": "fish:1:c", "d2": "dragon:0:b"}
     near = G.position({**pieces, "d1": "samurai:0:a"}, heights={"d1": 3})
     far = G.position({**pieces, "f6": "samurai:0:a"}, heights={"f6": 3})
     attackers = lambda st: [q for q in range(36) if st.board[q] >= 0 and st.board[q] // 6 == 0]  # noqa: E731
-    assert _reach(near.heights, attackers(near), [sq("b1")]) < _reach(far.heights, attackers(far), [sq("b1")])
+    assert (_siege(near.heights, near.board, attackers(near), [sq("b1")])
+            < _siege(far.heights, far.board, attackers(far), [sq("b1")]))
 
 
 def test_a_threatened_piece_with_one_way_out_is_worth_more_to_the_attacker_than_one_with_two():
@@ -167,7 +168,7 @@ def test_taking_the_nearest_enemy_piece_never_makes_the_rest_look_farther():
     alone = _siege(st.heights, st.board, blue, [dragon])
     assert _siege(st.heights, st.board, blue, [fish]) < alone       # the fish is the nearer target
     assert _siege(st.heights, st.board, blue, [fish, dragon]) > alone
-    assert _reach(st.heights, blue, [fish, dragon]) > _reach(st.heights, blue, [dragon])
+    assert _nearest_reach(st.heights, blue, [fish, dragon]) > _nearest_reach(st.heights, blue, [dragon])
 
 
 def test_a_threatened_piece_with_no_way_out_counts_for_the_attacker_even_when_the_other_side_moves():

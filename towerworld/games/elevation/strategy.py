@@ -240,38 +240,12 @@ _CODES: dict = {}                   # _sides' codes of a square and its empty ne
 DIST1 = tuple(tuple(distance(a, e) - 1 for a in range(SQUARES)) for e in range(SQUARES))
 RING2 = tuple(tuple(q for q in range(SQUARES) if DIST1[e][q] == 1) for e in range(SQUARES))   # two squares away
 SIEGE_FAR = 60.0                    # _siege's cost when no square beside the target is free
-SECOND_FAR = 8.0                    # _reach's cost for a missing second attacker: across the board, low
-
-
-def _reach(heights, attackers, targets, second_weight: float = 0.5) -> float:
-    """Sum over targets of how far the attackers are from standing two above it next door (steps plus missing
-    levels): the nearest counts in full and the second nearest at half weight, since one attacker alone is stepped
-    away from and a trap needs a second piece close by."""
-    total = 0.0
-    for e in targets:
-        need = heights[e] + 2
-        de = DIST1[e]
-        best = second = math.inf
-        for a in attackers:
-            c = de[a]
-            deficit = need - heights[a]
-            if deficit > 0:
-                c += 0.7 * deficit
-            if c < second:
-                if c < best:
-                    best, second = c, best
-                else:
-                    second = c
-        if second == math.inf:
-            second = max(best, SECOND_FAR)
-        total += best + second_weight * second
-    return total
+SECOND_FAR = 8.0                    # _siege_part's cost for a missing second attacker: across the board, low
 
 
 def _nearest_reach(heights, attackers, targets) -> float:
-    """_reach(heights, attackers, targets, 0.0) for attackers there are (the plain heuristic's): the second nearest
-    attacker weighs nothing, so it is not looked for (best + 0.0 * second is best as a float: the distances are finite
-    and not negative)."""
+    """Sum over targets of how far the nearest attacker is from standing two above it next door (steps plus missing
+    levels), for attackers there are (the plain heuristic's striking distance)."""
     total = 0.0
     for e in targets:
         need = heights[e] + 2
@@ -322,8 +296,9 @@ def _siege_sum(ext, heights, board, free, attackers, targets, who) -> tuple[floa
 
 
 def _siege_parts(heights, board, attackers, targets, free=None) -> tuple[float, float]:
-    """Like _reach, but through the terrain: about how many turns the attackers need to stand two above each target
-    next door. A capture needs two steps up and a step climbs at most one, so an attacker gets there by a dig-then-step
+    """Like _nearest_reach, but through the terrain and with the second nearest attacker at half weight (one attacker
+    alone is stepped away from; a trap needs a second piece close by): about how many turns the attackers need to
+    stand two above each target next door. A capture needs two steps up and a step climbs at most one, so an attacker gets there by a dig-then-step
     onto an empty square A beside the target, raising A from one above the target to two: A must first be built up
     (a tile a turn) and the attacker must stand next to A, at most one below where it steps. The side ahead uses this
     to hunt, so that piling tiles beside a high enemy piece counts as progress; standing two above it already costs
