@@ -28,6 +28,7 @@ from towerworld.scene.setup import SHADOW_MASK
 from towerworld.scene.timeline import _CALL, Step, Timeline, _Lerp, call, lerp, par, seq, wait
 
 CRUMBLE_EVENTS = {"remove", "disintegrate", "destroy"}   # named pieces crumble where they stood, then go aside
+OWN_WAY_EVENTS = CRUMBLE_EVENTS | {"roll", "topple"}     # events whose pieces move their own way (see transition)
 NO_PIECES: frozenset[str] = frozenset()
 HIGHLIGHT_TARGET = (0.2, 0.9, 0.35, 0.45)
 HIGHLIGHT_PICKED = (1.0, 0.8, 0.1, 0.5)
@@ -897,6 +898,11 @@ class Stage:
             crumble = crumble_interval(self, old if old is not None else self.layout, new, events, speed=speed)
             if crumble is not None:
                 return Sequence(Func(self.uncombine), crumble, Func(self.show, new), name="stage-transition")
+        told = new.changes
+        if told is not None and old is not None and old is self.layout and told.base() is old:
+            plain = self._plain(old, new, told.pieces, events, speed)
+            if plain is not None:
+                return plain
         shown = self.layout if old is None or old is self.layout else None   # the stage shows where this starts
         changes = _changes(old if old is not None else self.layout, new)
         phases = _phases(changes, events)
@@ -989,6 +995,88 @@ class Stage:
         laid.append((at, _CALL, self._show_changes, (new, shown, changed)))      # call_at, inlined
         return Timeline.laid_out(laid, at, "stage-transition")
 
+    def _plain(self, old: Layout, new: Layout, told: tuple[str, ...], events: list[Event], speed: float
+               ) -> Timeline | None:
+        """`transition` from `old`, which the stage shows, to `new`, which tells what changed since `old`, where every
+        piece changed only travels, arrives or leaves and no event moves pieces its own way, scores, lights areas
+        or carries a piece under a new id (most moves of a game that tells: a domino placed, a hand closing up, one
+        drawn); None for any other move. The very timeline the general path lays out for such a move, laid out
+        without what the general path makes for the moves it must tell apart (a Change per piece, the phases as
+        lists of them, sets of the pieces of special events): that was most of a small board's update, and a player
+        waits for it on every move. tests/test_stage.py plays random moves of every game both ways."""
+        was, get = old.pieces.get, new.pieces.get
+        # what changed, as _told_changes finds it, in its order (arrivals last): piece -> (from, to), None for either
+        # end of an arrival or a departure
+        changes: dict[str, tuple[Pose | None, Pose | None]] = {}
+        arrived: list[str] | None = None
+        for pid in told:
+            a, b = was(pid), get(pid)
+            if a is b:
+                continue
+            if a is None:
+                if arrived is None:
+                    arrived = []
+                arrived.append(pid)
+            elif b is None or a.face_up == b.face_up and (abs(a.x - b.x) >= 1e-6 or abs(a.y - b.y) >= 1e-6):
+                changes[pid] = (a, b)
+            else:
+                return None     # turned over, or changed where it lies (a fall, a restyle, a turn, or not at all)
+        if arrived is not None:
+            for pid in arrived:
+                changes[pid] = (None, get(pid))
+        # the phases, as _phases makes them: the pieces each event names in turn, then the rest together
+        phases: list[list[str]] = []
+        placed: set[str] | None = None
+        for e in events:
+            kind = e.kind
+            if e.areas or kind in OWN_WAY_EVENTS or e.text and kind == "score":
+                return None     # (what the general path looks for in the events, looked for more broadly)
+            phase = []
+            for p in e.pieces:
+                if p in changes and (placed is None or p not in placed):
+                    phase.append(p)
+            if not phase:
+                continue
+            if placed is None:
+                placed = set()
+            placed.update(phase)
+            if len(phase) > 1 and any(changes[p][0] is None for p in phase) and \
+                    any(changes[p][1] is None for p in phase):
+                return None     # a piece that leaves and one that arrives, named together: a carry
+            phases.append(phase)
+        rest = [pid for pid in changes if pid not in placed] if placed is not None else list(changes)
+        if rest:
+            phases.append(rest)
+        # laid out as `transition` lays out these phases
+        changed = changes.keys()
+        laid: list = [(0.0, _CALL, self.uncombine, (changed,))]     # call_at, inlined
+        at = 0.0
+        d = 0.45 / speed
+        for phase in phases:
+            end = at
+            moves: list[tuple[str, Pose, Pose]] = []
+            for pid in phase:
+                a, b = changes[pid]
+                if a is not None and b is not None:
+                    moves.append((pid, a, b))
+                    continue
+                if moves:
+                    stop = self._travel(moves, d).emit(at, laid)
+                    if stop > end:
+                        end = stop
+                    moves = []
+                step = self._drop(pid, b, d) if b is not None else self._crumble(pid, d)
+                stop = step.emit(at, laid)
+                if stop > end:
+                    end = stop
+            if moves:
+                stop = self._travel(moves, d).emit(at, laid)
+                if stop > end:
+                    end = stop
+            at = end
+        laid.append((at, _CALL, self._show_changes, (new, old, changed)))      # call_at, inlined
+        return Timeline.laid_out(laid, at, "stage-transition")
+
     def _light_up(self, areas: tuple[tuple[str, str], ...], layout: Layout, speed: float,
                   duration: float = 1.4) -> Step:
         """The parts of pieces an event names glow: quickly up, held while the event plays, then fading away."""
@@ -1036,23 +1124,10 @@ class Stage:
         pid = ch.piece
         d = 0.45 / speed
         if ch.action == "arrive":
-            pose = ch.new
-
-            def drop(t, pid=pid, pose=pose):
-                if pid not in self.models or self.poses.get(pid) != pose:
-                    self._place(pid, pose)
-                    if t >= 1.0:
-                        return      # placed just now where it lands (as a hurried player's move is)
-                self.nodes[pid].setZ(pose.z + 120 * (1 - t) ** 2)
-            return lerp(drop, d)
+            assert ch.new is not None       # an arrival has somewhere to land
+            return self._drop(pid, ch.new, d)
         if ch.action == "leave":
-            def crumble(t, pid=pid):
-                node = self.nodes.get(pid)
-                if node is not None and t < 1.0:        # (at the end it is taken away, in the same frame)
-                    node.setScale(max(0.01, 1 - t))
-                    node.setColorScale(1, 1, 1, 1 - t)
-                    node.setTransparency(TransparencyAttrib.MAlpha)
-            return lerp(crumble, d, then=(self._remove, (pid,)))
+            return self._crumble(pid, d)
         a, b = ch.old, ch.new
         assert a is not None and b is not None      # arrivals and departures were handled above
         if ch.action == "restyle":
@@ -1079,6 +1154,26 @@ class Stage:
             return seq(*steps)
 
         return self._arc(pid, a, b, d, first=(self._ensure, (pid, a)))
+
+    def _drop(self, pid: str, pose: Pose, d: float) -> Step:
+        """A piece that arrives drops in from above onto `pose`."""
+        def drop(t, pid=pid, pose=pose):
+            if pid not in self.models or self.poses.get(pid) != pose:
+                self._place(pid, pose)
+                if t >= 1.0:
+                    return      # placed just now where it lands (as a hurried player's move is)
+            self.nodes[pid].setZ(pose.z + 120 * (1 - t) ** 2)
+        return _Lerp(drop, d)       # lerp()
+
+    def _crumble(self, pid: str, d: float) -> Step:
+        """A piece that leaves shrinks and fades where it stands, then is taken away."""
+        def crumble(t, pid=pid):
+            node = self.nodes.get(pid)
+            if node is not None and t < 1.0:        # (at the end it is taken away, in the same frame)
+                node.setScale(max(0.01, 1 - t))
+                node.setColorScale(1, 1, 1, 1 - t)
+                node.setTransparency(TransparencyAttrib.MAlpha)
+        return _Lerp(crumble, d, None, (self._remove, (pid,)))     # lerp()
 
     def _arc(self, pid: str, a: Pose, b: Pose, duration: float, turn_over: bool = False,
              first: tuple | None = None) -> Step:
