@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Set as AbstractSet
+from math import hypot
 from dataclasses import dataclass, replace
 
 # the interval modules the stage uses, not IntervalGlobal (which also loads actor, particle, sound and motion-path
@@ -48,6 +49,8 @@ PLACES_KEPT = 8192     # transforms of poses placed, remembered (a few games' wo
 _PLACES: dict[int, tuple[Pose, TransformState]] = {}
 # id(cell) -> (cell, the transform of a cell node moved to it with the scale it has: see Stage._sync_cells)
 _CELL_PLACES: dict[int, tuple[Cell, TransformState]] = {}
+# a piece's way in a travel (see Stage._travel): (piece, from, to, turn in degrees, lift in mm, whether it tilts)
+Path = tuple[str, Pose, Pose, float, float, bool]
 
 
 def _remember(places: dict, shape, transform: TransformState) -> tuple:
@@ -284,7 +287,18 @@ class Stage:
                 self._remove(pid)
             elif pid not in models or poses.get(pid) is not pose and poses.get(pid) != pose:
                 self._place(pid, pose)
-        self._settle(layout)
+        # _settle, inlined (every move ends here), knowing the stage shows `shown`
+        told = layout.changes
+        self._sync_cells(layout.cells, told.cells if told is not None and told.base() is shown else None)
+        if shown.labels != layout.labels:
+            self._sync_labels(layout)
+        self.layout = layout
+        if self.show_hidden or self.memory_tags or self.memory_shown:    # (else _sync_memory has nothing to do)
+            self._sync_memory()
+        if self.moving:
+            self.moving = set()
+        if self.chunks_root is not None or len(self.nodes) >= COMBINE_FROM:     # (else combine does nothing)
+            self.combine()
 
     def _settle(self, layout: Layout) -> None:
         """What `show` does after the pieces: cells, labels, the combined copy."""
@@ -645,6 +659,14 @@ class Stage:
             # the same node with new faces: taking it away and making another cost twice as much, and the chunks'
             # hidden models and the x-ray's depth copy go on referring to it
             components.rebuild(model, pose)
+            how = self.turned.get(pid)
+            if how is not None:
+                # the node keeps its turn: where the new faces lie as the old ones did (a domino that takes its tier's
+                # faces), it is known to lie so already, and not turned again (a turn is the dearest call of a place)
+                now = (pose.kind, pose.look, how[2], how[3])
+                if components.lie_alike(how, now):
+                    self.turned[pid] = now
+                    return
         self.turned.pop(pid, None)
 
     def _orient(self, pid: str, pose: Pose, flip: float | None = None, tilt: float | None = None) -> None:
@@ -1054,23 +1076,26 @@ class Stage:
         d = 0.45 / speed
         for phase in phases:
             end = at
-            moves: list[tuple[str, Pose, Pose]] = []
+            paths: list[Path] = []
             for pid in phase:
                 a, b = changes[pid]
                 if a is not None and b is not None:
-                    moves.append((pid, a, b))
+                    # the path _travel works out (the same values: tests/test_stage.py compares them)
+                    lift = 10 + hypot(b.x - a.x, b.y - a.y) * 0.3
+                    paths.append((pid, a, b, (b.heading - a.heading + 180.0) % 360.0 - 180.0,
+                                  lift if lift < 60.0 else 60.0, a.tilt != b.tilt and abs(a.tilt - b.tilt) > 1e-6))
                     continue
-                if moves:
-                    stop = self._travel(moves, d).emit(at, laid)
+                if paths:
+                    stop = self._travel_paths(paths, d).emit(at, laid)
                     if stop > end:
                         end = stop
-                    moves = []
+                    paths = []
                 step = self._drop(pid, b, d) if b is not None else self._crumble(pid, d)
                 stop = step.emit(at, laid)
                 if stop > end:
                     end = stop
-            if moves:
-                stop = self._travel(moves, d).emit(at, laid)
+            if paths:
+                stop = self._travel_paths(paths, d).emit(at, laid)
                 if stop > end:
                     end = stop
             at = end
@@ -1203,18 +1228,23 @@ class Stage:
         it starts as the step starts and placed where it ends as it ends, in their order (a step per piece, with its
         events to lay out and dispatch, cost more than the rest of a move's update: a move on a full board moves
         many pieces, and a hand or a row closing up after a play moves several)."""
-        paths = []
+        paths: list[Path] = []
         for pid, a, b in moves:
+            # (as _plain works them out: the same in both, which tests/test_stage.py compares)
+            lift = 10 + math.hypot(b.x - a.x, b.y - a.y) * 0.3
             paths.append((pid, a, b, (b.heading - a.heading + 180.0) % 360.0 - 180.0,     # short_turn, inline
-                          min(60.0, 10 + math.hypot(b.x - a.x, b.y - a.y) * 0.3), abs(a.tilt - b.tilt) > 1e-6))
+                          lift if lift < 60.0 else 60.0, a.tilt != b.tilt and abs(a.tilt - b.tilt) > 1e-6))
+        return self._travel_paths(paths, duration)
 
+    def _travel_paths(self, paths: list[Path], duration: float) -> Step:
+        """The step of `_travel`, of the paths it works out: (piece, from, to, turn, lift, tilting) each."""
         # (what it reads, bound as defaults: one tuple, where a closure's cells were three objects more a step)
-        def travel(t: float, self=self, paths=paths, moves=moves) -> None:
+        def travel(t: float, self=self, paths=paths) -> None:
             if t >= 1.0:
                 # landed: each is placed exactly as it ends, in their order, by the step's end itself (a call after
                 # it, as `then`, was a bound method and two tuples more a step)
                 place = self._place
-                for pid, _, b in moves:
+                for pid, _, b, _, _, _ in paths:
                     place(pid, b)
                 return
             nodes = self.nodes
@@ -1226,11 +1256,11 @@ class Stage:
                 node.setH(a.heading + turn * s)
                 if tilting:
                     self._orient(pid, b if t >= 0.5 else a, tilt=a.tilt + (b.tilt - a.tilt) * s)
-        return _Lerp(travel, duration, (self._ensure_all, (moves,)))     # lerp()
+        return _Lerp(travel, duration, (self._ensure_all, (paths,)))     # lerp()
 
-    def _ensure_all(self, moves: list[tuple[str, Pose, Pose]]) -> None:
+    def _ensure_all(self, paths: list[Path]) -> None:
         nodes, models = self.nodes, self.models
-        for pid, a, _ in moves:
+        for pid, a, _, _, _, _ in paths:
             if pid not in nodes or pid not in models:
                 self._place(pid, a)
 

@@ -105,6 +105,13 @@ def orient(model: NodePath, pose: Pose, turn: float, tilt: float | None = None) 
     model.setPosHpr(0, 0, how[1], 0, how[0], turn)
 
 
+def lie_alike(how: tuple, other: tuple) -> bool:
+    """Whether `orient` turns a model the same for two of its keys (kind, look, tilt, turn), as far as it knows
+    already: the same pitch, lift and turn (False where either was not worked out, or was forgotten since)."""
+    lie = _TURNED.get(how)
+    return lie is not None and how[3] == other[3] and lie == _TURNED.get(other)
+
+
 def _turned(model: NodePath, pose: Pose, turn: float) -> tuple[float, float]:
     """(pitch, lift) of a model lying as `pose` with `turn` (see orient)."""
     load_family(pose.kind)
