@@ -24,6 +24,7 @@ from panda3d.core import ClockObject
 from panda3d.direct import CInterval
 
 _clock = ClockObject.getGlobalClock()
+_SINITIAL, _SSTARTED, _SFINAL = CInterval.SInitial, CInterval.SStarted, CInterval.SFinal
 _CALL, _BEGIN, _END = 0, 1, 2     # event kinds: an instant call; a lerp starts; a lerp ends (its function at 1.0)
 _WHEN = itemgetter(0)             # an event's time: (time, kind, what, argument)
 
@@ -185,7 +186,7 @@ class Timeline(Interval):
         # slower to read and to free than the values it holds without one
         self.name = name
         self.duration = max(length, 0.0)
-        self.state = CInterval.SInitial
+        self.state = _SINITIAL
         self.currT = 0.0
         self.doneEvent = None
         self.setTHooks = []
@@ -211,15 +212,30 @@ class Timeline(Interval):
         self._Interval__playRate = 1.0
         self._Interval__doLoop = 0
         self._Interval__loopCount = 0
-        self._Interval__spawnTask()
+        # _Interval__spawnTask, inlined (with the _Interval__removeTask it calls)
+        name = self.name
+        other = _playing.pop(name, None)
+        if other is not None and other is not self:
+            other.privInterrupt()
+        if not _driver or not _driver[0].isAlive():
+            _driver[:] = [taskMgr.add(_step_playing, "timelines-play")]
+        _playing[name] = self
         return None
 
     def finish(self) -> None:
         """Jump to the end (Interval.finish with its calls inlined: a move jumped over ends here)."""
         state = self.state
-        if state == CInterval.SInitial:
-            self.privInstant()
-        elif state != CInterval.SFinal:
+        if state == _SINITIAL:
+            # privInstant, inlined (a move jumped over, by a hurried player or the bench, ends here)
+            self.next = 0
+            if self.running:
+                self.running = {}
+            self.state = _SSTARTED
+            self.privStep(self.duration)
+            self.state = _SFINAL
+            if self.doneEvent:
+                self.intervalDone()
+        elif state != _SFINAL:
             self.privFinalize()
         if self.setTHooks or self.pstats:
             Interval.privPostEvent(self)
@@ -253,9 +269,9 @@ class Timeline(Interval):
         self.next = 0
         if self.running:            # (a new timeline's is empty already)
             self.running = {}
-        self.state = CInterval.SStarted
+        self.state = _SSTARTED
         self.privStep(self.duration)
-        self.state = CInterval.SFinal
+        self.state = _SFINAL
         if self.doneEvent:
             self.intervalDone()
 
@@ -286,5 +302,5 @@ class Timeline(Interval):
         if self.running:
             for step, began in list(self.running.items()):
                 step.fn(min(1.0, (t - began) / step.seconds) if step.seconds > 0 else 1.0)
-        self.state = CInterval.SStarted     # Interval.privStep, inlined
+        self.state = _SSTARTED     # Interval.privStep, inlined
         self.currT = t
