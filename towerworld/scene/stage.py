@@ -658,7 +658,7 @@ class Stage:
         else:
             # the same node with new faces: taking it away and making another cost twice as much, and the chunks'
             # hidden models and the x-ray's depth copy go on referring to it
-            components.rebuild(model, pose)
+            components.rebuild(model, pose, self.poses.get(pid))
             how = self.turned.get(pid)
             if how is not None:
                 # the node keeps its turn: where the new faces lie as the old ones did (a domino that takes its tier's
