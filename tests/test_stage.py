@@ -853,13 +853,15 @@ def _timeline_steps(timeline):
 
     from panda3d.core import NodePath
 
-    from towerworld.scene.timeline import _CALL
+    from towerworld.scene.timeline import _CALL, _Lerp
 
     def value(v):
         if isinstance(v, Stage):
             return "stage"
         if isinstance(v, NodePath):
             return ("node", v.getName())
+        if isinstance(v, _Lerp):        # a step that is its own function (a travel): by what it holds
+            return (type(v).__name__, v.seconds, value(getattr(v, "stage", None)), value(getattr(v, "paths", None)))
         if hasattr(v, "__func__"):
             return ("method", v.__func__.__name__, value(v.__self__))
         if type(v).__name__ == "builtin_function_or_method":

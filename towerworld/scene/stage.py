@@ -1238,25 +1238,7 @@ class Stage:
 
     def _travel_paths(self, paths: list[Path], duration: float) -> Step:
         """The step of `_travel`, of the paths it works out: (piece, from, to, turn, lift, tilting) each."""
-        # (what it reads, bound as defaults: one tuple, where a closure's cells were three objects more a step)
-        def travel(t: float, self=self, paths=paths) -> None:
-            if t >= 1.0:
-                # landed: each is placed exactly as it ends, in their order, by the step's end itself (a call after
-                # it, as `then`, was a bound method and two tuples more a step)
-                place = self._place
-                for pid, _, b, _, _, _ in paths:
-                    place(pid, b)
-                return
-            nodes = self.nodes
-            s = t * t * (3 - 2 * t)
-            up = math.sin(math.pi * t)
-            for pid, a, b, turn, lift, tilting in paths:
-                node = nodes[pid]
-                node.setPos(a.x + (b.x - a.x) * s, a.y + (b.y - a.y) * s, a.z + (b.z - a.z) * s + lift * up)
-                node.setH(a.heading + turn * s)
-                if tilting:
-                    self._orient(pid, b if t >= 0.5 else a, tilt=a.tilt + (b.tilt - a.tilt) * s)
-        return _Lerp(travel, duration, (self._ensure_all, (paths,)))     # lerp()
+        return _Travel(self, paths, duration)
 
     def _ensure_all(self, paths: list[Path]) -> None:
         nodes, models = self.nodes, self.models
@@ -1392,3 +1374,36 @@ class Stage:
             self.spare_pieces.append((node, model))
         else:
             node.removeNode()
+
+
+class _Travel(_Lerp):
+    """The step of Stage._travel: each piece put where it starts as the step starts (`first`), carried along its arc
+    frame by frame, and placed where it ends as the step ends, in their order. A step of its own class, not a lerp of
+    a closure: the closure, the defaults it holds and the bound method its start calls were made on every move, and
+    freed on the next."""
+    __slots__ = ("stage", "paths")
+
+    def __init__(self, stage: Stage, paths: list[Path], seconds: float):
+        self.seconds = seconds if seconds > 0 else 0.0
+        self.stage, self.paths = stage, paths
+        self.first = (Stage._ensure_all, (stage, paths))
+        self.then = None
+
+    def fn(self, t: float) -> None:     # (the lerp's function, as a method)
+        stage = self.stage
+        if t >= 1.0:
+            # landed: each is placed exactly as it ends, in their order, by the step's end itself (a call after it, as
+            # `then`, was two tuples more a step)
+            place = stage._place
+            for pid, _, b, _, _, _ in self.paths:
+                place(pid, b)
+            return
+        nodes = stage.nodes
+        s = t * t * (3 - 2 * t)
+        up = math.sin(math.pi * t)
+        for pid, a, b, turn, lift, tilting in self.paths:
+            node = nodes[pid]
+            node.setPos(a.x + (b.x - a.x) * s, a.y + (b.y - a.y) * s, a.z + (b.z - a.z) * s + lift * up)
+            node.setH(a.heading + turn * s)
+            if tilting:
+                stage._orient(pid, b if t >= 0.5 else a, tilt=a.tilt + (b.tilt - a.tilt) * s)
