@@ -1364,10 +1364,11 @@ class Stage:
         self.poses.pop(pid, None)
         if node is None:
             return
-        # only a plain piece's node is kept (as in _rename: nothing else names it, it carries no mark or label)
+        # only a plain piece's node is kept (as in _rename: nothing else names it, it carries no mark or label); an
+        # x-ray tag exists only while the x-ray looks (see_from(None) takes every one away), so only then is it asked
         if model is not None and len(self.spare_pieces) < SPARE_PIECES and not model.isEmpty() and \
                 pid not in self.targets and pid not in self.xray_depth and pid not in self.memory_tags and \
-                pid not in self.hidden and not node.hasTag("xray") and \
+                pid not in self.hidden and not (self.eye is not None and node.hasTag("xray")) and \
                 not (self.cut_tags and (node.hasTag("ghost") or node.hasTag("glass"))) and \
                 not node.isHidden():      # (one a physical crumble hid, say)
             node.detachNode()

@@ -184,15 +184,16 @@ class Timeline(Interval):
         # what Interval.__init__ sets, set here (a move makes a timeline); tests/test_timeline.py checks it still
         # matches. Stored one by one: an update of vars(self) would make the object keep a dict of its attributes,
         # slower to read and to free than the values it holds without one
+        duration = length if length >= 0.0 else 0.0      # max(length, 0.0), without the call
         self.name = name
-        self.duration = max(length, 0.0)
+        self.duration = duration
         self.state = _SINITIAL
         self.currT = 0.0
         self.doneEvent = None
         self.setTHooks = []
         self._Interval__startT = 0
         self._Interval__startTAtStart = 1
-        self._Interval__endT = self.duration
+        self._Interval__endT = duration
         self._Interval__endTAtEnd = 1
         self._Interval__playRate = 1.0
         self._Interval__doLoop = 0
@@ -292,15 +293,16 @@ class Timeline(Interval):
                 first = what.first
                 if first is not None:
                     first[0](*first[1])
-                self.running[what] = arg
+                self.running[what] = arg    # (read anew: a call may have set up this timeline again)
             else:
                 self.running.pop(what, None)
                 what.fn(1.0)
                 then = what.then
                 if then is not None:
                     then[0](*then[1])
-        if self.running:
-            for step, began in list(self.running.items()):
+        running = self.running
+        if running:
+            for step, began in list(running.items()):
                 step.fn(min(1.0, (t - began) / step.seconds) if step.seconds > 0 else 1.0)
         self.state = _SSTARTED     # Interval.privStep, inlined
         self.currT = t
