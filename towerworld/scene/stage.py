@@ -1240,12 +1240,6 @@ class Stage:
         """The step of `_travel`, of the paths it works out: (piece, from, to, turn, lift, tilting) each."""
         return _Travel(self, paths, duration)
 
-    def _ensure_all(self, paths: list[Path]) -> None:
-        nodes, models = self.nodes, self.models
-        for pid, a, _, _, _, _ in paths:
-            if pid not in nodes or pid not in models:
-                self._place(pid, a)
-
     def _carry(self, ch: Change, speed: float) -> Step:
         """The piece that left reappears as the one that arrives: it starts where the old one lay, with the old one's
         faces, and travels to its new place (turning over on the way when it is revealed or hidden)."""
@@ -1378,17 +1372,17 @@ class Stage:
 
 
 class _Travel(_Lerp):
-    """The step of Stage._travel: each piece put where it starts as the step starts (`first`), carried along its arc
-    frame by frame, and placed where it ends as the step ends, in their order. A step of its own class, not a lerp of
-    a closure: the closure, the defaults it holds and the bound method its start calls were made on every move, and
-    freed on the next."""
+    """The step of Stage._travel: each piece carried along its arc frame by frame (put where it starts first, where
+    it has no node or model), and placed where it ends as the step ends, in their order. A step of its own class, not
+    a lerp of a closure: the closure, the defaults it holds and the bound method its start called were made on every
+    move, and freed on the next. A move jumped over places its pieces where they end and nowhere else (a call as the
+    step started, to put a piece without a node where it starts, was as dear as the landing)."""
     __slots__ = ("stage", "paths")
 
     def __init__(self, stage: Stage, paths: list[Path], seconds: float):
         self.seconds = seconds if seconds > 0 else 0.0
         self.stage, self.paths = stage, paths
-        self.first = (Stage._ensure_all, (stage, paths))
-        self.then = None
+        self.first = self.then = None
 
     def fn(self, t: float) -> None:     # (the lerp's function, as a method)
         stage = self.stage
@@ -1399,11 +1393,14 @@ class _Travel(_Lerp):
             for pid, _, b, _, _, _ in self.paths:
                 place(pid, b)
             return
-        nodes = stage.nodes
+        nodes, models = stage.nodes, stage.models
         s = t * t * (3 - 2 * t)
         up = math.sin(math.pi * t)
         for pid, a, b, turn, lift, tilting in self.paths:
-            node = nodes[pid]
+            node = nodes.get(pid)
+            if node is None or pid not in models:
+                stage._place(pid, a)
+                node = nodes[pid]
             node.setPos(a.x + (b.x - a.x) * s, a.y + (b.y - a.y) * s, a.z + (b.z - a.z) * s + lift * up)
             node.setH(a.heading + turn * s)
             if tilting:
