@@ -26,7 +26,7 @@ from towerworld.scene import components, marks, xray
 from towerworld.scene.camera import LABEL_EM
 from towerworld.scene.components.shapes import box, shared_text, text
 from towerworld.scene.setup import SHADOW_MASK
-from towerworld.scene.timeline import _CALL, Step, Timeline, _Lerp, call, lerp, par, seq, wait
+from towerworld.scene.timeline import _BEGIN, _CALL, _END, Step, Timeline, _Lerp, call, lerp, par, seq, wait
 
 CRUMBLE_EVENTS = {"remove", "disintegrate", "destroy"}   # named pieces crumble where they stood, then go aside
 OWN_WAY_EVENTS = CRUMBLE_EVENTS | {"roll", "topple"}     # events whose pieces move their own way (see transition)
@@ -1025,27 +1025,32 @@ class Stage:
         drawn); None for any other move. The very timeline the general path lays out for such a move, laid out
         without what the general path makes for the moves it must tell apart (a Change per piece, the phases as
         lists of them, sets of the pieces of special events): that was most of a small board's update, and a player
-        waits for it on every move. tests/test_stage.py plays random moves of every game both ways."""
-        was, get = old.pieces.get, new.pieces.get
+        waits for it on every move. tests/test_stage.py plays random moves of every game both ways.
+        Written for the interpreter: a dict subscript after a containment test, not a call of get; a sign test, not
+        abs(); loops, not comprehensions (each a call here, of a few hundred instructions)."""
+        old_pieces, new_pieces = old.pieces, new.pieces
         # what changed, as _told_changes finds it, in its order (arrivals last): piece -> (from, to), None for either
         # end of an arrival or a departure
         changes: dict[str, tuple[Pose | None, Pose | None]] = {}
         arrived: list[str] | None = None
         for pid in told:
-            a, b = was(pid), get(pid)
+            a = old_pieces[pid] if pid in old_pieces else None
+            b = new_pieces[pid] if pid in new_pieces else None
             if a is b:
                 continue
             if a is None:
                 if arrived is None:
                     arrived = []
                 arrived.append(pid)
-            elif b is None or a.face_up == b.face_up and (abs(a.x - b.x) >= 1e-6 or abs(a.y - b.y) >= 1e-6):
+            elif b is None:
                 changes[pid] = (a, b)
+            elif a.face_up == b.face_up and (not -1e-6 < a.x - b.x < 1e-6 or not -1e-6 < a.y - b.y < 1e-6):
+                changes[pid] = (a, b)       # (abs(dx) >= 1e-6 or abs(dy) >= 1e-6, as _told_changes asks)
             else:
                 return None     # turned over, or changed where it lies (a fall, a restyle, a turn, or not at all)
         if arrived is not None:
             for pid in arrived:
-                changes[pid] = (None, get(pid))
+                changes[pid] = (None, new_pieces[pid])
         # the phases, as _phases makes them: the pieces each event names in turn, then the rest together
         phases: list[list[str]] = []
         placed: set[str] | None = None
@@ -1053,53 +1058,84 @@ class Stage:
             kind = e.kind
             if e.areas or kind in OWN_WAY_EVENTS or e.text and kind == "score":
                 return None     # (what the general path looks for in the events, looked for more broadly)
-            phase = []
+            phase = None
             for p in e.pieces:
                 if p in changes and (placed is None or p not in placed):
-                    phase.append(p)
-            if not phase:
+                    if phase is None:
+                        phase = [p]
+                    else:
+                        phase.append(p)
+            if phase is None:
                 continue
             if placed is None:
-                placed = set()
-            placed.update(phase)
-            if len(phase) > 1 and any(changes[p][0] is None for p in phase) and \
-                    any(changes[p][1] is None for p in phase):
-                return None     # a piece that leaves and one that arrives, named together: a carry
+                placed = set(phase)
+            else:
+                placed.update(phase)
+            if len(phase) > 1:
+                leaving = arriving = False
+                for p in phase:
+                    a, b = changes[p]
+                    leaving = leaving or b is None
+                    arriving = arriving or a is None
+                if leaving and arriving:
+                    return None     # a piece that leaves and one that arrives, named together: a carry
             phases.append(phase)
-        rest = [pid for pid in changes if pid not in placed] if placed is not None else list(changes)
-        if rest:
-            phases.append(rest)
-        # laid out as `transition` lays out these phases
+        if placed is None:
+            if changes:
+                phases.append(list(changes))
+        else:
+            rest = []
+            for pid in changes:
+                if pid not in placed:
+                    rest.append(pid)
+            if rest:
+                phases.append(rest)
+        # laid out as `transition` lays out these phases: each step's events as its emit lays them (every step of a
+        # plain phase is a lerp of d seconds)
         changed = changes.keys()
         laid: list = [(0.0, _CALL, self.uncombine, (changed,))]     # call_at, inlined
+        append = laid.append
         at = 0.0
         d = 0.45 / speed
         for phase in phases:
             end = at
-            paths: list[Path] = []
+            paths: list[Path] | None = None
             for pid in phase:
                 a, b = changes[pid]
                 if a is not None and b is not None:
                     # the path _travel works out (the same values: tests/test_stage.py compares them)
                     lift = 10 + hypot(b.x - a.x, b.y - a.y) * 0.3
-                    paths.append((pid, a, b, (b.heading - a.heading + 180.0) % 360.0 - 180.0,
-                                  lift if lift < 60.0 else 60.0, a.tilt != b.tilt and abs(a.tilt - b.tilt) > 1e-6))
+                    tilt = a.tilt - b.tilt
+                    path = (pid, a, b, (b.heading - a.heading + 180.0) % 360.0 - 180.0, lift if lift < 60.0 else 60.0,
+                            not -1e-6 <= tilt <= 1e-6)
+                    if paths is None:
+                        paths = [path]
+                    else:
+                        paths.append(path)
                     continue
-                if paths:
-                    stop = self._travel_paths(paths, d).emit(at, laid)
+                if paths is not None:
+                    step: _Lerp = _Travel(self, paths, d)
+                    stop = at + step.seconds            # step.emit(at, laid), inlined
+                    append((at, _BEGIN, step, at))
+                    append((stop, _END, step, at))
                     if stop > end:
                         end = stop
-                    paths = []
+                    paths = None
                 step = self._drop(pid, b, d) if b is not None else self._crumble(pid, d)
-                stop = step.emit(at, laid)
+                stop = at + step.seconds
+                append((at, _BEGIN, step, at))
+                append((stop, _END, step, at))
                 if stop > end:
                     end = stop
-            if paths:
-                stop = self._travel_paths(paths, d).emit(at, laid)
+            if paths is not None:
+                step = _Travel(self, paths, d)
+                stop = at + step.seconds
+                append((at, _BEGIN, step, at))
+                append((stop, _END, step, at))
                 if stop > end:
                     end = stop
             at = end
-        laid.append((at, _CALL, self._show_changes, (new, old, changed)))      # call_at, inlined
+        append((at, _CALL, self._show_changes, (new, old, changed)))      # call_at, inlined
         return Timeline.laid_out(laid, at, "stage-transition")
 
     def _light_up(self, areas: tuple[tuple[str, str], ...], layout: Layout, speed: float,
