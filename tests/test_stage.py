@@ -882,7 +882,8 @@ def _frame(stage):
     def r(values):
         return tuple(round(v, 4) for v in values)
     return {pid: (r(node.getPos()), r(node.getHpr()), r(node.getScale()), r(node.getColorScale()),
-                  node.hasTransparency(), r(stage.models[pid].getPos()), r(stage.models[pid].getHpr()),
+                  node.hasTransparency(), node.node().getPrevTransform() == node.getTransform(),
+                  r(stage.models[pid].getPos()), r(stage.models[pid].getHpr()),
                   [child.node() for child in stage.models[pid].getChildren()])
             for pid, node in stage.nodes.items() if pid in stage.models}
 
