@@ -861,7 +861,8 @@ def _timeline_steps(timeline):
         if isinstance(v, NodePath):
             return ("node", v.getName())
         if isinstance(v, _Lerp):        # a step that is its own function (a travel): by what it holds
-            return (type(v).__name__, v.seconds, value(getattr(v, "stage", None)), value(getattr(v, "paths", None)))
+            return (type(v).__name__, v.seconds, value(getattr(v, "stage", None)), value(getattr(v, "paths", None)),
+                    getattr(v, "pid", None), getattr(v, "pose", None))
         if hasattr(v, "__func__"):
             return ("method", v.__func__.__name__, value(v.__self__))
         if type(v).__name__ == "builtin_function_or_method":

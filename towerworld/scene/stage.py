@@ -1121,7 +1121,7 @@ class Stage:
                     if stop > end:
                         end = stop
                     paths = None
-                step = self._drop(pid, b, d) if b is not None else self._crumble(pid, d)
+                step = _Drop(self, pid, b, d) if b is not None else _Crumble(self, pid, d)
                 stop = at + step.seconds
                 append((at, _BEGIN, step, at))
                 append((stop, _END, step, at))
@@ -1218,23 +1218,11 @@ class Stage:
 
     def _drop(self, pid: str, pose: Pose, d: float) -> Step:
         """A piece that arrives drops in from above onto `pose`."""
-        def drop(t, pid=pid, pose=pose):
-            if pid not in self.models or self.poses.get(pid) != pose:
-                self._place(pid, pose)
-                if t >= 1.0:
-                    return      # placed just now where it lands (as a hurried player's move is)
-            self.nodes[pid].setZ(pose.z + 120 * (1 - t) ** 2)
-        return _Lerp(drop, d)       # lerp()
+        return _Drop(self, pid, pose, d)
 
     def _crumble(self, pid: str, d: float) -> Step:
         """A piece that leaves shrinks and fades where it stands, then is taken away."""
-        def crumble(t, pid=pid):
-            node = self.nodes.get(pid)
-            if node is not None and t < 1.0:        # (at the end it is taken away, in the same frame)
-                node.setScale(max(0.01, 1 - t))
-                node.setColorScale(1, 1, 1, 1 - t)
-                node.setTransparency(TransparencyAttrib.MAlpha)
-        return _Lerp(crumble, d, None, (self._remove, (pid,)))     # lerp()
+        return _Crumble(self, pid, d)
 
     def _arc(self, pid: str, a: Pose, b: Pose, duration: float, turn_over: bool = False,
              first: tuple | None = None) -> Step:
@@ -1441,3 +1429,43 @@ class _Travel(_Lerp):
             node.setH(a.heading + turn * s)
             if tilting:
                 stage._orient(pid, b if t >= 0.5 else a, tilt=a.tilt + (b.tilt - a.tilt) * s)
+
+
+class _Drop(_Lerp):
+    """The step of Stage._drop: a piece that arrives drops in from above onto its pose (a class of its own, as
+    _Travel is, not a closure made and freed every move that draws a piece)."""
+    __slots__ = ("stage", "pid", "pose")
+
+    def __init__(self, stage: Stage, pid: str, pose: Pose, seconds: float):
+        self.seconds = seconds if seconds > 0 else 0.0
+        self.stage, self.pid, self.pose = stage, pid, pose
+        self.first = self.then = None
+
+    def fn(self, t: float) -> None:     # (the lerp's function, as a method)
+        stage, pid, pose = self.stage, self.pid, self.pose
+        if pid not in stage.models or stage.poses.get(pid) != pose:
+            stage._place(pid, pose)
+            if t >= 1.0:
+                return      # placed just now where it lands (as a hurried player's move is)
+        stage.nodes[pid].setZ(pose.z + 120 * (1 - t) ** 2)
+
+
+class _Crumble(_Lerp):
+    """The step of Stage._crumble: a piece that leaves shrinks and fades where it stands, then is taken away as the
+    step ends (by its own function at its end, not by a `then` of a bound method and two tuples)."""
+    __slots__ = ("stage", "pid")
+
+    def __init__(self, stage: Stage, pid: str, seconds: float):
+        self.seconds = seconds if seconds > 0 else 0.0
+        self.stage, self.pid = stage, pid
+        self.first = self.then = None
+
+    def fn(self, t: float) -> None:     # (the lerp's function, as a method)
+        if t >= 1.0:
+            self.stage._remove(self.pid)
+            return
+        node = self.stage.nodes.get(self.pid)
+        if node is not None:
+            node.setScale(max(0.01, 1 - t))
+            node.setColorScale(1, 1, 1, 1 - t)
+            node.setTransparency(TransparencyAttrib.MAlpha)
