@@ -280,12 +280,15 @@ class Stage:
         if shown is None or self.layout is not shown:
             self.show(layout)
             return
-        get, models, poses = layout.pieces.get, self.models, self.poses
+        pieces, models, poses = layout.pieces, self.models, self.poses
         for pid in changed:
-            pose = get(pid)
-            if pose is None:
+            if pid not in pieces:
                 self._remove(pid)
-            elif pid not in models or poses.get(pid) is not pose and poses.get(pid) != pose:
+                continue
+            pose = pieces[pid]
+            if pid in poses and poses[pid] is pose and pid in models:
+                continue        # (placed so by its step: every piece a plain move moves)
+            if pid not in models or poses.get(pid) != pose:
                 self._place(pid, pose)
         # _settle, inlined (every move ends here), knowing the stage shows `shown`
         told = layout.changes
@@ -664,7 +667,8 @@ class Stage:
                 # the node keeps its turn: where the new faces lie as the old ones did (a domino that takes its tier's
                 # faces), it is known to lie so already, and not turned again (a turn is the dearest call of a place)
                 now = (pose.kind, pose.look, how[2], how[3])
-                if components.lie_alike(how, now):
+                lie = components._TURNED.get(how)     # (how orient turns a model for each key, as far as it knows)
+                if lie is not None and lie == components._TURNED.get(now):
                     self.turned[pid] = now
                     return
         self.turned.pop(pid, None)
@@ -691,13 +695,11 @@ class Stage:
             # comprehensions over a few ids cost more as the calls they are than as the work)
             changed: list[str] = []
             went: list[str] = []
-            now = cells.get
             for cid in told:
-                cell = now(cid)
-                if cell is None:
+                if cid not in cells:
                     if cid in own:
                         went.append(cid)
-                elif get(cid) is not cell:
+                elif cid not in shapes or shapes[cid] is not cells[cid]:
                     changed.append(cid)
         elif cells == shapes:       # the usual move: a C loop, which passes over shared cells by identity
             changed = went = []

@@ -40,7 +40,9 @@ AREAS: dict[str, Area] = {}
 _CACHE: dict[tuple, NodePath] = {}
 _NODES: dict[tuple, PandaNode] = {}    # (kind, look) -> the node of its shape in _CACHE, as rebuild adds it
 _LOWEST: dict[tuple, float] = {}       # (kind, look, pitch, turn) -> the lowest z of that shape so turned
-_TURNED: dict[tuple, tuple[float, float]] = {}    # (kind, look, tilt, turn) -> (pitch, lift) that orient gives
+# (kind, look, tilt, turn) -> (pitch, lift) that orient gives (the stage reads it too: a model given new faces that
+# lie as the old did keeps its turn, see Stage._restyle)
+_TURNED: dict[tuple, tuple[float, float]] = {}
 LOWEST_KEPT = 4096
 FALLBACK_GREY = (0.6, 0.6, 0.6, 1)
 
@@ -104,13 +106,6 @@ def orient(model: NodePath, pose: Pose, turn: float, tilt: float | None = None) 
         if len(_TURNED) > LOWEST_KEPT:
             _TURNED.clear()         # an animation's in-between turns are many and never seen again
     model.setPosHpr(0, 0, how[1], 0, how[0], turn)
-
-
-def lie_alike(how: tuple, other: tuple) -> bool:
-    """Whether `orient` turns a model the same for two of its keys (kind, look, tilt, turn), as far as it knows
-    already: the same pitch, lift and turn (False where either was not worked out, or was forgotten since)."""
-    lie = _TURNED.get(how)
-    return lie is not None and how[3] == other[3] and lie == _TURNED.get(other)
 
 
 def _turned(model: NodePath, pose: Pose, turn: float) -> tuple[float, float]:
