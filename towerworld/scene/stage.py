@@ -1099,6 +1099,7 @@ class Stage:
         append = laid.append
         at = 0.0
         d = 0.45 / speed
+        seconds = d if d > 0 else 0.0       # (each step's, as a lerp keeps it)
         for phase in phases:
             end = at
             paths: list[Path] | None = None
@@ -1116,22 +1117,29 @@ class Stage:
                         paths.append(path)
                     continue
                 if paths is not None:
-                    step: _Lerp = _Travel(self, paths, d)
-                    stop = at + step.seconds            # step.emit(at, laid), inlined
+                    step: _Bare = _Travel()             # (made bare: see _Bare)
+                    step.seconds, step.stage, step.paths = seconds, self, paths
+                    stop = at + seconds                 # step.emit(at, laid), inlined
                     append((at, _BEGIN, step, at))
                     append((stop, _END, step, at))
                     if stop > end:
                         end = stop
                     paths = None
-                step = _Drop(self, pid, b, d) if b is not None else _Crumble(self, pid, d)
-                stop = at + step.seconds
+                if b is not None:
+                    step = _Drop()
+                    step.seconds, step.stage, step.pid, step.pose = seconds, self, pid, b
+                else:
+                    step = _Crumble()
+                    step.seconds, step.stage, step.pid = seconds, self, pid
+                stop = at + seconds
                 append((at, _BEGIN, step, at))
                 append((stop, _END, step, at))
                 if stop > end:
                     end = stop
             if paths is not None:
-                step = _Travel(self, paths, d)
-                stop = at + step.seconds
+                step = _Travel()
+                step.seconds, step.stage, step.paths = seconds, self, paths
+                stop = at + seconds
                 append((at, _BEGIN, step, at))
                 append((stop, _END, step, at))
                 if stop > end:
@@ -1220,11 +1228,15 @@ class Stage:
 
     def _drop(self, pid: str, pose: Pose, d: float) -> Step:
         """A piece that arrives drops in from above onto `pose`."""
-        return _Drop(self, pid, pose, d)
+        step = _Drop()
+        step.seconds, step.stage, step.pid, step.pose = d if d > 0 else 0.0, self, pid, pose
+        return step
 
     def _crumble(self, pid: str, d: float) -> Step:
         """A piece that leaves shrinks and fades where it stands, then is taken away."""
-        return _Crumble(self, pid, d)
+        step = _Crumble()
+        step.seconds, step.stage, step.pid = d if d > 0 else 0.0, self, pid
+        return step
 
     def _arc(self, pid: str, a: Pose, b: Pose, duration: float, turn_over: bool = False,
              first: tuple | None = None) -> Step:
@@ -1264,7 +1276,9 @@ class Stage:
 
     def _travel_paths(self, paths: list[Path], duration: float) -> Step:
         """The step of `_travel`, of the paths it works out: (piece, from, to, turn, lift, tilting) each."""
-        return _Travel(self, paths, duration)
+        step = _Travel()
+        step.seconds, step.stage, step.paths = duration if duration > 0 else 0.0, self, paths
+        return step
 
     def _carry(self, ch: Change, speed: float) -> Step:
         """The piece that left reappears as the one that arrives: it starts where the old one lay, with the old one's
@@ -1397,18 +1411,22 @@ class Stage:
             node.removeNode()
 
 
-class _Travel(_Lerp):
+class _Bare(_Lerp):
+    """A lerp of the stage's own that is its own function (`fn`, a method) and calls nothing as it starts or after it
+    ends. Made bare, its fields set by its maker (see _bare): no __init__ of its own, a Python one was as dear as the
+    rest of laying out a step."""
+    __slots__ = ()
+    first = then = None             # type: ignore[assignment]      # (shadowing _Lerp's slots: never set)
+    __init__ = object.__init__      # type: ignore[assignment]
+
+
+class _Travel(_Bare):
     """The step of Stage._travel: each piece carried along its arc frame by frame (put where it starts first, where
     it has no node or model), and placed where it ends as the step ends, in their order. A step of its own class, not
     a lerp of a closure: the closure, the defaults it holds and the bound method its start called were made on every
     move, and freed on the next. A move jumped over places its pieces where they end and nowhere else (a call as the
     step started, to put a piece without a node where it starts, was as dear as the landing)."""
     __slots__ = ("stage", "paths")
-
-    def __init__(self, stage: Stage, paths: list[Path], seconds: float):
-        self.seconds = seconds if seconds > 0 else 0.0
-        self.stage, self.paths = stage, paths
-        self.first = self.then = None
 
     def fn(self, t: float) -> None:     # (the lerp's function, as a method)
         stage = self.stage
@@ -1433,15 +1451,10 @@ class _Travel(_Lerp):
                 stage._orient(pid, b if t >= 0.5 else a, tilt=a.tilt + (b.tilt - a.tilt) * s)
 
 
-class _Drop(_Lerp):
+class _Drop(_Bare):
     """The step of Stage._drop: a piece that arrives drops in from above onto its pose (a class of its own, as
     _Travel is, not a closure made and freed every move that draws a piece)."""
     __slots__ = ("stage", "pid", "pose")
-
-    def __init__(self, stage: Stage, pid: str, pose: Pose, seconds: float):
-        self.seconds = seconds if seconds > 0 else 0.0
-        self.stage, self.pid, self.pose = stage, pid, pose
-        self.first = self.then = None
 
     def fn(self, t: float) -> None:     # (the lerp's function, as a method)
         stage, pid, pose = self.stage, self.pid, self.pose
@@ -1452,15 +1465,10 @@ class _Drop(_Lerp):
         stage.nodes[pid].setZ(pose.z + 120 * (1 - t) ** 2)
 
 
-class _Crumble(_Lerp):
+class _Crumble(_Bare):
     """The step of Stage._crumble: a piece that leaves shrinks and fades where it stands, then is taken away as the
     step ends (by its own function at its end, not by a `then` of a bound method and two tuples)."""
     __slots__ = ("stage", "pid")
-
-    def __init__(self, stage: Stage, pid: str, seconds: float):
-        self.seconds = seconds if seconds > 0 else 0.0
-        self.stage, self.pid = stage, pid
-        self.first = self.then = None
 
     def fn(self, t: float) -> None:     # (the lerp's function, as a method)
         if t >= 1.0:
