@@ -1100,8 +1100,12 @@ class Stage:
         at = 0.0
         d = 0.45 / speed
         seconds = d if d > 0 else 0.0       # (each step's, as a lerp keeps it)
+        # a phase of one step lays out its start and its end after all before it: the events stay in order by time
+        # (a phase of several, as long as each other, lays each one's start and end in turn: sorted as laid_out sorts)
+        ordered = True
         for phase in phases:
             end = at
+            steps = 0
             paths: list[Path] | None = None
             for pid in phase:
                 a, b = changes[pid]
@@ -1125,6 +1129,7 @@ class Stage:
                     if stop > end:
                         end = stop
                     paths = None
+                    steps += 1
                 if b is not None:
                     step = _Drop()
                     step.seconds, step.stage, step.pid, step.pose = seconds, self, pid, b
@@ -1136,6 +1141,7 @@ class Stage:
                 append((stop, _END, step, at))
                 if stop > end:
                     end = stop
+                steps += 1
             if paths is not None:
                 step = _Travel()
                 step.seconds, step.stage, step.paths = seconds, self, paths
@@ -1144,9 +1150,12 @@ class Stage:
                 append((stop, _END, step, at))
                 if stop > end:
                     end = stop
+                steps += 1
+            if steps > 1:
+                ordered = False
             at = end
         append((at, _CALL, self._show_changes, (new, old, changed)))      # call_at, inlined
-        return Timeline.laid_out(laid, at, "stage-transition")
+        return Timeline.laid_out(laid, at, "stage-transition", ordered)
 
     def _light_up(self, areas: tuple[tuple[str, str], ...], layout: Layout, speed: float,
                   duration: float = 1.4) -> Step:

@@ -162,20 +162,23 @@ class Timeline(Interval):
     def __init__(self, root: Step, name: str = "timeline"):
         events: list = []
         length = root.emit(0.0, events)
+        events.sort(key=_WHEN)      # by time: a stable sort keeps events at one moment in the order composed
         self._lay(events, length, name)
 
     @classmethod
-    def laid_out(cls, events: list, length: float, name: str = "timeline") -> "Timeline":
+    def laid_out(cls, events: list, length: float, name: str = "timeline", ordered: bool = False) -> "Timeline":
         """The timeline of `events` its caller laid out itself, `length` seconds long, with steps' `emit` and with
         `call_at`: a composition of steps made only to be walked once costs its objects and its walk (the stage lays
-        out a move's phases so, one after another)."""
+        out a move's phases so, one after another). `ordered`: the caller laid them out in the order a stable sort by
+        time gives them (they are not sorted again)."""
+        if not ordered:
+            events.sort(key=_WHEN)      # by time: a stable sort keeps events at one moment in the order composed
         timeline = cls.__new__(cls)
         timeline._lay(events, length, name)
         return timeline
 
     def _lay(self, events: list, length: float, name: str) -> None:
-        events.sort(key=_WHEN)      # by time: a stable sort keeps events at one moment in the order composed
-        self.events = events
+        self.events = events        # (in order by time)
         self.next = 0                      # the first event not yet happened
         self.running: dict[_Lerp, float] = {}   # lerps under way -> when each started
         if __debug__ and TaskManager.taskTimerVerbose:
