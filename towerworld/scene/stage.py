@@ -1031,9 +1031,10 @@ class Stage:
         Written for the interpreter: a dict subscript after a containment test, not a call of get; a sign test, not
         abs(); loops, not comprehensions (each a call here, of a few hundred instructions)."""
         old_pieces, new_pieces = old.pieces, new.pieces
-        # what changed, as _told_changes finds it, in its order (arrivals last): piece -> (from, to), None for either
-        # end of an arrival or a departure
-        changes: dict[str, tuple[Pose | None, Pose | None]] = {}
+        # what changed, as _told_changes finds it, in its order (arrivals last): piece -> (piece, from, to), None for
+        # either end of an arrival or a departure; a piece that travels is given its whole path at once, as _travel
+        # works it out (piece, from, to, turn, lift, tilting: the same values, which tests/test_stage.py compares)
+        changes: dict[str, tuple] = {}
         arrived: list[str] | None = None
         for pid in told:
             a = old_pieces[pid] if pid in old_pieces else None
@@ -1045,14 +1046,18 @@ class Stage:
                     arrived = []
                 arrived.append(pid)
             elif b is None:
-                changes[pid] = (a, b)
+                changes[pid] = (pid, a, b)
             elif a.face_up == b.face_up and (not -1e-6 < a.x - b.x < 1e-6 or not -1e-6 < a.y - b.y < 1e-6):
-                changes[pid] = (a, b)       # (abs(dx) >= 1e-6 or abs(dy) >= 1e-6, as _told_changes asks)
+                # (abs(dx) >= 1e-6 or abs(dy) >= 1e-6, as _told_changes asks)
+                lift = 10 + hypot(b.x - a.x, b.y - a.y) * 0.3
+                tilt = a.tilt - b.tilt
+                changes[pid] = (pid, a, b, (b.heading - a.heading + 180.0) % 360.0 - 180.0,
+                                lift if lift < 60.0 else 60.0, not -1e-6 <= tilt <= 1e-6)
             else:
                 return None     # turned over, or changed where it lies (a fall, a restyle, a turn, or not at all)
         if arrived is not None:
             for pid in arrived:
-                changes[pid] = (None, new_pieces[pid])
+                changes[pid] = (pid, None, new_pieces[pid])
         # the phases, as _phases makes them: the pieces each event names in turn, then the rest together
         phases: list[list[str]] = []
         placed: set[str] | None = None
@@ -1076,9 +1081,9 @@ class Stage:
             if len(phase) > 1:
                 leaving = arriving = False
                 for p in phase:
-                    a, b = changes[p]
-                    leaving = leaving or b is None
-                    arriving = arriving or a is None
+                    entry = changes[p]
+                    leaving = leaving or entry[2] is None
+                    arriving = arriving or entry[1] is None
                 if leaving and arriving:
                     return None     # a piece that leaves and one that arrives, named together: a carry
             phases.append(phase)
@@ -1092,8 +1097,8 @@ class Stage:
                     rest.append(pid)
             if rest:
                 phases.append(rest)
-        # laid out as `transition` lays out these phases: each step's events as its emit lays them (every step of a
-        # plain phase is a lerp of d seconds)
+        # laid out as `transition` lays out these phases: each step's events as its emit lays them; every step of a
+        # plain phase is a lerp of d seconds, so each phase ends d after it starts
         changed = changes.keys()
         laid: list = [(0.0, _CALL, self.uncombine, (changed,))]     # call_at, inlined
         append = laid.append
@@ -1104,30 +1109,23 @@ class Stage:
         # (a phase of several, as long as each other, lays each one's start and end in turn: sorted as laid_out sorts)
         ordered = True
         for phase in phases:
-            end = at
+            stop = at + seconds
             steps = 0
             paths: list[Path] | None = None
             for pid in phase:
-                a, b = changes[pid]
-                if a is not None and b is not None:
-                    # the path _travel works out (the same values: tests/test_stage.py compares them)
-                    lift = 10 + hypot(b.x - a.x, b.y - a.y) * 0.3
-                    tilt = a.tilt - b.tilt
-                    path = (pid, a, b, (b.heading - a.heading + 180.0) % 360.0 - 180.0, lift if lift < 60.0 else 60.0,
-                            not -1e-6 <= tilt <= 1e-6)
+                entry = changes[pid]
+                b = entry[2]
+                if entry[1] is not None and b is not None:
                     if paths is None:
-                        paths = [path]
+                        paths = [entry]
                     else:
-                        paths.append(path)
+                        paths.append(entry)
                     continue
                 if paths is not None:
                     step: _Bare = _Travel()             # (made bare: see _Bare)
                     step.seconds, step.stage, step.paths = seconds, self, paths
-                    stop = at + seconds                 # step.emit(at, laid), inlined
-                    append((at, _BEGIN, step, at))
+                    append((at, _BEGIN, step, at))      # step.emit(at, laid), inlined
                     append((stop, _END, step, at))
-                    if stop > end:
-                        end = stop
                     paths = None
                     steps += 1
                 if b is not None:
@@ -1136,24 +1134,18 @@ class Stage:
                 else:
                     step = _Crumble()
                     step.seconds, step.stage, step.pid = seconds, self, pid
-                stop = at + seconds
                 append((at, _BEGIN, step, at))
                 append((stop, _END, step, at))
-                if stop > end:
-                    end = stop
                 steps += 1
             if paths is not None:
                 step = _Travel()
                 step.seconds, step.stage, step.paths = seconds, self, paths
-                stop = at + seconds
                 append((at, _BEGIN, step, at))
                 append((stop, _END, step, at))
-                if stop > end:
-                    end = stop
                 steps += 1
             if steps > 1:
                 ordered = False
-            at = end
+            at = stop
         append((at, _CALL, self._show_changes, (new, old, changed)))      # call_at, inlined
         return Timeline.laid_out(laid, at, "stage-transition", ordered)
 

@@ -296,7 +296,9 @@ class Timeline(Interval):
                 first = what.first
                 if first is not None:
                     first[0](*first[1])
-                self.running[what] = arg    # (read anew: a call may have set up this timeline again)
+                if arg + what.seconds > t:
+                    # under way after this step (one that also ends by then is ended below, in this same loop)
+                    self.running[what] = arg    # (read anew: a call may have set up this timeline again)
             else:
                 self.running.pop(what, None)
                 what.fn(1.0)
