@@ -292,7 +292,9 @@ class Stage:
                 self._place(pid, pose)
         # _settle, inlined (every move ends here), knowing the stage shows `shown`
         told = layout.changes
-        self._sync_cells(layout.cells, told.cells if told is not None and told.base() is shown else None)
+        cells = told.cells if told is not None and told.base() is shown else None
+        if cells is None or cells or self.targets:      # (told no cell and lighting none, it has nothing to do)
+            self._sync_cells(layout.cells, cells)
         if shown.labels != layout.labels:
             self._sync_labels(layout)
         self.layout = layout
