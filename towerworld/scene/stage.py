@@ -301,7 +301,7 @@ class Stage:
         if self.show_hidden or self.memory_tags or self.memory_shown:    # (else _sync_memory has nothing to do)
             self._sync_memory()
         if self.moving:
-            self.moving = set()
+            self.moving.clear()
         if self.chunks_root is not None or len(self.nodes) >= COMBINE_FROM:     # (else combine does nothing)
             self.combine()
 
@@ -961,7 +961,9 @@ class Stage:
         specials = rolled or toppled or crumbled
         # the phases are laid out straight into the timeline's events, one after another, each as long as its longest
         # step (a Seq of Pars made only to be walked once cost more than the rest of a small move's steps)
-        laid: list = [(0.0, _CALL, self.uncombine, (changed,))]     # call_at, inlined
+        # (the stage's own calls laid out as functions with the stage among their arguments: no bound method made for
+        # each, and freed with the timeline)
+        laid: list = [(0.0, _CALL, Stage.uncombine, (self, changed))]     # call_at, inlined
         at = 0.0
         lit: list[Event] = []      # events whose areas light up with their own phase (the rest walk after)
         for phase in phases:
@@ -1018,7 +1020,7 @@ class Stage:
             walk = [e for e in events if e.areas and not any(e is done for done in lit)]
             if walk:
                 at = self._scoring_walk(walk, new, speed).emit(at, laid)
-        laid.append((at, _CALL, self._show_changes, (new, shown, changed)))      # call_at, inlined
+        laid.append((at, _CALL, Stage._show_changes, (self, new, shown, changed)))      # call_at, inlined
         return Timeline.laid_out(laid, at, "stage-transition")
 
     def _plain(self, old: Layout, new: Layout, told: tuple[str, ...], events: list[Event], speed: float
@@ -1102,7 +1104,9 @@ class Stage:
         # laid out as `transition` lays out these phases: each step's events as its emit lays them; every step of a
         # plain phase is a lerp of d seconds, so each phase ends d after it starts
         changed = changes.keys()
-        laid: list = [(0.0, _CALL, self.uncombine, (changed,))]     # call_at, inlined
+        # (the stage's own calls laid out as functions with the stage among their arguments: no bound method made for
+        # each, and freed with the timeline)
+        laid: list = [(0.0, _CALL, Stage.uncombine, (self, changed))]     # call_at, inlined
         append = laid.append
         at = 0.0
         d = 0.45 / speed
@@ -1148,7 +1152,7 @@ class Stage:
             if steps > 1:
                 ordered = False
             at = stop
-        append((at, _CALL, self._show_changes, (new, old, changed)))      # call_at, inlined
+        append((at, _CALL, Stage._show_changes, (self, new, old, changed)))      # call_at, inlined
         return Timeline.laid_out(laid, at, "stage-transition", ordered)
 
     def _light_up(self, areas: tuple[tuple[str, str], ...], layout: Layout, speed: float,
