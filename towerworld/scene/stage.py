@@ -703,6 +703,37 @@ class Stage:
                         went.append(cid)
                 elif cid not in shapes or shapes[cid] is not cells[cid]:
                     changed.append(cid)
+            if went and changed and not targets:
+                # the usual move of a board that tells: places that went up or down a storey, each cell's node taken
+                # by the cell of the same size that came (renamed and moved, as below), in one loop here
+                changed.reverse()
+                while went and changed:
+                    cid = changed[-1]
+                    cell = cells[cid]
+                    if cid in own:
+                        break
+                    gone_id = went.pop()
+                    shape = shapes.pop(gone_id, None)
+                    if shape is None or shape.w != cell.w or shape.d != cell.d:
+                        went.append(gone_id)
+                        if shape is not None:
+                            shapes[gone_id] = shape
+                        break
+                    changed.pop()
+                    node = own.pop(gone_id)
+                    node.setName(cid)
+                    node.setTag("cell", cid)
+                    node.setPythonTag("cell", cid)
+                    own[cid] = node
+                    held = _CELL_PLACES.get(id(cell))
+                    if held is None or held[0] is not cell:
+                        held = _remember(_CELL_PLACES, cell, TransformState.makePosHprScale(
+                            LPoint3f(cell.x, cell.y, cell.z + 0.05), LVecBase3f(0, 0, 0),
+                            LVecBase3f(cell.w, cell.d, 0.6)))
+                    node.setTransform(held[1])
+                    node.node().resetPrevTransform()
+                    shapes[cid] = cell
+                changed.reverse()
         elif cells == shapes:       # the usual move: a C loop, which passes over shared cells by identity
             changed = went = []
         else:
