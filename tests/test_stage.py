@@ -832,3 +832,104 @@ def test_a_table_told_a_change_that_leaves_out_what_moved_does_not_lie_as_a_fres
     told.show(before)
     told.transition(before, honest).finish()
     assert _laid(told, "tile:b0") == _laid(fresh, "tile:b0") and set(told.cells) == set(after.cells)
+
+
+def _told_all(old, new):
+    """`new` telling every piece and cell id of both layouts as changed since `old` (the most a layout may tell): the
+    stage's way for a layout that tells, on any game's move."""
+    import weakref
+
+    from towerworld.engine.layout import LayoutChange
+    told = Layout(dict(new.pieces), dict(new.cells), dict(new.labels))
+    told.changes = LayoutChange(weakref.ref(old), tuple(dict.fromkeys([*old.pieces, *new.pieces])),
+                                tuple(dict.fromkeys([*old.cells, *new.cells])))
+    return told
+
+
+def _timeline_steps(timeline):
+    """What a timeline does, event by event: when, what kind, and what it calls with what (a closure by its code and
+    every value it holds, a bound method by its name, the stage as itself)."""
+    from collections.abc import KeysView
+
+    from panda3d.core import NodePath
+
+    from towerworld.scene.timeline import _CALL, _Lerp
+
+    def value(v):
+        if isinstance(v, Stage):
+            return "stage"
+        if isinstance(v, NodePath):
+            return ("node", v.getName())
+        if isinstance(v, _Lerp):        # a step that is its own function (a travel): by what it holds
+            return (type(v).__name__, v.seconds, value(getattr(v, "stage", None)), value(getattr(v, "paths", None)),
+                    getattr(v, "pid", None), getattr(v, "pose", None))
+        if hasattr(v, "__func__"):
+            return ("method", v.__func__.__name__, value(v.__self__))
+        if type(v).__name__ == "builtin_function_or_method":
+            return ("method", v.__name__, value(v.__self__))
+        if hasattr(v, "__code__"):
+            return ("fn", v.__code__.co_name, value(v.__defaults__ or ()),
+                    value(tuple(cell.cell_contents for cell in v.__closure__ or ())))
+        if isinstance(v, (tuple, list, KeysView)):
+            return tuple(value(x) for x in v)
+        return v
+    return [(at, kind, value(what), value(arg)) if kind == _CALL else
+            (at, kind, what.seconds, value(what.fn), value(what.first), value(what.then), arg)
+            for at, kind, what, arg in timeline.events]
+
+
+def _frame(stage):
+    """Where every piece's node and model lie and how they are drawn, now (mid-animation too)."""
+    def r(values):
+        return tuple(round(v, 4) for v in values)
+    return {pid: (r(node.getPos()), r(node.getHpr()), r(node.getScale()), r(node.getColorScale()),
+                  node.hasTransparency(), node.node().getPrevTransform() == node.getTransform(),
+                  r(stage.models[pid].getPos()), r(stage.models[pid].getHpr()),
+                  [child.node() for child in stage.models[pid].getChildren()])
+            for pid, node in stage.nodes.items() if pid in stage.models}
+
+
+def test_a_plain_move_is_laid_out_and_played_as_the_general_path_lays_out_and_plays_it(monkeypatch):
+    """Moves whose pieces only travel, arrive or leave take a shorter way to their timeline (Stage._plain): over
+    random play of every game, each move told both ways (as Ziggurat's layouts tell it, and telling every id for the
+    other games), the plain way lays out the very steps the general path does (same times, same calls, closures
+    holding the same values), and played frame by frame, each frame lies the same on both tables, to the end."""
+    from panda3d.core import NodePath
+
+    from towerworld.engine.registry import all_games
+    plain = Stage._plain
+    taken = []
+
+    def counted(self, *args):
+        timeline = plain(self, *args)
+        taken.append(timeline is not None)
+        return timeline
+    monkeypatch.setattr(Stage, "_plain", counted)
+    for name, game in sorted(all_games().items()):
+        for seed in (3, 8):
+            steps = list(_random_moves(game, seed, 30))
+            if not steps:
+                continue
+            ours, theirs = Stage(NodePath("ours")), Stage(NodePath("theirs"))
+            shown = steps[0][0]
+            ours.show(shown)
+            theirs.show(shown)
+            for old, new, events in steps:
+                if new.changes is None or not new.changes.after(old):
+                    new = _told_all(shown, new)
+                monkeypatch.setattr(Stage, "_plain", counted)
+                mine = ours.transition(shown, new, events)
+                monkeypatch.setattr(Stage, "_plain", lambda *args: None)
+                general = theirs.transition(shown, new, events)
+                assert _timeline_steps(mine) == _timeline_steps(general), name
+                length = general.getDuration()
+                for t in (0.0, 0.17, 0.4, 0.5, 0.63, 0.9, 1.0, 1.2, 1.41):
+                    if t < length:
+                        mine.setT(t)
+                        general.setT(t)
+                        assert _frame(ours) == _frame(theirs), (name, t)
+                mine.finish()
+                general.finish()
+                assert _frame(ours) == _frame(theirs), name
+                shown = new
+    assert sum(taken) >= 100 and not all(taken)     # the plain way taken on many moves, and turned down on some

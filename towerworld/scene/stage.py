@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Set as AbstractSet
+from math import hypot
 from dataclasses import dataclass, replace
 
 # the interval modules the stage uses, not IntervalGlobal (which also loads actor, particle, sound and motion-path
@@ -25,9 +26,10 @@ from towerworld.scene import components, marks, xray
 from towerworld.scene.camera import LABEL_EM
 from towerworld.scene.components.shapes import box, shared_text, text
 from towerworld.scene.setup import SHADOW_MASK
-from towerworld.scene.timeline import _CALL, Step, Timeline, _Lerp, call, lerp, par, seq, wait
+from towerworld.scene.timeline import _BEGIN, _CALL, _END, Step, Timeline, _Lerp, call, lerp, par, seq, wait
 
 CRUMBLE_EVENTS = {"remove", "disintegrate", "destroy"}   # named pieces crumble where they stood, then go aside
+OWN_WAY_EVENTS = CRUMBLE_EVENTS | {"roll", "topple"}     # events whose pieces move their own way (see transition)
 NO_PIECES: frozenset[str] = frozenset()
 HIGHLIGHT_TARGET = (0.2, 0.9, 0.35, 0.45)
 HIGHLIGHT_PICKED = (1.0, 0.8, 0.1, 0.5)
@@ -47,6 +49,8 @@ PLACES_KEPT = 8192     # transforms of poses placed, remembered (a few games' wo
 _PLACES: dict[int, tuple[Pose, TransformState]] = {}
 # id(cell) -> (cell, the transform of a cell node moved to it with the scale it has: see Stage._sync_cells)
 _CELL_PLACES: dict[int, tuple[Cell, TransformState]] = {}
+# a piece's way in a travel (see Stage._travel): (piece, from, to, turn in degrees, lift in mm, whether it tilts)
+Path = tuple[str, Pose, Pose, float, float, bool]
 
 
 def _remember(places: dict, shape, transform: TransformState) -> tuple:
@@ -276,14 +280,30 @@ class Stage:
         if shown is None or self.layout is not shown:
             self.show(layout)
             return
-        get, models, poses = layout.pieces.get, self.models, self.poses
+        pieces, models, poses = layout.pieces, self.models, self.poses
         for pid in changed:
-            pose = get(pid)
-            if pose is None:
+            if pid not in pieces:
                 self._remove(pid)
-            elif pid not in models or poses.get(pid) is not pose and poses.get(pid) != pose:
+                continue
+            pose = pieces[pid]
+            if pid in poses and poses[pid] is pose and pid in models:
+                continue        # (placed so by its step: every piece a plain move moves)
+            if pid not in models or poses.get(pid) != pose:
                 self._place(pid, pose)
-        self._settle(layout)
+        # _settle, inlined (every move ends here), knowing the stage shows `shown`
+        told = layout.changes
+        cells = told.cells if told is not None and told.base() is shown else None
+        if cells is None or cells or self.targets:      # (told no cell and lighting none, it has nothing to do)
+            self._sync_cells(layout.cells, cells)
+        if shown.labels != layout.labels:
+            self._sync_labels(layout)
+        self.layout = layout
+        if self.show_hidden or self.memory_tags or self.memory_shown:    # (else _sync_memory has nothing to do)
+            self._sync_memory()
+        if self.moving:
+            self.moving.clear()
+        if self.chunks_root is not None or len(self.nodes) >= COMBINE_FROM:     # (else combine does nothing)
+            self.combine()
 
     def _settle(self, layout: Layout) -> None:
         """What `show` does after the pieces: cells, labels, the combined copy."""
@@ -643,7 +663,16 @@ class Stage:
         else:
             # the same node with new faces: taking it away and making another cost twice as much, and the chunks'
             # hidden models and the x-ray's depth copy go on referring to it
-            components.rebuild(model, pose)
+            components.rebuild(model, pose, self.poses.get(pid))
+            how = self.turned.get(pid)
+            if how is not None:
+                # the node keeps its turn: where the new faces lie as the old ones did (a domino that takes its tier's
+                # faces), it is known to lie so already, and not turned again (a turn is the dearest call of a place)
+                now = (pose.kind, pose.look, how[2], how[3])
+                lie = components._TURNED.get(how)     # (how orient turns a model for each key, as far as it knows)
+                if lie is not None and lie == components._TURNED.get(now):
+                    self.turned[pid] = now
+                    return
         self.turned.pop(pid, None)
 
     def _orient(self, pid: str, pose: Pose, flip: float | None = None, tilt: float | None = None) -> None:
@@ -668,14 +697,43 @@ class Stage:
             # comprehensions over a few ids cost more as the calls they are than as the work)
             changed: list[str] = []
             went: list[str] = []
-            now = cells.get
             for cid in told:
-                cell = now(cid)
-                if cell is None:
+                if cid not in cells:
                     if cid in own:
                         went.append(cid)
-                elif get(cid) is not cell:
+                elif cid not in shapes or shapes[cid] is not cells[cid]:
                     changed.append(cid)
+            if went and changed and not targets:
+                # the usual move of a board that tells: places that went up or down a storey, each cell's node taken
+                # by the cell of the same size that came (renamed and moved, as below), in one loop here
+                changed.reverse()
+                while went and changed:
+                    cid = changed[-1]
+                    cell = cells[cid]
+                    if cid in own:
+                        break
+                    gone_id = went.pop()
+                    shape = shapes.pop(gone_id, None)
+                    if shape is None or shape.w != cell.w or shape.d != cell.d:
+                        went.append(gone_id)
+                        if shape is not None:
+                            shapes[gone_id] = shape
+                        break
+                    changed.pop()
+                    node = own.pop(gone_id)
+                    node.setName(cid)
+                    node.setTag("cell", cid)
+                    node.setPythonTag("cell", cid)
+                    own[cid] = node
+                    held = _CELL_PLACES.get(id(cell))
+                    if held is None or held[0] is not cell:
+                        held = _remember(_CELL_PLACES, cell, TransformState.makePosHprScale(
+                            LPoint3f(cell.x, cell.y, cell.z + 0.05), LVecBase3f(0, 0, 0),
+                            LVecBase3f(cell.w, cell.d, 0.6)))
+                    node.setTransform(held[1])
+                    node.node().resetPrevTransform()
+                    shapes[cid] = cell
+                changed.reverse()
         elif cells == shapes:       # the usual move: a C loop, which passes over shared cells by identity
             changed = went = []
         else:
@@ -897,6 +955,11 @@ class Stage:
             crumble = crumble_interval(self, old if old is not None else self.layout, new, events, speed=speed)
             if crumble is not None:
                 return Sequence(Func(self.uncombine), crumble, Func(self.show, new), name="stage-transition")
+        told = new.changes
+        if told is not None and old is not None and old is self.layout and told.base() is old:
+            plain = self._plain(old, new, told.pieces, events, speed)
+            if plain is not None:
+                return plain
         shown = self.layout if old is None or old is self.layout else None   # the stage shows where this starts
         changes = _changes(old if old is not None else self.layout, new)
         phases = _phases(changes, events)
@@ -929,7 +992,9 @@ class Stage:
         specials = rolled or toppled or crumbled
         # the phases are laid out straight into the timeline's events, one after another, each as long as its longest
         # step (a Seq of Pars made only to be walked once cost more than the rest of a small move's steps)
-        laid: list = [(0.0, _CALL, self.uncombine, (changed,))]     # call_at, inlined
+        # (the stage's own calls laid out as functions with the stage among their arguments: no bound method made for
+        # each, and freed with the timeline)
+        laid: list = [(0.0, _CALL, Stage.uncombine, (self, changed))]     # call_at, inlined
         at = 0.0
         lit: list[Event] = []      # events whose areas light up with their own phase (the rest walk after)
         for phase in phases:
@@ -986,8 +1051,140 @@ class Stage:
             walk = [e for e in events if e.areas and not any(e is done for done in lit)]
             if walk:
                 at = self._scoring_walk(walk, new, speed).emit(at, laid)
-        laid.append((at, _CALL, self._show_changes, (new, shown, changed)))      # call_at, inlined
+        laid.append((at, _CALL, Stage._show_changes, (self, new, shown, changed)))      # call_at, inlined
         return Timeline.laid_out(laid, at, "stage-transition")
+
+    def _plain(self, old: Layout, new: Layout, told: tuple[str, ...], events: list[Event], speed: float
+               ) -> Timeline | None:
+        """`transition` from `old`, which the stage shows, to `new`, which tells what changed since `old`, where every
+        piece changed only travels, arrives or leaves and no event moves pieces its own way, scores, lights areas
+        or carries a piece under a new id (most moves of a game that tells: a domino placed, a hand closing up, one
+        drawn); None for any other move. The very timeline the general path lays out for such a move, laid out
+        without what the general path makes for the moves it must tell apart (a Change per piece, the phases as
+        lists of them, sets of the pieces of special events): that was most of a small board's update, and a player
+        waits for it on every move. tests/test_stage.py plays random moves of every game both ways.
+        Written for the interpreter: a dict subscript after a containment test, not a call of get; a sign test, not
+        abs(); loops, not comprehensions (each a call here, of a few hundred instructions)."""
+        old_pieces, new_pieces = old.pieces, new.pieces
+        # what changed, as _told_changes finds it, in its order (arrivals last): piece -> (piece, from, to), None for
+        # either end of an arrival or a departure; a piece that travels is given its whole path at once, as _travel
+        # works it out (piece, from, to, turn, lift, tilting: the same values, which tests/test_stage.py compares)
+        changes: dict[str, tuple] = {}
+        arrived: list[str] | None = None
+        for pid in told:
+            a = old_pieces[pid] if pid in old_pieces else None
+            b = new_pieces[pid] if pid in new_pieces else None
+            if a is b:
+                continue
+            if a is None:
+                if arrived is None:
+                    arrived = []
+                arrived.append(pid)
+            elif b is None:
+                changes[pid] = (pid, a, b)
+            elif a.face_up == b.face_up and (not -1e-6 < a.x - b.x < 1e-6 or not -1e-6 < a.y - b.y < 1e-6):
+                # (abs(dx) >= 1e-6 or abs(dy) >= 1e-6, as _told_changes asks)
+                lift = 10 + hypot(b.x - a.x, b.y - a.y) * 0.3
+                tilt = a.tilt - b.tilt
+                changes[pid] = (pid, a, b, (b.heading - a.heading + 180.0) % 360.0 - 180.0,
+                                lift if lift < 60.0 else 60.0, not -1e-6 <= tilt <= 1e-6)
+            else:
+                return None     # turned over, or changed where it lies (a fall, a restyle, a turn, or not at all)
+        if arrived is not None:
+            for pid in arrived:
+                changes[pid] = (pid, None, new_pieces[pid])
+        # the phases, as _phases makes them: the pieces each event names in turn, then the rest together
+        phases: list[list[str]] = []
+        placed: set[str] | None = None
+        for e in events:
+            kind = e.kind
+            if e.areas or kind in OWN_WAY_EVENTS or e.text and kind == "score":
+                return None     # (what the general path looks for in the events, looked for more broadly)
+            phase = None
+            for p in e.pieces:
+                if p in changes and (placed is None or p not in placed):
+                    if phase is None:
+                        phase = [p]
+                    else:
+                        phase.append(p)
+            if phase is None:
+                continue
+            if placed is None:
+                placed = set(phase)
+            else:
+                placed.update(phase)
+            if len(phase) > 1:
+                leaving = arriving = False
+                for p in phase:
+                    entry = changes[p]
+                    leaving = leaving or entry[2] is None
+                    arriving = arriving or entry[1] is None
+                if leaving and arriving:
+                    return None     # a piece that leaves and one that arrives, named together: a carry
+            phases.append(phase)
+        if placed is None:
+            if changes:
+                phases.append(list(changes))
+        else:
+            rest = []
+            for pid in changes:
+                if pid not in placed:
+                    rest.append(pid)
+            if rest:
+                phases.append(rest)
+        # laid out as `transition` lays out these phases: each step's events as its emit lays them; every step of a
+        # plain phase is a lerp of d seconds, so each phase ends d after it starts
+        changed = changes.keys()
+        # (the stage's own calls laid out as functions with the stage among their arguments: no bound method made for
+        # each, and freed with the timeline)
+        laid: list = [(0.0, _CALL, Stage.uncombine, (self, changed))]     # call_at, inlined
+        append = laid.append
+        at = 0.0
+        d = 0.45 / speed
+        seconds = d if d > 0 else 0.0       # (each step's, as a lerp keeps it)
+        # a phase of one step lays out its start and its end after all before it: the events stay in order by time
+        # (a phase of several, as long as each other, lays each one's start and end in turn: sorted as laid_out sorts)
+        ordered = True
+        for phase in phases:
+            stop = at + seconds
+            steps = 0
+            paths: list[Path] | None = None
+            for pid in phase:
+                entry = changes[pid]
+                b = entry[2]
+                if entry[1] is not None and b is not None:
+                    if paths is None:
+                        paths = [entry]
+                    else:
+                        paths.append(entry)
+                    continue
+                if paths is not None:
+                    step: _Bare = _Travel()             # (made bare: see _Bare)
+                    step.seconds, step.stage, step.paths = seconds, self, paths
+                    append((at, _BEGIN, step, at))      # step.emit(at, laid), inlined
+                    append((stop, _END, step, at))
+                    paths = None
+                    steps += 1
+                if b is not None:
+                    step = _Drop()
+                    step.seconds, step.stage, step.pid, step.pose = seconds, self, pid, b
+                else:
+                    step = _Crumble()
+                    step.seconds, step.stage, step.pid = seconds, self, pid
+                append((at, _BEGIN, step, at))
+                append((stop, _END, step, at))
+                steps += 1
+            if paths is not None:
+                step = _Travel()
+                step.seconds, step.stage, step.paths = seconds, self, paths
+                append((at, _BEGIN, step, at))
+                append((stop, _END, step, at))
+                steps += 1
+            if steps > 1:
+                ordered = False
+            at = stop
+        append((at, _CALL, Stage._show_changes, (self, new, old, changed)))      # call_at, inlined
+        return Timeline.laid_out(laid, at, "stage-transition", ordered)
 
     def _light_up(self, areas: tuple[tuple[str, str], ...], layout: Layout, speed: float,
                   duration: float = 1.4) -> Step:
@@ -1036,23 +1233,10 @@ class Stage:
         pid = ch.piece
         d = 0.45 / speed
         if ch.action == "arrive":
-            pose = ch.new
-
-            def drop(t, pid=pid, pose=pose):
-                if pid not in self.models or self.poses.get(pid) != pose:
-                    self._place(pid, pose)
-                    if t >= 1.0:
-                        return      # placed just now where it lands (as a hurried player's move is)
-                self.nodes[pid].setZ(pose.z + 120 * (1 - t) ** 2)
-            return lerp(drop, d)
+            assert ch.new is not None       # an arrival has somewhere to land
+            return self._drop(pid, ch.new, d)
         if ch.action == "leave":
-            def crumble(t, pid=pid):
-                node = self.nodes.get(pid)
-                if node is not None and t < 1.0:        # (at the end it is taken away, in the same frame)
-                    node.setScale(max(0.01, 1 - t))
-                    node.setColorScale(1, 1, 1, 1 - t)
-                    node.setTransparency(TransparencyAttrib.MAlpha)
-            return lerp(crumble, d, then=(self._remove, (pid,)))
+            return self._crumble(pid, d)
         a, b = ch.old, ch.new
         assert a is not None and b is not None      # arrivals and departures were handled above
         if ch.action == "restyle":
@@ -1079,6 +1263,18 @@ class Stage:
             return seq(*steps)
 
         return self._arc(pid, a, b, d, first=(self._ensure, (pid, a)))
+
+    def _drop(self, pid: str, pose: Pose, d: float) -> Step:
+        """A piece that arrives drops in from above onto `pose`."""
+        step = _Drop()
+        step.seconds, step.stage, step.pid, step.pose = d if d > 0 else 0.0, self, pid, pose
+        return step
+
+    def _crumble(self, pid: str, d: float) -> Step:
+        """A piece that leaves shrinks and fades where it stands, then is taken away."""
+        step = _Crumble()
+        step.seconds, step.stage, step.pid = d if d > 0 else 0.0, self, pid
+        return step
 
     def _arc(self, pid: str, a: Pose, b: Pose, duration: float, turn_over: bool = False,
              first: tuple | None = None) -> Step:
@@ -1108,36 +1304,19 @@ class Stage:
         it starts as the step starts and placed where it ends as it ends, in their order (a step per piece, with its
         events to lay out and dispatch, cost more than the rest of a move's update: a move on a full board moves
         many pieces, and a hand or a row closing up after a play moves several)."""
-        paths = []
+        paths: list[Path] = []
         for pid, a, b in moves:
+            # (as _plain works them out: the same in both, which tests/test_stage.py compares)
+            lift = 10 + math.hypot(b.x - a.x, b.y - a.y) * 0.3
             paths.append((pid, a, b, (b.heading - a.heading + 180.0) % 360.0 - 180.0,     # short_turn, inline
-                          min(60.0, 10 + math.hypot(b.x - a.x, b.y - a.y) * 0.3), abs(a.tilt - b.tilt) > 1e-6))
+                          lift if lift < 60.0 else 60.0, a.tilt != b.tilt and abs(a.tilt - b.tilt) > 1e-6))
+        return self._travel_paths(paths, duration)
 
-        # (what it reads, bound as defaults: one tuple, where a closure's cells were three objects more a step)
-        def travel(t: float, self=self, paths=paths, moves=moves) -> None:
-            if t >= 1.0:
-                # landed: each is placed exactly as it ends, in their order, by the step's end itself (a call after
-                # it, as `then`, was a bound method and two tuples more a step)
-                place = self._place
-                for pid, _, b in moves:
-                    place(pid, b)
-                return
-            nodes = self.nodes
-            s = t * t * (3 - 2 * t)
-            up = math.sin(math.pi * t)
-            for pid, a, b, turn, lift, tilting in paths:
-                node = nodes[pid]
-                node.setPos(a.x + (b.x - a.x) * s, a.y + (b.y - a.y) * s, a.z + (b.z - a.z) * s + lift * up)
-                node.setH(a.heading + turn * s)
-                if tilting:
-                    self._orient(pid, b if t >= 0.5 else a, tilt=a.tilt + (b.tilt - a.tilt) * s)
-        return _Lerp(travel, duration, (self._ensure_all, (moves,)))     # lerp()
-
-    def _ensure_all(self, moves: list[tuple[str, Pose, Pose]]) -> None:
-        nodes, models = self.nodes, self.models
-        for pid, a, _ in moves:
-            if pid not in nodes or pid not in models:
-                self._place(pid, a)
+    def _travel_paths(self, paths: list[Path], duration: float) -> Step:
+        """The step of `_travel`, of the paths it works out: (piece, from, to, turn, lift, tilting) each."""
+        step = _Travel()
+        step.seconds, step.stage, step.paths = duration if duration > 0 else 0.0, self, paths
+        return step
 
     def _carry(self, ch: Change, speed: float) -> Step:
         """The piece that left reappears as the one that arrives: it starts where the old one lay, with the old one's
@@ -1257,13 +1436,84 @@ class Stage:
         self.poses.pop(pid, None)
         if node is None:
             return
-        # only a plain piece's node is kept (as in _rename: nothing else names it, it carries no mark or label)
+        # only a plain piece's node is kept (as in _rename: nothing else names it, it carries no mark or label); an
+        # x-ray tag exists only while the x-ray looks (see_from(None) takes every one away), so only then is it asked
         if model is not None and len(self.spare_pieces) < SPARE_PIECES and not model.isEmpty() and \
                 pid not in self.targets and pid not in self.xray_depth and pid not in self.memory_tags and \
-                pid not in self.hidden and not node.hasTag("xray") and \
+                pid not in self.hidden and not (self.eye is not None and node.hasTag("xray")) and \
                 not (self.cut_tags and (node.hasTag("ghost") or node.hasTag("glass"))) and \
                 not node.isHidden():      # (one a physical crumble hid, say)
             node.detachNode()
             self.spare_pieces.append((node, model))
         else:
             node.removeNode()
+
+
+class _Bare(_Lerp):
+    """A lerp of the stage's own that is its own function (`fn`, a method) and calls nothing as it starts or after it
+    ends. Made bare, its fields set by its maker (see _bare): no __init__ of its own, a Python one was as dear as the
+    rest of laying out a step."""
+    __slots__ = ()
+    first = then = None             # type: ignore[assignment]      # (shadowing _Lerp's slots: never set)
+    __init__ = object.__init__      # type: ignore[assignment]
+
+
+class _Travel(_Bare):
+    """The step of Stage._travel: each piece carried along its arc frame by frame (put where it starts first, where
+    it has no node or model), and placed where it ends as the step ends, in their order. A step of its own class, not
+    a lerp of a closure: the closure, the defaults it holds and the bound method its start called were made on every
+    move, and freed on the next. A move jumped over places its pieces where they end and nowhere else (a call as the
+    step started, to put a piece without a node where it starts, was as dear as the landing)."""
+    __slots__ = ("stage", "paths")
+
+    def fn(self, t: float) -> None:     # (the lerp's function, as a method)
+        stage = self.stage
+        if t >= 1.0:
+            # landed: each is placed exactly as it ends, in their order, by the step's end itself (a call after it, as
+            # `then`, was two tuples more a step)
+            place = stage._place
+            for pid, _, b, _, _, _ in self.paths:
+                place(pid, b)
+            return
+        nodes, models = stage.nodes, stage.models
+        s = t * t * (3 - 2 * t)
+        up = math.sin(math.pi * t)
+        for pid, a, b, turn, lift, tilting in self.paths:
+            node = nodes.get(pid)
+            if node is None or pid not in models:
+                stage._place(pid, a)
+                node = nodes[pid]
+            node.setPos(a.x + (b.x - a.x) * s, a.y + (b.y - a.y) * s, a.z + (b.z - a.z) * s + lift * up)
+            node.setH(a.heading + turn * s)
+            if tilting:
+                stage._orient(pid, b if t >= 0.5 else a, tilt=a.tilt + (b.tilt - a.tilt) * s)
+
+
+class _Drop(_Bare):
+    """The step of Stage._drop: a piece that arrives drops in from above onto its pose (a class of its own, as
+    _Travel is, not a closure made and freed every move that draws a piece)."""
+    __slots__ = ("stage", "pid", "pose")
+
+    def fn(self, t: float) -> None:     # (the lerp's function, as a method)
+        stage, pid, pose = self.stage, self.pid, self.pose
+        if pid not in stage.models or stage.poses.get(pid) != pose:
+            stage._place(pid, pose)
+            if t >= 1.0:
+                return      # placed just now where it lands (as a hurried player's move is)
+        stage.nodes[pid].setZ(pose.z + 120 * (1 - t) ** 2)
+
+
+class _Crumble(_Bare):
+    """The step of Stage._crumble: a piece that leaves shrinks and fades where it stands, then is taken away as the
+    step ends (by its own function at its end, not by a `then` of a bound method and two tuples)."""
+    __slots__ = ("stage", "pid")
+
+    def fn(self, t: float) -> None:     # (the lerp's function, as a method)
+        if t >= 1.0:
+            self.stage._remove(self.pid)
+            return
+        node = self.stage.nodes.get(self.pid)
+        if node is not None:
+            node.setScale(max(0.01, 1 - t))
+            node.setColorScale(1, 1, 1, 1 - t)
+            node.setTransparency(TransparencyAttrib.MAlpha)

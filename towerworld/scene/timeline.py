@@ -24,6 +24,7 @@ from panda3d.core import ClockObject
 from panda3d.direct import CInterval
 
 _clock = ClockObject.getGlobalClock()
+_SINITIAL, _SSTARTED, _SFINAL = CInterval.SInitial, CInterval.SStarted, CInterval.SFinal
 _CALL, _BEGIN, _END = 0, 1, 2     # event kinds: an instant call; a lerp starts; a lerp ends (its function at 1.0)
 _WHEN = itemgetter(0)             # an event's time: (time, kind, what, argument)
 
@@ -161,20 +162,23 @@ class Timeline(Interval):
     def __init__(self, root: Step, name: str = "timeline"):
         events: list = []
         length = root.emit(0.0, events)
+        events.sort(key=_WHEN)      # by time: a stable sort keeps events at one moment in the order composed
         self._lay(events, length, name)
 
     @classmethod
-    def laid_out(cls, events: list, length: float, name: str = "timeline") -> "Timeline":
+    def laid_out(cls, events: list, length: float, name: str = "timeline", ordered: bool = False) -> "Timeline":
         """The timeline of `events` its caller laid out itself, `length` seconds long, with steps' `emit` and with
         `call_at`: a composition of steps made only to be walked once costs its objects and its walk (the stage lays
-        out a move's phases so, one after another)."""
+        out a move's phases so, one after another). `ordered`: the caller laid them out in the order a stable sort by
+        time gives them (they are not sorted again)."""
+        if not ordered:
+            events.sort(key=_WHEN)      # by time: a stable sort keeps events at one moment in the order composed
         timeline = cls.__new__(cls)
         timeline._lay(events, length, name)
         return timeline
 
     def _lay(self, events: list, length: float, name: str) -> None:
-        events.sort(key=_WHEN)      # by time: a stable sort keeps events at one moment in the order composed
-        self.events = events
+        self.events = events        # (in order by time)
         self.next = 0                      # the first event not yet happened
         self.running: dict[_Lerp, float] = {}   # lerps under way -> when each started
         if __debug__ and TaskManager.taskTimerVerbose:
@@ -183,15 +187,16 @@ class Timeline(Interval):
         # what Interval.__init__ sets, set here (a move makes a timeline); tests/test_timeline.py checks it still
         # matches. Stored one by one: an update of vars(self) would make the object keep a dict of its attributes,
         # slower to read and to free than the values it holds without one
+        duration = length if length >= 0.0 else 0.0      # max(length, 0.0), without the call
         self.name = name
-        self.duration = max(length, 0.0)
-        self.state = CInterval.SInitial
+        self.duration = duration
+        self.state = _SINITIAL
         self.currT = 0.0
         self.doneEvent = None
         self.setTHooks = []
         self._Interval__startT = 0
         self._Interval__startTAtStart = 1
-        self._Interval__endT = self.duration
+        self._Interval__endT = duration
         self._Interval__endTAtEnd = 1
         self._Interval__playRate = 1.0
         self._Interval__doLoop = 0
@@ -211,15 +216,30 @@ class Timeline(Interval):
         self._Interval__playRate = 1.0
         self._Interval__doLoop = 0
         self._Interval__loopCount = 0
-        self._Interval__spawnTask()
+        # _Interval__spawnTask, inlined (with the _Interval__removeTask it calls)
+        name = self.name
+        other = _playing.pop(name, None)
+        if other is not None and other is not self:
+            other.privInterrupt()
+        if not _driver or not _driver[0].isAlive():
+            _driver[:] = [taskMgr.add(_step_playing, "timelines-play")]
+        _playing[name] = self
         return None
 
     def finish(self) -> None:
         """Jump to the end (Interval.finish with its calls inlined: a move jumped over ends here)."""
         state = self.state
-        if state == CInterval.SInitial:
-            self.privInstant()
-        elif state != CInterval.SFinal:
+        if state == _SINITIAL:
+            # privInstant, inlined (a move jumped over, by a hurried player or the bench, ends here)
+            self.next = 0
+            if self.running:
+                self.running = {}
+            self.state = _SSTARTED
+            self.privStep(self.duration)
+            self.state = _SFINAL
+            if self.doneEvent:
+                self.intervalDone()
+        elif state != _SFINAL:
             self.privFinalize()
         if self.setTHooks or self.pstats:
             Interval.privPostEvent(self)
@@ -253,9 +273,9 @@ class Timeline(Interval):
         self.next = 0
         if self.running:            # (a new timeline's is empty already)
             self.running = {}
-        self.state = CInterval.SStarted
+        self.state = _SSTARTED
         self.privStep(self.duration)
-        self.state = CInterval.SFinal
+        self.state = _SFINAL
         if self.doneEvent:
             self.intervalDone()
 
@@ -276,15 +296,18 @@ class Timeline(Interval):
                 first = what.first
                 if first is not None:
                     first[0](*first[1])
-                self.running[what] = arg
+                if arg + what.seconds > t:
+                    # under way after this step (one that also ends by then is ended below, in this same loop)
+                    self.running[what] = arg    # (read anew: a call may have set up this timeline again)
             else:
                 self.running.pop(what, None)
                 what.fn(1.0)
                 then = what.then
                 if then is not None:
                     then[0](*then[1])
-        if self.running:
-            for step, began in list(self.running.items()):
+        running = self.running
+        if running:
+            for step, began in list(running.items()):
                 step.fn(min(1.0, (t - began) / step.seconds) if step.seconds > 0 else 1.0)
-        self.state = CInterval.SStarted     # Interval.privStep, inlined
+        self.state = _SSTARTED     # Interval.privStep, inlined
         self.currT = t

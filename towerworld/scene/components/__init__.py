@@ -22,7 +22,7 @@ import importlib.util
 from dataclasses import replace
 from typing import Callable
 
-from panda3d.core import NodePath
+from panda3d.core import NodePath, PandaNode
 
 from towerworld.engine.layout import Pose
 from towerworld.engine.pieces import PIECES, size
@@ -38,8 +38,11 @@ CAPTIONS: dict[str, Caption] = {}
 RESTS: dict[str, Rest] = {}
 AREAS: dict[str, Area] = {}
 _CACHE: dict[tuple, NodePath] = {}
+_NODES: dict[tuple, PandaNode] = {}    # (kind, look) -> the node of its shape in _CACHE, as rebuild adds it
 _LOWEST: dict[tuple, float] = {}       # (kind, look, pitch, turn) -> the lowest z of that shape so turned
-_TURNED: dict[tuple, tuple[float, float]] = {}    # (kind, look, tilt, turn) -> (pitch, lift) that orient gives
+# (kind, look, tilt, turn) -> (pitch, lift) that orient gives (the stage reads it too: a model given new faces that
+# lie as the old did keeps its turn, see Stage._restyle)
+_TURNED: dict[tuple, tuple[float, float]] = {}
 LOWEST_KEPT = 4096
 FALLBACK_GREY = (0.6, 0.6, 0.6, 1)
 
@@ -155,19 +158,31 @@ def build(pose: Pose, parent: NodePath | None = None) -> NodePath:
     return piece
 
 
-def rebuild(model: NodePath, pose: Pose) -> None:
+def rebuild(model: NodePath, pose: Pose, was: Pose | None = None) -> None:
     """Give a model made by `build` the faces of `pose` in place of its own (and of anything hung on it): the node
-    stays, with whatever refers to it, and its turn is the caller's to set again."""
+    stays, with whatever refers to it, and its turn is the caller's to set again. `was`: the pose whose faces the
+    model shows, where the caller knows it."""
     node = model.node()
+    key = (pose.kind, pose.look)
+    shape = _NODES.get(key)
+    if shape is None:
+        # the shape's node, added as a child: the instance instanceTo makes, without the NodePath it returns (a third
+        # of the cost of a restyle: a domino moved from the hand to the map takes its tier's faces)
+        shape = _NODES[key] = _shape(pose).node()
+    if was is not None:
+        old = _NODES.get((was.kind, was.look))
+        # a model that holds only the old faces has them swapped for the new: taking every child away and adding one
+        # locked and unlocked Panda's node data twice as often (Panda says False where they are not its child)
+        if old is not None and node.getNumChildren() == 1 and node.replaceChild(old, shape):
+            return
     node.removeAllChildren()
-    # the shape's node added as a child: the instance instanceTo makes, without the NodePath it returns (a third of
-    # the cost of a restyle: a domino moved from the hand to the map takes its tier's faces)
-    node.addChild(_shape(pose).node())
+    node.addChild(shape)
 
 
 def clear_cache() -> None:
     """Forget every built shape (benchmarks measure a rebuild from scratch)."""
     _CACHE.clear()
+    _NODES.clear()
     _LOWEST.clear()
     _TURNED.clear()
     shapes._SOLIDS.clear()
