@@ -382,7 +382,7 @@ def test_a_cell_that_changes_id_takes_the_node_of_one_gone():
     up.cells["in:up"] = Cell(-80, 0, 6.35, 30, 30)
     stage.show(up)
     assert "in" not in stage.cells and stage.cells["in:up"] == node
-    assert node.getTag("cell") == node.getPythonTag("cell") == "in:up" and node.getName() == "in:up"
+    assert node.hasTag("cell") and node.getName() == "in:up"
     assert abs(node.getZ() - 6.4) < 1e-6 and node.isHidden() and node.getColorScale()[3] == 0
     assert stage.cells_root.getNumChildren() == 2
 
@@ -690,7 +690,8 @@ def test_a_table_that_played_every_move_lies_as_a_fresh_table_shows_each_positio
                 ours, theirs = stage.cells[cid], fresh.cells[cid]
                 assert [round(v, 3) for v in (*ours.getPos(), *ours.getScale(), ours.getColorScale()[3])] == \
                     [round(v, 3) for v in (*theirs.getPos(), *theirs.getScale(), theirs.getColorScale()[3])]
-                assert ours.getTag("cell") == cid and ours.isHidden() and ours.getParent() == stage.cells_root
+                assert ours.hasTag("cell") and ours.getName() == cid and ours.isHidden() and \
+                    ours.getParent() == stage.cells_root
             assert set(stage.label_nodes) == set(fresh.label_nodes) == set(new.labels), name
             for lid, (_, ours) in stage.label_nodes.items():
                 theirs = fresh.label_nodes[lid][1]

@@ -722,8 +722,6 @@ class Stage:
                     changed.pop()
                     node = own.pop(gone_id)
                     node.setName(cid)
-                    node.setTag("cell", cid)
-                    node.setPythonTag("cell", cid)
                     own[cid] = node
                     held = _CELL_PLACES.get(id(cell))
                     if held is None or held[0] is not cell:
@@ -776,9 +774,10 @@ class Stage:
                     node = self._unit_cell().instanceUnderNode(self.cells_root, cid)
                     node.setTransparency(TransparencyAttrib.MAlpha)
                     node.setDepthOffset(1)
+                    # the tag marks a cell for picking, which only asks whether a node is one; its id is the key of
+                    # `cells` and its node's name, so a cell that moves a storey (a new id) is renamed, not retagged
+                    node.setTag("cell", "")
                     self._unlight_cell(node)
-                node.setTag("cell", cid)
-                node.setPythonTag("cell", cid)
                 own[cid] = node
             elif shape == cell:
                 continue
