@@ -155,6 +155,25 @@ def test_the_aimed_removal_takes_the_best_tile_beside_the_other_player_and_spare
     assert _removal(s, 3) == "c", "face-up tiles are worth nothing: the unseen one under the other pawn goes"
 
 
+def test_the_strong_level_merges_chance_and_plays_out_with_the_aimed_removal_while_normal_stays_plain():
+    from towerworld.engine.agent import ask
+    from towerworld.games.kdak import strategy
+    strong, normal = make_agent("mcts", G, seed=1, level="strong"), make_agent("mcts", G, seed=1)
+    assert strong.abstract_chance and strong.playout is strategy.aimed_playout and strong.max_simulations == 10_000
+    assert not normal.abstract_chance and normal.playout is None and normal.max_simulations == 2_500
+    calls = []
+
+    def spy(state, rng, max_plies=None):
+        calls.append(state)
+        return strategy.aimed_playout(state, rng, max_plies)
+
+    agent = make_agent("mcts", G, seed=1, level="strong")
+    agent.playout, agent.max_simulations = spy, 200
+    s = pawns_at(escaping(), p0="b2", p1="d3")
+    assert ask(agent, G, s) in G.legal_moves(s)
+    assert 100 < len(calls) <= 200
+
+
 def test_the_aimed_playout_differs_from_the_plain_one_only_in_the_escape():
     """Before the door opens nothing is removed, so the aimed playout plays the plain one's game; after, it does not."""
     from towerworld.games.kdak.playout import policy_playout
