@@ -68,7 +68,7 @@ class MCTSAgent(Agent):
 
     def __init__(self, seed: int | None = None, level=None, *, seconds: float | None = None,
                  max_simulations: int | None = None, uct_c: float | None = None, rollouts: int = 1,
-                 rollout_plies: int | None = None, abstract_chance: bool = False, playout=None):
+                 rollout_plies: int | None = None):
         self.level = level or DEFAULT_LEVEL
         budget, cap = parse_level(level)
         self.seconds: float | None = budget if seconds is None else seconds
@@ -81,10 +81,6 @@ class MCTSAgent(Agent):
         self.rng = random.Random(seed)
         self.rollouts = rollouts
         self.rollout_plies = rollout_plies
-        # search_chance_outcomes: chance outcomes that play alike share one child, so the same budget reaches deeper
-        self.abstract_chance = abstract_chance
-        # playout(state, rng, max_plies) -> end state: a playout of the agent's own in place of game.rollout
-        self.playout = playout
         self.last_simulations = 0      # simulations of the latest choose (all determinizations together)
 
     def choose(self, view):
@@ -115,7 +111,7 @@ class MCTSAgent(Agent):
             end = now + (deadline - now) / (worlds - k)
             cap = max(1, (self.max_simulations - sims) // (worlds - k))
             root = search(game, world, self.rng, end, cap, uct_c, self.rollouts, self.rollout_plies,
-                          None if weighed is moves else weighed, self.abstract_chance, self.playout)
+                          None if weighed is moves else weighed)
             sims += root.visits
             for move, child in zip(root.moves or (), root.children or ()):
                 if child is None:
@@ -155,9 +151,9 @@ class MCTSAgent(Agent):
         return best_open
 
 
-def _expand(game: Game, node: _Node, rng: random.Random, moves: list | None = None, abstract: bool = False) -> None:
+def _expand(game: Game, node: _Node, rng: random.Random, moves: list | None = None) -> None:
     if node.player == CHANCE:
-        outcomes = game.search_chance_outcomes(node.state) if abstract else game.chance_outcomes(node.state)
+        outcomes = game.chance_outcomes(node.state)
         node.moves = [m for m, _ in outcomes]
         node.probs = [p for _, p in outcomes]
     else:
@@ -169,17 +165,15 @@ def _expand(game: Game, node: _Node, rng: random.Random, moves: list | None = No
 
 
 def search(game: Game, state, rng: random.Random, deadline: float, cap: int, uct_c: float, rollouts: int = 1,
-           rollout_plies: int | None = None, root_moves: list | None = None, abstract: bool = False,
-           playout=None) -> _Node:
+           rollout_plies: int | None = None, root_moves: list | None = None) -> _Node:
     """The root of a UCT tree grown from `state` (a decision) until `deadline` (perf_counter seconds) or `cap`
     simulations, whichever comes first, or until the root is proven. `root_moves`: the legal moves the root weighs
-    (default: all of them). `abstract`: chance nodes take `game.search_chance_outcomes`. `playout`: leaves are
-    played out by it instead of `game.rollout`."""
+    (default: all of them)."""
     max_utility = float(getattr(game, "max_utility", 1.0))
     player = game.current_player(state)
     root = _Node(state, player, player)
     if root_moves is not None:
-        _expand(game, root, rng, list(root_moves), abstract)
+        _expand(game, root, rng, list(root_moves))
     c2 = uct_c * uct_c
     for i in range(cap):
         if i and time.perf_counter() >= deadline:
@@ -189,7 +183,7 @@ def search(game: Game, state, rng: random.Random, deadline: float, cap: int, uct
         node = root
         while node.visits and node.player != TERMINAL:
             if node.children is None:
-                _expand(game, node, rng, None, abstract)
+                _expand(game, node, rng)
             children = node.children
             assert children is not None and node.moves is not None
             if node.player == CHANCE:
@@ -229,7 +223,7 @@ def search(game: Game, state, rng: random.Random, deadline: float, cap: int, uct
             node.outcome = returns
             solved = True
         else:
-            returns = _playouts(game, node.state, rng, rollouts, rollout_plies, playout)
+            returns = _playouts(game, node.state, rng, rollouts, rollout_plies)
             solved = False
         # backpropagation, with MCTS-Solver's proofs
         for node in reversed(path):
@@ -267,12 +261,12 @@ def _prove(node: _Node, max_utility: float) -> bool:
     return False
 
 
-def _playouts(game: Game, state, rng: random.Random, rollouts: int, max_plies: int | None, playout=None) -> list:
+def _playouts(game: Game, state, rng: random.Random, rollouts: int, max_plies: int | None) -> list:
     """The mean returns of `rollouts` native playouts; a playout cut short before the end scores 0 for everyone."""
     n = game.num_players(state)
     total = [0.0] * n
     for _ in range(rollouts):
-        end = game.rollout(state, rng, max_plies) if playout is None else playout(state, rng, max_plies)
+        end = game.rollout(state, rng, max_plies)
         if game.current_player(end) == TERMINAL:
             for p, r in enumerate(game.returns(end)):
                 total[p] += r

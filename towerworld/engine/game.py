@@ -407,13 +407,6 @@ class Game(Generic[S, M]):
         what every player sees may decide, since a searcher passes a sampled state."""
         return moves
 
-    def search_chance_outcomes(self, state: S) -> list[tuple[M, float]]:
-        """The chance outcomes a search may branch on: `chance_outcomes` by default. A game may merge outcomes that
-        play exactly alike (the same legal moves, scores and returns from there on, whatever follows) into one
-        representative carrying their summed probability, so a search's tree reaches deeper for the same budget. Only
-        what `chance_outcomes` itself offers may be merged: nothing hidden is read."""
-        return self.chance_outcomes(state)
-
     def playout_move(self, state: S, rng: random.Random) -> M:
         """The move the game's playout policy makes for the player to move (a decision, not chance): a search expands
         this move first, so that its tree answers the moves a player would make. Uniformly random by default."""

@@ -20,10 +20,9 @@ _REMOVE_NOW, _NEXT_TURN = -1, -2        # working stages of the loop below, neve
 _SPEND = SPEND_MOVES[1]
 
 
-def policy_playout(state: KState, rng: random.Random, limit: int, aim: bool = False) -> KState:
+def policy_playout(state: KState, rng: random.Random, limit: int) -> KState:
     """The end of a playout from `state` (at most `limit` plies, chance included): rolls and reveals uniformly at
-    random, decisions by the climbing policy (15% uniform). `aim`: the roller removes the tile that costs the
-    other player most and itself least (`_aimed_removal`) instead of a random one off its own column."""
+    random, decisions by the climbing policy (15% uniform)."""
     o = state.opts
     talisman, crumble, l5t, up2, n, cap = o.talisman, o.crumble, o.l5t, o.up2, o.n, o.move_cap
     cols = [list(col) for col in state.cols]
@@ -83,8 +82,6 @@ def policy_playout(state: KState, rng: random.Random, limit: int, aim: bool = Fa
             k = len(cands)
             if k == 1 or rand() < 0.15:
                 c = cands[int(rand() * k)]
-            elif aim and door and n == 2 and not o.pooled:
-                c = _aimed_removal(cols, cands, level, up, ident, pawns, p)
             else:
                 slot = pawns[p]
                 mine = slot & 3 if slot >= 0 else -1
@@ -298,44 +295,3 @@ def policy_playout(state: KState, rng: random.Random, limit: int, aim: bool = Fa
     return KState(o, tuple(map(tuple, cols)), up, tuple(ident), tuple(pawns), tuple(scores), tuple(tal), door, turn,
                   stage, pending, roll, level, fell, free, tuple(discards), plies, tower_tal, end)
 
-
-
-def _near(cols, slot: int, pawn: int) -> bool:
-    """Whether `pawn`'s tile is one step (or a stay) from the tile `slot`: the same tile, beside it on its level, or
-    straight above or below it."""
-    if pawn < 0:
-        return False
-    if pawn == slot:
-        return True
-    c, pc = slot & 3, pawn & 3
-    lv, plv = cols[c].index(slot), cols[pc].index(pawn)
-    if c == pc:
-        return abs(lv - plv) == 1
-    return lv == plv and pc in ORTH[c]
-
-
-def _aimed_removal(cols, cands: list, level: int, up: int, ident: list, pawns: list, p: int) -> int:
-    """The column whose tile on `level` the roller `p` removes: a face-down tile is worth its rank (2.5 unseen) to
-    whoever stands near it, so taking one near the other player and away from yourself gains; a null-level tile
-    under the other player throws them out (no more points), under yourself throws you out. Ties: the first."""
-    q = 1 - p
-    me, them = pawns[p], pawns[q]
-    best, best_c = -1e9, cands[0]
-    for c in cands:
-        slot = cols[c][level]
-        value = 0.0
-        if not up >> slot & 1:
-            iv = ident[slot]
-            worth = iv % 6 if iv >= 0 else 2.5
-            if _near(cols, slot, them):
-                value += worth
-            if _near(cols, slot, me):
-                value -= worth
-        if level == 0:
-            if slot == them:
-                value += 6.0
-            if slot == me:
-                value -= 6.0
-        if value > best:
-            best, best_c = value, c
-    return best_c

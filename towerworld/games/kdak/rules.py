@@ -504,29 +504,6 @@ class KDakGame(Game):
             return [(("reveal", v), p) for v in left]
         return []
 
-    def search_chance_outcomes(self, state):
-        """Outcomes that play alike, merged. Nothing in the rules reads a tile's suit (scores, talismans, the policy
-        and the heuristic read its rank), and any two unseen identities of one rank can trade places, so a reveal
-        branches on the rank (the lowest unseen identity of it stands for all, with their summed probability). A roll
-        at or above the tower's height removes from its top level, so those faces are one outcome."""
-        if state.stage == ROLL:
-            h = max(map(len, state.cols))
-            if h >= 6:
-                return self.chance_outcomes(state)
-            return [(("roll", r), 1 / 6) for r in range(h - 1)] + [(("roll", h - 1), (7 - h) / 6)]
-        if state.stage == REVEAL:
-            left = unseen_identities(state.ident)
-            p = 1 / len(left)
-            first = {}
-            for v in left:          # ascending: the first of each rank is its lowest identity
-                rank = v % 6
-                if rank in first:
-                    first[rank][1] += p
-                else:
-                    first[rank] = [v, p]
-            return sorted((("reveal", v), q) for v, q in first.values())
-        return []
-
     def apply_unchecked(self, state, move):
         w = _W(state)
         ev: list = []

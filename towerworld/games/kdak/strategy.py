@@ -133,26 +133,7 @@ def memory_agent(game, seed=None, level=None) -> MemoryAgent:
     return MemoryAgent(seed, _memory_keep(level))
 
 
-def aimed_playout(state, rng, max_plies=None):
-    """The climbing policy's playout (playout.policy_playout) with the aimed removal: the roller takes the tile that
-    costs the other player most and itself least, not a random one."""
-    from towerworld.games.kdak.playout import policy_playout
-    from towerworld.games.kdak.rules import KDakGame
-    return policy_playout(state, rng, max_plies or KDakGame.max_plies, aim=True)
-
-
-def search_agent(game, seed=None, level=None):
-    """`mcts`: the generic search at every level but `strong`, which merges chance outcomes that play alike (reveals
-    by rank, rolls by the level they name: `search_chance_outcomes`) and plays its leaves out with the aimed removal.
-    More simulations of the plain search play like normal (10,000 against 2,500: 2-0-6); this does not (docs/rules/
-    kdak.md, Session 13)."""
-    from towerworld.ai.mcts import MCTSAgent
-    if level == "strong":
-        return MCTSAgent(seed, level, abstract_chance=True, playout=aimed_playout)
-    return MCTSAgent(seed, level)
-
-
-AGENTS: dict = {"memory": memory_agent, "mcts": search_agent}
+AGENTS: dict = {"memory": memory_agent}
 
 # Plies (chance included) of the climb after which a searching agent stops marking time. Nothing is scored while the
 # door is shut, and the first pawn on level 5 turns every face-up tile face down, so two searching players would both
