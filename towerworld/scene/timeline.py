@@ -230,15 +230,7 @@ class Timeline(Interval):
         """Jump to the end (Interval.finish with its calls inlined: a move jumped over ends here)."""
         state = self.state
         if state == _SINITIAL:
-            # privInstant, inlined (a move jumped over, by a hurried player or the bench, ends here)
-            self.next = 0
-            if self.running:
-                self.running = {}
-            self.state = _SSTARTED
-            self.privStep(self.duration)
-            self.state = _SFINAL
-            if self.doneEvent:
-                self.intervalDone()
+            self.privInstant()      # (a move jumped over, by a hurried player or the bench, ends here)
         elif state != _SFINAL:
             self.privFinalize()
         if self.setTHooks or self.pstats:
