@@ -63,6 +63,18 @@ def _remember(places: dict, shape, transform: TransformState) -> tuple:
     return held
 
 
+def _move_cell(node: NodePath, cell: Cell) -> None:
+    """A cell's node, already scaled to the cell's size, moved to it: the state setPos would make from its own, made
+    once per cell (shared_cell hands out the same one) and set as setPos sets it (setPos composes and looks up a new
+    state)."""
+    held = _CELL_PLACES.get(id(cell))
+    if held is None or held[0] is not cell:
+        held = _remember(_CELL_PLACES, cell, TransformState.makePosHprScale(
+            LPoint3f(cell.x, cell.y, cell.z + 0.05), LVecBase3f(0, 0, 0), LVecBase3f(cell.w, cell.d, 0.6)))
+    node.setTransform(held[1])
+    node.node().resetPrevTransform()
+
+
 def short_turn(start: float, end: float) -> float:
     """The signed turn in degrees from `start` to `end` the short way round (+90, never -270)."""
     return (end - start + 180.0) % 360.0 - 180.0
@@ -290,12 +302,18 @@ class Stage:
                 continue        # (placed so by its step: every piece a plain move moves)
             if pid not in models or poses.get(pid) != pose:
                 self._place(pid, pose)
-        # _settle, inlined (every move ends here), knowing the stage shows `shown`
+        self._settle(layout)
+
+    def _settle(self, layout: Layout) -> None:
+        """What `show` does after the pieces: cells, labels, the combined copy. Every move ends here, so what has
+        nothing to do is not called."""
         told = layout.changes
-        cells = told.cells if told is not None and told.base() is shown else None
+        shown = self.layout
+        # (told.after(shown), inline: every move asks)
+        cells = told.cells if told is not None and shown is not None and told.base() is shown else None
         if cells is None or cells or self.targets:      # (told no cell and lighting none, it has nothing to do)
             self._sync_cells(layout.cells, cells)
-        if shown.labels != layout.labels:
+        if shown is None or shown.labels != layout.labels:
             self._sync_labels(layout)
         self.layout = layout
         if self.show_hidden or self.memory_tags or self.memory_shown:    # (else _sync_memory has nothing to do)
@@ -304,22 +322,6 @@ class Stage:
             self.moving.clear()
         if self.chunks_root is not None or len(self.nodes) >= COMBINE_FROM:     # (else combine does nothing)
             self.combine()
-
-    def _settle(self, layout: Layout) -> None:
-        """What `show` does after the pieces: cells, labels, the combined copy."""
-        told = layout.changes
-        shown = self.layout
-        # (told.after(shown), inline: every move asks)
-        self._sync_cells(layout.cells, told.cells if told is not None and shown is not None and told.base() is shown
-                         else None)
-        if self.layout is None or self.layout.labels != layout.labels:
-            self._sync_labels(layout)
-        self.layout = layout
-        if self.show_hidden or self.memory_tags or self.memory_shown:    # (else _sync_memory has nothing to do)
-            self._sync_memory()
-        if self.moving:
-            self.moving = set()
-        self.combine()
 
     # ---- ghosts: where a move being made would put pieces ------------------------------------------------------------
     def show_ghosts(self, poses: dict[str, Pose]) -> None:
@@ -723,13 +725,7 @@ class Stage:
                     node = own.pop(gone_id)
                     node.setName(cid)
                     own[cid] = node
-                    held = _CELL_PLACES.get(id(cell))
-                    if held is None or held[0] is not cell:
-                        held = _remember(_CELL_PLACES, cell, TransformState.makePosHprScale(
-                            LPoint3f(cell.x, cell.y, cell.z + 0.05), LVecBase3f(0, 0, 0),
-                            LVecBase3f(cell.w, cell.d, 0.6)))
-                    node.setTransform(held[1])
-                    node.node().resetPrevTransform()
+                    _move_cell(node, cell)
                     shapes[cid] = cell
                 changed.reverse()
         elif cells == shapes:       # the usual move: a C loop, which passes over shared cells by identity
@@ -782,14 +778,7 @@ class Stage:
             elif shape == cell:
                 continue
             if shape is not None and shape.w == cell.w and shape.d == cell.d:
-                # the scale it has already: the state setPos would make from its own, made once per cell (shared_cell
-                # hands out the same one) and set as setPos sets it (setPos composes and looks up a new state)
-                held = _CELL_PLACES.get(id(cell))
-                if held is None or held[0] is not cell:
-                    held = _remember(_CELL_PLACES, cell, TransformState.makePosHprScale(
-                        LPoint3f(cell.x, cell.y, cell.z + 0.05), LVecBase3f(0, 0, 0), LVecBase3f(cell.w, cell.d, 0.6)))
-                node.setTransform(held[1])
-                node.node().resetPrevTransform()
+                _move_cell(node, cell)
             else:
                 node.setPosHprScale(cell.x, cell.y, cell.z + 0.05, 0, 0, 0, cell.w, cell.d, 0.6)
             shapes[cid] = cell
@@ -1158,7 +1147,8 @@ class Stage:
                         paths.append(entry)
                     continue
                 if paths is not None:
-                    step: _Bare = _Travel()             # (made bare: see _Bare)
+                    # (_travel_paths, _drop and _crumble, inlined: three calls were 1.4% of a Ziggurat update)
+                    step: _Bare = _Travel()
                     step.seconds, step.stage, step.paths = seconds, self, paths
                     append((at, _BEGIN, step, at))      # step.emit(at, laid), inlined
                     append((stop, _END, step, at))
