@@ -216,14 +216,7 @@ class Timeline(Interval):
         self._Interval__playRate = 1.0
         self._Interval__doLoop = 0
         self._Interval__loopCount = 0
-        # _Interval__spawnTask, inlined (with the _Interval__removeTask it calls)
-        name = self.name
-        other = _playing.pop(name, None)
-        if other is not None and other is not self:
-            other.privInterrupt()
-        if not _driver or not _driver[0].isAlive():
-            _driver[:] = [taskMgr.add(_step_playing, "timelines-play")]
-        _playing[name] = self
+        self._Interval__spawnTask()
         return None
 
     def finish(self) -> None:
