@@ -1147,7 +1147,7 @@ class Stage:
                         paths.append(entry)
                     continue
                 if paths is not None:
-                    # (_travel_paths, _drop and _crumble, inlined: three calls were 1.4% of a Ziggurat update)
+                    # (_travel_paths, _drop and _crumble, inlined: three calls were 1.4% of a small board's update)
                     step: _Bare = _Travel()
                     step.seconds, step.stage, step.paths = seconds, self, paths
                     append((at, _BEGIN, step, at))      # step.emit(at, laid), inlined
