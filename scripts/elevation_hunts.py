@@ -10,6 +10,10 @@ down to two pieces or fewer, the search two more: `ElevationMCTS._hunting`), if 
 the search of this checkout (normal) and greedy play on to the move cap with the agent seeds the ladder gave that game
 (plus `--seed-offset`); what counts is how many of them the search converts. The search is set to play on for the win
 there, as it had set itself on its turn before (docs/rules/elevation.md, "Session 13").
+
+A screen, not the measure: each hunt starts afresh from one position with new seeds, and a hunt that converted 41, 40
+and 42 of the 55 here (the shipped one: 37, 40 and 39) scored worse in the ladder's own games on the same seeds
+(docs/rules/elevation.md, "Session 14"). What this finds better goes to the ladder (scripts/ladder_twins.py).
 """
 from __future__ import annotations
 
