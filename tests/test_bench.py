@@ -1,26 +1,17 @@
 """scripts/bench.py's structure (rows, goals, JSON); nothing here times anything."""
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
-import os
-import sys
 
 import pytest
 
 from towerworld.engine import registry
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
 
 @pytest.fixture(scope="module")
-def bench():
-    spec = importlib.util.spec_from_file_location("towerworld_bench", os.path.join(ROOT, "scripts", "bench.py"))
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module          # dataclasses look their module up while the class is made
-    spec.loader.exec_module(module)
-    return module
+def bench(script):
+    return script("bench")
 
 
 def test_a_row_meets_its_goal_or_not(bench):

@@ -1,18 +1,7 @@
 """scripts/ladders.py: the README's ladder sections, written from a ladder's JSON, with the levels' gaps."""
 from __future__ import annotations
 
-import importlib.util
 import json
-import os
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def ladders_script():
-    spec = importlib.util.spec_from_file_location("towerworld_ladders", os.path.join(ROOT, "scripts", "ladders.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def ladder_json(elo: dict, matrix: dict) -> dict:
@@ -21,9 +10,9 @@ def ladder_json(elo: dict, matrix: dict) -> dict:
             "matrix": matrix, "games": [{"ending": "Player 1 wins, 3 to 1."}], "seconds_per_move": {}}
 
 
-def test_levels_are_told_with_their_gap_and_whether_it_meets_150(tmp_path, monkeypatch):
+def test_levels_are_told_with_their_gap_and_whether_it_meets_150(tmp_path, monkeypatch, script):
     """Issue #16: "Levels: easy, normal, strong ... each at least 150 Elo above the one below in the ladder"."""
-    ladders = ladders_script()
+    ladders = script("ladders")
     monkeypatch.setattr(ladders, "OUT", str(tmp_path))
     row = {"wins": 7, "draws": 1, "losses": 2}
     data = ladder_json({"mcts:easy": -200.0, "mcts": 100.0, "mcts:strong": 180.0, "random": -80.0},
@@ -39,7 +28,7 @@ def test_levels_are_told_with_their_gap_and_whether_it_meets_150(tmp_path, monke
     assert "](ladders/kdak-field.png)" in text
 
 
-def test_a_ladder_without_levels_has_no_level_table():
-    ladders = ladders_script()
+def test_a_ladder_without_levels_has_no_level_table(script):
+    ladders = script("ladders")
     data = ladder_json({"mcts": 100.0, "random": -100.0}, {"mcts": {"random": {"wins": 10, "draws": 0, "losses": 0}}})
     assert "Elo over the level below" not in ladders.section("kdak", data, "cmd", 1, 1, "2026-11-23")

@@ -2,20 +2,9 @@
 them game by game."""
 from __future__ import annotations
 
-import importlib.util
 import json
-import os
 
 from towerworld.ai.ladder import schedule
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def twins_script():
-    spec = importlib.util.spec_from_file_location("towerworld_twins", os.path.join(ROOT, "scripts", "ladder_twins.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_a_candidate_in_the_shipped_agents_place_gets_the_same_seeds_and_seats():
@@ -39,8 +28,8 @@ def _journal(path, name: str, results: list[float]) -> str:
     return str(path)
 
 
-def test_the_games_both_played_are_tallied_and_their_changes_counted(tmp_path):
-    twins = twins_script()
+def test_the_games_both_played_are_tallied_and_their_changes_counted(tmp_path, script):
+    twins = script("ladder_twins")
     first = twins.read_journal(_journal(tmp_path / "a.jsonl", "mcts", [1.0, 0.0, 0.0, -1.0, 1.0]))
     second = twins.read_journal(_journal(tmp_path / "b.jsonl", "mcts:strong", [1.0, 1.0, 0.0, 0.0]))
     text = twins.twins(first, second, "mcts")
