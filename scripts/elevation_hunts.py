@@ -42,30 +42,29 @@ def _pieces(state, side: int) -> int:
     return sum(1 for b in state.board if b >= 0 and b // 6 == side)
 
 
-def hunt_positions(path: str = MOVES) -> list[dict]:
+def read_games(path: str = MOVES) -> dict:
+    """{game number: its record (seats, returns, moves ...)} of the ladder's games with their moves."""
+    with open(path) as f:
+        return {record["k"]: record for record in map(json.loads, f)}
+
+
+def hunt_positions(games: dict) -> list[dict]:
     """{game, ply, search seat, material} of each game's first hunt position, in the games' order."""
     game = get_game("elevation")
     hunter = ElevationMCTS(seed=0)
     found = []
-    with open(path) as f:
-        for line in f:
-            record = json.loads(line)
-            me = record["seats"].index("mcts")
-            state = game.new_state()
-            for ply, text in enumerate(record["moves"]):
-                if state.turns >= LAST_TURN:
-                    break
-                if state.mover == me and state.phase == 0 and hunter._hunting(state):
-                    found.append({"game": record["k"], "ply": ply, "seat": me,
-                                  "material": f"{_pieces(state, me)}v{_pieces(state, 1 - me)}", "turn": state.turns})
-                    break
-                state = game.apply(state, game.parse_move(state, text))[0]
+    for record in games.values():
+        me = record["seats"].index("mcts")
+        state = game.new_state()
+        for ply, text in enumerate(record["moves"]):
+            if state.turns >= LAST_TURN:
+                break
+            if state.mover == me and state.phase == 0 and hunter._hunting(state):
+                found.append({"game": record["k"], "ply": ply, "seat": me,
+                              "material": f"{_pieces(state, me)}v{_pieces(state, 1 - me)}", "turn": state.turns})
+                break
+            state = game.apply(state, game.parse_move(state, text))[0]
     return found
-
-
-def _moves_of(path: str) -> dict:
-    with open(path) as f:
-        return {r["k"]: r["moves"] for r in map(json.loads, f)}
 
 
 def play_on(job: tuple) -> dict:
@@ -119,7 +118,8 @@ def main(argv=None) -> int:
             print(f"Those are not two results files of this script: {e}.", file=sys.stderr)
             return 2
         return 0
-    positions = hunt_positions()
+    games = read_games()
+    positions = hunt_positions(games)
     if args.games:
         try:
             chosen = {int(g) for g in args.games.split(",")}
@@ -127,8 +127,7 @@ def main(argv=None) -> int:
             print("--games takes game numbers separated by commas, e.g. 4,18,51.", file=sys.stderr)
             return 2
         positions = [p for p in positions if p["game"] in chosen]
-    moves = _moves_of(MOVES)
-    jobs = [(p, moves[p["game"]], args.seed_offset) for p in positions]
+    jobs = [(p, games[p["game"]]["moves"], args.seed_offset) for p in positions]
     results = []
     with Pool(max(1, args.workers)) as pool:
         for r in pool.imap_unordered(play_on, jobs):

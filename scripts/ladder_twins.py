@@ -65,7 +65,8 @@ def twins(first: dict, second: dict, agent: str) -> str:
         if x != y:
             moved[(x, y)] += 1
     word = {1.0: ("win", "wins"), 0.0: ("draw", "draws"), -1.0: ("loss", "losses")}
-    changes = ", ".join(f"{n} {word[x][n > 1]} became {'' if n > 1 else 'a '}{word[y][n > 1]}" for (x, y), n in sorted(moved.items()))
+    changes = ", ".join(f"{n} {word[x][n > 1]} became {'' if n > 1 else 'a '}{word[y][n > 1]}"
+                        for (x, y), n in sorted(moved.items()))
     return f"{len(both)} games both played\n" + "\n".join(lines) + f"\nchanged: {changes or 'none'}"
 
 

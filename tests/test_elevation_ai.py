@@ -11,8 +11,9 @@ from towerworld.games.elevation import GAME as G
 from towerworld.games.elevation import strategy
 from towerworld.games.elevation.board import DRAW, square_of as sq
 from towerworld.games.elevation.strategy import (PLAN_REPLIES, WIN, ElevationMCTS, _best_take, _footing, _lead,
-                                                 _nearest_reach, _siege, _taken_value, _threat_value, evaluate, forced_gain,
-                                                 forcing_turn, likely_replies, plan_gain, squash, static_eval, threats)
+                                                 _nearest_reach, _siege, _taken_value, _threat_value, evaluate,
+                                                 forced_gain, forcing_turn, likely_replies, plan_gain, squash,
+                                                 static_eval, threats)
 
 
 def _step_position(c1: int):

@@ -1440,8 +1440,8 @@ class Stage:
 
 class _Bare(_Lerp):
     """A lerp of the stage's own that is its own function (`fn`, a method) and calls nothing as it starts or after it
-    ends. Made bare, its fields set by its maker (see _bare): no __init__ of its own, a Python one was as dear as the
-    rest of laying out a step."""
+    ends. Made bare, its fields set by its maker (Stage._travel_paths, _drop and _crumble, and their copies inlined in
+    Stage._plain): no __init__ of its own, a Python one was as dear as the rest of laying out a step."""
     __slots__ = ()
     first = then = None             # type: ignore[assignment]      # (shadowing _Lerp's slots: never set)
     __init__ = object.__init__      # type: ignore[assignment]

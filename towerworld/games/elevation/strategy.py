@@ -298,11 +298,11 @@ def _siege_sum(ext, heights, board, free, attackers, targets, who) -> tuple[floa
 def _siege_parts(heights, board, attackers, targets, free=None) -> tuple[float, float]:
     """Like _nearest_reach, but through the terrain and with the second nearest attacker at half weight (one attacker
     alone is stepped away from; a trap needs a second piece close by): about how many turns the attackers need to
-    stand two above each target next door. A capture needs two steps up and a step climbs at most one, so an attacker gets there by a dig-then-step
-    onto an empty square A beside the target, raising A from one above the target to two: A must first be built up
-    (a tile a turn) and the attacker must stand next to A, at most one below where it steps. The side ahead uses this
-    to hunt, so that piling tiles beside a high enemy piece counts as progress; standing two above it already costs
-    nothing. Returns the sum over the targets and the nearest target's part. (`free`: the empty neighbours of each
+    stand two above each target next door. A capture needs two steps up and a step climbs at most one, so an attacker
+    gets there by a dig-then-step onto an empty square A beside the target, raising A from one above the target to
+    two: A must first be built up (a tile a turn) and the attacker must stand next to A, at most one below where it
+    steps. The side ahead uses this to hunt, so that piling tiles beside a high enemy piece counts as progress;
+    standing two above it already costs nothing. Returns the sum over the targets and the nearest target's part. (`free`: the empty neighbours of each
     square, from _sides.)"""
     total = 0.0
     nearest = math.inf
