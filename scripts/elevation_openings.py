@@ -8,8 +8,9 @@ The games are those of docs/ladders/elevation-norepeat.moves.jsonl (the search a
 schedule, seats and seeds, so the shipped search replays them move for move and a candidate plays their twins.
 Material early decides those games (`--table 60`: level at ply 60 the search scored 56%, a piece ahead 71%, two
 ahead 81%, three or more 100%), so the pieces ahead at ply 60, a third of a game's time, screen a change to the
-search's opening and middle game. A screen, not the measure: a change neutral here lost whole games (docs/rules/
-elevation.md, "Session 15"), and what the ladder's games do after ply 60 decides them (scripts/ladder_twins.py).
+search's opening and middle game. A screen, not the measure: a change neutral here did worse in whole games, and
+these are the seeds the shipped search was chosen on, so whole games on fresh seeds judge (`towerworld ladder ...
+--seed N` for both; docs/rules/elevation.md, "Session 15").
 """
 from __future__ import annotations
 
