@@ -35,11 +35,17 @@ MOVES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "
 AGENTS = ["random", "greedy", "elev-greedy", "mcts:easy", "mcts", "mcts:strong"]
 PAIR = (1, 4)
 SEED = 1
+GAMES = 100
 LAST_TURN = 170         # a hunt reached later has too few turns left before the cap to tell hunts apart
 
 
 def _pieces(state, side: int) -> int:
     return sum(1 for b in state.board if b >= 0 and b // 6 == side)
+
+
+def task_of(k: int) -> ladder.GameTask:
+    """Game `k` of the ladder's pair (greedy against the search): its seats and seeds."""
+    return next(t for t in ladder.schedule("elevation", AGENTS, GAMES, SEED, pairs=[PAIR]) if t.number_in_pair == k)
 
 
 def read_games(path: str = MOVES) -> dict:
@@ -71,8 +77,7 @@ def play_on(job: tuple) -> dict:
     """One hunt position played on to the end by the search of this checkout and greedy."""
     position, moves, offset = job
     game = get_game("elevation")
-    task = next(t for t in ladder.schedule("elevation", AGENTS, 100, SEED, pairs=[PAIR])
-                if t.number_in_pair == position["game"])
+    task = task_of(position["game"])
     seats = [ladder.PlayerSpec(f"{name} ({i + 1})", "ai", name) for i, name in enumerate(task.agents)]
     match = Match(game, players=seats, seed=task.chance_seed)
     for text in moves[:position["ply"]]:

@@ -18,25 +18,15 @@ import argparse
 import json
 import math
 import os
-import random
 import sys
 from multiprocessing import Pool
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from elevation_hunts import AGENTS, PAIR, SEED, _pieces, read_games  # noqa: E402
+from elevation_hunts import GAMES, _pieces, read_games, task_of  # noqa: E402
 
 from towerworld.ai import ladder  # noqa: E402
-from towerworld.engine.driver import play_match  # noqa: E402
-from towerworld.engine.match import Match  # noqa: E402
 from towerworld.engine.registry import get_game  # noqa: E402
-
-GAMES = 100
-
-
-def task_of(k: int) -> ladder.GameTask:
-    """Game `k` of the ladder's pair (greedy against the search): its seats and seeds."""
-    return next(t for t in ladder.schedule("elevation", AGENTS, GAMES, SEED, pairs=[PAIR]) if t.number_in_pair == k)
 
 
 def lead(state, seat: int) -> int:
@@ -50,9 +40,7 @@ def play_to(job: tuple) -> dict:
     task = task_of(k)
     agents = {seat: ladder.budget_alone(ladder.make_agent(name, game, seed=seed))
               for seat, (name, seed) in enumerate(zip(task.agents, task.agent_seeds))}
-    seats = [ladder.PlayerSpec(f"{name} ({i + 1})", "ai", name) for i, name in enumerate(task.agents)]
-    match = Match(game, players=seats, seed=task.chance_seed)
-    play_match(match, agents, chance=random.Random(task.chance_seed), max_plies=plies or None)
+    match = ladder._play(game, task, agents, plies or None)
     me = task.agents.index("mcts")
     over = game.is_terminal(match.state)
     return {"game": k, "lead": lead(match.state, me), "plies": len(match.plies),

@@ -223,11 +223,12 @@ class _Timed:
         return getattr(self.agent, name)
 
 
-def _play(game: Game, task: GameTask, agents: dict) -> Match:
-    """The task's game played to the end through the match driver, chance drawn from the task's chance seed."""
+def _play(game: Game, task: GameTask, agents: dict, max_plies: int | None = None) -> Match:
+    """The task's game played to the end (or `max_plies`) through the match driver, chance drawn from the task's
+    chance seed."""
     seats = [PlayerSpec(f"{name} ({i + 1})", "ai", name) for i, name in enumerate(task.agents)]
     match = Match(game, options=dict(task.options), players=seats, seed=task.chance_seed, variant=task.variant)
-    return play_match(match, agents, chance=random.Random(task.chance_seed))
+    return play_match(match, agents, chance=random.Random(task.chance_seed), max_plies=max_plies)
 
 
 # ---- running ---------------------------------------------------------------------------------------------------------
