@@ -1041,14 +1041,14 @@ class ElevationMCTS:
     name = "mcts"
     # simulations a move: the same choice whatever the machine's load, so a seeded ladder repeats exactly; on an idle
     # machine normal takes well under a second (about 3,600 simulations a CPU second on the bench's positions)
-    LEVELS = {"easy": 150, "normal": 1_000, "strong": 4_000}
+    LEVELS = {"easy": 150, "normal": 2_000, "strong": 4_000}
     # a named level's clock only guards a slow machine or a position where the forcing check runs long (47 CPU s was
     # seen at normal with no clock); a ladder takes it away (ladder.budget_alone), so seeds still decide there
     SAFETY_SECONDS = {"easy": 1.0, "normal": 4.0, "strong": 12.0}
     WORK_PER_SIMULATION = 60          # replies the checks may look at per simulation of the budget (about 10 us each)
 
     def __init__(self, seed=None, level=None, seconds: float | None = None, c: float = 0.5, sample: int = 24,
-                 root_width: int = 14, reply_pool: int = 48, max_iterations: int = 1_000_000,
+                 root_width: int = 30, reply_pool: int = 48, max_iterations: int = 1_000_000,
                  forcing_width: int = 40):
         self.rng = random.Random(seed)
         self.seconds: float | None = seconds       # None: no clock, the simulation budget alone ends the search
