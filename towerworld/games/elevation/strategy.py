@@ -11,7 +11,7 @@ distance to every enemy piece through the terrain for both sides (`_siege`: the 
 tile a turn), summed over the pieces so that taking the nearest never makes the rest look farther; the second attacker
 at half weight (for a side's last piece, the cheaper of that and draining it: `_drain`, the tiles left beside it);
 a threatened piece counting less for each escape square, and one with none counting 0.7 of its value
-even while its side is to move (a one-ply defender cannot save it); and 60 / (the smaller side's pieces) for each
+even while its side is to move (a one-ply defender cannot save it); and 120 / (the smaller side's pieces) for each
 piece ahead (the game is won by taking every piece, so one-for-one trades help the side with more).
 
 `ElevationMCTS` (the default opponent, 'mcts') first looks for a forcing turn: one after which, whatever the reply, it
@@ -57,7 +57,7 @@ PLAIN_ESCAPE_SHARE = (1.0, 0.6, 0.6)
 HUNT_SHARE = 0.5                    # the search's weight of each enemy piece's distance, a share of the plain mean's
 TRAPPED_SHARE = 0.7                 # the search's share of a threatened piece that has no square to step to
 FOOTING = 0.5                       # the search's weight of the hunted pieces' footing, a share of the distance's
-TRADE_DOWN = 60.0                   # the search's value of a piece more, divided by the smaller side's pieces
+TRADE_DOWN = 120.0                  # the search's value of a piece more, divided by the smaller side's pieces
 SCALE = 150.0                       # evaluation points per unit of tanh in the search's values
 SIEGE_WEIGHT = 3.0                  # the search's weight of a step of distance through the terrain (see static_eval)
 NEAREST_CAP = 12.0                  # the nearest target's distance that the side ahead weighs more (see static_eval)
