@@ -10,6 +10,7 @@ it against the plain form on many positions of every rule set, and against choic
 from __future__ import annotations
 
 import random
+from typing import Callable
 
 from towerworld.games.kdak.rules import (DISCARD, END_CAP, END_LOST, END_NORMAL, FLIP, GO, LEVELS, MOVE, NOT_IN,
                                          ORTH, OUT, OUT_MOVE, OVER, REMOVE, REMOVES, REVEAL, ROLL, SPEND,
@@ -20,9 +21,10 @@ _REMOVE_NOW, _NEXT_TURN = -1, -2        # working stages of the loop below, neve
 _SPEND = SPEND_MOVES[1]
 
 
-def policy_playout(state: KState, rng: random.Random, limit: int) -> KState:
+def policy_playout(state: KState, rng: random.Random, limit: int, chance: Callable[[], float] | None = None) -> KState:
     """The end of a playout from `state` (at most `limit` plies, chance included): rolls and reveals uniformly at
-    random, decisions by the climbing policy (15% uniform)."""
+    random (each by the next number of `chance` when given: a sampled future's), decisions by the climbing policy (15%
+    uniform)."""
     o = state.opts
     talisman, crumble, l5t, up2, n, cap = o.talisman, o.crumble, o.l5t, o.up2, o.n, o.move_cap
     cols = [list(col) for col in state.cols]
@@ -40,6 +42,7 @@ def policy_playout(state: KState, rng: random.Random, limit: int) -> KState:
     discards = list(state.discards)
     plies, tower_tal, end = state.plies, state.tower_tal, state.end
     rand = rng.random
+    draw = rand if chance is None else chance
     steps = 0
     moves: list[tuple]
     move: tuple | None
@@ -49,7 +52,7 @@ def policy_playout(state: KState, rng: random.Random, limit: int) -> KState:
         # ---- the move: a chance outcome or the policy's decision, as (kind, a, b) ---------------------------------
         p = turn
         if stage == ROLL:
-            r = int(rand() * 6)
+            r = int(draw() * 6)
             roll = r
             h = max(heights)
             level = r if r < h else h - 1
@@ -60,7 +63,7 @@ def policy_playout(state: KState, rng: random.Random, limit: int) -> KState:
             continue
         after = False          # True: go on with the end of the pawn's move (_after_move)
         if stage == REVEAL:
-            v = left.pop(int(rand() * len(left)))
+            v = left.pop(int(draw() * len(left)))
             what, slot = pending
             pending = ()
             ident[slot] = v
