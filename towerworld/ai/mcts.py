@@ -97,9 +97,6 @@ class MCTSAgent(Agent):
         sims = 0
         lo, hi = float(getattr(game, "min_utility", -1.0)), float(getattr(game, "max_utility", 1.0))
         uct_c = self.uct_c if self.uct_c is not None else max(hi - lo, 1e-6)
-        futures = game.search_futures.get(self.level) if game.perfect_information else None
-        if futures:
-            return self._choose_in_futures(view, player, moves, futures, deadline, uct_c, lo, hi)
         weighed = None
         for k in range(worlds):
             world = view.resample(self.rng)
@@ -131,25 +128,6 @@ class MCTSAgent(Agent):
         if not ranked:
             return moves[self.rng.randrange(len(moves))]
         return self._best(ranked, visits, reward, {m: v for m, v in proven.items() if m in legal}, lo, hi)
-
-    def _choose_in_futures(self, view, player, moves, futures: int, deadline: float, uct_c: float, lo: float,
-                           hi: float):
-        """The most visited move over `futures` sampled futures (towerworld/ai/futures.py), which share the budget."""
-        from towerworld.ai.futures import search_futures
-        game = view.game
-        state = view.resample(self.rng)         # (nothing hidden: the state itself)
-        weighed = game.search_moves(state, moves)
-        if len(weighed) == 1:
-            self.last_simulations = 0
-            return weighed[0]
-        visits, reward, self.last_simulations = search_futures(
-            game, state, None if len(weighed) == len(moves) else weighed, futures, self.max_simulations,
-            self.rng, deadline, uct_c, self.rollouts, self.rollout_plies)
-        legal = set(moves)
-        ranked = [m for m in visits if m in legal and visits[m] > 0]
-        if not ranked:
-            return moves[self.rng.randrange(len(moves))]
-        return self._best(ranked, visits, reward, {}, lo, hi)
 
     @staticmethod
     def _best(ranked, visits, reward, proven, lo, hi):

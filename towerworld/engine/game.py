@@ -10,7 +10,7 @@ import random
 import re
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Callable, Generic, Hashable, Iterable, Sequence, TypeVar
+from typing import Any, Generic, Hashable, Iterable, Sequence, TypeVar
 
 from towerworld.engine.safe_text import shown_text, shown_value
 
@@ -161,9 +161,6 @@ class Game(Generic[S, M]):
     max_moves: int = 1_000    # upper bound on the number of legal moves or chance outcomes at any state
     perfect_information: bool = True
     default_opponent: str = "mcts"   # the agent the start screen and `play` seat against a person
-    # levels of the plain search (`mcts`) that search sampled futures instead of one tree with chance nodes: level ->
-    # how many futures (towerworld/ai/futures.py; only for a game with nothing hidden)
-    search_futures: dict[str, int] = {}
 
     # ---- options -------------------------------------------------------------------------------------------------
     def resolve_options(self, options: dict | None = None, variant: str | None = None,
@@ -390,11 +387,8 @@ class Game(Generic[S, M]):
         return self.legal_moves(state)
 
     def sample_chance(self, state: S, rng: random.Random) -> M:
-        return self.chance_outcome(state, rng.random())
-
-    def chance_outcome(self, state: S, r: float) -> M:
-        """The chance outcome a random number `r` in [0, 1) picks: outcomes in order, each over its probability."""
         outcomes = self.chance_outcomes(state)
+        r = rng.random()
         acc = 0.0
         for move, p in outcomes:
             acc += p
@@ -406,24 +400,6 @@ class Game(Generic[S, M]):
         """Play to the end for a search's leaf value. Uniformly random by default; a game whose uniform play says
         nothing (a solitaire where random moves cheat as often as they build) plays a cheap policy instead."""
         return self.random_playout(state, rng, max_plies)
-
-    def rollout_with_chance(self, state: S, rng: random.Random, chance: Callable[[], float],
-                            max_plies: int | None = None) -> S:
-        """`rollout`, with every chance outcome picked by the next number `chance()` gives (a search of sampled futures
-        fixes those numbers; decisions still draw on `rng`). Uniform decisions by default."""
-        limit = max_plies or self.max_plies
-        cp = self.current_player(state)
-        plies = 0
-        while cp != TERMINAL and plies < limit:
-            if cp == CHANCE:
-                move = self.chance_outcome(state, chance())
-            else:
-                moves = self.legal_moves(state)
-                move = moves[rng.randrange(len(moves))]
-            state, _ = self.apply_unchecked(state, move)
-            cp = self.current_player(state)
-            plies += 1
-        return state
 
     def search_moves(self, state: S, moves: list[M]) -> list[M]:
         """The legal `moves` a searching agent weighs at `state` (all of them by default). A game in which two careful

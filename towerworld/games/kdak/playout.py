@@ -10,7 +10,6 @@ it against the plain form on many positions of every rule set, and against choic
 from __future__ import annotations
 
 import random
-from typing import Callable
 
 from towerworld.games.kdak.rules import (DISCARD, END_CAP, END_LOST, END_NORMAL, FLIP, GO, LEVELS, MOVE, NOT_IN,
                                          ORTH, OUT, OUT_MOVE, OVER, REMOVE, REMOVES, REVEAL, ROLL, SPEND,
@@ -21,10 +20,9 @@ _REMOVE_NOW, _NEXT_TURN = -1, -2        # working stages of the loop below, neve
 _SPEND = SPEND_MOVES[1]
 
 
-def policy_playout(state: KState, rng: random.Random, limit: int, chance: Callable[[], float] | None = None) -> KState:
+def policy_playout(state: KState, rng: random.Random, limit: int) -> KState:
     """The end of a playout from `state` (at most `limit` plies, chance included): rolls and reveals uniformly at
-    random (each by the next number of `chance` when given: a sampled future's), decisions by the climbing policy (15%
-    uniform)."""
+    random, decisions by the climbing policy (15% uniform)."""
     o = state.opts
     talisman, crumble, l5t, up2, n, cap = o.talisman, o.crumble, o.l5t, o.up2, o.n, o.move_cap
     cols = [list(col) for col in state.cols]
@@ -42,7 +40,6 @@ def policy_playout(state: KState, rng: random.Random, limit: int, chance: Callab
     discards = list(state.discards)
     plies, tower_tal, end = state.plies, state.tower_tal, state.end
     rand = rng.random
-    draw = rand if chance is None else chance
     steps = 0
     moves: list[tuple]
     move: tuple | None
@@ -52,7 +49,7 @@ def policy_playout(state: KState, rng: random.Random, limit: int, chance: Callab
         # ---- the move: a chance outcome or the policy's decision, as (kind, a, b) ---------------------------------
         p = turn
         if stage == ROLL:
-            r = int(draw() * 6)
+            r = int(rand() * 6)
             roll = r
             h = max(heights)
             level = r if r < h else h - 1
@@ -63,7 +60,7 @@ def policy_playout(state: KState, rng: random.Random, limit: int, chance: Callab
             continue
         after = False          # True: go on with the end of the pawn's move (_after_move)
         if stage == REVEAL:
-            v = left.pop(int(draw() * len(left)))
+            v = left.pop(int(rand() * len(left)))
             what, slot = pending
             pending = ()
             ident[slot] = v

@@ -452,9 +452,6 @@ class KDakGame(Game):
     max_plies = 20_000
     max_moves = 24
     perfect_information = True   # identities are decided by chance when revealed; the state holds only public facts
-    # strong searches 20 sampled futures (10,000 simulations in all): a tree with chance nodes stops paying past a few
-    # hundred simulations here (docs/rules/kdak.md, "Session 18")
-    search_futures = {"strong": 20}
     min_utility = -1.0
     max_utility = 1.0
 
@@ -526,11 +523,6 @@ class KDakGame(Game):
         twice as fast as `_playout` with the policy, from the same random numbers to the same end."""
         from towerworld.games.kdak.playout import policy_playout
         return policy_playout(state, rng, max_plies or self.max_plies)
-
-    def rollout_with_chance(self, state, rng: random.Random, chance, max_plies=None):
-        """`rollout` with each roll and reveal picked by the next number of `chance` (a sampled future's)."""
-        from towerworld.games.kdak.playout import policy_playout
-        return policy_playout(state, rng, max_plies or self.max_plies, chance)
 
     def search_moves(self, state, moves):
         """After a long climb, a search goes up and never down (strategy.patient_moves): two searching players would
