@@ -9,8 +9,8 @@ from towerworld.ai.agents import make_agent
 from towerworld.engine.agent import seat_view
 from towerworld.games.elevation import GAME as G
 from towerworld.games.elevation import strategy
-from towerworld.games.elevation.board import DRAW, square_of as sq
-from towerworld.games.elevation.strategy import (PLAN_REPLIES, WIN, ElevationMCTS, _best_take, _footing, _lead,
+from towerworld.games.elevation.board import DRAGON, DRAW, SAMURAI, square_of as sq
+from towerworld.games.elevation.strategy import (PLAN_REPLIES, VALUE, WIN, ElevationMCTS, _best_take, _footing, _lead,
                                                  _nearest_reach, _siege, _taken_value, _threat_value, evaluate,
                                                  forced_gain, forcing_turn, likely_replies, plan_gain, squash,
                                                  static_eval, threats)
@@ -514,6 +514,54 @@ def test_the_hunt_starts_when_the_other_side_has_two_pieces_or_fewer_and_this_si
     assert agent._hunting(_perched_dragon({"c1": "fish:0:c", "a1": "samurai:1:a"}))             # 4 against 2
     assert not agent._hunting(_perched_dragon({"a1": "samurai:1:a"}))                           # 3 against 2
     assert not agent._hunting(_perched_dragon({"c1": "fish:0:c", "a1": "samurai:1:a", "f6": "fish:1:d"}))
+
+
+def _twin_tower(supply: str):
+    """Blue's last samurai on d4 at 10 beside e4 at 10, the twin it steps to; three tiles on `supply` (c4 is beside
+    d4 alone, f4 beside e4 alone, a3 beside neither), every other square dug to nothing; Red's pieces far off."""
+    heights = {f"{c}{r}": 0 for c in "abcdef" for r in range(1, 7)}
+    heights.update({"d4": 10, "e4": 10, supply: 3})
+    pieces = {"d4": "samurai:1:a", "a1": "dragon:0:b", "a6": "samurai:0:a", "f1": "fish:0:c"}
+    return G.position(pieces, heights=heights, mover=1)
+
+
+def test_the_hunt_values_a_turn_where_the_hunted_piece_stands_after_its_reply():
+    """"Digging means picking up a terrain tile from any square that is adjacent to the piece you are playing ... and
+    placing it back onto any unoccupied adjacent square", and a samurai must move every turn: on a double tower it
+    steps to the twin square, and the tiles beside the twin are as good to it as those beside its own. Tiles moved from
+    beside d4 to beside e4 alone are no progress, though one ply, counting the tiles beside d4, rates that the same as
+    tiles taken beyond both; after every reply (`_hunt_reply`) they rate worse than those beyond, and worse than the
+    tiles left where they were."""
+    from towerworld.games.elevation.strategy import _hunt_cost, _hunt_reply
+    cost, after = {}, {}
+    for supply in ("c4", "f4", "a3"):
+        st = _twin_tower(supply)
+        mine = [q for q in range(36) if st.board[q] >= 0 and st.board[q] // 6 == 0]
+        cost[supply] = _hunt_cost(st.heights, st.board, mine, [sq("d4")])
+        after[supply] = _hunt_reply(st.heights, st.board, st.kinds, 0, st.rules)
+    assert cost["f4"] == cost["a3"] < cost["c4"]
+    assert after["f4"] < after["c4"] < after["a3"]
+
+
+def _block(retaker: bool):
+    """Red's dragon on c4 at 3, two below Blue's last samurai on d4 at 5, which may take it; Red's samurai on b4 at 5
+    (`retaker`) would then stand two above it, or on b1, out of reach."""
+    pieces = {"d4": "samurai:1:a", "c4": "dragon:0:b", "f1": "fish:0:c",
+              ("b4" if retaker else "b1"): "samurai:0:a"}
+    return G.position(pieces, heights={"d4": 5, "c4": 3, "b4": 5, "b1": 5}, mover=1)
+
+
+def test_a_piece_whose_capture_costs_the_last_piece_is_no_loss_to_the_hunt():
+    """"If you are at least TWO steps higher than an adjacent enemy piece then you can move onto that square and
+    capture it" and "To win, you must capture all of your opponents pieces": Blue's last samurai may take Red's dragon
+    on c4, and Red's samurai on b4 then takes it, which is the game. One ply counts the dragon as lost (less a
+    samurai's worth for the retake); after every reply the hunt sees the capture lose, so a piece set there blocks a
+    square the samurai cannot dig or put a tile on. Without the retaker the capture is a loss after the reply too."""
+    from towerworld.games.elevation.strategy import _hunt_reply
+    block, bare = _block(True), _block(False)
+    assert _best_take(block.heights, block.board, block.kinds, 1, block.rules) > 0
+    assert _hunt_reply(block.heights, block.board, block.kinds, 0, block.rules) > -VALUE[SAMURAI] / 2
+    assert _hunt_reply(bare.heights, bare.board, bare.kinds, 0, bare.rules) < -VALUE[DRAGON]
 
 
 # the search's game 22 of the ladder against greedy (docs/ladders/elevation-retake), up to the ply where its dragon

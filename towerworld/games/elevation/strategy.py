@@ -408,6 +408,9 @@ HUNT_GATHER = 1.0           # _hunt_cost: a step an own piece is from within two
 HUNT_SUPPLY = 1.0           # _hunt_cost: a tile on a free square beside a hunted piece
 HUNT_SAFE = 1.0             # _hunt_cost: a square a hunted piece can step to out of reach
 HUNT_HEIGHT = 0.5           # _hunt_cost: a level of a hunted piece
+HUNT_POOL = 16              # _hunt: the best one-ply turns valued against every reply (_hunt_reply)
+HUNT_BOLD = 12              # _hunt: and the best of the rest by one ply that ignores what the other side takes
+HUNT_LAST = 5000.0          # _hunt_reply: the other side's last piece there to be taken (the game)
 
 
 def _hunt_cost(heights, board, mine, targets) -> float:
@@ -427,6 +430,34 @@ def _hunt_cost(heights, board, mine, targets) -> float:
             cost += HUNT_GATHER * (d - 1)
     cost += HUNT_SAFE * _safe_squares(heights, board, targets, mine)
     return cost
+
+
+def _hunt_reply(heights, board, kinds, me: int, rules) -> float:
+    """The hunt's value of a position after its own turn, the other side to move: the worst, over the other side's
+    distinct replies, of what this side then stands to take at once (the last piece: the game; another: its value
+    and the trade-down), less what the reply took and the hunt's cost where the hunted pieces then stand. One ply
+    sees a hunted piece where it stands, but it steps on: to the twin of a double tower, whose ring the tiles just
+    dug away were piled on, or onto a piece whose capture hands over its last piece."""
+    enemy = 1 - me
+    worst = math.inf
+    seen = set()
+    for reply in light_turns(heights, board, kinds, enemy, rules):
+        h, b, _ = successor(heights, board, reply)
+        if (h, b) in seen:
+            continue
+        seen.add((h, b))
+        mine = [q for q in range(SQUARES) if b[q] >= 0 and b[q] // 6 == me]
+        if not mine:
+            return -WIN
+        targets = [q for q in range(SQUARES) if b[q] >= 0 and b[q] // 6 == enemy]
+        value = -_taken_value(board, kinds, reply, enemy)
+        take = _best_take(h, b, kinds, me, rules)
+        if take > 0:
+            value += HUNT_LAST if len(targets) == 1 else take + TRADE_DOWN
+        value -= _hunt_cost(h, b, mine, targets)
+        if value < worst:
+            worst = value
+    return worst if worst < math.inf else WIN           # no reply: the other side has lost
 
 
 def _hunter_top(heights, hunters) -> list:
@@ -1162,15 +1193,16 @@ class ElevationMCTS:
         return 0 < theirs <= self.HUNT_LEFT and mine >= theirs + 2
 
     def _hunt(self, state: State, turns: list):
-        """The endgame against the other side's last pieces: one ply over every distinct turn, on what takes a
-        perched piece. Its own digs only move the tiles beside it around, so each tile dug off that ring and put
-        beyond is gone for good, and with none left it must step down into the pit; so: the tiles on the free
-        squares beside each hunted piece (fewest), every own piece within two squares of its nearest hunted piece
-        (where it can dig the ring and is out of a single step's reach), the hunted pieces' safe squares (fewest),
-        their height, and threats on them; never a piece left to be taken, and never back to an earlier position."""
+        """The endgame against the other side's last pieces, on what takes a perched piece. Its own digs only move
+        the tiles beside it around, so each tile dug off that ring and put beyond is gone for good, and with none
+        left it must step down into the pit; so: the tiles on the free squares beside each hunted piece (fewest),
+        every own piece within two squares of its nearest hunted piece (where it can dig the ring and is out of a
+        single step's reach), the hunted pieces' safe squares (fewest), their height, and threats on them. One ply
+        over every distinct turn picks a pool, valued then against every reply (_hunt_reply); never a piece left to
+        be taken for nothing, and never back to an earlier position."""
         me, enemy = state.mover, 1 - state.mover
         kinds, rules = state.kinds, state.rules
-        ranked = []
+        ranked = []         # (one ply, one ply ignoring what the other side takes at once, turn, heights, board, gain)
         seen = set()
         for m in turns:
             h, b, _ = successor(state.heights, state.board, m)
@@ -1184,16 +1216,25 @@ class ElevationMCTS:
             taken = _taken_value(state.board, kinds, m, me)
             # each of the last pieces taken is a step nearer the end, whatever it is worth: a dragon for a fish is a
             # good trade here (as the search's TRADE_DOWN says)
-            value = taken + (TRADE_DOWN if taken else 0.0) - _best_take(h, b, kinds, enemy, rules)
-            value -= _hunt_cost(h, b, mine, targets)
+            gain = taken + (TRADE_DOWN if taken else 0.0)
+            if position_key(h, b, kinds, enemy, -1) in state.history:
+                gain -= 1000.0
+            value = gain - _hunt_cost(h, b, mine, targets)
             if threats(h, b, kinds, me, rules):
                 value += HUNT_THREAT
-            if position_key(h, b, kinds, enemy, -1) in state.history:
-                value -= 1000.0
-            ranked.append((value + self.rng.random() * 1e-3, m))
-        ranked.sort(key=lambda vm: vm[0], reverse=True)
-        # one ply sees what the other side takes at once, not what it wins by force a turn later: the best few are
-        # checked as the search's own choices are (_forced_loss), and the first that loses nothing is played
+            value += self.rng.random() * 1e-3
+            ranked.append((value - _best_take(h, b, kinds, enemy, rules), value, m, h, b, gain))
+        ranked.sort(key=itemgetter(0), reverse=True)
+        # a piece the other side may take is worth setting there when taking it costs the last piece: the bold pool
+        # does not count what the other side takes, and the reply decides
+        pool = ranked[:HUNT_POOL] + sorted(ranked[HUNT_POOL:], key=itemgetter(1), reverse=True)[:HUNT_BOLD]
+        valued = sorted(((gain + _hunt_reply(h, b, kinds, me, rules) + self.rng.random() * 1e-3, m)
+                         for _, _, m, h, b, gain in pool), key=itemgetter(0), reverse=True)
+        order = [m for _, m in valued]
+        pooled = set(order)
+        order += [m for _, _, m, *_ in ranked if m not in pooled]
+        # the best few are checked as the search's own choices are (_forced_loss), and the first that loses nothing
+        # is played; a capture taken back at once is no loss here (far ahead, each trade brings the end nearer)
         need = VALUE[SAMURAI] - 10.0
         # far ahead, a draw is the worst result left: a turn after which the other side can make a position's third
         # repetition is not played (two dragons side by side digging in turn recreate the positions the hunter is
@@ -1201,7 +1242,7 @@ class ElevationMCTS:
         twice = _seen_twice(state.history)
         looked = 0                  # the best turns whose repetition is known (all but `no_repeat` allow one)
         no_repeat = None            # the first of those that allows none
-        for _, m in ranked[:HUNT_CHECKS]:
+        for m in order[:HUNT_CHECKS]:
             if self._work[0] <= 0:
                 break
             looked += 1
@@ -1209,15 +1250,15 @@ class ElevationMCTS:
                 continue
             if no_repeat is None:
                 no_repeat = m
-            if self._forced_loss(state, m)[0] < need:
+            if self._forced_loss(state, m, trades=True)[0] < need:
                 return m
         if twice:
             if no_repeat is not None:
                 return no_repeat
-            for _, m in ranked[looked:HUNT_NO_REPEAT]:
+            for m in order[looked:HUNT_NO_REPEAT]:
                 if not self._allows_repetition(state, m, twice):
                     return m
-        return ranked[0][1]
+        return order[0]
 
     def _pick(self, state: State, visited: list, ordered: list, deadline: float = math.inf):
         """The turn to play: the best-visited one that leaves the other side neither a third repetition (unless this
@@ -1286,11 +1327,12 @@ class ElevationMCTS:
         loss, hunted = self._forced_loss(state, move)
         return hunted if loss >= VALUE[SAMURAI] - 10.0 else set()
 
-    def _forced_loss(self, state: State, move) -> tuple[float, set]:
+    def _forced_loss(self, state: State, move, trades: bool = False) -> tuple[float, set]:
         """Material the other side wins by force after `move` with its first such reply found (forced_gain from its
         side, over its capturing and threatening replies, less what `move` took; 0 below a samurai's worth less 10),
         and the squares (before `move`) of the pieces it hunts then. The scan stops at that first reply: looking for
-        the largest loss took seconds where most turns lose something."""
+        the largest loss took seconds where most turns lose something. With `trades`, a capture whose captor this
+        side can take back at once is no loss."""
         me = state.mover
         h, b, now = successor(state.heights, state.board, move)
         if now and not any(p >= 0 and p // 6 != me for p in b):
@@ -1307,6 +1349,8 @@ class ElevationMCTS:
             taken = _taken_value(b, self.kinds, reply, enemy)
             hunted = threats(h2, b2, self.kinds, enemy, self.rules)
             if not taken and not hunted:
+                continue
+            if taken and trades and _landing(reply) in threats(h2, b2, self.kinds, me, self.rules):
                 continue
             loss = taken + forced_gain(h2, b2, self.kinds, enemy, self.rules, bar - taken + won, self._work) - won
             if loss > bar and self._work[0] > 0:
