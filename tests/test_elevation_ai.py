@@ -543,12 +543,12 @@ def test_the_hunt_values_a_turn_where_the_hunted_piece_stands_after_its_reply():
     assert after["f4"] < after["c4"] < after["a3"]
 
 
-def _block(retaker: bool):
+def _block(retaker: bool, mover: int = 1):
     """Red's dragon on c4 at 3, two below Blue's last samurai on d4 at 5, which may take it; Red's samurai on b4 at 5
     (`retaker`) would then stand two above it, or on b1, out of reach."""
     pieces = {"d4": "samurai:1:a", "c4": "dragon:0:b", "f1": "fish:0:c",
               ("b4" if retaker else "b1"): "samurai:0:a"}
-    return G.position(pieces, heights={"d4": 5, "c4": 3, "b4": 5, "b1": 5}, mover=1)
+    return G.position(pieces, heights={"d4": 5, "c4": 3, "b4": 5, "b1": 5}, mover=mover)
 
 
 def test_a_piece_whose_capture_costs_the_last_piece_is_no_loss_to_the_hunt():
@@ -562,6 +562,32 @@ def test_a_piece_whose_capture_costs_the_last_piece_is_no_loss_to_the_hunt():
     assert _best_take(block.heights, block.board, block.kinds, 1, block.rules) > 0
     assert _hunt_reply(block.heights, block.board, block.kinds, 0, block.rules) > -VALUE[SAMURAI] / 2
     assert _hunt_reply(bare.heights, bare.board, bare.kinds, 0, bare.rules) < -VALUE[DRAGON]
+
+
+def test_while_hunting_a_capture_taken_back_at_once_is_no_loss():
+    """Red's dragon on c4 at 3 stands two below Blue's samurai on d4 and fish on c5 (both at 5); Red's samurai on b4 at
+    5 takes back on c4, and the other Blue piece takes again. Whatever Red's far fish does, the safety check counts
+    the dragon as lost (a dragon for a samurai or fish, then the samurai); while hunting, a capture whose captor is
+    taken back at once is no loss (far ahead, each trade brings the end nearer). Without the retaker it is a loss
+    either way."""
+    for retaker in (True, False):
+        pieces = {"d4": "samurai:1:a", "c5": "fish:1:c", "c4": "dragon:0:b", "f1": "fish:0:c",
+                  ("b4" if retaker else "a1"): "samurai:0:a"}
+        st = G.position(pieces, heights={"d4": 5, "c5": 5, "c4": 3, "b4": 5, "a1": 3}, mover=0)
+        agent = ElevationMCTS(seed=0)
+        agent.kinds, agent.rules = st.kinds, st.rules
+        fish = next(m for m in G.legal_moves(st) if m[0] == sq("f1") and _stays_far(st, m))
+        agent._work = [math.inf]
+        assert agent._forced_loss(st, fish)[0] >= VALUE[SAMURAI] - 10.0
+        agent._work = [math.inf]
+        assert (agent._forced_loss(st, fish, trades=True)[0] < VALUE[SAMURAI] - 10.0) == retaker
+
+
+def _stays_far(st, move) -> bool:
+    """Whether `move` leaves every square of files a to d as it was."""
+    from towerworld.games.elevation.strategy import successor
+    h, b, _ = successor(st.heights, st.board, move)
+    return all(h[q] == st.heights[q] and b[q] == st.board[q] for q in range(36) if q % 6 < 4)
 
 
 # the search's game 22 of the ladder against greedy (docs/ladders/elevation-retake), up to the ply where its dragon
