@@ -446,10 +446,10 @@ def _hunt_reply(heights, board, kinds, me: int, rules) -> float:
         if (h, b) in seen:
             continue
         seen.add((h, b))
-        mine = [q for q in range(SQUARES) if b[q] >= 0 and b[q] // 6 == me]
+        sides = _board_sides(b)
+        mine, targets = sides[me], sides[enemy]
         if not mine:
             return -WIN
-        targets = [q for q in range(SQUARES) if b[q] >= 0 and b[q] // 6 == enemy]
         value = -_taken_value(board, kinds, reply, enemy)
         take = _best_take(h, b, kinds, me, rules)
         if take > 0:
@@ -1209,10 +1209,10 @@ class ElevationMCTS:
             if (h, b) in seen:
                 continue
             seen.add((h, b))
-            targets = [q for q in range(SQUARES) if b[q] >= 0 and b[q] // 6 == enemy]
+            sides = _board_sides(b)
+            mine, targets = sides[me], sides[enemy]
             if not targets:
                 return m                                    # the last piece taken
-            mine = [q for q in range(SQUARES) if b[q] >= 0 and b[q] // 6 == me]
             taken = _taken_value(state.board, kinds, m, me)
             # each of the last pieces taken is a step nearer the end, whatever it is worth: a dragon for a fish is a
             # good trade here (as the search's TRADE_DOWN says)
