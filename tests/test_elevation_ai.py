@@ -9,7 +9,7 @@ from towerworld.ai.agents import make_agent
 from towerworld.engine.agent import seat_view
 from towerworld.games.elevation import GAME as G
 from towerworld.games.elevation import strategy
-from towerworld.games.elevation.board import DRAGON, DRAW, SAMURAI, square_of as sq
+from towerworld.games.elevation.board import DRAGON, DRAW, SAMURAI, SQUARES, square_of as sq
 from towerworld.games.elevation.strategy import (PLAN_REPLIES, VALUE, WIN, ElevationMCTS, _best_take, _footing, _lead,
                                                  _nearest_reach, _siege, _taken_value, _threat_value, evaluate,
                                                  forced_gain, forcing_turn, likely_replies, plan_gain, squash,
@@ -543,12 +543,12 @@ def test_the_hunt_values_a_turn_where_the_hunted_piece_stands_after_its_reply():
     assert after["f4"] < after["c4"] < after["a3"]
 
 
-def _block(retaker: bool, mover: int = 1):
+def _block(retaker: bool):
     """Red's dragon on c4 at 3, two below Blue's last samurai on d4 at 5, which may take it; Red's samurai on b4 at 5
     (`retaker`) would then stand two above it, or on b1, out of reach."""
     pieces = {"d4": "samurai:1:a", "c4": "dragon:0:b", "f1": "fish:0:c",
               ("b4" if retaker else "b1"): "samurai:0:a"}
-    return G.position(pieces, heights={"d4": 5, "c4": 3, "b4": 5, "b1": 5}, mover=mover)
+    return G.position(pieces, heights={"d4": 5, "c4": 3, "b4": 5, "b1": 5}, mover=1)
 
 
 def test_a_piece_whose_capture_costs_the_last_piece_is_no_loss_to_the_hunt():
@@ -585,9 +585,8 @@ def test_while_hunting_a_capture_taken_back_at_once_is_no_loss():
 
 def _stays_far(st, move) -> bool:
     """Whether `move` leaves every square of files a to d as it was."""
-    from towerworld.games.elevation.strategy import successor
-    h, b, _ = successor(st.heights, st.board, move)
-    return all(h[q] == st.heights[q] and b[q] == st.board[q] for q in range(36) if q % 6 < 4)
+    h, b, _ = strategy.successor(st.heights, st.board, move)
+    return all(h[q] == st.heights[q] and b[q] == st.board[q] for q in range(SQUARES) if q % 6 < 4)
 
 
 # the search's game 22 of the ladder against greedy (docs/ladders/elevation-retake), up to the ply where its dragon
