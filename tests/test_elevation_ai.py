@@ -660,3 +660,49 @@ def test_the_evaluations_remembered_siege_is_the_siege_computed_afresh():
                 assert _siege_sum(ext, st.heights, st.board, sides[4], mine, theirs, sides[8][side]) == fresh
             checked += 1
     assert checked >= 100
+
+
+def _perch_position(enemy_height: int, perch_height: int):
+    """Red's samurai on c3 at 3; Blue's dragon two squares off on e3, d3 between them empty, and Blue's fish on d2
+    beside all three, as high as the dragon."""
+    return G.position({"c3": "samurai:0:a", "e3": "dragon:1:b", "a6": "fish:0:c", "d2": "fish:1:c"},
+                      heights={"c3": 3, "e3": enemy_height, "d3": perch_height, "d2": enemy_height})
+
+
+def test_the_search_sees_a_piece_two_turns_before_it_can_be_taken():
+    """'If you are at least TWO steps higher than an adjacent enemy piece then you can move onto that square and
+    capture it' and 'You may not climb up more than one vertical step as you move': Blue's dragon at 4, two squares
+    from Red's samurai at 3, digs a tile onto d3 (4, then 5) and climbs onto it, two above the samurai, a turn before
+    it can take it. No capture is possible yet, so the threats cannot see it; the search's evaluation counts the
+    enemy standing above within two squares, and the empty square above the samurai that the enemy can reach."""
+    danger = _perch_position(enemy_height=4, perch_height=4)
+    safe = _perch_position(enemy_height=3, perch_height=3)
+    for st in (danger, safe):
+        assert not threats(st.heights, st.board, st.kinds, 1, st.rules)
+    red, blue = [sq("c3"), sq("a6")], [sq("e3"), sq("d2")]
+    assert strategy._danger(danger.heights, danger.board, red, blue) == (1, 1)
+    assert strategy._danger(safe.heights, safe.board, red, blue) == (0, 0)
+    # (d2, as high as d3, is no perch: a piece stands on it)
+    # the empty square above the samurai is no perch while no enemy can step onto it
+    far = _perch_position(enemy_height=2, perch_height=4)
+    assert strategy._danger(far.heights, far.board, red, blue) == (0, 0)
+    # nor while the enemy as high as it stands two squares from it
+    off = G.position({"c3": "samurai:0:a", "f3": "dragon:1:b", "a6": "fish:0:c", "f1": "fish:1:c"},
+                     heights={"c3": 3, "d3": 4, "f3": 4})
+    assert strategy._danger(off.heights, off.board, red, [sq("f3"), sq("f1")]) == (0, 0)
+    # a perch counts for the side it threatens, not for the side standing above
+    assert strategy._danger(danger.heights, danger.board, blue, red) == (0, 0)
+
+
+def test_danger_weighs_in_the_searchs_evaluation_only(monkeypatch):
+    """The plain evaluation, greedy's, is the opponent the ladders measure against: the danger terms leave it alone."""
+    st = _perch_position(enemy_height=4, perch_height=4)
+    red, blue = (st.heights, st.board, st.kinds, 0, 0, st.rules), (st.heights, st.board, st.kinds, 1, 0, st.rules)
+    plain = [static_eval(*red), static_eval(*blue)]
+    search = [static_eval(*red, hunting=True), static_eval(*blue, hunting=True)]
+    cost = strategy.DANGER_NEAR + strategy.DANGER_PERCH       # Red's one piece in danger, one perch; Blue's none
+    monkeypatch.setattr(strategy, "DANGER_NEAR", 0.0)
+    monkeypatch.setattr(strategy, "DANGER_PERCH", 0.0)
+    assert [static_eval(*red), static_eval(*blue)] == plain
+    assert math.isclose(static_eval(*red, hunting=True) - search[0], cost)           # it cost Red
+    assert math.isclose(static_eval(*blue, hunting=True) - search[1], -cost)         # and was worth as much to Blue

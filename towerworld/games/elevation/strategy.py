@@ -12,7 +12,10 @@ tile a turn), summed over the pieces so that taking the nearest never makes the 
 at half weight (for a side's last piece, the cheaper of that and draining it: `_drain`, the tiles left beside it);
 a threatened piece counting less for each escape square, and one with none counting 0.7 of its value
 even while its side is to move (a one-ply defender cannot save it); and 120 / (the smaller side's pieces) for each
-piece ahead (the game is won by taking every piece, so one-for-one trades help the side with more).
+piece ahead (the game is won by taking every piece, so one-for-one trades help the side with more). It also sees
+danger a turn or two before any threat (`_danger`: an enemy within two squares standing above a piece, an empty square
+above a piece that an enemy can step onto) and weighs height over adjacent enemies and average height more than the
+plain evaluation: weights fitted to how the lead moved over the next ten plies in the ladder's games.
 
 `ElevationMCTS` (the default opponent, 'mcts') first looks for a forcing turn: one after which, whatever the reply, it
 can capture more than the reply took (`forced_gain`, three plies over every reply, refutations first), and plays it at
@@ -61,6 +64,10 @@ TRADE_DOWN = 120.0                  # the search's value of a piece more, divide
 SCALE = 150.0                       # evaluation points per unit of tanh in the search's values
 SIEGE_WEIGHT = 3.0                  # the search's weight of a step of distance through the terrain (see static_eval)
 NEAREST_CAP = 12.0                  # the nearest target's distance that the side ahead weighs more (see static_eval)
+EDGE = (4.0, 10.0)                  # a level over an adjacent enemy: plain, the search's (see static_eval)
+HEIGHT = (1.5, 3.0)                 # a level of average height over the other side's: plain, the search's
+DANGER_NEAR = 3.5                   # the search's cost of a piece with an enemy within two squares above it
+DANGER_PERCH = 5.0                  # the search's cost of an empty square beside a piece, above it, an enemy can reach
 
 
 # ---- evaluation ------------------------------------------------------------------------------------------------------
@@ -557,7 +564,7 @@ def static_eval(heights, board, kinds, player: int, to_move: int, rules, hunting
     for a, e in sides[5][player]:
         d = heights[a] - heights[e]
         edge += 2 if d >= 2 else -2 if d <= -2 else d * 0.5
-    score += 4.0 * edge
+    score += EDGE[hunting] * edge
     # the side ahead in material hunts (striking distance weighs more) and welcomes trades (fewer pieces left)
     hunt = 3.0 + 6.0 * max(0.0, material) / 100.0
     flee = 3.0 + 6.0 * max(0.0, -material) / 100.0
@@ -597,8 +604,34 @@ def static_eval(heights, board, kinds, player: int, to_move: int, rules, hunting
     # mobility
     score += 0.8 * (_free_mobility(heights, free, mine) - _free_mobility(heights, free, theirs))
     get = heights.__getitem__
-    score += 1.5 * (sum(map(get, mine)) / len(mine) - sum(map(get, theirs)) / len(theirs))
+    score += HEIGHT[hunting] * (sum(map(get, mine)) / len(mine) - sum(map(get, theirs)) / len(theirs))
+    if hunting:
+        # danger a turn or two before any threat: fitted, with edge and height, to how the lead moved over the next
+        # ten plies in the ladder's games (docs/rules/elevation.md, "Session 21")
+        my_near, my_perches = _danger(heights, board, mine, theirs)
+        their_near, their_perches = _danger(heights, board, theirs, mine)
+        score -= DANGER_NEAR * (my_near - their_near) + DANGER_PERCH * (my_perches - their_perches)
     return score
+
+
+def _danger(heights, board, pieces, enemies) -> tuple[int, int]:
+    """(how many of `pieces` have an enemy within two squares standing above them, how many empty squares beside
+    them stand above them with an enemy next to that square at most one below it). A capture needs two levels up: an
+    enemy one above and two squares off is a dig and a step from it, and such a square is a dig from being its
+    perch."""
+    near = perches = 0
+    for p in pieces:
+        up = heights[p] + 1
+        distance = DIST1[p]
+        if any(distance[q] <= 1 and heights[q] >= up for q in enemies):
+            near += 1
+        for s in NEIGHBOURS[p]:
+            height = heights[s]
+            if height >= up and board[s] < 0:
+                beside = DIST1[s]
+                if any(beside[q] == 0 and heights[q] >= height - 1 for q in enemies):
+                    perches += 1
+    return near, perches
 
 
 def _material(board, kinds, mine, theirs) -> float:
