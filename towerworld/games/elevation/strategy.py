@@ -623,14 +623,18 @@ def _danger(heights, board, pieces, enemies) -> tuple[int, int]:
     for p in pieces:
         up = heights[p] + 1
         distance = DIST1[p]
-        if any(distance[q] <= 1 and heights[q] >= up for q in enemies):
-            near += 1
+        for q in enemies:
+            if distance[q] <= 1 and heights[q] >= up:
+                near += 1
+                break
         for s in NEIGHBOURS[p]:
             height = heights[s]
             if height >= up and board[s] < 0:
                 beside = DIST1[s]
-                if any(beside[q] == 0 and heights[q] >= height - 1 for q in enemies):
-                    perches += 1
+                for q in enemies:
+                    if beside[q] == 0 and heights[q] >= height - 1:
+                        perches += 1
+                        break
     return near, perches
 
 
