@@ -30,11 +30,8 @@ def parts(state, me: int) -> list[float]:
     heights, board = state.heights, state.board
     sides = S._board_sides(board)
     mine, theirs = sides[me], sides[1 - me]
-    edge = 0.0
-    for a, e in sides[5][me]:
-        d = heights[a] - heights[e]
-        edge += 2 if d >= 2 else -2 if d <= -2 else d * 0.5
-    height = sum(heights[s] for s in mine) / len(mine) - sum(heights[s] for s in theirs) / len(theirs)
+    edge = S._edge(heights, sides[5][me])
+    height = S._height_lead(heights, mine, theirs)
     my_near, my_perches = S._danger(heights, board, mine, theirs)
     their_near, their_perches = S._danger(heights, board, theirs, mine)
     near, perches = my_near - their_near, my_perches - their_perches

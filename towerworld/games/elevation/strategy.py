@@ -560,11 +560,7 @@ def static_eval(heights, board, kinds, player: int, to_move: int, rules, hunting
             score -= 0.85 * (their_gain[0] if their_gain else 0.0)
         score += _pending(my_gain, heights, board, kinds, my_threats, my_top, hunting)
     # height over neighbouring enemies: standing above is safety and pressure
-    edge = 0.0
-    for a, e in sides[5][player]:
-        d = heights[a] - heights[e]
-        edge += 2 if d >= 2 else -2 if d <= -2 else d * 0.5
-    score += EDGE[hunting] * edge
+    score += EDGE[hunting] * _edge(heights, sides[5][player])
     # the side ahead in material hunts (striking distance weighs more) and welcomes trades (fewer pieces left)
     hunt = 3.0 + 6.0 * max(0.0, material) / 100.0
     flee = 3.0 + 6.0 * max(0.0, -material) / 100.0
@@ -603,8 +599,7 @@ def static_eval(heights, board, kinds, player: int, to_move: int, rules, hunting
             score += FOOTING * HUNT_SHARE * flee * _free_footing(heights, free, mine)
     # mobility
     score += 0.8 * (_free_mobility(heights, free, mine) - _free_mobility(heights, free, theirs))
-    get = heights.__getitem__
-    score += HEIGHT[hunting] * (sum(map(get, mine)) / len(mine) - sum(map(get, theirs)) / len(theirs))
+    score += HEIGHT[hunting] * _height_lead(heights, mine, theirs)
     if hunting:
         # danger a turn or two before any threat: fitted, with edge and height, to how the lead moved over the next
         # ten plies in the ladder's games (docs/rules/elevation.md, "Session 21")
@@ -612,6 +607,22 @@ def static_eval(heights, board, kinds, player: int, to_move: int, rules, hunting
         their_near, their_perches = _danger(heights, board, theirs, mine)
         score -= DANGER_NEAR * (my_near - their_near) + DANGER_PERCH * (my_perches - their_perches)
     return score
+
+
+def _edge(heights, facing) -> float:
+    """Height over neighbouring enemies, `facing` (own piece, enemy next to it) pairs: standing two above is safety and
+    pressure (2), two below danger (-2), a level between them half."""
+    edge = 0.0
+    for a, e in facing:
+        d = heights[a] - heights[e]
+        edge += 2 if d >= 2 else -2 if d <= -2 else d * 0.5
+    return edge
+
+
+def _height_lead(heights, mine, theirs) -> float:
+    """The average height of the pieces on `mine` less that of those on `theirs`."""
+    get = heights.__getitem__
+    return sum(map(get, mine)) / len(mine) - sum(map(get, theirs)) / len(theirs)
 
 
 def _danger(heights, board, pieces, enemies) -> tuple[int, int]:
