@@ -4,7 +4,6 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from dataclasses import replace
 
 from towerworld.ai.agents import make_agent
 from towerworld.engine.agent import seat_view
@@ -707,31 +706,3 @@ def test_danger_weighs_in_the_searchs_evaluation_only(monkeypatch):
     assert [static_eval(*red), static_eval(*blue)] == plain
     assert math.isclose(static_eval(*red, hunting=True) - search[0], cost)           # it cost Red
     assert math.isclose(static_eval(*blue, hunting=True) - search[1], -cost)         # and was worth as much to Blue
-
-
-def _standoff_position(quiet: int, blue_pieces: int = 2):
-    """Red's four pieces far from Blue's `blue_pieces`, with `quiet` plies since the last capture."""
-    blue = {"a6": "samurai:1:a", "f6": "samurai:1:f", "c6": "fish:1:c"}
-    pieces = {"a1": "samurai:0:a", "b1": "dragon:0:b", "e1": "dragon:0:e", "f1": "samurai:0:f",
-              **dict(list(blue.items())[:blue_pieces])}
-    st = G.position(pieces)
-    return replace(st, history=tuple(range(quiet)) + st.history)
-
-
-def test_in_a_standoff_far_ahead_the_search_weighs_danger_at_a_share():
-    """'You win the game when your opponent has no pieces left on the board' and the move cap's draw (rulings.md):
-    far ahead, a draw is the worst result left. Two pieces ahead with nothing taken for thirty plies, the search
-    weighs the danger terms at STANDOFF_DANGER, so that it risks a piece to break the standoff; otherwise in full."""
-    assert ElevationMCTS._standoff(_standoff_position(quiet=strategy.STANDOFF_QUIET))
-    assert not ElevationMCTS._standoff(_standoff_position(quiet=strategy.STANDOFF_QUIET - 2))
-    assert not ElevationMCTS._standoff(_standoff_position(quiet=100, blue_pieces=3))        # one piece ahead
-    assert not ElevationMCTS._standoff(replace(_standoff_position(quiet=100), mover=1))       # Blue is behind
-    for quiet, share in ((strategy.STANDOFF_QUIET, strategy.STANDOFF_DANGER), (0, 1.0)):
-        agent = ElevationMCTS(seed=1, level="30it")
-        agent.choose_state(_standoff_position(quiet))
-        assert agent._danger == share
-    # the share scales the danger terms of the search's evaluation, and nothing else
-    st = _perch_position(enemy_height=4, perch_height=4)
-    full = static_eval(st.heights, st.board, st.kinds, 0, 0, st.rules, hunting=True)
-    half = static_eval(st.heights, st.board, st.kinds, 0, 0, st.rules, hunting=True, danger=0.5)
-    assert math.isclose(half - full, 0.5 * (strategy.DANGER_NEAR + strategy.DANGER_PERCH))

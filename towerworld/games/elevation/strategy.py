@@ -68,10 +68,6 @@ EDGE = (4.0, 10.0)                  # a level over an adjacent enemy: plain, the
 HEIGHT = (1.5, 3.0)                 # a level of average height over the other side's: plain, the search's
 DANGER_NEAR = 3.5                   # the search's cost of a piece with an enemy within two squares above it
 DANGER_PERCH = 5.0                  # the search's cost of an empty square beside a piece, above it, an enemy can reach
-# a standoff: this many pieces ahead and this many plies since the last capture, the search weighs danger at a share
-STANDOFF_LEAD = 2
-STANDOFF_QUIET = 30
-STANDOFF_DANGER = 0.5
 
 
 # ---- evaluation ------------------------------------------------------------------------------------------------------
@@ -525,12 +521,11 @@ def _pending(gain: list, heights, board, kinds, targets, top, hunting: bool) -> 
 
 
 def static_eval(heights, board, kinds, player: int, to_move: int, rules, hunting: bool = False,
-                careless: bool = False, danger: float = 1.0) -> float:
+                careless: bool = False) -> float:
     """The evaluation of a light state for `player`. `hunting` (the search's own leaves and rankings) adds what
     converts a lead over several turns: the distance to each enemy through the terrain for the side ahead, the second
     attacker, graded escapes. Without it this is the plain heuristic (`game.heuristic`, greedy's evaluation).
-    `careless` (the easy level, a beginner) overlooks what the other side, to move, can take at once. `danger`: the
-    share of `_danger`'s weights the search gives (less in a standoff, see ElevationMCTS._standoff)."""
+    `careless` (the easy level, a beginner) overlooks what the other side, to move, can take at once."""
     sides = _SIDES.get(board)
     if sides is None:
         sides = _sides(board)
@@ -610,7 +605,7 @@ def static_eval(heights, board, kinds, player: int, to_move: int, rules, hunting
         # ten plies in the ladder's games (docs/rules/elevation.md, "Session 21")
         my_near, my_perches = _danger(heights, board, mine, theirs)
         their_near, their_perches = _danger(heights, board, theirs, mine)
-        score -= danger * (DANGER_NEAR * (my_near - their_near) + DANGER_PERCH * (my_perches - their_perches))
+        score -= DANGER_NEAR * (my_near - their_near) + DANGER_PERCH * (my_perches - their_perches)
     return score
 
 
@@ -1164,7 +1159,6 @@ class ElevationMCTS:
         self._playing_on = False
         self._me = 0
         self._anchor = 0.0             # the root's evaluation for the side to move there (see squash)
-        self._danger = 1.0             # the share of the danger weights this move (see _standoff)
 
     @classmethod
     def budget(cls, level) -> tuple[float | None, int | None]:
@@ -1203,9 +1197,7 @@ class ElevationMCTS:
         deadline = math.inf if self.seconds is None else start + self.seconds
         self.kinds, self.rules = state.kinds, state.rules
         self._me = me
-        self._danger = STANDOFF_DANGER if self._standoff(state) else 1.0
-        self._anchor = static_eval(state.heights, state.board, state.kinds, me, me, state.rules, True,
-                                   danger=self._danger)
+        self._anchor = static_eval(state.heights, state.board, state.kinds, me, me, state.rules, True)
         root = _Node(state.heights, state.board, me)
         root.moves = self._root_order(state, turns)
         if root.moves and root.moves[0][1] >= WIN / 2:
@@ -1238,18 +1230,6 @@ class ElevationMCTS:
         return self._pick(state, [m for m, _ in ranked], [m for m, _ in ordered], deadline)
 
     HUNT_LEFT = 2           # the other side's pieces at most, for the hunt (see _hunt)
-
-    @staticmethod
-    def _standoff(state: State) -> bool:
-        """Whether this side is STANDOFF_LEAD pieces or more ahead and nothing was taken for STANDOFF_QUIET plies.
-        Then the search weighs danger at STANDOFF_DANGER: far ahead, a draw at the move cap is the worst result left,
-        and a piece risked to break the standoff costs less than the draw (six against three or four, every piece
-        out of reach, stood still for a hundred plies in the ladder's games; docs/rules/elevation.md, "Session
-        22")."""
-        me = state.mover
-        mine = sum(1 for b in state.board if b >= 0 and b // 6 == me)
-        theirs = sum(1 for b in state.board if b >= 0 and b // 6 != me)
-        return mine - theirs >= STANDOFF_LEAD and len(state.history) >= STANDOFF_QUIET
 
     def _hunting(self, state: State) -> bool:
         """Whether the hunt plays this turn: the other side has HUNT_LEFT pieces or fewer, and this side two more."""
@@ -1507,7 +1487,7 @@ class ElevationMCTS:
             key = (h, b)
             if key in seen:
                 continue
-            v = static_eval(h, b, self.kinds, me, 1 - me, self.rules, True, danger=self._danger)
+            v = static_eval(h, b, self.kinds, me, 1 - me, self.rules, True)
             # a return to an earlier position invites a third repetition by the other side
             if playing_on and position_key(h, b, self.kinds, 1 - me, -1) in state.history:
                 v = min(v, 0.0)
@@ -1558,7 +1538,7 @@ class ElevationMCTS:
         scored = []
         for m in candidates:
             h, b, _ = successor(heights, board, m)
-            scored.append((static_eval(h, b, self.kinds, side, 1 - side, self.rules, True, danger=self._danger), m))
+            scored.append((static_eval(h, b, self.kinds, side, 1 - side, self.rules, True), m))
         scored.sort(key=lambda vm: vm[0], reverse=True)
         return [m for _, m in scored]
 
@@ -1603,8 +1583,7 @@ class ElevationMCTS:
         if leaf.lost:
             v_mover = -1.0                       # the side to move at the leaf has lost
         else:
-            v = static_eval(leaf.heights, leaf.board, self.kinds, leaf.mover, leaf.mover, self.rules, True,
-                            danger=self._danger)
+            v = static_eval(leaf.heights, leaf.board, self.kinds, leaf.mover, leaf.mover, self.rules, True)
             v_mover = squash(v, self._anchor if leaf.mover == self._me else -self._anchor)
         # values are stored for the side that moved into each node: the opponent of that node's mover
         for n in path:
