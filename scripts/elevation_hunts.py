@@ -1,7 +1,8 @@
-"""Elevation's hunt, measured from the positions where the ladder's games reached it.
+"""Elevation's hunt (or its standoffs), measured from the positions where the ladder's games reached it.
 
     python scripts/elevation_hunts.py --json hunts.json                 # play every hunt position on, 2 processes
     python scripts/elevation_hunts.py --seed-offset 1000 --json b.json  # the same positions, other agent seeds
+    python scripts/elevation_hunts.py --start standoff --json s.json    # from the standoffs instead
     python scripts/elevation_hunts.py --compare a.json b.json           # position by position
 
 The positions: in each game of docs/ladders/elevation-norepeat.moves.jsonl (the 100 games of the ladder of the search
@@ -9,7 +10,9 @@ of 262e36e against greedy, 45-51-4, with their moves), the first where the searc
 down to two pieces or fewer, the search two more: `ElevationMCTS._hunting`), if that comes before turn 170. From each,
 the search of this checkout (normal) and greedy play on to the move cap with the agent seeds the ladder gave that game
 (plus `--seed-offset`); what counts is how many of them the search converts. The search is set to play on for the win
-there, as it had set itself on its turn before (docs/rules/elevation.md, "Session 13").
+there, as it had set itself on its turn before (docs/rules/elevation.md, "Session 13"). With `--start standoff` the
+positions are instead the first where the search is to move in a standoff (two pieces ahead, nothing taken for 30
+plies: `standoff`), where the games that end drawn at the move cap stand still (docs/rules/elevation.md, "Session 22").
 
 A screen, not the measure: each hunt starts afresh from one position with new seeds, and a hunt that converted 41, 40
 and 42 of the 55 here (the shipped one: 37, 40 and 39) scored worse in the ladder's own games on the same seeds
@@ -43,6 +46,12 @@ def _pieces(state, side: int) -> int:
     return sum(1 for b in state.board if b >= 0 and b // 6 == side)
 
 
+def standoff(state, lead: int = 2, quiet: int = 30) -> bool:
+    """The side to move is `lead` pieces or more ahead, and nothing was taken for `quiet` plies."""
+    me = state.mover
+    return _pieces(state, me) - _pieces(state, 1 - me) >= lead and len(state.history) >= quiet
+
+
 def task_of(k: int) -> ladder.GameTask:
     """Game `k` of the ladder's pair (greedy against the search): its seats and seeds."""
     return next(t for t in ladder.schedule("elevation", AGENTS, GAMES, SEED, pairs=[PAIR]) if t.number_in_pair == k)
@@ -54,10 +63,11 @@ def read_games(path: str = MOVES) -> dict:
         return {record["k"]: record for record in map(json.loads, f)}
 
 
-def hunt_positions(games: dict) -> list[dict]:
-    """{game, ply, search seat, material} of each game's first hunt position, in the games' order."""
+def hunt_positions(games: dict, start: str = "hunt") -> list[dict]:
+    """{game, ply, search seat, material} of each game's first hunt position (or standoff), in the games' order."""
     game = get_game("elevation")
     hunter = ElevationMCTS(seed=0)
+    begins = hunter._hunting if start == "hunt" else standoff
     found = []
     for record in games.values():
         me = record["seats"].index("mcts")
@@ -65,7 +75,7 @@ def hunt_positions(games: dict) -> list[dict]:
         for ply, text in enumerate(record["moves"]):
             if state.turns >= LAST_TURN:
                 break
-            if state.mover == me and state.phase == 0 and hunter._hunting(state):
+            if state.mover == me and state.phase == 0 and begins(state):
                 found.append({"game": record["k"], "ply": ply, "seat": me,
                               "material": f"{_pieces(state, me)}v{_pieces(state, 1 - me)}", "turn": state.turns})
                 break
@@ -114,6 +124,8 @@ def main(argv=None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed-offset", type=int, default=0, help="added to each agent's seed (fresh continuations)")
     parser.add_argument("--games", help="only these games of the ladder, e.g. 4,18,51")
+    parser.add_argument("--start", choices=("hunt", "standoff"), default="hunt",
+                        help="play on from each game's first hunt position (default) or first standoff")
     parser.add_argument("--compare", nargs=2, metavar=("A", "B"), help="two results files, position by position")
     args = parser.parse_args(argv)
     if args.compare:
@@ -124,7 +136,7 @@ def main(argv=None) -> int:
             return 2
         return 0
     games = read_games()
-    positions = hunt_positions(games)
+    positions = hunt_positions(games, args.start)
     if args.games:
         try:
             chosen = {int(g) for g in args.games.split(",")}
@@ -140,10 +152,11 @@ def main(argv=None) -> int:
             print(r["game"], r["return"], r["material"], r["turns"], r["ending"], flush=True)
     results.sort(key=lambda r: r["game"])
     converted = sum(1 for r in results if r["return"] > 0)
-    print(f"{converted} of {len(results)} hunt positions converted")
+    print(f"{converted} of {len(results)} {args.start} positions converted")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"seed_offset": args.seed_offset, "positions": positions, "results": results}, f, indent=1)
+            json.dump({"start": args.start, "seed_offset": args.seed_offset, "positions": positions,
+                       "results": results}, f, indent=1)
     return 0
 
 
