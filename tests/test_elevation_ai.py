@@ -516,6 +516,24 @@ def test_the_hunt_starts_when_the_other_side_has_two_pieces_or_fewer_and_this_si
     assert not agent._hunting(_perched_dragon({"c1": "fish:0:c", "a1": "samurai:1:a", "f6": "fish:1:d"}))
 
 
+def test_against_three_pieces_the_hunt_starts_once_nothing_has_been_taken_for_thirty_plies():
+    """"To win, you must capture all of your opponents pieces": five against three with nothing taken for thirty plies
+    is a standoff the search mostly keeps to the move cap, so the hunt plays it; not before the thirtieth ply, not
+    one piece ahead, and against four pieces never."""
+    from dataclasses import replace
+    agent = ElevationMCTS(seed=1)
+    blue = {"a1": "samurai:1:a", "f6": "fish:1:d"}                          # with the dragon on d4: three
+    five_three = _perched_dragon({"c1": "fish:0:c", "c6": "dragon:0:e", **blue})
+
+    def quiet(st, plies):
+        return replace(st, history=tuple(range(plies - 1)) + st.history)
+    assert agent._hunting(quiet(five_three, 30))
+    assert not agent._hunting(quiet(five_three, 29))
+    assert not agent._hunting(quiet(_perched_dragon({"c1": "fish:0:c", **blue}), 30))                  # 4 against 3
+    assert not agent._hunting(quiet(_perched_dragon({"c1": "fish:0:c", "c6": "dragon:0:e", "e1": "fish:0:d",
+                                                     "b6": "fish:1:c", **blue}), 300))                # 6 against 4
+
+
 def _twin_tower(supply: str):
     """Blue's last samurai on d4 at 10 beside e4 at 10, the twin it steps to; three tiles on `supply` (c4 is beside
     d4 alone, f4 beside e4 alone, a3 beside neither), every other square dug to nothing; Red's pieces far off."""
