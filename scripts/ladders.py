@@ -129,6 +129,12 @@ def join_sections() -> str:
     return path
 
 
+def _copy(source: str, target: str) -> None:
+    """Copy unless the ladder was already written where its section keeps it."""
+    if not (os.path.exists(target) and os.path.samefile(source, target)):
+        shutil.copyfile(source, target)
+
+
 def from_json(path: str, command: str, minutes: float, workers: int, part: str | None = None,
               heading: str | None = None) -> str:
     """Write a game's section from a ladder already played with `towerworld ladder --json PATH --chart PNG` (the chart
@@ -140,10 +146,10 @@ def from_json(path: str, command: str, minutes: float, workers: int, part: str |
     name = f"{game}-{part}" if part else game
     folder = os.path.join(OUT, "ladders")
     os.makedirs(folder, exist_ok=True)
-    shutil.copyfile(path, os.path.join(folder, f"{name}.json"))
+    _copy(path, os.path.join(folder, f"{name}.json"))
     chart = os.path.splitext(path)[0] + ".png"
     if os.path.exists(chart):
-        shutil.copyfile(chart, os.path.join(folder, f"{name}.png"))
+        _copy(chart, os.path.join(folder, f"{name}.png"))
     day = datetime.date.fromtimestamp(os.path.getmtime(path)).isoformat()
     with open(os.path.join(folder, f"{name}.md"), "w", encoding="utf-8") as f:
         f.write(section(game, data, command, minutes, workers, day, heading, name))
