@@ -516,22 +516,23 @@ def test_the_hunt_starts_when_the_other_side_has_two_pieces_or_fewer_and_this_si
     assert not agent._hunting(_perched_dragon({"c1": "fish:0:c", "a1": "samurai:1:a", "f6": "fish:1:d"}))
 
 
-def test_against_three_pieces_the_hunt_starts_once_nothing_has_been_taken_for_thirty_plies():
-    """"To win, you must capture all of your opponents pieces": five against three with nothing taken for thirty plies
-    is a standoff the search mostly keeps to the move cap, so the hunt plays it; not before the thirtieth ply, not
-    one piece ahead, and against four pieces never."""
+def test_against_three_or_four_pieces_the_hunt_starts_once_nothing_has_been_taken_for_thirty_plies():
+    """"To win, you must capture all of your opponents pieces": five against three, or six against four, with nothing
+    taken for thirty plies is a standoff the search mostly keeps to the move cap, so the hunt plays it; not before the
+    thirtieth ply, and never only one piece ahead."""
     from dataclasses import replace
     agent = ElevationMCTS(seed=1)
     blue = {"a1": "samurai:1:a", "f6": "fish:1:d"}                          # with the dragon on d4: three
     five_three = _perched_dragon({"c1": "fish:0:c", "c6": "dragon:0:e", **blue})
+    six_four = _perched_dragon({"c1": "fish:0:c", "c6": "dragon:0:e", "e1": "fish:0:d", "b6": "fish:1:c", **blue})
 
     def quiet(st, plies):
         return replace(st, history=tuple(range(plies - 1)) + st.history)
-    assert agent._hunting(quiet(five_three, 30))
-    assert not agent._hunting(quiet(five_three, 29))
+    assert agent._hunting(quiet(five_three, 30)) and agent._hunting(quiet(six_four, 30))
+    assert not agent._hunting(quiet(five_three, 29)) and not agent._hunting(quiet(six_four, 29))
     assert not agent._hunting(quiet(_perched_dragon({"c1": "fish:0:c", **blue}), 30))                  # 4 against 3
-    assert not agent._hunting(quiet(_perched_dragon({"c1": "fish:0:c", "c6": "dragon:0:e", "e1": "fish:0:d",
-                                                     "b6": "fish:1:c", **blue}), 300))                # 6 against 4
+    assert not agent._hunting(quiet(_perched_dragon({"c1": "fish:0:c", "c6": "dragon:0:e", "b6": "fish:1:c",
+                                                     **blue}), 300))                                  # 5 against 4
 
 
 def _twin_tower(supply: str):

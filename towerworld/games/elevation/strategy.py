@@ -22,8 +22,8 @@ can capture more than the reply took (`forced_gain`, three plies over every repl
 once. Then it scans every turn for one (`forcing_turn`, the biggest captures first: a capture the evaluation ranks low
 is beyond the forcing check's best-ranked turns), and then looks for a plan (`plan_gain`): a quiet turn after which it
 has a forcing turn against each of the other side's likely replies (a fork a turn away, which a one-ply player does not
-see coming). Far ahead against the other side's last one or two pieces (two pieces more than they; or three, once
-nothing has been taken for 30 plies) it then hunts (`_hunt`): one ply over every distinct turn on what takes a perched
+see coming). Two pieces ahead against the other side's last one or two pieces (or against any, once nothing has
+been taken for 30 plies) it then hunts (`_hunt`): one ply over every distinct turn on what takes a perched
 piece (the tiles beside it, which its own digs never take away, so each one dug off and put beyond is gone for good;
 every own piece within two squares of it; its safe squares), the best few checked for a loss the other side forces.
 Otherwise it runs UCT over light search states (heights and board only): a turn has 1,000 to 5,000 legal moves, so the
@@ -1231,20 +1231,20 @@ class ElevationMCTS:
         return self._pick(state, [m for m, _ in ranked], [m for m, _ in ordered], deadline)
 
     HUNT_LEFT = 2           # the other side's pieces at most, for the hunt (see _hunt)
-    HUNT_STUCK = 30         # plies with nothing taken after which the hunt also plays against one piece more
+    HUNT_STUCK = 30         # plies with nothing taken after which the hunt plays whatever the other side has left
 
     def _hunting(self, state: State) -> bool:
-        """Whether the hunt plays this turn: this side two pieces more, and the other side HUNT_LEFT or fewer, or one
-        more once nothing has been taken for HUNT_STUCK plies. Against three pieces the search converts more often
-        than the hunt while it is still taking them; once it has stood still that long it mostly stands still to the
-        move cap (docs/rules/elevation.md, "Session 23"), and the hunt, which drains and gathers, does better there."""
+        """Whether the hunt plays this turn: this side two pieces more, and the other side down to HUNT_LEFT or
+        nothing taken for HUNT_STUCK plies. Against three or four pieces the search converts more often than the hunt
+        while it is still taking them; once it has stood still that long it mostly stands still to the move cap
+        (docs/rules/elevation.md, "Session 23"), and the hunt, which drains and gathers, does better there."""
         if state.rules.two_pieces:
             return False
         me = state.mover
         mine = sum(1 for b in state.board if b >= 0 and b // 6 == me)
         theirs = sum(1 for b in state.board if b >= 0 and b // 6 != me)
-        left = self.HUNT_LEFT + (len(state.history) >= self.HUNT_STUCK)
-        return 0 < theirs <= left and mine >= theirs + 2
+        return 0 < theirs and mine >= theirs + 2 and (theirs <= self.HUNT_LEFT or
+                                                      len(state.history) >= self.HUNT_STUCK)
 
     def _hunt(self, state: State, turns: list):
         """The endgame against the other side's last pieces, on what takes a perched piece. Its own digs only move
