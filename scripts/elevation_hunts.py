@@ -7,7 +7,8 @@
 
 The positions: in each game of docs/ladders/elevation-norepeat.moves.jsonl (the 100 games of the ladder of the search
 of 262e36e against greedy, 45-51-4, with their moves), the first where the search is to move and hunts (the other side
-down to two pieces or fewer, the search two more: `ElevationMCTS._hunting`), if that comes before turn 170. From each,
+down to two pieces or fewer, the search two more: `last_pieces_hunt`, not the hunt of a standstill against more
+pieces), if that comes before turn 170. From each,
 the search of this checkout (normal) and greedy play on to the move cap with the agent seeds the ladder gave that game
 (plus `--seed-offset`); what counts is how many of them the search converts. The search is set to play on for the win
 there, as it had set itself on its turn before (docs/rules/elevation.md, "Session 13"). With `--start standoff` the
@@ -24,6 +25,7 @@ import argparse
 import json
 import os
 import sys
+from functools import partial
 from multiprocessing import Pool
 
 from towerworld.ai import ladder
@@ -46,10 +48,16 @@ def _pieces(state, side: int) -> int:
     return sum(1 for b in state.board if b >= 0 and b // 6 == side)
 
 
-def standoff(state, lead: int = 2, quiet: int = 30) -> bool:
+def standoff(state, lead: int = 2, quiet: int = ElevationMCTS.HUNT_STUCK) -> bool:
     """The side to move is `lead` pieces or more ahead, and nothing was taken for `quiet` plies."""
     me = state.mover
     return _pieces(state, me) - _pieces(state, 1 - me) >= lead and len(state.history) >= quiet
+
+
+def last_pieces_hunt(hunter: ElevationMCTS, state) -> bool:
+    """The search hunts the other side's last pieces (HUNT_LEFT or fewer), not a standstill against more of them
+    (`HUNT_STUCK`, session 23): the positions this script has measured since session 13."""
+    return hunter._hunting(state) and _pieces(state, 1 - state.mover) <= hunter.HUNT_LEFT
 
 
 def task_of(k: int) -> ladder.GameTask:
@@ -67,7 +75,7 @@ def hunt_positions(games: dict, start: str = "hunt") -> list[dict]:
     """{game, ply, search seat, material} of each game's first hunt position (or standoff), in the games' order."""
     game = get_game("elevation")
     hunter = ElevationMCTS(seed=0)
-    begins = hunter._hunting if start == "hunt" else standoff
+    begins = partial(last_pieces_hunt, hunter) if start == "hunt" else standoff
     found = []
     for record in games.values():
         me = record["seats"].index("mcts")
