@@ -176,7 +176,7 @@ def test_a_hand_off_comes_before_another_persons_hand_is_shown(showbase, toy_reg
         ann_cards = {pid for pid, pose in table.stage.layout.pieces.items() if pose.get("owner") == 0}
         assert ann_cards and all(table.stage.layout.pieces[p].face_up for p in ann_cards)
         move = next(m for m in TOY.legal_moves(match.state) if m[0] == "play")
-        table.driver.submit(move)
+        table.driver.answer(table.match.current_player, move, save=False)
         for _ in range(60):
             if table.anim is not None:
                 table.anim.finish()

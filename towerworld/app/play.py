@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from towerworld.app.picks import next_picks, path_progress
 from towerworld.app import saves
-from towerworld.engine.driver import AgentFailed, Driver, live_chance
+from towerworld.engine.driver import AGENT, CHANCE_DRAW, PERSON, AgentFailed, Driver, live_chance
 from towerworld.engine.game import CHANCE, OMNISCIENT, SPECTATOR, TowerworldError
 from towerworld.engine.match import Match
 
@@ -337,7 +337,7 @@ class PlayTable(Table):
         self.hinted = None                      # the move T suggested, which Enter plays
         self.confirming = None                  # a move the game asks about first (a cheat); Enter plays it
         self.waiting_for: int | None = None     # the AI seat whose answer is awaited
-        self.driver = Driver(match, agents={i: None for i, p in enumerate(match.players) if p.is_ai},
+        self.driver = Driver(match, frozenset(i for i, p in enumerate(match.players) if p.is_ai),
                              chance=match.rng if match.seed is not None else live_chance())
         self._prepare_autosave(match)
         b = self.base
@@ -427,12 +427,11 @@ class PlayTable(Table):
     def _turn_task(self, task):
         if self.animating or self.handoff is not None or self.offers:
             return task.cont
-        m = self.match
-        cp = m.current_player
-        if cp == CHANCE:
-            self._play(lambda: self.driver.step())
-        elif cp >= 0 and cp in self.driver.agents and cp not in self.driver.failed:
-            self._agent_turn(cp)
+        pending = self.driver.pending()
+        if pending.kind == CHANCE_DRAW:
+            self._play(lambda: self.driver.answer(CHANCE, self.driver.draw(), save=False))
+        elif pending.kind == AGENT:
+            self._agent_turn(pending.seat)
         else:
             self._check_handoff()
         return task.cont
@@ -450,11 +449,8 @@ class PlayTable(Table):
         self.waiting_for = None
         kind, text = answer
         try:
-            if kind == "error":
-                self.driver.failed[seat] = text
-                raise AgentFailed(seat, text)
-            move = self.game.parse_move(self.match.state, text)
-            self._play(lambda: self.driver.submit_agent(seat, move))
+            reply = ("move", self.game.parse_move(self.match.state, text)) if kind == "move" else answer
+            self._play(lambda: self.driver.take_runner_answer(seat, reply, save=False))
         except (AgentFailed, TowerworldError) as e:
             self.hud.say(self.with_names(f"{e} Z takes back your last move; Ctrl-S saves the game."))
 
@@ -485,7 +481,7 @@ class PlayTable(Table):
 
     def _human_turn(self) -> bool:
         cp = self.match.current_player
-        return (cp >= 0 and cp not in self.driver.agents and not self.animating and self.handoff is None
+        return (self.driver.pending().kind == PERSON and not self.animating and self.handoff is None
                 and cp == self.shown_seat and not self.offers and not self.menu)
 
     # ---- saving ------------------------------------------------------------------------------------------------------
@@ -670,7 +666,7 @@ class PlayTable(Table):
             return
         if self.confirming is not None:
             move, self.confirming = self.confirming, None
-            self._play(lambda: self.driver.submit(move))
+            self._play(lambda: self.driver.answer(self.match.current_player, move, save=False))
             return
         if not self.picks and self.hinted is not None and self.hinted in self.game.legal_moves(self.match.state):
             move, self.hinted = self.hinted, None
@@ -684,7 +680,7 @@ class PlayTable(Table):
         """Play a person's complete move, or first ask the game's question about it (Enter confirms, Esc cancels)."""
         question = self.game.confirm_text(self.match.state, move, self.viewer)
         if question is None:
-            self._play(lambda: self.driver.submit(move))
+            self._play(lambda: self.driver.answer(self.match.current_player, move, save=False))
             return
         self.confirming = move
         self.hud.say(self.with_names(question) + " Enter to confirm, Esc to cancel.")

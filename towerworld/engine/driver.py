@@ -1,19 +1,32 @@
-"""The match driver: the only loop that asks seats for moves.
+"""The match driver: the only loop that asks seats for moves, and it pulls.
 
-A seat is a human (the app answers through a callback or by calling `Driver.submit`), an agent (handed its seat's
-View, never the true state) or chance (a live random source that is never written anywhere; a seeded source only for
-simulate, tests and benchmarks). `Driver.advance` plays chance and agent moves until a human must decide or the game
-ends; `play_match` runs a whole game between agents (simulate, ladder, bench, tests).
+`Driver.pending()` says what is next: a chance outcome to draw, an agent's turn, a person's turn, a seat whose agent
+failed, or the end. `Driver.answer(seat, move)` takes the reply for that seat (`CHANCE` for a chance outcome). Nothing
+blocks: a window, a server or a script asks `pending()`, arranges the answer (a person clicks, a runner searches, the
+chance source draws) and calls `answer`. `Driver.run()` is the synchronous loop for scripts, `simulate`, the ladder,
+the bench and tests: it answers chance and agents until a person must decide or the game ends.
+
+Agents are answered by a runner: `InlineRunner` asks the agent in this process (blocking, for scripts); the app's
+worker processes (`towerworld.app.thinker`) implement the same two calls (`start`, `poll`). An agent is handed its
+seat's View, never the true state. Chance comes from a live random source that is never written anywhere; a seeded
+source only for simulate, tests and benchmarks.
 """
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Protocol
 
 from towerworld.engine.agent import seat_view
 from towerworld.engine.game import CHANCE, TERMINAL, Event, IllegalMove, Move
 from towerworld.engine.match import Match
+
+# What `pending()` can say is next.
+CHANCE_DRAW = "chance"      # a chance outcome: `answer(CHANCE, driver.draw())`
+AGENT = "agent"             # an agent's turn: hand it to the seat's runner
+PERSON = "person"           # a person's turn: wait for their move
+FAILED = "failed"           # the seat to move had an agent that failed; nothing more is asked of it
+END = "end"                 # the game is over
 
 
 def live_chance() -> random.Random:
@@ -29,74 +42,136 @@ class AgentFailed(Exception):
         self.seat = seat
 
 
-@dataclass
-class Driver:
-    """Drives `match`: `agents` maps seat -> agent; every other seat is human. `chance` draws chance outcomes.
+@dataclass(frozen=True)
+class Pending:
+    """What the driver waits for: `kind` is one of CHANCE_DRAW, AGENT, PERSON, FAILED, END; `seat` the seat asked
+    (CHANCE for chance, TERMINAL at the end); `ply` the number of plies played so far (a runner's answer for an older
+    ply is stale)."""
+    kind: str
+    seat: int
+    ply: int
 
-    `on_human(seat)` is called (once per decision) when a human seat must decide; the app then calls `submit`.
-    """
-    match: Match
-    agents: dict = field(default_factory=dict)
-    chance: random.Random = field(default_factory=live_chance)
-    on_human: Callable[[int], None] | None = None
-    failed: dict = field(default_factory=dict)     # seat -> the failure sentence (reported once, never retried)
 
-    def to_move(self) -> int:
-        return self.match.current_player
+class Runner(Protocol):
+    """Answers an agent's turn without the driver waiting: `start` begins a search at the driver's current state,
+    `poll` returns None while it thinks, then ("move", Move) or ("error", sentence)."""
 
-    def waiting_for_human(self) -> bool:
-        cp = self.to_move()
-        return cp >= 0 and cp not in self.agents
+    def start(self, driver: "Driver", seat: int) -> None: ...
 
-    def step(self) -> list[Event] | None:
-        """One ply of chance or of an agent; None when a human must decide, the game is over or an agent failed."""
-        m = self.match
-        cp = m.current_player
-        if cp == TERMINAL or cp in self.failed:
-            return None
-        if cp == CHANCE:
-            return m.apply(m.next_chance(self.chance), save=False, keep_redo=True)
-        if cp not in self.agents:
-            return None
-        move = self.ask_agent(cp)
-        return self.submit_agent(cp, move)
+    def poll(self) -> tuple[str, object] | None: ...
 
-    def ask_agent(self, seat: int) -> Move:
-        """The agent's move at its seat's view (blocking). AgentFailed when it raises."""
+
+class InlineRunner:
+    """Runs agents in this process: `start` asks the agent at once (blocking) and `poll` hands the answer over."""
+
+    def __init__(self, agents: dict):
+        self.agents = dict(agents)
+        self._answer: tuple[str, object] | None = None
+
+    def start(self, driver: "Driver", seat: int) -> None:
         agent = self.agents[seat]
         try:
-            return agent.choose(seat_view(agent, self.match.game, self.match.state))
+            self._answer = ("move", agent.choose(seat_view(agent, driver.match.game, driver.match.state)))
         except Exception as e:   # an agent bug must not take the table down: stop that seat, say it once
-            reason = str(e) or type(e).__name__
-            self.failed[seat] = reason
-            raise AgentFailed(seat, reason) from None
+            self._answer = ("error", str(e) or type(e).__name__)
 
-    def submit_agent(self, seat: int, move: Move) -> list[Event]:
-        """Apply an agent's answer (computed here or in a worker); AgentFailed for an illegal answer."""
-        try:
-            return self.match.apply(move, save=False)
-        except IllegalMove as e:
-            self.failed[seat] = f"it chose an illegal move ({e})"
-            raise AgentFailed(seat, self.failed[seat]) from None
+    def poll(self) -> tuple[str, object] | None:
+        answer, self._answer = self._answer, None
+        return answer
 
-    def submit(self, move: Move) -> list[Event]:
-        """A human's move (IllegalMove with the rule otherwise)."""
-        if not self.waiting_for_human():
-            raise IllegalMove("It is not a person's turn.")
-        return self.match.apply(move, save=False)
 
-    def advance(self, limit: int | None = None) -> list[Event]:
-        """Play chance and agent plies until a human decides or the game ends (at most `limit` plies)."""
+@dataclass
+class Driver:
+    """Drives `match`. `ai_seats` are the seats answered by a runner; every other seat is a person. `chance` draws
+    chance outcomes (live by default). `runner` answers agents when `run()` drives the match; a window passes its
+    own runner (worker processes) and polls it from a task."""
+    match: Match
+    ai_seats: frozenset = frozenset()
+    chance: random.Random = field(default_factory=live_chance)
+    runner: Runner | None = None
+    failed: dict = field(default_factory=dict)     # seat -> the failure sentence (reported once, never retried)
+
+    @classmethod
+    def with_agents(cls, match: Match, agents: dict, chance: random.Random | None = None) -> "Driver":
+        """A driver whose `agents` (seat -> agent) are answered in this process."""
+        return cls(match, frozenset(agents), chance if chance is not None else live_chance(), InlineRunner(agents))
+
+    # ---- what is next ----------------------------------------------------------------------------------------------
+    def pending(self) -> Pending:
+        m = self.match
+        cp = m.current_player
+        ply = len(m.plies)
+        if cp == TERMINAL:
+            return Pending(END, TERMINAL, ply)
+        if cp == CHANCE:
+            return Pending(CHANCE_DRAW, CHANCE, ply)
+        if cp in self.failed:
+            return Pending(FAILED, cp, ply)
+        if cp in self.ai_seats:
+            return Pending(AGENT, cp, ply)
+        return Pending(PERSON, cp, ply)
+
+    def waiting_for_person(self) -> bool:
+        return self.pending().kind == PERSON
+
+    def draw(self) -> Move:
+        """The chance outcome to answer now: one already revealed at this decision (the match keeps them) or a fresh
+        draw from the live source."""
+        return self.match.next_chance(self.chance)
+
+    # ---- answers ---------------------------------------------------------------------------------------------------
+    def answer(self, seat: int, move: Move, *, save: bool = True) -> list[Event]:
+        """Apply `move` as the answer of `seat` (CHANCE for a chance outcome). IllegalMove with a sentence when it is
+        not that seat's turn or the move breaks a rule; an agent seat's illegal answer stops that seat (AgentFailed)."""
+        p = self.pending()
+        if p.kind == END:
+            raise IllegalMove("The game is over.")
+        if seat != p.seat:
+            who = "chance" if p.seat == CHANCE else f"Player {p.seat + 1}"
+            raise IllegalMove(f"It is not that seat's turn: {who} is to move.")
+        if p.kind == FAILED:
+            raise IllegalMove(f"Player {seat + 1}'s AI has stopped.")
+        if p.kind == AGENT:
+            try:
+                return self.match.apply(move, save=save)
+            except IllegalMove as e:
+                self.fail(seat, f"it chose an illegal move ({e})")
+        keep = p.kind == CHANCE_DRAW
+        return self.match.apply(move, save=save, keep_redo=keep)
+
+    def fail(self, seat: int, reason: str) -> None:
+        """Stop `seat`'s agent for good with `reason` (raised once as AgentFailed)."""
+        self.failed[seat] = reason
+        raise AgentFailed(seat, reason)
+
+    def take_runner_answer(self, seat: int, answer: tuple[str, object], *, save: bool = True) -> list[Event]:
+        """Apply a runner's reply for `seat`: ("move", Move) or ("error", sentence) -> AgentFailed."""
+        kind, value = answer
+        if kind != "move":
+            self.fail(seat, str(value))
+        return self.answer(seat, value, save=save)
+
+    # ---- the synchronous loop (scripts, simulate, ladder, bench, tests) --------------------------------------------
+    def run(self, limit: int | None = None, *, save: bool = False) -> list[Event]:
+        """Answer chance and agents until a person must decide, an agent fails or the game ends (at most `limit`
+        plies). Agents are asked through `runner`, which must answer at once (InlineRunner)."""
         events: list[Event] = []
         plies = 0
         while limit is None or plies < limit:
-            step = self.step()
-            if step is None:
+            p = self.pending()
+            if p.kind == CHANCE_DRAW:
+                events += self.answer(CHANCE, self.draw(), save=False)
+            elif p.kind == AGENT and self.runner is not None:
+                self.runner.start(self, p.seat)
+                reply = self.runner.poll()
+                if reply is None:
+                    raise RuntimeError("Driver.run needs a runner that answers at once")
+                events += self.take_runner_answer(p.seat, reply, save=False)
+            else:
                 break
-            events += step
             plies += 1
-        if self.waiting_for_human() and self.on_human is not None:
-            self.on_human(self.to_move())
+        if save and events:
+            self.match.autosave()
         return events
 
 
@@ -107,6 +182,5 @@ def play_match(match: Match, agents: dict, chance: random.Random | None = None,
     missing = [i for i in range(len(match.players)) if i not in agents]
     if missing:
         raise ValueError(f"play_match needs an agent at every seat; seats {missing} have none")
-    driver = Driver(match, agents, chance if chance is not None else live_chance())
-    driver.advance(max_plies)
+    Driver.with_agents(match, agents, chance).run(max_plies)
     return match
