@@ -10,7 +10,7 @@ import random
 import re
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Generic, Hashable, Iterable, Sequence, TypeVar
+from typing import Any, Callable, Generic, Hashable, Iterable, Sequence, TypeVar
 
 from towerworld.engine.safe_text import shown_text, shown_value
 
@@ -142,6 +142,43 @@ class Variant:
     help: str
     options: dict = field(default_factory=dict)
     players: tuple[int, int] | None = None  # (min, max) when the variant changes the player count
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What a game offers, declared once (OpenSpiel's GameType and GameInfo): search, the OpenSpiel adapter and the
+    invariant tests read these fields and nothing else.
+
+    `min_utility` / `max_utility` bound every entry of `returns`; `zero_sum` means the returns always sum to 0;
+    `chance` whether any state is a chance node; `max_plies` the longest game, chance moves included; `max_moves` the
+    most legal moves or chance outcomes at any state."""
+    min_players: int
+    max_players: int
+    min_utility: float
+    max_utility: float
+    zero_sum: bool
+    chance: bool
+    perfect_information: bool
+    max_plies: int
+    max_moves: int
+
+
+# What an agent may see: its own seat's view (every agent a person meets) or everything (an oracle, measurement only).
+SEES_SEAT = "seat"
+SEES_ALL = "everything"
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """One agent a game or the `ai` package offers: `name` (records and the CLI), `words` (one line for people),
+    `levels` (named strengths, the default first; empty when it has none), `sees` (SEES_SEAT or SEES_ALL), `budgeted`
+    (it reads a clock or simulation budget from its level) and `factory(game, seed, level) -> Agent`."""
+    name: str
+    words: str
+    factory: Callable[..., Any]
+    levels: tuple[str, ...] = ()
+    sees: str = SEES_SEAT
+    budgeted: bool = False
 
 
 class Game(Generic[S, M]):
