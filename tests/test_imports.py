@@ -173,8 +173,6 @@ KNOWN: list[list[str]] = [
     ["towerworld.engine.match", "towerworld.engine.record"],
     ["towerworld.games.carcassonne", "towerworld.games.carcassonne.rules", "towerworld.games.carcassonne.strategy"],
     ["towerworld.games.elevation.rules", "towerworld.games.elevation.strategy"],
-    ["towerworld.games.throwdown.layout", "towerworld.games.throwdown.notation", "towerworld.games.throwdown.rules",
-     "towerworld.games.throwdown.strategy"],
     ["towerworld.games.ziggurat", "towerworld.games.ziggurat.rules", "towerworld.games.ziggurat.solver",
      "towerworld.games.ziggurat.strategy"],
     ["towerworld.scene.components.shapes", "towerworld.scene.setup"],
