@@ -8,7 +8,7 @@ import pytest
 
 from towerworld.engine.game import CHANCE, TERMINAL, BadNotation, BadOption, OMNISCIENT
 from towerworld.games.carcassonne import GAME
-from towerworld.games.carcassonne import engine as E
+from towerworld.games.carcassonne import board as B
 from towerworld.games.carcassonne import tiles as TL
 
 try:
@@ -26,7 +26,7 @@ def check_conservation(s):
         count[t] += 1
     for t, _k in s.discarded:
         count[t] += 1
-    if s.phase == E.PLACE:
+    if s.phase == B.PLACE:
         count[s.drawn] += 1
     for t, c in enumerate(s.bag):
         count[t] += c
@@ -37,17 +37,17 @@ def check_conservation(s):
     ids = [(t, k) for t, _r, _p, _b, k in s.tiles] + list(s.discarded)
     assert len(set(ids)) == len(ids)
     # followers
-    assert len(s.fl) == n * E.FOLLOWERS
+    assert len(s.fl) == n * B.FOLLOWERS
     recount = Counter()
     for fid, loc in enumerate(s.fl):
-        owner = fid // E.FOLLOWERS
+        owner = fid // B.FOLLOWERS
         if loc >= 0:
             assert loc < len(s.parent) and s.nkind[loc] in (TL.ROAD, TL.CITY, TL.FIELD, TL.CLOISTER)
-            recount[E.find(s.parent, loc)] += 1 << (4 * owner)
-        elif loc <= E.TOP0:
-            pos = E.TOP0 - loc
-            assert pos in s.towers and s.towers[pos] and s.towers[pos][-1] & 3 != E.WHITE
-        elif loc != E.SUPPLY:
+            recount[B.find(s.parent, loc)] += 1 << (4 * owner)
+        elif loc <= B.TOP0:
+            pos = B.TOP0 - loc
+            assert pos in s.towers and s.towers[pos] and s.towers[pos][-1] & 3 != B.WHITE
+        elif loc != B.SUPPLY:
             captor = -2 - loc
             assert 0 <= captor < n and captor != owner
     for node in range(len(s.parent)):
@@ -59,10 +59,10 @@ def check_conservation(s):
     for pos, stack in s.towers.items():
         assert s.tiles[s.board[pos]][0] in [t for t in range(len(TL.TILES)) if TL.IS_TOWER_TILE[t]]
         for i, code in enumerate(stack):
-            p, ptype, k = E.piece_parts(code)
+            p, ptype, k = B.piece_parts(code)
             used[p, ptype] += 1
             codes.append(code)
-            if ptype == E.WHITE:
+            if ptype == B.WHITE:
                 assert i == len(stack) - 1 and i > 0            # white caps a tower under construction, for good
     assert len(set(codes)) == len(codes)
     for p in range(n):
@@ -92,7 +92,7 @@ def test_every_tile_and_piece_is_conserved_in_random_games(players, options):
             if plies % 40 == 0:
                 lay = GAME.layout(s, OMNISCIENT)
                 kinds = Counter(p.kind for p in lay.pieces.values())
-                assert kinds["meeple"] == players * E.FOLLOWERS
+                assert kinds["meeple"] == players * B.FOLLOWERS
                 assert kinds["tower_piece"] == players * sum(s.cfg.pieces)
                 assert kinds["ccs_tile"] == (90 if s.cfg.tower else 72)
             s, _ = GAME.apply(s, move)
@@ -137,8 +137,8 @@ def test_options_and_player_counts():
 
 def test_notation_and_refusals():
     s = GAME.new_state()
-    assert GAME.format_move(s, E.M_DRAW | TL.INDEX["TQ"]) == "draw TQ"
-    assert GAME.parse_move(s, "draw TQ") == E.M_DRAW | TL.INDEX["TQ"]
+    assert GAME.format_move(s, B.M_DRAW | TL.INDEX["TQ"]) == "draw TQ"
+    assert GAME.parse_move(s, "draw TQ") == B.M_DRAW | TL.INDEX["TQ"]
     with pytest.raises(BadNotation, match="not a tile code"):
         GAME.parse_move(s, "draw ZZ")
     with pytest.raises(BadNotation, match="not Carcassonne notation"):
@@ -160,7 +160,7 @@ def test_notation_and_refusals():
             assert spatial or pick.startswith(("rot:", "piece:", "ransom:", "pass")), pick
     with pytest.raises(BadNotation, match="no feature"):
         GAME.parse_move(s, "follower city N")
-    assert GAME.why_illegal(s, E.M_TOWER | E.pos_of(3, 3) << 2).startswith("There is no tower")
+    assert GAME.why_illegal(s, B.M_TOWER | B.pos_of(3, 3) << 2).startswith("There is no tower")
     hud = GAME.hud(s, OMNISCIENT)
     assert hud["turn"].startswith("Player 1") and "bag" in hud
 

@@ -5,7 +5,8 @@ import pytest
 
 from towerworld.engine.game import CHANCE, TERMINAL, IllegalMove
 from towerworld.games.carcassonne import GAME
-from towerworld.games.carcassonne import engine as E
+from towerworld.games.carcassonne import board as B
+from towerworld.games.carcassonne import rules as E
 from towerworld.games.carcassonne.positions import build
 
 
@@ -17,14 +18,14 @@ def names(s):
 
 
 def supply(s, p):
-    return sum(1 for loc in s.fl[p * E.FOLLOWERS:(p + 1) * E.FOLLOWERS] if loc == E.SUPPLY)
+    return sum(1 for loc in s.fl[p * B.FOLLOWERS:(p + 1) * B.FOLLOWERS] if loc == B.SUPPLY)
 
 
 def test_start_position():
     """Rulings: the start tile face up; 7 followers each; the bag holds the other 71 base and 18 Tower tiles."""
     s = GAME.new_state(None, 3)
     assert GAME.current_player(s) == CHANCE
-    assert len(s.tiles) == 1 and s.tiles[0][:3] == (E.INDEX["D"], 0, E.pos_of(0, 0))
+    assert len(s.tiles) == 1 and s.tiles[0][:3] == (E.INDEX["D"], 0, B.pos_of(0, 0))
     assert s.bagn == 71 + 18
     assert all(supply(s, p) == 7 for p in range(3))
     assert sum(p for _m, p in GAME.chance_outcomes(s)) == pytest.approx(1.0)

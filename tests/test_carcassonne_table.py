@@ -14,7 +14,7 @@ except ImportError:  # tests run as a package
 from towerworld.engine.game import OMNISCIENT, SPECTATOR, TERMINAL
 from towerworld.engine.pieces import size
 from towerworld.games.carcassonne import GAME
-from towerworld.games.carcassonne import engine as E
+from towerworld.games.carcassonne import board as B
 from towerworld.games.carcassonne import tiles as TL
 from towerworld.games.carcassonne.layout import ART, STOREY, TILE_H, TILE_MM, feature_spot
 from towerworld.games.carcassonne.positions import build
@@ -145,7 +145,7 @@ def test_the_click_instruction_shows_only_while_a_person_places(showbase, tmp_pa
     try:
         settle(table)
         s = match.state
-        assert s.phase == E.PLACE and GAME.current_player(s) == 0
+        assert s.phase == B.PLACE and GAME.current_player(s) == 0
         click = "Click a glowing place; R turns the tile."
         assert click in table.status_lines(s)
         assert any(line.startswith("Tile to place: ") for line in table.status_lines(s))
@@ -166,19 +166,19 @@ def test_a_turn_by_clicks(showbase, tmp_path):
     try:
         settle(table)
         s = match.state
-        assert s.phase == E.PLACE
-        places = {GAME.picks(s, m)[0] for m in GAME.legal_moves(s) if m >> E.SHIFT == E.K_PLACE}
+        assert s.phase == B.PLACE
+        places = {GAME.picks(s, m)[0] for m in GAME.legal_moves(s) if m >> B.SHIFT == B.K_PLACE}
         lit = {cid for cid, node in table.stage.cells.items() if node.getColorScale()[3] > 0}
         assert lit == places                                        # the legal places glow
         table.choose("at:9,9")
         assert "touches none" in table.hud.message.getText()       # a refused click says which rule
-        move = next(m for m in GAME.legal_moves(s) if m >> E.SHIFT == E.K_PLACE)
+        move = next(m for m in GAME.legal_moves(s) if m >> B.SHIFT == B.K_PLACE)
         for pick in GAME.picks(s, move):
             table.choose(pick)
         settle(table)
-        assert match.state.phase == E.ACTION
+        assert match.state.phase == B.ACTION
         table.choose("pass")
-        assert match.state.phase in (E.DRAW, E.RANSOM) or GAME.current_player(match.state) == TERMINAL
+        assert match.state.phase in (B.DRAW, B.RANSOM) or GAME.current_player(match.state) == TERMINAL
     finally:
         table.close()
 
@@ -196,7 +196,7 @@ def test_the_next_choices_light_up_however_close_to_its_end_a_frame_catches_an_a
     try:
         settle(table)
         s = match.state
-        move = next(m for m in GAME.legal_moves(s) if m >> E.SHIFT == E.K_PLACE)
+        move = next(m for m in GAME.legal_moves(s) if m >> B.SHIFT == B.K_PLACE)
         clock.setMode(ClockObject.MSlave)
         start = clock.getFrameTime()
         for pick in GAME.picks(s, move):
@@ -206,7 +206,7 @@ def test_the_next_choices_light_up_however_close_to_its_end_a_frame_catches_an_a
         for at in (end - 0.0003, end + 0.5, end + 1.0):
             clock.setFrameTime(at)
             table.base.taskMgr.step()
-        assert match.state.phase == E.ACTION and table._human_turn()
+        assert match.state.phase == B.ACTION and table._human_turn()
         lit = {cid for cid, node in table.stage.cells.items() if node.getColorScale()[3] > 0}
         assert lit and lit == {p for m in GAME.legal_moves(match.state) for p in GAME.picks(match.state, m)[:1]
                                if p in table.stage.cells}
@@ -333,7 +333,7 @@ def test_a_ghost_of_the_drawn_tile_follows_the_pointer_and_turns_through_legal_r
         s = match.state
         by_place: dict = {}
         for m in GAME.legal_moves(s):
-            if m >> E.SHIFT == E.K_PLACE:
+            if m >> B.SHIFT == B.K_PLACE:
                 at, rot = GAME.picks(s, m)
                 by_place.setdefault(at, []).append(rot)
         cell, rotations = max(by_place.items(), key=lambda kv: len(kv[1]))
@@ -371,7 +371,7 @@ def test_a_click_anywhere_on_a_glowing_place_finds_it(showbase, tmp_path):
         return (out.x, out.y)
 
     try:
-        for phase in (E.PLACE, E.ACTION):
+        for phase in (B.PLACE, B.ACTION):
             settle(table)
             s = match.state
             assert s.phase == phase
@@ -387,7 +387,7 @@ def test_a_click_anywhere_on_a_glowing_place_finds_it(showbase, tmp_path):
                         if cid not in table.picker.pick_all(film(point)):
                             missed.append((cid, u, v))
             assert missed == []
-            move = next(m for m in GAME.legal_moves(s) if m >> E.SHIFT in (E.K_PLACE, E.K_PASS))
+            move = next(m for m in GAME.legal_moves(s) if m >> B.SHIFT in (B.K_PLACE, B.K_PASS))
             for pick in GAME.picks(s, move):
                 table.choose(pick)
     finally:

@@ -5,7 +5,8 @@ import pytest
 
 from towerworld.engine.game import CHANCE, IllegalMove
 from towerworld.games.carcassonne import GAME
-from towerworld.games.carcassonne import engine as E
+from towerworld.games.carcassonne import board as B
+from towerworld.games.carcassonne import rules as E
 from towerworld.games.carcassonne.positions import build
 
 
@@ -17,8 +18,8 @@ def names(s):
 
 
 def tower_type(s, x, y):
-    stack = s.towers[E.pos_of(x, y)]
-    return E.PIECE_NAMES[stack[-1] & 3] if stack else "foundation"
+    stack = s.towers[B.pos_of(x, y)]
+    return B.PIECE_NAMES[stack[-1] & 3] if stack else "foundation"
 
 
 # ---- the range board of the seed's examples --------------------------------------------------------------------------
@@ -38,7 +39,7 @@ def range_board(stack=(), player=0, **kw):
 
 def build_on_range_board(piece, stack=()):
     s = range_board(stack)
-    assert E.pos_of(0, -1) not in s.board and E.pos_of(1, -1) not in s.board     # the holes
+    assert B.pos_of(0, -1) not in s.board and B.pos_of(1, -1) not in s.board     # the holes
     return play(s, "draw U", "U -2,0 r90", f"{piece} tower 0,0")
 
 
@@ -87,9 +88,9 @@ def test_range_counts_every_storey():
     assert captures(s) == [GREEN, YELLOW]
     s = build_on_range_board("black", [(1, "normal"), (2, "normal")])   # 3 storeys, black
     assert captures(s) == [BLUE, RED]
-    assert E.in_range(E.pos_of(0, 0), 3, True, E.pos_of(-3, 3))
-    assert not E.in_range(E.pos_of(0, 0), 3, True, E.pos_of(-4, 4))
-    assert not E.in_range(E.pos_of(0, 0), 3, True, E.pos_of(1, 2))
+    assert E.in_range(B.pos_of(0, 0), 3, True, B.pos_of(-3, 3))
+    assert not E.in_range(B.pos_of(0, 0), 3, True, B.pos_of(-4, 4))
+    assert not E.in_range(B.pos_of(0, 0), 3, True, B.pos_of(1, 2))
 
 
 def test_white_tower_has_no_control_of_the_area():
@@ -153,7 +154,7 @@ def test_no_limit_to_the_height():
     s = play(s, "draw U", "U 1,0 r0")
     assert "black tower 0,-1" in names(s) and "normal tower 0,-1" not in names(s)    # P1 has only 1 black left
     s = play(s, "black tower 0,-1")
-    assert len(s.towers[E.pos_of(0, -1)]) == 20
+    assert len(s.towers[B.pos_of(0, -1)]) == 20
     assert s.tsup[0:3] == (0, 0, 2)
 
 
@@ -162,7 +163,7 @@ def test_follower_finishes_a_black_tower():
     way." """
     s = build(tiles=[("TB", 0, -1, 0)], towers=[(0, -1, [(1, "black")])])
     s = play(s, "draw U", "U 1,0 r0", "follower on tower 0,-1")
-    assert E.TOP0 - E.pos_of(0, -1) in s.fl
+    assert B.TOP0 - B.pos_of(0, -1) in s.fl
     s = play(s, "draw U", "U 2,0 r0")
     assert not any(m.endswith("0,-1") for m in names(s))
 
@@ -209,7 +210,7 @@ def test_white_tower_cannot_change_back():
 def test_tower_pieces_per_player(players, expected):
     """Seed: "two players: 4 Black Tower pieces, 2 White Tower pieces, 8 normal Tower pieces" ... "six players: 2 Black
     Tower pieces, 1 White Tower piece, 4 normal Tower pieces" (this list replaces The Tower's)."""
-    assert E.tower_pieces(players) == expected
+    assert B.tower_pieces(players) == expected
     s = GAME.new_state(None, players)
     assert s.tsup == expected * players
 
@@ -218,12 +219,12 @@ def test_extra_foundation_tiles_rule():
     """Seed: "For every 4 extra tower foundation tiles each player receives: 1 Black Tower piece and 2 normal Tower
     pieces. If 8 or more extra tower foundation tiles are being used, each player in a 4, 5 or 6 player game receives:
     1 White Tower piece. The quantity of White Tower pieces per player in any game must not exceed 2 pieces each." """
-    assert E.tower_pieces(2, extra_foundations=4) == (10, 5, 2)
-    assert E.tower_pieces(2, extra_foundations=8) == (12, 6, 2)        # white stays at 2
-    assert E.tower_pieces(4, extra_foundations=7) == (8, 4, 1)
-    assert E.tower_pieces(4, extra_foundations=8) == (10, 5, 2)
-    assert E.tower_pieces(6, extra_foundations=12) == (10, 5, 2)
-    assert E.tower_pieces(3, black_tower=False) == (9, 0, 0)            # The Tower alone: its own table
+    assert B.tower_pieces(2, extra_foundations=4) == (10, 5, 2)
+    assert B.tower_pieces(2, extra_foundations=8) == (12, 6, 2)        # white stays at 2
+    assert B.tower_pieces(4, extra_foundations=7) == (8, 4, 1)
+    assert B.tower_pieces(4, extra_foundations=8) == (10, 5, 2)
+    assert B.tower_pieces(6, extra_foundations=12) == (10, 5, 2)
+    assert B.tower_pieces(3, black_tower=False) == (9, 0, 0)            # The Tower alone: its own table
 
 
 def test_without_black_tower_only_normal_pieces():
@@ -246,8 +247,8 @@ def test_capture_makes_a_prisoner():
     assert captures(s) == ["capture P2.1"]
     s = play(s, "capture P2.1")
     assert s.fl[7] == -2 - 0                                        # P2's follower is P1's prisoner
-    _t, _r, _p, base, _k = s.tiles[s.board[E.pos_of(0, -1)]]
-    assert s.occ[E.find(s.parent, base)] == 0                       # the field is free again
+    _t, _r, _p, base, _k = s.tiles[s.board[B.pos_of(0, -1)]]
+    assert s.occ[B.find(s.parent, base)] == 0                       # the field is free again
 
 
 def test_capture_your_own_follower_returns_it():
@@ -256,7 +257,7 @@ def test_capture_your_own_follower_returns_it():
     s = play(s, "draw U", "U -1,0 r0", "normal tower 1,-1")
     assert captures(s) == ["capture P1.1"]
     s = play(s, "capture P1.1")
-    assert s.fl[0] == E.SUPPLY
+    assert s.fl[0] == B.SUPPLY
 
 
 def test_capturing_the_top_follower_reopens_the_tower():
@@ -282,7 +283,7 @@ def test_prisoners_are_exchanged_at_once():
     """Rulings: "Prisoners are exchanged one for one at once"."""
     s = capture_board(followers=[(1, 0, -1, "field NL NR EL ER SL SR WL WR")], prisoners=[(0, 1)])
     s = play(s, "draw U", "U -1,0 r0", "normal tower 1,-1", "capture P2.1")
-    assert all(loc == E.SUPPLY for loc in s.fl)                  # both followers back with their owners
+    assert all(loc == B.SUPPLY for loc in s.fl)                  # both followers back with their owners
 
 
 def test_ransom_once_per_turn_for_three_points():
@@ -292,7 +293,7 @@ def test_ransom_once_per_turn_for_three_points():
     s = play(s, "draw U", "U -1,0 r0", "pass")
     assert names(s) == ["no ransom", "ransom from P2"]
     s = play(s, "ransom from P2")
-    assert s.scores == (4, 3) and s.fl[:2].count(E.SUPPLY) == 1
+    assert s.scores == (4, 3) and s.fl[:2].count(B.SUPPLY) == 1
     assert GAME.current_player(s) == CHANCE and s.player == 1    # once per turn: the turn is over
     poor = capture_board(prisoners=[(0, 1)], scores=(2, 0))
     poor = play(poor, "draw U", "U -1,0 r0", "pass")
@@ -303,7 +304,7 @@ def test_ransom_at_any_point_of_your_turn_and_the_freed_follower_may_deploy():
     """Issue #10 ruling: "the ransom may be paid at any point of your own turn, once a turn; a follower freed before you
     deploy may be deployed that turn."."""
     # every one of P1's followers is a prisoner of P2: without a ransom there is nobody to deploy
-    s = capture_board(prisoners=[(0, 1)] * E.FOLLOWERS, scores=(5, 0))
+    s = capture_board(prisoners=[(0, 1)] * B.FOLLOWERS, scores=(5, 0))
     s = play(s, "draw U")
     assert "ransom from P2" in names(s)                          # before placing the tile
     placed = play(s, "U -1,0 r0")

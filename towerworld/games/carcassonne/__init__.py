@@ -1,5 +1,5 @@
 """Carcassonne with The Tower and the Black Tower (seed 003). See docs/rules/carcassonne.md."""
-from .rules import Carcassonne
+from .game import Carcassonne
 
 GAME = Carcassonne()
 

@@ -11,12 +11,14 @@ import random
 import statistics
 import time
 
+from towerworld.engine.game import CHANCE
 from towerworld.engine.measure import checked_plies_per_second
+from towerworld.games.carcassonne import GAME
+from towerworld.games.carcassonne.strategy import SearchAgent
 
 
 def random_games(options: dict | None = None, players: int = 2, seconds: float = 1.0) -> tuple[float, float, float]:
     """(games per second, median ms per game, mean plies per game) of uniformly random play from the start."""
-    from towerworld.games.carcassonne import GAME
     start_state = GAME.new_state(options, players)
     rng = random.Random(17)
     times: list[float] = []
@@ -33,7 +35,6 @@ def random_games(options: dict | None = None, players: int = 2, seconds: float =
 def bench_rows(seconds: float = 1.0) -> list[tuple[str, float, str, str]]:
     """(name, value, goal, unit) rows; scripts/bench.py adds the generic ones (random games, the generic search
     figures, stage and carcassonne_draw_calls_full_board)."""
-    from towerworld.games.carcassonne import GAME
     rows = []
     gps, ms, _ = random_games(None, 2, seconds)
     rows.append(("carcassonne_tower_random_game_ms", round(ms, 3), "< 10", "ms"))
@@ -50,8 +51,6 @@ def bench_rows(seconds: float = 1.0) -> list[tuple[str, float, str, str]]:
 
 def mid_game(options: dict | None, plies: int = 30, seed: int = 1):
     """A 2-player state `plies` random plies in, at a decision."""
-    from towerworld.engine.game import CHANCE
-    from towerworld.games.carcassonne import GAME
     rng = random.Random(seed)
     s = GAME.new_state(options, 2)
     for _ in range(plies):
@@ -67,7 +66,6 @@ def mid_game(options: dict | None, plies: int = 30, seed: int = 1):
 
 def search_rate(options: dict | None, seconds: float) -> float:
     """Simulations a second of Carcassonne's own search (the default 'mcts' opponent) from a mid-game state."""
-    from towerworld.games.carcassonne.strategy import SearchAgent
     agent = SearchAgent(seed=3, seconds=seconds)
     agent.search(mid_game(options))
     return agent.last_simulations / agent.last_seconds
@@ -83,7 +81,6 @@ def draw_call_rows() -> list[tuple[str, float, str, str]]:
         from towerworld.scene.stage import Stage
     except ImportError:
         return []
-    from towerworld.games.carcassonne import GAME
     b = base(640, 400)
     state = GAME.random_playout(GAME.new_state(None, 2), random.Random(5))
     stage = Stage(b.render)

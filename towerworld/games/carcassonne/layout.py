@@ -17,9 +17,9 @@ import math
 from towerworld.engine.layout import Layout, Pose, look, shared_cell, shared_pose
 from towerworld.engine.pieces import size
 
-from . import engine as E
+from . import board as E
 from . import tiles as TL
-from .engine import ACTION, DRAW, FOLLOWERS, OVER, PLACE, SUPPLY, TOP0, CState, xy
+from .board import ACTION, DRAW, FOLLOWERS, OVER, PLACE, SUPPLY, TOP0, CState, xy
 from .tiles import CODES, COUNT, ROTS, tile_words
 
 TILE_MM = size("ccs_tile").w

@@ -13,8 +13,8 @@ import re
 
 from towerworld.engine.game import BadNotation
 
-from . import engine as E
-from .engine import (ACTION, FOLLOWERS, LOW, PLACE, SHIFT, K_CAPTURE, K_DRAW, K_FOLLOW, K_NOCAPTURE, K_NORANSOM,
+from . import board as E
+from .board import (ACTION, FOLLOWERS, LOW, PLACE, SHIFT, K_CAPTURE, K_DRAW, K_FOLLOW, K_NOCAPTURE, K_NORANSOM,
                      K_PASS, K_PLACE, K_RANSOM, K_TOP, K_TOWER, M_DRAW, M_FOLLOW, M_NOCAPTURE, M_NORANSOM, M_PASS,
                      M_PLACE, M_RANSOM, M_TOP, M_TOWER, M_CAPTURE, CState, pos_of, xy)
 from .tiles import CODES, INDEX, ROTS

@@ -2,9 +2,10 @@
 board, bypassing the turn flow; the tiles used are taken out of the bag so every piece stays accounted for."""
 from __future__ import annotations
 
-from . import engine as E
+from . import rules
 from . import tiles as TL
-from .engine import DRAW, FOLLOWERS, SUPPLY, TOP0, CState, Config, pos_of
+from .board import (DRAW, FOLLOWERS, PIECE_NAMES, SUPPLY, TOP0, CState, Config, find, piece_code, pos_of,
+                    tower_pieces)
 
 
 def build(players: int = 2, *, tiles=(), followers=(), towers=(), tops=(), prisoners=(), scores=None,
@@ -14,8 +15,8 @@ def build(players: int = 2, *, tiles=(), followers=(), towers=(), tops=(), priso
     tiles: (code, x, y, rotation in degrees); followers: (player, x, y, feature name as in the notation, e.g.
     'city N' or 'field NL NR'); towers: (x, y, [(owner, 'normal'|'black'|'white'), ...]) on foundation tiles;
     tops: (player, x, y) followers on top of towers; prisoners: (player, captor)."""
-    pieces = E.tower_pieces(players, black) if tower else (0, 0, 0)
-    s = E.initial_state(Config(players, tower, black, pieces))
+    pieces = tower_pieces(players, black) if tower else (0, 0, 0)
+    s = rules.initial_state(Config(players, tower, black, pieces))
     if not start:
         s = s.copy()
         bag = list(s.bag)
@@ -41,7 +42,7 @@ def build(players: int = 2, *, tiles=(), followers=(), towers=(), tops=(), priso
             raise ValueError(f"no {code} left in the bag")
         bag[t] -= 1
         s.bag, s.bagn = tuple(bag), s.bagn - 1
-        E.put_tile(s, t, r, pos, TL.COUNT[t] - bag[t] - 1)
+        rules.put_tile(s, t, r, pos, TL.COUNT[t] - bag[t] - 1)
     fl = list(s.fl)
     occ = list(s.occ)
 
@@ -59,7 +60,7 @@ def build(players: int = 2, *, tiles=(), followers=(), towers=(), tops=(), priso
             raise ValueError(f"tile at {x},{y} has no '{name}' (it has {names})")
         node = base + names.index(name)
         fl[free(p)] = node
-        occ[E.find(s.parent, node)] += 1 << (4 * p)
+        occ[find(s.parent, node)] += 1 << (4 * p)
     towers_d = dict(s.towers)
     sup = list(s.tsup)
     for x, y, stack in towers:
@@ -68,12 +69,12 @@ def build(players: int = 2, *, tiles=(), followers=(), towers=(), tops=(), priso
             raise ValueError(f"no tower foundation at {x},{y}")
         st = list(towers_d[pos])
         for owner, kind in stack:
-            ptype = E.PIECE_NAMES.index(kind)
+            ptype = PIECE_NAMES.index(kind)
             i = 3 * owner + ptype
             if sup[i] <= 0:
                 raise ValueError(f"player {owner} has no {kind} piece left")
             sup[i] -= 1
-            st.append(E.piece_code(owner, ptype, pieces[ptype] - sup[i] - 1))
+            st.append(piece_code(owner, ptype, pieces[ptype] - sup[i] - 1))
         towers_d[pos] = tuple(st)
     for p, x, y in tops:
         fl[free(p)] = TOP0 - pos_of(x, y)

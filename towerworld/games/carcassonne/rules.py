@@ -1,408 +1,372 @@
-"""Carcassonne with The Tower and the Black Tower: the Game object and the turn machine over the engine (engine.py).
+"""Carcassonne with The Tower and the Black Tower: the rules (move generation, the one step function,
+refusals).
 
 Turn: a chance move draws a tile (one that fits nowhere is discarded and another drawn); the player places it, then
 does one thing (a follower on the tile, a tower piece, a follower on top of a tower, or nothing); a tower piece may
 capture; completed features score. Ransom (rulings): at any point of your own turn, once a turn, with at least 3
-points; a follower freed before you deploy may be deployed that turn. Notation is in notation.py, the table in
-layout.py, agents in strategy.py.
+points; a follower freed before you deploy may be deployed that turn.
+
+Speed notes (apply_unchecked is the hot loop of random play and MCTS):
+- positions are ints, pos = (x + 128) << 8 | (y + 128); neighbours are pos +- 1 (north/south) and +- 256 (east/west);
+- every tile type is precomputed in its four rotations (tiles.ROTS) with int edges and the joins to each neighbour;
+- the frontier (empty places next to tiles) maps pos -> an 8-bit key of required edges, and tiles.FITS[t][key] lists
+  the rotations that fit, so the placements of a drawn tile are one dict scan;
+- roads, cities and fields are an incremental union-find over feature nodes kept in flat lists (parent, open edges,
+  tile bitmask, pennants, follower counts packed 4 bits per player), copied (C speed) only by moves that change them;
+- a state shares every container it does not change with its parent; containers are never mutated once a state is
+  built, except path halving in the union-find, which never changes any answer.
 """
 from __future__ import annotations
 
-import random
-from typing import Sequence
+from towerworld.engine.game import IllegalMove
 
-from towerworld.engine.game import CHANCE, TERMINAL, BadOption, Event, EventKind, Game, IllegalMove, Option
-from towerworld.engine.layout import Layout
-
-from . import engine as E
-from . import layout as carc_layout
-from . import notation
-from .engine import (ACTION, CAPTURE, DRAW, FOLLOWERS, OVER, PLACE, RANSOM, SUPPLY, TOP0, WHITE, LOW, SHIFT,
-                     K_CAPTURE, K_DRAW, K_FOLLOW, K_NOCAPTURE, K_NORANSOM, K_PASS, K_PLACE, K_RANSOM, K_TOP,
-                     K_TOWER, M_CAPTURE, M_DRAW, M_FOLLOW, M_NOCAPTURE, M_PLACE, M_TOP, M_TOWER, CState, Config,
-                     pos_of, xy)
-from .layout import meeple_id, tower_id
-from .tiles import ROTS, COUNT, CODES, tile_words
+from . import tiles as TL
+from .board import (ACTION, BLACK, CAPTURE, DPOS, DRAW, FOLLOWERS, K_CAPTURE, K_DRAW, K_FOLLOW, K_NOCAPTURE,
+                    K_NORANSOM, K_PASS, K_PLACE, K_RANSOM, K_TOP, K_TOWER, LOW, M_CAPTURE, M_FOLLOW, M_NOCAPTURE, M_NORANSOM, M_PASS, M_PLACE,
+                    M_RANSOM, M_TOP, M_TOWER, OVER, PLACE, RANSOM, SHIFT, SUPPLY, TOP0, WHITE, CState, Config, find,
+                    piece_code, pos_of)
+from .tiles import CITY, CLOISTER, COUNT, FIELD, FITS, INDEX, IS_TOWER_TILE, NFITS, ROAD, ROTS
 
 
-class Carcassonne(Game[CState, int]):
-    name = "carcassonne"
-    title = "Carcassonne with The Tower"
-    min_players = 2
-    max_players = 6
-    options = (
-        Option("tower", True, "Play with The Tower: 18 tower foundation tiles, tower pieces, capturing followers."),
-        Option("black_tower", True, "Play with the Black Tower mini-expansion: black and white tower pieces "
-                                    "(needs The Tower)."),
-    )
-    # 89 tiles can be drawn; each placed tile is followed by at most 4 decisions (place, action, capture, ransom).
-    max_plies = 89 + 4 * 89
-    # at most 180 frontier places x 4 rotations; actions stay far below that.
-    max_moves = 800
-    perfect_information = True
-    has_chance = True
+# ---- building states ------------------------------------------------------------------------------------------------
+def initial_state(cfg: Config) -> CState:
+    s = CState.__new__(CState)
+    s.cfg = cfg
+    s.phase = DRAW
+    s.player = 0
+    bag = [c if (cfg.tower or not IS_TOWER_TILE[t]) else 0 for t, c in enumerate(COUNT)]
+    start = INDEX[TL.START]
+    bag[start] -= 1
+    s.bag = tuple(bag)
+    s.bagn = sum(bag)
+    s.drawn = -1
+    s.tiles = ()
+    s.board = {}
+    s.frontier = {}
+    s.parent, s.opn, s.mask, s.pen, s.occ, s.nkind, s.ntile = [], [], [], [], [], [], []
+    s.discarded = ()
+    s.fl = (SUPPLY,) * (FOLLOWERS * cfg.players)
+    s.towers = {}
+    s.tsup = cfg.pieces * cfg.players
+    s.scores = (0,) * cfg.players
+    s.cands = ()
+    s.ransomed = False
+    s._hash = None
+    put_tile(s, start, 0, pos_of(0, 0))
+    return s
 
-    # ---- setup -------------------------------------------------------------------------------------------------------
-    def new_state(self, options: dict | None = None, players: int | None = None) -> CState:
-        opts, n = self.resolve_options(options, None, players)
-        if opts["black_tower"] and not opts["tower"]:
-            raise BadOption("The Black Tower needs The Tower: switch 'tower' on or 'black_tower' off.")
-        pieces = E.tower_pieces(n, opts["black_tower"]) if opts["tower"] else (0, 0, 0)
-        return E.initial_state(Config(n, opts["tower"], opts["black_tower"], pieces))
 
-    def num_players(self, state: CState) -> int:
-        return state.cfg.players
+def put_tile(ns: CState, t: int, r: int, pos: int, kk: int = 0) -> None:
+    """Place tile type t in rotation r at pos on a state being built (ns owns nothing yet: containers are copied)."""
+    R = ROTS[t][r]
+    i = len(ns.tiles)
+    base = len(ns.parent)
+    k = len(R.kinds)
+    parent = ns.parent + list(range(base, base + k))
+    opn = ns.opn + list(R.nopen)
+    mask = ns.mask + [1 << i] * k
+    pen = ns.pen + list(R.pennants)
+    occ = ns.occ + [0] * k
+    ns.nkind = ns.nkind + list(R.kinds)
+    ns.ntile = ns.ntile + [i] * k
+    board = ns.board.copy()
+    board[pos] = i
+    tiles = ns.tiles + ((t, r, pos, base, kk),)
+    frontier = ns.frontier.copy()
+    frontier.pop(pos, None)
+    edges = R.edges
+    joins = R.joins
+    for d in (0, 1, 2, 3):
+        npos = pos + DPOS[d]
+        ni = board.get(npos)
+        if ni is None:
+            frontier[npos] = frontier.get(npos, 0) | (edges[d] << (((d + 2) & 3) << 1))
+            continue
+        nt, nr, _np, nbase, _k = tiles[ni]
+        nslot = ROTS[nt][nr].slot
+        for j, sl, isedge in joins[d]:
+            a = base + j
+            while parent[a] != a:
+                parent[a] = parent[parent[a]]
+                a = parent[a]
+            b = nbase + nslot[sl]
+            while parent[b] != b:
+                parent[b] = parent[parent[b]]
+                b = parent[b]
+            if a != b:
+                parent[b] = a
+                opn[a] += opn[b]
+                mask[a] |= mask[b]
+                pen[a] += pen[b]
+                occ[a] += occ[b]
+            if isedge:
+                opn[a] -= 2
+    ns.parent = parent; ns.opn = opn; ns.mask = mask; ns.pen = pen; ns.occ = occ
+    ns.board = board; ns.tiles = tiles; ns.frontier = frontier
+    if R.tower:
+        towers = ns.towers.copy()
+        towers[pos] = ()
+        ns.towers = towers
 
-    def current_player(self, s: CState) -> int:
-        ph = s.phase
-        if ph == DRAW:
-            return CHANCE
-        if ph == OVER:
-            return TERMINAL
-        return s.player
 
-    def chance_outcomes(self, s: CState) -> list:
-        if s.phase != DRAW:
-            return []
-        n = s.bagn
-        return [(M_DRAW | t, c / n) for t, c in enumerate(s.bag) if c]
+def placements(frontier: dict, t: int) -> list:
+    """Every placement move of tile type t, sorted."""
+    fits = FITS[t]
+    out = [M_PLACE | pos << 2 | r for pos, key in frontier.items() for r in fits[key]]
+    out.sort()
+    return out
 
-    def legal_moves(self, s: CState) -> list:
-        ph = s.phase
-        if ph == PLACE:
-            return E.placements(s.frontier, s.drawn) + E.ransom_offers(s)
-        if ph == ACTION:
-            return E.action_moves(s) + E.ransom_offers(s)
-        if ph == CAPTURE:
-            return [M_CAPTURE | f for f in s.cands] + [M_NOCAPTURE]
-        if ph == RANSOM:
-            return E.ransom_moves(s)
-        return []
 
-    # ---- applying moves -------------------------------------------------------------------------------------------
-    def apply_unchecked(self, s: CState, move: int):
-        ev: list = []
-        ns = step(s, move, ev)
-        return ns, [self._event(s, ns, e) for e in ev]
+def placeable(frontier: dict, t: int) -> bool:
+    return any(map(NFITS[t].__getitem__, frontier.values()))
 
-    def _event(self, s: CState, ns: CState, e: tuple) -> Event:
-        kind = e[0]
-        if kind == "draw":
-            t, k = e[1], e[2]
-            return Event(EventKind.DRAW, (f"tile:{CODES[t]}:{k}",), f"Drew tile {CODES[t]}: {tile_words(t)}.", reveals=True)
-        if kind == "discard":
-            t, k = e[1], e[2]
-            return Event(EventKind.DISCARD, (f"tile:{CODES[t]}:{k}",), f"Tile {CODES[t]} fits nowhere and is discarded.",
-                         reveals=True)
-        if kind == "place":
-            t, r, pos, _b, k = e[1]
-            x, y = xy(pos)
-            return Event(EventKind.PLACE, (f"tile:{CODES[t]}:{k}",), f"P{s.player + 1} placed {CODES[t]} at {x},{y}.")
-        if kind == "follower":
-            fid = e[1]
-            return Event(EventKind.PLACE, (meeple_id(fid),), f"P{fid // FOLLOWERS + 1} deployed a follower.")
-        if kind == "tower":
-            code, pos = e[1], e[2]
-            x, y = xy(pos)
-            return Event(EventKind.PLACE, (tower_id(code),),
-                         f"P{s.player + 1} built a {E.PIECE_NAMES[code & 3]} tower storey at {x},{y}.")
-        if kind == "capture":
-            fid, how = e[1], e[2]
-            return Event(EventKind.CAPTURE, (meeple_id(fid),), f"P{s.player + 1} captured a follower of P{fid // FOLLOWERS + 1}"
-                         + {"own": " (back to its supply).", "prisoner": " (now a prisoner).",
-                            "exchange": " and exchanged prisoners."}[how])
-        if kind == "exchange":
-            fid = e[1]
-            return Event(EventKind.RETURN, (meeple_id(fid),), f"Prisoner of P{fid // FOLLOWERS + 1} returned in exchange.")
-        if kind == "ransom":
-            fid, q = e[1], e[2]
-            return Event(EventKind.RETURN, (meeple_id(fid),), f"P{fid // FOLLOWERS + 1} paid 3 points to P{q + 1} as ransom.")
-        if kind == "score":
-            win, pts, what, home, node = e[1], e[2], e[3], e[4], e[5]
-            who = " and ".join(f"P{w + 1}" for w in win)
-            # the scoring followers lift off home in this event's phase, before anything else moves, while the
-            # feature's part of every tile lights up
-            return Event(EventKind.SCORE, tuple(meeple_id(f) for f in home),
-                         f"Completed {what}: {who} +{pts}." if win else f"Completed {what}.",
-                         areas=carc_layout.feature_areas(ns, node))
-        if kind == "final_feature":
-            what, win, pts, node = e[1]
-            return Event(EventKind.SCORE, (), f"{what.capitalize()}: " + " and ".join(f"P{w + 1}" for w in win)
-                         + f" +{pts}", areas=carc_layout.feature_areas(ns, node))
-        if kind == "final":
-            # the totals only: each feature's points follow in its own event, floating up from it on the table
-            add = e[1]
-            return Event(EventKind.SCORE, (), "Final scoring: " + ", ".join(f"P{i + 1} +{v}" for i, v in enumerate(add))
-                         + ".")
-        # any other step of the engine: its kind if the engine's vocabulary has it, else a plain move
-        return Event(EventKind(kind) if kind in EventKind._value2member_map_ else EventKind.MOVE, (), "")
 
-    def random_playout(self, state: CState, rng: random.Random, max_plies: int | None = None) -> CState:
-        """Uniform random play to the end, drawing tiles with their bag frequencies; no events, no move lists kept."""
-        limit = max_plies or self.max_plies
-        s = state
-        plies = 0
-        rand = rng.random
-        while plies < limit:
-            ph = s.phase
-            if ph == OVER:
-                break
-            if ph == DRAW:
-                i = int(rand() * s.bagn)
-                for t, c in enumerate(s.bag):
-                    if i < c:
-                        break
-                    i -= c
-                s = step(s, M_DRAW | t, None)
-            elif ph == PLACE:
-                s = step(s, E.random_placement(s.frontier, s.drawn, rand()), None)
+def random_placement(frontier: dict, t: int, x: float) -> int:
+    """A uniformly chosen placement of tile t (x uniform in [0, 1)), without building the list of all of them."""
+    nf = NFITS[t]
+    i = int(x * sum(map(nf.__getitem__, frontier.values())))
+    for pos, key in frontier.items():
+        c = nf[key]
+        if i < c:
+            return M_PLACE | pos << 2 | FITS[t][key][i]
+        i -= c
+    raise ValueError("no placement")
+
+
+def follower_pos(s: CState, loc: int) -> int:
+    """The board position of a follower at location loc (on a feature or on top of a tower)."""
+    if loc >= 0:
+        return s.tiles[s.ntile[loc]][2]
+    return TOP0 - loc
+
+
+def in_range(tpos: int, height: int, black: bool, pos: int) -> bool:
+    dx = (pos >> 8) - (tpos >> 8)
+    dy = (pos & 255) - (tpos & 255)
+    if black:
+        return dx == dy and -height <= dx <= height or dx == -dy and -height <= dx <= height
+    return (dx == 0 and -height <= dy <= height) or (dy == 0 and -height <= dx <= height)
+
+
+def capture_candidates(s: CState, tpos: int) -> tuple:
+    stack = s.towers[tpos]
+    top = stack[-1] & 3
+    if top == WHITE:
+        return ()
+    h = len(stack)
+    black = top == BLACK
+    out = []
+    for fid, loc in enumerate(s.fl):
+        if loc >= 0 or loc <= TOP0:
+            if in_range(tpos, h, black, follower_pos(s, loc)):
+                out.append(fid)
+    return tuple(out)
+
+
+def closed_towers(fl: tuple) -> set:
+    return {TOP0 - loc for loc in fl if loc <= TOP0}
+
+
+def action_moves(s: CState) -> list:
+    p = s.player
+    f0 = p * FOLLOWERS
+    free = SUPPLY in s.fl[f0:f0 + FOLLOWERS]
+    out = []
+    t, r, pos, base, _k = s.tiles[-1]
+    if free:
+        parent, occ = s.parent, s.occ
+        for j in range(len(ROTS[t][r].kinds)):
+            a = base + j
+            while parent[a] != a:
+                a = parent[a]
+            if not occ[a]:
+                out.append(M_FOLLOW | j)
+    towers = s.towers
+    if towers:
+        sup = s.tsup[3 * p:3 * p + 3]
+        fl = s.fl
+        closed = closed_towers(fl) if min(fl) <= TOP0 else ()
+        for tpos, stack in towers.items():
+            if tpos in closed:
+                continue
+            b = M_TOWER | tpos << 2
+            if stack:
+                if stack[-1] & 3 == WHITE:
+                    continue
+                if sup[0]:
+                    out.append(b)
+                if sup[1]:
+                    out.append(b | 1)
+                if sup[2]:
+                    out.append(b | 2)
+                if free:
+                    out.append(M_TOP | tpos)
             else:
-                moves = self.legal_moves(s)
-                s = step(s, moves[int(rand() * len(moves))], None)
-            plies += 1
-        return s
+                if sup[0]:
+                    out.append(b)
+                if sup[1]:
+                    out.append(b | 1)
+    out.append(M_PASS)
+    out.sort()
+    return out
 
-    # ---- outcome ----------------------------------------------------------------------------------------------------
-    def scores(self, s: CState) -> list:
-        return list(s.scores)
 
-    def returns(self, s: CState) -> list:
-        if s.phase != OVER:
-            return [0.0] * s.cfg.players
-        sc = s.scores
-        best = max(sc)
-        winners = [i for i, v in enumerate(sc) if v == best]
-        n = len(sc)
-        if len(winners) == n:
-            return [0.0] * n
-        if n == 2:
-            return [1.0 if i in winners else -1.0 for i in range(n)]
-        return [1.0 if i in winners else 0.0 for i in range(n)]
+def ransom_offers(s: CState) -> list:
+    """The ransoms the player to move may pay now (rulings: at any point of your own turn, once a turn, only with at
+    least 3 points): one per captor holding one of their followers."""
+    p = s.player
+    if s.ransomed or s.scores[p] < 3:
+        return []
+    f0 = p * FOLLOWERS
+    held = sorted({-2 - loc for loc in s.fl[f0:f0 + FOLLOWERS] if -2 >= loc > TOP0})
+    return [M_RANSOM | q for q in held]
 
-    def result(self, s: CState) -> str:
-        sc = s.scores
-        best = max(sc)
-        winners = [i for i, v in enumerate(sc) if v == best]
-        if len(winners) == 1:
-            return f"Player {winners[0] + 1} wins with {best} points."
-        return "Shared win: " + ", ".join(f"Player {w + 1}" for w in winners) + f" with {best} points."
 
-    def heuristic(self, s: CState, player: int) -> float:
-        if s.phase == OVER:
-            return self.returns(s)[player] * 1000.0
-        sc = s.scores
-        best_other = max(v for i, v in enumerate(sc) if i != player)
-        return float(sc[player] - best_other)
+def ransom_moves(s: CState) -> list:
+    """The decision at the end of a turn when a ransom is still possible: pay one, or not."""
+    offers = ransom_offers(s)
+    return offers + [M_NORANSOM] if offers else []
 
-    def state_key(self, s: CState):
-        return s.key()
 
-    def format_move(self, s: CState, move: int) -> str:
-        return notation.format_move(s, move)
+# ---- scoring ---------------------------------------------------------------------------------------------------------
+def majority(occ: int, n: int) -> list:
+    counts = [(occ >> (4 * i)) & 15 for i in range(n)]
+    best = max(counts)
+    return [i for i in range(n) if counts[i] == best] if best else []
 
-    def parse_move(self, s: CState, text: str) -> int:
-        return notation.parse_move(s, text)
 
-    # ---- explaining refusals ---------------------------------------------------------------------------------------
-    def why_illegal(self, s: CState, move) -> str:
-        if not isinstance(move, int) or isinstance(move, bool):
-            return "That is not a Carcassonne move."
-        ph = s.phase
-        k, v = move >> SHIFT, move & LOW
-        if ph == OVER:
-            return "The game is over."
-        if ph == DRAW:
-            return "A tile must be drawn first."
-        if k == K_RANSOM:
-            return self._why_no_ransom(s, v)
-        if ph == PLACE:
-            if k != K_PLACE:
-                return f"Place the drawn tile {CODES[s.drawn]} first."
-            pos, r = v >> 2, v & 3
-            x, y = xy(pos)
-            if pos in s.board:
-                return f"There is already a tile at {x},{y}."
-            if pos not in s.frontier:
-                return f"A tile must touch the tiles already placed; {x},{y} touches none."
-            return (f"Tile {CODES[s.drawn]} rotated {90 * r} does not match its neighbours at {x},{y}: every touching "
-                    "edge must continue the road, city or field.")
-        if ph == CAPTURE:
-            if k == K_CAPTURE:
-                return "That follower is not in range of the tower just built."
-            return "Choose a follower in range to capture, or no capture."
-        if ph == RANSOM:
-            return "Choose a ransom or no ransom."
-        # ACTION
-        p = s.player
-        free = SUPPLY in s.fl[p * FOLLOWERS:(p + 1) * FOLLOWERS]
-        if k == K_FOLLOW:
-            if not free:
-                return "You have no follower left in your supply."
-            t, r = s.tiles[-1][0], s.tiles[-1][1]
-            if v >= len(ROTS[t][r].kinds):
-                return "The tile just placed has no such feature."
-            return (f"The {ROTS[t][r].names[v].split()[0]} is already occupied by a follower: a follower may only go "
-                    "on a feature nobody occupies.")
-        if k in (K_TOWER, K_TOP):
-            pos = v >> 2 if k == K_TOWER else v
-            x, y = xy(pos)
-            if pos not in s.towers:
-                return f"There is no tower or tower foundation at {x},{y}."
-            stack = s.towers[pos]
-            if pos in E.closed_towers(s.fl):
-                return f"A follower guards the top of the tower at {x},{y}: it is finished."
-            if stack and stack[-1] & 3 == WHITE:
-                return f"The tower at {x},{y} is capped with a White Tower piece and cannot change any more."
-            if k == K_TOP:
-                if not stack:
-                    return "A follower can only go on top of a tower with at least one storey."
-                return "You have no follower left in your supply."
-            ptype = v & 3
-            if ptype == WHITE and not stack:
-                return "A White Tower piece cannot be played directly to a tower foundation."
-            if ptype > WHITE:
-                return "There is no such tower piece."
-            return f"You have no {E.PIECE_NAMES[ptype]} tower piece left."
-        if k in (K_PLACE, K_DRAW):
-            return "The tile is already placed; now deploy a follower, build a tower, or pass."
-        return "That is not a legal move here."
+def feature_points(s: CState, root: int, complete: bool) -> int:
+    kind = s.nkind[root]
+    tiles = s.mask[root].bit_count()
+    if kind == ROAD:
+        return tiles
+    if kind == CITY:
+        return (2 if complete else 1) * (tiles + s.pen[root])
+    return 0
 
-    def _why_no_ransom(self, s: CState, captor: int) -> str:
-        p = s.player
-        if s.ransomed:
-            return "A ransom may be paid only once a turn, and you paid one this turn."
-        if s.scores[p] < 3:
-            return f"A ransom costs 3 points and you have {s.scores[p]}."
-        if -2 - captor not in s.fl[p * FOLLOWERS:(p + 1) * FOLLOWERS]:
-            return f"Player {captor + 1} holds none of your followers."
-        return "A ransom is paid on your own turn."
 
-    def explain(self, s: CState, picks: Sequence[str]) -> str:
-        """Why the picks so far lead to no legal move, naming the rule (maps the picks to a move, then why_illegal)."""
-        try:
-            return self._explain(s, list(picks))
-        except (ValueError, IndexError, KeyError):
-            return "That is not a legal move here."
+def cloister_neighbours(board: dict, pos: int) -> int:
+    c = 0
+    for d in (-257, -256, -255, -1, 1, 255, 256, 257):
+        if pos + d in board:
+            c += 1
+    return c
 
-    def _explain(self, s: CState, picks: list) -> str:
-        if not picks:
-            return "Pick something to start a move."
-        first = picks[0]
-        ph = s.phase
-        if ph == OVER:
-            return "The game is over."
-        if ph == DRAW:
-            return "A tile must be drawn from the bag first."
-        if first.startswith(("tile:", "bag:")) or (first.startswith("tower:p") and ph != ACTION):
-            if ph == PLACE:
-                return (f"Place the drawn tile {CODES[s.drawn]} on a glowing open place beside the landscape: "
-                        "it must touch a placed tile and match every edge it touches.")
-            if ph == ACTION and first.startswith("tile:"):
-                return ("The tile is placed: now put a follower on a glowing road, city, field or cloister of it, "
-                        "a tower piece on a glowing tower, or pass.")
-        if first.startswith("tower:p"):
-            return "To build on a tower, click its glowing roof (a tower piece goes on any foundation or open tower)."
-        if first.startswith("meeple:") and ph == ACTION:
-            return ("A follower goes on a feature of the tile just placed: click the glowing road, city, field or "
-                    "cloister itself.")
-        if first.startswith("at:"):
-            x, y = (int(v) for v in first[3:].split(","))
-            pos = pos_of(x, y)
-            if ph != PLACE:
-                return "The tile is already placed this turn."
-            if len(picks) > 1 and picks[1].startswith("rot:"):
-                return self.why_illegal(s, M_PLACE | pos << 2 | int(picks[1][4:]) // 90)
-            if pos in s.board or pos not in s.frontier:
-                return self.why_illegal(s, M_PLACE | pos << 2)
-            return f"Tile {CODES[s.drawn]} fits at {x},{y} in no rotation: every touching edge must match."
-        if first.startswith("feature:"):
-            if ph != ACTION:
-                return "Followers are deployed after placing the tile."
-            return self.why_illegal(s, M_FOLLOW | int(first[8:]))
-        if first.startswith("tower:"):
-            if ph != ACTION:
-                return "Tower pieces are played after placing the tile, instead of a follower."
-            x, y = (int(v) for v in first[6:].split(","))
-            pos = pos_of(x, y)
-            piece = picks[1][6:] if len(picks) > 1 and picks[1].startswith("piece:") else "normal"
-            if piece == "follower":
-                return self.why_illegal(s, M_TOP | pos)
-            return self.why_illegal(s, M_TOWER | pos << 2 | E.PIECE_NAMES.index(piece))
-        if first.startswith("meeple:"):
-            if ph != CAPTURE:
-                return "Followers can only be captured right after building a normal or black tower storey."
-            return "That follower is not in range of the tower just built."
-        if first.startswith("ransom:"):
-            return self._why_no_ransom(s, int(first[7:]) - 1)
-        if ph == PLACE:
-            return f"Place the drawn tile {CODES[s.drawn]} first."
-        return "That is not a legal move here."
 
-    # ---- picks ------------------------------------------------------------------------------------------------------
-    def picks(self, s: CState, move: int) -> tuple:
-        k, v = move >> SHIFT, move & LOW
-        if k == K_DRAW:
-            return ("bag",)
-        if k == K_PLACE:
-            x, y = xy(v >> 2)
-            return (f"at:{x},{y}", f"rot:{90 * (v & 3)}")
-        if k == K_FOLLOW:
-            return (f"feature:{v}",)
-        if k == K_TOWER:
-            x, y = xy(v >> 2)
-            return (f"tower:{x},{y}", f"piece:{E.PIECE_NAMES[v & 3]}")
-        if k == K_TOP:
-            x, y = xy(v)
-            return (f"tower:{x},{y}", "piece:follower")
-        if k == K_PASS:
-            return ("pass",)
-        if k == K_CAPTURE:
-            return (meeple_id(v),)
-        if k == K_NOCAPTURE:
-            return ("pass",)
-        if k == K_RANSOM:
-            return (f"ransom:{v + 1}",)
-        return ("pass",)
+def score_completed(ns: CState, events: list) -> None:
+    """Score features completed by the last tile (after its follower or tower action), returning their followers."""
+    t, r, pos, base, _k = ns.tiles[-1]
+    R = ROTS[t][r]
+    parent, opn, occ = ns.parent, ns.opn, ns.occ
+    done = None
+    for j in R.roadcity:
+        a = find(parent, base + j)
+        if opn[a] == 0 and occ[a]:
+            if done is None:
+                done = []
+            if a not in done:
+                done.append(a)
+    fl = ns.fl
+    monks = None
+    for fid, loc in enumerate(fl):
+        if loc >= 0 and ns.nkind[loc] == CLOISTER:
+            cpos = ns.tiles[ns.ntile[loc]][2]
+            d = cpos - pos
+            if d in (0, -257, -256, -255, -1, 1, 255, 256, 257) and cloister_neighbours(ns.board, cpos) == 8:
+                if monks is None:
+                    monks = []
+                monks.append(fid)
+    if done is None and monks is None:
+        return
+    scores = list(ns.scores)
+    followers = list(fl)
+    occ = list(occ)
+    n = ns.cfg.players
+    if done:
+        for a in done:
+            pts = feature_points(ns, a, True)
+            win = majority(occ[a], n)
+            for w in win:
+                scores[w] += pts
+            occ[a] = 0
+            home = []
+            for fid, loc in enumerate(followers):
+                if loc >= 0 and find(parent, loc) == a:
+                    followers[fid] = SUPPLY
+                    home.append(fid)
+            if events is not None:
+                events.append(("score", win, pts, TL.KIND_NAMES[ns.nkind[a]], home, a))
+    if monks:
+        for fid in monks:
+            owner = fid // FOLLOWERS
+            scores[owner] += 9
+            occ[followers[fid]] = 0
+            followers[fid] = SUPPLY
+            if events is not None:
+                events.append(("score", [owner], 9, "cloister", [fid], fl[fid]))
+    ns.scores = tuple(scores)
+    ns.fl = tuple(followers)
+    ns.occ = occ
 
-    def agents(self) -> dict:
-        """Carcassonne's own search ('mcts', replacing the generic one) and 'greedy', both on projected scores."""
-        from .strategy import AGENTS
-        return dict(AGENTS)
 
-    def describe_pick(self, s: CState, picks: Sequence[str], pick: str) -> str:
-        """Words for the picks that are buttons, not places: rotations, tower pieces, pass, ransom."""
-        if pick.startswith("rot:"):
-            turn = int(pick[4:])
-            return "as drawn" if turn == 0 else f"turned {turn}\u00b0"
-        if pick.startswith("piece:"):
-            what = pick[6:]
-            return "a follower on top (closes it)" if what == "follower" else f"a {what} tower piece"
-        if pick.startswith("ransom:"):
-            return f"ransom: pay Player {pick[7:]} 3 points for your follower"
-        if pick == "pass":
-            return {ACTION: "no follower or tower", CAPTURE: "no capture", RANSOM: "no ransom"}.get(s.phase, "pass")
-        if pick.startswith("feature:") and s.phase == ACTION and s.tiles:
-            t, r = s.tiles[-1][:2]
-            names = ROTS[t][r].names
-            j = int(pick[8:])
-            if 0 <= j < len(names):
-                return carc_layout.feature_words(names[j])
-        if pick.startswith("tower:") and "," in pick:
-            return f"the tower at {pick[6:]}"
-        if pick.startswith("at:"):
-            return f"the place {pick[3:]}"
-        return super().describe_pick(s, picks, pick)
+def final_scores(s: CState) -> tuple[list, list]:
+    """Points each player gets at the end (unfinished roads, cities, cloisters, and farms), and the details: one
+    (kind name, winners, points, a node of the feature) per feature scored."""
+    n = s.cfg.players
+    parent, opn, nkind = s.parent, s.opn, s.nkind
+    add = [0] * n
+    details = []
+    roots: dict[int, int] = {}
+    for fid, loc in enumerate(s.fl):
+        if loc < 0:
+            continue
+        kind = nkind[loc]
+        if kind == CLOISTER:
+            pos = s.tiles[s.ntile[loc]][2]
+            pts = 1 + cloister_neighbours(s.board, pos)
+            add[fid // FOLLOWERS] += pts
+            details.append(("cloister", [fid // FOLLOWERS], pts, loc))
+        else:
+            roots.setdefault(find(parent, loc), 0)
+            roots[find(parent, loc)] += 1 << (4 * (fid // FOLLOWERS))
+    fields: dict[int, set[int]] = {a: set() for a, _o in roots.items() if nkind[a] == FIELD}
+    if fields:
+        for node, kind in enumerate(nkind):
+            if kind != FIELD:
+                continue
+            a = find(parent, node)
+            if a not in fields:
+                continue
+            t, r, _pos, base, _k = s.tiles[s.ntile[node]]
+            for cj in ROTS[t][r].fcities[node - base]:
+                c = find(parent, base + cj)
+                if opn[c] == 0:
+                    fields[a].add(c)
+    for a, o in sorted(roots.items()):
+        kind = nkind[a]
+        if kind == FIELD:
+            pts = 3 * len(fields[a])
+        else:
+            pts = feature_points(s, a, opn[a] == 0)
+        win = majority(o, n)
+        for w in win:
+            add[w] += pts
+        details.append((TL.KIND_NAMES[kind], win, pts, a))
+    return add, details
 
-    # ---- what the table shows ----------------------------------------------------------------------------------------
-    def hud(self, s: CState, viewer: int) -> dict:
-        return carc_layout.hud(s, self.result(s))
 
-    def layout(self, s: CState, viewer: int) -> Layout:
-        return carc_layout.make_layout(s)
-
-    def preview(self, s: CState, viewer: int, picks: Sequence[str]) -> dict:
-        """The drawn tile where the pointer rests, turned as chosen: the table's ghost before the click."""
-        return carc_layout.preview(s, picks)
+def legal_moves(s: CState) -> list:
+    """The decision moves at `s`, sorted; [] at a draw or the end."""
+    ph = s.phase
+    if ph == PLACE:
+        return placements(s.frontier, s.drawn) + ransom_offers(s)
+    if ph == ACTION:
+        return action_moves(s) + ransom_offers(s)
+    if ph == CAPTURE:
+        return [M_CAPTURE | f for f in s.cands] + [M_NOCAPTURE]
+    if ph == RANSOM:
+        return ransom_moves(s)
+    return []
 
 
 # ---- the turn machine -----------------------------------------------------------------------------------------------
@@ -413,7 +377,7 @@ def step(s: CState, move: int, ev) -> CState:
     if k == K_PLACE:
         v = move & LOW
         t = s.drawn
-        E.put_tile(ns, t, v & 3, v >> 2, COUNT[t] - s.bag[t] - 1)
+        put_tile(ns, t, v & 3, v >> 2, COUNT[t] - s.bag[t] - 1)
         ns.phase = ACTION
         ns.drawn = -1
         if ev is not None:
@@ -426,7 +390,7 @@ def step(s: CState, move: int, ev) -> CState:
         ns.bag = tuple(bag)
         ns.bagn = s.bagn - 1
         kk = COUNT[t] - bag[t] - 1
-        if E.placeable(s.frontier, t):
+        if placeable(s.frontier, t):
             ns.drawn = t
             ns.phase = PLACE
             if ev is not None:
@@ -450,7 +414,7 @@ def step(s: CState, move: int, ev) -> CState:
         fl[fid] = base + j
         ns.fl = tuple(fl)
         occ = list(s.occ)
-        occ[E.find(ns.parent, base + j)] += 1 << (4 * p)
+        occ[find(ns.parent, base + j)] += 1 << (4 * p)
         ns.occ = occ
         if ev is not None:
             ev.append(("follower", fid))
@@ -462,14 +426,14 @@ def step(s: CState, move: int, ev) -> CState:
         i = 3 * p + ptype
         sup[i] -= 1
         ns.tsup = tuple(sup)
-        code = E.piece_code(p, ptype, s.cfg.pieces[ptype] - sup[i] - 1)
+        code = piece_code(p, ptype, s.cfg.pieces[ptype] - sup[i] - 1)
         towers = s.towers.copy()
         towers[pos] = towers[pos] + (code,)
         ns.towers = towers
         if ev is not None:
             ev.append(("tower", code, pos))
         if ptype != WHITE:
-            cands = E.capture_candidates(ns, pos)
+            cands = capture_candidates(ns, pos)
             if cands:
                 ns.phase = CAPTURE
                 ns.cands = cands
@@ -519,7 +483,7 @@ def _capture(ns: CState, p: int, fid: int, ev) -> None:
     q = fid // FOLLOWERS
     if loc >= 0:
         occ = list(ns.occ)
-        occ[E.find(ns.parent, loc)] -= 1 << (4 * q)
+        occ[find(ns.parent, loc)] -= 1 << (4 * q)
         ns.occ = occ
     if q == p:
         fl[fid] = SUPPLY
@@ -542,8 +506,8 @@ def _capture(ns: CState, p: int, fid: int, ev) -> None:
 
 
 def _end_action(ns: CState, ev) -> CState:
-    E.score_completed(ns, ev)
-    if E.ransom_moves(ns):
+    score_completed(ns, ev)
+    if ransom_moves(ns):
         ns.phase = RANSOM
         return ns
     return _next_turn(ns, ev)
@@ -560,7 +524,7 @@ def _next_turn(ns: CState, ev) -> CState:
 
 
 def _finish(ns: CState, ev) -> None:
-    add, details = E.final_scores(ns)
+    add, details = final_scores(ns)
     ns.scores = tuple(a + b for a, b in zip(ns.scores, add))
     ns.phase = OVER
     if ev is not None:

@@ -19,10 +19,8 @@ import time
 
 from towerworld.engine.agent import parse_budget
 
-from . import GAME
-from . import engine as E
-from .engine import DRAW, M_DRAW, OVER, CState
-from .rules import step
+from .board import DRAW, M_DRAW, OVER, CState
+from .rules import final_scores, legal_moves, step
 
 # level -> (seconds at most, simulations). The simulations decide a level's strength (about 9,000 a CPU second in a
 # 2-player game on a 2-core EPYC); the clock only guards a very slow machine. "easy" is 20 simulations, about greedy's
@@ -37,7 +35,7 @@ def projected(s: CState) -> list[int]:
     """Each player's points if the game ended now (already scored plus the final scoring of what stands)."""
     if s.phase == OVER:
         return list(s.scores)
-    add, _details = E.final_scores(s)
+    add, _details = final_scores(s)
     return [a + b for a, b in zip(s.scores, add)]
 
 
@@ -105,7 +103,7 @@ class Node:
         self.total = [0.0] * players
         self.untried = []
         if state.phase not in (DRAW, OVER):
-            self.untried = GAME.legal_moves(state)
+            self.untried = legal_moves(state)
             rng.shuffle(self.untried)
 
 
