@@ -141,7 +141,7 @@ def random_play_rows(name: str, game: Game) -> list[Row]:
             Row(f"random_games_per_s_{name}", round(1000 / ms, 1), "", "/s")]
 
 
-# issue #15: simulations a second the default search must reach for search to play well
+# simulations a second the default search must reach for search to play well
 SEARCH_GOALS = {"kdak": ">= 5000", "elevation": ">= 4000", "ziggurat": ">= 5000"}
 SEARCH_BUDGET = "1000it"      # the goal games' MCTS rows: a fixed simulation budget, the same work in every run
 # why a goal game's MCTS falls short, from profiles of `search` (shown only when a row misses its goal)

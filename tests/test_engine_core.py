@@ -105,7 +105,7 @@ def test_bad_options_are_refused_in_one_sentence(options, variant, players, word
     ({"sides": 20.9}, "whole number"), ({"colour": ["white"]}, "one of white, red"),
 ])
 def test_options_are_not_coerced(options, words):
-    """Issue #10: 'Options are validated strictly (an int option takes only an integer; a bool takes true/false),
+    """Options are validated strictly (an int option takes only an integer; a bool takes true/false),
     with the allowed values in the message.'"""
     with pytest.raises(BadOption) as err:
         DICE.resolve_options(options)

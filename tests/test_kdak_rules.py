@@ -320,7 +320,7 @@ def test_no_climb_limit_and_an_optional_move_cap():
 
 
 def test_chance_refusals_speak_of_the_die_and_the_tiles():
-    """Issue 10.4: "Every refusal and every illegal chance outcome reads as a sentence about the game"."""
+    """Every refusal and every illegal chance outcome reads as a sentence about the game."""
     s = do(start("solitaire"), "enter a0", "reveal a0=suns:2")
     assert s.stage == ROLL
     with pytest.raises(IllegalMove, match="There is no 13 on a die"):
@@ -439,7 +439,7 @@ def test_solitaire_titles(points, title):
         assert text.endswith(f"{title}!") and G.returns(s)[0] > 0.69
     else:
         assert "short of the 37" in text
-    # issue 10.4: "Solitaire statistics count a K'Dak win only with a title (37 or more points)"
+    # solitaire statistics count a K'Dak win only with a title (37 or more points)
     assert G.solitaire_won(s) == (title is not None)
 
 
@@ -572,7 +572,7 @@ def test_memory_agent_forgets_and_plays_legal_moves():
 
 
 def test_memory_agent_forgets_once_per_tile_and_sighting():
-    """Issue 16.5: the memory opponent forgets as described: each face-down tile it has seen is kept with probability
+    """The memory opponent forgets as described: each face-down tile it has seen is kept with probability
     `keep`, decided once (asking again never changes its mind), and a tile seen again with a new face is new."""
     agent = G.agents()["memory"](G, 5, "0.5")
     tiles = {w: f"{suit}:{rank}" for w, suit, rank in zip(("a0", "b0", "c0", "d0", "a1", "b1", "c1", "d1", "a2", "b2",
@@ -592,7 +592,7 @@ def test_perfect_memory_greedy_prefers_the_remembered_five():
 
 
 def test_table_click_areas_pawns_and_labels():
-    """Issue 14.5: the "down" target is a real click area, the null level is entered by areas beside the tower, two
+    """The "down" target is a real click area, the null level is entered by areas beside the tower, two
     pawns on one tile stand side by side, level labels clear their coins, and the discard rows lie inside the table's
     extent from the first frame (the camera frames it)."""
     s = start()
@@ -632,7 +632,7 @@ def test_cutaway_shows_the_storey_of_the_pawn_to_move():
         hint = game.cutaway(state, OMNISCIENT)
         place = pawn_place(state, state.turn)
         if state.pawns[state.turn] == NOT_IN:
-            assert hint is None     # issue 14.5: "the start shows the whole tower, not only level 0"
+            assert hint is None     # the start shows the whole tower, not only level 0
         elif place is None or place[1] == 5:
             assert hint is None
         else:

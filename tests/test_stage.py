@@ -224,7 +224,7 @@ def test_a_lifted_away_piece_that_is_a_target_shows_as_clickable_glass():
 
 
 def test_a_heading_turns_the_short_way_round():
-    """Issue #9: "heading animation takes the short way round (never -270 deg for +90 deg)"."""
+    """Heading animation takes the short way round (never -270 deg for +90 deg)."""
     from towerworld.scene.stage import short_turn
     assert short_turn(270.0, 0.0) == 90.0
     assert short_turn(0.0, 270.0) == -90.0

@@ -1,5 +1,5 @@
 """Videos and stills of demos and replays (H.264, yuv420p, fixed frame rate and size), the CLI's refusals, and the
-replay table's timeline and keys (issue #13)."""
+replay table's timeline and keys."""
 import os
 import random
 import subprocess
