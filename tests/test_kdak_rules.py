@@ -9,6 +9,7 @@ import random
 
 import pytest
 
+from towerworld.engine.driver import answer_chance
 from towerworld.engine.game import CHANCE, TERMINAL, BadNotation, BadOption, IllegalMove, OMNISCIENT
 from towerworld.engine.agent import View
 from towerworld.engine.match import Match
@@ -538,7 +539,7 @@ def test_random_games_terminate(variant):
         plies = 0
         while not m.over:
             if m.current_player == CHANCE:
-                m.play_chance(save=False)
+                answer_chance(m)
             else:
                 ms = G.legal_moves(m.state)
                 m.apply(ms[rng.randrange(len(ms))], save=False)
@@ -563,7 +564,7 @@ def test_memory_agent_forgets_and_plays_legal_moves():
         agent = G.agents()["memory"](G, 4, level)
         while not m.over:
             if m.current_player == CHANCE:
-                m.play_chance(save=False)
+                answer_chance(m)
             else:
                 move = agent.choose(View.of(G, m.state, m.current_player))
                 assert move in G.legal_moves(m.state)

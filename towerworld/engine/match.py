@@ -92,15 +92,6 @@ class Match:
             return kept
         return self.game.sample_chance(self.state, rng)
 
-    def play_chance(self, *, save: bool = True) -> list[Event]:
-        """Draw and apply chance outcomes (from this match's source) until a player must decide or the game ends."""
-        events: list[Event] = []
-        while self.game.current_player(self.state) == CHANCE:
-            events += self.apply(self.next_chance(self.rng), save=False, keep_redo=True)
-        if save and events:
-            self.autosave()
-        return events
-
     def _push(self, ply: Ply, new_state: State) -> None:
         self.plies.append(ply)
         self.state = new_state
