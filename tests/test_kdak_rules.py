@@ -14,7 +14,7 @@ from towerworld.engine.game import CHANCE, TERMINAL, BadNotation, BadOption, Ill
 from towerworld.engine.agent import View
 from towerworld.engine.match import Match
 from towerworld.games.kdak import GAME as G
-from towerworld.games.kdak.rules import (END_CAP, END_LOST, MOVE, NOT_IN, OUT, OVER, REMOVE, REVEAL, ROLL, SPEND,
+from towerworld.games.kdak.board import (END_CAP, END_LOST, MOVE, NOT_IN, OUT, OVER, REMOVE, REVEAL, ROLL, SPEND,
                                          SUITS, RANKS)
 
 
@@ -621,7 +621,7 @@ def test_cutaway_shows_the_storey_of_the_pawn_to_move():
     """View hint, not a rule: the storeys above the acting pawn are ghosted so it can be seen inside the tower."""
     import random
     from towerworld.engine.game import CHANCE, TERMINAL
-    from towerworld.games.kdak.rules import pawn_place
+    from towerworld.games.kdak.board import pawn_place
     game = G
     rng = random.Random(11)
     state = game.new_state()
