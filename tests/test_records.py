@@ -427,7 +427,7 @@ def test_a_v2_record_holds_the_result_and_the_seed_only_for_seeded_runs():
     """design.md: 'result (text, scores, titles), seeded (only for seeded runs)'; no 'seed' field any more."""
     m = played(NIM, plies=100)
     data = match_to_record(m)
-    assert data["format_version"] == 2 and "seed" not in data and data["seeded"] == 5
+    assert data["format_version"] == FORMAT_VERSION and "seed" not in data and data["seeded"] == 5
     assert data["result"] == {"text": NIM.result(m.state), "scores": NIM.scores(m.state), "finished": True}
     m.seed = None                                     # a live game: chance came from OS entropy, nothing to record
     assert "seeded" not in match_to_record(m)

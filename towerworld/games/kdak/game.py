@@ -94,6 +94,16 @@ class KDakGame(Game):
             return [(("reveal", v), p) for v in left]
         return []
 
+    def reveal_key(self, state):
+        """A tile turned up is that tile (its slot), whichever way the pawns came to it."""
+        if state.stage == REVEAL and state.pending:
+            return ("tile", state.pending[1])
+        return None
+
+    def reveal_item(self, state, outcome):
+        """A tile's identity exists once: seen on one tile, it is never turned up on another."""
+        return outcome[1] if outcome[0] == "reveal" else None
+
     def apply_unchecked(self, state, move):
         w = _W(state)
         ev: list = []
