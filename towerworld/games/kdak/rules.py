@@ -15,7 +15,6 @@ import random
 from typing import NamedTuple
 
 from towerworld.engine.game import CHANCE, TERMINAL, BadOption, Event, EventKind, Game, IllegalMove, Option, Variant
-from towerworld.engine.pieces import size
 
 SUITS = ("suns", "moons", "crowns", "arms")
 RANKS = ("null", "ace", "2", "3", "4", "5")
@@ -642,21 +641,6 @@ class KDakGame(Game):
     def layout(self, state, viewer):
         from towerworld.games.kdak.layout import build_layout
         return build_layout(state)
-
-    def cutaway(self, state, viewer):
-        """Storeys above the pawn whose turn it is are lifted away, so that pawn and its storey can be seen and picked;
-        before it enters, the whole tower stands (its null level is entered by click areas beside the columns)."""
-        if not 0 <= state.turn < len(state.pawns):
-            return None
-        if state.pawns[state.turn] == NOT_IN:
-            return None          # the whole tower is shown before the first step (entered by areas beside it)
-        place = pawn_place(state, state.turn)
-        if place is None:
-            return None
-        _column, level = place
-        if level >= LEVELS - 1:
-            return None
-        return ((level + 1) * size("pp_tile").h, ("pp_tile",))
 
     def hud(self, state, viewer):
         from towerworld.games.kdak.layout import hud
