@@ -41,6 +41,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 os.environ.setdefault("EGL_PLATFORM", "surfaceless")
 
 from towerworld.engine.agent import ask  # noqa: E402
+from towerworld.engine.driver import answer_chance  # noqa: E402
 from towerworld.engine.game import CHANCE, OMNISCIENT, TERMINAL, Game  # noqa: E402
 from towerworld.engine.registry import all_games  # noqa: E402
 
@@ -211,7 +212,7 @@ def stage_games(game: Game, moves: int) -> tuple[list[list[tuple]], Any, random.
         steps: list[tuple] = [(game.layout(match.state, OMNISCIENT), [])]
         while not match.over and sum(len(g) - 1 for g in games) + len(steps) - 1 < moves:
             if match.current_player < 0:
-                events = match.play_chance(save=False)
+                events = answer_chance(match)
             else:
                 legal = game.legal_moves(match.state)
                 events = match.apply(legal[rng.randrange(len(legal))], save=False)
@@ -344,7 +345,7 @@ def stage_rows(name: str, game: Game) -> list[Row]:
 
     while not match.over:                       # a finished game's table, for the draw calls
         if match.current_player < 0:
-            match.play_chance(save=False)
+            answer_chance(match)
         else:
             moves = game.legal_moves(match.state)
             match.apply(moves[rng.randrange(len(moves))], save=False)

@@ -6,6 +6,7 @@ import pytest
 
 from towerworld.app.picks import next_picks, path_progress
 from towerworld.engine import registry
+from towerworld.engine.driver import answer_chance
 from towerworld.engine.game import OMNISCIENT, SPECTATOR
 from towerworld.engine.match import Match, PlayerSpec
 
@@ -78,7 +79,7 @@ def test_the_start_screens_unfinished_games_read_in_words_and_fit(showbase, tmp_
     game = registry.get_game("carcassonne")
     names = ["Alexandra the Great", "Bartholomew", "Cornelius Xavier", "Dorothea"]
     old = Match(game, players=[PlayerSpec(n) for n in names])
-    old.play_chance(save=False)
+    answer_chance(old)
     save_match(old, saves.autosave_path("carcassonne"))
     app = App(showbase, (1280, 800), frames=1)
     app.request("Menu")
@@ -134,7 +135,7 @@ def test_play_offers_to_resume_an_unfinished_game(showbase, tmp_path, monkeypatc
     monkeypatch.setattr(saves, "SAVE_DIR", str(tmp_path))
     game = registry.get_game("kdak")
     old = Match(game, players=[PlayerSpec("Ann"), PlayerSpec("Bob")])
-    old.play_chance(save=False)
+    answer_chance(old)
     old.apply(game.legal_moves(old.state)[0], save=False)
     save_match(old, saves.autosave_path("kdak"))
     waiting = saves.unfinished("kdak")

@@ -11,6 +11,7 @@ try:
 except ImportError:  # tests run as a package
     from tests.tabletools import settle
 
+from towerworld.engine.driver import answer_chance
 from towerworld.engine.game import OMNISCIENT, SPECTATOR, TERMINAL
 from towerworld.engine.pieces import size
 from towerworld.games.carcassonne import GAME
@@ -434,7 +435,7 @@ def test_a_move_combines_only_what_changed_and_a_whole_game_stays_within_the_dra
         old, untouched_moves = stage.layout, 0
         while not match.over:
             if match.current_player < 0:
-                events = match.play_chance(save=False)
+                events = answer_chance(match)
             else:
                 moves = GAME.legal_moves(match.state)
                 events = match.apply(moves[rng.randrange(len(moves))], save=False)

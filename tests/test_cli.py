@@ -115,9 +115,9 @@ def _damaged_folder(folder, good: str) -> list[str]:
     def write(name, content):
         (folder / name).write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
 
-    write("digits.tower.json", text.replace('"format_version": 2', '"format_version": ' + "7" * 5000))
-    write("infinity.tower.json", text.replace('"format_version": 2', '"format_version": Infinity'))
-    write("e999.tower.json", text.replace('"format_version": 2', '"format_version": 1e999'))
+    write("digits.tower.json", text.replace('"format_version": 3', '"format_version": ' + "7" * 5000))
+    write("infinity.tower.json", text.replace('"format_version": 3', '"format_version": Infinity'))
+    write("e999.tower.json", text.replace('"format_version": 3', '"format_version": 1e999'))
     write("nested.tower.json", "[" * 500_000)
     write("binary.tower.json", bytes(range(256)) * 10)
     write("escape.tower.json", json.dumps(dict(record, moves=record["moves"][:3] + ["\x1b[2J\u202eboom"])))

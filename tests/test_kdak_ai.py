@@ -7,7 +7,7 @@ from towerworld.ai import make_agent
 from towerworld.engine.driver import play_match
 from towerworld.engine.match import Match, PlayerSpec
 from towerworld.games.kdak import GAME as G
-from towerworld.games.kdak.rules import END_CAP
+from towerworld.games.kdak.board import END_CAP
 from towerworld.games.kdak.strategy import CLIMB_PATIENCE, patient_moves
 
 try:

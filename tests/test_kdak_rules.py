@@ -9,11 +9,12 @@ import random
 
 import pytest
 
+from towerworld.engine.driver import answer_chance
 from towerworld.engine.game import CHANCE, TERMINAL, BadNotation, BadOption, IllegalMove, OMNISCIENT
 from towerworld.engine.agent import View
 from towerworld.engine.match import Match
 from towerworld.games.kdak import GAME as G
-from towerworld.games.kdak.rules import (END_CAP, END_LOST, MOVE, NOT_IN, OUT, OVER, REMOVE, REVEAL, ROLL, SPEND,
+from towerworld.games.kdak.board import (END_CAP, END_LOST, MOVE, NOT_IN, OUT, OVER, REMOVE, REVEAL, ROLL, SPEND,
                                          SUITS, RANKS)
 
 
@@ -538,7 +539,7 @@ def test_random_games_terminate(variant):
         plies = 0
         while not m.over:
             if m.current_player == CHANCE:
-                m.play_chance(save=False)
+                answer_chance(m)
             else:
                 ms = G.legal_moves(m.state)
                 m.apply(ms[rng.randrange(len(ms))], save=False)
@@ -563,7 +564,7 @@ def test_memory_agent_forgets_and_plays_legal_moves():
         agent = G.agents()["memory"](G, 4, level)
         while not m.over:
             if m.current_player == CHANCE:
-                m.play_chance(save=False)
+                answer_chance(m)
             else:
                 move = agent.choose(View.of(G, m.state, m.current_player))
                 assert move in G.legal_moves(m.state)
@@ -621,8 +622,8 @@ def test_storeys_above_each_pawn_are_lifted_and_nothing_is_ghosted():
     below rest on each other at their true thickness, and no storey is ghosted (no cutaway)."""
     import random
     from towerworld.engine.game import CHANCE, TERMINAL
+    from towerworld.games.kdak.board import pawn_place
     from towerworld.games.kdak.layout import OPENING
-    from towerworld.games.kdak.rules import pawn_place
     rng = random.Random(11)
     state = G.new_state()
     lifted = 0

@@ -10,6 +10,7 @@ import pytest
 
 from towerworld.engine import record as rec
 from towerworld.engine import registry
+from towerworld.engine.driver import answer_chance
 from towerworld.engine.game import CHANCE, TERMINAL
 from towerworld.engine.match import Match, PlayerSpec
 from towerworld.engine.record import (FORMAT_VERSION, RecordError, load_match, match_from_record, match_to_record,
@@ -307,10 +308,10 @@ def test_undo_against_an_ai_is_free():
 
 def test_undo_against_an_ai_crosses_chance_and_reveals():
     m = Match(TOY, players=[PlayerSpec("me"), PlayerSpec("bot", "ai", "random")], seed=2)
-    m.play_chance(save=False)
+    answer_chance(m)
     start = m.state
     m.apply(TOY.legal_moves(m.state)[0], save=False)          # the person's decision
-    m.play_chance(save=False)                                  # a draw for the AI (reveals)
+    answer_chance(m)                                  # a draw for the AI (reveals)
     m.apply(TOY.legal_moves(m.state)[-1], save=False)          # the AI's move
     assert m.can_undo() and m.undo()
     assert m.state == start and len(m.plies) == 1              # the first draw came before any decision of ours
@@ -361,22 +362,22 @@ def test_undo_against_an_ai_never_rerolls_chance():
     """Issue #10: "against an AI, undo takes back to your previous decision and keeps every chance outcome already
     revealed (undoing a move never re-draws a die)"."""
     m = Match(TOY, players=[PlayerSpec("me"), PlayerSpec("bot", "ai", "random")])   # live chance: OS entropy
-    m.play_chance(save=False)
+    answer_chance(m)
     move = m.game.legal_moves(m.state)[0]
     m.apply(move, save=False)
-    m.play_chance(save=False)
+    answer_chance(m)
     seen = [p.move for p in m.plies if p.mover == CHANCE]
     for _ in range(20):
         assert m.undo()
-        m.play_chance(save=False)
+        answer_chance(m)
         m.apply(move, save=False)
-        m.play_chance(save=False)
+        answer_chance(m)
         assert [p.move for p in m.plies if p.mover == CHANCE] == seen
 
 
 def test_undo_between_people_refuses_revealing_moves():
     m = Match(TOY, seed=4)
-    m.play_chance(save=False)             # a draw: chance reveals
+    answer_chance(m)             # a draw: chance reveals
     assert not m.can_undo() and "revealed" in m.why_no_undo()
     move = next(mv for mv in TOY.legal_moves(m.state) if mv[0] == "play")   # a play turns a card up: it reveals too
     m.apply(move, save=False)
@@ -426,7 +427,7 @@ def test_a_v2_record_holds_the_result_and_the_seed_only_for_seeded_runs():
     """design.md: 'result (text, scores, titles), seeded (only for seeded runs)'; no 'seed' field any more."""
     m = played(NIM, plies=100)
     data = match_to_record(m)
-    assert data["format_version"] == 2 and "seed" not in data and data["seeded"] == 5
+    assert data["format_version"] == FORMAT_VERSION and "seed" not in data and data["seeded"] == 5
     assert data["result"] == {"text": NIM.result(m.state), "scores": NIM.scores(m.state), "finished": True}
     m.seed = None                                     # a live game: chance came from OS entropy, nothing to record
     assert "seeded" not in match_to_record(m)
@@ -584,7 +585,7 @@ def test_live_chance_is_secret_and_never_stored():
     chance outcomes that happened, nothing that predicts the next one." Seeded runs say they were seeded."""
     live = Match(TOY)
     assert live.seed is None and isinstance(live.rng, random.SystemRandom)
-    live.play_chance(save=False)
+    answer_chance(live)
     record = match_to_record(live)
     assert "seed" not in record and "seeded" not in record
     seeded = Match(TOY, seed=7)

@@ -1,4 +1,5 @@
 """The stage diff and its animation, without a window: plan() is pure, intervals are driven with setT/finish."""
+from towerworld.engine.driver import answer_chance
 from towerworld.engine.game import Event
 from towerworld.engine.layout import Cell, Layout, Pose, look
 from towerworld.scene.camera import LABEL_EM
@@ -657,7 +658,7 @@ def _random_moves(game, seed: int, count: int):
         if match.over:
             break
         if match.current_player < 0:
-            events = match.play_chance(save=False)
+            events = answer_chance(match)
         else:
             moves = game.legal_moves(match.state)
             events = match.apply(moves[rng.randrange(len(moves))], save=False)

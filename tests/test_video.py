@@ -7,6 +7,7 @@ import sys
 
 import pytest
 
+from towerworld.engine.driver import answer_chance
 from towerworld.engine.match import Match, PlayerSpec
 from towerworld.engine.record import save_match
 from towerworld.engine.registry import get_game
@@ -31,7 +32,7 @@ def short_record(path, plies=12, seed=4) -> str:
             moves = game.legal_moves(match.state)
             match.apply(moves[rng.randrange(len(moves))], save=False)
         else:
-            match.play_chance(save=False)
+            answer_chance(match)
     save_match(match, str(path))
     return str(path)
 

@@ -1,5 +1,5 @@
 """K'Dak's Tower of Confusion (and Camel Wash), by Jim Adams and Amy Enge (piecepack, 2004)."""
-from towerworld.games.kdak.rules import KDakGame
+from towerworld.games.kdak.game import KDakGame
 
 GAME = KDakGame()
 

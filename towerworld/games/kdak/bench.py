@@ -6,14 +6,12 @@ import time
 
 from towerworld.engine.measure import (checked_plies_per_second, random_games_per_second, search_sims_per_second,
                                        search_states, with_goal_text)
-
-
+from towerworld.games.kdak import GAME
 
 
 def rows(seconds: float = 1.0) -> list[tuple[str, float, float | None, str]]:
     """(name, value, goal, unit) rows. The search rows are the engine's share of an MCTS simulation (three plies of
     tree walk, then the game's rollout), CPU time, at decision states met in seeded random games."""
-    from towerworld.games.kdak import GAME
     out: list[tuple[str, float, float | None, str]] = []
     gps, ms = random_games_per_second(GAME, seconds)
     out.append(("kdak_random_games_per_s", round(gps), 500, "games/s"))

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from towerworld.engine.layout import Layout, look, shared_cell, shared_pose
 from towerworld.engine.pieces import size
-from towerworld.games.kdak.rules import (COLUMNS, LEVELS, MOVE, NOT_IN, OUT, OVER, RANKS, REMOVE, REVEAL, ROLL, SPEND,
+from towerworld.games.kdak.board import (COLUMNS, LEVELS, MOVE, NOT_IN, OUT, OVER, RANKS, REMOVE, REVEAL, ROLL, SPEND,
                                          SUITS, TILES, face_up_on_level, pawn_place, tile_id)
 
 TILE = size("pp_tile")

@@ -8,7 +8,7 @@ digits 0/1 for null/ace, and "a0" for "enter a0".
 from __future__ import annotations
 
 from towerworld.engine.game import BadNotation
-from towerworld.games.kdak.rules import (COLUMNS, LEVELS, MOVE, NOT_IN, OUT, RANKS, REMOVE, REVEAL, ROLL, SPEND, SUITS,
+from towerworld.games.kdak.board import (COLUMNS, LEVELS, MOVE, NOT_IN, OUT, RANKS, REMOVE, REVEAL, ROLL, SPEND, SUITS,
                                          ident_text, locate, pawn_place, place, tile_id)
 
 _RANK_WORDS = {name: i for i, name in enumerate(RANKS)}

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import random
 
-from towerworld.games.kdak.rules import (DISCARD, END_CAP, END_LOST, END_NORMAL, FLIP, GO, LEVELS, MOVE, NOT_IN,
-                                         ORTH, OUT, OUT_MOVE, OVER, REMOVE, REMOVES, REVEAL, ROLL, SPEND,
-                                         SPEND_MOVES, STAY, TILES, KState)
+from towerworld.games.kdak.board import (DISCARD, END_CAP, END_LOST, END_NORMAL, FLIP, LEVELS, MOVE, NOT_IN, ORTH, OUT,
+                                         OVER, REMOVE, REVEAL, ROLL, SPEND, TILES, KState)
+from towerworld.games.kdak.rules import GO, OUT_MOVE, SPEND_MOVES, STAY
 
 _TOP = LEVELS - 1
 _REMOVE_NOW, _NEXT_TURN = -1, -2        # working stages of the loop below, never stored in a state

@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 
 from towerworld.engine.game import CHANCE, BadOption
-from towerworld.games.kdak.rules import LEVELS, MOVE, OUT, OVER, REMOVE, SPEND, crumbling, pawn_place
+from towerworld.games.kdak.board import LEVELS, MOVE, OUT, OVER, REMOVE, SPEND, crumbling, pawn_place
 
 DOOR_OPEN = 5.0      # the switch is progress: only behind the open door is there gold to score
 

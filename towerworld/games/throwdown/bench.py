@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 from towerworld.engine.measure import checked_plies_per_second, random_games_per_second
+from towerworld.games.throwdown import GAME
 
 
 def bench_rows(seconds: float = 1.0) -> list[tuple[str, str, str]]:
-    from towerworld.games.throwdown import GAME
     rows = []
     for players, variant in ((2, None), (5, "extended")):
         gps, ms = random_games_per_second(GAME, seconds / 2, variant, players)

@@ -16,8 +16,9 @@ from towerworld.engine.layout import Layout, Pose, look, shared_cell, shared_pos
 from towerworld.engine.pieces import PYRAMID_NEST_LIFT, size
 from towerworld.games.throwdown.cards import (CARDS, COLOURS, EXCUSE, SUIT_NAMES, colour_of, pips_of, pyramid_id,
                                               stash_of)
-from towerworld.games.throwdown.rules import (ATTRITION, CHANGE, DEAL, DEFEND, DRAW, OVER, SLOTS, START, TURN, bits,
-                                              standing_pips, top_colour)
+from towerworld.games.throwdown.board import (ATTRITION, CHANGE, DEAL, DEFEND, DRAW, OVER, SLOTS, START, TURN, bits,
+                                              top_colour)
+from towerworld.games.throwdown.rules import standing_pips
 
 CARD = size("card")
 TOWER_SPACING = 58.0

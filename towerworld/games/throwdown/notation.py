@@ -13,9 +13,8 @@ from __future__ import annotations
 from towerworld.engine.game import CHANCE, TERMINAL, BadNotation
 from towerworld.games.throwdown.cards import (BLACK, BY_SHORT, CARDS, COLOURS, EXCUSE, NEEDS, SHORT, SUIT_NAMES,
                                               card_words, colour_of, pips_of, pyramid, pyramid_id)
-from towerworld.games.throwdown.rules import (ATTRITION, CHANGE, DEFEND, SLOTS, START, TURN,
-                                              attack_targets, bits, defends, green_towers, has_colour, scrap_of_size,
-                                              stand_ins, top_colour)
+from towerworld.games.throwdown.board import ATTRITION, CHANGE, DEFEND, SLOTS, START, TURN, bits, top_colour
+from towerworld.games.throwdown.rules import attack_targets, defends, green_towers, has_colour, scrap_of_size, stand_ins
 
 NO_DEFENCE = "no defence"
 CONFIRM = "confirm"

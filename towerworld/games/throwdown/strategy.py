@@ -4,9 +4,9 @@ from __future__ import annotations
 import random
 
 from towerworld.games.throwdown.cards import BLACK, BLUE, CARDS, GREEN, RED, YELLOW, colour_of
-from towerworld.games.throwdown.rules import (CHANGE, DEAL, DEFEND, DRAW, HAND, OVER, START, TURN, _step, _W,
-                                              attack_moves, bits, change_options, defence_moves, remodel_moves,
-                                              standing_pips, tower_pips)
+from towerworld.games.throwdown.board import CHANGE, DEAL, DEFEND, DRAW, HAND, OVER, START, TURN, bits, tower_pips
+from towerworld.games.throwdown.rules import (_W, _step, attack_moves, change_options, defence_moves, remodel_moves,
+                                              standing_pips)
 
 # What a tower colour on top is worth to its owner: red, blue and yellow make attacks, black makes defences, green
 # stands in for any of them at a price.
