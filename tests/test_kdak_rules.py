@@ -617,33 +617,31 @@ def test_table_click_areas_pawns_and_labels():
         assert x0 - 1 <= pose.x - 25.4 and pose.x + 25.4 <= x1 + 1 and y0 - 1 <= pose.y - 25.4
 
 
-def test_cutaway_shows_the_storey_of_the_pawn_to_move():
-    """View hint, not a rule: the storeys above the acting pawn are ghosted so it can be seen inside the tower."""
+def test_storeys_above_each_pawn_are_lifted_and_nothing_is_ghosted():
+    """View, not a rule: the storeys above every pawn in the tower stand lifted (whoever is to move), the storeys
+    below rest on each other at their true thickness, and no storey is ghosted (no cutaway)."""
     import random
     from towerworld.engine.game import CHANCE, TERMINAL
     from towerworld.games.kdak.board import pawn_place
-    game = G
+    from towerworld.games.kdak.layout import OPENING
     rng = random.Random(11)
-    state = game.new_state()
-    seen_inside = False
+    state = G.new_state()
+    lifted = 0
     for _ in range(200):
-        cp = game.current_player(state)
+        cp = G.current_player(state)
         if cp == TERMINAL:
             break
-        hint = game.cutaway(state, OMNISCIENT)
-        place = pawn_place(state, state.turn)
-        if state.pawns[state.turn] == NOT_IN:
-            assert hint is None     # the start shows the whole tower, not only level 0
-        elif place is None or place[1] == 5:
-            assert hint is None
-        else:
-            height, kinds = hint
-            assert kinds == ("pp_tile",)
-            assert abs(height - (place[1] + 1) * 6.35) < 1e-9
-            seen_inside = True
-        move = game.sample_chance(state, rng) if cp == CHANCE else rng.choice(game.legal_moves(state))
-        state, _ = game.apply_unchecked(state, move)
-    assert seen_inside
+        assert G.cutaway(state, OMNISCIENT) is None
+        lay = G.layout(state, OMNISCIENT)
+        levels = {pawn_place(state, p)[1] for p in range(2) if state.pawns[p] >= 0}
+        for c, col in enumerate(state.cols):
+            for lv, slot in enumerate(col):
+                below = sum(1 for pl in levels if pl < lv)
+                assert abs(lay.pieces[f"tile:{slot:02d}"].z - (lv * 6.35 + below * OPENING)) < 1e-9
+                lifted += below
+        move = G.sample_chance(state, rng) if cp == CHANCE else rng.choice(G.legal_moves(state))
+        state, _ = G.apply_unchecked(state, move)
+    assert lifted
 
 
 def test_greedy_solitaire_takes_the_talisman_and_spares_its_column():
