@@ -41,6 +41,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 os.environ.setdefault("EGL_PLATFORM", "surfaceless")
 
 from towerworld.engine.agent import ask  # noqa: E402
+from towerworld.engine.driver import answer_chance  # noqa: E402
 from towerworld.engine.game import CHANCE, OMNISCIENT, TERMINAL, Game  # noqa: E402
 from towerworld.engine.registry import all_games  # noqa: E402
 
@@ -141,7 +142,7 @@ def random_play_rows(name: str, game: Game) -> list[Row]:
             Row(f"random_games_per_s_{name}", round(1000 / ms, 1), "", "/s")]
 
 
-# issue #15: simulations a second the default search must reach for search to play well
+# simulations a second the default search must reach for search to play well
 SEARCH_GOALS = {"kdak": ">= 5000", "elevation": ">= 4000", "ziggurat": ">= 5000"}
 SEARCH_BUDGET = "1000it"      # the goal games' MCTS rows: a fixed simulation budget, the same work in every run
 # why a goal game's MCTS falls short, from profiles of `search` (shown only when a row misses its goal)
@@ -211,7 +212,7 @@ def stage_games(game: Game, moves: int) -> tuple[list[list[tuple]], Any, random.
         steps: list[tuple] = [(game.layout(match.state, OMNISCIENT), [])]
         while not match.over and sum(len(g) - 1 for g in games) + len(steps) - 1 < moves:
             if match.current_player < 0:
-                events = match.play_chance(save=False)
+                events = answer_chance(match)
             else:
                 legal = game.legal_moves(match.state)
                 events = match.apply(legal[rng.randrange(len(legal))], save=False)
@@ -344,7 +345,7 @@ def stage_rows(name: str, game: Game) -> list[Row]:
 
     while not match.over:                       # a finished game's table, for the draw calls
         if match.current_player < 0:
-            match.play_chance(save=False)
+            answer_chance(match)
         else:
             moves = game.legal_moves(match.state)
             match.apply(moves[rng.randrange(len(moves))], save=False)

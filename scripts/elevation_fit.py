@@ -8,7 +8,7 @@ lead now is regressed on the search's evaluation split in five parts: the levels
 average height over the other side's, `_danger`'s two counts for each side (their difference), and everything else
 the evaluation adds to material. A part that predicts the lead's change should weigh in the evaluation about as much
 as it predicts, in material points. Each file is fitted alone and tested on the others (mean squared error against
-a constant), then all together. docs/rules/elevation.md, "Session 21", has what it gave and what the search now uses.
+a constant), then all together. docs/rules/elevation.md, "AI", has the weights the search uses.
 """
 from __future__ import annotations
 

@@ -11,13 +11,13 @@ down to two pieces or fewer, the search two more: `last_pieces_hunt`, not the hu
 pieces), if that comes before turn 170. From each,
 the search of this checkout (normal) and greedy play on to the move cap with the agent seeds the ladder gave that game
 (plus `--seed-offset`); what counts is how many of them the search converts. The search is set to play on for the win
-there, as it had set itself on its turn before (docs/rules/elevation.md, "Session 13"). With `--start standoff` the
+there, as it had set itself on its turn before. With `--start standoff` the
 positions are instead the first where the search is to move in a standoff (two pieces ahead, nothing taken for 30
-plies: `standoff`), where the games that end drawn at the move cap stand still (docs/rules/elevation.md, "Session 22").
+plies: `standoff`), where the games that end drawn at the move cap stand still.
 
 A screen, not the measure: each hunt starts afresh from one position with new seeds, and a hunt that converted 41, 40
 and 42 of the 55 here (the shipped one: 37, 40 and 39) scored worse in the ladder's own games on the same seeds
-(docs/rules/elevation.md, "Session 14"). What this finds better goes to the ladder (scripts/ladder_twins.py).
+(docs/rules/elevation.md). What this finds better goes to the ladder (scripts/ladder_twins.py).
 """
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ def standoff(state, lead: int = 2, quiet: int = ElevationMCTS.HUNT_STUCK) -> boo
 
 def last_pieces_hunt(hunter: ElevationMCTS, state) -> bool:
     """The search hunts the other side's last pieces (HUNT_LEFT or fewer), not a standstill against more of them
-    (`HUNT_STUCK`, session 23): the positions this script has measured since session 13."""
+    (`HUNT_STUCK`): the positions this script measures."""
     return hunter._hunting(state) and _pieces(state, 1 - state.mover) <= hunter.HUNT_LEFT
 
 

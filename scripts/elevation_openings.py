@@ -5,13 +5,13 @@
     python scripts/elevation_openings.py --table 60                    # the ladder's own lead at ply 60 and results
 
 The games are those of docs/ladders/elevation-norepeat.moves.jsonl (the search of 262e36e against greedy, 45-51-4):
-the same schedule, seats and seeds, so that search (the normal level until session 16's wider root) replays them move
+the same schedule, seats and seeds, so that search replays them move
 for move and any other search, this checkout's included, plays their twins.
 Material early decides those games (`--table 60`: level at ply 60 the search scored 56%, a piece ahead 71%, two
 ahead 81%, three or more 100%), so the pieces ahead at ply 60, a third of a game's time, screen a change to the
 search's opening and middle game. A screen, not the measure: a change neutral here did worse in whole games, and
 these are the seeds the shipped search was chosen on, so whole games on fresh seeds judge (`towerworld ladder ...
---seed N` for both; docs/rules/elevation.md, "Session 15").
+--seed N` for both).
 """
 from __future__ import annotations
 

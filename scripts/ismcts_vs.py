@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""How IS-MCTS fares against random and greedy play (issue 11.5: at its default level it should beat random in at least
+"""How IS-MCTS fares against random and greedy play (at its default level it should beat random in at least
 90% and greedy in at least 60% of 200 two-player games, at about a second a move).
 
     python scripts/ismcts_vs.py GAME [--games 200] [--level normal] [--workers N] [--seed 1] [--json FILE]

@@ -140,7 +140,7 @@ def test_save_then_open_a_save_from_the_list(table, tmp_path, monkeypatch):
 
 
 def test_a_failed_autosave_is_a_warning_and_play_goes_on(table, tmp_path):
-    """Issue #10: a failed save "is a visible warning on the table and play goes on; the next move tries again"."""
+    """A failed save "is a visible warning on the table and play goes on; the next move tries again"."""
     game, match = table.game, table.match
     match.autosave_path = str(tmp_path / "missing-dir" / "file" / "auto.tower.json")
     (tmp_path / "missing-dir").write_text("a file where a folder should be")
@@ -186,7 +186,7 @@ def test_hint_lights_up_a_legal_move(table):
 
 
 def test_ziggurat_hint_comes_from_what_a_person_can_know(showbase, tmp_path):
-    """Issue 4: "a hint key that shows the move the AI rates best from what the player can know"."""
+    """The hint key shows the move the AI rates best from what the player can know."""
     from towerworld.app.play import PlayTable
     game = get_game("ziggurat")
     match = Match(game, players=[PlayerSpec("Ann")], seed=3, autosave=str(tmp_path / "z.tower.json"))

@@ -6,6 +6,7 @@ import pytest
 
 from towerworld.app.picks import next_picks, path_progress
 from towerworld.engine import registry
+from towerworld.engine.driver import answer_chance
 from towerworld.engine.game import OMNISCIENT, SPECTATOR
 from towerworld.engine.match import Match, PlayerSpec
 
@@ -78,7 +79,7 @@ def test_the_start_screens_unfinished_games_read_in_words_and_fit(showbase, tmp_
     game = registry.get_game("carcassonne")
     names = ["Alexandra the Great", "Bartholomew", "Cornelius Xavier", "Dorothea"]
     old = Match(game, players=[PlayerSpec(n) for n in names])
-    old.play_chance(save=False)
+    answer_chance(old)
     save_match(old, saves.autosave_path("carcassonne"))
     app = App(showbase, (1280, 800), frames=1)
     app.request("Menu")
@@ -134,7 +135,7 @@ def test_play_offers_to_resume_an_unfinished_game(showbase, tmp_path, monkeypatc
     monkeypatch.setattr(saves, "SAVE_DIR", str(tmp_path))
     game = registry.get_game("kdak")
     old = Match(game, players=[PlayerSpec("Ann"), PlayerSpec("Bob")])
-    old.play_chance(save=False)
+    answer_chance(old)
     old.apply(game.legal_moves(old.state)[0], save=False)
     save_match(old, saves.autosave_path("kdak"))
     waiting = saves.unfinished("kdak")
@@ -160,7 +161,7 @@ def toy_registered():
 
 
 def test_a_hand_off_comes_before_another_persons_hand_is_shown(showbase, toy_registered, tmp_path):
-    """Issue #11: at one screen, a hand-off screen comes before any hand is shown; hands are never on screen for the
+    """At one screen, a hand-off screen comes before any hand is shown; hands are never on screen for the
     wrong player."""
     from towerworld.app.play import PlayTable
     match = Match(TOY, players=[PlayerSpec("Ann"), PlayerSpec("Bob")], autosave=str(tmp_path / "t.tower.json"))
@@ -212,7 +213,7 @@ def test_a_finished_game_is_shown_whole(showbase, toy_registered):
 
 
 def test_t_then_enter_plays_the_hint(showbase, tmp_path):
-    """Issue #14: "T then Enter plays the hint"."""
+    """T then Enter plays the hint."""
     from towerworld.app.play import PlayTable
     game = registry.get_game("kdak")
     table = PlayTable(Match(game, players=[PlayerSpec("Ann"), PlayerSpec("Bob")],
@@ -235,7 +236,7 @@ def test_t_then_enter_plays_the_hint(showbase, tmp_path):
 
 
 def test_with_no_writable_place_the_table_says_so_once_and_plays_unsaved(showbase, tmp_path, monkeypatch):
-    """Issue #10: "If there is no writable place, say so once at start and play unsaved"."""
+    """With no writable place, the table says so once at start and plays unsaved."""
     import os
     from towerworld.app import saves
     from towerworld.app.play import PlayTable
@@ -262,7 +263,7 @@ def test_with_no_writable_place_the_table_says_so_once_and_plays_unsaved(showbas
 
 
 def test_stale_temp_files_are_cleaned_at_start(tmp_path, monkeypatch):
-    """Issue #10: "Stale temp files are cleaned at start" (a save killed half-way leaves one)."""
+    """Stale temp files are cleaned at start (a save killed half-way leaves one)."""
     import os
     import time
     from towerworld.app import saves
@@ -279,7 +280,7 @@ def test_stale_temp_files_are_cleaned_at_start(tmp_path, monkeypatch):
 
 
 def test_each_new_game_gets_its_own_autosave(tmp_path, monkeypatch):
-    """Issue #10: "starting a new game overwrites the autosave of an unfinished one" no more."""
+    """Starting a new game never overwrites the autosave of an unfinished one."""
     from towerworld.app import saves
     monkeypatch.setattr(saves, "SAVE_DIR", str(tmp_path))
     a = saves.autosave_path("kdak")

@@ -11,6 +11,7 @@ try:
 except ImportError:  # tests run as a package
     from tests.tabletools import settle
 
+from towerworld.engine.driver import answer_chance
 from towerworld.engine.game import OMNISCIENT, SPECTATOR, TERMINAL
 from towerworld.engine.pieces import size
 from towerworld.games.carcassonne import GAME
@@ -287,7 +288,7 @@ def test_a_full_board_draws_combined_and_still_picks_by_piece(showbase):
         stage.show(lay)
         assert stage.combined is not None
         drawn = sum(np.node().getNumGeoms() for np in stage.root.findAllMatches("**/+GeomNode") if not np.isHidden())
-        assert drawn <= 60                                   # issue #12: the full board in at most 60 draw calls
+        assert drawn <= 60                                   # the full board in at most 60 draw calls
         tile_id, tile = next((pid, p) for pid, p in lay.pieces.items() if pid.startswith("tile:")
                              and not any(q.kind != "ccs_tile" and abs(q.x - p.x) < 23 and abs(q.y - p.y) < 23
                                          for q in lay.pieces.values()))
@@ -434,7 +435,7 @@ def test_a_move_combines_only_what_changed_and_a_whole_game_stays_within_the_dra
         old, untouched_moves = stage.layout, 0
         while not match.over:
             if match.current_player < 0:
-                events = match.play_chance(save=False)
+                events = answer_chance(match)
             else:
                 moves = GAME.legal_moves(match.state)
                 events = match.apply(moves[rng.randrange(len(moves))], save=False)
@@ -449,7 +450,7 @@ def test_a_move_combines_only_what_changed_and_a_whole_game_stays_within_the_dra
             untouched_moves += set(after) <= before
             old = new
         drawn = sum(np.node().getNumGeoms() for np in stage.root.findAllMatches("**/+GeomNode") if not np.isHidden())
-        assert drawn <= 60                      # issue #12, after a whole game of moves, not only a fresh table
+        assert drawn <= 60                      # at most 60 after a whole game of moves, not only a fresh table
         assert untouched_moves > 0.8 * len(match.plies)    # most moves flatten nothing new (about 9 in 10)
     finally:
         stage.root.removeNode()
@@ -492,8 +493,8 @@ def _camera(showbase, scene, orbit, width=320, height=200):
 
 
 def test_a_completed_feature_lights_up_over_its_tiles_while_it_scores_then_goes_dark(showbase):
-    """Issue #12: "Scoring you can see: a completed feature lights up, its meeples lift off home, and the points
-    float up"."""
+    """Scoring you can see: a completed feature lights up, its meeples lift off home, and the points
+    float up."""
     from towerworld.scene.camera import Orbit
     from towerworld.scene.setup import dress
     from towerworld.scene.stage import Stage

@@ -301,7 +301,7 @@ def test_ransom_once_per_turn_for_three_points():
 
 
 def test_ransom_at_any_point_of_your_turn_and_the_freed_follower_may_deploy():
-    """Issue #10 ruling: "the ransom may be paid at any point of your own turn, once a turn; a follower freed before you
+    """The ruling: "the ransom may be paid at any point of your own turn, once a turn; a follower freed before you
     deploy may be deployed that turn."."""
     # every one of P1's followers is a prisoner of P2: without a ransom there is nobody to deploy
     s = capture_board(prisoners=[(0, 1)] * B.FOLLOWERS, scores=(5, 0))

@@ -106,7 +106,7 @@ def test_play_without_a_display_says_so_in_one_sentence():
     assert "desktop session" in r.stderr
 
 
-# ---- issue #10 point 2: check you can trust ----------------------------------------------------------------------------
+# ---- check you can trust ---------------------------------------------------------------------------------------
 def _damaged_folder(folder, good: str) -> list[str]:
     """A folder of damaged records beside one good one; returns every file name check must give a verdict on."""
     record = json.loads(open(good, encoding="utf-8").read())
@@ -115,9 +115,9 @@ def _damaged_folder(folder, good: str) -> list[str]:
     def write(name, content):
         (folder / name).write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
 
-    write("digits.tower.json", text.replace('"format_version": 2', '"format_version": ' + "7" * 5000))
-    write("infinity.tower.json", text.replace('"format_version": 2', '"format_version": Infinity'))
-    write("e999.tower.json", text.replace('"format_version": 2', '"format_version": 1e999'))
+    write("digits.tower.json", text.replace('"format_version": 3', '"format_version": ' + "7" * 5000))
+    write("infinity.tower.json", text.replace('"format_version": 3', '"format_version": Infinity'))
+    write("e999.tower.json", text.replace('"format_version": 3', '"format_version": 1e999'))
     write("nested.tower.json", "[" * 500_000)
     write("binary.tower.json", bytes(range(256)) * 10)
     write("escape.tower.json", json.dumps(dict(record, moves=record["moves"][:3] + ["\x1b[2J\u202eboom"])))
@@ -130,7 +130,7 @@ def _damaged_folder(folder, good: str) -> list[str]:
 
 
 def test_check_gives_every_damaged_file_one_escaped_verdict(tmp_path):
-    """Issue #10: 'Every file passed to check gets exactly one verdict line; the exit code is 1 if any fails; nothing
+    """Every file passed to check gets exactly one verdict line; the exit code is 1 if any fails; nothing
     crashes.' and 'Text from a file is shown escaped (no terminal control or bidi characters)'."""
     r = run("simulate", "kdak", "--games", "1", "--seed", "9", "--out", str(tmp_path))
     assert r.returncode == 0, r.stderr
@@ -154,7 +154,7 @@ def test_check_gives_every_damaged_file_one_escaped_verdict(tmp_path):
 
 
 def test_check_memory_stays_small_on_a_worst_case_file(tmp_path):
-    """Issue #10: 'returns within seconds, with memory under 400 MB for any input' (a 20 MB record peaked at 549)."""
+    """Check returns within seconds, with memory under 400 MB for any input (a 20 MB record)."""
     big = tmp_path / "lists.tower.json"
     big.write_text('{"moves": [' + "[]," * (5 * 1024 * 1024 // 3 - 20) + "[]]}")
     huge = tmp_path / "huge.tower.json"                # like the 20 MB record of the issue: refused before reading
@@ -184,7 +184,7 @@ def test_check_accepts_folders_and_says_when_there_is_nothing(tmp_path):
     ("move_cap=-1", "between 0 and 100000"),
 ])
 def test_options_on_the_command_line_are_validated_strictly(option, words):
-    """Issue #10: 'Options are silently coerced ("20.9" -> 20, "off" -> False)' -> refused, allowed values named."""
+    """Options are never coerced ("20.9" is not 20, "off" is not False): refused, the allowed values named."""
     r = run("simulate", "kdak", "-o", option, "--games", "1")
     assert r.returncode == 2 and one_sentence(r.stderr) and words in r.stderr, r.stderr
 
@@ -194,7 +194,7 @@ def test_options_on_the_command_line_are_validated_strictly(option, words):
     ("simulate", "kdak", "--variant", "solitaire", "--games", "1"),
 ])
 def test_simulate_picks_as_many_seats_as_the_game_has(args):
-    """Issue #10.4: 'simulate ziggurat and simulate kdak --variant solitaire work bare'."""
+    """simulate ziggurat and simulate kdak --variant solitaire work bare."""
     r = run(*args)
     assert r.returncode == 0, r.stderr
     assert "agents random, seeds" in r.stdout
@@ -202,14 +202,14 @@ def test_simulate_picks_as_many_seats_as_the_game_has(args):
 
 @pytest.mark.parametrize("seats", [",", "human,,mcts", " ", "human,"])
 def test_malformed_seat_lists_are_refused(seats):
-    """Issue #14.6: '--players , and other malformed seat lists are refused'."""
+    """--players , and other malformed seat lists are refused."""
     for args in (("play", "kdak", "--players", seats), ("simulate", "kdak", "--agents", seats, "--games", "1")):
         r = run(*args)
         assert r.returncode == 2 and one_sentence(r.stderr) and "one seat per player" in r.stderr, r.stderr
 
 
 def test_play_load_refuses_a_record_of_another_game(tmp_path):
-    """Issue #14.6: 'play GAME --load FILE refuses a record of another game'."""
+    """play GAME --load FILE refuses a record of another game."""
     r = run("simulate", "kdak", "--games", "1", "--seed", "5", "--out", str(tmp_path))
     assert r.returncode == 0, r.stderr
     path = str(next(tmp_path.glob("*.tower.json")))
@@ -220,7 +220,7 @@ def test_play_load_refuses_a_record_of_another_game(tmp_path):
 
 
 def test_an_unwritable_out_says_which_path_and_why(tmp_path):
-    """Issue #14.6: 'an unwritable --out says which path and why'."""
+    """An unwritable --out is refused, naming the path and why."""
     blocker = tmp_path / "file"
     blocker.write_text("x")
     r = run("render", "kdak", "--out", str(blocker / "pos.png"))
@@ -233,7 +233,7 @@ def test_an_unwritable_out_says_which_path_and_why(tmp_path):
 
 
 def test_render_ply_refuses_negatives_and_numbers_past_the_end(tmp_path):
-    """Issue #10.4: 'render --ply N counts plies, refuses negatives and numbers past the end with the record's
+    """render --ply N counts plies, refuses negatives and numbers past the end with the record's
     length'."""
     r = run("simulate", "kdak", "--games", "1", "--seed", "2", "--out", str(tmp_path))
     assert r.returncode == 0, r.stderr
@@ -265,7 +265,7 @@ def test_render_game_ply_counts_plies_chance_included():
 
 
 def test_the_readme_and_games_agree_on_player_counts():
-    """Issue #14.6: 'the README and towerworld games agree on player counts'."""
+    """The README and towerworld games agree on player counts."""
     r = run("games")
     listed = {}
     for line in r.stdout.splitlines():
@@ -281,7 +281,7 @@ def test_the_readme_and_games_agree_on_player_counts():
 
 
 def test_check_goes_on_after_a_crash_inside_towerworld(tmp_path, monkeypatch, capsys):
-    """Issue #10: 'check stops at the first crash, so the other files get no verdict'."""
+    """A crash on one file never stops check: the other files still get their verdicts."""
     from towerworld import cli
     from towerworld.engine import record
     r = run("simulate", "kdak", "--games", "2", "--seed", "3", "--out", str(tmp_path))
@@ -302,7 +302,7 @@ def test_check_goes_on_after_a_crash_inside_towerworld(tmp_path, monkeypatch, ca
 
 
 def test_replay_viewer_is_for_finished_games_only(tmp_path, capsys):
-    """Issue #11: a replay of a finished game shows one player's view with --viewer N; an unfinished one only the
+    """A replay of a finished game shows one player's view with --viewer N; an unfinished one only the
     public view."""
     from towerworld.cli import main
     out = tmp_path / "games"

@@ -54,7 +54,7 @@ def test_a_two_tier_stack_shows_its_pips(showbase, tmp_path):
 
 
 def test_tiers_tint_the_body_and_keep_the_pips_black(showbase, tmp_path):
-    """Issue 14.5, "tiers contrast (no white on white)": a domino's `tier` look tints its body (bottom, middle, top
+    """Tiers contrast (no white on white): a domino's `tier` look tints its body (bottom, middle, top
     each its own colour, an untiered domino in hand stays ivory); seen from above, each body is light and the pips
     on it dark."""
     from panda3d.core import Filename, PNMImage, Texture

@@ -491,7 +491,7 @@ def test_against_a_last_perched_piece_the_hunt_takes_tiles_away_from_beside_it()
     placing it back onto any unoccupied adjacent square": the perched dragon's own digs only move the tiles beside it
     around, so every tile Red digs off those squares and puts beyond them is gone for good, and "To win, you must
     capture all of your opponents pieces" once it has to come down. Red's dragon digs twice, both tiles off the ring
-    (16 -> 14); the search alone (the hunt switched off) with the root of 14 turns it had before session 16 took one
+    (16 -> 14); the search alone (the hunt switched off) with a root of only 14 turns takes one
     and stepped (with its root of 30 it finds the double dig too)."""
     from towerworld.games.elevation.rules import advance
     st = _perched_dragon()

@@ -72,7 +72,7 @@ def greenish(img, pixels) -> int:
 
 
 def test_a_highlighted_red_piece_stays_red_inside_a_green_ring(showbase, tmp_path):
-    """Issue #14: highlights keep the piece's colour readable (a ring, not a green tint that turns red olive)."""
+    """Highlights keep the piece's colour readable (a ring, not a green tint that turns red olive)."""
     layout = start_layout()
     red = min((pid for pid, p in layout.pieces.items() if p.kind == "elev_piece" and p.get("side") == 0),
               key=lambda pid: layout.pieces[pid].y)          # the nearest red piece: nothing stands in front of it
@@ -106,7 +106,7 @@ def tall_stacks_before(layout, fronts=("b3", "c3"), tiles: int = 12):
 
 
 def test_a_square_behind_a_tall_stack_shows_through_it(showbase, tmp_path):
-    """Issue #14: tall stacks can be seen into (an x-ray of what hides the picked square)."""
+    """Tall stacks can be seen into (an x-ray of what hides the picked square)."""
     from towerworld.scene.marks import FRAME_SHARE
     layout = tall_stacks_before(start_layout())
     cell = layout.cells["sq:c4"]
@@ -193,7 +193,7 @@ def screen_boxes_of_hud_text(t):
 
 
 def test_coordinate_labels_never_sit_under_the_hud_text(showbase, tmp_path):
-    """Issue #14: coordinate labels do not sit under the HUD, at the default camera and after the window is
+    """Coordinate labels do not sit under the HUD, at the default camera and after the window is
     resized (the home view frames the new shape)."""
     from towerworld.app.play import PlayTable
     from towerworld.engine.match import Match, PlayerSpec

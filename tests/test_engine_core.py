@@ -6,6 +6,7 @@ import random
 import pytest
 
 from towerworld.engine import registry
+from towerworld.engine.driver import answer_chance
 from towerworld.engine.game import (CHANCE, OMNISCIENT, TERMINAL, BadNotation, BadOption, Event, Game, IllegalMove, Option,
                                     Variant, options_from_text)
 from towerworld.engine.match import Match, PlayerSpec
@@ -105,7 +106,7 @@ def test_bad_options_are_refused_in_one_sentence(options, variant, players, word
     ({"sides": 20.9}, "whole number"), ({"colour": ["white"]}, "one of white, red"),
 ])
 def test_options_are_not_coerced(options, words):
-    """Issue #10: 'Options are validated strictly (an int option takes only an integer; a bool takes true/false),
+    """Options are validated strictly (an int option takes only an integer; a bool takes true/false),
     with the allowed values in the message.'"""
     with pytest.raises(BadOption) as err:
         DICE.resolve_options(options)
@@ -211,7 +212,7 @@ def test_unknown_game_is_refused_listing_the_games():
 def test_match_plays_chance_until_a_decision():
     m = Match(DICE, seed=3)
     assert m.current_player == CHANCE and m.result_text() == "in progress"
-    events = m.play_chance(save=False)
+    events = answer_chance(m)
     assert m.current_player == 0 and [e.kind for e in events] == ["roll"]
     assert m.plies[0].mover == CHANCE and m.plies[0].reveals
     m.apply_text("keep", save=False)
@@ -221,7 +222,7 @@ def test_match_plays_chance_until_a_decision():
 def test_match_seed_makes_chance_reproducible():
     a, b = Match(TOY, seed=42), Match(TOY, seed=42)
     for m in (a, b):
-        m.play_chance(save=False)
+        answer_chance(m)
     assert a.state == b.state
 
 

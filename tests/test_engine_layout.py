@@ -3,6 +3,7 @@ import math
 
 import pytest
 
+from towerworld.engine.driver import answer_chance
 from towerworld.engine.layout import Cell, Layout, Pose, look, shared_cell, shared_pose
 from towerworld.engine.pieces import PIECES, PYRAMID_NEST_LIFT, size
 
@@ -72,7 +73,7 @@ def test_shared_poses_and_cells_are_one_object_per_value():
 def _random_ply(match, rng) -> None:
     """One ply of random play: chance drawn by the match, a decision uniformly from the legal moves."""
     if match.current_player < 0:
-        match.play_chance(save=False)
+        answer_chance(match)
     else:
         moves = match.game.legal_moves(match.state)
         match.apply(moves[rng.randrange(len(moves))], save=False)

@@ -46,7 +46,7 @@ def test_importing_the_ai_package_does_not_load_openspiel():
 
 
 def test_the_registry_lists_games_without_importing_them():
-    """Issue #9: "The game registry lists games without importing them"."""
+    """The game registry lists games without importing them."""
     code = ("import sys\nfrom towerworld.engine import registry\nnames = registry.names()\n"
             "print(','.join(names), '|', ','.join(m for m in sys.modules if m.startswith('towerworld.games.')))")
     env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
@@ -66,7 +66,7 @@ def _game_words() -> list[str]:
 
 
 def test_no_file_under_scene_or_app_names_a_game():
-    """Issue #9: "No file under scene/ or app/ names a game" (code, strings and comments)."""
+    """No file under scene/ or app/ names a game (code, strings and comments)."""
     found = []
     for folder in ("towerworld/scene", "towerworld/app"):
         for dirpath, _, files in os.walk(os.path.join(ROOT, folder)):

@@ -1,8 +1,8 @@
 """The hidden-information harness: for every registered game, by random play, nobody can tell the true state from a
 resample of what they know.
 
-Issue #9: "for each player: observation, layout, hud, the events they were shown, and (when they are to move) the
-legal moves are identical in the true state and in many resamples." Spectators (public information only) are checked
+For each player: the observation, layout, hud, the events they were shown, and (when they are to move) the
+legal moves are identical in the true state and in many resamples. Spectators (public information only) are checked
 the same way. Events are compared for the viewer's own moves and for chance (another player's move may reveal
 their secret: that is new information). A deliberately leaky toy game proves that each check can fail.
 """

@@ -1,6 +1,6 @@
 """Property tests (hypothesis): random JSON and random moves thrown at record loading and Match.apply.
 
-Issue #10: 'A property test (hypothesis) throws random JSON and random moves at load and Match.apply.' Whatever comes
+Whatever comes
 in, loading either returns a replayed match or refuses with one RecordError sentence free of terminal control
 characters; Match.apply either applies a legal move or refuses with IllegalMove, leaving the match as it was.
 """

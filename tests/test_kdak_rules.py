@@ -9,6 +9,7 @@ import random
 
 import pytest
 
+from towerworld.engine.driver import answer_chance
 from towerworld.engine.game import CHANCE, TERMINAL, BadNotation, BadOption, IllegalMove, OMNISCIENT
 from towerworld.engine.agent import View
 from towerworld.engine.match import Match
@@ -320,7 +321,7 @@ def test_no_climb_limit_and_an_optional_move_cap():
 
 
 def test_chance_refusals_speak_of_the_die_and_the_tiles():
-    """Issue 10.4: "Every refusal and every illegal chance outcome reads as a sentence about the game"."""
+    """Every refusal and every illegal chance outcome reads as a sentence about the game."""
     s = do(start("solitaire"), "enter a0", "reveal a0=suns:2")
     assert s.stage == ROLL
     with pytest.raises(IllegalMove, match="There is no 13 on a die"):
@@ -439,7 +440,7 @@ def test_solitaire_titles(points, title):
         assert text.endswith(f"{title}!") and G.returns(s)[0] > 0.69
     else:
         assert "short of the 37" in text
-    # issue 10.4: "Solitaire statistics count a K'Dak win only with a title (37 or more points)"
+    # solitaire statistics count a K'Dak win only with a title (37 or more points)
     assert G.solitaire_won(s) == (title is not None)
 
 
@@ -538,7 +539,7 @@ def test_random_games_terminate(variant):
         plies = 0
         while not m.over:
             if m.current_player == CHANCE:
-                m.play_chance(save=False)
+                answer_chance(m)
             else:
                 ms = G.legal_moves(m.state)
                 m.apply(ms[rng.randrange(len(ms))], save=False)
@@ -563,7 +564,7 @@ def test_memory_agent_forgets_and_plays_legal_moves():
         agent = G.agents()["memory"](G, 4, level)
         while not m.over:
             if m.current_player == CHANCE:
-                m.play_chance(save=False)
+                answer_chance(m)
             else:
                 move = agent.choose(View.of(G, m.state, m.current_player))
                 assert move in G.legal_moves(m.state)
@@ -572,7 +573,7 @@ def test_memory_agent_forgets_and_plays_legal_moves():
 
 
 def test_memory_agent_forgets_once_per_tile_and_sighting():
-    """Issue 16.5: the memory opponent forgets as described: each face-down tile it has seen is kept with probability
+    """The memory opponent forgets as described: each face-down tile it has seen is kept with probability
     `keep`, decided once (asking again never changes its mind), and a tile seen again with a new face is new."""
     agent = G.agents()["memory"](G, 5, "0.5")
     tiles = {w: f"{suit}:{rank}" for w, suit, rank in zip(("a0", "b0", "c0", "d0", "a1", "b1", "c1", "d1", "a2", "b2",
@@ -592,7 +593,7 @@ def test_perfect_memory_greedy_prefers_the_remembered_five():
 
 
 def test_table_click_areas_pawns_and_labels():
-    """Issue 14.5: the "down" target is a real click area, the null level is entered by areas beside the tower, two
+    """The "down" target is a real click area, the null level is entered by areas beside the tower, two
     pawns on one tile stand side by side, level labels clear their coins, and the discard rows lie inside the table's
     extent from the first frame (the camera frames it)."""
     s = start()
@@ -616,33 +617,31 @@ def test_table_click_areas_pawns_and_labels():
         assert x0 - 1 <= pose.x - 25.4 and pose.x + 25.4 <= x1 + 1 and y0 - 1 <= pose.y - 25.4
 
 
-def test_cutaway_shows_the_storey_of_the_pawn_to_move():
-    """View hint, not a rule: the storeys above the acting pawn are ghosted so it can be seen inside the tower."""
+def test_storeys_above_each_pawn_are_lifted_and_nothing_is_ghosted():
+    """View, not a rule: the storeys above every pawn in the tower stand lifted (whoever is to move), the storeys
+    below rest on each other at their true thickness, and no storey is ghosted (no cutaway)."""
     import random
     from towerworld.engine.game import CHANCE, TERMINAL
     from towerworld.games.kdak.board import pawn_place
-    game = G
+    from towerworld.games.kdak.layout import OPENING
     rng = random.Random(11)
-    state = game.new_state()
-    seen_inside = False
+    state = G.new_state()
+    lifted = 0
     for _ in range(200):
-        cp = game.current_player(state)
+        cp = G.current_player(state)
         if cp == TERMINAL:
             break
-        hint = game.cutaway(state, OMNISCIENT)
-        place = pawn_place(state, state.turn)
-        if state.pawns[state.turn] == NOT_IN:
-            assert hint is None     # issue 14.5: "the start shows the whole tower, not only level 0"
-        elif place is None or place[1] == 5:
-            assert hint is None
-        else:
-            height, kinds = hint
-            assert kinds == ("pp_tile",)
-            assert abs(height - (place[1] + 1) * 6.35) < 1e-9
-            seen_inside = True
-        move = game.sample_chance(state, rng) if cp == CHANCE else rng.choice(game.legal_moves(state))
-        state, _ = game.apply_unchecked(state, move)
-    assert seen_inside
+        assert G.cutaway(state, OMNISCIENT) is None
+        lay = G.layout(state, OMNISCIENT)
+        levels = {pawn_place(state, p)[1] for p in range(2) if state.pawns[p] >= 0}
+        for c, col in enumerate(state.cols):
+            for lv, slot in enumerate(col):
+                below = sum(1 for pl in levels if pl < lv)
+                assert abs(lay.pieces[f"tile:{slot:02d}"].z - (lv * 6.35 + below * OPENING)) < 1e-9
+                lifted += below
+        move = G.sample_chance(state, rng) if cp == CHANCE else rng.choice(G.legal_moves(state))
+        state, _ = G.apply_unchecked(state, move)
+    assert lifted
 
 
 def test_greedy_solitaire_takes_the_talisman_and_spares_its_column():

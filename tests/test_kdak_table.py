@@ -40,7 +40,7 @@ def _table_at(played: Match, ply: int, tmp_path):
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_labels_never_overlap_at_the_default_camera(showbase, tmp_path, seed):
-    """Issue 14: "the memory-aid labels overlap". Every label shown (level labels, and one memory label per column
+    """The memory-aid labels never overlap: every label shown (level labels, and one memory label per column
     naming its seen face-down tiles top down) is a screen box apart from every other at the start, middle and end."""
     played = _greedy_game(seed)
     end = len(played.plies)

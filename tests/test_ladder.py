@@ -55,7 +55,7 @@ NIM_REF = f"{__name__}:PERFECT_NIM"      # worker processes import the game from
 
 
 def test_the_ladder_ranks_a_perfect_nim_player_above_random_play():
-    # Issue 15.5: "a round robin between agents (seats rotated, same seeds for both colours) ... prints Elo ratings
+    # The ladder is "a round robin between agents (seats rotated, same seeds for both colours) ... prints Elo ratings
     # with 95% intervals and the win/draw/loss matrix".
     result = run_ladder(NIM_REF, ["random", "perfect", "ismcts:400it"], games=20, seed=1, workers=1)
     by_name = {r.agent: r for r in result.ratings}

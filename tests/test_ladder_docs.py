@@ -11,7 +11,7 @@ def ladder_json(elo: dict, matrix: dict) -> dict:
 
 
 def test_levels_are_told_with_their_gap_and_whether_it_meets_150(tmp_path, monkeypatch, script):
-    """Issue #16: "Levels: easy, normal, strong ... each at least 150 Elo above the one below in the ladder"."""
+    """Levels: easy, normal, strong, each at least 150 Elo above the one below in the ladder."""
     ladders = script("ladders")
     monkeypatch.setattr(ladders, "OUT", str(tmp_path))
     row = {"wins": 7, "draws": 1, "losses": 2}

@@ -1,4 +1,4 @@
-"""Stacking physics (issue #13): a standing stack stays still, the same demo and seed end bit for bit the same, demos
+"""Stacking physics: a standing stack stays still, the same demo and seed end bit for bit the same, demos
 collapse, and physical crumbles move what the rules drop and then settle exactly onto the rules layout.
 
 Each test simulates a few seconds at most (the rest test 10 s of a sleeping tower, which costs almost nothing)."""
@@ -29,7 +29,7 @@ def test_every_catalog_piece_has_a_mass_and_fixtures_have_none():
 
 
 def test_the_full_kdak_tower_with_both_pawns_drifts_less_than_a_tenth_of_a_mm_in_ten_seconds():
-    # issue #13: "the full K'Dak tower with both pawns drifts less than 0.1 mm in 10 simulated seconds"
+    # "the full K'Dak tower with both pawns drifts less than 0.1 mm in 10 simulated seconds"
     layout = tower_layout()
     tiles = [pid for pid, p in layout.pieces.items() if p.kind == "pp_tile"]
     assert len(tiles) == 24
@@ -44,7 +44,7 @@ def test_the_full_kdak_tower_with_both_pawns_drifts_less_than_a_tenth_of_a_mm_in
 
 
 def test_the_same_demo_with_the_same_seed_ends_with_the_same_poses_to_the_last_bit():
-    # issue #13: "the same demo with the same seed on the same machine ends with the same poses to the last bit"
+    # "the same demo with the same seed on the same machine ends with the same poses to the last bit"
     demo = get_demo("kdak-collapse")
     runs = []
     for _ in range(2):

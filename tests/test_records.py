@@ -10,6 +10,7 @@ import pytest
 
 from towerworld.engine import record as rec
 from towerworld.engine import registry
+from towerworld.engine.driver import answer_chance
 from towerworld.engine.game import CHANCE, TERMINAL
 from towerworld.engine.match import Match, PlayerSpec
 from towerworld.engine.record import (FORMAT_VERSION, RecordError, load_match, match_from_record, match_to_record,
@@ -307,10 +308,10 @@ def test_undo_against_an_ai_is_free():
 
 def test_undo_against_an_ai_crosses_chance_and_reveals():
     m = Match(TOY, players=[PlayerSpec("me"), PlayerSpec("bot", "ai", "random")], seed=2)
-    m.play_chance(save=False)
+    answer_chance(m)
     start = m.state
     m.apply(TOY.legal_moves(m.state)[0], save=False)          # the person's decision
-    m.play_chance(save=False)                                  # a draw for the AI (reveals)
+    answer_chance(m)                                  # a draw for the AI (reveals)
     m.apply(TOY.legal_moves(m.state)[-1], save=False)          # the AI's move
     assert m.can_undo() and m.undo()
     assert m.state == start and len(m.plies) == 1              # the first draw came before any decision of ours
@@ -338,8 +339,8 @@ class TwoTakes(type(NIM)):
 
 
 def test_undo_between_people_takes_back_only_your_own_move_before_anyone_acts():
-    """Issue #10: "between people, Z on Ann's turn may only take back Ann's own last move while Bob has not yet
-    acted, never Bob's"."""
+    """Between people, Z on Ann's turn may only take back Ann's own last move while Bob has not yet
+    acted, never Bob's."""
     m = Match(TwoTakes(), seed=1)
     m.apply(("take", 1), save=False)      # Ann, first take of her turn
     assert m.current_player == 0 and m.can_undo() and m.undo()   # Ann takes it back: still her turn
@@ -358,25 +359,25 @@ def test_undo_between_people_takes_back_only_your_own_move_before_anyone_acts():
 
 
 def test_undo_against_an_ai_never_rerolls_chance():
-    """Issue #10: "against an AI, undo takes back to your previous decision and keeps every chance outcome already
-    revealed (undoing a move never re-draws a die)"."""
+    """Against an AI, undo takes back to your previous decision and keeps every chance outcome already
+    revealed (undoing a move never re-draws a die)."""
     m = Match(TOY, players=[PlayerSpec("me"), PlayerSpec("bot", "ai", "random")])   # live chance: OS entropy
-    m.play_chance(save=False)
+    answer_chance(m)
     move = m.game.legal_moves(m.state)[0]
     m.apply(move, save=False)
-    m.play_chance(save=False)
+    answer_chance(m)
     seen = [p.move for p in m.plies if p.mover == CHANCE]
     for _ in range(20):
         assert m.undo()
-        m.play_chance(save=False)
+        answer_chance(m)
         m.apply(move, save=False)
-        m.play_chance(save=False)
+        answer_chance(m)
         assert [p.move for p in m.plies if p.mover == CHANCE] == seen
 
 
 def test_undo_between_people_refuses_revealing_moves():
     m = Match(TOY, seed=4)
-    m.play_chance(save=False)             # a draw: chance reveals
+    answer_chance(m)             # a draw: chance reveals
     assert not m.can_undo() and "revealed" in m.why_no_undo()
     move = next(mv for mv in TOY.legal_moves(m.state) if mv[0] == "play")   # a play turns a card up: it reveals too
     m.apply(move, save=False)
@@ -421,12 +422,12 @@ def test_seek_after_undo_and_new_moves(monkeypatch):
     assert NIM.current_player(m.state) != TERMINAL
 
 
-# ---- format v2 (issue #10 point 2) -----------------------------------------------------------------------------------
+# ---- format v2 -------------------------------------------------------------------------------------------------
 def test_a_v2_record_holds_the_result_and_the_seed_only_for_seeded_runs():
     """design.md: 'result (text, scores, titles), seeded (only for seeded runs)'; no 'seed' field any more."""
     m = played(NIM, plies=100)
     data = match_to_record(m)
-    assert data["format_version"] == 2 and "seed" not in data and data["seeded"] == 5
+    assert data["format_version"] == FORMAT_VERSION and "seed" not in data and data["seeded"] == 5
     assert data["result"] == {"text": NIM.result(m.state), "scores": NIM.scores(m.state), "finished": True}
     m.seed = None                                     # a live game: chance came from OS entropy, nothing to record
     assert "seeded" not in match_to_record(m)
@@ -444,7 +445,7 @@ def test_a_v1_record_still_loads_and_its_seed_is_ignored():
 
 
 def test_a_wrong_stored_winner_or_score_is_refused():
-    """Issue #10: 'check replays the record and compares the stored result, scores and titles with the engine's.'"""
+    """check replays the record and compares the stored result, scores and titles with the engine's."""
     m = played(NIM, plies=100)
     data = json.loads(json.dumps(match_to_record(m)))
     winner = NIM.result(m.state)
@@ -479,12 +480,12 @@ def test_titles_in_a_solitaire_result_are_compared(tmp_path):
     (b'{"a": [[[[[[[[[[[]]]]]]]]]]]}', "nested"),
 ])
 def test_numbers_and_nesting_are_parsed_with_limits(tmp_path, raw, words):
-    """Issue #10: 'JSON parsed with limits on integers, floats and nesting'."""
+    """JSON is parsed with limits on integers, floats and nesting."""
     assert words in refused_file(tmp_path, raw)
 
 
 def test_only_regular_files_are_read(tmp_path):
-    """Issue #10: 'check /dev/zero reads until memory runs out; a FIFO hangs' -> only regular files are read."""
+    """Only regular files are read: check /dev/zero or a FIFO is refused, never read until memory runs out or hung."""
     import threading
 
     fifo = tmp_path / "pipe.tower.json"
@@ -522,7 +523,7 @@ def test_the_size_limit_is_five_megabytes_and_checked_before_reading(tmp_path, m
 
 
 def test_text_from_a_record_is_shown_escaped_and_cut():
-    """Issue #10: 'Text from a file is shown escaped (no terminal control or bidi characters) and cut'."""
+    """Text from a file is shown escaped (no terminal control or bidi characters) and cut."""
     data = good_record()
     data["moves"] = data["moves"][:2] + ["\x1b[2J\x1b]0;owned\x07\u202egnp.exe" + "x" * 150]
     msg = refused(data)
@@ -542,7 +543,7 @@ def test_too_many_moves_are_refused_before_replaying():
 @pytest.mark.parametrize("move", [["take", 1], {"take": 1}, ("take", [1]), None, 1.5, float("nan"), "t1", ("take", 9),
                                   ("take", 10 ** 5000)])
 def test_match_apply_refuses_malformed_moves_with_illegal_move(move):
-    """Issue #10: 'Match.apply raises raw exceptions on malformed move objects' -> IllegalMove, one sentence."""
+    """Match.apply answers a malformed move object with IllegalMove, one sentence, never a raw exception."""
     from towerworld.engine.game import IllegalMove
     m = Match(NIM, seed=1)
     with pytest.raises(IllegalMove) as err:
@@ -553,7 +554,7 @@ def test_match_apply_refuses_malformed_moves_with_illegal_move(move):
 
 # ---- the OpenSpiel adapter serializes a state as its record, never a pickle ------------------------------------------
 def test_spiel_states_serialize_as_records_not_pickles():
-    """Issue #10: 'No pickle anywhere: the adapter serializes a state as its record (options + moves).'"""
+    """No pickle anywhere: the adapter serializes a state as its record (options + moves)."""
     import pickle
 
     pytest.importorskip("pyspiel")
@@ -580,11 +581,11 @@ def test_spiel_states_serialize_as_records_not_pickles():
 
 
 def test_live_chance_is_secret_and_never_stored():
-    """Issue #10: "Live games draw chance from a source that is never written anywhere (OS entropy). A record holds the
-    chance outcomes that happened, nothing that predicts the next one." Seeded runs say they were seeded."""
+    """Live games draw chance from a source that is never written anywhere (OS entropy). A record holds the
+    chance outcomes that happened, nothing that predicts the next one. Seeded runs say they were seeded."""
     live = Match(TOY)
     assert live.seed is None and isinstance(live.rng, random.SystemRandom)
-    live.play_chance(save=False)
+    answer_chance(live)
     record = match_to_record(live)
     assert "seed" not in record and "seeded" not in record
     seeded = Match(TOY, seed=7)

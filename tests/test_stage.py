@@ -1,4 +1,5 @@
 """The stage diff and its animation, without a window: plan() is pure, intervals are driven with setT/finish."""
+from towerworld.engine.driver import answer_chance
 from towerworld.engine.game import Event
 from towerworld.engine.layout import Cell, Layout, Pose, look
 from towerworld.scene.camera import LABEL_EM
@@ -224,7 +225,7 @@ def test_a_lifted_away_piece_that_is_a_target_shows_as_clickable_glass():
 
 
 def test_a_heading_turns_the_short_way_round():
-    """Issue #9: "heading animation takes the short way round (never -270 deg for +90 deg)"."""
+    """Heading animation takes the short way round (never -270 deg for +90 deg)."""
     from towerworld.scene.stage import short_turn
     assert short_turn(270.0, 0.0) == 90.0
     assert short_turn(0.0, 270.0) == -90.0
@@ -657,7 +658,7 @@ def _random_moves(game, seed: int, count: int):
         if match.over:
             break
         if match.current_player < 0:
-            events = match.play_chance(save=False)
+            events = answer_chance(match)
         else:
             moves = game.legal_moves(match.state)
             events = match.apply(moves[rng.randrange(len(moves))], save=False)

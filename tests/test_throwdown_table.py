@@ -255,7 +255,7 @@ def _table_after(showbase, tmp_path, n: int, plies: int, seed: int):
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
 def test_the_status_lines_never_cover_a_hand_or_a_tower(showbase, tmp_path, n):
-    """Issue 14: "the status text can cover the far player's hand". At the default camera every hand card, every tower
+    """The status text never covers a hand: at the default camera every hand card, every tower
     pyramid and every tower's place lies on screen and clear of the status lines' box, at the start and later on."""
     from towerworld.engine.layout import Pose
     try:

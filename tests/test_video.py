@@ -1,5 +1,5 @@
 """Videos and stills of demos and replays (H.264, yuv420p, fixed frame rate and size), the CLI's refusals, and the
-replay table's timeline and keys (issue #13)."""
+replay table's timeline and keys."""
 import os
 import random
 import subprocess
@@ -7,6 +7,7 @@ import sys
 
 import pytest
 
+from towerworld.engine.driver import answer_chance
 from towerworld.engine.match import Match, PlayerSpec
 from towerworld.engine.record import save_match
 from towerworld.engine.registry import get_game
@@ -31,7 +32,7 @@ def short_record(path, plies=12, seed=4) -> str:
             moves = game.legal_moves(match.state)
             match.apply(moves[rng.randrange(len(moves))], save=False)
         else:
-            match.play_chance(save=False)
+            answer_chance(match)
     save_match(match, str(path))
     return str(path)
 

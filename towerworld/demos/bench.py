@@ -10,7 +10,7 @@ import time
 from towerworld.demos import get_demo, names
 from towerworld.demos.base import DemoRun
 
-GOALS = {"kdak-collapse": 10.0}      # issue #13: the K'Dak collapse at least 10x real time; others are reported
+GOALS = {"kdak-collapse": 10.0}      # the K'Dak collapse at least 10x real time; others are reported
 
 
 def realtime_ratio(name: str, seed: int = 1) -> float:

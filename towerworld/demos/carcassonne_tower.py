@@ -11,6 +11,7 @@ import random
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from towerworld.engine.driver import answer_chance
 from towerworld.engine.game import OMNISCIENT
 from towerworld.engine.layout import Layout
 from towerworld.engine.match import Match
@@ -36,7 +37,7 @@ def _playout_layout() -> Layout:
             moves = game.legal_moves(match.state)
             match.apply(moves[rng.randrange(len(moves))], save=False)
         else:
-            match.play_chance(save=False)
+            answer_chance(match)
     return game.layout(match.state, OMNISCIENT)
 
 

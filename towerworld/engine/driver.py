@@ -175,6 +175,12 @@ class Driver:
         return events
 
 
+def answer_chance(match: Match, chance: random.Random | None = None, *, save: bool = False) -> list[Event]:
+    """Answer chance at `match` until a seat must decide or the game ends; outcomes from `chance`, else the match's
+    own source (seeded for simulate and tests, live otherwise). Returns the events."""
+    return Driver(match, chance=chance if chance is not None else match.rng).run(save=save)
+
+
 def play_match(match: Match, agents: dict, chance: random.Random | None = None,
                max_plies: int | None = None) -> Match:
     """Play `match` to the end (or `max_plies`) with an agent at every seat; chance from `chance` (seeded for

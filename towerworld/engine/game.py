@@ -370,6 +370,19 @@ class Game(Generic[S, M]):
         """A hashable identity of the state (used for repetition and equality checks)."""
         return state
 
+    def reveal_key(self, state: S) -> Hashable | None:
+        """What the chance outcome due at `state` reveals, named alike in every line of play that reveals that same
+        thing: a K'Dak tile being turned up is that tile, wherever the pawns went first. An outcome once revealed is
+        kept under this key (undo, reload and resume show it again). None (the default): the outcome belongs to this
+        decision only (a roll, a draw from a shuffled pile), kept under the state itself."""
+        return None
+
+    def reveal_item(self, state: S, outcome: M) -> Hashable | None:
+        """The one physical thing `outcome` shows, for things that exist once and stay where they were seen (a K'Dak
+        tile's identity): kept under one key, it is never drawn under another. None (the default): nothing of the
+        kind (a die face, a card from a shuffled pile)."""
+        return None
+
     def agents(self) -> dict:
         """Game-specific agents: {name: factory(game, seed, level) -> Agent}."""
         return {}

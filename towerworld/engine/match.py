@@ -2,6 +2,11 @@
 
 Live chance is drawn from OS entropy and never stored (`seed` None); a seed exists only for simulate, tests and
 benchmarks, and their records say so. Replaying a record never draws: chance outcomes are moves in the record.
+
+What is revealed stays revealed: a chance outcome once shown is kept under what it revealed (`Game.reveal_key`: a
+K'Dak tile, or else the decision itself) when its move is taken back, so the same decision shows it again, and a thing
+that exists once (`Game.reveal_item`) is never drawn anywhere else. The lines taken back are written into the record
+(`revealed`), so this holds across reload and resume. What nobody has seen stays undecided.
 """
 from __future__ import annotations
 
@@ -51,7 +56,8 @@ class Match:
         self.plies: list[Ply] = []
         self._snapshots: dict[int, State] = {0: self.initial}
         self._redo: list[list[Move]] = []
-        self._revealed: dict[int, Move] = {}   # ply -> a chance outcome already seen there, kept across undo
+        self._kept: dict = {}                  # reveal key -> (outcome, item): outcomes seen on lines taken back
+        self.undone_lines: list[tuple[str, ...]] = []   # every line taken back, as move texts from the start
         self.autosave_path = autosave
         self.save_error: str | None = None     # the latest failed save, as a sentence (play goes on unsaved)
         self.created: str | None = None
@@ -84,22 +90,51 @@ class Match:
     def apply_text(self, text: str, *, save: bool = True) -> list[Event]:
         return self.apply(self.game.parse_move(self.state, text), save=save)
 
+    def reveal_key(self, state: State | None = None):
+        """The key a chance outcome at `state` (default: now) is kept under: what it reveals, or the decision."""
+        state = self.state if state is None else state
+        key = self.game.reveal_key(state)
+        return ("decision", self.game.state_key(state)) if key is None else ("reveal", key)
+
+    def kept_outcome(self) -> Move | None:
+        """The outcome already revealed for the chance due now, on a line since taken back; None if there is none."""
+        kept = self._kept.get(self.reveal_key())
+        if kept is not None and kept[0] in {m for m, _ in self.game.chance_outcomes(self.state)}:
+            return kept[0]
+        return None
+
     def next_chance(self, rng: random.Random) -> Move:
-        """The chance outcome at this ply: one already revealed here before an undo if it is still possible (undo
-        never re-rolls a die), else a fresh draw from `rng`."""
-        kept = self._revealed.get(len(self.plies))
-        if kept is not None and kept in {m for m, _ in self.game.chance_outcomes(self.state)}:
+        """The chance outcome due now: the one already revealed for this same thing or decision (undo never re-rolls
+        a die), else a fresh draw from `rng` among the outcomes not kept elsewhere (a K'Dak identity seen on one tile
+        is never turned up on another)."""
+        kept = self.kept_outcome()
+        if kept is not None:
             return kept
+        key = self.reveal_key()
+        elsewhere = {item for k, (_, item) in self._kept.items() if item is not None and k != key}
+        if elsewhere:
+            outcomes = self.game.chance_outcomes(self.state)
+            free = [(m, p) for m, p in outcomes if self.game.reveal_item(self.state, m) not in elsewhere]
+            if free and len(free) < len(outcomes):
+                r = rng.random() * sum(p for _, p in free)
+                for move, p in free:
+                    r -= p
+                    if r < 0:
+                        return move
+                return free[-1][0]
         return self.game.sample_chance(self.state, rng)
 
-    def play_chance(self, *, save: bool = True) -> list[Event]:
-        """Draw and apply chance outcomes (from this match's source) until a player must decide or the game ends."""
-        events: list[Event] = []
-        while self.game.current_player(self.state) == CHANCE:
-            events += self.apply(self.next_chance(self.rng), save=False, keep_redo=True)
-        if save and events:
-            self.autosave()
-        return events
+    def keep_line(self, start: int, state: State, texts: list[str], moves: list[Move]) -> None:
+        """Keep every chance outcome on a line of play taken back (from ply `start`, at `state`), by what it
+        revealed. `moves` are known to be legal there (played, or replayed with checks from a record)."""
+        for move in moves:
+            if self.game.current_player(state) == CHANCE:
+                self._kept[self.reveal_key(state)] = (move, self.game.reveal_item(state, move))
+            state, _ = self.game.apply_unchecked(state, move)
+        line = tuple(p.text for p in self.plies[:start]) + tuple(texts)
+        if any(line == kept[:len(line)] for kept in self.undone_lines):
+            return
+        self.undone_lines = [kept for kept in self.undone_lines if kept != line[:len(kept)]] + [line]
 
     def _push(self, ply: Ply, new_state: State) -> None:
         self.plies.append(ply)
@@ -108,47 +143,62 @@ class Match:
             self._snapshots[len(self.plies)] = new_state
 
     # ---- undo / redo --------------------------------------------------------------------------------------------------
-    def _undo_target(self) -> int | None:
-        """The ply count undo returns to, or None when undo is not allowed now.
+    @property
+    def people(self) -> list[int]:
+        return [i for i, p in enumerate(self.players) if not p.is_ai]
 
-        Against an AI: back to the last decision a person made (chance outcomes revealed since are kept for when play
-        comes back to them). Between people: the player to move may take back their own latest move while nobody else
-        has acted since and it revealed nothing (no chance outcome, no face-down piece turned up); never another's.
-        """
-        if not self.plies:
+    def undoer(self) -> int | None:
+        """The person undo acts for now: the person to move, or else the only person at the table; None when no
+        person can be meant (an AI or chance to move at a table of several people)."""
+        people = self.people
+        cp = self.current_player
+        if cp in people:
+            return cp
+        return people[0] if len(people) == 1 else None
+
+    def _undo_target(self, seat: int | None = None) -> int | None:
+        """The ply count undo returns to for the person `seat` (default: `undoer()`), or None when it may not.
+
+        A person takes back only their own moves. With no other person at the table and at least one AI, back to
+        their previous decision: the AIs' replies and the chance outcomes since go too, and every outcome revealed on
+        the way is kept (the same decision reveals it again). Otherwise (people together, a mixed table, a
+        solitaire) the stricter rule: only their own latest move, while nobody else has acted since and it revealed
+        nothing (no chance outcome, no face-down piece turned up)."""
+        seat = self.undoer() if seat is None else seat
+        if not self.plies or seat is None or self.players[seat].is_ai:
             return None
-        if self.vs_ai:
+        if len(self.people) == 1 and len(self.players) > 1:
             for i in range(len(self.plies) - 1, -1, -1):
-                mover = self.plies[i].mover
-                if mover >= 0 and not self.players[mover].is_ai:
+                if self.plies[i].mover == seat:
                     return i
             return None
         last = self.plies[-1]
-        alone = len(self.players) == 1       # a solitaire: the one person may take back any move that hid nothing
-        if last.reveals or last.mover < 0 or not (alone or last.mover == self.current_player):
+        if last.reveals or last.mover != seat:
             return None
         return len(self.plies) - 1
 
-    def can_undo(self) -> bool:
-        return self._undo_target() is not None
+    def can_undo(self, seat: int | None = None) -> bool:
+        return self._undo_target(seat) is not None
 
-    def why_no_undo(self) -> str:
+    def why_no_undo(self, seat: int | None = None) -> str:
         if not self.plies:
             return "Nothing to undo yet."
-        if self.vs_ai:
+        seat = self.undoer() if seat is None else seat
+        if seat is None or self.players[seat].is_ai:
+            return "Undo takes back a person's own moves, on their turn."
+        if len(self.people) == 1 and len(self.players) > 1:
             return "There is no move of yours to take back."
         if self.plies[-1].reveals:
             return "That move revealed hidden information, so it cannot be taken back."
         return "Only your own last move can be taken back, and only before anyone else has acted."
 
-    def undo(self) -> bool:
-        target = self._undo_target()
+    def undo(self, seat: int | None = None) -> bool:
+        target = self._undo_target(seat)
         if target is None:
             return False
         undone = [p.move for p in self.plies[target:]]
-        for i in range(target, len(self.plies)):
-            if self.plies[i].mover == CHANCE:
-                self._revealed[i] = self.plies[i].move
+        if any(p.mover == CHANCE for p in self.plies[target:]):
+            self.keep_line(target, self.state_at(target), [p.text for p in self.plies[target:]], undone)
         self.truncate(target)
         self._redo.append(undone)
         self.autosave()

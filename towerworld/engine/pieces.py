@@ -42,7 +42,7 @@ PIECES: dict[str, Size] = {
     "elev_box": Size(240.0, 240.0, 4.0, mass=0.0, family="terrain"),
     "elev_piece": Size(24.0, 24.0, 30.0, mass=6.0, family="terrain"),
     # table-top helpers
-    "level_stair": Size(22.0, 102.0, 31.75, mass=0.0, family="tabletop"),   # K'Dak: six steps beside the tower, one per storey, for the level coins
+    "level_stair": Size(22.0, 120.0, 31.75, mass=0.0, family="tabletop"),   # K'Dak: six steps beside the tower, one per storey, for the level coins
     "track": Size(300.0, 30.0, 1.0, mass=0.0, family="tabletop"),
     "marker": Size(10.0, 10.0, 4.0, mass=1.0, family="tabletop"),
 }

@@ -1,9 +1,11 @@
-"""Record format v2 (`*.tower.json`): save atomically, read hostile files safely, validate every field, replay every
+"""Record format v3 (`*.tower.json`): save atomically, read hostile files safely, validate every field, replay every
 move with legality checks and compare the stored result with the engine's.
 
 A record that is damaged, hostile or from a newer version is refused with one RecordError sentence naming the field or
 the ply; text from the file appears in that sentence escaped and cut short. A match is only returned once every move
-has replayed. Version 1 files still load: their `seed` is ignored (every chance outcome is among the moves).
+has replayed. Version 1 and 2 files still load: a version 1 `seed` is ignored (every chance outcome is among the
+moves). Version 3 adds `revealed`: the lines of play taken back that revealed chance outcomes, each as the ply where it
+leaves the moves (`at`) and its own moves, so that what was revealed stays revealed after reload and resume.
 """
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ from towerworld.engine.match import Match, PlayerSpec
 from towerworld.engine.safe_text import shown_text, shown_value
 
 FORMAT = "towerworld-record"
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 MAX_BYTES = 5 * 1024 * 1024        # far above any real game (a long Carcassonne game is ~40 kB), far below harm
 MAX_MOVE_TEXT = 200
 MAX_NAME = 60                      # a player's name is cut to this when loaded
@@ -27,6 +29,8 @@ MAX_TEXT = 1000                    # any other text field (result, agent, timest
 MAX_DIGITS = 30                    # an integer in a record has no reason to be longer
 MAX_DEPTH = 8                      # records nest 3 deep (result.scores); anything deeper is not a record
 MAX_PLAYERS = 16
+MAX_LINES = 1000                   # lines taken back kept in one record
+MAX_LINE_MOVES = 20000             # their moves, all together
 PLAYER_KINDS = ("human", "ai")
 
 
@@ -63,10 +67,27 @@ def match_to_record(match: Match) -> dict:
     }
     if match.variant:
         record["variant"] = match.variant
+    revealed = revealed_lines(match)
+    if revealed:
+        record["revealed"] = revealed
     if match.seed is not None:          # a seeded run (simulate, tests, bench); live games draw from OS entropy
         record["seeded"] = match.seed
     match.created = created
     return record
+
+
+def revealed_lines(match: Match) -> list[dict]:
+    """The `revealed` field: each line taken back as where it leaves the record's moves and what it played from
+    there (lines that are part of the moves are left out)."""
+    main = [p.text for p in match.plies]
+    out = []
+    for line in match.undone_lines:
+        at = 0
+        while at < min(len(line), len(main)) and line[at] == main[at]:
+            at += 1
+        if at < len(line):
+            out.append({"at": at, "moves": list(line[at:])})
+    return out
 
 
 def save_match(match: Match, path: str) -> None:
@@ -291,11 +312,46 @@ def match_from_record(data, autosave: str | None = None, verify_result: bool = T
             match.apply_text(text, save=False)
         except TowerworldError as e:
             raise RecordError(f"Ply {ply} ('{shown_text(text, 30)}'): {shown_text(str(e), 300)}") from None
+    _replay_revealed(match, _field(data, "revealed", list, required=False, default=[]) if version >= 3 else [])
     if verify_result and stored is not None:
         _compare_result(match, *stored)
     match.created = data.get("created")
     match.autosave_path = autosave
     return match
+
+
+def _replay_revealed(match: Match, lines: list) -> None:
+    """Replay the lines taken back (`revealed`) with legality checks and keep their chance outcomes."""
+    if len(lines) > MAX_LINES:
+        raise RecordError(f"The record's 'revealed' field holds {len(lines)} lines, more than {MAX_LINES}.")
+    total = 0
+    for n, line in enumerate(lines, start=1):
+        where = f"The record's 'revealed' line {n}"
+        if not isinstance(line, dict) or set(line) != {"at", "moves"}:
+            raise RecordError(f"{where} must be an object with 'at' and 'moves' only.")
+        at, texts = line["at"], line["moves"]
+        if not _is(at, int) or not 0 <= at <= len(match.plies):
+            raise RecordError(f"{where}: 'at' must be a ply from 0 to {len(match.plies)}, not {shown_value(at, 30)}.")
+        if not isinstance(texts, list) or not texts or len(texts) > match.game.max_plies:
+            raise RecordError(f"{where}: 'moves' must be a list of 1 to {match.game.max_plies} moves.")
+        total += len(texts)
+        if total > MAX_LINE_MOVES:
+            raise RecordError(f"The record's 'revealed' lines hold more than {MAX_LINE_MOVES} moves.")
+        start = state = match.state_at(at)
+        moves = []
+        for k, text in enumerate(texts, start=1):
+            if not isinstance(text, str) or not text or len(text) > MAX_MOVE_TEXT:
+                raise RecordError(f"{where}, move {k}: a move must be a short text, not {shown_value(text, 30)}.")
+            if match.game.current_player(state) == TERMINAL:
+                raise RecordError(f"{where}, move {k} ('{shown_text(text, 30)}'): the game is already over.")
+            try:
+                move = match.game.parse_move(state, text)
+                state, _ = match.game.apply(state, move)
+            except TowerworldError as e:
+                raise RecordError(f"{where}, move {k} ('{shown_text(text, 30)}'): "
+                                  f"{shown_text(str(e), 300)}") from None
+            moves.append(move)
+        match.keep_line(at, start, list(texts), moves)
 
 
 def _compare_result(match: Match, text: str, scores: list | None) -> None:

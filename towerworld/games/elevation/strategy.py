@@ -603,7 +603,7 @@ def static_eval(heights, board, kinds, player: int, to_move: int, rules, hunting
     score += HEIGHT[hunting] * _height_lead(heights, mine, theirs)
     if hunting:
         # danger a turn or two before any threat: fitted, with edge and height, to how the lead moved over the next
-        # ten plies in the ladder's games (docs/rules/elevation.md, "Session 21")
+        # ten plies in the ladder's games (docs/rules/elevation.md, "AI")
         my_near, my_perches = _danger(heights, board, mine, theirs)
         their_near, their_perches = _danger(heights, board, theirs, mine)
         score -= DANGER_NEAR * (my_near - their_near) + DANGER_PERCH * (my_perches - their_perches)
@@ -885,8 +885,7 @@ def _retaken(heights, board, kinds, e: int, side: int) -> bool:
     over such a square (a square of `side` next to `e` counts as empty: the captor may have come from there). Not
     when a dragon of `side` stands two above `e` next door: it takes and steps on. And the way over a middle square
     must hold whether the captor's dig (beside `e`) raises it or lowers it by one: a dragon that took on c4 and dug a
-    tile onto c3 (9 to 10) left the dragon on c2 at 8 no way back (session 11: trusted retakes cost the search
-    pieces)."""
+    tile onto c3 (9 to 10) left the dragon on c2 at 8 no way back (a retake trusted there costs the search a piece)."""
     he = heights[e]
     for q in NEIGHBOURS[e]:
         v = board[q]
@@ -1237,7 +1236,7 @@ class ElevationMCTS:
         """Whether the hunt plays this turn: this side two pieces more, and the other side down to HUNT_LEFT or
         nothing taken for HUNT_STUCK plies. Against three or four pieces the search converts more often than the hunt
         while it is still taking them; once it has stood still that long it mostly stands still to the move cap
-        (docs/rules/elevation.md, "Session 23"), and the hunt, which drains and gathers, does better there."""
+        (docs/rules/elevation.md, "The hunt"), and the hunt, which drains and gathers, does better there."""
         if state.rules.two_pieces:
             return False
         me = state.mover

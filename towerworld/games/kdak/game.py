@@ -4,10 +4,9 @@ from __future__ import annotations
 import random
 
 from towerworld.engine.game import CHANCE, TERMINAL, BadOption, Game, Option, Variant
-from towerworld.engine.pieces import size
 from towerworld.games.kdak import layout, notation, strategy
 from towerworld.games.kdak.board import (END_CAP, END_LOST, LEVELS, MOVE, NOT_IN, OVER, REVEAL, ROLL, RUNNING,
-                                         TILES, TITLES, KState, Opts, pawn_place)
+                                         TILES, TITLES, KState, Opts)
 from towerworld.games.kdak.playout import policy_playout
 from towerworld.games.kdak.rules import _W, _count_ply, _step, decision_moves, unseen_identities, why_illegal
 
@@ -93,6 +92,16 @@ class KDakGame(Game):
             p = 1 / len(left)
             return [(("reveal", v), p) for v in left]
         return []
+
+    def reveal_key(self, state):
+        """A tile turned up is that tile (its slot), whichever way the pawns came to it."""
+        if state.stage == REVEAL and state.pending:
+            return ("tile", state.pending[1])
+        return None
+
+    def reveal_item(self, state, outcome):
+        """A tile's identity exists once: seen on one tile, it is never turned up on another."""
+        return outcome[1] if outcome[0] == "reveal" else None
 
     def apply_unchecked(self, state, move):
         w = _W(state)
@@ -225,21 +234,6 @@ class KDakGame(Game):
 
     def layout(self, state, viewer):
         return layout.build_layout(state)
-
-    def cutaway(self, state, viewer):
-        """Storeys above the pawn whose turn it is are lifted away, so that pawn and its storey can be seen and picked;
-        before it enters, the whole tower stands (its null level is entered by click areas beside the columns)."""
-        if not 0 <= state.turn < len(state.pawns):
-            return None
-        if state.pawns[state.turn] == NOT_IN:
-            return None          # the whole tower is shown before the first step (entered by areas beside it)
-        place = pawn_place(state, state.turn)
-        if place is None:
-            return None
-        _column, level = place
-        if level >= LEVELS - 1:
-            return None
-        return ((level + 1) * size("pp_tile").h, ("pp_tile",))
 
     def hud(self, state, viewer):
         return layout.hud(self, state)

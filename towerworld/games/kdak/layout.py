@@ -1,7 +1,10 @@
 """Where every K'Dak piece stands, in millimetres, and the HUD lines.
 
 The tower stands at the origin: four columns (a back left, b back right, c front right, d front left; +y is the back)
-of tiles stacked straight up, a tile of level L lying at z = L * 6.35. Around it: the pawns waiting to enter (left),
+of tiles stacked straight up, a tile of level L lying on the one below it (z = L * 6.35). A building a player can see
+into: the storeys above each pawn in the tower are lifted by OPENING, every turn whoever moves, so no pawn stands
+inside the tiles above it and the camera sees every pawn over the front of the tower; a pawn stands at the back of
+its tile, clear of the rank and suit printed in the middle. Around it: the pawns waiting to enter (left),
 the place for pawns out of the tower (further left, the "out" cell), the level coins on ledges by each storey (right),
 the die in front on the right (where it can be seen rolling), the score track behind, talismans in front of their owners (player 1 sits in front, player 2
 behind), and the discarded tiles face up in rows in front.
@@ -31,9 +34,17 @@ DISCARD_Y = -2 * HALF - 54.0
 # beside each column, on a face of the tower nothing else stands at: where its "enter" and "down" click areas are
 # (a on the left, b behind, c and d in front; the stair stands on the right)
 OUTSIDE = ((-2 * HALF - 15, HALF), (HALF, 2 * HALF + 15), (HALF, -2 * HALF - 15), (-HALF, -2 * HALF - 15))
+STEP = 20.0            # the stair's steps: a level coin (19.05) on each
 TARGET = 28.0           # side of a click area
 WAITING_X = -2 * HALF - 45
 OUT_X = -2 * HALF - 95
+# the storeys above a pawn's storey lifted by this much: a pawn's height and the rise of the camera's sight line over
+# the tower's depth, so from the default view (looking down at 38 degrees) every pawn is seen under the lifted storeys
+OPENING = 110.0
+# where a pawn stands on its tile (from the tile's middle): at the back, beside the rank and suit printed down the
+# middle (one pawn on the right, two on either side), so the camera looking from the front reads the print
+PAWN_SPOTS = ((16.9,), (-16.9, 16.9))
+PAWN_BACK = 14.0
 
 
 def column_centre(c: int) -> tuple[float, float]:
@@ -47,14 +58,22 @@ def _tile_look(state, slot):
     return look(suit=SUITS[v // 6], rank=RANKS[v % 6])
 
 
+def storey_heights(state) -> tuple[float, ...]:
+    """The height of the bottom of each storey: a tile's thickness apart, and OPENING more above each storey a pawn
+    stands on."""
+    pawn_levels = {pawn_place(state, p)[1] for p in range(len(state.pawns)) if state.pawns[p] >= 0}
+    return tuple(lv * TILE.h + OPENING * sum(1 for pl in pawn_levels if pl < lv) for lv in range(LEVELS))
+
+
 def build_layout(state) -> Layout:
     lay = Layout()
     o = state.opts
     cols, up = state.cols, state.up
+    zs = storey_heights(state)
     for c, col in enumerate(cols):
         x, y = CENTRES[c]
         for lv, slot in enumerate(col):
-            lay.place(tile_id(slot), shared_pose("pp_tile", x, y, lv * TILE.h, face_up=bool(up >> slot & 1),
+            lay.place(tile_id(slot), shared_pose("pp_tile", x, y, zs[lv], face_up=bool(up >> slot & 1),
                                           look=_tile_look(state, slot)))
     # discards, face up, rows of six in front of the tower
     for i, slot in enumerate(state.discards):
@@ -76,19 +95,19 @@ def build_layout(state) -> Layout:
             c, lv = pawn_place(state, p)
             x, y = CENTRES[c]
             sharing = where[slot]
-            if len(sharing) > 1:
-                x += -11 if sharing.index(p) == 0 else 11
-            pose = shared_pose("pp_pawn", x, y, (lv + 1) * TILE.h, look=pl)
+            x += PAWN_SPOTS[len(sharing) - 1][sharing.index(p)]
+            pose = shared_pose("pp_pawn", x, y + PAWN_BACK, zs[lv] + TILE.h, look=pl)
         lay.place(f"pawn:{p}", pose)
     lay.cells["out"] = shared_cell(OUT_X, 0.0, 0.0, 50.0, 80.0, "leave the tower")
-    # level coins on a stair of six steps beside the tower, each step level with its storey, and labels
-    stair_y = -2 * HALF + 12 + (LEVELS - 1) * 17 / 2
-    lay.place("stair", shared_pose("level_stair", 2 * HALF + 16, stair_y, 0.0, look=look(steps=LEVELS, rise=TILE.h, run=17)))
+    # level coins on a stair of six steps beside the tower, each step level with its storey (lifted with it), and labels
+    stair_y = -2 * HALF + 12 + (LEVELS - 1) * STEP / 2
+    lay.place("stair", shared_pose("level_stair", 2 * HALF + 16, stair_y, 0.0,
+                                   look=look(steps=LEVELS, rise=TILE.h, run=STEP, heights=zs)))
     for lv in range(LEVELS):
-        x, y = 2 * HALF + 16, -2 * HALF + 12 + lv * 17
-        lay.place(f"coin:level:{lv}", shared_pose("pp_coin", x, y, lv * TILE.h, face_up=True, look=look(rank=RANKS[lv])))
+        x, y = 2 * HALF + 16, -2 * HALF + 12 + lv * STEP
+        lay.place(f"coin:level:{lv}", shared_pose("pp_coin", x, y, zs[lv], face_up=True, look=look(rank=RANKS[lv])))
         # the label's middle well clear of the coin (a label is about 40 mm wide)
-        lay.labels[f"level:{lv}"] = (x + COIN.w / 2 + 23, y, lv * TILE.h + COIN.h, f"level {lv}")
+        lay.labels[f"level:{lv}"] = (x + COIN.w / 2 + 23, y, zs[lv] + COIN.h, f"level {lv}")
     # the die at the front right corner of the discard rows: it is seen rolling, and from the first frame the table's
     # extent (which frames the camera) holds the rows that fill up later
     last_row = (TILES - 1) // PER_ROW
@@ -101,7 +120,7 @@ def build_layout(state) -> Layout:
     for p, pts in enumerate(markers):
         step = TRACK.w / (TRACK_MAX // 5 + 1)
         x = -TRACK.w / 2 + step / 2 + step * min(pts, TRACK_MAX) / 5
-        dy = 0.0 if len(markers) == 1 else (-10.5 if p == 0 else 3.0)
+        dy = 0.0 if len(markers) == 1 else (-9.6 if p == 0 else 9.6)     # side by side, a coin apart
         lay.place(f"score:{p}", shared_pose("pp_coin", x, TRACK_Y + dy, TRACK.h, face_up=False, look=look(score=pts)))
     # talismans in front of their owners (player 1 in front of the tower, player 2 behind it)
     for p, count in enumerate(state.tal):
@@ -112,7 +131,8 @@ def build_layout(state) -> Layout:
             y = -2 * HALF - 25 if p == 0 else 2 * HALF + 45
             lay.place(pid, shared_pose("pp_coin", x, y, 0.0, face_up=False, look=look(talisman=True)))
     if state.tower_tal == -1:
-        lay.place("talisman:tower", shared_pose("pp_coin", 2 * HALF + 16 + 22, -2 * HALF + 12 + 5 * 17, 5 * TILE.h,
+        # on the level-5 coin, on the top step
+        lay.place("talisman:tower", shared_pose("pp_coin", 2 * HALF + 16, -2 * HALF + 12 + 5 * STEP, zs[5] + COIN.h,
                                          face_up=False, look=look(talisman=True)))
     if state.stage == SPEND:
         y = -2 * HALF - 25 if state.turn == 0 else 2 * HALF + 45
@@ -121,11 +141,11 @@ def build_layout(state) -> Layout:
     if state.stage == MOVE and state.pawns[state.turn] >= 0:
         c, lv = pawn_place(state, state.turn)
         x, y = CENTRES[c]
-        lay.cells["stay"] = shared_cell(x, y, (lv + 1) * TILE.h, 20.0, 20.0, "stay")
+        lay.cells["stay"] = shared_cell(x, y, zs[lv] + TILE.h, 20.0, 20.0, "stay")
         if lv:
             # the tile below lies under the pawn's own: the step down gets a click area beside the column
             ox, oy = OUTSIDE[c]
-            lay.cells["down"] = shared_cell(ox, oy, lv * TILE.h, TARGET, TARGET, f"down to {COLUMNS[c]}{lv - 1}")
+            lay.cells["down"] = shared_cell(ox, oy, zs[lv - 1] + TILE.h, TARGET, TARGET, f"down to {COLUMNS[c]}{lv - 1}")
     if state.stage == MOVE and state.pawns[state.turn] == NOT_IN:
         # the whole tower is shown before the first step; its null-level tiles are entered by the areas beside them
         for c, col in enumerate(cols):

@@ -1,8 +1,8 @@
 """Table-top helpers any game may set beside its components: a score track, markers, a stair of levels, labels.
 
 track (look cells, step, first, per, label_every): a strip of squares, square i labelled (first + i) * per.
-marker (look colour): a small disc in a player's colour. level_stair (look steps, rise, run): wooden steps rising
-along +y, so whatever stands on step i stands at height i * rise. label (look text, height): words facing the viewer.
+marker (look colour): a small disc in a player's colour. level_stair (look steps, rise, run, heights): wooden steps
+rising along +y, so whatever stands on step i stands at height heights[i] (i * rise where heights is not given). label (look text, height): words facing the viewer.
 """
 from __future__ import annotations
 
@@ -52,9 +52,10 @@ def build_label(pose: Pose) -> NodePath:
 def build_level_stair(pose: Pose) -> NodePath:
     s = size("level_stair")
     steps, rise, run = int(pose.get("steps", 6)), float(pose.get("rise", 6.35)), float(pose.get("run", 17))
+    heights = pose.get("heights") or tuple(i * rise for i in range(steps))
     root = NodePath("level_stair")
     for i in range(1, steps):
-        step = box(s.w, run, i * rise, WOOD)
+        step = box(s.w, run, heights[i], WOOD)
         step.setY((i - (steps - 1) / 2) * run)
         step.reparentTo(root)
     return root
