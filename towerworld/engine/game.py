@@ -27,6 +27,17 @@ S = TypeVar("S", bound=Hashable)
 M = TypeVar("M", bound=Hashable)
 
 
+def draw_outcome(outcomes: Sequence[tuple[Any, float]], rng: random.Random, total: float = 1.0) -> Any:
+    """One move of `outcomes` ((move, probability) pairs whose probabilities sum to `total`), drawn from `rng`."""
+    r = rng.random() * total
+    acc = 0.0
+    for move, p in outcomes:
+        acc += p
+        if r < acc:
+            return move
+    return outcomes[-1][0]
+
+
 def may_see(viewer: int, visible_to: tuple[int, ...] | None) -> bool:
     """Whether `viewer` may see something shown to `visible_to` (None: everybody)."""
     return visible_to is None or viewer == OMNISCIENT or viewer in visible_to
@@ -437,14 +448,7 @@ class Game(Generic[S, M]):
         return self.legal_moves(state)
 
     def sample_chance(self, state: S, rng: random.Random) -> M:
-        outcomes = self.chance_outcomes(state)
-        r = rng.random()
-        acc = 0.0
-        for move, p in outcomes:
-            acc += p
-            if r < acc:
-                return move
-        return outcomes[-1][0]
+        return draw_outcome(self.chance_outcomes(state), rng)
 
     def rollout(self, state: S, rng: random.Random, max_plies: int | None = None) -> S:
         """Play to the end for a search's leaf value. Uniformly random by default; a game whose uniform play says

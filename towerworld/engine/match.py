@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from towerworld.engine.game import CHANCE, TERMINAL, Event, Game, Move, State
+from towerworld.engine.game import CHANCE, TERMINAL, Event, Game, Move, State, draw_outcome
 
 
 @dataclass(frozen=True)
@@ -116,12 +116,7 @@ class Match:
             outcomes = self.game.chance_outcomes(self.state)
             free = [(m, p) for m, p in outcomes if self.game.reveal_item(self.state, m) not in elsewhere]
             if free and len(free) < len(outcomes):
-                r = rng.random() * sum(p for _, p in free)
-                for move, p in free:
-                    r -= p
-                    if r < 0:
-                        return move
-                return free[-1][0]
+                return draw_outcome(free, rng, sum(p for _, p in free))
         return self.game.sample_chance(self.state, rng)
 
     def keep_line(self, start: int, state: State, texts: list[str], moves: list[Move]) -> None:
@@ -196,10 +191,11 @@ class Match:
         target = self._undo_target(seat)
         if target is None:
             return False
-        undone = [p.move for p in self.plies[target:]]
-        if any(p.mover == CHANCE for p in self.plies[target:]):
-            self.keep_line(target, self.state_at(target), [p.text for p in self.plies[target:]], undone)
+        taken = self.plies[target:]
+        undone = [p.move for p in taken]
         self.truncate(target)
+        if any(p.mover == CHANCE for p in taken):
+            self.keep_line(target, self.state, [p.text for p in taken], undone)
         self._redo.append(undone)
         self.autosave()
         return True
