@@ -171,7 +171,6 @@ KNOWN: list[list[str]] = [
     ["towerworld.app.main", "towerworld.app.play", "towerworld.app.replay"],
     ["towerworld.engine.game", "towerworld.engine.registry"],
     ["towerworld.engine.match", "towerworld.engine.record"],
-    ["towerworld.games.elevation.rules", "towerworld.games.elevation.strategy"],
     ["towerworld.scene.components.shapes", "towerworld.scene.setup"],
 ]
 
