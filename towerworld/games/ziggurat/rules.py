@@ -8,6 +8,7 @@ from __future__ import annotations
 from towerworld.engine.agent import View
 from towerworld.engine.game import (CHANCE, OMNISCIENT, TERMINAL, Event, EventKind, Game, IllegalMove, Option,
                                     Variant)
+from towerworld.engine.words import counted
 from towerworld.games.ziggurat import layout as _layout
 from towerworld.games.ziggurat import notation as _notation
 from towerworld.games.ziggurat.playout import placing_playout
@@ -172,9 +173,9 @@ class Ziggurat(Game):
             c = state.cheats
             return (f"{title(c)}: the ziggurat stands with {c} cheat{'s' if c != 1 else ''}.")
         if state.gave_up:
-            return f"Given up with {state.cheats} cheats, the ziggurat unfinished: Disgraceful Blundering Saboteur."
+            return f"Given up with {counted(state.cheats, 'cheat')}, the ziggurat unfinished: Disgraceful Blundering Saboteur."
         if self.current_player(state) == TERMINAL:
-            return (f"Given up after {state.cheats} cheats (the limit is {state.limit}): "
+            return (f"Given up after {counted(state.cheats, 'cheat')} (the limit is {state.limit}): "
                     f"Disgraceful Blundering Saboteur.")
         return "in progress"
 
