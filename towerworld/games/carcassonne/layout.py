@@ -16,6 +16,7 @@ import math
 
 from towerworld.engine.layout import Layout, Pose, look, shared_cell, shared_pose
 from towerworld.engine.pieces import size
+from towerworld.engine.words import counted
 
 from . import board as E
 from . import tiles as TL
@@ -305,7 +306,7 @@ def hud(s: CState, result: str) -> dict[str, str]:
     else:
         turn = f"Player {s.player + 1}: {E.PHASE_NAMES[s.phase]}"
     out = {"turn": turn, "scores": "  ".join(f"P{i + 1}: {v}" for i, v in enumerate(s.scores)),
-           "bag": f"{s.bagn} tiles in the bag, {len(s.discarded)} discarded"}
+           "bag": f"{counted(s.bagn, 'tile')} in the bag, {len(s.discarded)} discarded"}
     if s.phase == PLACE:
         out["tile"] = f"Tile to place: {CODES[s.drawn]}, {tile_words(s.drawn)}"
         out["next"] = "Click a glowing place; R turns the tile."      # the table shows it to a person only
@@ -313,10 +314,10 @@ def hud(s: CState, result: str) -> dict[str, str]:
     for p in range(n):
         free = sum(1 for loc in s.fl[p * FOLLOWERS:(p + 1) * FOLLOWERS] if loc == SUPPLY)
         prisoners = sum(1 for loc in s.fl if loc == -2 - p)
-        text = f"P{p + 1}: {free} followers"
+        text = f"P{p + 1}: {counted(free, 'follower')}"
         if s.cfg.tower:
             a, b, c = s.tsup[3 * p:3 * p + 3]
-            text += f", {a + b + c} tower pieces" + (f" ({b} black, {c} white)" if s.cfg.black else "")
+            text += f", {counted(a + b + c, 'tower piece')}" + (f" ({b} black, {c} white)" if s.cfg.black else "")
             if prisoners:
                 text += f", {prisoners} prisoner{'s' if prisoners > 1 else ''}"
         supply.append(text)

@@ -13,7 +13,7 @@ import time
 from typing import cast
 
 from towerworld.engine.agent import View
-from towerworld.engine.game import CHANCE, TERMINAL
+from towerworld.engine.game import CHANCE, TERMINAL, BadOption
 from towerworld.games.ziggurat.board import CHEAT, DINDEX, GIVE_UP, ZState, lift, placements
 from towerworld.games.ziggurat.solver import (Analysis, _counts_of, _room_ok, _state_after, _Timeout, _ZeroSearch,
                                               blocked, blocked_at, choose_cheat, clairvoyant_move, feasible,
@@ -289,9 +289,13 @@ def _level(level) -> int:
     if text in named:
         return named[text]
     try:
-        return max(0, min(3, int(float(text))))
+        number = float(text)
     except ValueError:
-        return 2
+        number = -1.0
+    if not 0 <= number <= 3:
+        raise BadOption(f"The Ziggurat agents' level is fast, easy, normal, strong, hard or a number from 0 to 3, "
+                        f"not {str(level)[:40]!r}.")
+    return int(number)
 
 
 AGENTS: dict = {
