@@ -21,6 +21,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
+from typing import Callable
 
 from towerworld.games.ziggurat.board import (
     ABOVE, CHEAT, DINDEX, DOMINOES, GIVE_UP, IN_TIER, NB, NCELLS, PLACE, heights, lift, placements,
@@ -405,10 +406,11 @@ def clairvoyant_move(vals, owner, hand, pile, budget: float, avoid=()):
 
 
 def analyse(order, budget: float = 2.0, move_budget: float = 0.05, limit: int = 30,
-            second_opinion: bool = True) -> Analysis:
+            second_opinion: Callable[[int], tuple] | None = None) -> Analysis:
     """Decide whether deal `order` (pile top first) admits a zero-cheat ziggurat, spending about `budget` seconds on
-    that question; then (if no zero-cheat line was found) play the deal out with the clairvoyant policy, and with the
-    fair player as a second opinion, to report the fewest cheats found."""
+    that question; then (if no zero-cheat line was found) play the deal out with the clairvoyant policy, and with
+    `second_opinion(limit)` -> (cheats or None, line) where given (the fair player at a table: bench.play_fair), to
+    report the fewest cheats found."""
     start = time.perf_counter()
     order = tuple(order)
     if blocked_at(order) is not None:
@@ -423,10 +425,9 @@ def analyse(order, budget: float = 2.0, move_budget: float = 0.05, limit: int = 
     except _Timeout:
         pass
     cheats, line = play_clairvoyant(order, move_budget, limit)
-    if second_opinion and cheats != 1:
+    if second_opinion is not None and cheats != 1:
         # the fair player's sampling sometimes finds a cheaper line than the clairvoyant's short searches
-        from towerworld.games.ziggurat.strategy import play_fair
-        c2, l2 = play_fair(order, limit)
+        c2, l2 = second_opinion(limit)
         if c2 is not None and (cheats is None or c2 < cheats):
             cheats, line = c2, l2
             if c2 == 0:

@@ -13,7 +13,7 @@ import time
 from typing import cast
 
 from towerworld.engine.agent import View
-from towerworld.engine.game import CHANCE, TERMINAL
+from towerworld.engine.game import CHANCE
 from towerworld.games.ziggurat.board import CHEAT, DINDEX, GIVE_UP, ZState, lift, placements
 from towerworld.games.ziggurat.solver import (_counts_of, _room_ok, _state_after, _Timeout, _ZeroSearch, blocked,
                                               choose_cheat, clairvoyant_move, feasible, greedy_move, position_key)
@@ -228,25 +228,6 @@ class Solver:
             nxt, _ = game.apply_unchecked(nxt, game.chance_outcomes(nxt)[0][0])
         self.expect = (nxt.vals, nxt.hand)
         return move
-
-
-def play_fair(order, limit: int = 0, level: int = 2, max_cheats: int = 200):
-    """(cheats, line) of the fair Player on deal `order` (it never looks at the order: it is handed the seat's View);
-    cheats None if unfinished. `limit` is the game's cheat limit (0: none); `max_cheats` stops a player that cheats
-    without end (reported as unfinished)."""
-    from towerworld.games.ziggurat import GAME
-    s = GAME.new_state({"deal": 1, "cheat_limit": limit})
-    s = ZState(s.vals, s.owner, s.hand, s.unseen, tuple(order), 0, s.limit, 1)
-    player = Player(seed=0, level=level)
-    line = []
-    while GAME.current_player(s) != TERMINAL and s.cheats < max_cheats:
-        if GAME.current_player(s) == CHANCE:
-            s, _ = GAME.apply_unchecked(s, GAME.chance_outcomes(s)[0][0])
-            continue
-        m = player.choose(View.of(GAME, s, 0))
-        line.append(m)
-        s, _ = GAME.apply_unchecked(s, m)
-    return (s.cheats if GAME.complete(s) else None), line
 
 
 def _level(level) -> int:
