@@ -9,7 +9,9 @@ from towerworld.engine.driver import AGENT, END, Driver
 from towerworld.engine.game import CHANCE, TERMINAL
 from towerworld.engine.match import Match
 from towerworld.engine.measure import search_sims_per_second, search_states, with_goal_text
+from towerworld.games.ziggurat import GAME
 from towerworld.games.ziggurat.board import PLACE
+from towerworld.games.ziggurat.strategy import Player, analyse
 
 
 def _per_cpu_second(work, seconds: float) -> float:
@@ -30,11 +32,6 @@ def _builder(state, moves, rng):
 def rows(seconds: float = 1.0, deals: int = 3) -> list[tuple[str, float, float | None, str]]:
     """(name, value, goal, unit) rows. The search rows are the engine's share of an MCTS simulation (three plies of
     tree walk, then the placing rollout), CPU time, at decision states met in seeded random games."""
-    from towerworld.games.ziggurat import GAME
-    from towerworld.games.ziggurat.board import deal_order
-    from towerworld.games.ziggurat.solver import analyse
-    from towerworld.games.ziggurat.strategy import Player
-
     out: list[tuple[str, float, float | None, str]] = []
     rng = random.Random(1)
     start = GAME.new_state()
@@ -62,8 +59,7 @@ def rows(seconds: float = 1.0, deals: int = 3) -> list[tuple[str, float, float |
     zero = 0
     for i in range(1, deals + 1):
         t = time.perf_counter()
-        fair = lambda limit, i=i: play_fair(i, limit)      # noqa: E731 (the fair player's line on deal i)
-        zero += analyse(deal_order(i), budget=1.0, second_opinion=fair).status == "zero"
+        zero += analyse(GAME, i, budget=1.0).status == "zero"
         times.append(time.perf_counter() - t)
     out.append((f"ziggurat_analyser_s_per_deal ({deals} deals, {zero} zero-cheat)", round(sum(times) / deals, 2), 15,
                 "s (at most)"))
@@ -77,20 +73,6 @@ def rows(seconds: float = 1.0, deals: int = 3) -> list[tuple[str, float, float |
     out.append(("ziggurat_player_s_per_decision (level normal)", round((time.perf_counter() - t) / max(1, decisions), 3),
                 0.5, "s (at most)"))
     return out
-
-
-def play_fair(deal: int, limit: int = 0, level: int = 2, max_cheats: int = 200):
-    """(cheats, line) of the fair Player on numbered deal `deal`, played at a table through the driver (it is handed
-    its seat's View and never looks at the pile); cheats None if unfinished. `limit` is the game's cheat limit (0:
-    none); `max_cheats` stops a player that cheats without end (reported as unfinished)."""
-    from towerworld.games.ziggurat import GAME
-    from towerworld.games.ziggurat.strategy import Player
-    match = Match(GAME, {"deal": deal, "cheat_limit": limit}, seed=0)
-    driver = Driver.with_agents(match, {0: Player(seed=0, level=level)}, match.rng)
-    while driver.pending().kind != END and match.state.cheats < max_cheats:
-        driver.run(1)
-    line = [p.move for p in match.plies if p.mover == 0]
-    return (match.state.cheats if GAME.complete(match.state) else None), line
 
 
 def bench_rows(seconds: float = 1.0) -> list[tuple]:

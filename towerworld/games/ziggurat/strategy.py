@@ -13,10 +13,13 @@ import time
 from typing import cast
 
 from towerworld.engine.agent import View
+from towerworld.engine.driver import END, Driver
 from towerworld.engine.game import CHANCE
-from towerworld.games.ziggurat.board import CHEAT, DINDEX, GIVE_UP, ZState, lift, placements
-from towerworld.games.ziggurat.solver import (_counts_of, _room_ok, _state_after, _Timeout, _ZeroSearch, blocked,
-                                              choose_cheat, clairvoyant_move, feasible, greedy_move, position_key)
+from towerworld.engine.match import Match
+from towerworld.games.ziggurat.board import CHEAT, DINDEX, GIVE_UP, ZState, deal_order, lift, placements
+from towerworld.games.ziggurat.solver import (Analysis, _counts_of, _room_ok, _state_after, _Timeout, _ZeroSearch,
+                                              blocked, blocked_at, choose_cheat, clairvoyant_move, feasible,
+                                              greedy_move, play_clairvoyant, position_key)
 
 
 def heuristic(game, state, player: int = 0) -> float:
@@ -228,6 +231,50 @@ class Solver:
             nxt, _ = game.apply_unchecked(nxt, game.chance_outcomes(nxt)[0][0])
         self.expect = (nxt.vals, nxt.hand)
         return move
+
+
+def play_fair(game, deal: int, limit: int = 0, level: int = 2, max_cheats: int = 200):
+    """(cheats, line) of the fair Player at a table of `game` (the Ziggurat) on numbered deal `deal`, played through
+    the driver (it is handed its seat's View and never looks at the pile); cheats None if unfinished. `limit` is the
+    game's cheat limit (0: none); `max_cheats` stops a player that cheats without end (reported as unfinished)."""
+    match = Match(game, {"deal": deal, "cheat_limit": limit}, seed=0)
+    driver = Driver.with_agents(match, {0: Player(seed=0, level=level)}, match.rng)
+    while driver.pending().kind != END and match.state.cheats < max_cheats:
+        driver.run(1)
+    line = [p.move for p in match.plies if p.mover == 0]
+    return (match.state.cheats if game.complete(match.state) else None), line
+
+
+def analyse(game, order, budget: float = 2.0, move_budget: float = 0.05, limit: int = 30,
+            second_opinion: bool = True) -> Analysis:
+    """Decide whether deal `order` (the pile, top first, or the number of a numbered deal) admits a zero-cheat
+    ziggurat, spending about `budget` seconds on that question; then (if no zero-cheat line was found) play the deal
+    out with the clairvoyant policy, and, for a numbered deal, with the fair player at a table of `game` (the
+    Ziggurat) as a second opinion, to report the fewest cheats found. A pile given as dominoes is no deal a table can
+    be set with, so it gets no second opinion."""
+    start = time.perf_counter()
+    deal = order if isinstance(order, int) else None
+    order = deal_order(deal) if deal is not None else tuple(order)
+    if blocked_at(order) is not None:
+        return Analysis("blocked", None, [], 0, time.perf_counter() - start)
+    search = _ZeroSearch(start + budget)
+    status = "undecided"
+    try:
+        line = search.run((-1,) * 108, order[:3], order[3:])
+        if line is not None:
+            return Analysis("zero", 0, line, search.nodes, time.perf_counter() - start)
+        status = "impossible"
+    except _Timeout:
+        pass
+    cheats, line = play_clairvoyant(order, move_budget, limit)
+    if second_opinion and deal is not None and cheats != 1:
+        # the fair player's sampling sometimes finds a cheaper line than the clairvoyant's short searches
+        c2, l2 = play_fair(game, deal, limit)
+        if c2 is not None and (cheats is None or c2 < cheats):
+            cheats, line = c2, l2
+            if c2 == 0:
+                status = "zero"
+    return Analysis(status, cheats, line, search.nodes, time.perf_counter() - start)
 
 
 def _level(level) -> int:
