@@ -12,7 +12,7 @@ import time
 gc.freeze()
 
 from towerworld import __version__  # noqa: E402
-from towerworld.engine.game import (CHANCE, OMNISCIENT, TERMINAL, TowerworldError, allowed_values,  # noqa: E402
+from towerworld.engine.game import (OMNISCIENT, TERMINAL, TowerworldError, allowed_values,  # noqa: E402
                                     options_from_text)
 from towerworld.engine.safe_text import shown_text  # noqa: E402
 from towerworld.engine.words import counted  # noqa: E402
@@ -462,17 +462,14 @@ def cmd_demo(args) -> int:
 
 
 def play_random_plies(match, plies: int, rng) -> None:
-    """Play uniformly random moves and chance outcomes, one ply at a time, until `match` has `plies` plies; CliError
-    when the game ends sooner (so 'render GAME --ply N' shows exactly N plies or says why not)."""
-    game = match.game
-    while len(match.plies) < plies:
-        if match.over:
-            raise CliError(f"This game ended after {counted(len(match.plies), 'ply', 'plies')}; --ply must be at most that.")
-        if match.current_player == CHANCE:
-            match.apply(game.sample_chance(match.state, rng), save=False)
-        else:
-            moves = game.legal_moves(match.state)
-            match.apply(moves[rng.randrange(len(moves))], save=False)
+    """Play uniformly random moves and chance outcomes (both from `rng`) through the driver until `match` has `plies`
+    plies; CliError when the game ends sooner (so 'render GAME --ply N' shows exactly N plies or says why not)."""
+    from towerworld.ai.agents import RandomAgent
+    from towerworld.engine.driver import Driver
+    player = RandomAgent(rng=rng)
+    Driver.with_agents(match, dict.fromkeys(range(len(match.players)), player), rng).run(plies - len(match.plies))
+    if len(match.plies) < plies:
+        raise CliError(f"This game ended after {counted(len(match.plies), 'ply', 'plies')}; --ply must be at most that.")
 
 
 def cmd_render(args) -> int:
