@@ -6,6 +6,8 @@ one seat (answered by the test) and an agent at the other; the kinds it says mus
 """
 from __future__ import annotations
 
+import ast
+import os
 import random
 
 import pytest
@@ -277,3 +279,96 @@ def test_play_match_needs_an_agent_at_every_seat():
     game = get_game("elevation")
     with pytest.raises(ValueError, match=r"seats \[1\] have none"):
         play_match(Match(game), {0: make_agent("random", game, seed=1)})
+
+
+# ---- no other seat loop ---------------------------------------------------------------------------------------------
+# A seat loop is a loop that asks an agent for a move and applies it (`.choose(<a View>)` or `ask(...)`, and an apply
+# of a state or match, in the same loop), or a loop that plays a match by choosing its moves or drawing its chance
+# itself (`<match>.apply(...)` beside legal_moves, sample_chance, next_chance, chance_outcomes or answer_chance). Such
+# loops belong in the driver alone. Loops that step bare states without asking an agent are the rules' playouts and
+# the search's (rollouts, benchmarks of move generation), not seat loops; a record's replay applies stored moves only.
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DRIVER = os.path.join("towerworld", "engine", "driver.py")
+APPLIES = {"apply", "apply_unchecked", "apply_text", "advance"}
+CHOOSES_FOR_A_MATCH = {"legal_moves", "sample_chance", "next_chance", "chance_outcomes", "answer_chance"}
+# scripts that still hold a seat loop; each entry must go when its loop (or its file) goes
+KNOWN = {os.path.join("scripts", "ziggurat_figures.py")}
+
+
+def _calls(loop: ast.AST):
+    """The calls in a loop's own body (not in functions defined there)."""
+    stack = list(ast.iter_child_nodes(loop))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        if isinstance(node, ast.Call):
+            yield node
+        stack.extend(ast.iter_child_nodes(node))
+
+
+def _name(func: ast.AST) -> str:
+    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+
+
+def _asks_an_agent(call: ast.Call) -> bool:
+    if _name(call.func) == "ask":
+        return True
+    if _name(call.func) != "choose" or not call.args:
+        return False
+    arg = call.args[0]
+    return (isinstance(arg, ast.Call) and _name(arg.func) in ("of", "seat_view")) or \
+        (isinstance(arg, ast.Name) and "view" in arg.id.lower())
+
+
+def seat_loops(source: str, path: str = "<source>") -> list[int]:
+    """The lines of the seat loops in `source`."""
+    found = []
+    for loop in ast.walk(ast.parse(source, path)):
+        if not isinstance(loop, (ast.For, ast.While)):
+            continue
+        calls = list(_calls(loop))
+        names = {_name(c.func) for c in calls}
+        asks = any(_asks_an_agent(c) for c in calls)
+        plays_a_match = any(_name(c.func) in ("apply", "apply_text") and isinstance(c.func, ast.Attribute)
+                            and "match" in ast.unparse(c.func.value).lower() for c in calls)
+        if (asks and names & APPLIES) or (plays_a_match and names & CHOOSES_FOR_A_MATCH):
+            found.append(loop.lineno)
+    return found
+
+
+def sources() -> dict[str, str]:
+    out = {}
+    for top in ("towerworld", "scripts"):
+        for dirpath, dirnames, files in os.walk(os.path.join(ROOT, top)):
+            dirnames[:] = [d for d in dirnames if not d.startswith((".", "__"))]
+            for name in files:
+                if name.endswith(".py"):
+                    path = os.path.join(dirpath, name)
+                    out[os.path.relpath(path, ROOT)] = open(path, encoding="utf-8").read()
+    return out
+
+
+def test_the_driver_is_the_only_loop_that_asks_seats_or_draws_chance():
+    found = {path: lines for path, source in sources().items() if path != DRIVER
+             and (lines := seat_loops(source, path))}
+    new = {path: lines for path, lines in found.items() if path not in KNOWN}
+    assert not new, "These loops ask seats for moves or draw chance outside the driver (use Driver.run, " \
+        f"play_match or pending()/answer()): {new}"
+    gone = sorted(path for path in KNOWN if path not in found)
+    assert not gone, f"Remove from KNOWN (no seat loop there any more): {gone}"
+
+
+def test_the_seat_loop_check_sees_the_loops_it_names():
+    """The check fires on each kind of seat loop and stays quiet on the driver's way and on a bare playout."""
+    assert seat_loops("while not done:\n    s, _ = G.apply(s, agent.choose(View.of(G, s, 0)))\n") == [1]
+    assert seat_loops("for i in range(9):\n    m = ask(agents[i % 2], G, s)\n    s = G.apply_unchecked(s, m)[0]\n")\
+        == [1]
+    assert seat_loops("while not match.over:\n    if match.current_player < 0:\n        answer_chance(match)\n"
+                      "    else:\n        moves = G.legal_moves(match.state)\n        match.apply(moves[0])\n") == [1]
+    assert seat_loops("for m in self.match.plies:\n    x.match.apply(G.sample_chance(s, rng))\n") == [1]
+    assert seat_loops("while driver.pending().kind != END:\n    driver.run(1)\n") == []
+    assert seat_loops("while G.current_player(s) != TERMINAL:\n    s, _ = G.apply_unchecked(s, "
+                      "G.sample_chance(s, rng))\n") == []
+    assert seat_loops("for text in moves:\n    match.apply_text(text)\n") == []
+    assert seat_loops("for state in states:\n    agent.choose(View.of(G, state, 0))\n") == []   # timing one ask

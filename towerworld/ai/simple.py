@@ -29,11 +29,11 @@ def decision_moves(view: View) -> tuple[int, list[Move]]:
 
 
 class RandomAgent(Agent):
-    """A uniformly random legal move, from a seeded generator."""
+    """A uniformly random legal move, from a seeded generator (or `rng`, when one stream serves several seats)."""
     name = "random"
 
-    def __init__(self, seed: int | None = None):
-        self.rng = random.Random(seed)
+    def __init__(self, seed: int | None = None, rng: random.Random | None = None):
+        self.rng = rng if rng is not None else random.Random(seed)
 
     def choose(self, view):
         _, moves = decision_moves(view)

@@ -250,8 +250,8 @@ class Game(Generic[S, M]):
         if players is None:
             players = lo
         if not isinstance(players, int) or isinstance(players, bool) or not lo <= players <= hi:
-            counts = f"{lo}" if lo == hi else f"{lo} to {hi}"
-            raise BadOption(f"{self.title}{' (' + variant + ')' if variant else ''} is for {counts} players, "
+            counts = f"{lo} player{'' if hi == 1 else 's'}" if lo == hi else f"{lo} to {hi} players"
+            raise BadOption(f"{self.title}{' (' + variant + ')' if variant else ''} is for {counts}, "
                             f"not {_shown(players)}.")
         return merged, players
 
