@@ -229,11 +229,14 @@ def search_rows(name: str, game: Game) -> list[Row]:
     CPU second of IS-MCTS, each on a fixed budget a move (SEARCH_BUDGET), over decisions sampled along SEARCH_GAMES
     whole random games (early, middle, late): the work of all the moves over their CPU time (this process's CPU
     time, not the clock on the wall, which on a shared machine measures the other jobs too). A move the agent decides
-    before searching (a forced or winning turn) adds neither simulations nor time. The spread is the phases' rates."""
+    before searching (a forced or winning turn) adds neither simulations nor time (the spread says how many and how
+    long they took). The spread is the phases' rates. IS-MCTS rows are for the games with hidden information."""
     from towerworld.ai.agents import make_agent
     rows = []
     positions = positions_along_games(game, SEARCH_GAMES, seed=3)
-    for agent_name, figure in (("mcts", "mcts_sims_per_s"), ("ismcts", "ismcts_iterations_per_s")):
+    searches = [("mcts", "mcts_sims_per_s")] + ([] if game.perfect_information else
+                                                [("ismcts", "ismcts_iterations_per_s")])
+    for agent_name, figure in searches:
         level = SEARCH_BUDGET.get(name, SEARCH_DEFAULT_BUDGET) if agent_name == "mcts" else "300it"
         try:
             agent = make_agent(agent_name, game, seed=1, level=level)
@@ -243,6 +246,7 @@ def search_rows(name: str, game: Game) -> list[Row]:
         ask(agent, game, positions[0][1])     # warm: imports, tables filled on first use
         done: dict[str, float] = {}
         spent: dict[str, float] = {}
+        unsearched = []         # CPU seconds of moves decided before any simulation (a forced or winning turn)
         for phase, state in positions:
             for attr in ("last_simulations", "last_iterations"):
                 if hasattr(agent, attr):
@@ -254,6 +258,8 @@ def search_rows(name: str, game: Game) -> list[Row]:
             if count:
                 done[phase] = done.get(phase, 0) + count
                 spent[phase] = spent.get(phase, 0.0) + took
+            else:
+                unsearched.append(took)
         if not done:
             continue
         rate = sum(done.values()) / sum(spent.values())
@@ -261,7 +267,9 @@ def search_rows(name: str, game: Game) -> list[Row]:
         goal = SEARCH_GOALS.get(name, "") if agent_name == "mcts" else ""
         what = SIMULATION.get(name, GENERIC_SIMULATION) if agent_name == "mcts" else "an iteration of IS-MCTS"
         row = Row(f"{figure}_{name}", round(rate), goal, "sims/cpu s" if agent_name == "mcts" else "its/cpu s",
-                  spread=", ".join(f"{p} {v:,.0f}" for p, v in by_phase.items()) + f"; {level} a move; one: {what}")
+                  spread=", ".join(f"{p} {v:,.0f}" for p, v in by_phase.items()) + f"; {level} a move; one: {what}"
+                  + (f"; {len(unsearched)} of {len(positions)} moves decided before searching, "
+                     f"{sum(unsearched):.1f} CPU s" if unsearched else ""))
         if row.met() is False:
             row = replace(row, note=f"{short_by(row.value, goal)}: {SEARCH_WHY.get(name, 'see a profile')}")
         rows.append(row)
@@ -686,10 +694,31 @@ def _app_rows(function: str, name: str) -> list[Row]:
     return [as_row(raw) for raw in getattr(app_bench, function)(name)]
 
 
+def _app_rows_to(conn, function: str, name: str) -> None:
+    try:
+        conn.send(("rows", _app_rows(function, name)))
+    except Exception as e:
+        conn.send(("error", f"{type(e).__name__}: {e}"))
+    conn.close()
+
+
 def _apart(function: str, name: str) -> list[Row]:
+    """towerworld/app/bench.py's `function(name)` in a fresh interpreter (a plain process, not a pool's daemon: the
+    frame rows start an AI worker process of their own)."""
     import multiprocessing
-    with multiprocessing.get_context("spawn").Pool(1) as pool:
-        return pool.apply(_app_rows, (function, name))
+    ctx = multiprocessing.get_context("spawn")
+    mine, theirs = ctx.Pipe()
+    process = ctx.Process(target=_app_rows_to, args=(theirs, function, name))
+    process.start()
+    theirs.close()
+    try:
+        kind, result = mine.recv()
+    except EOFError:
+        kind, result = "error", "its process ended without an answer"
+    process.join(60)
+    if kind == "error":
+        raise RuntimeError(result)
+    return result
 
 
 def game_rows(name: str) -> list[Row]:
