@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import os
 import random
+import time
 
 import pytest
 
@@ -43,6 +44,8 @@ class Slow:
         self.inline = InlineRunner(agents)
         self.polls = polls
         self.starts: list[tuple[int, int]] = []
+        self.cancels = 0
+        self.closed = False
         self._left = 0
 
     def start(self, driver, seat):
@@ -55,6 +58,14 @@ class Slow:
             self._left -= 1
             return None
         return self.inline.poll()
+
+    def cancel(self):
+        self.cancels += 1
+        self.inline.cancel()
+        self._left = 0
+
+    def close(self):
+        self.closed = True
 
 
 def two_seats(name: str, seed: int) -> Match:
@@ -279,6 +290,99 @@ def test_play_match_needs_an_agent_at_every_seat():
     game = get_game("elevation")
     with pytest.raises(ValueError, match=r"seats \[1\] have none"):
         play_match(Match(game), {0: make_agent("random", game, seed=1)})
+
+
+
+# ---- the step that never waits (the window's) ------------------------------------------------------------------------
+def test_advance_never_waits_and_asks_the_runner_once_per_decision():
+    match = two_seats("kdak", seed=4)
+    runner = Slow({1: Recording(seed=2)}, polls=4)
+    driver = Driver(match, frozenset({1}), random.Random(5), runner)
+    person = random.Random(3)
+    agent_plies = 0
+    for _ in range(400):
+        p = driver.pending()
+        if p.kind == END or agent_plies == 5:
+            break
+        if p.kind == PERSON:
+            assert driver.advance() is None and driver.thinking is None     # a person is never asked by it
+            driver.answer(0, person.choice(match.game.legal_moves(match.state)), save=False)
+            continue
+        if p.kind == CHANCE_DRAW:
+            before = len(match.plies)
+            assert driver.advance() is not None and len(match.plies) == before + 1
+            assert match.plies[-1].mover == CHANCE
+            continue
+        polls = 0
+        while (events := driver.advance()) is None:
+            assert driver.thinking == 1
+            polls += 1
+        assert polls == 4 and isinstance(events, list) and match.plies[-1].mover == 1
+        assert driver.thinking is None
+        agent_plies += 1
+    assert agent_plies == 5
+    assert len(runner.starts) == 5 and len({ply for _, ply in runner.starts}) == 5
+
+
+def test_a_search_for_a_position_taken_back_is_never_applied():
+    game = get_game("elevation")
+    match = Match(game, players=[PlayerSpec("Ann"), PlayerSpec("AI 2", "ai", "random")], seed=1)
+    runner = Slow({1: Recording(seed=2)}, polls=5)
+    driver = Driver(match, frozenset({1}), random.Random(5), runner)
+    first, second = game.legal_moves(match.state)[:2]
+    driver.answer(0, first, save=False)
+    assert driver.advance() is None and driver.thinking == 1
+    assert match.undo(0) and match.plies == []
+    assert driver.thinking is None                  # the search is for a position that is gone
+    assert driver.advance() is None and runner.cancels == 1
+    driver.answer(0, second, save=False)
+    while driver.advance() is None:
+        pass
+    assert [p.mover for p in match.plies] == [0, 1] and match.plies[0].move == second
+    assert runner.starts == [(1, 1), (1, 1)]
+    driver.taken_back()                             # nothing under way: nothing to cancel
+    assert runner.cancels == 1
+    driver.close()
+    assert runner.closed
+
+
+def test_taken_back_and_load_give_a_stopped_seat_another_try():
+    game = get_game("elevation")
+    match = Match(game, players=[PlayerSpec("Ann"), PlayerSpec("AI 2", "ai", "random")], seed=1)
+    driver = Driver(match, frozenset({1}), random.Random(5), InlineRunner({1: Raising()}))
+    driver.answer(0, game.legal_moves(match.state)[0], save=False)
+    with pytest.raises(AgentFailed):
+        driver.advance()
+    assert driver.pending().kind == FAILED and driver.advance() is None
+    match.undo(0)
+    driver.taken_back()
+    assert driver.failed == {} and driver.pending() == Pending(PERSON, 0, 0)
+    other = Match(game, seed=2)
+    driver.load(other)
+    assert driver.match is other and driver.pending() == Pending(PERSON, 0, 0)
+
+
+def test_the_tables_worker_runner_answers_through_the_driver():
+    """The table's runner: the seat thinks in a worker process; the window's step returns at once until the answer
+    comes, then the driver applies it; closing stops the worker."""
+    from towerworld.app.thinker import WorkerRunner
+    game = get_game("elevation")
+    match = Match(game, players=[PlayerSpec("Ann"), PlayerSpec("AI 2", "ai", "random")], seed=1)
+    runner = WorkerRunner()
+    driver = Driver(match, frozenset({1}), random.Random(5), runner)
+    try:
+        driver.answer(0, game.legal_moves(match.state)[0], save=False)
+        deadline = time.monotonic() + 60
+        while driver.advance() is None:
+            assert time.monotonic() < deadline, "the worker never answered"
+            assert driver.thinking == 1
+            time.sleep(0.02)
+        assert [p.mover for p in match.plies] == [0, 1] and driver.pending().kind == PERSON
+        (worker,) = [t.process for t in runner.thinkers.values()]
+        assert worker.is_alive()
+    finally:
+        driver.close()
+    assert not worker.is_alive() and runner.thinkers == {}
 
 
 # ---- no other seat loop ---------------------------------------------------------------------------------------------

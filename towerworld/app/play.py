@@ -12,8 +12,9 @@ from dataclasses import replace
 
 from towerworld.app.picks import next_picks, path_progress
 from towerworld.app import saves
+from towerworld.app.thinker import WorkerRunner
 from towerworld.engine.driver import AGENT, CHANCE_DRAW, PERSON, AgentFailed, Driver, live_chance
-from towerworld.engine.game import CHANCE, OMNISCIENT, SPECTATOR, TowerworldError
+from towerworld.engine.game import OMNISCIENT, SPECTATOR, TowerworldError
 from towerworld.engine.match import Match
 
 
@@ -332,13 +333,12 @@ class PlayTable(Table):
         super().__init__(match, size, frames)
         self.level = level
         self.picks: list[str] = []
-        self.thinkers: dict = {}
         self.offers: list = []                  # buttons offering to resume an unfinished game, until one is chosen
         self.hinted = None                      # the move T suggested, which Enter plays
         self.confirming = None                  # a move the game asks about first (a cheat); Enter plays it
-        self.waiting_for: int | None = None     # the AI seat whose answer is awaited
         self.driver = Driver(match, frozenset(i for i, p in enumerate(match.players) if p.is_ai),
-                             chance=match.rng if match.seed is not None else live_chance())
+                             chance=match.rng if match.seed is not None else live_chance(),
+                             runner=WorkerRunner(level))
         self._prepare_autosave(match)
         b = self.base
         b.accept("escape", self.escape)
@@ -415,51 +415,32 @@ class PlayTable(Table):
         self.refresh()
 
     # ---- turn flow ---------------------------------------------------------------------------------------------------
-    def _thinker(self, seat: int):
-        from towerworld.app.thinker import SeatSpec, Thinker
-        if seat not in self.thinkers:
-            m = self.match
-            players = [{"name": p.name, "kind": p.kind, "agent": p.agent} for p in m.players]
-            self.thinkers[seat] = Thinker(SeatSpec(self.game.name, m.options, m.variant, players, seat,
-                                                   m.players[seat].agent or "greedy", None, self.level))
-        return self.thinkers[seat]
+    @property
+    def waiting_for(self) -> int | None:
+        """The AI seat whose answer the table awaits (its worker is searching)."""
+        return self.driver.thinking
 
     def _turn_task(self, task):
+        """Each frame, once the table is at rest: the driver takes its next step (chance, or an AI seat's answer
+        when its worker has one); a person's turn waits for their picks."""
         if self.animating or self.handoff is not None or self.offers:
             return task.cont
-        pending = self.driver.pending()
-        if pending.kind == CHANCE_DRAW:
-            self._play(lambda: self.driver.answer(CHANCE, self.driver.draw(), save=False))
-        elif pending.kind == AGENT:
-            self._agent_turn(pending.seat)
+        if self.driver.pending().kind in (CHANCE_DRAW, AGENT):
+            was = self.driver.thinking
+            self._play(self.driver.advance)
+            seat = self.driver.thinking
+            if seat is not None and seat != was:
+                self.hud.say(f"{self.match.players[seat].name} is thinking...")
         else:
             self._check_handoff()
         return task.cont
-
-    def _agent_turn(self, seat: int):
-        thinker = self._thinker(seat)
-        if self.waiting_for is None:
-            thinker.ask([p.text for p in self.match.plies])
-            self.waiting_for = seat
-            self.hud.say(f"{self.match.players[seat].name} is thinking...")
-            return
-        answer = thinker.wait(0) if self.frames is not None else thinker.poll()
-        if answer is None:
-            return
-        self.waiting_for = None
-        kind, text = answer
-        try:
-            reply = ("move", self.game.parse_move(self.match.state, text)) if kind == "move" else answer
-            self._play(lambda: self.driver.take_runner_answer(seat, reply, save=False))
-        except (AgentFailed, TowerworldError) as e:
-            self.hud.say(self.with_names(f"{e} Z takes back your last move; Ctrl-S saves the game."))
 
     def _play(self, action):
         old = self.stage.layout
         try:
             events = action()
         except AgentFailed as e:
-            self.hud.say(self.with_names(str(e)))
+            self.hud.say(self.with_names(f"{e} Z takes back your last move; Ctrl-S saves the game."))
             return
         except TowerworldError as e:
             self.hud.say(str(e))
@@ -536,14 +517,12 @@ class PlayTable(Table):
         except TowerworldError as e:
             self.hud.say(f"Could not load {os.path.basename(path)}: {e}")
             return
-        self._stop_thinkers()
         if len(loaded.players) == len(self.match.players):
             loaded.players = self.match.players
         if loaded.autosave_path is None:
             loaded.autosave_path = self.match.autosave_path
         self.match = loaded
-        self.driver.match = loaded
-        self.driver.failed.clear()
+        self.driver.load(loaded)
         self._jump(f"Loaded {os.path.basename(path)}.")
 
     # ---- picking -------------------------------------------------------------------------------------------------------
@@ -726,17 +705,14 @@ class PlayTable(Table):
         if not self.match.undo():
             self.hud.say(self.match.why_no_undo())
             return
-        self.waiting_for = None     # a pending answer is for a position that is gone
-        for thinker in self.thinkers.values():
-            thinker.busy = False
-        self._stop_thinkers()
-        self.driver.failed.clear()
+        self.driver.taken_back()    # a search under way is for a position that is gone
         self._jump("Move taken back.")
 
     def redo(self):
         if self.animating or not self.match.redo():
             self.hud.say("Nothing to redo.")
             return
+        self.driver.taken_back()
         self._jump("Move replayed.")
 
     def _jump(self, text):
@@ -826,14 +802,8 @@ class PlayTable(Table):
         elif highlight:
             self.hud.set_buttons(buttons[:8])
 
-    def _stop_thinkers(self):
-        for thinker in self.thinkers.values():
-            thinker.close()
-        self.thinkers.clear()
-        self.waiting_for = None
-
     def close(self):
-        self._stop_thinkers()
+        self.driver.close()
         super().close()
 
 
