@@ -8,9 +8,13 @@ Optional attributes a game may declare (read with getattr; the contract's Game b
 `has_chance` (default True: EXPLICIT_STOCHASTIC; False declares a deterministic game) and `determinize(state, player,
 rng)` (used by the search agents in hidden-information games).
 
-pyspiel is imported lazily: `import towerworld.ai` works without open_spiel installed.
+pyspiel is imported lazily: `import towerworld.ai` works without open_spiel installed (it is the optional `research`
+extra: `pip install 'towerworld[research]'`). `resample_from_infostate` draws through the game's `resample`, so
+OpenSpiel's own `ISMCTSBot` runs on the hidden-information games with no resampler of its own.
 """
 from __future__ import annotations
+
+import random
 
 from towerworld.engine.game import CHANCE, TERMINAL, BadOption, Game, TowerworldError
 
@@ -26,7 +30,8 @@ def require_pyspiel():
     try:
         import pyspiel
     except ImportError:
-        raise BadOption("This needs OpenSpiel: install it with 'pip install open_spiel'.") from None
+        raise BadOption("This needs OpenSpiel (the open_spiel package), an optional extra: install it with "
+                        "pip install 'towerworld[research]'.") from None
     return pyspiel
 
 
@@ -252,6 +257,14 @@ def _classes():
             if n.player() == TERMINAL:
                 return [float(r) for r in n.game.returns(n.state)]
             return [0.0] * n.game.num_players(n.state)
+
+        def resample_from_infostate(self, player_id, probability_sampler):
+            """A state `player_id` cannot tell from this one (same information state, same player to move), its hidden
+            parts drawn by the game's `resample`; `probability_sampler()` gives floats in [0, 1) (OpenSpiel's
+            `UniformProbabilitySampler`), from which the draw is seeded, so a seeded sampler repeats the draw."""
+            n = self._n
+            rng = random.Random(int(probability_sampler() * 2 ** 53))
+            return TowerworldSpielState(self.get_game(), n.game.resample(n.state, player_id, rng))
 
         def __str__(self):
             return repr(self._n.state)

@@ -106,6 +106,9 @@ class Layout:
     pieces: dict[str, Pose] = field(default_factory=dict)
     cells: dict[str, Cell] = field(default_factory=dict)
     labels: dict[str, tuple[float, float, float, str]] = field(default_factory=dict)  # id -> (x, y, z, text)
+    # (xmin, ymin, zmin, xmax, ymax, zmax): the part of the table the default view frames instead of the whole, while
+    # the player it is made for must aim closely (the follower places on a tile just laid); None: the whole table
+    focus: tuple[float, float, float, float, float, float] | None = None
     # what changed from the layout this one was made after, where the game that made it tells (see LayoutChange);
     # None: a stage compares every piece and cell. Not part of what a layout shows: equal layouts may differ here
     changes: LayoutChange | None = field(default=None, compare=False, repr=False)

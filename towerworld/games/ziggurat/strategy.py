@@ -14,7 +14,7 @@ from typing import cast
 
 from towerworld.engine.agent import View
 from towerworld.engine.driver import END, Driver
-from towerworld.engine.game import CHANCE
+from towerworld.engine.game import CHANCE, BadOption
 from towerworld.engine.match import Match
 from towerworld.games.ziggurat.board import CHEAT, DINDEX, GIVE_UP, ZState, deal_order, lift, placements
 from towerworld.games.ziggurat.solver import (Analysis, _counts_of, _room_ok, _state_after, _Timeout, _ZeroSearch,
@@ -288,9 +288,13 @@ def _level(level) -> int:
     if text in named:
         return named[text]
     try:
-        return max(0, min(3, int(float(text))))
+        number = float(text)
     except ValueError:
-        return 2
+        number = -1.0
+    if not 0 <= number <= 3:
+        raise BadOption(f"The Ziggurat agents' level is fast, easy, normal, strong, hard or a number from 0 to 3, "
+                        f"not {str(level)[:40]!r}.")
+    return int(number)
 
 
 AGENTS: dict = {
