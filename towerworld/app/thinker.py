@@ -12,9 +12,11 @@ import multiprocessing as mp
 import os
 from dataclasses import dataclass
 
+from towerworld.ai import make_agent
 from towerworld.engine.driver import Driver, InlineRunner
 from towerworld.engine.game import TowerworldError
 from towerworld.engine.match import Match, PlayerSpec
+from towerworld.engine.registry import get_game
 
 
 @dataclass(frozen=True)
@@ -31,7 +33,6 @@ class SeatSpec:
 
 
 def _replica(spec: SeatSpec) -> Match:
-    from towerworld.engine.registry import get_game
     players = [PlayerSpec(p["name"], p["kind"], p.get("agent")) for p in spec.players]
     return Match(get_game(spec.game), options=spec.options, players=players, variant=spec.variant, seed=0)
 
@@ -61,7 +62,6 @@ def serve(conn, spec: SeatSpec) -> None:
 
 
 def _serve(conn, spec: SeatSpec) -> None:
-    from towerworld.ai import make_agent
     try:
         match = _replica(spec)
         runner = InlineRunner({spec.seat: make_agent(spec.agent, match.game, seed=spec.seed, level=spec.level)})
