@@ -557,12 +557,23 @@ def frame_rows(name: str) -> list[Row]:
     return [Row(n, v, g, u) for n, v, g, u in frame_time_rows(name)]
 
 
+# games whose bench rows go on with the stage's combining figures (towerworld/scene/bench.py)
+COMBINE_GAMES = ("carcassonne",)
+
+
 def game_rows(name: str) -> list[Row]:
     try:
         module = importlib.import_module(f"towerworld.games.{name}.bench")
     except ModuleNotFoundError:
         return []
-    return [as_row(raw, name) for raw in module.bench_rows()]
+    rows = [as_row(raw, name) for raw in module.bench_rows()]
+    if name in COMBINE_GAMES:       # a game's bench never imports the scene: the scene's bench draws its table
+        try:
+            from towerworld.scene.bench import combine_rows
+        except ImportError:         # no panda3d: the game's own rows only
+            return rows
+        rows += [as_row(raw, name) for raw in combine_rows(all_games()[name])]
+    return rows
 
 
 # ---- the run ---------------------------------------------------------------------------------------------------------

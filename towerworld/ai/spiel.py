@@ -17,6 +17,9 @@ from __future__ import annotations
 import random
 
 from towerworld.engine.game import CHANCE, TERMINAL, BadOption, Game, TowerworldError
+from towerworld.engine.record import MAX_MOVE_TEXT, RecordError, parse_record_text
+from towerworld.engine.registry import all_games, get_game
+from towerworld.engine.safe_text import shown_text, shown_value
 
 PREFIX = "towerworld_"
 
@@ -318,13 +321,11 @@ def register(game: Game) -> str:
 
 def register_all() -> list[str]:
     """Register every game of the registry; returns their short names."""
-    from towerworld.engine.registry import all_games
     return [register(g) for g in all_games().values()]
 
 
 def load_game(name: str, **params):
     """pyspiel.load_game for a towerworld game name ("kdak" or "towerworld_kdak"), registering it on demand."""
-    from towerworld.engine.registry import get_game
     pyspiel = require_pyspiel()
     game = get_game(name[len(PREFIX):] if name.startswith(PREFIX) else name)
     register(game)
@@ -352,9 +353,6 @@ def record_of_state(sstate) -> str:
 def state_from_record(sgame, text: str):
     """The pyspiel state of `sgame` that `record_of_state` wrote: the record is parsed with the records' limits, must
     match `sgame` (game, variant, options, players) and replays move by move with legality checks."""
-    from towerworld.engine.record import MAX_MOVE_TEXT, RecordError, parse_record_text
-    from towerworld.engine.safe_text import shown_text, shown_value
-
     raw = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else bytes(text)
     data = parse_record_text(raw, "The serialized state")
     game = sgame.tw_game

@@ -20,6 +20,7 @@ from towerworld.engine.game import TERMINAL, TowerworldError
 # the writing half (the record a match autosaves) lives beside the match in match.py
 from towerworld.engine.match import (FORMAT, FORMAT_VERSION, Match, PlayerSpec, match_to_record, result_of,  # noqa: F401
                                      revealed_lines, save_match)
+from towerworld.engine.registry import get_game, names
 from towerworld.engine.safe_text import shown_text, shown_value
 
 MAX_BYTES = 5 * 1024 * 1024        # far above any real game (a long Carcassonne game is ~40 kB), far below harm
@@ -195,8 +196,6 @@ def _stored_result(data: dict, version: int):
 def match_from_record(data, autosave: str | None = None, verify_result: bool = True) -> Match:
     """The match a record describes, every move replayed with legality checks; RecordError with one sentence naming
     the field or ply otherwise. With `verify_result`, the stored result (text and scores) must be the engine's."""
-    from towerworld.engine.registry import get_game
-
     if not isinstance(data, dict):
         raise RecordError("A record must be a JSON object.")
     if _field(data, "format", str) != FORMAT:
@@ -211,7 +210,6 @@ def match_from_record(data, autosave: str | None = None, verify_result: bool = T
     try:
         game = get_game(name)
     except TowerworldError:
-        from towerworld.engine.registry import names
         raise RecordError(f"There is no game called '{shown_text(name, 40)}' "
                           f"(games: {', '.join(names())}).") from None
     options = _field(data, "options", dict, required=False, default={})
