@@ -464,12 +464,13 @@ def cmd_demo(args) -> int:
 def play_random_plies(match, plies: int, rng) -> None:
     """Play uniformly random moves and chance outcomes (both from `rng`) through the driver until `match` has `plies`
     plies; CliError when the game ends sooner (so 'render GAME --ply N' shows exactly N plies or says why not)."""
-    from towerworld.ai.agents import RandomAgent
+    from towerworld.ai.simple import RandomAgent
     from towerworld.engine.driver import Driver
     player = RandomAgent(rng=rng)
     Driver.with_agents(match, dict.fromkeys(range(len(match.players)), player), rng).run(plies - len(match.plies))
     if len(match.plies) < plies:
-        raise CliError(f"This game ended after {counted(len(match.plies), 'ply', 'plies')}; --ply must be at most that.")
+        raise CliError(f"This game ended after {counted(len(match.plies), 'ply', 'plies')}; --ply must be at most "
+                       "that.")
 
 
 def cmd_render(args) -> int:
