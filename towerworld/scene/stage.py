@@ -33,6 +33,7 @@ OWN_WAY_EVENTS = CRUMBLE_EVENTS | {"roll", "topple"}     # events whose pieces m
 NO_PIECES: frozenset[str] = frozenset()
 HIGHLIGHT_TARGET = (0.2, 0.9, 0.35, 0.45)
 HIGHLIGHT_PICKED = (1.0, 0.8, 0.1, 0.5)
+HIGHLIGHT_COSTLY = (1.0, 0.3, 0.22, 0.5)     # a target that costs its player (a cheat): red, unlike a legal place's green
 HIGHLIGHT_HOVER = (0.5, 0.8, 1.0, 0.3)
 CELL_FILL = 0.22       # a targeted cell's fill: a hint of colour under its frame (the picker reads it as pickable)
 XRAY_ALPHA = 0.3      # what hides a target from the camera is drawn this opaque
