@@ -204,7 +204,7 @@ def stage_games(game: Game, moves: int) -> tuple[list[list[tuple]], Driver]:
     game's driver (its match and random player, to be played on). A game that ends sooner is followed by another (a
     Ziggurat deal a random player gives up after six moves would make the median one of six). A run of chance
     outcomes is one step, as the table shows it."""
-    from towerworld.ai.agents import RandomAgent
+    from towerworld.ai.simple import RandomAgent
     from towerworld.engine.match import Match
     games: list[list[tuple]] = []
     seed = 3
