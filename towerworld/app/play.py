@@ -81,6 +81,9 @@ class PlayTable(Table):
     def _init_seat(self, match: Match) -> None:
         humans = self._humans(match)
         cp = match.current_player
+        if not match.game.perfect_information and len(humans) > 1:
+            self.shown_seat = None      # several people, secret hands: nobody's is shown before its hand-off
+            return
         self.shown_seat = cp if cp in humans else humans[0] if humans else None
 
     @property

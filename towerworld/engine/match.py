@@ -14,7 +14,6 @@ import datetime as _dt
 import json
 import os
 import random
-import tempfile
 from dataclasses import dataclass
 
 from towerworld import __version__
@@ -314,6 +313,7 @@ def revealed_lines(match: Match) -> list[dict]:
 
 def save_match(match: Match, path: str) -> None:
     """Write the record atomically: a temp file in the same folder, fsync, then os.replace."""
+    import tempfile     # here, not at the top: a table starts without saving
     data = json.dumps(match_to_record(match), indent=1, ensure_ascii=False)
     folder = os.path.dirname(os.path.abspath(path))
     os.makedirs(folder, exist_ok=True)
