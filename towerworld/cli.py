@@ -358,10 +358,11 @@ def cmd_play(args) -> int:
 
 def _play(args) -> int:
     from towerworld.app.main import run_app
-    from towerworld.app.saves import unfinished
+    from towerworld.app.saves import clean_stale_temps, unfinished
     from towerworld.engine.record import load_match
     from towerworld.engine.registry import get_game
     w, h = _window_size(args.size)
+    clean_stale_temps()         # what a save killed half-way left behind goes as the window starts
     if not args.load and not args.game:
         given = [flag for flag, value in (("--players", args.players), ("--level", args.level),
                                           ("--variant", args.variant), ("--seed", args.seed),
@@ -390,7 +391,7 @@ def _play(args) -> int:
         from towerworld.engine.match import Match
         match = Match(game, options=opts, players=seats, seed=args.seed, variant=args.variant)
         if not args.new:
-            resume = unfinished(game.name)[:3]
+            resume = unfinished(game.name, limit=3)
     _needs_scene(match.game, match.state)
     return run_app(size=(w, h), frames=args.frames, match=match, level=args.level, resume=resume,
                    physics=args.physics)
@@ -676,11 +677,13 @@ def cmd_ladder(args) -> int:
 
 def _record_paths(sources: list[str]) -> list[str]:
     """The files to check: each file named, and every *.tower.json inside each folder named (sorted, not recursive)."""
+    from towerworld.engine.record import is_temp_file
     paths = []
     for source in sources:
         if os.path.isdir(source):
             try:
-                inside = sorted(e.path for e in os.scandir(source) if e.name.endswith(".tower.json"))
+                inside = sorted(e.path for e in os.scandir(source)    # not the temp file of a save
+                                if e.name.endswith(".tower.json") and not is_temp_file(e.name))
             except OSError:
                 inside = [source]       # the folder gets a verdict line saying it cannot be read
             paths.extend(inside)
@@ -689,35 +692,48 @@ def _record_paths(sources: list[str]) -> list[str]:
     return paths
 
 
+EXIT_CHECK_FAILED = 3       # check itself failed inside on some file (a bug to report), not the file
+
+
 def check_one(path: str) -> tuple[bool, str]:
     """(ok, verdict) for one record file: loaded, replayed and its stored result compared; never raises."""
+    return _check_one(path)[:2]
+
+
+def _check_one(path: str) -> tuple[bool, str, int]:
+    """(ok, verdict, exit code) for one record file."""
     from towerworld.engine.record import load_match
     try:
         match = load_match(path)
     except TowerworldError as e:
-        return False, str(e)
+        return False, str(e), EXIT_BAD_INPUT
     except MemoryError:
-        return False, "too large to check."
+        return False, "too large to check.", EXIT_BAD_INPUT
     except Exception as e:  # a bug in towerworld, not the file's fault; the other files still get their verdicts
-        return False, f"could not be checked: towerworld failed inside ({type(e).__name__}); please report it."
+        return (False, f"could not be checked: towerworld failed inside ({type(e).__name__}); please report it.",
+                EXIT_CHECK_FAILED)
     state = "finished" if match.game.current_player(match.state) == TERMINAL else "in progress"
     return True, (f"ok, {match.game.name}, {counted(len(match.plies), 'ply', 'plies')}, {state}: "
-                  f"{shown_text(match.result_text(), 120)}")
+                  f"{shown_text(match.result_text(), 120)}"), 0
 
 
 def cmd_check(args) -> int:
+    """One verdict line per file; exit 0 when every file is a sound record, 2 when any is refused or cannot be read,
+    3 when checking one failed inside towerworld."""
+    from towerworld.engine.record import shown_path
     paths = _record_paths(args.files)
     if not paths:
         print("No record files (*.tower.json) found.")
         return 1
-    bad = 0
+    bad, code = 0, 0
     for path in paths:
-        ok, verdict = check_one(path)
+        ok, verdict, exit_code = _check_one(path)
         bad += not ok
-        print(f"{shown_text(path, 200)}: {shown_text(verdict, 400)}", flush=True)
+        code = max(code, exit_code)
+        print(f"{shown_path(path, 200)}: {shown_text(verdict, 400)}", flush=True)
     if len(paths) > 1:
         print(f"{len(paths) - bad} of {len(paths)} records ok.")
-    return 1 if bad else 0
+    return code
 
 
 COMMANDS = {"games": cmd_games, "play": cmd_play, "replay": cmd_replay, "render": cmd_render,

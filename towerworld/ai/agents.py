@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import random
 
-from towerworld.engine.agent import View
+from towerworld.engine.agent import GENERIC_AGENTS, View
 from towerworld.engine.game import CHANCE, BadOption, Game, Move, State
 
-BUILTIN = ("random", "greedy", "mcts", "ismcts")
+BUILTIN = GENERIC_AGENTS
 
 
 class Agent:
