@@ -301,9 +301,9 @@ def test_check_goes_on_after_a_crash_inside_towerworld(tmp_path, monkeypatch, ca
     assert out[1].startswith(f"{second}: ok,") and out[2] == "1 of 2 records ok."
 
 
-def test_replay_viewer_is_for_finished_games_only(tmp_path, capsys):
-    """A replay of a finished game shows one player's view with --viewer N; an unfinished one only the
-    public view."""
+def test_replay_viewer_shows_every_hand_only_for_finished_games(tmp_path, capsys):
+    """A replay shows one player's view with --viewer N, a spectator's with --viewer spectator; every hand
+    (--viewer all) only of a finished game."""
     from towerworld.cli import main
     out = tmp_path / "games"
     assert main(["simulate", "kdak", "--games", "1", "--out", str(out)]) == 0
@@ -316,7 +316,7 @@ def test_replay_viewer_is_for_finished_games_only(tmp_path, capsys):
     data.pop("result", None)
     short = tmp_path / "short.tower.json"
     short.write_text(json.dumps(data))
-    assert main(["replay", str(short), "--viewer", "1", "--frames", "1"]) == 2
+    assert main(["replay", str(short), "--viewer", "all", "--frames", "1"]) == 2
     assert "not finished" in capsys.readouterr().err
 
 

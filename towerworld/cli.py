@@ -70,9 +70,7 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
         sp.add_argument("--size",
                         help="window, video or picture size WxH (default 1280x800 window, 1280x720 video)")
         sp.add_argument("--frames", type=int, help=argparse.SUPPRESS)
-        sp.add_argument("--viewer", type=int, metavar="N",
-                        help="a finished game as player N saw it (default: everything; an unfinished game: public "
-                             "only)")
+        _viewer_option(sp)
         _film_options(sp)
 
     if wanted("demo"):
@@ -92,6 +90,7 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
         sp.add_argument("--players", type=int, help="number of players (game)")
         sp.add_argument("--size", default="1280x800", help="picture size WxH")
         sp.add_argument("--out", required=True, help="PNG file to write")
+        _viewer_option(sp)
 
     if wanted("simulate"):
         sp = sub.add_parser("simulate", help="headless games between agents")
@@ -146,6 +145,12 @@ def _seed(text: str) -> int:
     if not 0 <= value <= MAX_SEED or len(text.strip()) > 20:
         raise argparse.ArgumentTypeError(f"must be a whole number from 0 to {MAX_SEED}, not '{shown_text(text, 40)}'")
     return value
+
+
+def _viewer_option(sp) -> None:
+    sp.add_argument("--viewer", metavar="WHO",
+                    help="whose view: a player number (1, 2, ...), spectator (what everybody sees) or all (a finished "
+                         "game only); default: spectator, and all once the game is finished")
 
 
 def _film_options(sp) -> None:
@@ -415,7 +420,7 @@ def cmd_replay(args) -> int:
     w, h = _size(args.size or ("1280x720" if offscreen else "1280x800"))
     match = load_match(args.file)
     _needs_scene(match.game, match.state)
-    viewer = _replay_viewer(args.viewer, match)
+    viewer = picture_viewer(args.viewer, len(match.players), match.over)
     if offscreen:
         for path in render_replay(match, video=args.video, png=args.png, at=args.at, fps=fps, size=(w, h),
                                   speed=args.speed, physics=args.physics, viewer=viewer):
@@ -424,17 +429,24 @@ def cmd_replay(args) -> int:
     return run_replay(match, size=(w, h), speed=args.speed, frames=args.frames, physics=args.physics, viewer=viewer)
 
 
-def _replay_viewer(number: int | None, match) -> int | None:
-    """--viewer N (1-based) as a seat; only for a finished game: an unfinished one is replayed in public."""
-    if number is None:
-        return None
-    n = len(match.players)
-    if not 1 <= number <= n:
-        raise CliError(f"--viewer must be a player number from 1 to {n}, not {number}.")
-    if not match.over:
-        raise CliError("This game is not finished: its replay shows only what everybody could see, so --viewer "
-                       "cannot be used.")
-    return number - 1
+def picture_viewer(text: str | None, players: int, finished: bool) -> int:
+    """--viewer as the viewer a picture is drawn for: a seat (1-based on the command line), SPECTATOR, or OMNISCIENT
+    (every hand) only for a finished game. The default: SPECTATOR, OMNISCIENT once the game is finished."""
+    from towerworld.engine.game import SPECTATOR
+    if text is None:
+        return OMNISCIENT if finished else SPECTATOR
+    word = text.strip().lower()
+    if word == "spectator":
+        return SPECTATOR
+    if word in ("all", "everything"):
+        if not finished:
+            raise CliError("This game is not finished, so it is shown only as one player or a spectator sees it: "
+                           "--viewer all is for finished games.")
+        return OMNISCIENT
+    if word.isdigit() and 1 <= int(word) <= players:
+        return int(word) - 1
+    raise CliError(f"--viewer must be a player number from 1 to {players}, spectator or all, "
+                   f"not '{shown_text(text, 40)}'.")
 
 
 def cmd_demo(args) -> int:
@@ -512,8 +524,9 @@ def cmd_render(args) -> int:
         raise CliError(f"'{shown_text(args.source)}' is neither a game (see 'towerworld games') nor a record file.")
     from towerworld.scene.offscreen import render_layout
     _needs_scene(game, state)
+    viewer = picture_viewer(args.viewer, len(match.players), match.over)     # the record's end, not the --ply shown
     try:
-        render_layout(game.layout(state, OMNISCIENT), args.out, w, h, cutaway=game.cutaway(state, OMNISCIENT))
+        render_layout(game.layout(state, viewer), args.out, w, h, cutaway=game.cutaway(state, viewer))
     except OSError as e:
         raise CliError(f"--out {shown_text(args.out, 300)} cannot be written: {e.strerror or e}.") from None
     print(f"wrote {shown_text(args.out, 200)}")
