@@ -12,12 +12,13 @@ import time
 gc.freeze()
 
 from towerworld import __version__  # noqa: E402
-from towerworld.engine.game import (CHANCE, OMNISCIENT, TERMINAL, TowerworldError, allowed_values,  # noqa: E402
+from towerworld.engine.game import (OMNISCIENT, TERMINAL, TowerworldError, allowed_values,  # noqa: E402
                                     options_from_text)
 from towerworld.engine.safe_text import shown_text  # noqa: E402
 from towerworld.engine.words import counted  # noqa: E402
 
 EXIT_BAD_INPUT = 2
+DEFAULT_PORT = 8765
 
 
 class CliError(TowerworldError):
@@ -128,6 +129,42 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
         sp.add_argument("--played-only", action="store_true",
                         help="with --resume: rate the games already in the journal and play none (a ladder still "
                              "running, or stopped for good)")
+
+    if wanted("serve"):
+        sp = sub.add_parser("serve", help="run a game server for play across machines")
+        sp.add_argument("--host", default="0.0.0.0", help="address to listen on (default: every address)")
+        sp.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
+        sp.add_argument("--data", metavar="DIR", help="folder where rooms are saved and resumed from "
+                                                      "(default ~/.towerworld/rooms)")
+
+    if wanted("host"):
+        sp = sub.add_parser("host", help="open a room for friends and print its invite")
+        sp.add_argument("game")
+        sp.add_argument("--variant", help="a named variant (see 'towerworld games')")
+        sp.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE", help="a game option")
+        sp.add_argument("--players", help="comma-separated seats: remote (a person who joins) or an agent played "
+                                          "on the server, like remote,remote,mcts (default: remote at every seat)")
+        sp.add_argument("--server", metavar="URL", help="open the room on this server (ws://HOST:PORT); default: "
+                                                        "serve it from here")
+        sp.add_argument("--clock", type=float, metavar="SECONDS", help="seconds a person has for a move")
+        sp.add_argument("--clock-mode", choices=("wait", "ai"), default="wait",
+                        help="when the clock runs out: wait (only shown) or ai (an AI moves for them)")
+        sp.add_argument("--host", default="0.0.0.0", help="with no --server: address to listen on")
+        sp.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"with no --server: port (default "
+                                                                       f"{DEFAULT_PORT})")
+        sp.add_argument("--data", metavar="DIR", help="with no --server: folder the room is saved in")
+
+    if wanted("join"):
+        sp = sub.add_parser("join", help="join a room by its invite (ws://HOST:PORT/ROOM)")
+        sp.add_argument("invite")
+        sp.add_argument("--name", help="your name at the table")
+        sp.add_argument("--seat", type=int, help="the seat to take (default: the first free one)")
+        sp.add_argument("--watch", action="store_true", help="watch as a spectator")
+        sp.add_argument("--agent", metavar="NAME", help="play headless as an agent choosing among the legal moves "
+                                                        "(random)")
+        sp.add_argument("--log", metavar="FILE", help="write every message received, one JSON object a line")
+        sp.add_argument("--new-seat", action="store_true", help="take a new seat instead of rejoining the one "
+                                                                "this machine held at that invite")
 
     if wanted("check"):
         sp = sub.add_parser("check", help="validate record files (folders: every *.tower.json inside)")
@@ -475,17 +512,15 @@ def cmd_demo(args) -> int:
 
 
 def play_random_plies(match, plies: int, rng) -> None:
-    """Play uniformly random moves and chance outcomes, one ply at a time, until `match` has `plies` plies; CliError
-    when the game ends sooner (so 'render GAME --ply N' shows exactly N plies or says why not)."""
-    game = match.game
-    while len(match.plies) < plies:
-        if match.over:
-            raise CliError(f"This game ended after {counted(len(match.plies), 'ply', 'plies')}; --ply must be at most that.")
-        if match.current_player == CHANCE:
-            match.apply(game.sample_chance(match.state, rng), save=False)
-        else:
-            moves = game.legal_moves(match.state)
-            match.apply(moves[rng.randrange(len(moves))], save=False)
+    """Play uniformly random moves and chance outcomes (both from `rng`) through the driver until `match` has `plies`
+    plies; CliError when the game ends sooner (so 'render GAME --ply N' shows exactly N plies or says why not)."""
+    from towerworld.ai.simple import RandomAgent
+    from towerworld.engine.driver import Driver
+    player = RandomAgent(rng=rng)
+    Driver.with_agents(match, dict.fromkeys(range(len(match.players)), player), rng).run(plies - len(match.plies))
+    if len(match.plies) < plies:
+        raise CliError(f"This game ended after {counted(len(match.plies), 'ply', 'plies')}; --ply must be at most "
+                       "that.")
 
 
 def cmd_render(args) -> int:
@@ -749,8 +784,110 @@ def cmd_check(args) -> int:
     return code
 
 
+def _port(port: int) -> int:
+    if not 0 <= port <= 65535:
+        raise CliError(f"--port must be from 0 to 65535, not {port}.")
+    return port
+
+
+def _rooms_dir(path: str | None) -> str:
+    folder = path or os.path.join(os.path.expanduser("~"), ".towerworld", "rooms")
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as e:
+        raise CliError(f"--data {shown_text(folder, 300)} cannot be used as a folder: {e.strerror or e}.") from None
+    if not os.access(folder, os.W_OK):
+        raise CliError(f"--data {shown_text(folder, 300)} cannot be written: permission denied.")
+    return folder
+
+
+async def _serving(host: str, port: int, data: str, then=None):
+    from towerworld.net.server import Server
+    server = Server(data)
+    try:
+        await server.start(host, port)
+    except OSError as e:
+        raise CliError(f"Cannot listen on {host}:{port}: {e.strerror or e}.") from None
+    try:
+        if then is not None:
+            await then(server)
+        import asyncio
+        await asyncio.Future()
+    finally:
+        await server.stop()
+
+
+def cmd_serve(args) -> int:
+    import asyncio
+    data = _rooms_dir(args.data)
+
+    async def announce(server):
+        print(f"towerworld server on ws://{args.host}:{server.port} (rooms kept in {shown_text(data, 200)}); "
+              f"Ctrl-C stops it.", flush=True)
+    asyncio.run(_serving(args.host, _port(args.port), data, announce))
+    return 0
+
+
+def cmd_host(args) -> int:
+    import asyncio
+
+    from towerworld.engine.registry import get_game
+    from towerworld.net.client import create_room, reachable_address, server_url
+    game = get_game(args.game)
+    _options(game, args.option)                          # refused here, in the command line's words
+    texts = dict(pair.split("=", 1) for pair in args.option)
+    texts = {k.strip(): v.strip() for k, v in texts.items()}
+    if args.players is None:
+        _, n = game.resolve_options(None, args.variant)
+        players = ["remote"] * n
+    else:
+        players = _seat_names(args.players, "--players")
+    if args.clock is not None and not 0 < args.clock <= 86400:
+        raise CliError(f"--clock must be a number of seconds above 0, not {args.clock:g}.")
+
+    async def open_room(url: str) -> None:
+        code = await create_room(url, game.name, players, args.variant, texts, args.clock, args.clock_mode)
+        print("Invite (give this to the other players; they run towerworld join INVITE):", flush=True)
+        print(f"{url.rstrip('/')}/{code}", flush=True)
+
+    if args.server:
+        asyncio.run(open_room(server_url(args.server)))
+        return 0
+    data = _rooms_dir(args.data)
+    host = reachable_address() if args.host in ("0.0.0.0", "::", "") else args.host
+
+    async def then(server):
+        await open_room(f"ws://{host}:{server.port}")
+        print("This room is served from here; Ctrl-C stops the server (the room is saved and resumes with "
+              "towerworld serve).", flush=True)
+    asyncio.run(_serving(args.host, _port(args.port), data, then))
+    return 0
+
+
+def cmd_join(args) -> int:
+    import asyncio
+
+    from towerworld.net import client as net
+    net.parse_invite(args.invite)
+    if args.watch and args.agent:
+        raise CliError("--watch and --agent do not go together: a watcher makes no moves.")
+    if args.log:
+        _writable_file(args.log)
+    if not args.agent and not (args.watch and args.log):
+        raise CliError("Joining opens no window yet: join headless with --agent random, or watch with --watch "
+                       "--log FILE.")
+    token = None if args.watch or args.new_seat else net.remembered_token(args.invite)
+    done = asyncio.run(net.play(args.invite, agent=None if args.watch else args.agent, watch=args.watch,
+                                name=args.name, seat=args.seat, token=token, log=args.log,
+                                remember=None if args.watch else args.invite))
+    who = "watched" if args.watch else f"played as Player {done.seat + 1}"
+    print(f"{who}: {shown_text(done.result, 200) or 'the game is not over'}")
+    return 0
+
+
 COMMANDS = {"games": cmd_games, "play": cmd_play, "replay": cmd_replay, "render": cmd_render,
-            "simulate": cmd_simulate, "ladder": cmd_ladder, "check": cmd_check, "demo": cmd_demo}
+            "simulate": cmd_simulate, "ladder": cmd_ladder, "check": cmd_check, "demo": cmd_demo,
+            "serve": cmd_serve, "host": cmd_host, "join": cmd_join}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -386,7 +386,7 @@ class Carcassonne(Game[CState, int]):
         return carc_layout.hud(s, self.result(s))
 
     def layout(self, s: CState, viewer: int) -> Layout:
-        return carc_layout.make_layout(s)
+        return carc_layout.make_layout(s, viewer)
 
     def preview(self, s: CState, viewer: int, picks: Sequence[str]) -> dict:
         """The drawn tile where the pointer rests, turned as chosen: the table's ghost before the click."""
