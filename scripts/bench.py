@@ -293,7 +293,7 @@ def stage_games(game: Game, moves: int) -> tuple[list[list[tuple]], Driver]:
     game's driver (its match and random player, to be played on). A game that ends sooner is followed by another (a
     Ziggurat deal a random player gives up after six moves would make the median one of six). A run of chance
     outcomes is one step, as the table shows it."""
-    from towerworld.ai.agents import RandomAgent
+    from towerworld.ai.simple import RandomAgent
     from towerworld.engine.match import Match
     games: list[list[tuple]] = []
     seed = 3
@@ -721,12 +721,23 @@ def _apart(function: str, name: str) -> list[Row]:
     return result
 
 
+# games whose bench rows go on with the stage's combining figures (towerworld/scene/bench.py)
+COMBINE_GAMES = ("carcassonne",)
+
+
 def game_rows(name: str) -> list[Row]:
     try:
         module = importlib.import_module(f"towerworld.games.{name}.bench")
     except ModuleNotFoundError:
         return []
-    return [_as_measured(as_row(raw, name)) for raw in module.bench_rows()]
+    rows = [_as_measured(as_row(raw, name)) for raw in module.bench_rows()]
+    if name in COMBINE_GAMES:       # a game's bench never imports the scene: the scene's bench draws its table
+        try:
+            from towerworld.scene.bench import combine_rows
+        except ImportError:         # no panda3d: the game's own rows only
+            return rows
+        rows += [as_row(raw, name) for raw in combine_rows(all_games()[name])]
+    return rows
 
 
 def _as_measured(row: Row) -> Row:

@@ -641,3 +641,36 @@ def test_the_final_scoring_walk_lights_up_each_feature_scored():
     assert road == {"tile:D:0": "r:WE"}
     assert cloister == {"tile:A:0": "all", "tile:D:0": "all"}          # the cloister and the one tile beside it
     assert field == {"tile:D:0": "f:EL,WR"}                             # E turns its city, not a field, to D
+
+
+def test_the_default_view_frames_the_landscape_in_the_middle_with_the_piles_and_rows_at_its_edges():
+    """Through whole games, the landscape's middle stays in the middle of the default view (within a quarter of the
+    way to either side, and within half way up or down), the face-down piles show behind it (above its middle, where
+    nothing they hide is the landscape) and the players' rows below it, clear of every tile."""
+    from towerworld.scene.camera import framing, screen_point
+    aspect = 1.6
+    for seed in (4, 5):
+        rng = random.Random(seed)
+        s = GAME.new_state(None, players=3)
+        while GAME.current_player(s) != TERMINAL:
+            if GAME.current_player(s) < 0:
+                s = GAME.apply(s, GAME.sample_chance(s, rng))[0]
+                continue
+            lay = GAME.layout(s, SPECTATOR)
+            orbit = framing(lay, aspect=aspect)
+            placed = {f"tile:{TL.CODES[t]}:{k}" for t, _r, _p, _b, k in s.tiles}
+
+            def box(ids):
+                pts = [screen_point(orbit, 40.0, aspect, (p.x, p.y, p.z)) for i, p in lay.pieces.items() if i in ids]
+                return (min(p[0] for p in pts), min(p[1] for p in pts), max(p[0] for p in pts),
+                        max(p[1] for p in pts)) if pts else None
+            land = box(placed)
+            middle = ((land[0] + land[2]) / 2, (land[1] + land[3]) / 2)
+            assert abs(middle[0]) <= 0.25 and abs(middle[1]) <= 0.5, (seed, len(s.tiles), middle)
+            piles = box({i for i in lay.pieces if i.startswith("bag:")})
+            if piles:
+                assert (piles[1] + piles[3]) / 2 > middle[1], (seed, len(s.tiles))
+            rows = box({i for i in lay.pieces if i.startswith(("meeple", "tower:")) and lay.pieces[i].z == 0.0})
+            if rows:
+                assert rows[3] < land[1], (seed, len(s.tiles))
+            s = GAME.apply(s, rng.choice(GAME.legal_moves(s)))[0]

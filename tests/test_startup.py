@@ -1,14 +1,14 @@
-"""The first frame of `play` loads only what it needs: no search library, no physics engine, no plotting, no video
-encoder and no process pool until something uses them (startup is measured in scripts/bench.py, startup_play_ratio)."""
+"""The first frame of `play` loads only what it needs: no search library, no physics engine, no plotting and no video
+encoder until something uses them (startup is measured in scripts/bench.py, startup_play_ratio)."""
 import os
 import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # loaded only when used: OpenSpiel (research), Ray (ladders on a cluster), matplotlib (ladder charts), Bullet (physical
-# crumbles and demos), numpy (the adapter and the ladder), the video encoder, the AI worker's process machinery
+# crumbles and demos), numpy (the adapter and the ladder), the video encoder
 NOT_AT_THE_FIRST_FRAME = ("pyspiel", "open_spiel", "ray", "matplotlib", "panda3d.bullet", "numpy", "scipy",
-                          "imageio_ffmpeg", "multiprocessing")
+                          "imageio_ffmpeg", "imageio")
 
 
 def loaded_after(argv: list[str]) -> set[str]:
@@ -26,7 +26,7 @@ def heavy(modules: set[str]) -> list[str]:
     return sorted(m for m in modules if any(m == h or m.startswith(h + ".") for h in NOT_AT_THE_FIRST_FRAME))
 
 
-def test_the_first_frame_of_play_loads_no_search_physics_plot_or_video_library():
+def test_the_first_frame_of_play_loads_no_search_physics_plotting_or_video_library():
     modules = loaded_after(["play", "kdak", "--players", "human,random", "--frames", "1"])
     assert "towerworld.scene.stage" in modules, "the table was built"
     assert heavy(modules) == []

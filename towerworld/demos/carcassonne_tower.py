@@ -11,7 +11,7 @@ import random
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from towerworld.ai.agents import RandomAgent
+from towerworld.ai.simple import RandomAgent
 from towerworld.engine.driver import Driver
 from towerworld.engine.game import OMNISCIENT
 from towerworld.engine.layout import Layout

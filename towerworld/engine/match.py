@@ -14,7 +14,6 @@ import datetime as _dt
 import json
 import os
 import random
-import tempfile
 from dataclasses import dataclass
 
 from towerworld import __version__
@@ -259,6 +258,7 @@ class Match:
 # ---- the record a match writes (record.py reads, checks and replays it) ----------------------------------------------
 FORMAT = "towerworld-record"
 FORMAT_VERSION = 3
+TEMP_PREFIX, TEMP_SUFFIX = ".tmp-", ".tower.part"   # a save being written; never a record, even if a save was killed
 
 
 def _now() -> str:
@@ -314,10 +314,11 @@ def revealed_lines(match: Match) -> list[dict]:
 
 def save_match(match: Match, path: str) -> None:
     """Write the record atomically: a temp file in the same folder, fsync, then os.replace."""
+    import tempfile     # here, not at the top: a table starts without saving
     data = json.dumps(match_to_record(match), indent=1, ensure_ascii=False)
     folder = os.path.dirname(os.path.abspath(path))
     os.makedirs(folder, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".tower.json", dir=folder)
+    fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX, dir=folder)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(data)

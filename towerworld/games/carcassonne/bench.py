@@ -5,7 +5,9 @@ fastest public Python Carcassonne engine (33fred33/CarcassonneAI: a random 2-pla
 listing the legal moves and applying one) at least 10 times as fast (carcassonne_vs_peer; the peer's figure is in
 docs/carcassonne-peer.md, or measured beside ours with `scripts/bench.py --carcassonne-peer PATH`); the search's CPU
 cost per simulation at most 1.5 times as much at the last tiles as at the first (carcassonne_search_cost_growth).
-The search rate itself (fixed budget, along whole games) and the draw calls are scripts/bench.py's rows for every game.
+The search rate itself (fixed budget, along whole games) and the draw calls are scripts/bench.py's rows for every game;
+the board while a move animates and the cost of combining come from the scene's bench (towerworld/scene/bench.py: a
+game's rows never import the scene).
 """
 from __future__ import annotations
 
@@ -209,7 +211,6 @@ def bench_rows(seconds: float = 1.0, peer_path: str | None = None) -> list[tuple
                  "/s"))
     rows += peer_rows(peer_path or os.environ.get("TOWERWORLD_CARCASSONNE_PEER") or None)
     rows += search_growth_rows()
-    rows += draw_call_rows()
     return rows
 
 
@@ -228,40 +229,6 @@ def mid_game(options: dict | None, plies: int = 30, seed: int = 1):
     return s
 
 
-def draw_call_rows() -> list[tuple[str, float, str, str]]:
-    """A finished 2-player game's table as the stage shows it: geoms drawn (each about one draw call) while a move
-    of one tile animates (the pieces of its chunk draw themselves), and the time the stage takes to combine the resting pieces from nothing and
-    again after a move that left them resting (medians of 5)."""
-    try:
-        from towerworld.engine.game import OMNISCIENT
-        from towerworld.scene.offscreen import base
-        from towerworld.scene.stage import Stage
-    except ImportError:
-        return []
-    b = base(640, 400)
-    state = GAME.random_playout(GAME.new_state(None, 2), random.Random(5))
-    stage = Stage(b.render)
-    full = GAME.layout(state, OMNISCIENT)
-    stage.show(full)
-    tile = next(pid for pid in stage.nodes if pid.startswith("tile:"))
-    stage.uncombine({tile})             # a move under way: only the chunk holding the moving piece lets go
-    animating = sum(np.node().getNumGeoms() for np in stage.root.findAllMatches("**/+GeomNode") if not np.isHidden())
-    stage.show(full)
-    again, fresh = [], []
-    for _ in range(5):
-        t = time.perf_counter()
-        stage.combine()                 # after a move that changed nothing resting: the chunks are taken back
-        again.append(time.perf_counter() - t)
-        stage.uncombine()
-        stage._drop_chunks()
-        t = time.perf_counter()
-        stage.combine()                 # from nothing: every resting piece flattened into chunks
-        fresh.append(time.perf_counter() - t)
-        stage.uncombine()
-    stage.root.removeNode()
-    return [("carcassonne_geoms_full_board_animating", animating, "", "geoms"),
-            ("carcassonne_combine_ms", round(statistics.median(fresh) * 1000, 2), "", "ms"),
-            ("carcassonne_recombine_ms", round(statistics.median(again) * 1000, 2), "", "ms")]
 
 
 if __name__ == "__main__":

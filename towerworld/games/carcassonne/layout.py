@@ -26,9 +26,11 @@ from .tiles import CODES, COUNT, ROTS, tile_words
 TILE_MM = size("ccs_tile").w
 TILE_H = size("ccs_tile").h
 STOREY = size("tower_piece").h
-PILE = 12                  # tiles per face-down draw pile
+PILE = 18                  # tiles per face-down draw pile
+PILES = 5                  # piles side by side (enough for the base game and The Tower's tiles)
 SLOT = 20.0                # mm between pieces in a supply row
 ROW = 62.0                 # mm between two players' supply rows
+VIEW_SKEW = math.tan(math.radians(25.0))   # the default view's heading (scene.camera.framing)
 MAKE_ROOM = 2              # tiles: the piles and the players' rows keep their places until the landscape grows this far
 
 
@@ -163,7 +165,9 @@ def _turn(point: tuple[float, float], r: int) -> tuple[float, float]:
 
 
 class Frame:
-    """The landscape's extent in grid steps and the places around it, in mm."""
+    """The landscape's extent in grid steps and the places around it, in mm: the landscape in the middle, the players'
+    rows in front of it (nearest the default camera) and the face-down piles behind it, both centred on it, and the
+    drawn tile and the discards at its left, so the default view frames the landscape in the middle of the table."""
 
     def __init__(self, s: CState):
         xs = [xy(p)[0] for _t, _r, p, _b, _k in s.tiles] or [0]
@@ -172,14 +176,26 @@ class Frame:
         # the piles and rows move away in steps of a few tiles as the landscape grows, not with every tile (each
         # shift sends the whole pile and every row travelling, and the stage must combine them all again)
         minx = MAKE_ROOM * math.floor(self.minx / MAKE_ROOM)
+        maxx = MAKE_ROOM * math.ceil(self.maxx / MAKE_ROOM)
         miny = MAKE_ROOM * math.floor(self.miny / MAKE_ROOM)
         maxy = MAKE_ROOM * math.ceil(self.maxy / MAKE_ROOM)
-        # the players' rows lie in front of the landscape (south, nearest the default camera), clear of open places
-        self.supply_x = (minx - 0.5) * TILE_MM + 90.0
-        self.supply_y = (miny - 2.2) * TILE_MM
-        self.top_y = (maxy + 0.4) * TILE_MM
+        self.middle_x = (minx + maxx) / 2 * TILE_MM
+        self.middle_y = (miny + maxy) / 2 * TILE_MM
+        # the players' rows lie in front of the landscape (south), clear of open places, centred under it
+        # a row: its score label (about six slots wide, left of slot 0), the followers, and behind them the tower
+        # pieces in stacks of two
+        slots = max(FOLLOWERS + 1, (sum(s.cfg.pieces) + 1) // 2 if s.cfg.tower else 0)
+        # far enough in front that a stack of two tower pieces hides no part of an open place from the default view
+        self.supply_y = (miny - 3.0) * TILE_MM
+        self.supply_x = self.middle_x - (slots - 6) * SLOT / 2 + self._skew(self.supply_y - ROW / 2)
+        self.top_y = (maxy + 1.8) * TILE_MM          # the piles: a row behind the landscape, clear of open places
+        self.pile_x = self.middle_x + self._skew(self.top_y)
         self.drawn_x = (minx - 2.4) * TILE_MM       # clear of the open places left of the landscape
-        self.pile_x = (minx - 3.7) * TILE_MM
+
+    def _skew(self, y: float) -> float:
+        """How far east a thing `y` mm north of the table's origin goes to sit straight before or behind the
+        landscape's middle as the default view sees it: that view looks north-north-east (heading -25 degrees)."""
+        return (y - self.middle_y) * VIEW_SKEW
 
     def supply(self, player: int, slot: float, row: int) -> tuple[float, float]:
         # row 0 the followers, in front; row 1 the tower pieces just behind them, so the stacks hide no follower
@@ -187,10 +203,10 @@ class Frame:
 
     def pile(self, i: int) -> tuple[float, float, float]:
         stack, level = divmod(i, PILE)
-        return (self.pile_x - (stack % 2) * 50.0, self.top_y - (stack // 2) * 50.0, level * TILE_H)
+        return (self.pile_x + (stack - (PILES - 1) / 2) * 50.0, self.top_y, level * TILE_H)
 
     def drawn(self) -> tuple[float, float]:
-        return (self.drawn_x, self.top_y)
+        return (self.drawn_x, self.middle_y)
 
 
 FOCUS_TILES = 2.0          # the default view closes in to this many tiles round a tile just laid, for its follower

@@ -146,11 +146,14 @@ def build_layout(state, viewer: int) -> Layout:
         _, _, heading = seat_frame(seat, n, front)
         for t, tower in enumerate(state.towers[seat]):
             x, y = tower_spot(seat, n, t, front)
+            top = 0.0
             for code, z in zip(tower, nest_heights(tower)):
                 lay.place(pyramid_id(code), shared_pose(f"pyramid_{pips_of(code)}", x, y, z, heading,
                                                         look=look(colour=COLOURS[colour_of(code)])))
+                top = max(top, z + size(f"pyramid_{pips_of(code)}").h)
+            # a click anywhere on the tower's pyramids picks the tower (where the tower is a target)
             lay.cells[f"tower:{seat}:{t}"] = shared_cell(x, y, 0.0, 40.0, 40.0,
-                                                         f"Player {seat + 1}'s tower {SLOTS[t]}")
+                                                         f"Player {seat + 1}'s tower {SLOTS[t]}", reach=top)
         shown = _sees_hand(viewer, seat)
         for j, pose in enumerate(hand_poses(seat, n, bits(state.hands[seat]), shown, shown and seat == front, front)):
             lay.place(f"card:hand:{seat}:{j}", pose)
