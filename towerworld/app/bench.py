@@ -55,6 +55,13 @@ def played_match(game_name: str, plies: int | None, seed: int = 3) -> Match:
     return match
 
 
+def _answer(thinker, timeout: float = 120.0) -> None:
+    """Wait for the worker's answer to the last question (or `timeout` seconds)."""
+    deadline = time.perf_counter() + timeout
+    while thinker.busy and thinker.poll() is None and time.perf_counter() < deadline:
+        time.sleep(0.02)
+
+
 def _frames(base, count: int, keep_going=lambda: True) -> list[float]:
     times = []
     for _ in range(count):
@@ -86,7 +93,7 @@ def _frame_ratio_rows(game_name: str, rounds: int, frames: int, level: str) -> l
     moves = [p.text for p in m.plies]
     try:
         thinker.ask(moves)                      # warm: the worker's interpreter, imports and a first search
-        thinker.wait(120)
+        _answer(thinker)
         _frames(table.base, 10)
 
         def idle() -> list[float]:
@@ -109,8 +116,7 @@ def _frame_ratio_rows(game_name: str, rounds: int, frames: int, level: str) -> l
         for r in range(rounds):
             order = (idle, busy) if r % 2 == 0 else (busy, idle)
             taken = {side.__name__: statistics.median(side()) for side in order}
-            if thinker.busy:
-                thinker.wait(120)
+            _answer(thinker)
             idle_ms.append(taken["idle"] * 1000)
             busy_ms.append(taken["busy"] * 1000)
             ratios.append(taken["busy"] / taken["idle"])
