@@ -437,9 +437,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DRIVER = os.path.join("towerworld", "engine", "driver.py")
 APPLIES = {"apply", "apply_unchecked", "apply_text", "advance", "answer"}     # a state stepped, or a driver told
 CHOOSES_FOR_A_MATCH = {"legal_moves", "sample_chance", "next_chance", "chance_outcomes", "answer_chance"}
-# files that still hold a seat loop of their own; the list only shrinks (a one-off experiment on its way out, and the
-# server's rooms, whose AI seats are to be answered by a ThreadRunner through Driver.advance)
-KNOWN = {os.path.join("scripts", "ziggurat_figures.py"), os.path.join("towerworld", "net", "server.py")}
+# files that still hold a seat loop of their own (a one-off experiment on its way out); the list only shrinks
+KNOWN = {os.path.join("scripts", "ziggurat_figures.py")}
 
 
 def _calls(loop: ast.AST):
