@@ -4,9 +4,10 @@ from __future__ import annotations
 from towerworld.ai.ismcts import ISMCTSAgent
 from towerworld.ai.mcts import MCTSAgent
 from towerworld.ai.simple import Agent, GreedyAgent, RandomAgent
+from towerworld.engine.agent import GENERIC_AGENTS
 from towerworld.engine.game import BadOption, Game
 
-BUILTIN = ("random", "greedy", "mcts", "ismcts")
+BUILTIN = GENERIC_AGENTS
 
 
 def agent_names(game: Game | None = None) -> list[str]:

@@ -156,7 +156,7 @@ class StartScreen:
                          scale=0.04)
         z -= 0.11 * ((len(setup.seats) + 3) // 4) + 0.01
         z = self._options(game, z)
-        resumable = saves.unfinished(game.name)[:3]
+        resumable = saves.unfinished(game.name, limit=3)
         if resumable:
             self._text("Unfinished:", -1.45, z)
             for k, info in enumerate(resumable):

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from towerworld.app.table import Table
-from towerworld.engine.game import OMNISCIENT, SPECTATOR, TERMINAL, TowerworldError, may_see
+from towerworld.engine.game import CHANCE, OMNISCIENT, SPECTATOR, TERMINAL, TowerworldError, may_see
 from towerworld.engine.layout import Layout
 from towerworld.engine.match import Match
 from towerworld.scene.camera import framing
@@ -155,7 +155,8 @@ class ReplayTable(Table):
         self.refit(new)
         self.ply = target
         self.animate_to(old, new, events, speed=self.speed, then=self.refresh)
-        self.hud.say(self.match.plies[target - 1].text + "   " + "  ".join(e.text for e in events if e.text))
+        self.hud.say(shown_move(self.match.plies[target - 1], self.viewer) + "   "
+                     + "  ".join(e.text for e in events if e.text))
         self.refresh()
 
     def animate_to(self, old_layout, new_layout, events, speed=1.0, then=None):
@@ -196,6 +197,14 @@ class ReplayTable(Table):
         super().close()            # the animation under way ends first: its last step refreshes the buttons
         for item in self.buttons + [self.slider, self.speed_label]:
             item.destroy()
+
+
+def shown_move(ply, viewer: int) -> str:
+    """A ply's notation where `viewer` may read it: a chance outcome only when all it did was seen by everybody (a
+    card drawn into a hand is told by the events the viewer may see, not by the move's text)."""
+    if viewer == OMNISCIENT or ply.mover != CHANCE or (ply.events and all(e.visible_to is None for e in ply.events)):
+        return ply.text
+    return ""
 
 
 def transition_of(match: Match, ply: int, viewer: int):
