@@ -437,8 +437,6 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DRIVER = os.path.join("towerworld", "engine", "driver.py")
 APPLIES = {"apply", "apply_unchecked", "apply_text", "advance", "answer"}     # a state stepped, or a driver told
 CHOOSES_FOR_A_MATCH = {"legal_moves", "sample_chance", "next_chance", "chance_outcomes", "answer_chance"}
-# files that still hold a seat loop of their own (a one-off experiment on its way out); the list only shrinks
-KNOWN = {os.path.join("scripts", "ziggurat_figures.py")}
 
 
 def _calls(loop: ast.AST):
@@ -499,13 +497,10 @@ def sources() -> dict[str, str]:
 
 
 def test_the_driver_is_the_only_loop_that_asks_seats_or_draws_chance():
-    files = sources()
-    found = {path: lines for path, source in files.items() if path != DRIVER and (lines := seat_loops(source, path))}
-    new = {path: lines for path, lines in found.items() if path not in KNOWN}
-    assert not new, "These loops ask seats for moves or draw chance outside the driver (use Driver.run, " \
-        f"play_match or pending()/answer()): {new}"
-    cleared = sorted(path for path in KNOWN if path in files and path not in found)
-    assert not cleared, f"Remove from KNOWN (no seat loop there any more): {cleared}"
+    found = {path: lines for path, source in sources().items() if path != DRIVER
+             and (lines := seat_loops(source, path))}
+    assert not found, "These loops ask seats for moves or draw chance outside the driver (use Driver.run, " \
+        f"Driver.advance, play_match or pending()/answer()): {found}"
 
 
 def test_the_seat_loop_check_sees_the_loops_it_names():
