@@ -360,8 +360,11 @@ def test_taken_back_and_load_give_a_stopped_seat_another_try():
     driver.taken_back()
     assert driver.failed == {} and driver.pending() == Pending(PERSON, 0, 0)
     other = Match(game, seed=2)
-    driver.load(other)
-    assert driver.match is other and driver.pending() == Pending(PERSON, 0, 0)
+    runner = Slow({1: Recording()})
+    loading = Driver(match, frozenset({1}), random.Random(5), runner)
+    loading.load(other)
+    assert loading.match is other and loading.pending() == Pending(PERSON, 0, 0)
+    assert runner.closed          # its workers held the old match
 
 
 def test_the_tables_worker_runner_answers_through_the_driver():
