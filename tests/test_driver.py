@@ -522,3 +522,53 @@ def test_the_seat_loop_check_sees_the_loops_it_names():
     assert seat_loops("async def f():\n    while True:\n        view = seat_view(agent, G, s)\n"
                       "        move = await loop.run_in_executor(pool, agent.choose, view)\n"
                       "        driver.answer(p.seat, move)\n") == [2]
+
+
+# ---- the driver's state is its own ------------------------------------------------------------------------------------
+MUTATORS = {"clear", "pop", "popitem", "update", "setdefault", "add", "discard", "remove", "append", "extend"}
+
+
+def _of_a_driver(node: ast.AST) -> bool:
+    """Whether `node` is something held by a driver (`driver.x`, `self.driver.x[...]`), not the driver itself."""
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        inner = node.value
+        if isinstance(inner, ast.Name) and inner.id == "driver" or \
+                isinstance(inner, ast.Attribute) and inner.attr == "driver":
+            return True
+        node = inner
+    return False
+
+
+def driver_writes(source: str, path: str = "<source>") -> list[int]:
+    """Lines that write a driver's state from outside it: an assignment to (or del of) something a driver holds, or
+    a mutating call on it (`driver.failed.clear()`)."""
+    found = []
+    for node in ast.walk(ast.parse(source, path)):
+        targets: list = []
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+            targets = [node.target]
+        elif isinstance(node, ast.Delete):
+            targets = node.targets
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in MUTATORS:
+            targets = [node.func.value] if isinstance(node.func.value, (ast.Attribute, ast.Subscript)) else []
+        if any(_of_a_driver(t) for t in targets):
+            found.append(node.lineno)
+    return found
+
+
+def test_no_code_outside_the_driver_writes_its_state():
+    found = {path: lines for path, source in sources().items() if path != DRIVER
+             and (lines := driver_writes(source, path))}
+    assert not found, "These lines write a driver's state from outside (use taken_back(), load() or answer()): " \
+        f"{found}"
+
+
+def test_the_state_check_sees_writes_and_lets_a_driver_be_held():
+    assert driver_writes("self.driver.failed.clear()\n") == [1]
+    assert driver_writes("driver.failed[seat] = 'x'\n") == [1]
+    assert driver_writes("self.driver.match = loaded\n") == [1]
+    assert driver_writes("room.driver.ai_seats |= {2}\n") == [1]
+    assert driver_writes("self.driver = Driver(match)\nevents = self.driver.advance()\nx = driver.failed.get(1)\n") \
+        == []
