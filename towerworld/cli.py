@@ -760,6 +760,10 @@ def _check_one(path: str) -> tuple[bool, str, int]:
     except Exception as e:  # a bug in towerworld, not the file's fault; the other files still get their verdicts
         return (False, f"could not be checked: towerworld failed inside ({type(e).__name__}); please report it.",
                 EXIT_CHECK_FAILED)
+    try:        # each AI seat's agent as it would play: a level it does not have ('mcts:bogus') is refused here
+        check_agents(match.game, [(p.agent or "human") if p.is_ai else "human" for p in match.players], None)
+    except TowerworldError as e:
+        return False, f"{shown_text(str(e), 300)[:-1]} (a seat of this record).", EXIT_BAD_INPUT
     state = "finished" if match.game.current_player(match.state) == TERMINAL else "in progress"
     return True, (f"ok, {match.game.name}, {counted(len(match.plies), 'ply', 'plies')}, {state}: "
                   f"{shown_text(match.result_text(), 120)}"), 0
