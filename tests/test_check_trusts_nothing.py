@@ -166,3 +166,6 @@ def test_the_resume_list_reads_only_what_it_needs(tmp_path, monkeypatch):
     assert os.path.basename(other) not in read
     read.clear()
     assert len(saves.list_saves(str(tmp_path))) == 5 and not any("29990101" in r for r in read)
+    read.clear()
+    assert [s.path for s in saves.list_saves(str(tmp_path), game="kdak", limit=2)] == wanted[::-1][:2]
+    assert len(read) <= 3, read          # the throwdown save may be newer than them: read, and left out
