@@ -9,13 +9,15 @@ from __future__ import annotations
 import ast
 import os
 import random
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from towerworld.ai import make_agent
 from towerworld.engine.driver import (AGENT, CHANCE_DRAW, END, FAILED, PERSON, AgentFailed, Driver, InlineRunner,
-                                      Pending, play_match)
+                                      Pending, ThreadRunner, play_match)
 from towerworld.engine.game import CHANCE, TERMINAL, IllegalMove
 from towerworld.engine.match import Match, PlayerSpec
 from towerworld.engine.registry import get_game
@@ -385,18 +387,59 @@ def test_the_tables_worker_runner_answers_through_the_driver():
     assert not worker.is_alive() and runner.thinkers == {}
 
 
+
+class Gated:
+    """An agent that answers only once the test opens its gate (a search that takes its time in a thread)."""
+    name = "gated"
+
+    def __init__(self):
+        self.gate = threading.Event()
+        self.asked: list[int] = []
+
+    def choose(self, view):
+        self.asked.append(view.seat)
+        assert self.gate.wait(30)
+        return view.legal_moves[-1]
+
+
+def test_a_thread_runner_answers_without_the_caller_waiting():
+    """A server's runner: the agent searches in a thread, advance() returns at once until its answer is ready."""
+    game = get_game("elevation")
+    match = Match(game, players=[PlayerSpec("Ann"), PlayerSpec("AI 2", "ai", "gated")], seed=1)
+    agent = Gated()
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        runner = ThreadRunner({1: agent}, pool)
+        driver = Driver(match, frozenset({1}), random.Random(5), runner)
+        driver.answer(0, game.legal_moves(match.state)[-1], save=False)
+        for _ in range(3):
+            assert driver.advance() is None and driver.thinking == 1
+        agent.gate.set()
+        runner.future.result(timeout=30)
+        events = driver.advance()
+        assert events is not None and [p.mover for p in match.plies] == [0, 1] and agent.asked == [1]
+        raising = ThreadRunner({1: Raising()}, pool)
+        other = Match(game, players=[PlayerSpec("Ann"), PlayerSpec("AI 2", "ai", "raising")], seed=1)
+        failing = Driver(other, frozenset({1}), random.Random(5), raising)
+        failing.answer(0, game.legal_moves(other.state)[-1], save=False)
+        assert failing.advance() is None
+        raising.future.exception(timeout=30)
+        with pytest.raises(AgentFailed, match=r"^Player 2's AI failed: no move found$"):
+            failing.advance()
+
+
 # ---- no other seat loop ---------------------------------------------------------------------------------------------
-# A seat loop is a loop that asks an agent for a move and applies it (`.choose(<a View>)` or `ask(...)`, and an apply
-# of a state or match, in the same loop), or a loop that plays a match by choosing its moves or drawing its chance
+# A seat loop is a loop that asks an agent for a move and applies it (`.choose(<a View>)`, `ask(...)` or `.choose`
+# handed to an executor, and an apply of a state or match or an answer to a driver, in the same loop), or a loop that plays a match by choosing its moves or drawing its chance
 # itself (`<match>.apply(...)` beside legal_moves, sample_chance, next_chance, chance_outcomes or answer_chance). Such
 # loops belong in the driver alone. Loops that step bare states without asking an agent are the rules' playouts and
 # the search's (rollouts, benchmarks of move generation), not seat loops; a record's replay applies stored moves only.
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DRIVER = os.path.join("towerworld", "engine", "driver.py")
-APPLIES = {"apply", "apply_unchecked", "apply_text", "advance"}
+APPLIES = {"apply", "apply_unchecked", "apply_text", "advance", "answer"}     # a state stepped, or a driver told
 CHOOSES_FOR_A_MATCH = {"legal_moves", "sample_chance", "next_chance", "chance_outcomes", "answer_chance"}
-# scripts that still hold a seat loop (one-off experiments on their way out); the list only shrinks
-KNOWN = {os.path.join("scripts", "ziggurat_figures.py")}
+# files that still hold a seat loop of their own; the list only shrinks (a one-off experiment on its way out, and the
+# server's rooms, whose AI seats are to be answered by a ThreadRunner through Driver.advance)
+KNOWN = {os.path.join("scripts", "ziggurat_figures.py"), os.path.join("towerworld", "net", "server.py")}
 
 
 def _calls(loop: ast.AST):
@@ -416,7 +459,10 @@ def _name(func: ast.AST) -> str:
 
 
 def _asks_an_agent(call: ast.Call) -> bool:
+    """`ask(...)`, `agent.choose(<a View>)`, or `agent.choose` handed to something that calls it (an executor)."""
     if _name(call.func) == "ask":
+        return True
+    if any(isinstance(arg, ast.Attribute) and arg.attr == "choose" for arg in call.args):
         return True
     if _name(call.func) != "choose" or not call.args:
         return False
@@ -476,3 +522,6 @@ def test_the_seat_loop_check_sees_the_loops_it_names():
                       "G.sample_chance(s, rng))\n") == []
     assert seat_loops("for text in moves:\n    match.apply_text(text)\n") == []
     assert seat_loops("for state in states:\n    agent.choose(View.of(G, state, 0))\n") == []   # timing one ask
+    assert seat_loops("async def f():\n    while True:\n        view = seat_view(agent, G, s)\n"
+                      "        move = await loop.run_in_executor(pool, agent.choose, view)\n"
+                      "        driver.answer(p.seat, move)\n") == [2]

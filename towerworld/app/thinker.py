@@ -119,12 +119,6 @@ class Thinker:
         self.busy = False
         return ("move", reply["move"]) if "move" in reply else ("error", reply["error"])
 
-    def wait(self, timeout: float | None = None) -> tuple[str, str] | None:
-        """Block until the answer (tests and offscreen runs)."""
-        if self.busy and self.conn.poll(timeout):
-            return self.poll()
-        return self.poll()
-
     def close(self) -> None:
         try:
             self.conn.send_bytes(json.dumps({"stop": True}).encode())

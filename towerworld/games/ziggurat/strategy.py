@@ -239,10 +239,11 @@ def play_fair(game, deal: int, limit: int = 0, level: int = 2, max_cheats: int =
     game's cheat limit (0: none); `max_cheats` stops a player that cheats without end (reported as unfinished)."""
     match = Match(game, {"deal": deal, "cheat_limit": limit}, seed=0)
     driver = Driver.with_agents(match, {0: Player(seed=0, level=level)}, match.rng)
-    while driver.pending().kind != END and match.state.cheats < max_cheats:
+    while driver.pending().kind != END and cast(ZState, match.state).cheats < max_cheats:
         driver.run(1)
     line = [p.move for p in match.plies if p.mover == 0]
-    return (match.state.cheats if game.complete(match.state) else None), line
+    end = cast(ZState, match.state)
+    return (end.cheats if game.complete(end) else None), line
 
 
 def analyse(game, order, budget: float = 2.0, move_budget: float = 0.05, limit: int = 30,
