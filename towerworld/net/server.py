@@ -176,12 +176,13 @@ class Server:
 
     def __init__(self, data: str | None = None, *, rate: float = RATE, burst: int = BURST,
                  out_queue: int = OUT_QUEUE, ping_interval: float | None = 20.0, ping_timeout: float | None = 20.0,
-                 max_rooms: int = MAX_ROOMS, sync: bool = True, log=None):
+                 max_rooms: int = MAX_ROOMS, sync: bool = True, flood_close: int = FLOOD_CLOSE, log=None):
         self.data = data
         self.sync = sync
         self.rate, self.burst, self.out_queue = rate, burst, out_queue
         self.ping_interval, self.ping_timeout = ping_interval, ping_timeout
         self.max_rooms = max_rooms
+        self.flood_close = flood_close
         self.rooms: dict[str, Room] = {}
         self.stats = {"moves": 0, "refused": 0, "slow": 0, "floods": 0, "bad": 0}
         self.thinkers = ThreadPoolExecutor(max_workers=2, thread_name_prefix="towerworld-ai")
@@ -220,11 +221,13 @@ class Server:
         writer = asyncio.get_running_loop().create_task(conn.write_loop())
         try:
             async for frame in ws:
+                await asyncio.sleep(0)          # frames read in a burst: let the writer and other rooms go first
                 if not conn.bucket.take():
                     conn.floods += 1
                     self.stats["floods"] += 1
-                    if conn.floods >= FLOOD_CLOSE:
-                        conn.close(CLOSE_POLICY, "Too many messages: this connection is closed.")
+                    if conn.floods >= self.flood_close:
+                        conn.closing = True
+                        await ws.close(CLOSE_POLICY, "Too many messages: this connection is closed.")
                         break
                     conn.send(P.Refused(f"Too many messages: at most {self.rate:g} a second.", "rate"))
                     continue
