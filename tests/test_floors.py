@@ -4,6 +4,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 PROBE = r"""
@@ -39,6 +41,16 @@ def test_engine_games_and_ai_do_not_import_panda3d():
     result = probe()
     assert result["panda"] == [], f"panda3d imported by a lower floor: {result['panda']}"
     assert result["games"], "no game registered"
+
+
+def test_the_import_contracts_hold():
+    """setup.cfg's import-linter contracts (layers engine <- games <- ai <- scene <- app, demos <- cli; games
+    independent of each other; no panda3d below the scene) are kept, imports inside functions counted."""
+    pytest.importorskip("importlinter")
+    code = "import sys; from importlinter.cli import lint_imports; sys.exit(lint_imports(no_cache=True, no_logo=True))"
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, (out.stdout + out.stderr)[-3000:]
 
 
 def test_importing_the_ai_package_does_not_load_openspiel():
@@ -77,3 +89,21 @@ def test_no_file_under_scene_or_app_names_a_game():
                 found += [f"{os.path.relpath(os.path.join(dirpath, name), ROOT)}: {w}" for w in _game_words()
                           if w in text]
     assert not found, "game names under scene/ or app/: " + "; ".join(found)
+
+
+SHAPE = ("__init__.py", "board.py", "rules.py", "notation.py", "layout.py", "strategy.py", "game.py", "help.md",
+         "bench.py")
+
+
+def test_every_game_package_has_the_same_shape():
+    """Design: every game package has the same files with the same jobs (board, rules, notation, layout, strategy,
+    game, __init__, help.md, bench.py), and its `GAME` is an instance of the Game class in its game.py (the import
+    order among them is an import-linter contract in setup.cfg)."""
+    from towerworld.engine import registry
+    missing = []
+    for name, package in sorted(registry.PACKAGES.items()):
+        folder = os.path.join(ROOT, *package.split("."))
+        missing += [f"{name}: {f}" for f in SHAPE if not os.path.isfile(os.path.join(folder, f))]
+    assert not missing, "missing: " + ", ".join(missing)
+    for name, game in registry.all_games().items():
+        assert type(game).__module__ == f"{registry.PACKAGES[name]}.game", (name, type(game).__module__)

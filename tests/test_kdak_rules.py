@@ -600,7 +600,11 @@ def test_table_click_areas_pawns_and_labels():
     lay = G.layout(s, OMNISCIENT)
     assert sorted(G.picks(s, m) for m in G.legal_moves(s)) == [("enter:a",), ("enter:b",), ("enter:c",), ("enter:d",)]
     assert all(f"enter:{c}" in lay.cells for c in "abcd")
+    # what the default view frames: every piece and every cell (the place the discards will fill among them)
     x0, y0, _, x1, y1, _ = lay.bounds()
+    for cell in lay.cells.values():
+        x0, x1 = min(x0, cell.x - cell.w / 2), max(x1, cell.x + cell.w / 2)
+        y0, y1 = min(y0, cell.y - cell.d / 2), max(y1, cell.y + cell.d / 2)
     s = known(face_up(pawns_at(escaping(), p0="b2", p1="b2"), "b1"), b1="suns:2")
     lay = G.layout(s, OMNISCIENT)
     down = ("go", 1, 1)

@@ -12,9 +12,10 @@ import time
 gc.freeze()
 
 from towerworld import __version__  # noqa: E402
-from towerworld.engine.game import (CHANCE, OMNISCIENT, TERMINAL, TowerworldError, allowed_values,  # noqa: E402
+from towerworld.engine.game import (OMNISCIENT, TERMINAL, TowerworldError, allowed_values,  # noqa: E402
                                     options_from_text)
 from towerworld.engine.safe_text import shown_text  # noqa: E402
+from towerworld.engine.words import counted  # noqa: E402
 
 EXIT_BAD_INPUT = 2
 DEFAULT_PORT = 8765
@@ -45,7 +46,8 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
     def game_setup(sp):
         sp.add_argument("--variant", help="a named variant (see 'towerworld games')")
         sp.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE", help="a game option")
-        sp.add_argument("--seed", type=int, help="seed for shuffles, rolls and draws")
+        sp.add_argument("--seed", type=_seed, help="seed for shuffles, rolls and draws (a whole number from 0 to "
+                                                   "2**63 - 1)")
 
     if wanted("play"):
         sp = sub.add_parser("play", help="play a game in a window")
@@ -69,9 +71,7 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
         sp.add_argument("--size",
                         help="window, video or picture size WxH (default 1280x800 window, 1280x720 video)")
         sp.add_argument("--frames", type=int, help=argparse.SUPPRESS)
-        sp.add_argument("--viewer", type=int, metavar="N",
-                        help="a finished game as player N saw it (default: everything; an unfinished game: public "
-                             "only)")
+        _viewer_option(sp)
         _film_options(sp)
 
     if wanted("demo"):
@@ -79,7 +79,7 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
         sp.add_argument("name", nargs="?", help="the demo to run (see 'towerworld demo')")
         sp.add_argument("--size",
                         help="window, video or picture size WxH (default 1280x800 window, 1280x720 video)")
-        sp.add_argument("--seed", type=int, default=1, help="seed for the demo's pushes and pulls")
+        sp.add_argument("--seed", type=_seed, default=1, help="seed for the demo's pushes and pulls")
         sp.add_argument("--frames", type=int, help=argparse.SUPPRESS)
         _film_options(sp)
 
@@ -91,6 +91,7 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
         sp.add_argument("--players", type=int, help="number of players (game)")
         sp.add_argument("--size", default="1280x800", help="picture size WxH")
         sp.add_argument("--out", required=True, help="PNG file to write")
+        _viewer_option(sp)
 
     if wanted("simulate"):
         sp = sub.add_parser("simulate", help="headless games between agents")
@@ -171,14 +172,47 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
     return p
 
 
+def _seed(text: str) -> int:
+    """--seed: a whole number a record can hold (0 to 2**63 - 1); refused in one sentence otherwise."""
+    from towerworld.engine.record import MAX_SEED
+    try:
+        value = int(text.strip())
+    except ValueError:
+        value = -1
+    if not 0 <= value <= MAX_SEED or len(text.strip()) > 20:
+        raise argparse.ArgumentTypeError(f"must be a whole number from 0 to {MAX_SEED}, not '{shown_text(text, 40)}'")
+    return value
+
+
+def _viewer_option(sp) -> None:
+    sp.add_argument("--viewer", metavar="WHO",
+                    help="whose view: a player number (1, 2, ...), spectator (what everybody sees) or all (a finished "
+                         "game only); default: spectator, and all once the game is finished")
+
+
 def _film_options(sp) -> None:
     """Offscreen output shared by replay and demo: a video at a fixed frame rate, or a still."""
     sp.add_argument("--video", metavar="OUT.mp4", help="render offscreen to an H.264 video instead of a window")
-    sp.add_argument("--fps", type=float, default=30.0, help="video frames per second (default 30)")
+    sp.add_argument("--fps", type=float, help="video frames per second, 1 to 240 (default 30; with --video)")
     sp.add_argument("--png", metavar="OUT.png", help="render a still offscreen instead of a window")
-    sp.add_argument("--at", type=float, help="the moment of the still, in seconds (default: the end)")
+    sp.add_argument("--at", type=float, help="the moment of the still, in seconds (default: the end; with --png)")
     sp.add_argument("--physics", action="store_true", help="physical crumbles: removed and falling pieces move "
                                                            "under Bullet, then settle onto the rules layout")
+
+
+def _film_checked(args) -> float:
+    """The frame rate of --video; --fps and --at refused, before anything loads or opens, where they would do
+    nothing (no --video, no --png) or are out of range."""
+    if args.fps is not None and not args.video:
+        raise CliError("--fps sets the frame rate of a video: give --video OUT.mp4 too, or leave out --fps.")
+    if args.at is not None and not args.png:
+        raise CliError("--at picks the moment of a still picture: give --png OUT.png too, or leave out --at.")
+    fps = 30.0 if args.fps is None else args.fps
+    if not 1 <= fps <= 240:
+        raise CliError(f"--fps must be between 1 and 240 frames per second, not {fps:g}.")
+    if args.at is not None and not args.at >= 0:
+        raise CliError(f"--at counts seconds from the start, so it cannot be {args.at:g}.")
+    return fps
 
 
 def _needs_scene(game, state) -> None:
@@ -242,6 +276,45 @@ def _writable_folder(path: str) -> None:
         raise CliError(f"--out {shown_text(path, 300)} cannot be used as a folder: {e.strerror or e}.") from None
     if not os.access(path, os.W_OK):
         raise CliError(f"--out {shown_text(path, 300)} cannot be written: permission denied.")
+
+
+def _takes_levels(game, name: str) -> bool:
+    """Whether agent `name` of `game` plays at levels: it refuses a level that is none of its own."""
+    from towerworld.ai import make_agent
+    try:
+        make_agent(name, game, seed=0, level="no such level")
+    except TowerworldError:
+        return True
+    return False
+
+
+def check_agents(game, names: list[str], level: str | None) -> None:
+    """Refuse, before any game or window starts, an agent that does not exist, a level an agent does not have
+    ('mcts:bogus', '--level impossible'), a level given to an agent that has none ('random:strong'), and --level
+    where no seat's agent plays at levels. `names` are seats: human or an agent, optionally with ':level'."""
+    from towerworld.ai import agent_names, make_agent
+    known = agent_names(game)
+    levelled = False
+    for name in names:
+        if name == "human":
+            continue
+        agent, _, own = name.partition(":")
+        if agent not in known:
+            raise CliError(f"'{shown_text(name)}' is not a player: use human or one of {', '.join(known)}.")
+        takes = _takes_levels(game, agent)
+        if ":" in name and not takes:
+            raise CliError(f"The {agent} agent plays at one strength, so '{shown_text(name)}' takes no level: "
+                           f"name it {agent}.")
+        if ":" in name and not own:
+            raise CliError(f"'{shown_text(name)}' needs a level after the colon, like {agent}:strong.")
+        try:
+            make_agent(name, game, seed=0, level=level)
+        except TowerworldError as e:
+            raise CliError(f"'{shown_text(name)}': {shown_text(str(e), 300)}") from None
+        levelled |= takes and not own
+    if level is not None and not levelled:
+        raise CliError(f"--level {shown_text(level, 40)} sets how strongly a searching AI plays, and no seat here "
+                       f"takes it (seats: {shown_text(', '.join(names), 200)}).")
 
 
 def _seats(game, spec: str | None, variant: str | None, options: dict):
@@ -327,11 +400,18 @@ def cmd_play(args) -> int:
 
 def _play(args) -> int:
     from towerworld.app.main import run_app
-    from towerworld.app.saves import unfinished
+    from towerworld.app.saves import clean_stale_temps, unfinished
     from towerworld.engine.record import load_match
     from towerworld.engine.registry import get_game
     w, h = _window_size(args.size)
+    clean_stale_temps()         # what a save killed half-way left behind goes as the window starts
     if not args.load and not args.game:
+        given = [flag for flag, value in (("--players", args.players), ("--level", args.level),
+                                          ("--variant", args.variant), ("--seed", args.seed),
+                                          ("-o", args.option)) if value]
+        if given:
+            raise CliError(f"{' and '.join(given)} {'needs' if len(given) == 1 else 'need'} a game: name one too, "
+                           f"like 'towerworld play kdak {given[0]} ...'.")
         return run_app(size=(w, h), frames=args.frames)     # the start screen
     resume = []
     if args.load:
@@ -340,18 +420,20 @@ def _play(args) -> int:
         if args.players:
             seats = _seats(match.game, args.players, match.variant, match.options)
             if len(seats) != len(match.players):
-                raise CliError(f"--players names {len(seats)} seats, but the saved game has {len(match.players)}.")
+                raise CliError(f"--players names {counted(len(seats), 'seat')}, but the saved game has {len(match.players)}.")
             match.players = seats
+        check_agents(match.game, [(p.agent or "human") if p.is_ai else "human" for p in match.players], args.level)
     else:
         if not args.game:
             raise CliError("Name a game to play (see 'towerworld games') or give --load FILE.")
         game = get_game(args.game)
         opts = _options(game, args.option)
         seats = _seats(game, args.players, args.variant, opts)
+        check_agents(game, [(p.agent or "human") if p.is_ai else "human" for p in seats], args.level)
         from towerworld.engine.match import Match
         match = Match(game, options=opts, players=seats, seed=args.seed, variant=args.variant)
         if not args.new:
-            resume = unfinished(game.name)[:3]
+            resume = unfinished(game.name, limit=3)
     _needs_scene(match.game, match.state)
     return run_app(size=(w, h), frames=args.frames, match=match, level=args.level, resume=resume,
                    physics=args.physics)
@@ -370,30 +452,38 @@ def cmd_replay(args) -> int:
     from towerworld.app.replay import check_speed, render_replay, run_replay
     from towerworld.engine.record import load_match
     check_speed(args.speed)
+    fps = _film_checked(args)
     offscreen = bool(args.video or args.png)
     w, h = _size(args.size or ("1280x720" if offscreen else "1280x800"))
     match = load_match(args.file)
     _needs_scene(match.game, match.state)
-    viewer = _replay_viewer(args.viewer, match)
+    viewer = picture_viewer(args.viewer, len(match.players), match.over)
     if offscreen:
-        for path in render_replay(match, video=args.video, png=args.png, at=args.at, fps=args.fps, size=(w, h),
+        for path in render_replay(match, video=args.video, png=args.png, at=args.at, fps=fps, size=(w, h),
                                   speed=args.speed, physics=args.physics, viewer=viewer):
             print(f"wrote {path}")
         return 0
     return run_replay(match, size=(w, h), speed=args.speed, frames=args.frames, physics=args.physics, viewer=viewer)
 
 
-def _replay_viewer(number: int | None, match) -> int | None:
-    """--viewer N (1-based) as a seat; only for a finished game: an unfinished one is replayed in public."""
-    if number is None:
-        return None
-    n = len(match.players)
-    if not 1 <= number <= n:
-        raise CliError(f"--viewer must be a player number from 1 to {n}, not {number}.")
-    if not match.over:
-        raise CliError("This game is not finished: its replay shows only what everybody could see, so --viewer "
-                       "cannot be used.")
-    return number - 1
+def picture_viewer(text: str | None, players: int, finished: bool) -> int:
+    """--viewer as the viewer a picture is drawn for: a seat (1-based on the command line), SPECTATOR, or OMNISCIENT
+    (every hand) only for a finished game. The default: SPECTATOR, OMNISCIENT once the game is finished."""
+    from towerworld.engine.game import SPECTATOR
+    if text is None:
+        return OMNISCIENT if finished else SPECTATOR
+    word = text.strip().lower()
+    if word == "spectator":
+        return SPECTATOR
+    if word in ("all", "everything"):
+        if not finished:
+            raise CliError("This game is not finished, so it is shown only as one player or a spectator sees it: "
+                           "--viewer all is for finished games.")
+        return OMNISCIENT
+    if word.isdigit() and 1 <= int(word) <= players:
+        return int(word) - 1
+    raise CliError(f"--viewer must be a player number from 1 to {players}, spectator or all, "
+                   f"not '{shown_text(text, 40)}'.")
 
 
 def cmd_demo(args) -> int:
@@ -402,12 +492,13 @@ def cmd_demo(args) -> int:
         for name in names():
             print(f"{name:22s} {get_demo(name).summary}")
         return 0
+    fps = _film_checked(args)
     demo = get_demo(args.name)
     offscreen = bool(args.video or args.png)
     w, h = _size(args.size or ("1280x720" if offscreen else "1280x800"))
     if args.video:
         from towerworld.demos.show import demo_video
-        print(f"wrote {demo_video(demo.name, args.video, fps=args.fps, size=(w, h), seed=args.seed)}")
+        print(f"wrote {demo_video(demo.name, args.video, fps=fps, size=(w, h), seed=args.seed)}")
     if args.png:
         from towerworld.demos.show import demo_png
         at = demo.seconds if args.at is None else args.at
@@ -421,17 +512,15 @@ def cmd_demo(args) -> int:
 
 
 def play_random_plies(match, plies: int, rng) -> None:
-    """Play uniformly random moves and chance outcomes, one ply at a time, until `match` has `plies` plies; CliError
-    when the game ends sooner (so 'render GAME --ply N' shows exactly N plies or says why not)."""
-    game = match.game
-    while len(match.plies) < plies:
-        if match.over:
-            raise CliError(f"This game ended after {len(match.plies)} plies; --ply must be at most that.")
-        if match.current_player == CHANCE:
-            match.apply(game.sample_chance(match.state, rng), save=False)
-        else:
-            moves = game.legal_moves(match.state)
-            match.apply(moves[rng.randrange(len(moves))], save=False)
+    """Play uniformly random moves and chance outcomes (both from `rng`) through the driver until `match` has `plies`
+    plies; CliError when the game ends sooner (so 'render GAME --ply N' shows exactly N plies or says why not)."""
+    from towerworld.ai.simple import RandomAgent
+    from towerworld.engine.driver import Driver
+    player = RandomAgent(rng=rng)
+    Driver.with_agents(match, dict.fromkeys(range(len(match.players)), player), rng).run(plies - len(match.plies))
+    if len(match.plies) < plies:
+        raise CliError(f"This game ended after {counted(len(match.plies), 'ply', 'plies')}; --ply must be at most "
+                       "that.")
 
 
 def cmd_render(args) -> int:
@@ -463,15 +552,16 @@ def cmd_render(args) -> int:
         match = load_match(args.source)
         ply = len(match.plies) if args.ply is None else args.ply
         if ply > len(match.plies):
-            raise CliError(f"--ply must be at most {len(match.plies)}: this record has {len(match.plies)} plies.")
+            raise CliError(f"--ply must be at most {len(match.plies)}: this record has {counted(len(match.plies), 'ply', 'plies')}.")
         state = match.state_at(ply)
         game = match.game
     else:
         raise CliError(f"'{shown_text(args.source)}' is neither a game (see 'towerworld games') nor a record file.")
     from towerworld.scene.offscreen import render_layout
     _needs_scene(game, state)
+    viewer = picture_viewer(args.viewer, len(match.players), match.over)     # the record's end, not the --ply shown
     try:
-        render_layout(game.layout(state, OMNISCIENT), args.out, w, h, cutaway=game.cutaway(state, OMNISCIENT))
+        render_layout(game.layout(state, viewer), args.out, w, h, cutaway=game.cutaway(state, viewer))
     except OSError as e:
         raise CliError(f"--out {shown_text(args.out, 300)} cannot be written: {e.strerror or e}.") from None
     print(f"wrote {shown_text(args.out, 200)}")
@@ -496,7 +586,16 @@ def cmd_simulate(args) -> int:
         _, n_players = game.resolve_options(opts, args.variant, len(names))
     if args.games < 1:
         raise CliError("--games must be at least 1.")
-    base_seed = args.seed if args.seed is not None else 1
+    check_agents(game, names, args.level)
+    from towerworld.engine.record import MAX_SEED
+    if args.seed is None:       # fresh games every run; the seed is printed, so `--seed` repeats the run
+        import random
+        base_seed = random.SystemRandom().randrange(1, 10 ** 9)
+    else:
+        base_seed = args.seed
+        if base_seed + args.games - 1 > MAX_SEED:
+            raise CliError(f"--seed {base_seed} with --games {args.games} would go past the largest seed, "
+                           f"{MAX_SEED}.")
     if args.out:
         _writable_folder(args.out)
     stats: dict[str, dict] = {n: {"games": 0, "wins": 0, "draws": 0, "losses": 0, "score": 0.0} for n in names}
@@ -538,7 +637,9 @@ def cmd_simulate(args) -> int:
         _progress(g + 1, args.games, t0)
     elapsed = time.perf_counter() - t0
     print(file=sys.stderr)
-    print(f"{game.title}: {args.games} games, agents {', '.join(names)}, seeds {base_seed}..{base_seed + args.games - 1}")
+    played = counted(args.games, "game")
+    seeds = f"seed {base_seed}" if args.games == 1 else f"seeds {base_seed}..{base_seed + args.games - 1}"
+    print(f"{game.title}: {played}, agents {', '.join(names)}, {seeds} (the same games again: --seed {base_seed})")
     width = max([12] + [len(n) for n in stats])      # agent names such as throwdown-greedy keep the columns straight
     print(f"{'agent':{width}s} {'games':>6s} {'wins':>6s} {'draws':>6s} {'losses':>6s} {'win %':>6s} "
           f"{'mean score':>11s}")
@@ -569,7 +670,7 @@ def _progress(done: int, total: int, t0: float, kept: int = 0) -> None:
     width = 30
     filled = int(width * done / total)
     rate = (done - kept) / max(1e-9, time.perf_counter() - t0)
-    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games, {rate:.2f}/s")
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {'game' if total == 1 else 'games'}, {rate:.2f}/s")
     if not sys.stderr.isatty():
         sys.stderr.write("\n")
     sys.stderr.flush()
@@ -610,7 +711,7 @@ def cmd_ladder(args) -> int:
         return 130
     print(file=sys.stderr)
     if result.resumed:
-        print(f"kept {result.resumed} games already played (from {shown_text(journal, 300)})")
+        print(f"kept {counted(result.resumed, 'game')} already played (from {shown_text(journal, 300)})")
     print(report(result))
     write_json(result, json_path)
     print(f"wrote {json_path}")
@@ -624,11 +725,13 @@ def cmd_ladder(args) -> int:
 
 def _record_paths(sources: list[str]) -> list[str]:
     """The files to check: each file named, and every *.tower.json inside each folder named (sorted, not recursive)."""
+    from towerworld.engine.record import is_temp_file
     paths = []
     for source in sources:
         if os.path.isdir(source):
             try:
-                inside = sorted(e.path for e in os.scandir(source) if e.name.endswith(".tower.json"))
+                inside = sorted(e.path for e in os.scandir(source)    # not the temp file of a save
+                                if e.name.endswith(".tower.json") and not is_temp_file(e.name))
             except OSError:
                 inside = [source]       # the folder gets a verdict line saying it cannot be read
             paths.extend(inside)
@@ -637,35 +740,48 @@ def _record_paths(sources: list[str]) -> list[str]:
     return paths
 
 
+EXIT_CHECK_FAILED = 3       # check itself failed inside on some file (a bug to report), not the file
+
+
 def check_one(path: str) -> tuple[bool, str]:
     """(ok, verdict) for one record file: loaded, replayed and its stored result compared; never raises."""
+    return _check_one(path)[:2]
+
+
+def _check_one(path: str) -> tuple[bool, str, int]:
+    """(ok, verdict, exit code) for one record file."""
     from towerworld.engine.record import load_match
     try:
         match = load_match(path)
     except TowerworldError as e:
-        return False, str(e)
+        return False, str(e), EXIT_BAD_INPUT
     except MemoryError:
-        return False, "too large to check."
+        return False, "too large to check.", EXIT_BAD_INPUT
     except Exception as e:  # a bug in towerworld, not the file's fault; the other files still get their verdicts
-        return False, f"could not be checked: towerworld failed inside ({type(e).__name__}); please report it."
+        return (False, f"could not be checked: towerworld failed inside ({type(e).__name__}); please report it.",
+                EXIT_CHECK_FAILED)
     state = "finished" if match.game.current_player(match.state) == TERMINAL else "in progress"
-    return True, (f"ok, {match.game.name}, {len(match.plies)} plies, {state}: "
-                  f"{shown_text(match.result_text(), 120)}")
+    return True, (f"ok, {match.game.name}, {counted(len(match.plies), 'ply', 'plies')}, {state}: "
+                  f"{shown_text(match.result_text(), 120)}"), 0
 
 
 def cmd_check(args) -> int:
+    """One verdict line per file; exit 0 when every file is a sound record, 2 when any is refused or cannot be read,
+    3 when checking one failed inside towerworld."""
+    from towerworld.engine.record import shown_path
     paths = _record_paths(args.files)
     if not paths:
         print("No record files (*.tower.json) found.")
         return 1
-    bad = 0
+    bad, code = 0, 0
     for path in paths:
-        ok, verdict = check_one(path)
+        ok, verdict, exit_code = _check_one(path)
         bad += not ok
-        print(f"{shown_text(path, 200)}: {shown_text(verdict, 400)}", flush=True)
+        code = max(code, exit_code)
+        print(f"{shown_path(path, 200)}: {shown_text(verdict, 400)}", flush=True)
     if len(paths) > 1:
         print(f"{len(paths) - bad} of {len(paths)} records ok.")
-    return 1 if bad else 0
+    return code
 
 
 def _port(port: int) -> int:

@@ -1,104 +1,13 @@
-"""Plain-Python agents: the Agent base, random play and one-ply greedy play, and the agent factory."""
+"""The agent factory: the agents' names, their names in a player's words, and `make_agent`."""
 from __future__ import annotations
 
-import random
+from towerworld.ai.ismcts import ISMCTSAgent
+from towerworld.ai.mcts import MCTSAgent
+from towerworld.ai.simple import Agent, GreedyAgent, RandomAgent
+from towerworld.engine.agent import GENERIC_AGENTS
+from towerworld.engine.game import BadOption, Game
 
-from towerworld.engine.agent import View
-from towerworld.engine.game import CHANCE, BadOption, Game, Move, State
-
-BUILTIN = ("random", "greedy", "mcts", "ismcts")
-
-
-class Agent:
-    """Chooses a move for its seat from the seat's View (never the true state). `choose` is only called when the
-    view's seat is to move. `omniscient` agents are oracles for measurement (a solver that reads the pile): the driver
-    shows them everything, and the table never offers them."""
-    name = "agent"
-    omniscient = False
-
-    def choose(self, view: View) -> Move:
-        raise NotImplementedError
-
-    def __repr__(self) -> str:
-        return f"<{type(self).__name__} {self.name}>"
-
-
-def decision_moves(view: View) -> tuple[int, list[Move]]:
-    """The seat to move and its legal moves; ValueError when the view is not a decision (a caller's bug)."""
-    if not view.legal_moves:
-        raise ValueError("An agent was asked to move where its seat has no decision.")
-    return view.seat, list(view.legal_moves)
-
-
-class RandomAgent(Agent):
-    """A uniformly random legal move, from a seeded generator."""
-    name = "random"
-
-    def __init__(self, seed: int | None = None):
-        self.rng = random.Random(seed)
-
-    def choose(self, view):
-        _, moves = decision_moves(view)
-        return moves[self.rng.randrange(len(moves))]
-
-
-class GreedyAgent(Agent):
-    """One-ply lookahead on `game.heuristic`, averaging over chance outcomes (expectimax one level deep).
-
-    The work is capped: at most `max_evals` heuristic calls per decision, spread over the moves; a chance node with
-    more outcomes than a move's share is sampled instead of enumerated. Ties are broken by the seeded generator. In a
-    hidden-information game the agent looks at one resample of what its seat knows (never the hidden truth).
-    """
-    name = "greedy"
-    max_evals = 2000
-    chance_chain = 64          # longest run of consecutive chance moves followed by sampling
-
-    def __init__(self, seed: int | None = None):
-        self.rng = random.Random(seed)
-
-    def world(self, view: View) -> State:
-        """The full state this agent reasons about: a resample of what its seat knows."""
-        return view.resample(self.rng)
-
-    def choose(self, view):
-        player, moves = decision_moves(view)
-        if len(moves) == 1:
-            return moves[0]
-        game, state = view.game, self.world(view)
-        share = max(1, self.max_evals // len(moves))
-        best: list[Move] = []
-        best_value = float("-inf")
-        for move in moves:
-            after, _ = game.apply_unchecked(state, move)
-            value = self._value(game, after, player, share)
-            if value > best_value + 1e-9:
-                best, best_value = [move], value
-            elif value >= best_value - 1e-9:
-                best.append(move)
-        return best[self.rng.randrange(len(best))]
-
-    def _value(self, game: Game, state: State, player: int, budget: int) -> float:
-        if game.current_player(state) != CHANCE:
-            return game.heuristic(state, player)
-        outcomes = game.chance_outcomes(state)
-        if len(outcomes) <= budget:
-            total = 0.0
-            for outcome, p in outcomes:
-                after, _ = game.apply_unchecked(state, outcome)
-                total += p * game.heuristic(self._settle(game, after), player)
-            return total
-        total = 0.0
-        for _ in range(budget):
-            total += game.heuristic(self._settle(game, state), player)
-        return total / budget
-
-    def _settle(self, game: Game, state: State) -> State:
-        """Sample chance moves until a decision or the end (a few chance moves may follow each other)."""
-        for _ in range(self.chance_chain):
-            if game.current_player(state) != CHANCE:
-                break
-            state, _ = game.apply_unchecked(state, game.sample_chance(state, self.rng))
-        return state
+BUILTIN = GENERIC_AGENTS
 
 
 def agent_names(game: Game | None = None) -> list[str]:
@@ -155,9 +64,7 @@ def make_agent(name: str, game: Game | None = None, seed: int | None = None, lev
     if name == "greedy":
         return GreedyAgent(seed)
     if name == "mcts":
-        from towerworld.ai.mcts import MCTSAgent
         return MCTSAgent(seed, level)
     if name == "ismcts":
-        from towerworld.ai.ismcts import ISMCTSAgent
         return ISMCTSAgent(seed, level)
     raise BadOption(f"There is no agent called '{name}' (agents: {', '.join(agent_names(game))}).")

@@ -31,7 +31,7 @@ import random
 import time
 from typing import Hashable
 
-from towerworld.ai.agents import Agent
+from towerworld.ai.simple import Agent
 from towerworld.engine.agent import View, parse_budget
 from towerworld.engine.game import CHANCE, TERMINAL, Game, Move, State
 

@@ -20,7 +20,7 @@ import math
 import random
 import time
 
-from towerworld.ai.agents import Agent, decision_moves
+from towerworld.ai.simple import Agent, decision_moves
 from towerworld.engine.agent import parse_budget
 from towerworld.engine.game import CHANCE, TERMINAL, Game
 

@@ -10,7 +10,7 @@ from direct.gui.DirectGui import DGG, DirectButton, DirectFrame
 from direct.gui.OnscreenText import OnscreenText
 from panda3d.core import TextNode
 
-from towerworld.ai.agents import SEARCHES, agent_words
+from towerworld.ai.agents import SEARCHES, agent_names, agent_words, default_opponent
 from towerworld.app import saves
 from towerworld.engine import registry
 from towerworld.engine.game import Game
@@ -24,7 +24,6 @@ CHOSEN = (1.0, 0.78, 0.3, 1)
 
 def seat_choices(game: Game) -> list[str]:
     """What a seat may be: a person, or one of the agents with a level (the table never offers oracles)."""
-    from towerworld.ai import agent_names
     out = [HUMAN]
     for name in agent_names(game):
         if name in ("random",):
@@ -51,7 +50,6 @@ class Setup:
 def default_setup(game: Game) -> Setup:
     lo, _ = game.min_players, game.max_players
     n = max(lo, min(2, game.max_players))
-    from towerworld.ai.agents import default_opponent
     ai = default_opponent(game)
     return Setup(game.name, None, n, [HUMAN] + [ai] * (n - 1))
 
@@ -158,7 +156,7 @@ class StartScreen:
                          scale=0.04)
         z -= 0.11 * ((len(setup.seats) + 3) // 4) + 0.01
         z = self._options(game, z)
-        resumable = saves.unfinished(game.name)[:3]
+        resumable = saves.unfinished(game.name, limit=3)
         if resumable:
             self._text("Unfinished:", -1.45, z)
             for k, info in enumerate(resumable):

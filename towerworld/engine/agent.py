@@ -36,6 +36,11 @@ class View:
         return self._draw(rng)
 
 
+# the generic agents of the `ai` package, by the names records and the command line use (each game adds its own,
+# `Game.agents()`): a record's seats are checked against these without importing `ai`
+GENERIC_AGENTS = ("random", "greedy", "mcts", "ismcts")
+
+
 class Agent(Protocol):
     """Chooses a move for its seat. `choose` is called only when the view's seat is to move."""
     name: str

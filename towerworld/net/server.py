@@ -34,6 +34,7 @@ from towerworld.engine.driver import (AGENT, CHANCE_DRAW, END, PERSON, AgentFail
 from towerworld.engine.game import CHANCE, SPECTATOR, TERMINAL, TowerworldError, options_from_text
 from towerworld.engine.match import Match, PlayerSpec
 from towerworld.engine.safe_text import shown_text
+from towerworld.engine.words import counted
 from towerworld.net import protocol as P
 
 RATE = 100.0             # messages a second a connection may send, on average (a bot plays as fast as it is sent)
@@ -338,7 +339,7 @@ class Server:
             if msg.seat is not None:
                 seat = msg.seat - 1
                 if seat >= len(room.kinds):
-                    raise Refusal(f"This room has {len(room.kinds)} seats, so there is no seat {msg.seat}.")
+                    raise Refusal(f"This room has {counted(len(room.kinds), 'seat')}, so there is no seat {msg.seat}.")
                 if room.kinds[seat] != "remote":
                     raise Refusal(f"Seat {msg.seat} is played by the server's AI.")
                 if seat not in free:

@@ -6,13 +6,15 @@ into: the storeys above each pawn in the tower are lifted by OPENING, every turn
 inside the tiles above it and the camera sees every pawn over the front of the tower; a pawn stands at the back of
 its tile, clear of the rank and suit printed in the middle. Around it: the pawns waiting to enter (left),
 the place for pawns out of the tower (further left, the "out" cell), the level coins on ledges by each storey (right),
-the die in front on the right (where it can be seen rolling), the score track behind, talismans in front of their owners (player 1 sits in front, player 2
-behind), and the discarded tiles face up in rows in front.
+the die and the talismans in front on the right (player 1's row nearer the tower, player 2's behind it: nothing stands
+behind the tower, where its lifted storeys would hide it), the score track in front of the tower, and the discarded
+tiles face up in rows in front of the track.
 """
 from __future__ import annotations
 
 from towerworld.engine.layout import Layout, look, shared_cell, shared_pose
 from towerworld.engine.pieces import size
+from towerworld.engine.words import counted
 from towerworld.games.kdak.board import (COLUMNS, LEVELS, MOVE, NOT_IN, OUT, OVER, RANKS, REMOVE, REVEAL, ROLL, SPEND,
                                          SUITS, TILES, face_up_on_level, pawn_place, tile_id)
 
@@ -25,12 +27,17 @@ HALF = (TILE.w + GAP) / 2
 # column centres: a back left, b back right, c front right, d front left
 CENTRES = ((-HALF, HALF), (HALF, HALF), (HALF, -HALF), (-HALF, -HALF))
 PAWN_COLOURS = ("suns", "moons")
-TRACK_Y = 150.0
 TRACK_MAX = 60          # the tiles hold 60 points in all
 SPACING = 53.0          # discarded tiles lie in rows of six, 2 mm apart, in front of the tower
 PER_ROW = 6
 DISCARD_X = -TRACK.w / 2 + TILE.w / 2       # the rows start under the score track's left end
-DISCARD_Y = -2 * HALF - 54.0
+TRACK_Y = -2 * HALF - 82.0                      # the score track just in front of the tower and the talismans
+DISCARD_Y = TRACK_Y - 58.0                      # the rows of discards in front of the track, nearest the player
+DISCARD_ROWS = (TILES - 1) // PER_ROW + 1
+DISCARDS = shared_cell(DISCARD_X + (PER_ROW - 1) * SPACING / 2, DISCARD_Y - (DISCARD_ROWS - 1) * SPACING / 2, 0.0,
+                       PER_ROW * SPACING, DISCARD_ROWS * SPACING, "the discarded tiles")
+TALISMAN_Y = (-2 * HALF - 25, -2 * HALF - 50)   # each player's talisman row, front right
+DIE_AT = (2 * HALF + 130, -2 * HALF - 38)
 # beside each column, on a face of the tower nothing else stands at: where its "enter" and "down" click areas are
 # (a on the left, b behind, c and d in front; the stair stands on the right)
 OUTSIDE = ((-2 * HALF - 15, HALF), (HALF, 2 * HALF + 15), (HALF, -2 * HALF - 15), (-HALF, -2 * HALF - 15))
@@ -75,7 +82,9 @@ def build_layout(state) -> Layout:
         for lv, slot in enumerate(col):
             lay.place(tile_id(slot), shared_pose("pp_tile", x, y, zs[lv], face_up=bool(up >> slot & 1),
                                           look=_tile_look(state, slot)))
-    # discards, face up, rows of six in front of the tower
+    # discards, face up, rows of six in front of the track; the place they fill holds the view's extent from the first
+    # frame (a cell no move lights), so the camera need not draw back as the rows grow
+    lay.cells["discards"] = DISCARDS
     for i, slot in enumerate(state.discards):
         row, place_in_row = divmod(i, PER_ROW)
         lay.place(tile_id(slot), shared_pose("pp_tile", DISCARD_X + place_in_row * SPACING, DISCARD_Y - row * SPACING, 0.0,
@@ -108,11 +117,8 @@ def build_layout(state) -> Layout:
         lay.place(f"coin:level:{lv}", shared_pose("pp_coin", x, y, zs[lv], face_up=True, look=look(rank=RANKS[lv])))
         # the label's middle well clear of the coin (a label is about 40 mm wide)
         lay.labels[f"level:{lv}"] = (x + COIN.w / 2 + 23, y, zs[lv] + COIN.h, f"level {lv}")
-    # the die at the front right corner of the discard rows: it is seen rolling, and from the first frame the table's
-    # extent (which frames the camera) holds the rows that fill up later
-    last_row = (TILES - 1) // PER_ROW
-    lay.place("die", shared_pose("pp_die", DISCARD_X + (PER_ROW - 0.5) * SPACING + 12, DISCARD_Y - last_row * SPACING - 20, 0.0,
-                          look=look(face=RANKS[state.roll]) if state.roll >= 0 else look()))
+    # the die beside the talismans, in front on the right: it is seen rolling, and no lifted storey hides it
+    lay.place("die", shared_pose("pp_die", *DIE_AT, 0.0, look=look(face=RANKS[state.roll]) if state.roll >= 0 else look()))
     # the score track and markers (one per player, or one pooled)
     # 13 squares of 5 points: 0 at the left end, 60 (all the gold in the tower) at the right
     lay.place("track", shared_pose("track", 0.0, TRACK_Y, 0.0, look=look(cells=TRACK_MAX // 5 + 1, per=5, label_every=1)))
@@ -128,14 +134,14 @@ def build_layout(state) -> Layout:
         for k in range(count):
             pid = "talisman:tower" if tower_coin else f"talisman:{p}:{k}"
             x = 2 * HALF + 40 + k * 22
-            y = -2 * HALF - 25 if p == 0 else 2 * HALF + 45
+            y = TALISMAN_Y[p]
             lay.place(pid, shared_pose("pp_coin", x, y, 0.0, face_up=False, look=look(talisman=True)))
     if state.tower_tal == -1:
         # on the level-5 coin, on the top step
         lay.place("talisman:tower", shared_pose("pp_coin", 2 * HALF + 16, -2 * HALF + 12 + 5 * STEP, zs[5] + COIN.h,
                                          face_up=False, look=look(talisman=True)))
     if state.stage == SPEND:
-        y = -2 * HALF - 25 if state.turn == 0 else 2 * HALF + 45
+        y = TALISMAN_Y[state.turn]
         lay.cells["spend"] = shared_cell(2 * HALF + 40, y, 0.0, 40.0, 25.0, "spend a talisman")
         lay.cells["pass"] = shared_cell(2 * HALF + 100, y, 0.0, 40.0, 25.0, "pass")
     if state.stage == MOVE and state.pawns[state.turn] >= 0:
@@ -194,7 +200,7 @@ def hud(game, state) -> dict:
         "roll": "no roll yet" if state.roll < 0 else f"last roll: {RANKS[state.roll]}",
         "door": "door open" if state.door else "door shut",
         "pawns": ", ".join(where),
-        "tiles": f"{TILES - len(state.discards)} tiles stand, {state.up.bit_count()} face up",
+        "tiles": f"{counted(TILES - len(state.discards), 'tile')} stand{'s' if TILES - len(state.discards) == 1 else ''}, {state.up.bit_count()} face up",
     }
     if o.talisman or o.l5t:
         lines["talismans"] = "  ".join(f"P{i + 1}: {t}" for i, t in enumerate(state.tal))

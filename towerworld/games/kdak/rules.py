@@ -7,6 +7,7 @@ tile of the rolled level (the roller's decision); then, holding talismans, spend
 from __future__ import annotations
 
 from towerworld.engine.game import Event, EventKind, IllegalMove
+from towerworld.engine.words import counted
 from towerworld.games.kdak.board import (DISCARD, END_CAP, END_LOST, END_NORMAL, FLIP, LEVELS, MOVE, NOT_IN, ORTH, OUT,
                                          OVER, RANKS, REMOVE, REVEAL, ROLL, RUNNING, SPEND, SUITS, TILES, KState,
                                          face_up_on_level, locate, pawn_place, place, tile_id)
@@ -184,7 +185,7 @@ def _count_ply(w: _W, ev) -> None:
         w.end = END_CAP
         w.stage = OVER
         if ev is not None:
-            ev.append(Event(EventKind.END, (), f"The move cap of {cap} plies is reached: the game ends here."))
+            ev.append(Event(EventKind.END, (), f"The move cap of {counted(cap, 'ply', 'plies')} is reached: the game ends here."))
 
 
 def _step(w: _W, move: tuple, ev) -> None:

@@ -11,6 +11,7 @@ Chance: "start 2" (player 2 starts), "card mountain" (the dealt or drawn card).
 from __future__ import annotations
 
 from towerworld.engine.game import CHANCE, TERMINAL, BadNotation
+from towerworld.engine.words import counted
 from towerworld.games.throwdown.cards import (BLACK, BY_SHORT, CARDS, COLOURS, EXCUSE, NEEDS, SHORT, SUIT_NAMES,
                                               card_words, colour_of, pips_of, pyramid, pyramid_id)
 from towerworld.games.throwdown.board import ATTRITION, CHANGE, DEFEND, SLOTS, START, TURN, bits, top_colour
@@ -197,7 +198,7 @@ def picks(state, move) -> tuple:
 
 def describe_pick(state, chosen, pick) -> str:
     if isinstance(pick, frozenset):
-        return f"{len(pick)} cards"
+        return counted(len(pick), "card")
     if pick.startswith("tower:"):
         _, seat, tower = pick.split(":")
         standing = state.towers[int(seat)][int(tower)]
@@ -334,6 +335,9 @@ def why_illegal(game, state, move) -> str:
                     return "That tower is gone: only a standing tower's top pyramid may be swapped."
                 if pips_of(code) != pips_of(top[-1]) or not state.scrap >> code & 1:
                     return ("The swap takes a pyramid of the same size as the top one from the scrapyard.")
+                if colour_of(code) == colour_of(top[-1]):
+                    return (f"The swap must change the tower's colour: take a pyramid of another colour than "
+                            f"{COLOURS[colour_of(code)]}.")
         if kind == "change":
             return (f"Make change with a {state.change[3]}-pip pyramid from the scrapyard (the exact difference if "
                     "there is one, else the largest smaller one).")

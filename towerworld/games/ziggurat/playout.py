@@ -125,4 +125,4 @@ def placing_playout(state: ZState, rng: random.Random, max_plies: int, trace: li
             trace.append((PLACE, t, c1, c2, x, y))
     rest = tuple(reversed(pile)) if state.pile else ()
     return ZState(tuple(vals), tuple(owner), tuple(sorted(hand)), unseen, rest, state.cheats, state.limit, state.deal,
-                  gave_up)
+                  gave_up, state.deals)

@@ -13,10 +13,13 @@ import time
 from typing import cast
 
 from towerworld.engine.agent import View
-from towerworld.engine.game import CHANCE, TERMINAL
-from towerworld.games.ziggurat.board import CHEAT, DINDEX, GIVE_UP, ZState, lift, placements
-from towerworld.games.ziggurat.solver import (_counts_of, _room_ok, _state_after, _Timeout, _ZeroSearch, blocked,
-                                              choose_cheat, clairvoyant_move, feasible, greedy_move, position_key)
+from towerworld.engine.driver import END, Driver
+from towerworld.engine.game import CHANCE, BadOption
+from towerworld.engine.match import Match
+from towerworld.games.ziggurat.board import CHEAT, DINDEX, GIVE_UP, ZState, deal_order, lift, placements
+from towerworld.games.ziggurat.solver import (Analysis, _counts_of, _room_ok, _state_after, _Timeout, _ZeroSearch,
+                                              blocked, blocked_at, choose_cheat, clairvoyant_move, feasible,
+                                              greedy_move, play_clairvoyant, position_key)
 
 
 def heuristic(game, state, player: int = 0) -> float:
@@ -230,23 +233,49 @@ class Solver:
         return move
 
 
-def play_fair(order, limit: int = 0, level: int = 2, max_cheats: int = 200):
-    """(cheats, line) of the fair Player on deal `order` (it never looks at the order: it is handed the seat's View);
-    cheats None if unfinished. `limit` is the game's cheat limit (0: none); `max_cheats` stops a player that cheats
-    without end (reported as unfinished)."""
-    from towerworld.games.ziggurat import GAME
-    s = GAME.new_state({"deal": 1, "cheat_limit": limit})
-    s = ZState(s.vals, s.owner, s.hand, s.unseen, tuple(order), 0, s.limit, 1)
-    player = Player(seed=0, level=level)
-    line = []
-    while GAME.current_player(s) != TERMINAL and s.cheats < max_cheats:
-        if GAME.current_player(s) == CHANCE:
-            s, _ = GAME.apply_unchecked(s, GAME.chance_outcomes(s)[0][0])
-            continue
-        m = player.choose(View.of(GAME, s, 0))
-        line.append(m)
-        s, _ = GAME.apply_unchecked(s, m)
-    return (s.cheats if GAME.complete(s) else None), line
+def play_fair(game, deal: int, limit: int = 0, level: int = 2, max_cheats: int = 200):
+    """(cheats, line) of the fair Player at a table of `game` (the Ziggurat) on numbered deal `deal`, played through
+    the driver (it is handed its seat's View and never looks at the pile); cheats None if unfinished. `limit` is the
+    game's cheat limit (0: none); `max_cheats` stops a player that cheats without end (reported as unfinished)."""
+    match = Match(game, {"deal": deal, "cheat_limit": limit}, seed=0)
+    driver = Driver.with_agents(match, {0: Player(seed=0, level=level)}, match.rng)
+    while driver.pending().kind != END and cast(ZState, match.state).cheats < max_cheats:
+        driver.run(1)
+    line = [p.move for p in match.plies if p.mover == 0]
+    end = cast(ZState, match.state)
+    return (end.cheats if game.complete(end) else None), line
+
+
+def analyse(game, order, budget: float = 2.0, move_budget: float = 0.05, limit: int = 30,
+            second_opinion: bool = True) -> Analysis:
+    """Decide whether deal `order` (the pile, top first, or the number of a numbered deal) admits a zero-cheat
+    ziggurat, spending about `budget` seconds on that question; then (if no zero-cheat line was found) play the deal
+    out with the clairvoyant policy, and, for a numbered deal, with the fair player at a table of `game` (the
+    Ziggurat) as a second opinion, to report the fewest cheats found. A pile given as dominoes is no deal a table can
+    be set with, so it gets no second opinion."""
+    start = time.perf_counter()
+    deal = order if isinstance(order, int) else None
+    order = deal_order(deal) if deal is not None else tuple(order)
+    if blocked_at(order) is not None:
+        return Analysis("blocked", None, [], 0, time.perf_counter() - start)
+    search = _ZeroSearch(start + budget)
+    status = "undecided"
+    try:
+        line = search.run((-1,) * 108, order[:3], order[3:])
+        if line is not None:
+            return Analysis("zero", 0, line, search.nodes, time.perf_counter() - start)
+        status = "impossible"
+    except _Timeout:
+        pass
+    cheats, line = play_clairvoyant(order, move_budget, limit)
+    if second_opinion and deal is not None and cheats != 1:
+        # the fair player's sampling sometimes finds a cheaper line than the clairvoyant's short searches
+        c2, l2 = play_fair(game, deal, limit)
+        if c2 is not None and (cheats is None or c2 < cheats):
+            cheats, line = c2, l2
+            if c2 == 0:
+                status = "zero"
+    return Analysis(status, cheats, line, search.nodes, time.perf_counter() - start)
 
 
 def _level(level) -> int:
@@ -260,9 +289,13 @@ def _level(level) -> int:
     if text in named:
         return named[text]
     try:
-        return max(0, min(3, int(float(text))))
+        number = float(text)
     except ValueError:
-        return 2
+        number = -1.0
+    if not 0 <= number <= 3:
+        raise BadOption(f"The Ziggurat agents' level is fast, easy, normal, strong, hard or a number from 0 to 3, "
+                        f"not {str(level)[:40]!r}.")
+    return int(number)
 
 
 AGENTS: dict = {
