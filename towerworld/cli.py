@@ -169,7 +169,9 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
                                                                 "this machine held at that invite")
 
     if wanted("check"):
-        sp = sub.add_parser("check", help="validate record files (folders: every *.tower.json inside)")
+        sp = sub.add_parser("check", help="validate record files (folders: every *.tower.json inside): every field, "
+                                          "every seat (names of 1 to 60 characters), every move replayed, the "
+                                          "result compared; exit 2 if any is refused")
         sp.add_argument("files", nargs="+", metavar="FILE_OR_FOLDER")
     return p
 
@@ -764,6 +766,10 @@ def _check_one(path: str) -> tuple[bool, str, int]:
     except Exception as e:  # a bug in towerworld, not the file's fault; the other files still get their verdicts
         return (False, f"could not be checked: towerworld failed inside ({type(e).__name__}); please report it.",
                 EXIT_CHECK_FAILED)
+    try:        # each AI seat's agent as it would play: a level it does not have ('mcts:bogus') is refused here
+        check_agents(match.game, [(p.agent or "human") if p.is_ai else "human" for p in match.players], None)
+    except TowerworldError as e:
+        return False, f"{shown_text(str(e), 300)[:-1]} (a seat of this record).", EXIT_BAD_INPUT
     state = "finished" if match.game.current_player(match.state) == TERMINAL else "in progress"
     return True, (f"ok, {match.game.name}, {counted(len(match.plies), 'ply', 'plies')}, {state}: "
                   f"{shown_text(match.result_text(), 120)}"), 0
