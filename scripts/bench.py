@@ -854,7 +854,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", metavar="WORDS", help="comma-separated words: run the sections naming one")
     parser.add_argument("--carcassonne-peer", metavar="PATH",
                         help="a checkout of 33fred33/CarcassonneAI: measure it beside Carcassonne on equal work "
-                             "(without it, against its figure in docs/carcassonne-peer.md)")
+                             "(without it, against its figure in docs/measurements/carcassonne-peer.md)")
     args = parser.parse_args(argv)
     if args.carcassonne_peer:
         if not os.path.isfile(os.path.join(args.carcassonne_peer, "Carcassonne_Game", "Carcassonne.py")):
