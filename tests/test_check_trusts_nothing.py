@@ -73,6 +73,14 @@ def test_every_seat_is_checked(finished, players, words):
     refused(dict(finished, players=players), *words)
 
 
+def test_check_plays_no_agent_at_a_level_it_does_not_have(tmp_path, finished, capsys):
+    players = [finished["players"][0], {"name": "Bot", "kind": "ai", "agent": "mcts:bogus"}]
+    path = tmp_path / "level.tower.json"
+    path.write_text(json.dumps(dict(finished, players=players)))
+    assert main(["check", str(path)]) == 2
+    assert "'bogus'" in capsys.readouterr().out
+
+
 def test_a_name_of_the_longest_length_is_kept_whole(finished):
     name = "N" * MAX_NAME
     m = match_from_record(dict(finished, players=[dict(finished["players"][0], name=name), finished["players"][1]]))
@@ -158,3 +166,6 @@ def test_the_resume_list_reads_only_what_it_needs(tmp_path, monkeypatch):
     assert os.path.basename(other) not in read
     read.clear()
     assert len(saves.list_saves(str(tmp_path))) == 5 and not any("29990101" in r for r in read)
+    read.clear()
+    assert [s.path for s in saves.list_saves(str(tmp_path), game="kdak", limit=2)] == wanted[::-1][:2]
+    assert len(read) <= 3, read          # the throwdown save may be newer than them: read, and left out

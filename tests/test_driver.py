@@ -360,8 +360,11 @@ def test_taken_back_and_load_give_a_stopped_seat_another_try():
     driver.taken_back()
     assert driver.failed == {} and driver.pending() == Pending(PERSON, 0, 0)
     other = Match(game, seed=2)
-    driver.load(other)
-    assert driver.match is other and driver.pending() == Pending(PERSON, 0, 0)
+    runner = Slow({1: Recording()})
+    loading = Driver(match, frozenset({1}), random.Random(5), runner)
+    loading.load(other)
+    assert loading.match is other and loading.pending() == Pending(PERSON, 0, 0)
+    assert runner.closed          # its workers held the old match
 
 
 def test_the_tables_worker_runner_answers_through_the_driver():
@@ -437,9 +440,6 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DRIVER = os.path.join("towerworld", "engine", "driver.py")
 APPLIES = {"apply", "apply_unchecked", "apply_text", "advance", "answer"}     # a state stepped, or a driver told
 CHOOSES_FOR_A_MATCH = {"legal_moves", "sample_chance", "next_chance", "chance_outcomes", "answer_chance"}
-# files that still hold a seat loop of their own; the list only shrinks (a one-off experiment on its way out, and the
-# server's rooms, whose AI seats are to be answered by a ThreadRunner through Driver.advance)
-KNOWN = {os.path.join("scripts", "ziggurat_figures.py"), os.path.join("towerworld", "net", "server.py")}
 
 
 def _calls(loop: ast.AST):
@@ -500,13 +500,10 @@ def sources() -> dict[str, str]:
 
 
 def test_the_driver_is_the_only_loop_that_asks_seats_or_draws_chance():
-    files = sources()
-    found = {path: lines for path, source in files.items() if path != DRIVER and (lines := seat_loops(source, path))}
-    new = {path: lines for path, lines in found.items() if path not in KNOWN}
-    assert not new, "These loops ask seats for moves or draw chance outside the driver (use Driver.run, " \
-        f"play_match or pending()/answer()): {new}"
-    cleared = sorted(path for path in KNOWN if path in files and path not in found)
-    assert not cleared, f"Remove from KNOWN (no seat loop there any more): {cleared}"
+    found = {path: lines for path, source in sources().items() if path != DRIVER
+             and (lines := seat_loops(source, path))}
+    assert not found, "These loops ask seats for moves or draw chance outside the driver (use Driver.run, " \
+        f"Driver.advance, play_match or pending()/answer()): {found}"
 
 
 def test_the_seat_loop_check_sees_the_loops_it_names():
@@ -525,3 +522,53 @@ def test_the_seat_loop_check_sees_the_loops_it_names():
     assert seat_loops("async def f():\n    while True:\n        view = seat_view(agent, G, s)\n"
                       "        move = await loop.run_in_executor(pool, agent.choose, view)\n"
                       "        driver.answer(p.seat, move)\n") == [2]
+
+
+# ---- the driver's state is its own ------------------------------------------------------------------------------------
+MUTATORS = {"clear", "pop", "popitem", "update", "setdefault", "add", "discard", "remove", "append", "extend"}
+
+
+def _of_a_driver(node: ast.AST) -> bool:
+    """Whether `node` is something held by a driver (`driver.x`, `self.driver.x[...]`), not the driver itself."""
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        inner = node.value
+        if isinstance(inner, ast.Name) and inner.id == "driver" or \
+                isinstance(inner, ast.Attribute) and inner.attr == "driver":
+            return True
+        node = inner
+    return False
+
+
+def driver_writes(source: str, path: str = "<source>") -> list[int]:
+    """Lines that write a driver's state from outside it: an assignment to (or del of) something a driver holds, or
+    a mutating call on it (`driver.failed.clear()`)."""
+    found = []
+    for node in ast.walk(ast.parse(source, path)):
+        targets: list = []
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+            targets = [node.target]
+        elif isinstance(node, ast.Delete):
+            targets = node.targets
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in MUTATORS:
+            targets = [node.func.value] if isinstance(node.func.value, (ast.Attribute, ast.Subscript)) else []
+        if any(_of_a_driver(t) for t in targets):
+            found.append(node.lineno)
+    return found
+
+
+def test_no_code_outside_the_driver_writes_its_state():
+    found = {path: lines for path, source in sources().items() if path != DRIVER
+             and (lines := driver_writes(source, path))}
+    assert not found, "These lines write a driver's state from outside (use taken_back(), load() or answer()): " \
+        f"{found}"
+
+
+def test_the_state_check_sees_writes_and_lets_a_driver_be_held():
+    assert driver_writes("self.driver.failed.clear()\n") == [1]
+    assert driver_writes("driver.failed[seat] = 'x'\n") == [1]
+    assert driver_writes("self.driver.match = loaded\n") == [1]
+    assert driver_writes("room.driver.ai_seats |= {2}\n") == [1]
+    assert driver_writes("self.driver = Driver(match)\nevents = self.driver.advance()\nx = driver.failed.get(1)\n") \
+        == []

@@ -68,6 +68,8 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
         sp = sub.add_parser("replay", help="animated replay of a saved game")
         sp.add_argument("file")
         sp.add_argument("--speed", type=float, default=1.0, help="playback speed, above 0 (2 is twice as fast)")
+        sp.add_argument("--pause", type=float, default=0.35, metavar="SECONDS",
+                        help="seconds the replay holds still between one ply and the next, at speed 1 (default 0.35)")
         sp.add_argument("--size",
                         help="window, video or picture size WxH (default 1280x800 window, 1280x720 video)")
         sp.add_argument("--frames", type=int, help=argparse.SUPPRESS)
@@ -169,7 +171,9 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
         sp.add_argument("--frames", type=int, help=argparse.SUPPRESS)
 
     if wanted("check"):
-        sp = sub.add_parser("check", help="validate record files (folders: every *.tower.json inside)")
+        sp = sub.add_parser("check", help="validate record files (folders: every *.tower.json inside): every field, "
+                                          "every seat (names of 1 to 60 characters), every move replayed, the "
+                                          "result compared; exit 2 if any is refused")
         sp.add_argument("files", nargs="+", metavar="FILE_OR_FOLDER")
     return p
 
@@ -451,9 +455,10 @@ def _load_fits(args, match) -> None:
 
 
 def cmd_replay(args) -> int:
-    from towerworld.app.replay import check_speed, render_replay, run_replay
+    from towerworld.app.replay import check_pause, check_speed, render_replay, run_replay
     from towerworld.engine.record import load_match
     check_speed(args.speed)
+    check_pause(args.pause)
     fps = _film_checked(args)
     offscreen = bool(args.video or args.png)
     w, h = _size(args.size or ("1280x720" if offscreen else "1280x800"))
@@ -462,10 +467,11 @@ def cmd_replay(args) -> int:
     viewer = picture_viewer(args.viewer, len(match.players), match.over)
     if offscreen:
         for path in render_replay(match, video=args.video, png=args.png, at=args.at, fps=fps, size=(w, h),
-                                  speed=args.speed, physics=args.physics, viewer=viewer):
+                                  speed=args.speed, physics=args.physics, viewer=viewer, pause=args.pause):
             print(f"wrote {path}")
         return 0
-    return run_replay(match, size=(w, h), speed=args.speed, frames=args.frames, physics=args.physics, viewer=viewer)
+    return run_replay(match, size=(w, h), speed=args.speed, frames=args.frames, physics=args.physics, viewer=viewer,
+                      pause=args.pause)
 
 
 def picture_viewer(text: str | None, players: int, finished: bool) -> int:
@@ -762,6 +768,10 @@ def _check_one(path: str) -> tuple[bool, str, int]:
     except Exception as e:  # a bug in towerworld, not the file's fault; the other files still get their verdicts
         return (False, f"could not be checked: towerworld failed inside ({type(e).__name__}); please report it.",
                 EXIT_CHECK_FAILED)
+    try:        # each AI seat's agent as it would play: a level it does not have ('mcts:bogus') is refused here
+        check_agents(match.game, [(p.agent or "human") if p.is_ai else "human" for p in match.players], None)
+    except TowerworldError as e:
+        return False, f"{shown_text(str(e), 300)[:-1]} (a seat of this record).", EXIT_BAD_INPUT
     state = "finished" if match.game.current_player(match.state) == TERMINAL else "in progress"
     return True, (f"ok, {match.game.name}, {counted(len(match.plies), 'ply', 'plies')}, {state}: "
                   f"{shown_text(match.result_text(), 120)}"), 0

@@ -176,10 +176,13 @@ class StartScreen:
         for opt in game.options:
             value = merged[opt.name]
             shown = "on" if value is True else "off" if value is False else str(value)
+            free_text = isinstance(opt.default, str) and not opt.choices     # typed: set with -o on the command line
             text = self._text(f"{opt.name.replace('_', ' ')}: {shown}", x, z, scale=0.035)
-            text.setPythonTag("help", opt.help)
-            self._button(">", x + 0.5, z + 0.01, self.step_option, [opt.name, 1], scale=0.035)
-            if not opt.choices and not isinstance(opt.default, bool):
+            text.setPythonTag("help", opt.help + (f" (set it with -o {opt.name}=... on the command line)"
+                                                  if free_text else ""))
+            if not free_text:
+                self._button(">", x + 0.5, z + 0.01, self.step_option, [opt.name, 1], scale=0.035)
+            if not opt.choices and not isinstance(opt.default, (bool, str)):
                 self._button("<", x + 0.44, z + 0.01, self.step_option, [opt.name, -1], scale=0.035)
             x += 0.75
             if x > 1.0:

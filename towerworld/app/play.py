@@ -211,7 +211,7 @@ class PlayTable(Table):
 
     def open_saves(self):
         """Ctrl-O: saves and autosaves of this game, newest first, as buttons; a damaged file is refused."""
-        found = [s for s in saves.list_saves() if s.game == self.game.name][:6]
+        found = saves.list_saves(game=self.game.name, limit=6)
         if not found:
             self.hud.say(f"There is no saved {self.game.title} game in {saves.SAVE_DIR} yet (Ctrl-S saves).")
             return

@@ -126,10 +126,17 @@ def _candidates(folder: str, autosaves_only: bool = False, game: str | None = No
     return sorted(out, key=lambda c: -c[0])
 
 
-def list_saves(folder: str | None = None) -> list[SaveInfo]:
-    """Saves and autosaves, newest first."""
-    found = [_peek(path, mtime) for mtime, path in _candidates(folder or SAVE_DIR)]
-    return [info for info in found if info is not None]
+def list_saves(folder: str | None = None, game: str | None = None, limit: int | None = None) -> list[SaveInfo]:
+    """Saves and autosaves (of `game`, if named), newest first; files are read newest first, and no further than
+    `limit` found."""
+    found: list[SaveInfo] = []
+    for mtime, path in _candidates(folder or SAVE_DIR):
+        info = _peek(path, mtime)
+        if info is not None and (game is None or info.game == game):
+            found.append(info)
+            if limit is not None and len(found) >= limit:
+                break
+    return found
 
 
 def unfinished(game: str, folder: str | None = None, limit: int | None = None) -> list[SaveInfo]:

@@ -167,8 +167,11 @@ class WorkerRunner:
             return ("error", str(e))
 
     def cancel(self) -> None:
-        """The position searched is gone: the workers stop (a fresh one starts on the seat's next turn)."""
-        self.close()
+        """The position searched is gone: the searching seat's worker stops, so its answer never arrives (a fresh
+        one starts on the seat's next turn); the other seats' workers wait on."""
+        if self._asked is not None:
+            self.thinkers.pop(self._asked[1]).close()
+        self._asked = None
 
     def close(self) -> None:
         for thinker in self.thinkers.values():

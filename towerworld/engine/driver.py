@@ -60,8 +60,8 @@ class Pending:
 class Runner(Protocol):
     """Answers an agent's turn without the driver waiting: `start` begins a search at the driver's current state,
     `poll` returns None while it thinks, then ("move", Move) or ("error", sentence) once; `cancel` forgets the search
-    under way (its position is gone), so that no answer of it is ever handed over; `close` lets go of what the
-    runner holds (worker processes)."""
+    under way (its position is gone), so that no answer of it is ever handed over; `close` lets go of everything the
+    runner holds (worker processes, replicas of the match); a later `start` begins afresh."""
 
     def start(self, driver: "Driver", seat: int) -> None: ...
 
@@ -258,13 +258,14 @@ class Driver:
         self.failed.clear()
 
     def load(self, match: Match) -> None:
-        """Drive `match` from now on (a game loaded at the table): nothing of the old one carries over."""
-        self._forget()
+        """Drive `match` from now on (a game loaded at the table): nothing of the old one carries over, not even the
+        runner's workers (they hold replicas of the old match)."""
+        self.close()
         self.failed.clear()
         self.match = match
 
     def close(self) -> None:
-        """Stop the search under way and the runner's workers (a runner that has any)."""
+        """Stop the search under way and let go of the runner's workers (a runner that has any)."""
         self._forget()
         if self.runner is not None:
             self.runner.close()

@@ -30,7 +30,8 @@ from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
 from towerworld.engine.agent import seat_view
-from towerworld.engine.driver import (AGENT, CHANCE_DRAW, END, PERSON, AgentFailed, Driver, live_chance)
+from towerworld.engine.driver import (AGENT, CHANCE_DRAW, END, PERSON, AgentFailed, Driver, ThreadRunner,
+                                      live_chance)
 from towerworld.engine.game import CHANCE, SPECTATOR, TERMINAL, TowerworldError, options_from_text
 from towerworld.engine.match import Match, PlayerSpec
 from towerworld.engine.safe_text import shown_text
@@ -299,7 +300,7 @@ class Server:
             raise Refusal("A room needs at least one remote seat for a person to take.")
         match = Match(game, options=options, players=seats, variant=msg.variant)
         code = self._new_code()
-        room = Room(code, match, Driver(match, frozenset(agents), live_chance(), None), kinds, [None] * len(seats),
+        room = Room(code, match, Driver(match, frozenset(agents), live_chance(), ThreadRunner(agents, self.thinkers)), kinds, [None] * len(seats),
                     msg.clock, msg.clock_mode, agents)
         self.rooms[code] = room
         conn.creates += 1
@@ -441,17 +442,15 @@ class Server:
                 events = driver.answer(CHANCE, driver.draw(), save=False)
                 await self.after_move(room, CHANCE, events)
             elif p.kind == AGENT:
-                agent = room.agents[p.seat]
-                view = seat_view(agent, room.game, room.match.state)
-                try:
-                    move = await loop.run_in_executor(self.thinkers, agent.choose, view)
-                    events = driver.answer(p.seat, move, save=False)
-                except AgentFailed as e:
-                    self._notice(room, str(e))
+                try:            # the room's runner searches in a thread; the event loop serves the others meanwhile
+                    events = driver.advance()
+                    while events is None and driver.thinking is not None:
+                        await asyncio.wrap_future(driver.runner.future)
+                        events = driver.advance()
+                except AgentFailed as e:   # an agent bug stops that seat, never the server
+                    self._notice(room, shown_text(str(e), 300))
                     return
-                except Exception as e:     # an agent bug stops that seat, never the server
-                    self._notice(room, f"Player {p.seat + 1}'s AI failed: {shown_text(str(e) or type(e).__name__)}")
-                    driver.failed[p.seat] = str(e)
+                if events is None:
                     return
                 await self.after_move(room, p.seat, events)
             elif p.kind == PERSON:
@@ -527,6 +526,7 @@ class Server:
         if not room.match.undo(seat):
             done = P.UndoDone(False, room.match.why_no_undo(seat))
         else:
+            room.driver.taken_back()
             done = P.UndoDone(True, f"{name} took back their last move.")
             await self._save(room)
         for c in room.connections():
@@ -595,7 +595,7 @@ class Server:
             agents = {i: make_agent(p.agent or "random", match.game) for i, p in enumerate(match.players)
                       if kinds[i] == "ai"}
             clock = meta.get("clock")
-            room = Room(code, match, Driver(match, frozenset(agents), live_chance(), None), kinds, tokens,
+            room = Room(code, match, Driver(match, frozenset(agents), live_chance(), ThreadRunner(agents, self.thinkers)), kinds, tokens,
                         float(clock) if isinstance(clock, (int, float)) else None,
                         meta.get("clock_mode") if meta.get("clock_mode") in ("wait", "ai") else "wait", agents)
             self.rooms[code] = room

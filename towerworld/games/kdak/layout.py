@@ -33,9 +33,6 @@ PER_ROW = 6
 DISCARD_X = -TRACK.w / 2 + TILE.w / 2       # the rows start under the score track's left end
 TRACK_Y = -2 * HALF - 82.0                      # the score track just in front of the tower and the talismans
 DISCARD_Y = TRACK_Y - 58.0                      # the rows of discards in front of the track, nearest the player
-DISCARD_ROWS = (TILES - 1) // PER_ROW + 1
-DISCARDS = shared_cell(DISCARD_X + (PER_ROW - 1) * SPACING / 2, DISCARD_Y - (DISCARD_ROWS - 1) * SPACING / 2, 0.0,
-                       PER_ROW * SPACING, DISCARD_ROWS * SPACING, "the discarded tiles")
 TALISMAN_Y = (-2 * HALF - 25, -2 * HALF - 50)   # each player's talisman row, front right
 DIE_AT = (2 * HALF + 130, -2 * HALF - 38)
 # beside each column, on a face of the tower nothing else stands at: where its "enter" and "down" click areas are
@@ -82,9 +79,8 @@ def build_layout(state) -> Layout:
         for lv, slot in enumerate(col):
             lay.place(tile_id(slot), shared_pose("pp_tile", x, y, zs[lv], face_up=bool(up >> slot & 1),
                                           look=_tile_look(state, slot)))
-    # discards, face up, rows of six in front of the track; the place they fill holds the view's extent from the first
-    # frame (a cell no move lights), so the camera need not draw back as the rows grow
-    lay.cells["discards"] = DISCARDS
+    # discards, face up, rows of six in front of the track (the view draws back to them as the rows come, so the tower
+    # fills the first frames)
     for i, slot in enumerate(state.discards):
         row, place_in_row = divmod(i, PER_ROW)
         lay.place(tile_id(slot), shared_pose("pp_tile", DISCARD_X + place_in_row * SPACING, DISCARD_Y - row * SPACING, 0.0,

@@ -88,7 +88,7 @@ class ZState:
 EMPTY = (-1,) * NSLOTS
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=4096)     # the numbered deals 1-1000 and a few fixed ones, each computed once
 def deal_order(n: int) -> tuple[int, ...]:
     """The pile order (top first) of numbered deal n: a Fisher-Yates shuffle driven by splitmix64, stable forever."""
     x = (n * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & 0xFFFFFFFFFFFFFFFF
