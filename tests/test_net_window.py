@@ -2,40 +2,11 @@
 and plays a whole game (its legal moves are its buttons) against an AI seated on the server."""
 from __future__ import annotations
 
-import asyncio
-import threading
 import time
 
 from towerworld.engine.game import TERMINAL
 from towerworld.net import client as C
-from towerworld.net.server import Server
-
-
-class ServerThread:
-    """A server on its own event loop in a thread (the window's loop is Panda3D's)."""
-
-    def __init__(self):
-        self.loop = asyncio.new_event_loop()
-        self.server = Server(None)
-        self.ready = threading.Event()
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.thread.start()
-        assert self.ready.wait(20)
-        self.url = f"ws://127.0.0.1:{self.server.port}"
-
-    def _run(self):
-        asyncio.set_event_loop(self.loop)
-        self.loop.run_until_complete(self.server.start("127.0.0.1", 0))
-        self.ready.set()
-        self.loop.run_forever()
-
-    def call(self, coro):
-        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(30)
-
-    def stop(self):
-        self.call(self.server.stop())
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(10)
+from towerworld.net.local import ServerThread
 
 
 def test_the_window_joins_as_its_seat_and_plays_a_whole_game(showbase, tmp_path, monkeypatch):
@@ -73,3 +44,39 @@ def test_the_window_joins_as_its_seat_and_plays_a_whole_game(showbase, tmp_path,
         if table is not None:
             table.close()
         srv.stop()
+
+
+def test_host_and_join_on_the_start_screen(showbase, tmp_path, monkeypatch):
+    """Host serves the start screen's setup from this process and opens the table at the first person's seat, the
+    invite above it; Join with that invite takes the next seat."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    from towerworld.app.main import App
+    from towerworld.app.remote import RemoteTable
+    app = App(showbase, frames=1)
+    try:
+        app.request("Menu")
+        app.screen.pick("throwdown")
+        app.screen.setup.seats = ["human", "human"]
+        app.screen.host()
+        host = app.screen
+        assert isinstance(host, RemoteTable) and host.note.startswith("Invite: ws://")
+        invite = host.note.split(": ", 1)[1]
+        code = invite.rsplit("/", 1)[1]
+        deadline = time.monotonic() + 30
+        while (host.view is None or not host.view.room.seats[0].held) and time.monotonic() < deadline:
+            showbase.taskMgr.step()
+        assert host.seat == 0 and host.view.room.code == code
+        app.request("Menu")                                  # the host leaves the table; the room stays served
+        app.screen.invite.enterText(f"{app.server.url}/{code}")
+        app.screen.join()
+        guest = app.screen
+        assert isinstance(guest, RemoteTable)
+        while guest.view is None and time.monotonic() < deadline:
+            showbase.taskMgr.step()
+        assert guest.seat == 1 and [s.held for s in guest.view.room.seats] == [True, True]
+        assert not guest.view.room.seats[0].connected
+    finally:
+        app.request("Menu")
+        app.request("Off")
+        if app.server is not None:
+            app.server.stop()

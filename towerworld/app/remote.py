@@ -109,7 +109,9 @@ class RemoteTable:
     """The table of one seat (or a watcher) at a room on a server."""
 
     def __init__(self, invite: str, *, name=None, seat=None, watch=False, log=None, size=(1280, 800), frames=None,
-                 token=None):
+                 token=None, note: str = ""):
+        self.note = note          # a line above the table's (the invite, at the table of the one who hosts)
+        self.on_leave = None      # the app's way back to the start screen (None: Q quits)
         self.base = open_base(size, offscreen=frames is not None, title="towerworld: network table")
         self.base.disableMouse()
         self.base.setBackgroundColor(0.78, 0.84, 0.9, 1)
@@ -179,7 +181,8 @@ class RemoteTable:
         self.layout = layout
         who = "watching" if self.seat == SPECTATOR else f"you are Player {self.seat + 1}"
         seats = "  ".join(f"{s.name}{'' if s.connected or s.kind == 'ai' else ' (away)'}" for s in room.seats)
-        lines = [f"{room.title}, room {room.code}: {who}", seats] + list(table.hud.values())
+        lines = ([self.note] if self.note else []) + [f"{room.title}, room {room.code}: {who}", seats] + \
+            list(table.hud.values())
         if room.clock is not None:
             limit = f" of {room.clock.limit:g}" if room.clock.limit else ""
             lines.append(f"{room.seats[room.clock.seat].name} has thought {room.clock.elapsed:.0f} s{limit}")
@@ -206,6 +209,9 @@ class RemoteTable:
             self.conn.send(P.Play(text, self.view.table.ply))
 
     def quit(self) -> None:
+        if self.on_leave is not None:
+            self.on_leave()
+            return
         self.close()
         self.base.userExit()
 
