@@ -3,8 +3,7 @@
     python scripts/screenshots.py [GAME ...] [--agents greedy] [--seed 1]
 
 Writes docs/screenshots/GAME-start.png, -middle.png and -end.png (1280x800: an unfinished game as a spectator sees
-it, a finished one whole)
-and models/thumbs/GAME.png (the start screen's button picture, taken from the middle of the game).
+it, a finished one whole) and models/thumbs/GAME.png (the start screen's button picture, from the middle of the game).
 """
 from __future__ import annotations
 
