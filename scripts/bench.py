@@ -816,6 +816,25 @@ def video_rows() -> list[Row]:
 
 
 # ---- the run ---------------------------------------------------------------------------------------------------------
+NET_ROOMS = 200             # rooms one server process holds in the load rows, two random-move clients each
+
+
+def net_rows() -> list[Row]:
+    """Network play under load: one `towerworld serve` process, NET_ROOMS rooms of Throwdown, two headless clients
+    each (in this process) moving at a quick player's pace (towerworld.net.load.THINK); every move is saved."""
+    from towerworld.net.load import THINK, measure
+    f = measure(NET_ROOMS)
+    pace = f"clients wait {THINK[0]:g}-{THINK[1]:g} s before each move"
+    p99 = f["rtt_p99_ms"]
+    note = "" if p99 < 50 else (f"{p99 / 50:.1f}x over; the server and its {2 * NET_ROOMS} clients share this "
+                                f"machine's cores; {pace}")
+    return [Row("net_rooms", f["rooms"], f">= {NET_ROOMS}", "rooms"),
+            Row("net_moves_per_s", f["moves_per_s"], "", "/s", ""),
+            Row("net_rtt_median_ms", f["rtt_median_ms"], "", "ms"),
+            Row("net_rtt_p99_ms", p99, "< 50", "ms", note),
+            Row("net_memory_per_room_kb", f["kb_per_room"], "", "kB")]
+
+
 def sections() -> Iterable[tuple[str, Callable[[], list[Row]]]]:
     games = all_games()
     for name, game in games.items():
@@ -830,6 +849,7 @@ def sections() -> Iterable[tuple[str, Callable[[], list[Row]]]]:
         yield "frame time while the AI thinks", lambda: frame_rows(STARTUP_GAME)
     yield "physics demos", physics_rows
     yield "video", video_rows
+    yield "network play under load", net_rows
 
 
 def _shown(value: float) -> str:
@@ -859,7 +879,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", metavar="WORDS", help="comma-separated words: run the sections naming one")
     parser.add_argument("--carcassonne-peer", metavar="PATH",
                         help="a checkout of 33fred33/CarcassonneAI: measure it beside Carcassonne on equal work "
-                             "(without it, against its figure in docs/carcassonne-peer.md)")
+                             "(without it, against its figure in docs/measurements/carcassonne-peer.md)")
     args = parser.parse_args(argv)
     if args.carcassonne_peer:
         if not os.path.isfile(os.path.join(args.carcassonne_peer, "Carcassonne_Game", "Carcassonne.py")):
