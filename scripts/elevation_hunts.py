@@ -100,7 +100,7 @@ def play_on(job: tuple) -> dict:
     match = Match(game, players=seats, seed=task.chance_seed)
     for text in moves[:position["ply"]]:
         match.apply(game.parse_move(match.state, text), save=False)
-    agents = {seat: ladder.budget_alone(ladder.make_agent(name, game, seed=seed + offset))
+    agents = {seat: ladder.ladder_agent(name, game, seed + offset)
               for seat, (name, seed) in enumerate(zip(task.agents, task.agent_seeds))}
     for agent in agents.values():
         if hasattr(agent, "_playing_on"):

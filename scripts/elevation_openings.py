@@ -39,7 +39,7 @@ def play_to(job: tuple) -> dict:
     k, plies = job
     game = get_game("elevation")
     task = task_of(k)
-    agents = {seat: ladder.budget_alone(ladder.make_agent(name, game, seed=seed))
+    agents = {seat: ladder.ladder_agent(name, game, seed)
               for seat, (name, seed) in enumerate(zip(task.agents, task.agent_seeds))}
     match = ladder._play(game, task, agents, plies or None)
     me = task.agents.index("mcts")

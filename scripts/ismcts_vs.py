@@ -59,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     me = f"ismcts:{args.level}"
     report = {"game": args.game, "level": args.level, "games": args.games, "seed": args.seed}
-    own = resolve_game(args.game).agents()
+    own = [spec.name for spec in resolve_game(args.game).agents()]
     for kind in args.against.split(","):
         goal = GOALS[kind]
         # the game's own greedy agent where it has one (it knows the game better than the generic one-ply greedy)

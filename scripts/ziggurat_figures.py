@@ -27,6 +27,8 @@ from towerworld.games.ziggurat.board import NUMBERED_DEALS, deal_order  # noqa: 
 from towerworld.games.ziggurat.solver import blocked_at  # noqa: E402
 from towerworld.games.ziggurat.strategy import AGENTS, Solver  # noqa: E402
 
+SPECS = {spec.name: spec for spec in AGENTS}
+
 MAX_CHEATS = 200      # an agent still cheating after this many is stopped and counted as not finishing
 
 
@@ -44,7 +46,7 @@ def blocked_share(piles: int, seed: int) -> None:
 
 def play(agent_name: str, deal: int, level: str) -> tuple[bool, int, float]:
     """(finished, cheats, seconds) of one agent on numbered deal `deal`, no cheat limit."""
-    agent = AGENTS[agent_name](GAME, deal, level)
+    agent = SPECS[agent_name].factory(GAME, deal, level)
     state = GAME.new_state({"deal": deal})
     start = time.perf_counter()
     while GAME.current_player(state) != TERMINAL and state.cheats < MAX_CHEATS:

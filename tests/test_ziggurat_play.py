@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 
-from towerworld.engine.game import CHANCE, TERMINAL, OMNISCIENT
+from towerworld.engine.game import CHANCE, SEES_ALL, SEES_SEAT, TERMINAL, OMNISCIENT
 from towerworld.engine.pieces import size
 from towerworld.engine.agent import View
 from towerworld.games.ziggurat import GAME
@@ -85,9 +85,10 @@ def test_hint_and_agents_play_legal_moves():
 
 
 def test_agents_are_exposed():
-    ag = G.agents()
+    ag = {spec.name: spec for spec in G.agents()}
     assert {"solver", "player"} <= set(ag)
-    a = ag["player"](G, 0, "fast")
+    assert ag["solver"].sees == SEES_ALL and ag["player"].sees == SEES_SEAT     # the solver reads the pile's order
+    a = ag["player"].factory(G, 0, "fast")
     s = example()
     assert a.choose(View.of(G, s, 0)) in G.legal_moves(s)
 

@@ -225,7 +225,7 @@ def _seats(game, spec: str | None, variant: str | None, options: dict):
         if name == "human":
             seats.append(PlayerSpec(f"Player {i + 1}", "human"))
         elif name.split(":", 1)[0] in known:
-            seats.append(PlayerSpec(f"AI {i + 1}, {agent_words(name)}", "ai", name))
+            seats.append(PlayerSpec(f"AI {i + 1}, {agent_words(name, game)}", "ai", name))
         else:
             raise CliError(f"'{shown_text(name)}' is not a player: use human or one of {', '.join(known)}.")
     return seats

@@ -2,7 +2,8 @@
 
 Importing this package is cheap and works without open_spiel; pyspiel is only imported when the adapter is used.
 """
-from towerworld.ai.agents import Agent, GreedyAgent, RandomAgent, agent_names, make_agent
+from towerworld.ai.agents import GreedyAgent, RandomAgent, agent_names, agent_spec, agent_specs, make_agent
 from towerworld.ai.mcts import LEVELS, MCTSAgent
 
-__all__ = ["Agent", "GreedyAgent", "RandomAgent", "MCTSAgent", "LEVELS", "agent_names", "make_agent"]
+__all__ = ["GreedyAgent", "RandomAgent", "MCTSAgent", "LEVELS", "agent_names", "agent_spec", "agent_specs",
+           "make_agent"]

@@ -42,7 +42,7 @@ def match_from_setup(setup) -> Match:
     game = get_game(setup.game)
     from towerworld.ai.agents import agent_words
     players = [PlayerSpec(f"Player {i + 1}") if seat == "human" else
-               PlayerSpec(f"AI {i + 1}, {agent_words(seat)}", "ai", seat) for i, seat in enumerate(setup.seats)]
+               PlayerSpec(f"AI {i + 1}, {agent_words(seat, game)}", "ai", seat) for i, seat in enumerate(setup.seats)]
     return Match(game, options=dict(setup.options), players=players, variant=setup.variant)
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 
-from towerworld.engine.game import CHANCE, TERMINAL, BadOption, Game, Option, Variant
+from towerworld.engine.game import CHANCE, TERMINAL, AgentSpec, BadOption, Game, GameInfo, Option, Variant
 from towerworld.games.kdak import layout, notation, strategy
 from towerworld.games.kdak.board import (END_CAP, END_LOST, LEVELS, MOVE, NOT_IN, OVER, REVEAL, ROLL, RUNNING,
                                          TILES, TITLES, KState, Opts)
@@ -11,11 +11,19 @@ from towerworld.games.kdak.playout import policy_playout
 from towerworld.games.kdak.rules import _W, _count_ply, _step, decision_moves, unseen_identities, why_illegal
 
 
+# No rule bounds the climb (the seed sets no limit; the move_cap option may): 20,000 plies is a practical bound for
+# playouts and OpenSpiel's GameInfo (uniformly random two-player games take about 150 plies, rarely 300). A player
+# weighs at most 24 moves. Two players win 1 and lose -1 (a tie 0); the solitaire and cooperative rules give every pawn
+# the same value, from -1 (lost) to 1, so the returns need not sum to 0. Identities are decided by chance when revealed:
+# the state holds only public facts.
+INFO = GameInfo(min_players=1, max_players=2, min_utility=-1.0, max_utility=1.0, zero_sum=False, chance=True,
+                perfect_information=True, max_plies=20_000, max_moves=24)
+
+
 class KDakGame(Game):
     name = "kdak"
     title = "K'Dak's Tower of Confusion"
-    min_players = 2
-    max_players = 2
+    players_without_variant = (2, 2)
     options = (
         Option("talisman", False, "talisman variant: every null tile turned face up gives a talisman (an extra turn)"),
         Option("crumble_from_start", False, "the tower crumbles from the first turn (solitaire / cooperative)"),
@@ -36,13 +44,9 @@ class KDakGame(Game):
         Variant("cooperative", "the solitaire rules for two pawns with a pooled score",
                 {**_SOLO, "pooled": True}, players=(2, 2)),
     )
-    # No rule bounds the climb (the seed sets no limit; the move_cap option may). This is a practical bound for
-    # playouts and OpenSpiel's GameInfo: uniformly random two-player games take about 150 plies, rarely 300.
-    max_plies = 20_000
-    max_moves = 24
-    perfect_information = True   # identities are decided by chance when revealed; the state holds only public facts
-    min_utility = -1.0
-    max_utility = 1.0
+
+    def info(self) -> GameInfo:
+        return INFO
 
     # ---- setup -------------------------------------------------------------------------------------------------------
     def resolve_options(self, options=None, variant=None, players=None):
@@ -245,8 +249,8 @@ class KDakGame(Game):
     def heuristic(self, state, player):
         return strategy.heuristic(self, state, player)
 
-    def agents(self):
-        return dict(strategy.AGENTS)
+    def agents(self) -> tuple[AgentSpec, ...]:
+        return strategy.AGENTS
 
 
 def _check_combo(o: dict, n: int) -> None:

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import random
 
-from towerworld.engine.game import CHANCE, BadOption
+from towerworld.engine.agent import Agent
+from towerworld.engine.game import CHANCE, AgentSpec, BadOption
 from towerworld.games.kdak.board import LEVELS, MOVE, OUT, OVER, REMOVE, SPEND, crumbling, pawn_place
 
 DOOR_OPEN = 5.0      # the switch is progress: only behind the open door is there gold to score
@@ -75,7 +76,7 @@ def _memory_keep(level) -> float:
     return keep
 
 
-class MemoryAgent:
+class MemoryAgent(Agent):
     """Greedy play (one ply, expected over the chance that follows) with a limited memory: the difficulty knob of
     rulings.md. Each face-down tile whose identity it has seen is remembered with probability `keep` (easy 0.35,
     medium 0.7, hard 1.0, or a number 0..1), decided once, when the agent first sees that tile face down with that
@@ -133,7 +134,7 @@ def memory_agent(game, seed=None, level=None) -> MemoryAgent:
     return MemoryAgent(seed, _memory_keep(level))
 
 
-AGENTS: dict = {"memory": memory_agent}
+AGENTS = (AgentSpec("memory", "forgetful", memory_agent, tuple(MEMORY_LEVELS), "medium"),)
 
 # Plies (chance included) of the climb after which a searching agent stops marking time. Nothing is scored while the
 # door is shut, and the first pawn on level 5 turns every face-up tile face down, so two searching players would both

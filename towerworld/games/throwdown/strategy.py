@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import random
 
+from towerworld.engine.agent import Agent
+from towerworld.engine.game import AgentSpec
 from towerworld.games.throwdown.cards import BLACK, BLUE, CARDS, GREEN, RED, YELLOW, colour_of
 from towerworld.games.throwdown.board import CHANGE, DEAL, DEFEND, DRAW, HAND, OVER, START, TURN, bits, tower_pips
 from towerworld.games.throwdown.rules import (_W, _step, attack_moves, change_options, defence_moves, remodel_moves,
@@ -131,7 +133,7 @@ def rollout(state, rng: random.Random, max_plies: int | None = None):
     return w.freeze()
 
 
-class GreedyAgent:
+class GreedyAgent(Agent):
     """One-ply greedy play on a few states drawn from the seat's view (its own hand is known, the rest resampled)."""
 
     def __init__(self, game, seed=None, samples: int = 3):
@@ -163,4 +165,4 @@ def greedy_agent(game, seed=None, level=None):
     return GreedyAgent(game, seed, samples)
 
 
-AGENTS = {"throwdown-greedy": greedy_agent}
+AGENTS = (AgentSpec("throwdown-greedy", "pip greedy", greedy_agent, ("fast", "normal", "strong"), "normal"),)

@@ -6,8 +6,8 @@ notation in notation.py, the layout and HUD in layout.py, heuristics and agents 
 from __future__ import annotations
 
 from towerworld.engine.agent import View
-from towerworld.engine.game import (CHANCE, OMNISCIENT, TERMINAL, Event, EventKind, Game, IllegalMove, Option,
-                                    Variant)
+from towerworld.engine.game import (CHANCE, OMNISCIENT, TERMINAL, AgentSpec, Event, EventKind, Game, GameInfo,
+                                    IllegalMove, Option, Variant)
 from towerworld.games.ziggurat import layout as _layout
 from towerworld.games.ziggurat import notation as _notation
 from towerworld.games.ziggurat.playout import placing_playout
@@ -20,11 +20,17 @@ from towerworld.games.ziggurat.board import (  # noqa: F401  (re-exported: the r
 CHEAT_SCALE = 28     # without a cheat limit, a ziggurat finished with this many cheats or more is worth 0
 
 
+# No rule bounds a game: cheats are unlimited unless the cheat_limit option sets one. 50,000 plies is a practical bound
+# for playouts and OpenSpiel's GameInfo: uniformly random play gives up after about 500 plies (the longest of 300
+# random games took under 10,000). A solitaire's value runs from -1 (nothing standing) to 1 (finished without a
+# cheat). The pile's order is hidden.
+INFO = GameInfo(min_players=1, max_players=1, min_utility=-1.0, max_utility=1.0, zero_sum=False, chance=True,
+                perfect_information=False, max_plies=50_000, max_moves=max(28 * 120 + 28, NUMBERED_DEALS))
+
+
 class Ziggurat(Game):
     name = "ziggurat"
     title = "Ziggurat"
-    min_players = 1
-    max_players = 1
     options = (
         Option("cheat_limit", 0, "0: no limit (the seed sets none); n: the game ends, given up, once n cheats are "
                                  "counted", low=0, high=1000),
@@ -35,14 +41,9 @@ class Ziggurat(Game):
         Variant("numbered", "FreeCell-style numbered deals: the first chance move picks deal 1-1000, which fixes the "
                             "pile order (the solver agent reads it; nobody else sees it)", {"deal": -1}),
     )
-    # No rule bounds a game: cheats are unlimited unless the cheat_limit option sets one. This is a practical bound for
-    # playouts and OpenSpiel's GameInfo: uniformly random play gives up after about 500 plies (the longest of 300
-    # random games took under 10,000).
-    max_plies = 50_000
-    max_moves = max(28 * 120 + 28, NUMBERED_DEALS)
-    perfect_information = False
-    min_utility = -1.0
-    max_utility = 1.0
+
+    def info(self) -> GameInfo:
+        return INFO
 
     # ---- setup ------------------------------------------------------------------------------------------------------
     def new_state(self, options=None, players=None):
@@ -199,9 +200,9 @@ class Ziggurat(Game):
         placed = sum(1 for v in state.vals if v >= 0) // 2
         return placed - 3.0 * state.cheats
 
-    def agents(self):
+    def agents(self) -> tuple[AgentSpec, ...]:
         from towerworld.games.ziggurat.strategy import AGENTS
-        return dict(AGENTS)
+        return AGENTS
 
     def hint(self, state, viewer, budget: float = 0.5):
         """The move the fair player rates best from what `viewer` may know (the hand, the ziggurat, which dominoes are
