@@ -197,7 +197,7 @@ def test_simulate_picks_as_many_seats_as_the_game_has(args):
     """simulate ziggurat and simulate kdak --variant solitaire work bare."""
     r = run(*args)
     assert r.returncode == 0, r.stderr
-    assert "agents random, seeds" in r.stdout
+    assert "agents random, seed " in r.stdout
 
 
 @pytest.mark.parametrize("seats", [",", "human,,mcts", " ", "human,"])

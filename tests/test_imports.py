@@ -171,8 +171,6 @@ KNOWN: list[list[str]] = [
     ["towerworld.engine.game", "towerworld.engine.registry"],
     ["towerworld.engine.match", "towerworld.engine.record"],
     ["towerworld.games.elevation.rules", "towerworld.games.elevation.strategy"],
-    ["towerworld.games.ziggurat", "towerworld.games.ziggurat.rules", "towerworld.games.ziggurat.solver",
-     "towerworld.games.ziggurat.strategy"],
     ["towerworld.scene.components.shapes", "towerworld.scene.setup"],
 ]
 

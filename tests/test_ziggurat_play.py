@@ -7,9 +7,9 @@ from towerworld.engine.game import CHANCE, SEES_ALL, SEES_SEAT, TERMINAL, OMNISC
 from towerworld.engine.pieces import size
 from towerworld.engine.agent import View
 from towerworld.games.ziggurat import GAME
-from towerworld.games.ziggurat.rules import CHEAT, DINDEX, DOMINOES, GIVE_UP, PLACE, deal_order
-from towerworld.games.ziggurat.solver import analyse, feasible
-from towerworld.games.ziggurat.strategy import Player, Solver
+from towerworld.games.ziggurat.board import CHEAT, DINDEX, DOMINOES, GIVE_UP, PLACE, deal_order
+from towerworld.games.ziggurat.solver import feasible
+from towerworld.games.ziggurat.strategy import Player, Solver, analyse
 
 G = GAME
 
@@ -104,7 +104,7 @@ def test_analyser_proves_a_blocked_start():
     assert [DOMINOES[d] for d in order[:5]] == [(0, 6), (1, 5), (3, 4), (1, 1), (3, 3)]
     assert largest_group(order[:5]) == 2
     assert blocked_at(order) == 5
-    assert analyse(order, budget=1.0).status == "blocked"
+    assert analyse(G, order, budget=1.0).status == "blocked"
     assert _ZeroSearch(time.perf_counter() + 10).run((-1,) * 108, order[:3], order[3:]) is None
     assert blocked_at(deal_order(1)) is None
 

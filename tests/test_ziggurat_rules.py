@@ -7,7 +7,7 @@ import pytest
 
 from towerworld.engine.game import CHANCE, TERMINAL, BadNotation, IllegalMove, OMNISCIENT
 from towerworld.games.ziggurat import GAME
-from towerworld.games.ziggurat.rules import (
+from towerworld.games.ziggurat.board import (
     CHEAT, DINDEX, DOMINOES, GIVE_UP, IN_TIER, PLACE, ZState, deal_order, title,
 )
 
@@ -215,8 +215,8 @@ def test_titles_by_cheats():
 def test_a_whole_zero_cheat_ziggurat():
     """Seed: "Use all the dominoes to build a tiered pyramid (ziggurat) with the fewest cheats." (deal 1 has a
     zero-cheat line, found by the analyser; played through the game it ends Legendary)."""
-    from towerworld.games.ziggurat.solver import analyse
-    a = analyse(deal_order(1), budget=60.0)     # a bound, not a goal: it stops at the line (about 0.7 CPU s); a loaded machine needs room
+    from towerworld.games.ziggurat.strategy import analyse
+    a = analyse(G, deal_order(1), budget=60.0)     # a bound, not a goal: it stops at the line (about 0.7 CPU s); a loaded machine needs room
     assert a.status == "zero" and a.cheats == 0
     s = G.new_state({"deal": 1})
     for move in a.line:
@@ -226,7 +226,7 @@ def test_a_whole_zero_cheat_ziggurat():
     assert G.current_player(s) == TERMINAL and G.complete(s)
     assert G.result(s).startswith("Legendary Architect of the Divine")
     assert G.returns(s) == [1.0]
-    from towerworld.games.ziggurat.rules import tier_counts
+    from towerworld.games.ziggurat.board import tier_counts
     assert tier_counts(s.owner) == (18, 8, 2)
     lay = G.layout(s, OMNISCIENT)
     zs = sorted({round(p.z, 3) for k, p in lay.pieces.items() if k.startswith("domino:")})

@@ -44,7 +44,8 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
     def game_setup(sp):
         sp.add_argument("--variant", help="a named variant (see 'towerworld games')")
         sp.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE", help="a game option")
-        sp.add_argument("--seed", type=int, help="seed for shuffles, rolls and draws")
+        sp.add_argument("--seed", type=_seed, help="seed for shuffles, rolls and draws (a whole number from 0 to "
+                                                   "2**63 - 1)")
 
     if wanted("play"):
         sp = sub.add_parser("play", help="play a game in a window")
@@ -78,7 +79,7 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
         sp.add_argument("name", nargs="?", help="the demo to run (see 'towerworld demo')")
         sp.add_argument("--size",
                         help="window, video or picture size WxH (default 1280x800 window, 1280x720 video)")
-        sp.add_argument("--seed", type=int, default=1, help="seed for the demo's pushes and pulls")
+        sp.add_argument("--seed", type=_seed, default=1, help="seed for the demo's pushes and pulls")
         sp.add_argument("--frames", type=int, help=argparse.SUPPRESS)
         _film_options(sp)
 
@@ -132,6 +133,18 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
         sp = sub.add_parser("check", help="validate record files (folders: every *.tower.json inside)")
         sp.add_argument("files", nargs="+", metavar="FILE_OR_FOLDER")
     return p
+
+
+def _seed(text: str) -> int:
+    """--seed: a whole number a record can hold (0 to 2**63 - 1); refused in one sentence otherwise."""
+    from towerworld.engine.record import MAX_SEED
+    try:
+        value = int(text.strip())
+    except ValueError:
+        value = -1
+    if not 0 <= value <= MAX_SEED or len(text.strip()) > 20:
+        raise argparse.ArgumentTypeError(f"must be a whole number from 0 to {MAX_SEED}, not '{shown_text(text, 40)}'")
+    return value
 
 
 def _film_options(sp) -> None:
@@ -256,6 +269,11 @@ def player_span(game) -> tuple[int, int]:
         if v.players:
             lo, hi = min(lo, v.players[0]), max(hi, v.players[1])
     return lo, hi
+
+
+def _count(n: int, word: str, plural: str | None = None) -> str:
+    """'1 game', '3 games': a number with its noun in the right number."""
+    return f"{n} {word if n == 1 else (plural or word + 's')}"
 
 
 def _players_text(lo: int, hi: int) -> str:
@@ -459,7 +477,15 @@ def cmd_simulate(args) -> int:
         _, n_players = game.resolve_options(opts, args.variant, len(names))
     if args.games < 1:
         raise CliError("--games must be at least 1.")
-    base_seed = args.seed if args.seed is not None else 1
+    from towerworld.engine.record import MAX_SEED
+    if args.seed is None:       # fresh games every run; the seed is printed, so `--seed` repeats the run
+        import random
+        base_seed = random.SystemRandom().randrange(1, 10 ** 9)
+    else:
+        base_seed = args.seed
+        if base_seed + args.games - 1 > MAX_SEED:
+            raise CliError(f"--seed {base_seed} with --games {args.games} would go past the largest seed, "
+                           f"{MAX_SEED}.")
     if args.out:
         _writable_folder(args.out)
     stats: dict[str, dict] = {n: {"games": 0, "wins": 0, "draws": 0, "losses": 0, "score": 0.0} for n in names}
@@ -501,7 +527,9 @@ def cmd_simulate(args) -> int:
         _progress(g + 1, args.games, t0)
     elapsed = time.perf_counter() - t0
     print(file=sys.stderr)
-    print(f"{game.title}: {args.games} games, agents {', '.join(names)}, seeds {base_seed}..{base_seed + args.games - 1}")
+    played = _count(args.games, "game")
+    seeds = f"seed {base_seed}" if args.games == 1 else f"seeds {base_seed}..{base_seed + args.games - 1}"
+    print(f"{game.title}: {played}, agents {', '.join(names)}, {seeds} (the same games again: --seed {base_seed})")
     width = max([12] + [len(n) for n in stats])      # agent names such as throwdown-greedy keep the columns straight
     print(f"{'agent':{width}s} {'games':>6s} {'wins':>6s} {'draws':>6s} {'losses':>6s} {'win %':>6s} "
           f"{'mean score':>11s}")

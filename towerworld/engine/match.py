@@ -160,7 +160,7 @@ class Match:
         solitaire) the stricter rule: only their own latest move, while nobody else has acted since and it revealed
         nothing (no chance outcome, no face-down piece turned up)."""
         seat = self.undoer() if seat is None else seat
-        if not self.plies or seat is None or self.players[seat].is_ai:
+        if not self.plies or seat not in self.people:
             return None
         if len(self.people) == 1 and len(self.players) > 1:
             for i in range(len(self.plies) - 1, -1, -1):
@@ -179,7 +179,7 @@ class Match:
         if not self.plies:
             return "Nothing to undo yet."
         seat = self.undoer() if seat is None else seat
-        if seat is None or self.players[seat].is_ai:
+        if seat not in self.people:
             return "Undo takes back a person's own moves, on their turn."
         if len(self.people) == 1 and len(self.players) > 1:
             return "There is no move of yours to take back."

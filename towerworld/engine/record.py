@@ -6,6 +6,8 @@ the ply; text from the file appears in that sentence escaped and cut short. A ma
 has replayed. Version 1 and 2 files still load: a version 1 `seed` is ignored (every chance outcome is among the
 moves). Version 3 adds `revealed`: the lines of play taken back that revealed chance outcomes, each as the ply where it
 leaves the moves (`at`) and its own moves, so that what was revealed stays revealed after reload and resume.
+A `seeded` field (a seeded run: simulate, tests, benchmarks) is checked and said, but a loaded match is never seeded:
+what it draws next comes from OS entropy, so no file predicts or steers a resumed game's chance.
 """
 from __future__ import annotations
 
@@ -32,6 +34,7 @@ MAX_PLAYERS = 16
 MAX_LINES = 1000                   # lines taken back kept in one record
 MAX_LINE_MOVES = 20000             # their moves, all together
 PLAYER_KINDS = ("human", "ai")
+MAX_SEED = 2 ** 63 - 1             # seeds are whole numbers from 0 to this, on the command line and in records
 
 
 class RecordError(TowerworldError):
@@ -288,18 +291,20 @@ def match_from_record(data, autosave: str | None = None, verify_result: bool = T
     variant = _field(data, "variant", str, required=False)
     if version == 1:
         _field(data, "seed", int)                      # required in v1, but every chance outcome is in 'moves'
-        seed = None
     else:
         seed = _field(data, "seeded", int, required=False)
-        if seed is not None and abs(seed) >= 2 ** 63:
-            raise RecordError("The record's 'seeded' field is out of range.")
+        if seed is not None and not 0 <= seed <= MAX_SEED:
+            raise RecordError(f"The record's 'seeded' field must be a seed from 0 to {MAX_SEED}, "
+                              f"not {shown_value(seed, 30)}.")
     for stamp in ("created", "updated"):
         _field(data, stamp, str, required=False)
     players = _players(_field(data, "players", list))
     moves = _field(data, "moves", list)
     stored = _stored_result(data, version)
     try:
-        match = Match(game, options=options, players=players or None, seed=seed, variant=variant)
+        # never seeded: the file's `seeded` says how its moves were drawn, and no file steers what is drawn next (a
+        # resumed game draws live chance from OS entropy, so `seeded` written into an autosave predicts nothing)
+        match = Match(game, options=options, players=players or None, variant=variant)
     except TowerworldError as e:
         raise RecordError(f"The record's setup is not valid: {shown_text(str(e), 300)}") from None
     if len(moves) > game.max_plies:

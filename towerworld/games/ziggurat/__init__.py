@@ -3,7 +3,7 @@
 `GAME` is the registered game; its `hint(state, viewer)` is the move the fair player rates best from what the viewer
 may know.
 """
-from towerworld.games.ziggurat.rules import Ziggurat
+from towerworld.games.ziggurat.game import Ziggurat
 
 GAME = Ziggurat()
 

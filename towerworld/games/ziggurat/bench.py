@@ -8,7 +8,9 @@ import time
 from towerworld.engine.agent import View
 from towerworld.engine.game import CHANCE, TERMINAL
 from towerworld.engine.measure import search_sims_per_second, search_states, with_goal_text
-from towerworld.games.ziggurat.board import PLACE
+from towerworld.games.ziggurat import GAME
+from towerworld.games.ziggurat.board import PLACE, deal_order
+from towerworld.games.ziggurat.strategy import Player, analyse
 
 
 def _per_cpu_second(work, seconds: float) -> float:
@@ -29,11 +31,6 @@ def _builder(state, moves, rng):
 def rows(seconds: float = 1.0, deals: int = 3) -> list[tuple[str, float, float | None, str]]:
     """(name, value, goal, unit) rows. The search rows are the engine's share of an MCTS simulation (three plies of
     tree walk, then the placing rollout), CPU time, at decision states met in seeded random games."""
-    from towerworld.games.ziggurat import GAME
-    from towerworld.games.ziggurat.board import deal_order
-    from towerworld.games.ziggurat.solver import analyse
-    from towerworld.games.ziggurat.strategy import Player
-
     out: list[tuple[str, float, float | None, str]] = []
     rng = random.Random(1)
     start = GAME.new_state()
@@ -61,7 +58,7 @@ def rows(seconds: float = 1.0, deals: int = 3) -> list[tuple[str, float, float |
     zero = 0
     for i in range(1, deals + 1):
         t = time.perf_counter()
-        zero += analyse(deal_order(i), budget=1.0).status == "zero"
+        zero += analyse(GAME, deal_order(i), budget=1.0).status == "zero"
         times.append(time.perf_counter() - t)
     out.append((f"ziggurat_analyser_s_per_deal ({deals} deals, {zero} zero-cheat)", round(sum(times) / deals, 2), 15,
                 "s (at most)"))

@@ -1,7 +1,7 @@
 """Ziggurat deal analyser (omniscient: knows the whole pile order) and the searches the agents in strategy.py share.
 
-Analyser. `analyse(order, budget)` searches, depth first with memo and pruning, for a zero-cheat ziggurat given the
-pile order (top first). Pruning uses necessary conditions only, so "impossible" is a proof:
+Analyser. `analyse` (in strategy.py, with the fair player as a second opinion) searches, depth first with memo and
+pruning, for a zero-cheat ziggurat given the pile order (top first). Pruning uses necessary conditions only, so "impossible" is a proof:
   * value room: a half on tier t at a cell with k tiers still to come above it must be at most 6 - k;
   * Hall's condition on intervals: every empty slot needs a value in [lo, hi] (lo from what lies below, hi from the
     tiers still to come above); the remaining halves must be able to fill them;
@@ -402,36 +402,6 @@ def clairvoyant_move(vals, owner, hand, pile, budget: float, avoid=()):
         return [(GIVE_UP,)], None
     # cheats decide the score: they get more time than a placement
     return choose_cheat(vals, owner, hand, [tuple(pile)], start + max(budget * 4, 0.4), avoid=avoid), None
-
-
-def analyse(order, budget: float = 2.0, move_budget: float = 0.05, limit: int = 30,
-            second_opinion: bool = True) -> Analysis:
-    """Decide whether deal `order` (pile top first) admits a zero-cheat ziggurat, spending about `budget` seconds on
-    that question; then (if no zero-cheat line was found) play the deal out with the clairvoyant policy, and with the
-    fair player as a second opinion, to report the fewest cheats found."""
-    start = time.perf_counter()
-    order = tuple(order)
-    if blocked_at(order) is not None:
-        return Analysis("blocked", None, [], 0, time.perf_counter() - start)
-    search = _ZeroSearch(start + budget)
-    status = "undecided"
-    try:
-        line = search.run((-1,) * 108, order[:3], order[3:])
-        if line is not None:
-            return Analysis("zero", 0, line, search.nodes, time.perf_counter() - start)
-        status = "impossible"
-    except _Timeout:
-        pass
-    cheats, line = play_clairvoyant(order, move_budget, limit)
-    if second_opinion and cheats != 1:
-        # the fair player's sampling sometimes finds a cheaper line than the clairvoyant's short searches
-        from towerworld.games.ziggurat.strategy import play_fair
-        c2, l2 = play_fair(order, limit)
-        if c2 is not None and (cheats is None or c2 < cheats):
-            cheats, line = c2, l2
-            if c2 == 0:
-                status = "zero"
-    return Analysis(status, cheats, line, search.nodes, time.perf_counter() - start)
 
 
 def play_clairvoyant(order, move_budget: float = 0.05, limit: int = 30):

@@ -15,8 +15,9 @@ from typing import cast
 from towerworld.engine.agent import Agent, View
 from towerworld.engine.game import CHANCE, SEES_ALL, TERMINAL, AgentSpec
 from towerworld.games.ziggurat.board import CHEAT, DINDEX, GIVE_UP, ZState, lift, placements
-from towerworld.games.ziggurat.solver import (_counts_of, _room_ok, _state_after, _Timeout, _ZeroSearch, blocked,
-                                              choose_cheat, clairvoyant_move, feasible, greedy_move, position_key)
+from towerworld.games.ziggurat.solver import (Analysis, _counts_of, _room_ok, _state_after, _Timeout, _ZeroSearch,
+                                              blocked, blocked_at, choose_cheat, clairvoyant_move, feasible,
+                                              greedy_move, play_clairvoyant, position_key)
 
 
 def heuristic(game, state, player: int = 0) -> float:
@@ -230,23 +231,51 @@ class Solver(Agent):
         return move
 
 
-def play_fair(order, limit: int = 0, level: int = 2, max_cheats: int = 200):
-    """(cheats, line) of the fair Player on deal `order` (it never looks at the order: it is handed the seat's View);
-    cheats None if unfinished. `limit` is the game's cheat limit (0: none); `max_cheats` stops a player that cheats
-    without end (reported as unfinished)."""
-    from towerworld.games.ziggurat import GAME
-    s = GAME.new_state({"deal": 1, "cheat_limit": limit})
+def play_fair(game, order, limit: int = 0, level: int = 2, max_cheats: int = 200):
+    """(cheats, line) of the fair Player playing `game` (the Ziggurat) on deal `order` (it never looks at the order:
+    it is handed the seat's View); cheats None if unfinished. `limit` is the game's cheat limit (0: none);
+    `max_cheats` stops a player that cheats without end (reported as unfinished)."""
+    s = game.new_state({"deal": 1, "cheat_limit": limit})
     s = ZState(s.vals, s.owner, s.hand, s.unseen, tuple(order), 0, s.limit, 1)
     player = Player(seed=0, level=level)
     line = []
-    while GAME.current_player(s) != TERMINAL and s.cheats < max_cheats:
-        if GAME.current_player(s) == CHANCE:
-            s, _ = GAME.apply_unchecked(s, GAME.chance_outcomes(s)[0][0])
+    while game.current_player(s) != TERMINAL and s.cheats < max_cheats:
+        if game.current_player(s) == CHANCE:
+            s, _ = game.apply_unchecked(s, game.chance_outcomes(s)[0][0])
             continue
-        m = player.choose(View.of(GAME, s, 0))
+        m = player.choose(View.of(game, s, 0))
         line.append(m)
-        s, _ = GAME.apply_unchecked(s, m)
-    return (s.cheats if GAME.complete(s) else None), line
+        s, _ = game.apply_unchecked(s, m)
+    return (s.cheats if game.complete(s) else None), line
+
+
+def analyse(game, order, budget: float = 2.0, move_budget: float = 0.05, limit: int = 30,
+            second_opinion: bool = True) -> Analysis:
+    """Decide whether deal `order` (pile top first) admits a zero-cheat ziggurat, spending about `budget` seconds on
+    that question; then (if no zero-cheat line was found) play the deal out with the clairvoyant policy, and with the
+    fair player playing `game` (the Ziggurat) as a second opinion, to report the fewest cheats found."""
+    start = time.perf_counter()
+    order = tuple(order)
+    if blocked_at(order) is not None:
+        return Analysis("blocked", None, [], 0, time.perf_counter() - start)
+    search = _ZeroSearch(start + budget)
+    status = "undecided"
+    try:
+        line = search.run((-1,) * 108, order[:3], order[3:])
+        if line is not None:
+            return Analysis("zero", 0, line, search.nodes, time.perf_counter() - start)
+        status = "impossible"
+    except _Timeout:
+        pass
+    cheats, line = play_clairvoyant(order, move_budget, limit)
+    if second_opinion and cheats != 1:
+        # the fair player's sampling sometimes finds a cheaper line than the clairvoyant's short searches
+        c2, l2 = play_fair(game, order, limit)
+        if c2 is not None and (cheats is None or c2 < cheats):
+            cheats, line = c2, l2
+            if c2 == 0:
+                status = "zero"
+    return Analysis(status, cheats, line, search.nodes, time.perf_counter() - start)
 
 
 def _level(level) -> int:

@@ -1,0 +1,280 @@
+"""The pull driver's contract: `pending()` says what is next, `answer(seat, move)` takes the reply, runners answer the
+agents, and nothing else decides who moves.
+
+Every game is driven through whole games here by asking `pending()` and answering what it asks for, with a person at
+one seat (answered by the test) and an agent at the other; the kinds it says must match who the rules say is to move.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from towerworld.ai import make_agent
+from towerworld.engine.agent import Agent
+from towerworld.engine.driver import (AGENT, CHANCE_DRAW, END, FAILED, PERSON, AgentFailed, Driver, InlineRunner,
+                                      Pending, play_match)
+from towerworld.engine.game import CHANCE, TERMINAL, IllegalMove
+from towerworld.engine.match import Match, PlayerSpec
+from towerworld.engine.registry import get_game
+
+GAMES = ("kdak", "ziggurat", "throwdown", "carcassonne", "elevation")
+WITH_CHANCE = {"kdak", "ziggurat", "throwdown", "carcassonne"}      # the games whose rules deal, draw or roll
+
+
+class Recording(Agent):
+    """An agent that plays a random legal move from the View it is handed and notes the seats it was asked for."""
+    name = "recording"
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+        self.asked: list[int] = []
+
+    def choose(self, view):
+        self.asked.append(view.seat)
+        return self.rng.choice(list(view.legal_moves))
+
+
+class Slow:
+    """A runner that thinks for `polls` polls before it answers (as a worker process does), counting its starts."""
+
+    def __init__(self, agents: dict, polls: int = 3):
+        self.inline = InlineRunner(agents)
+        self.polls = polls
+        self.starts: list[tuple[int, int]] = []
+        self._left = 0
+
+    def start(self, driver, seat):
+        self.starts.append((seat, len(driver.match.plies)))
+        self.inline.start(driver, seat)
+        self._left = self.polls
+
+    def poll(self):
+        if self._left > 0:
+            self._left -= 1
+            return None
+        return self.inline.poll()
+
+
+def two_seats(name: str, seed: int) -> Match:
+    """A match with a person at seat 0 and an agent at seat 1 (only the person in a game for one)."""
+    game = get_game(name)
+    players = [PlayerSpec("Ann"), PlayerSpec("AI 2", "ai", "random")][:max(1, min(2, game.max_players))]
+    return Match(game, players=players, seed=seed)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_pending_names_who_moves_through_a_whole_game(name):
+    match = two_seats(name, seed=7)
+    agent = Recording(seed=3)
+    driver = Driver(match, frozenset({1}), random.Random(11), InlineRunner({1: agent}))
+    person = random.Random(5)
+    seen = {CHANCE_DRAW: 0, AGENT: 0, PERSON: 0}
+    for _ in range(match.game.max_plies + 1):
+        p = driver.pending()
+        cp = match.current_player
+        assert p.ply == len(match.plies)
+        if p.kind == END:
+            assert cp == TERMINAL and p.seat == TERMINAL
+            break
+        seen[p.kind] += 1
+        if p.kind == CHANCE_DRAW:
+            assert cp == CHANCE and p.seat == CHANCE
+            driver.answer(CHANCE, driver.draw(), save=False)
+        elif p.kind == AGENT:
+            assert cp == p.seat == 1
+            driver.run(limit=1)
+            assert match.plies[-1].mover == 1
+        else:
+            assert p.kind == PERSON and cp == p.seat == 0
+            assert driver.run() == []          # the synchronous loop never answers a person
+            driver.answer(0, person.choice(match.game.legal_moves(match.state)), save=False)
+    assert match.over, f"{name} did not end within its longest game"
+    assert seen[PERSON] > 0 and (seen[AGENT] > 0) == (len(match.players) > 1)
+    assert (seen[CHANCE_DRAW] > 0) == (name in WITH_CHANCE)
+    assert set(agent.asked) <= {1} and len(agent.asked) == seen[AGENT]
+    assert seen[AGENT] + seen[PERSON] + seen[CHANCE_DRAW] == len(match.plies)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_run_plays_agents_and_chance_to_the_end_and_a_seed_repeats_it(name):
+    game = get_game(name)
+    lines = []
+    for _ in range(2):
+        match = Match(game, seed=2)
+        play_match(match, {i: make_agent("random", game, seed=i) for i in range(len(match.players))},
+                   random.Random(4))
+        assert match.over and Driver(match).pending() == Pending(END, TERMINAL, len(match.plies))
+        lines.append([p.text for p in match.plies])
+    assert lines[0] == lines[1]
+
+
+def test_answer_refuses_a_seat_that_is_not_to_move():
+    match = two_seats("elevation", seed=1)
+    driver = Driver(match, frozenset({1}), random.Random(1), InlineRunner({1: Recording()}))
+    assert driver.pending() == Pending(PERSON, 0, 0)
+    move = match.game.legal_moves(match.state)[0]
+    with pytest.raises(IllegalMove, match=r"^It is not that seat's turn: Player 1 is to move\.$"):
+        driver.answer(1, move)
+    with pytest.raises(IllegalMove, match="Player 1 is to move"):
+        driver.answer(CHANCE, move)
+    assert match.plies == []
+
+
+def test_chance_is_answered_only_as_chance():
+    match = two_seats("throwdown", seed=1)
+    driver = Driver(match, frozenset({1}), random.Random(1), InlineRunner({1: Recording()}))
+    while driver.pending().kind != CHANCE_DRAW:
+        if driver.pending().kind == PERSON:
+            driver.answer(0, match.game.legal_moves(match.state)[0], save=False)
+        else:
+            driver.run(limit=1)
+    outcome = driver.draw()
+    with pytest.raises(IllegalMove, match=r"^It is not that seat's turn: chance is to move\.$"):
+        driver.answer(0, outcome)
+    before = len(match.plies)
+    driver.answer(CHANCE, outcome, save=False)
+    assert len(match.plies) == before + 1 and match.plies[-1].mover == CHANCE
+
+
+def test_a_persons_illegal_move_is_refused_and_they_may_try_again():
+    match = two_seats("elevation", seed=1)
+    driver = Driver(match, frozenset({1}), random.Random(1), InlineRunner({1: Recording()}))
+    game = match.game
+    legal = game.legal_moves(match.state)
+    other = Match(game, seed=1)
+    other.apply(legal[0], save=False)
+    foreign = game.legal_moves(other.state)
+    bad = next(m for m in foreign if m not in legal)
+    with pytest.raises(IllegalMove):
+        driver.answer(0, bad)
+    assert driver.pending() == Pending(PERSON, 0, 0) and not driver.failed
+    driver.answer(0, legal[0], save=False)
+    assert driver.pending().kind == AGENT
+
+
+def test_answer_refuses_a_finished_game():
+    game = get_game("elevation")
+    match = Match(game, seed=3)
+    play_match(match, {0: make_agent("random", game, seed=1), 1: make_agent("random", game, seed=2)})
+    driver = Driver(match)
+    assert driver.pending().kind == END
+    with pytest.raises(IllegalMove, match=r"^The game is over\.$"):
+        driver.answer(0, match.plies[0].move)
+    assert driver.run() == []
+
+
+class Illegal(Agent):
+    """An agent that answers a move of the starting position, whatever it is asked."""
+    name = "illegal"
+
+    def __init__(self, move):
+        self.move = move
+
+    def choose(self, view):
+        return self.move
+
+
+def test_an_agents_illegal_move_stops_its_seat_for_good():
+    match = two_seats("elevation", seed=1)
+    first = match.game.legal_moves(match.state)[0]
+    driver = Driver(match, frozenset({1}), random.Random(1), InlineRunner({1: Illegal(first)}))
+    driver.answer(0, first, save=False)
+    with pytest.raises(AgentFailed, match=r"^Player 2's AI failed: it chose an illegal move \(.+\)$"):
+        driver.run()
+    assert driver.pending() == Pending(FAILED, 1, 1)
+    assert len(match.plies) == 1
+    assert driver.run() == []                       # nothing more is asked of a stopped seat
+    legal = match.game.legal_moves(match.state)[0]
+    with pytest.raises(IllegalMove, match=r"^Player 2's AI has stopped\.$"):
+        driver.answer(1, legal)
+    assert len(match.plies) == 1
+
+
+class Raising(Agent):
+    name = "raising"
+
+    def choose(self, view):
+        raise ValueError("no move found")
+
+
+def test_an_agent_that_raises_is_reported_in_one_sentence():
+    match = two_seats("elevation", seed=1)
+    driver = Driver(match, frozenset({1}), random.Random(1), InlineRunner({1: Raising()}))
+    driver.answer(0, match.game.legal_moves(match.state)[0], save=False)
+    with pytest.raises(AgentFailed, match=r"^Player 2's AI failed: no move found$"):
+        driver.run()
+    assert driver.pending().kind == FAILED and driver.failed == {1: "no move found"}
+
+
+def test_runner_answers_arrive_through_take_runner_answer():
+    """A runner that thinks over several polls: the driver asks it once per decision, the window polls, the answer
+    is applied through take_runner_answer; an error reply stops the seat with the runner's sentence."""
+    match = two_seats("kdak", seed=2)
+    agent = Recording(seed=1)
+    runner = Slow({1: agent}, polls=2)
+    driver = Driver(match, frozenset({1}), random.Random(3), runner)
+    person = random.Random(1)
+    answered = 0
+    while driver.pending().kind != END and answered < 6:
+        p = driver.pending()
+        if p.kind == CHANCE_DRAW:
+            driver.answer(CHANCE, driver.draw(), save=False)
+        elif p.kind == PERSON:
+            driver.answer(0, person.choice(match.game.legal_moves(match.state)), save=False)
+        else:
+            runner.start(driver, p.seat)
+            reply, polls = None, 0
+            while reply is None:
+                reply = runner.poll()
+                polls += 1
+            assert polls == 3
+            driver.take_runner_answer(p.seat, reply, save=False)
+            assert match.plies[-1].mover == 1
+            answered += 1
+    assert answered == 6 and len(agent.asked) == 6
+    assert [seat for seat, _ in runner.starts] == [1] * 6
+    assert [ply for _, ply in runner.starts] == sorted({ply for _, ply in runner.starts})   # once per decision
+    while driver.pending().kind != AGENT:
+        p = driver.pending()
+        driver.answer(CHANCE, driver.draw(), save=False) if p.kind == CHANCE_DRAW else \
+            driver.answer(0, person.choice(match.game.legal_moves(match.state)), save=False)
+    before = len(match.plies)
+    with pytest.raises(AgentFailed, match=r"^Player 2's AI failed: the AI's process stopped$"):
+        driver.take_runner_answer(1, ("error", "the AI's process stopped"))
+    assert len(match.plies) == before and driver.pending().kind == FAILED
+
+
+def test_run_stops_after_limit_plies():
+    game = get_game("throwdown")
+    match = Match(game, seed=4)
+    driver = Driver.with_agents(match, {i: make_agent("random", game, seed=i) for i in range(2)}, random.Random(2))
+    events = driver.run(limit=5)
+    assert len(match.plies) == 5 and isinstance(events, list)
+    driver.run(limit=0)
+    assert len(match.plies) == 5
+    driver.run(limit=3)
+    assert len(match.plies) == 8
+
+
+def test_the_runner_never_asks_a_person_and_run_stops_at_one():
+    """A person's seat is never handed to the runner, even when the runner has an agent for it."""
+    match = two_seats("carcassonne", seed=5)
+    spare = Recording(seed=9)
+    agent = Recording(seed=8)
+    driver = Driver(match, frozenset({1}), random.Random(6), InlineRunner({0: spare, 1: agent}))
+    person = random.Random(2)
+    while not match.over:
+        driver.run()
+        p = driver.pending()
+        if p.kind == END:
+            break
+        assert p.kind == PERSON and p.seat == 0
+        driver.answer(0, person.choice(match.game.legal_moves(match.state)), save=False)
+    assert spare.asked == [] and agent.asked and set(agent.asked) == {1}
+
+
+def test_play_match_needs_an_agent_at_every_seat():
+    game = get_game("elevation")
+    with pytest.raises(ValueError, match=r"seats \[1\] have none"):
+        play_match(Match(game), {0: make_agent("random", game, seed=1)})
