@@ -10,6 +10,8 @@ pyspiel is imported lazily: `import towerworld.ai` works without open_spiel inst
 """
 from __future__ import annotations
 
+from typing import Any
+
 from towerworld.engine.game import CHANCE, TERMINAL, BadOption, Game, TowerworldError
 
 PREFIX = "towerworld_"
@@ -19,7 +21,7 @@ _REGISTERED: set[str] = set()
 _CREATORS: list = []
 
 
-def require_pyspiel():
+def require_pyspiel() -> Any:
     """The pyspiel module, or BadOption with one sentence when open_spiel is missing."""
     try:
         import pyspiel
@@ -125,8 +127,10 @@ def _classes():
     pyspiel = require_pyspiel()
     P_CHANCE = int(pyspiel.PlayerId.CHANCE)
     P_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+    SpielGame: Any = pyspiel.Game          # pyspiel is imported here, on first use: its classes are values to mypy
+    SpielState: Any = pyspiel.State
 
-    class TowerworldSpielGame(pyspiel.Game):
+    class TowerworldSpielGame(SpielGame):
         """One towerworld game with fixed options and player count, as a pyspiel game."""
 
         def __init__(self, game: Game, params: dict | None = None, initial=None):
@@ -170,7 +174,7 @@ def _classes():
                 raise ValueError(f"Observation parameters not supported; passed {params}")
             return _Observer(bool(iig_obs_type is not None and iig_obs_type.perfect_recall))
 
-    class TowerworldSpielState(pyspiel.State):
+    class TowerworldSpielState(SpielState):
         """A pyspiel state wrapping a native towerworld state (`tw_state`).
 
         pyspiel clones a python state by deep-copying each attribute; the only attribute is a `_Native` box that

@@ -1549,7 +1549,7 @@ class ElevationMCTS(Agent):
         return [m for _, m in scored]
 
     def _allowed(self, node: _Node) -> int:
-        return min(len(node.moves), 2 + int(math.sqrt(node.visits)))
+        return min(len(node.moves or ()), 2 + int(math.sqrt(node.visits)))
 
     def _simulate(self, root: _Node) -> None:
         path = [root]
