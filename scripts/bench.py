@@ -147,7 +147,7 @@ SEARCH_GOALS = {"kdak": ">= 5000", "elevation": ">= 4000", "ziggurat": ">= 5000"
 SEARCH_BUDGET = "1000it"      # the goal games' MCTS rows: a fixed simulation budget, the same work in every run
 # why a goal game's MCTS falls short, from profiles of `search` (shown only when a row misses its goal)
 SEARCH_WHY = {
-    "kdak": "the climbing playouts (games/kdak/playout.py) are about 80% of a simulation",
+    "kdak": "the climbing playouts (games/kdak/rules.py playout) are about 80% of a simulation",
     "ziggurat": "the placing playouts (games/ziggurat/playout.py) are about 80% of a simulation, "
                 "8 determinizations share the budget",
     "elevation": "of the default opponent's move (strategy.py) the simulations are about three fifths (a node's "

@@ -1,10 +1,11 @@
-"""The fast search paths play exactly as the plain ones did: the same random numbers drawn in the same order, the same
+"""The search paths play exactly as the plain ones did: the same random numbers drawn in the same order, the same
 choices, the same ends. Ladders of the plain code fill the README, so a faster playout may change speed only.
 
-Two yardsticks: the plain playout kept in the code (K'Dak's `_playout` with `strategy.policy_move`, Ziggurat's
-`placing_playout` traced through `Game.apply`), compared on many positions of every rule set; and choices recorded
-from the plain implementation (tests/data/search_reference.json, written at commit 9cd4f6c before any fast path), which
-a seeded `mcts:300it` must repeat move for move."""
+Two yardsticks: playouts traced move by move through the contract (K'Dak's rollout against `Game.apply_unchecked` with
+`strategy.policy_move` on the states it returns; Ziggurat's `placing_playout` against the tier-by-tier playout kept
+here), compared on many positions of every rule set; and choices recorded from the plain implementation
+(tests/data/search_reference.json, written at commit 9cd4f6c before any fast path), which a seeded `mcts:300it` must
+repeat move for move."""
 from __future__ import annotations
 
 import hashlib
@@ -16,11 +17,12 @@ import pytest
 
 from towerworld.ai.agents import make_agent
 from towerworld.engine.agent import ask
-from towerworld.engine.game import Game
+from towerworld.engine.game import TERMINAL, Game
 from towerworld.engine.measure import search_states
 from towerworld.engine.registry import all_games
 from towerworld.games.kdak import GAME as KDAK
-from towerworld.games.kdak.playout import policy_playout
+from towerworld.games.kdak.board import REVEAL, ROLL
+from towerworld.games.kdak.rules import unseen_identities
 from towerworld.games.kdak.strategy import policy_move
 from towerworld.games.ziggurat import GAME as ZIGGURAT
 from towerworld.games.ziggurat.board import (CHEAT, DRAW, GIVE_UP, NEIGHBOUR_MASK, PLACE, TIER_MASK, ZState,
@@ -43,16 +45,37 @@ def _kdak_positions(options: dict, players: int, seed: int) -> list:
     return states + after
 
 
+def _kdak_traced_rollout(state, rng: random.Random, limit: int):
+    """K'Dak's search rollout written on the contract: each ply a state of the game, its legal moves or the unseen
+    identities, the policy's choice and `Game.apply_unchecked`; rolls and reveals drawn as the rollout draws them."""
+    rand = rng.random
+    plies = 0
+    while KDAK.current_player(state) != TERMINAL and plies < limit:
+        if state.stage == ROLL:
+            move = ("roll", int(rand() * 6))
+        elif state.stage == REVEAL:
+            left = unseen_identities(state.ident)
+            move = ("reveal", left[int(rand() * len(left))])
+        else:
+            moves = KDAK.legal_moves(state)
+            move = policy_move(state, moves, rand)
+            assert move in moves
+        state, _ = KDAK.apply_unchecked(state, move)
+        plies += 1
+    return state
+
+
 @pytest.mark.parametrize("n", range(len(KDAK_RULE_SETS)))
-def test_kdak_fast_playout_is_the_plain_playout(n):
-    """policy_playout ends where `_playout` with policy_move ends, from the same seed, having drawn as many random
-    numbers; to the end of the game and cut short at a ply limit."""
+def test_kdak_rollout_is_the_game_played_move_by_move(n):
+    """The rollout (one working copy through the rules' step function) ends where the same policy played through
+    `apply_unchecked` ends, from the same seed, having drawn as many random numbers; to the end of the game and cut
+    short at a ply limit."""
     options, players = KDAK.resolve_options(*KDAK_RULE_SETS[n])
     for i, state in enumerate(_kdak_positions(options, players, seed=40 + n)):
         for limit in (20_000, 7, 33):
-            plain, fast = random.Random(limit * 1000 + i), random.Random(limit * 1000 + i)
-            assert policy_playout(state, fast, limit) == KDAK._playout(state, plain, limit, policy_move), (n, i, limit)
-            assert fast.random() == plain.random()
+            traced, fast = random.Random(limit * 1000 + i), random.Random(limit * 1000 + i)
+            assert KDAK.rollout(state, fast, limit) == _kdak_traced_rollout(state, traced, limit), (n, i, limit)
+            assert fast.random() == traced.random()
 
 
 @pytest.mark.parametrize("options", [{}, {"deal": 7}, {"cheat_limit": 3}])

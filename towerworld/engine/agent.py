@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable, Hashable, Protocol
+from typing import Callable, Hashable, Protocol
 
 from towerworld.engine.game import OMNISCIENT, SEES_ALL, SEES_SEAT, BadOption, Game, Move, State
 
