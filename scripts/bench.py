@@ -35,13 +35,13 @@ import tempfile
 import time
 import traceback
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Iterable
+from typing import Callable, Iterable
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 os.environ.setdefault("EGL_PLATFORM", "surfaceless")
 
 from towerworld.engine.agent import ask  # noqa: E402
-from towerworld.engine.driver import answer_chance  # noqa: E402
+from towerworld.engine.driver import CHANCE_DRAW, Driver, answer_chance  # noqa: E402
 from towerworld.engine.game import CHANCE, OMNISCIENT, TERMINAL, Game  # noqa: E402
 from towerworld.engine.registry import all_games  # noqa: E402
 
@@ -199,27 +199,25 @@ def default_opponent_rows(name: str, game: Game) -> list[Row]:
     return [Row(f"default_opponent_s_per_move_{name}", round(statistics.median(times), 3), "<= 1.2", "s")]
 
 
-def stage_games(game: Game, moves: int) -> tuple[list[list[tuple]], Any, random.Random]:
+def stage_games(game: Game, moves: int) -> tuple[list[list[tuple]], Driver]:
     """The stage rows' games: (layout, events) from a new game on, `moves` moves of random play in all, with the last
-    game's match and its random player (to be played on). A game that ends sooner is followed by another (a Ziggurat
-    deal a random player gives up after six moves would make the median one of six)."""
+    game's driver (its match and random player, to be played on). A game that ends sooner is followed by another (a
+    Ziggurat deal a random player gives up after six moves would make the median one of six). A run of chance
+    outcomes is one step, as the table shows it."""
+    from towerworld.ai.simple import RandomAgent
     from towerworld.engine.match import Match
     games: list[list[tuple]] = []
     seed = 3
     while sum(len(g) - 1 for g in games) < moves:
         match = Match(game, seed=seed)
-        rng = random.Random(seed)
+        driver = Driver.with_agents(match, dict.fromkeys(range(len(match.players)), RandomAgent(seed)), match.rng)
         steps: list[tuple] = [(game.layout(match.state, OMNISCIENT), [])]
         while not match.over and sum(len(g) - 1 for g in games) + len(steps) - 1 < moves:
-            if match.current_player < 0:
-                events = answer_chance(match)
-            else:
-                legal = game.legal_moves(match.state)
-                events = match.apply(legal[rng.randrange(len(legal))], save=False)
+            events = answer_chance(match) if driver.pending().kind == CHANCE_DRAW else driver.run(1)
             steps.append((game.layout(match.state, OMNISCIENT), events))
         games.append(steps)
         seed += 1
-    return games, match, rng
+    return games, driver
 
 
 def stage_rows(name: str, game: Game) -> list[Row]:
@@ -244,7 +242,7 @@ def stage_rows(name: str, game: Game) -> list[Row]:
     if missing_models(game.layout(game.new_state(), OMNISCIENT)):
         return []
     b = base(640, 400)
-    games, match, rng = stage_games(game, STAGE_MOVES)
+    games, driver = stage_games(game, STAGE_MOVES)
     updates, builds, rebuilds = [], [], []
     # of each timed update or rebuild, the part spent combining resting pieces
     update_combining: list[float] = []
@@ -343,12 +341,8 @@ def stage_rows(name: str, game: Game) -> list[Row]:
         return _timed(lambda: _run_interval(timeline))
     interval = median_of(31, bare_interval)
 
-    while not match.over:                       # a finished game's table, for the draw calls
-        if match.current_player < 0:
-            answer_chance(match)
-        else:
-            moves = game.legal_moves(match.state)
-            match.apply(moves[rng.randrange(len(moves))], save=False)
+    driver.run()                                # a finished game's table, for the draw calls
+    match = driver.match
     full = Stage(b.render)
     full.show(game.layout(match.state, OMNISCIENT))
     # geoms drawn: a big board's resting pieces draw through one combined copy, their own models hidden
@@ -563,12 +557,23 @@ def frame_rows(name: str) -> list[Row]:
     return [Row(n, v, g, u) for n, v, g, u in frame_time_rows(name)]
 
 
+# games whose bench rows go on with the stage's combining figures (towerworld/scene/bench.py)
+COMBINE_GAMES = ("carcassonne",)
+
+
 def game_rows(name: str) -> list[Row]:
     try:
         module = importlib.import_module(f"towerworld.games.{name}.bench")
     except ModuleNotFoundError:
         return []
-    return [as_row(raw, name) for raw in module.bench_rows()]
+    rows = [as_row(raw, name) for raw in module.bench_rows()]
+    if name in COMBINE_GAMES:       # a game's bench never imports the scene: the scene's bench draws its table
+        try:
+            from towerworld.scene.bench import combine_rows
+        except ImportError:         # no panda3d: the game's own rows only
+            return rows
+        rows += [as_row(raw, name) for raw in combine_rows(all_games()[name])]
+    return rows
 
 
 # ---- the run ---------------------------------------------------------------------------------------------------------

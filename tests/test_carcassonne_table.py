@@ -1,9 +1,11 @@
 """Carcassonne at the table: tile faces from the catalog, where pieces stand and lie, the models, a picture, clicks."""
 from __future__ import annotations
 
+import math
 import os
 import random
 
+import numpy as np
 import pytest
 
 try:
@@ -49,14 +51,112 @@ def test_tile_art_lists_cities_with_pennants_roads_cloisters_and_foundations():
         assert ("t" in words) == TL.IS_TOWER_TILE[t]
 
 
-def test_feature_spots_lie_on_the_tile_and_apart():
+def _square(cx: float, cy: float, w: float, d: float) -> tuple[float, float, float, float]:
+    return (cx - w / 2, cy - d / 2, cx + w / 2, cy + d / 2)
+
+
+def _overlap(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def test_follower_targets_on_every_tile_and_turn_are_clear_of_each_other_and_of_the_tower():
+    """Every follower place of a tile, and its tower where it is a foundation, can be clicked on its own: no two of
+    their target squares overlap, and each lies on the tile."""
+    from towerworld.games.carcassonne.layout import TARGET_MM, TOWER_MM
     for t in range(len(TL.TILES)):
         for r in range(4):
-            spots = [feature_spot(t, r, j) for j in range(len(TL.ROTS[t][r].kinds))]
-            assert all(abs(x) <= 0.45 and abs(y) <= 0.45 for x, y in spots)
-            for i, a in enumerate(spots):
-                for b in spots[i + 1:]:
-                    assert abs(a[0] - b[0]) + abs(a[1] - b[1]) > 0.1, (TL.CODES[t], r, spots)
+            rot = TL.ROTS[t][r]
+            squares = [_square(x * TILE_MM, y * TILE_MM, TARGET_MM, TARGET_MM)
+                       for x, y in (feature_spot(t, r, j) for j in range(len(rot.kinds)))]
+            assert all(max(abs(q[0]), abs(q[2]), abs(q[1]), abs(q[3])) <= 0.55 * TILE_MM for q in squares)
+            if rot.tower:
+                squares.append(_square(0.0, 0.0, *TOWER_MM))
+            for i, a in enumerate(squares):
+                for b in squares[i + 1:]:
+                    assert not _overlap(a, b), (TL.CODES[t], r, rot.names)
+
+
+def test_follower_targets_stand_on_what_they_name():
+    """A follower place lies in its feature as the tile face paints it: a knight in the city, a thief on (or right
+    beside) the road, a farmer in the field, a monk on the cloister."""
+    pytest.importorskip("panda3d")
+    from towerworld.scene.components import carcassonne as face
+    for t in range(len(TL.TILES)):
+        rot = TL.ROTS[t][0]
+        art = ART[t]
+        cities = [w.split(":")[1] for w in art if w.startswith("c:")]
+        roads = [w.split(":")[1] for w in art if w.startswith("r:")]
+        city = np.zeros_like(face.X, dtype=bool)
+        for edges in cities:
+            city |= face.city_region(edges)
+        road = np.zeros_like(city)
+        for edges in roads:
+            road |= face.road_region(edges, 0.08)
+        for j, kind in enumerate(rot.kinds):
+            x, y = feature_spot(t, 0, j)
+            col = min(face.CELL - 1, int((x + 0.5) * face.CELL))
+            row = min(face.CELL - 1, int((0.5 - y) * face.CELL))
+            here = (city[row, col], road[row, col])
+            name = (TL.CODES[t], rot.names[j], (x, y))
+            if kind == TL.CITY:
+                assert here[0], name
+            elif kind == TL.ROAD:
+                assert here[1] and not here[0], name
+            elif kind == TL.FIELD and rot.locs[j] != (-1,):
+                assert not here[0] and not any(face.road_region(e, 0.045)[row, col] for e in roads), name
+            else:
+                assert not here[1], name
+
+
+def _convex_apart(a, b) -> bool:
+    """Whether two convex polygons (lists of screen points in order) are apart: a separating axis exists."""
+    for poly in (a, b):
+        for i in range(len(poly)):
+            (x0, y0), (x1, y1) = poly[i], poly[(i + 1) % len(poly)]
+            nx, ny = y1 - y0, x0 - x1
+            pa = [nx * x + ny * y for x, y in a]
+            pb = [nx * x + ny * y for x, y in b]
+            if max(pa) <= min(pb) or max(pb) <= min(pa):
+                return True
+    return False
+
+
+def test_every_follower_target_is_24_px_across_at_the_default_camera_and_none_overlap():
+    """While a player chooses where a follower goes, the default view comes close to the tile just laid: at 1280 x 800
+    each place on it is at least 24 px across on the screen, and no two places' squares overlap there."""
+    from towerworld.scene.camera import framing, screen_point
+    width, height = 1280, 800
+    seen = 0
+    for seed in (1, 2):
+        rng = random.Random(seed)
+        s = GAME.new_state(None, players=2)
+        while GAME.current_player(s) != TERMINAL:
+            if GAME.current_player(s) < 0:
+                s = GAME.apply(s, GAME.sample_chance(s, rng))[0]
+                continue
+            lay = GAME.layout(s, GAME.current_player(s))
+            targets = [c for k, c in lay.cells.items() if k.startswith("feature:")]
+            if targets:
+                orbit = framing(lay, aspect=width / height)
+                quads = []
+                for c in targets:
+                    pts = [screen_point(orbit, 40.0, width / height, (c.x + u, c.y + v, c.z))
+                           for u, v in ((-c.w / 2, -c.d / 2), (c.w / 2, -c.d / 2), (c.w / 2, c.d / 2),
+                                        (-c.w / 2, c.d / 2))]
+                    quad = [((p[0] + 1) / 2 * width, (p[1] + 1) / 2 * height) for p in pts]
+                    quads.append(quad)
+                    # across: the shorter of the square's two middle lines as the screen shows them
+                    mids = [((quad[i][0] + quad[(i + 1) % 4][0]) / 2, (quad[i][1] + quad[(i + 1) % 4][1]) / 2)
+                            for i in range(4)]
+                    across = min(math.dist(mids[0], mids[2]), math.dist(mids[1], mids[3]))
+                    assert across >= 24, (seed, len(s.tiles), across)
+                    assert all(0 <= x <= width and 0 <= y <= height for x, y in quad)
+                for i, a in enumerate(quads):
+                    for b in quads[i + 1:]:
+                        assert _convex_apart(a, b), (seed, len(s.tiles))
+                seen += 1
+            s = GAME.apply(s, rng.choice(GAME.legal_moves(s)))[0]
+    assert seen > 60
 
 
 # ---- where pieces are -----------------------------------------------------------------------------------------------
@@ -541,3 +641,36 @@ def test_the_final_scoring_walk_lights_up_each_feature_scored():
     assert road == {"tile:D:0": "r:WE"}
     assert cloister == {"tile:A:0": "all", "tile:D:0": "all"}          # the cloister and the one tile beside it
     assert field == {"tile:D:0": "f:EL,WR"}                             # E turns its city, not a field, to D
+
+
+def test_the_default_view_frames_the_landscape_in_the_middle_with_the_piles_and_rows_at_its_edges():
+    """Through whole games, the landscape's middle stays in the middle of the default view (within a quarter of the
+    way to either side, and within half way up or down), the face-down piles show behind it (above its middle, where
+    nothing they hide is the landscape) and the players' rows below it, clear of every tile."""
+    from towerworld.scene.camera import framing, screen_point
+    aspect = 1.6
+    for seed in (4, 5):
+        rng = random.Random(seed)
+        s = GAME.new_state(None, players=3)
+        while GAME.current_player(s) != TERMINAL:
+            if GAME.current_player(s) < 0:
+                s = GAME.apply(s, GAME.sample_chance(s, rng))[0]
+                continue
+            lay = GAME.layout(s, SPECTATOR)
+            orbit = framing(lay, aspect=aspect)
+            placed = {f"tile:{TL.CODES[t]}:{k}" for t, _r, _p, _b, k in s.tiles}
+
+            def box(ids):
+                pts = [screen_point(orbit, 40.0, aspect, (p.x, p.y, p.z)) for i, p in lay.pieces.items() if i in ids]
+                return (min(p[0] for p in pts), min(p[1] for p in pts), max(p[0] for p in pts),
+                        max(p[1] for p in pts)) if pts else None
+            land = box(placed)
+            middle = ((land[0] + land[2]) / 2, (land[1] + land[3]) / 2)
+            assert abs(middle[0]) <= 0.25 and abs(middle[1]) <= 0.5, (seed, len(s.tiles), middle)
+            piles = box({i for i in lay.pieces if i.startswith("bag:")})
+            if piles:
+                assert (piles[1] + piles[3]) / 2 > middle[1], (seed, len(s.tiles))
+            rows = box({i for i in lay.pieces if i.startswith(("meeple", "tower:")) and lay.pieces[i].z == 0.0})
+            if rows:
+                assert rows[3] < land[1], (seed, len(s.tiles))
+            s = GAME.apply(s, rng.choice(GAME.legal_moves(s)))[0]

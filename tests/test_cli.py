@@ -216,7 +216,7 @@ def test_play_load_refuses_a_record_of_another_game(tmp_path):
     r = run("play", "ziggurat", "--load", path)
     assert r.returncode == 2 and one_sentence(r.stderr) and "a record of kdak, not ziggurat" in r.stderr, r.stderr
     r = run("play", "kdak", "--load", path, "--players", "human")
-    assert r.returncode == 2 and one_sentence(r.stderr) and "1 seats" in r.stderr, r.stderr
+    assert r.returncode == 2 and one_sentence(r.stderr) and "names 1 seat," in r.stderr, r.stderr
 
 
 def test_an_unwritable_out_says_which_path_and_why(tmp_path):

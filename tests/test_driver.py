@@ -6,7 +6,10 @@ one seat (answered by the test) and an agent at the other; the kinds it says mus
 """
 from __future__ import annotations
 
+import ast
+import os
 import random
+import time
 
 import pytest
 
@@ -42,6 +45,8 @@ class Slow:
         self.inline = InlineRunner(agents)
         self.polls = polls
         self.starts: list[tuple[int, int]] = []
+        self.cancels = 0
+        self.closed = False
         self._left = 0
 
     def start(self, driver, seat):
@@ -54,6 +59,14 @@ class Slow:
             self._left -= 1
             return None
         return self.inline.poll()
+
+    def cancel(self):
+        self.cancels += 1
+        self.inline.cancel()
+        self._left = 0
+
+    def close(self):
+        self.closed = True
 
 
 def two_seats(name: str, seed: int) -> Match:
@@ -278,3 +291,189 @@ def test_play_match_needs_an_agent_at_every_seat():
     game = get_game("elevation")
     with pytest.raises(ValueError, match=r"seats \[1\] have none"):
         play_match(Match(game), {0: make_agent("random", game, seed=1)})
+
+
+
+# ---- the step that never waits (the window's) ------------------------------------------------------------------------
+def test_advance_never_waits_and_asks_the_runner_once_per_decision():
+    match = two_seats("kdak", seed=4)
+    runner = Slow({1: Recording(seed=2)}, polls=4)
+    driver = Driver(match, frozenset({1}), random.Random(5), runner)
+    person = random.Random(3)
+    agent_plies = 0
+    for _ in range(400):
+        p = driver.pending()
+        if p.kind == END or agent_plies == 5:
+            break
+        if p.kind == PERSON:
+            assert driver.advance() is None and driver.thinking is None     # a person is never asked by it
+            driver.answer(0, person.choice(match.game.legal_moves(match.state)), save=False)
+            continue
+        if p.kind == CHANCE_DRAW:
+            before = len(match.plies)
+            assert driver.advance() is not None and len(match.plies) == before + 1
+            assert match.plies[-1].mover == CHANCE
+            continue
+        polls = 0
+        while (events := driver.advance()) is None:
+            assert driver.thinking == 1
+            polls += 1
+        assert polls == 4 and isinstance(events, list) and match.plies[-1].mover == 1
+        assert driver.thinking is None
+        agent_plies += 1
+    assert agent_plies == 5
+    assert len(runner.starts) == 5 and len({ply for _, ply in runner.starts}) == 5
+
+
+def test_a_search_for_a_position_taken_back_is_never_applied():
+    game = get_game("elevation")
+    match = Match(game, players=[PlayerSpec("Ann"), PlayerSpec("AI 2", "ai", "random")], seed=1)
+    runner = Slow({1: Recording(seed=2)}, polls=5)
+    driver = Driver(match, frozenset({1}), random.Random(5), runner)
+    first, second = game.legal_moves(match.state)[:2]
+    driver.answer(0, first, save=False)
+    assert driver.advance() is None and driver.thinking == 1
+    assert match.undo(0) and match.plies == []
+    assert driver.thinking is None                  # the search is for a position that is gone
+    assert driver.advance() is None and runner.cancels == 1
+    driver.answer(0, second, save=False)
+    while driver.advance() is None:
+        pass
+    assert [p.mover for p in match.plies] == [0, 1] and match.plies[0].move == second
+    assert runner.starts == [(1, 1), (1, 1)]
+    driver.taken_back()                             # nothing under way: nothing to cancel
+    assert runner.cancels == 1
+    driver.close()
+    assert runner.closed
+
+
+def test_taken_back_and_load_give_a_stopped_seat_another_try():
+    game = get_game("elevation")
+    match = Match(game, players=[PlayerSpec("Ann"), PlayerSpec("AI 2", "ai", "random")], seed=1)
+    driver = Driver(match, frozenset({1}), random.Random(5), InlineRunner({1: Raising()}))
+    driver.answer(0, game.legal_moves(match.state)[0], save=False)
+    with pytest.raises(AgentFailed):
+        driver.advance()
+    assert driver.pending().kind == FAILED and driver.advance() is None
+    match.undo(0)
+    driver.taken_back()
+    assert driver.failed == {} and driver.pending() == Pending(PERSON, 0, 0)
+    other = Match(game, seed=2)
+    driver.load(other)
+    assert driver.match is other and driver.pending() == Pending(PERSON, 0, 0)
+
+
+def test_the_tables_worker_runner_answers_through_the_driver():
+    """The table's runner: the seat thinks in a worker process; the window's step returns at once until the answer
+    comes, then the driver applies it; closing stops the worker."""
+    from towerworld.app.thinker import WorkerRunner
+    game = get_game("elevation")
+    match = Match(game, players=[PlayerSpec("Ann"), PlayerSpec("AI 2", "ai", "random")], seed=1)
+    runner = WorkerRunner()
+    driver = Driver(match, frozenset({1}), random.Random(5), runner)
+    try:
+        driver.answer(0, game.legal_moves(match.state)[-1], save=False)
+        deadline = time.monotonic() + 60
+        while driver.advance() is None:
+            assert time.monotonic() < deadline, "the worker never answered"
+            assert driver.thinking == 1
+            time.sleep(0.02)
+        assert [p.mover for p in match.plies] == [0, 1] and driver.pending().kind in (PERSON, END)
+        (worker,) = [t.process for t in runner.thinkers.values()]
+        assert worker.is_alive()
+    finally:
+        driver.close()
+    assert not worker.is_alive() and runner.thinkers == {}
+
+
+# ---- no other seat loop ---------------------------------------------------------------------------------------------
+# A seat loop is a loop that asks an agent for a move and applies it (`.choose(<a View>)` or `ask(...)`, and an apply
+# of a state or match, in the same loop), or a loop that plays a match by choosing its moves or drawing its chance
+# itself (`<match>.apply(...)` beside legal_moves, sample_chance, next_chance, chance_outcomes or answer_chance). Such
+# loops belong in the driver alone. Loops that step bare states without asking an agent are the rules' playouts and
+# the search's (rollouts, benchmarks of move generation), not seat loops; a record's replay applies stored moves only.
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DRIVER = os.path.join("towerworld", "engine", "driver.py")
+APPLIES = {"apply", "apply_unchecked", "apply_text", "advance"}
+CHOOSES_FOR_A_MATCH = {"legal_moves", "sample_chance", "next_chance", "chance_outcomes", "answer_chance"}
+# scripts that still hold a seat loop (one-off experiments on their way out); the list only shrinks
+KNOWN = {os.path.join("scripts", "ziggurat_figures.py")}
+
+
+def _calls(loop: ast.AST):
+    """The calls in a loop's own body (not in functions defined there)."""
+    stack = list(ast.iter_child_nodes(loop))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        if isinstance(node, ast.Call):
+            yield node
+        stack.extend(ast.iter_child_nodes(node))
+
+
+def _name(func: ast.AST) -> str:
+    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+
+
+def _asks_an_agent(call: ast.Call) -> bool:
+    if _name(call.func) == "ask":
+        return True
+    if _name(call.func) != "choose" or not call.args:
+        return False
+    arg = call.args[0]
+    return (isinstance(arg, ast.Call) and _name(arg.func) in ("of", "seat_view")) or \
+        (isinstance(arg, ast.Name) and "view" in arg.id.lower())
+
+
+def seat_loops(source: str, path: str = "<source>") -> list[int]:
+    """The lines of the seat loops in `source`."""
+    found = []
+    for loop in ast.walk(ast.parse(source, path)):
+        if not isinstance(loop, (ast.For, ast.While)):
+            continue
+        calls = list(_calls(loop))
+        names = {_name(c.func) for c in calls}
+        asks = any(_asks_an_agent(c) for c in calls)
+        plays_a_match = any(_name(c.func) in ("apply", "apply_text") and isinstance(c.func, ast.Attribute)
+                            and "match" in ast.unparse(c.func.value).lower() for c in calls)
+        if (asks and names & APPLIES) or (plays_a_match and names & CHOOSES_FOR_A_MATCH):
+            found.append(loop.lineno)
+    return found
+
+
+def sources() -> dict[str, str]:
+    out = {}
+    for top in ("towerworld", "scripts"):
+        for dirpath, dirnames, files in os.walk(os.path.join(ROOT, top)):
+            dirnames[:] = [d for d in dirnames if not d.startswith((".", "__"))]
+            for name in files:
+                if name.endswith(".py"):
+                    path = os.path.join(dirpath, name)
+                    out[os.path.relpath(path, ROOT)] = open(path, encoding="utf-8").read()
+    return out
+
+
+def test_the_driver_is_the_only_loop_that_asks_seats_or_draws_chance():
+    files = sources()
+    found = {path: lines for path, source in files.items() if path != DRIVER and (lines := seat_loops(source, path))}
+    new = {path: lines for path, lines in found.items() if path not in KNOWN}
+    assert not new, "These loops ask seats for moves or draw chance outside the driver (use Driver.run, " \
+        f"play_match or pending()/answer()): {new}"
+    cleared = sorted(path for path in KNOWN if path in files and path not in found)
+    assert not cleared, f"Remove from KNOWN (no seat loop there any more): {cleared}"
+
+
+def test_the_seat_loop_check_sees_the_loops_it_names():
+    """The check fires on each kind of seat loop and stays quiet on the driver's way and on a bare playout."""
+    assert seat_loops("while not done:\n    s, _ = G.apply(s, agent.choose(View.of(G, s, 0)))\n") == [1]
+    assert seat_loops("for i in range(9):\n    m = ask(agents[i % 2], G, s)\n    s = G.apply_unchecked(s, m)[0]\n")\
+        == [1]
+    assert seat_loops("while not match.over:\n    if match.current_player < 0:\n        answer_chance(match)\n"
+                      "    else:\n        moves = G.legal_moves(match.state)\n        match.apply(moves[0])\n") == [1]
+    assert seat_loops("for m in self.match.plies:\n    x.match.apply(G.sample_chance(s, rng))\n") == [1]
+    assert seat_loops("while driver.pending().kind != END:\n    driver.run(1)\n") == []
+    assert seat_loops("while G.current_player(s) != TERMINAL:\n    s, _ = G.apply_unchecked(s, "
+                      "G.sample_chance(s, rng))\n") == []
+    assert seat_loops("for text in moves:\n    match.apply_text(text)\n") == []
+    assert seat_loops("for state in states:\n    agent.choose(View.of(G, state, 0))\n") == []   # timing one ask

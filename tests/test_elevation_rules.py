@@ -12,7 +12,7 @@ from towerworld.games.elevation.board import (ACCEPT, DECLINE, DIG_DIG as DD, DI
                                               FISH_DIG_LEAP as FDM, FISH_LEAP_DIG as FMD, LONE_STEP,
                                               MOVE_DIG as MD, MOVE_MOVE as MM, OFFER, TERRAIN_PRESETS, UNDERMINE,
                                               square_of as sq_of)
-from towerworld.games.elevation.rules import DRAWN
+from towerworld.games.elevation.board import DRAWN
 
 
 def sq(name):

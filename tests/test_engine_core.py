@@ -94,9 +94,9 @@ def test_defaults_and_variants_resolve():
     ({"label": 5}, None, None, "text"),
     ({"size": 3}, None, None, "no option 'size'"),
     (None, "d20", None, "no variant 'd20'"),
-    (None, None, 2, "for 1 players"),
+    (None, None, 2, "is for 1 player, not 2"),
     (None, "duel", 1, "(duel) is for 2 players"),
-    (None, None, True, "players"),
+    (None, None, True, "is for 1 player, not"),
 ])
 def test_bad_options_are_refused_in_one_sentence(options, variant, players, words):
     with pytest.raises(BadOption) as err:

@@ -4,6 +4,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 PROBE = r"""
@@ -39,6 +41,16 @@ def test_engine_games_and_ai_do_not_import_panda3d():
     result = probe()
     assert result["panda"] == [], f"panda3d imported by a lower floor: {result['panda']}"
     assert result["games"], "no game registered"
+
+
+def test_the_import_contracts_hold():
+    """setup.cfg's import-linter contracts (layers engine <- games <- ai <- scene <- app, demos <- cli; games
+    independent of each other; no panda3d below the scene) are kept, imports inside functions counted."""
+    pytest.importorskip("importlinter")
+    code = "import sys; from importlinter.cli import lint_imports; sys.exit(lint_imports(no_cache=True, no_logo=True))"
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, (out.stdout + out.stderr)[-3000:]
 
 
 def test_importing_the_ai_package_does_not_load_openspiel():

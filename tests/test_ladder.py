@@ -164,7 +164,7 @@ SOLO_NIM = SoloNim()
 
 
 def test_a_ladder_needs_a_two_player_game():
-    with pytest.raises(BadOption, match="for 1 players, not 2"):
+    with pytest.raises(BadOption, match="for 1 player, not 2"):
         run_ladder(f"{__name__}:SOLO_NIM", ["random", "greedy"], games=2)
     with pytest.raises(LadderError, match="at least two agents"):
         run_ladder(NIM_REF, ["random"], games=2)

@@ -849,20 +849,22 @@ def _told_all(old, new):
 
 
 def _timeline_steps(timeline):
-    """What a timeline does, event by event: when, what kind, and what it calls with what (a closure by its code and
-    every value it holds, a bound method by its name, the stage as itself)."""
+    """What a timeline does, interval by interval: its shape (sequences and parallels of what) and what each call and
+    lerp calls with what (a closure by its code and every value it holds, a bound method by its name and what it is
+    bound to, the stage as itself), and how long each lerp and wait lasts."""
     from collections.abc import KeysView
 
+    from direct.interval.FunctionInterval import Func, Wait
+    from direct.interval.LerpInterval import LerpFunc
+    from direct.interval.MetaInterval import Parallel, Sequence
     from panda3d.core import NodePath
-
-    from towerworld.scene.timeline import _CALL, _Lerp
 
     def value(v):
         if isinstance(v, Stage):
             return "stage"
         if isinstance(v, NodePath):
             return ("node", v.getName())
-        if isinstance(v, _Lerp):        # a step that is its own function (a travel): by what it holds
+        if type(v).__name__ in ("_Travel", "_Drop", "_Crumble"):    # a step that is its own function: what it holds
             return (type(v).__name__, v.seconds, value(getattr(v, "stage", None)), value(getattr(v, "paths", None)),
                     getattr(v, "pid", None), getattr(v, "pose", None))
         if hasattr(v, "__func__"):
@@ -875,9 +877,18 @@ def _timeline_steps(timeline):
         if isinstance(v, (tuple, list, KeysView)):
             return tuple(value(x) for x in v)
         return v
-    return [(at, kind, value(what), value(arg)) if kind == _CALL else
-            (at, kind, what.seconds, value(what.fn), value(what.first), value(what.then), arg)
-            for at, kind, what, arg in timeline.events]
+
+    def shape(ival):
+        if isinstance(ival, (Sequence, Parallel)):
+            return (type(ival).__name__, tuple(shape(child) for child in ival.ivals))
+        if isinstance(ival, LerpFunc):
+            return ("lerp", ival.getDuration(), value(ival.function), ival.fromData, ival.toData)
+        if isinstance(ival, Wait):
+            return ("wait", ival.getDuration())
+        if isinstance(ival, Func):
+            return ("call", value(ival.function), value(ival.extraArgs))
+        return (type(ival).__name__, ival.getDuration())
+    return shape(timeline)
 
 
 def _frame(stage):

@@ -16,7 +16,7 @@ from towerworld.engine.game import CHANCE, SPECTATOR, EventKind
 from towerworld.engine.match import Match, PlayerSpec
 from towerworld.games.throwdown import GAME
 from towerworld.games.throwdown.cards import pyramid_id
-from towerworld.games.throwdown.rules import DEFEND, bits
+from towerworld.games.throwdown.rules import DEFEND, TURN, bits
 from towerworld.scene.camera import framing
 from towerworld.scene.stage import plan
 
@@ -279,5 +279,71 @@ def test_the_status_lines_never_cover_a_hand_or_a_tower(showbase, tmp_path, n):
                 box = piece_box(table.base, pose)
                 assert box is not None and -1 <= box[0] and box[2] <= 1 and -1 <= box[1] and box[3] <= 1, pid
                 assert not overlap(box, status), f"{pid} lies under the status lines ({n} players, ply {plies})"
+        finally:
+            table.close()
+
+
+def test_a_click_anywhere_on_a_target_tower_picks_it(showbase, tmp_path):
+    """Once an attack card is chosen, a click on any pyramid of a tower that may be attacked picks that tower (not
+    only its square at the base), and nearer towers' pyramids still pick their own tower."""
+    from panda3d.core import Point2, Point3
+    from towerworld.engine.pieces import size
+
+    def film(point):
+        out = Point2()
+        assert showbase.camLens.project(showbase.cam.getRelativePoint(showbase.render, point), out)
+        return (out.x, out.y)
+    for seed in range(3, 12):
+        table = _table_after(showbase, tmp_path, 2, 6, seed)
+        try:
+            state = table.match.state
+            attacks = [m for m in GAME.legal_moves(state) if m[0] == "attack" and not m[2]]
+            if state.stage != TURN or not attacks:
+                continue
+            first = GAME.picks(state, attacks[0])[0]
+            table.choose(first)
+            settle(table)
+            lit = [cid for cid, node in table.stage.cells.items()
+                   if cid.startswith("tower:") and node.getColorScale()[3] > 0]
+            assert lit
+            checked = 0
+            for cid in lit:
+                _, seat, t = cid.split(":")
+                tower = table.match.state.towers[int(seat)][int(t)]
+                for code in tower:
+                    pose = table.stage.layout.pieces[pyramid_id(code)]
+                    h = size(pose.kind).h
+                    for lift in (0.3, 0.6):
+                        at = film(Point3(pose.x, pose.y, pose.z + lift * h))
+                        assert table.picker.pick_all(at)[:1] == [cid], (seed, cid, pyramid_id(code), lift)
+                        checked += 1
+            assert checked
+            return
+        finally:
+            table.close()
+    pytest.fail("no position with an attack in nine games")
+
+
+def test_with_two_people_at_one_screen_even_the_first_hand_waits_for_its_hand_off(showbase, tmp_path):
+    """At one screen with two or more people, no hand is shown before its hand-off, the first one included: while
+    the cards are dealt every hand lies face down, then the table asks to pass to the first player and shows their
+    hand only once they confirm (whichever seat begins)."""
+    from towerworld.app.play import PlayTable
+    for seed in (1, 2, 3, 4):
+        match = Match(GAME, players=[PlayerSpec("Ann"), PlayerSpec("Maris")], seed=seed,
+                      autosave=str(tmp_path / f"auto-{seed}.tower.json"))
+        table = PlayTable(match)
+        try:
+            def hands(seat=None):
+                return [p for pid, p in table.stage.layout.pieces.items()
+                        if pid.startswith("card:hand:" if seat is None else f"card:hand:{seat}:")]
+            assert not any(p.face_up for p in hands())          # the deal, before anyone is to decide
+            settle(table)
+            first = match.current_player
+            assert first >= 0 and table.handoff == first
+            assert hands() and not any(p.face_up for p in hands())
+            table.confirm_handoff()
+            settle(table)
+            assert hands(first) and all(p.face_up for p in hands(first))
         finally:
             table.close()

@@ -1,5 +1,5 @@
-"""The stage's light intervals (scene/timeline.py) keep the order Panda's Sequence and Parallel keep: a sequence's
-steps one after another, a parallel's together, calls and lerps at one moment in the order they were composed."""
+"""The stage's transitions (scene/timeline.py) are Panda's own intervals: a sequence's steps one after another, a
+parallel's together, calls and lerps at one moment in the order they were composed, seeking both ways."""
 from direct.interval.FunctionInterval import Func
 from direct.interval.MetaInterval import Sequence
 
@@ -91,8 +91,9 @@ def test_a_started_timeline_plays_frame_by_frame_to_its_end_and_then_stops_playi
     assert not ival.isPlaying()
 
 
-def test_starting_a_timeline_interrupts_the_one_playing_under_its_name_and_pausing_stops_it(showbase):
-    """As Panda's own intervals do: one timeline plays under a name; the other names play on."""
+def test_starting_a_timeline_ends_the_one_playing_under_its_name_and_pausing_stops_it(showbase):
+    """As Panda's interval manager does: one interval plays under a name (starting another ends the first, which
+    lands where it ends); the other names play on."""
     first_log, first = recorder()
     other_log, other = recorder()
     a = Timeline(lerp(lambda t: first("a", round(t, 2)), 1.0), "same")
@@ -101,11 +102,11 @@ def test_starting_a_timeline_interrupts_the_one_playing_under_its_name_and_pausi
     a.start()
     c.start()
     b.start()
-    assert not a.isPlaying() and a.isPaused() and b.isPlaying() and c.isPlaying()
     first_log.clear()
     other_log.clear()
     _frames(showbase, [0.25])
-    assert [what for what, _ in first_log] == ["b"] and [what for what, _ in other_log] == ["c"]
+    assert first_log == [("a", 1.0), ("b", 0.25)] and [what for what, _ in other_log] == ["c"]
+    assert a.isStopped() and b.isPlaying() and c.isPlaying()
     b.pause()
     c.finish()
     assert not b.isPlaying() and not c.isPlaying() and other_log[-1] == ("c", 1.0)
@@ -130,52 +131,43 @@ def test_a_lerp_with_first_and_then_keeps_the_order_of_a_call_a_lerp_and_a_call_
     assert fused.getDuration() == 0.5
 
 
-def test_events_laid_out_by_their_caller_play_as_the_steps_composed_would():
-    """Timeline.laid_out plays the events a caller laid out with the steps' emit and call_at (the stage lays out a
-    move's phases so) as Timeline plays the same steps composed in a seq of pars: the same calls in the same order,
-    the same length; events at one moment keep the order they were laid out in."""
-    from towerworld.scene.timeline import call_at
-
-    def steps(note):
-        return (lerp(lambda t: note("x", round(t, 2)), 0.5, first=(note, ("ensure x",)), then=(note, ("place x",))),
-                lerp(lambda t: note("y", round(t, 2)), 0.5, first=(note, ("ensure y",)), then=(note, ("place y",))),
-                lerp(lambda t: note("z", round(t, 2)), 0.3))
-    composed_log, note = recorder()
-    x, y, z = steps(note)
-    composed = Timeline(seq(call(note, "start"), par(x, y), z, call(note, "end")))
-    laid_log, note = recorder()
-    x, y, z = steps(note)
-    events: list = []
-    call_at(events, 0.0, note, "start")
-    end = max(x.emit(0.0, events), y.emit(0.0, events))
-    end = z.emit(end, events)
-    call_at(events, end, note, "end")
-    laid = Timeline.laid_out(events, end)
-    assert laid.getDuration() == composed.getDuration() == 0.8
-    for ival in (composed, laid):
-        ival.setT(0.25)
-        ival.setT(0.6)
-        ival.finish()
-    assert laid_log == composed_log
-    assert composed_log[:4] == [("start",), ("ensure x",), ("ensure y",), ("x", 0.5)]
-    assert composed_log[-2:] == [("z", 1.0), ("end",)]
+def test_seeking_back_plays_the_composition_again_from_where_it_is_set():
+    """Panda's intervals seek both ways: set back, what is due again is done again (a replay dragged back)."""
+    log, note = recorder()
+    ival = Timeline(seq(call(note, "a"), lerp(lambda t: note("x", round(t, 2)), 1.0), call(note, "b")))
+    ival.setT(0.75)
+    ival.setT(0.25)
+    assert log[0] == ("a",) and log[1] == ("x", 0.75) and log[-1] == ("x", 0.25) and ("b",) not in log
+    ival.finish()
+    assert log[-2:] == [("x", 1.0), ("b",)]
 
 
-def test_a_timeline_is_set_up_started_and_finished_as_panda_s_own_interval_code_would(showbase):
-    """Timeline sets itself up, starts and finishes with Interval's code inlined (a move makes, starts and ends one):
-    the attributes that code sets are the same, so that the rest of Interval (pause, resume, setT) reads them."""
-    from direct.interval.Interval import Interval
+def test_transitions_are_panda_s_own_intervals_and_nothing_overrides_their_private_methods():
+    """A transition is made of Panda3D's Sequence, Parallel, Func, LerpFunc and Wait; no module of the scene or the
+    app defines a Panda interval class of its own or names one of Interval's private (name-mangled) members."""
+    import os
+    import re
 
-    def fields(ival):
-        return {k: v for k, v in vars(ival).items() if k not in ("name", "events", "next", "running")}
-    ours = Timeline.laid_out([], 1.5, "ours")
-    theirs = Timeline.laid_out([], 1.5, "theirs")
-    Interval.__init__(theirs, "theirs", 1.5, openEnded=1)
-    assert fields(ours) == fields(theirs) and ours.name == "ours"
-    ours.start()
-    Interval.start(theirs)
-    assert fields(ours) == fields(theirs) and ours.isPlaying() and theirs.isPlaying()
-    ours.finish()
-    Interval.finish(theirs)
-    assert fields(ours) == fields(theirs) and not ours.isPlaying() and not theirs.isPlaying()
-    assert ours.getT() == 1.5 and ours.isStopped()
+    from direct.interval.FunctionInterval import Wait
+    from direct.interval.LerpInterval import LerpFunc
+    from direct.interval.MetaInterval import Parallel
+
+    made = Timeline(seq(call(print), par(lerp(lambda t: None, 0.5, first=(print, ()), then=(print, ()))), wait(0.1)))
+    kinds = set()
+
+    def walk(ival):
+        kinds.add(type(ival))
+        for child in getattr(ival, "ivals", ()):
+            walk(child)
+    walk(made)
+    assert kinds == {Sequence, Parallel, Func, LerpFunc, Wait}, kinds
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    found = []
+    for folder in ("towerworld/scene", "towerworld/app"):
+        for dirpath, _, files in os.walk(os.path.join(root, folder)):
+            for name in files:
+                if name.endswith(".py"):
+                    text = open(os.path.join(dirpath, name), encoding="utf-8").read()
+                    if re.search(r"_Interval__|class \w+\((Interval|CInterval|MetaInterval)\)", text):
+                        found.append(name)
+    assert not found, found

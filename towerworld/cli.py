@@ -12,11 +12,13 @@ import time
 gc.freeze()
 
 from towerworld import __version__  # noqa: E402
-from towerworld.engine.game import (CHANCE, OMNISCIENT, TERMINAL, TowerworldError, allowed_values,  # noqa: E402
+from towerworld.engine.game import (OMNISCIENT, TERMINAL, TowerworldError, allowed_values,  # noqa: E402
                                     options_from_text)
 from towerworld.engine.safe_text import shown_text  # noqa: E402
+from towerworld.engine.words import counted  # noqa: E402
 
 EXIT_BAD_INPUT = 2
+DEFAULT_PORT = 8765
 
 
 class CliError(TowerworldError):
@@ -129,6 +131,42 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
                         help="with --resume: rate the games already in the journal and play none (a ladder still "
                              "running, or stopped for good)")
 
+    if wanted("serve"):
+        sp = sub.add_parser("serve", help="run a game server for play across machines")
+        sp.add_argument("--host", default="0.0.0.0", help="address to listen on (default: every address)")
+        sp.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
+        sp.add_argument("--data", metavar="DIR", help="folder where rooms are saved and resumed from "
+                                                      "(default ~/.towerworld/rooms)")
+
+    if wanted("host"):
+        sp = sub.add_parser("host", help="open a room for friends and print its invite")
+        sp.add_argument("game")
+        sp.add_argument("--variant", help="a named variant (see 'towerworld games')")
+        sp.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE", help="a game option")
+        sp.add_argument("--players", help="comma-separated seats: remote (a person who joins) or an agent played "
+                                          "on the server, like remote,remote,mcts (default: remote at every seat)")
+        sp.add_argument("--server", metavar="URL", help="open the room on this server (ws://HOST:PORT); default: "
+                                                        "serve it from here")
+        sp.add_argument("--clock", type=float, metavar="SECONDS", help="seconds a person has for a move")
+        sp.add_argument("--clock-mode", choices=("wait", "ai"), default="wait",
+                        help="when the clock runs out: wait (only shown) or ai (an AI moves for them)")
+        sp.add_argument("--host", default="0.0.0.0", help="with no --server: address to listen on")
+        sp.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"with no --server: port (default "
+                                                                       f"{DEFAULT_PORT})")
+        sp.add_argument("--data", metavar="DIR", help="with no --server: folder the room is saved in")
+
+    if wanted("join"):
+        sp = sub.add_parser("join", help="join a room by its invite (ws://HOST:PORT/ROOM)")
+        sp.add_argument("invite")
+        sp.add_argument("--name", help="your name at the table")
+        sp.add_argument("--seat", type=int, help="the seat to take (default: the first free one)")
+        sp.add_argument("--watch", action="store_true", help="watch as a spectator")
+        sp.add_argument("--agent", metavar="NAME", help="play headless as an agent choosing among the legal moves "
+                                                        "(random)")
+        sp.add_argument("--log", metavar="FILE", help="write every message received, one JSON object a line")
+        sp.add_argument("--new-seat", action="store_true", help="take a new seat instead of rejoining the one "
+                                                                "this machine held at that invite")
+
     if wanted("check"):
         sp = sub.add_parser("check", help="validate record files (folders: every *.tower.json inside)")
         sp.add_argument("files", nargs="+", metavar="FILE_OR_FOLDER")
@@ -150,11 +188,26 @@ def _seed(text: str) -> int:
 def _film_options(sp) -> None:
     """Offscreen output shared by replay and demo: a video at a fixed frame rate, or a still."""
     sp.add_argument("--video", metavar="OUT.mp4", help="render offscreen to an H.264 video instead of a window")
-    sp.add_argument("--fps", type=float, default=30.0, help="video frames per second (default 30)")
+    sp.add_argument("--fps", type=float, help="video frames per second, 1 to 240 (default 30; with --video)")
     sp.add_argument("--png", metavar="OUT.png", help="render a still offscreen instead of a window")
-    sp.add_argument("--at", type=float, help="the moment of the still, in seconds (default: the end)")
+    sp.add_argument("--at", type=float, help="the moment of the still, in seconds (default: the end; with --png)")
     sp.add_argument("--physics", action="store_true", help="physical crumbles: removed and falling pieces move "
                                                            "under Bullet, then settle onto the rules layout")
+
+
+def _film_checked(args) -> float:
+    """The frame rate of --video; --fps and --at refused, before anything loads or opens, where they would do
+    nothing (no --video, no --png) or are out of range."""
+    if args.fps is not None and not args.video:
+        raise CliError("--fps sets the frame rate of a video: give --video OUT.mp4 too, or leave out --fps.")
+    if args.at is not None and not args.png:
+        raise CliError("--at picks the moment of a still picture: give --png OUT.png too, or leave out --at.")
+    fps = 30.0 if args.fps is None else args.fps
+    if not 1 <= fps <= 240:
+        raise CliError(f"--fps must be between 1 and 240 frames per second, not {fps:g}.")
+    if args.at is not None and not args.at >= 0:
+        raise CliError(f"--at counts seconds from the start, so it cannot be {args.at:g}.")
+    return fps
 
 
 def _needs_scene(game, state) -> None:
@@ -220,6 +273,45 @@ def _writable_folder(path: str) -> None:
         raise CliError(f"--out {shown_text(path, 300)} cannot be written: permission denied.")
 
 
+def _takes_levels(game, name: str) -> bool:
+    """Whether agent `name` of `game` plays at levels: it refuses a level that is none of its own."""
+    from towerworld.ai import make_agent
+    try:
+        make_agent(name, game, seed=0, level="no such level")
+    except TowerworldError:
+        return True
+    return False
+
+
+def check_agents(game, names: list[str], level: str | None) -> None:
+    """Refuse, before any game or window starts, an agent that does not exist, a level an agent does not have
+    ('mcts:bogus', '--level impossible'), a level given to an agent that has none ('random:strong'), and --level
+    where no seat's agent plays at levels. `names` are seats: human or an agent, optionally with ':level'."""
+    from towerworld.ai import agent_names, make_agent
+    known = agent_names(game)
+    levelled = False
+    for name in names:
+        if name == "human":
+            continue
+        agent, _, own = name.partition(":")
+        if agent not in known:
+            raise CliError(f"'{shown_text(name)}' is not a player: use human or one of {', '.join(known)}.")
+        takes = _takes_levels(game, agent)
+        if ":" in name and not takes:
+            raise CliError(f"The {agent} agent plays at one strength, so '{shown_text(name)}' takes no level: "
+                           f"name it {agent}.")
+        if ":" in name and not own:
+            raise CliError(f"'{shown_text(name)}' needs a level after the colon, like {agent}:strong.")
+        try:
+            make_agent(name, game, seed=0, level=level)
+        except TowerworldError as e:
+            raise CliError(f"'{shown_text(name)}': {shown_text(str(e), 300)}") from None
+        levelled |= takes and not own
+    if level is not None and not levelled:
+        raise CliError(f"--level {shown_text(level, 40)} sets how strongly a searching AI plays, and no seat here "
+                       f"takes it (seats: {shown_text(', '.join(names), 200)}).")
+
+
 def _seats(game, spec: str | None, variant: str | None, options: dict):
     """PlayerSpecs from 'human,mcts'; defaults: one human against the game's default opponent (or alone in solitaire
     games)."""
@@ -271,11 +363,6 @@ def player_span(game) -> tuple[int, int]:
     return lo, hi
 
 
-def _count(n: int, word: str, plural: str | None = None) -> str:
-    """'1 game', '3 games': a number with its noun in the right number."""
-    return f"{n} {word if n == 1 else (plural or word + 's')}"
-
-
 def _players_text(lo: int, hi: int) -> str:
     if lo == hi:
         return f"{lo} player{'s' if lo != 1 else ''}"
@@ -313,6 +400,12 @@ def _play(args) -> int:
     from towerworld.engine.registry import get_game
     w, h = _window_size(args.size)
     if not args.load and not args.game:
+        given = [flag for flag, value in (("--players", args.players), ("--level", args.level),
+                                          ("--variant", args.variant), ("--seed", args.seed),
+                                          ("-o", args.option)) if value]
+        if given:
+            raise CliError(f"{' and '.join(given)} {'needs' if len(given) == 1 else 'need'} a game: name one too, "
+                           f"like 'towerworld play kdak {given[0]} ...'.")
         return run_app(size=(w, h), frames=args.frames)     # the start screen
     resume = []
     if args.load:
@@ -321,14 +414,16 @@ def _play(args) -> int:
         if args.players:
             seats = _seats(match.game, args.players, match.variant, match.options)
             if len(seats) != len(match.players):
-                raise CliError(f"--players names {len(seats)} seats, but the saved game has {len(match.players)}.")
+                raise CliError(f"--players names {counted(len(seats), 'seat')}, but the saved game has {len(match.players)}.")
             match.players = seats
+        check_agents(match.game, [(p.agent or "human") if p.is_ai else "human" for p in match.players], args.level)
     else:
         if not args.game:
             raise CliError("Name a game to play (see 'towerworld games') or give --load FILE.")
         game = get_game(args.game)
         opts = _options(game, args.option)
         seats = _seats(game, args.players, args.variant, opts)
+        check_agents(game, [(p.agent or "human") if p.is_ai else "human" for p in seats], args.level)
         from towerworld.engine.match import Match
         match = Match(game, options=opts, players=seats, seed=args.seed, variant=args.variant)
         if not args.new:
@@ -351,13 +446,14 @@ def cmd_replay(args) -> int:
     from towerworld.app.replay import check_speed, render_replay, run_replay
     from towerworld.engine.record import load_match
     check_speed(args.speed)
+    fps = _film_checked(args)
     offscreen = bool(args.video or args.png)
     w, h = _size(args.size or ("1280x720" if offscreen else "1280x800"))
     match = load_match(args.file)
     _needs_scene(match.game, match.state)
     viewer = _replay_viewer(args.viewer, match)
     if offscreen:
-        for path in render_replay(match, video=args.video, png=args.png, at=args.at, fps=args.fps, size=(w, h),
+        for path in render_replay(match, video=args.video, png=args.png, at=args.at, fps=fps, size=(w, h),
                                   speed=args.speed, physics=args.physics, viewer=viewer):
             print(f"wrote {path}")
         return 0
@@ -383,12 +479,13 @@ def cmd_demo(args) -> int:
         for name in names():
             print(f"{name:22s} {get_demo(name).summary}")
         return 0
+    fps = _film_checked(args)
     demo = get_demo(args.name)
     offscreen = bool(args.video or args.png)
     w, h = _size(args.size or ("1280x720" if offscreen else "1280x800"))
     if args.video:
         from towerworld.demos.show import demo_video
-        print(f"wrote {demo_video(demo.name, args.video, fps=args.fps, size=(w, h), seed=args.seed)}")
+        print(f"wrote {demo_video(demo.name, args.video, fps=fps, size=(w, h), seed=args.seed)}")
     if args.png:
         from towerworld.demos.show import demo_png
         at = demo.seconds if args.at is None else args.at
@@ -402,17 +499,15 @@ def cmd_demo(args) -> int:
 
 
 def play_random_plies(match, plies: int, rng) -> None:
-    """Play uniformly random moves and chance outcomes, one ply at a time, until `match` has `plies` plies; CliError
-    when the game ends sooner (so 'render GAME --ply N' shows exactly N plies or says why not)."""
-    game = match.game
-    while len(match.plies) < plies:
-        if match.over:
-            raise CliError(f"This game ended after {len(match.plies)} plies; --ply must be at most that.")
-        if match.current_player == CHANCE:
-            match.apply(game.sample_chance(match.state, rng), save=False)
-        else:
-            moves = game.legal_moves(match.state)
-            match.apply(moves[rng.randrange(len(moves))], save=False)
+    """Play uniformly random moves and chance outcomes (both from `rng`) through the driver until `match` has `plies`
+    plies; CliError when the game ends sooner (so 'render GAME --ply N' shows exactly N plies or says why not)."""
+    from towerworld.ai.simple import RandomAgent
+    from towerworld.engine.driver import Driver
+    player = RandomAgent(rng=rng)
+    Driver.with_agents(match, dict.fromkeys(range(len(match.players)), player), rng).run(plies - len(match.plies))
+    if len(match.plies) < plies:
+        raise CliError(f"This game ended after {counted(len(match.plies), 'ply', 'plies')}; --ply must be at most "
+                       "that.")
 
 
 def cmd_render(args) -> int:
@@ -444,7 +539,7 @@ def cmd_render(args) -> int:
         match = load_match(args.source)
         ply = len(match.plies) if args.ply is None else args.ply
         if ply > len(match.plies):
-            raise CliError(f"--ply must be at most {len(match.plies)}: this record has {len(match.plies)} plies.")
+            raise CliError(f"--ply must be at most {len(match.plies)}: this record has {counted(len(match.plies), 'ply', 'plies')}.")
         state = match.state_at(ply)
         game = match.game
     else:
@@ -477,6 +572,7 @@ def cmd_simulate(args) -> int:
         _, n_players = game.resolve_options(opts, args.variant, len(names))
     if args.games < 1:
         raise CliError("--games must be at least 1.")
+    check_agents(game, names, args.level)
     from towerworld.engine.record import MAX_SEED
     if args.seed is None:       # fresh games every run; the seed is printed, so `--seed` repeats the run
         import random
@@ -527,7 +623,7 @@ def cmd_simulate(args) -> int:
         _progress(g + 1, args.games, t0)
     elapsed = time.perf_counter() - t0
     print(file=sys.stderr)
-    played = _count(args.games, "game")
+    played = counted(args.games, "game")
     seeds = f"seed {base_seed}" if args.games == 1 else f"seeds {base_seed}..{base_seed + args.games - 1}"
     print(f"{game.title}: {played}, agents {', '.join(names)}, {seeds} (the same games again: --seed {base_seed})")
     width = max([12] + [len(n) for n in stats])      # agent names such as throwdown-greedy keep the columns straight
@@ -560,7 +656,7 @@ def _progress(done: int, total: int, t0: float, kept: int = 0) -> None:
     width = 30
     filled = int(width * done / total)
     rate = (done - kept) / max(1e-9, time.perf_counter() - t0)
-    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games, {rate:.2f}/s")
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {'game' if total == 1 else 'games'}, {rate:.2f}/s")
     if not sys.stderr.isatty():
         sys.stderr.write("\n")
     sys.stderr.flush()
@@ -601,7 +697,7 @@ def cmd_ladder(args) -> int:
         return 130
     print(file=sys.stderr)
     if result.resumed:
-        print(f"kept {result.resumed} games already played (from {shown_text(journal, 300)})")
+        print(f"kept {counted(result.resumed, 'game')} already played (from {shown_text(journal, 300)})")
     print(report(result))
     write_json(result, json_path)
     print(f"wrote {json_path}")
@@ -640,7 +736,7 @@ def check_one(path: str) -> tuple[bool, str]:
     except Exception as e:  # a bug in towerworld, not the file's fault; the other files still get their verdicts
         return False, f"could not be checked: towerworld failed inside ({type(e).__name__}); please report it."
     state = "finished" if match.game.current_player(match.state) == TERMINAL else "in progress"
-    return True, (f"ok, {match.game.name}, {len(match.plies)} plies, {state}: "
+    return True, (f"ok, {match.game.name}, {counted(len(match.plies), 'ply', 'plies')}, {state}: "
                   f"{shown_text(match.result_text(), 120)}")
 
 
@@ -659,8 +755,110 @@ def cmd_check(args) -> int:
     return 1 if bad else 0
 
 
+def _port(port: int) -> int:
+    if not 0 <= port <= 65535:
+        raise CliError(f"--port must be from 0 to 65535, not {port}.")
+    return port
+
+
+def _rooms_dir(path: str | None) -> str:
+    folder = path or os.path.join(os.path.expanduser("~"), ".towerworld", "rooms")
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as e:
+        raise CliError(f"--data {shown_text(folder, 300)} cannot be used as a folder: {e.strerror or e}.") from None
+    if not os.access(folder, os.W_OK):
+        raise CliError(f"--data {shown_text(folder, 300)} cannot be written: permission denied.")
+    return folder
+
+
+async def _serving(host: str, port: int, data: str, then=None):
+    from towerworld.net.server import Server
+    server = Server(data)
+    try:
+        await server.start(host, port)
+    except OSError as e:
+        raise CliError(f"Cannot listen on {host}:{port}: {e.strerror or e}.") from None
+    try:
+        if then is not None:
+            await then(server)
+        import asyncio
+        await asyncio.Future()
+    finally:
+        await server.stop()
+
+
+def cmd_serve(args) -> int:
+    import asyncio
+    data = _rooms_dir(args.data)
+
+    async def announce(server):
+        print(f"towerworld server on ws://{args.host}:{server.port} (rooms kept in {shown_text(data, 200)}); "
+              f"Ctrl-C stops it.", flush=True)
+    asyncio.run(_serving(args.host, _port(args.port), data, announce))
+    return 0
+
+
+def cmd_host(args) -> int:
+    import asyncio
+
+    from towerworld.engine.registry import get_game
+    from towerworld.net.client import create_room, reachable_address, server_url
+    game = get_game(args.game)
+    _options(game, args.option)                          # refused here, in the command line's words
+    texts = dict(pair.split("=", 1) for pair in args.option)
+    texts = {k.strip(): v.strip() for k, v in texts.items()}
+    if args.players is None:
+        _, n = game.resolve_options(None, args.variant)
+        players = ["remote"] * n
+    else:
+        players = _seat_names(args.players, "--players")
+    if args.clock is not None and not 0 < args.clock <= 86400:
+        raise CliError(f"--clock must be a number of seconds above 0, not {args.clock:g}.")
+
+    async def open_room(url: str) -> None:
+        code = await create_room(url, game.name, players, args.variant, texts, args.clock, args.clock_mode)
+        print("Invite (give this to the other players; they run towerworld join INVITE):", flush=True)
+        print(f"{url.rstrip('/')}/{code}", flush=True)
+
+    if args.server:
+        asyncio.run(open_room(server_url(args.server)))
+        return 0
+    data = _rooms_dir(args.data)
+    host = reachable_address() if args.host in ("0.0.0.0", "::", "") else args.host
+
+    async def then(server):
+        await open_room(f"ws://{host}:{server.port}")
+        print("This room is served from here; Ctrl-C stops the server (the room is saved and resumes with "
+              "towerworld serve).", flush=True)
+    asyncio.run(_serving(args.host, _port(args.port), data, then))
+    return 0
+
+
+def cmd_join(args) -> int:
+    import asyncio
+
+    from towerworld.net import client as net
+    net.parse_invite(args.invite)
+    if args.watch and args.agent:
+        raise CliError("--watch and --agent do not go together: a watcher makes no moves.")
+    if args.log:
+        _writable_file(args.log)
+    if not args.agent and not (args.watch and args.log):
+        raise CliError("Joining opens no window yet: join headless with --agent random, or watch with --watch "
+                       "--log FILE.")
+    token = None if args.watch or args.new_seat else net.remembered_token(args.invite)
+    done = asyncio.run(net.play(args.invite, agent=None if args.watch else args.agent, watch=args.watch,
+                                name=args.name, seat=args.seat, token=token, log=args.log,
+                                remember=None if args.watch else args.invite))
+    who = "watched" if args.watch else f"played as Player {done.seat + 1}"
+    print(f"{who}: {shown_text(done.result, 200) or 'the game is not over'}")
+    return 0
+
+
 COMMANDS = {"games": cmd_games, "play": cmd_play, "replay": cmd_replay, "render": cmd_render,
-            "simulate": cmd_simulate, "ladder": cmd_ladder, "check": cmd_check, "demo": cmd_demo}
+            "simulate": cmd_simulate, "ladder": cmd_ladder, "check": cmd_check, "demo": cmd_demo,
+            "serve": cmd_serve, "host": cmd_host, "join": cmd_join}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -38,6 +38,7 @@ from towerworld.engine.agent import Agent, BudgetedAgent, View
 from towerworld.engine.driver import AgentFailed, play_match
 from towerworld.engine.game import BadOption, Game, TowerworldError
 from towerworld.engine.match import Match, PlayerSpec
+from towerworld.engine.registry import get_game
 
 ELO_PER_NATURAL = 400.0 / math.log(10.0)      # Elo points per unit of the natural-log Bradley-Terry strength
 Z95 = 1.959963984540054
@@ -169,7 +170,6 @@ def schedule(game: str, agents: list[str], games: int, seed: int, options: dict 
 def resolve_game(ref: str) -> Game:
     """A game from a registry name or "module:ATTRIBUTE"; BadOption naming the fault otherwise."""
     if ":" not in ref:
-        from towerworld.engine.registry import get_game
         return get_game(ref)
     module, _, attribute = ref.partition(":")
     try:

@@ -6,13 +6,19 @@ keeps the native towerworld state (`state.tw_state`) so search code can step out
 OpenSpiel's GameType and GameInfo come from the game's declared `GameInfo` (`game.info()`): players, utility bounds,
 zero-sum, chance (EXPLICIT_STOCHASTIC or DETERMINISTIC), perfect information and the longest game.
 
-pyspiel is imported lazily: `import towerworld.ai` works without open_spiel installed.
+pyspiel is imported lazily: `import towerworld.ai` works without open_spiel installed (it is the optional `research`
+extra: `pip install 'towerworld[research]'`). `resample_from_infostate` draws through the game's `resample`, so
+OpenSpiel's own `ISMCTSBot` runs on the hidden-information games with no resampler of its own.
 """
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from towerworld.engine.game import CHANCE, TERMINAL, BadOption, Game, TowerworldError
+from towerworld.engine.record import MAX_MOVE_TEXT, RecordError, parse_record_text
+from towerworld.engine.registry import all_games, get_game
+from towerworld.engine.safe_text import shown_text, shown_value
 
 PREFIX = "towerworld_"
 
@@ -26,7 +32,8 @@ def require_pyspiel() -> Any:
     try:
         import pyspiel
     except ImportError:
-        raise BadOption("This needs OpenSpiel: install it with 'pip install open_spiel'.") from None
+        raise BadOption("This needs OpenSpiel (the open_spiel package), an optional extra: install it with "
+                        "pip install 'towerworld[research]'.") from None
     return pyspiel
 
 
@@ -242,6 +249,14 @@ def _classes():
                 return [float(r) for r in n.game.returns(n.state)]
             return [0.0] * n.game.num_players(n.state)
 
+        def resample_from_infostate(self, player_id, probability_sampler):
+            """A state `player_id` cannot tell from this one (same information state, same player to move), its hidden
+            parts drawn by the game's `resample`; `probability_sampler()` gives floats in [0, 1) (OpenSpiel's
+            `UniformProbabilitySampler`), from which the draw is seeded, so a seeded sampler repeats the draw."""
+            n = self._n
+            rng = random.Random(int(probability_sampler() * 2 ** 53))
+            return TowerworldSpielState(self.get_game(), n.game.resample(n.state, player_id, rng))
+
         def __str__(self):
             return repr(self._n.state)
 
@@ -294,13 +309,11 @@ def register(game: Game) -> str:
 
 def register_all() -> list[str]:
     """Register every game of the registry; returns their short names."""
-    from towerworld.engine.registry import all_games
     return [register(g) for g in all_games().values()]
 
 
 def load_game(name: str, **params):
     """pyspiel.load_game for a towerworld game name ("kdak" or "towerworld_kdak"), registering it on demand."""
-    from towerworld.engine.registry import get_game
     pyspiel = require_pyspiel()
     game = get_game(name[len(PREFIX):] if name.startswith(PREFIX) else name)
     register(game)
@@ -328,9 +341,6 @@ def record_of_state(sstate) -> str:
 def state_from_record(sgame, text: str):
     """The pyspiel state of `sgame` that `record_of_state` wrote: the record is parsed with the records' limits, must
     match `sgame` (game, variant, options, players) and replays move by move with legality checks."""
-    from towerworld.engine.record import MAX_MOVE_TEXT, RecordError, parse_record_text
-    from towerworld.engine.safe_text import shown_text, shown_value
-
     raw = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else bytes(text)
     data = parse_record_text(raw, "The serialized state")
     game = sgame.tw_game

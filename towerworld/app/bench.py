@@ -5,7 +5,11 @@ import statistics
 import tempfile
 import time
 
+from towerworld.app import saves
+from towerworld.app.play import PlayTable
+from towerworld.app.window import open_base
 from towerworld.engine.match import Match, PlayerSpec
+from towerworld.engine.registry import get_game
 
 
 def _frame_times(base, frames: int, keep_going=lambda: True) -> list[float]:
@@ -23,7 +27,6 @@ def frame_time_rows(game_name: str, agent: str = "mcts", frames: int = 60) -> li
     """(name, value, goal, unit): median frame time idle, while `agent` thinks, and their ratio (goal within 1.5x).
     The tables autosave as a player's do, into a folder of their own: the bench's games must never turn up among a
     player's unfinished games."""
-    from towerworld.app import saves
     kept = saves.SAVE_DIR
     with tempfile.TemporaryDirectory(prefix="towerworld-bench-") as folder:
         saves.SAVE_DIR = folder
@@ -34,9 +37,6 @@ def frame_time_rows(game_name: str, agent: str = "mcts", frames: int = 60) -> li
 
 
 def _frame_time_rows(game_name: str, agent: str, frames: int) -> list[tuple[str, float, str, str]]:
-    from towerworld.app.main import open_base
-    from towerworld.app.play import PlayTable
-    from towerworld.engine.registry import get_game
     base = open_base((960, 600), offscreen=True)
     game = get_game(game_name)
     n = max(2, game.min_players)

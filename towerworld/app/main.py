@@ -1,7 +1,9 @@
 """The application as a small state machine: Menu (the start screen) -> Play (a table) -> back to Menu, and Replay.
 
-One ShowBase for the whole run; each state builds its screen on enter and takes it down on exit (setup and cleanup
-in pairs, as Panda3D's samples do).
+One ShowBase for the whole run (app.window); each state builds its room on enter and takes it down on exit (setup and
+cleanup in pairs, as Panda3D's samples do): the start screen (app.menu), the play table (app.play) or the replay
+table (app.replay), both built on the shared table (app.table). The rooms never import this module. A room's modules
+load when it is first entered, so the start screen shows before the table's scene modules are read.
 """
 from __future__ import annotations
 
@@ -14,33 +16,19 @@ from direct.fsm.FSM import FSM
 # Panda3D's objects took 1-6 ms each time, twice on the way to the first frame). See run_app, which goes on from here.
 gc.freeze()
 
+from towerworld.ai.agents import agent_words  # noqa: E402
+from towerworld.app.window import open_base, run_loop  # noqa: E402
 from towerworld.engine.game import TowerworldError  # noqa: E402
 from towerworld.engine.match import Match, PlayerSpec  # noqa: E402
-from towerworld.scene.setup import configure  # noqa: E402
+from towerworld.engine.record import load_match  # noqa: E402
+from towerworld.engine.registry import get_game  # noqa: E402
 
-
-def open_base(size=(1280, 800), offscreen: bool = False, title: str = "towerworld"):
-    """The one ShowBase: a real window, or offscreen for tests; one sentence when no window can be opened."""
-    import builtins
-    import os
-    configure(offscreen=offscreen, width=size[0], height=size[1], title=title)
-    if getattr(builtins, "base", None) is not None:
-        return builtins.base
-    from direct.showbase.ShowBase import ShowBase
-    try:
-        return ShowBase(windowType="offscreen" if offscreen else None)
-    except Exception:  # no display, no GL: say so in one sentence
-        where = os.environ.get("DISPLAY")
-        raise TowerworldError("Could not open a window" + (f" on display {where}" if where else
-                              " (no display is set)") + "; the table needs a desktop session, and "
-                              "'towerworld render' makes a picture without one.") from None
+__all__ = ["App", "match_from_setup", "open_base", "run_app", "run_loop"]
 
 
 def match_from_setup(setup) -> Match:
     """A live match from the start screen's choices (chance from OS entropy)."""
-    from towerworld.engine.registry import get_game
     game = get_game(setup.game)
-    from towerworld.ai.agents import agent_words
     players = [PlayerSpec(f"Player {i + 1}") if seat == "human" else
                PlayerSpec(f"AI {i + 1}, {agent_words(seat, game)}", "ai", seat) for i, seat in enumerate(setup.seats)]
     return Match(game, options=dict(setup.options), players=players, variant=setup.variant)
@@ -75,7 +63,6 @@ class App(FSM):
 
     @staticmethod
     def _load(path: str) -> Match:
-        from towerworld.engine.record import load_match
         return load_match(path, autosave=path)
 
     def exitPlay(self):
@@ -102,7 +89,6 @@ class App(FSM):
         self.request("Play", match)
 
     def _resume(self, path: str):
-        from towerworld.engine.record import load_match
         try:
             match = load_match(path, autosave=path)
         except TowerworldError as e:
@@ -115,16 +101,6 @@ class App(FSM):
 
     def run(self) -> int:
         return run_loop(self.base, self.frames)
-
-
-def run_loop(base, frames: int | None = None) -> int:
-    """Run the window until it is closed, or just `frames` frames (offscreen smoke runs)."""
-    if frames is not None:
-        for _ in range(frames):
-            base.taskMgr.step()
-        return 0
-    base.run()
-    return 0
 
 
 def run_app(size=(1280, 800), frames: int | None = None, match: Match | None = None, level=None,

@@ -10,7 +10,7 @@ from direct.gui.DirectGui import DGG, DirectButton, DirectFrame
 from direct.gui.OnscreenText import OnscreenText
 from panda3d.core import TextNode
 
-from towerworld.ai.agents import agent_words, table_seats
+from towerworld.ai.agents import agent_words, default_opponent, table_seats
 from towerworld.app import saves
 from towerworld.engine import registry
 from towerworld.engine.game import Game
@@ -44,7 +44,6 @@ class Setup:
 def default_setup(game: Game) -> Setup:
     lo, _ = game.min_players, game.max_players
     n = max(lo, min(2, game.max_players))
-    from towerworld.ai.agents import default_opponent
     ai = default_opponent(game)
     return Setup(game.name, None, n, [HUMAN] + [ai] * (n - 1))
 

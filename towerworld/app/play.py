@@ -1,4 +1,5 @@
-"""The table: one ShowBase window for playing (people and AIs) and for replaying records.
+"""Live play at the table: people pick moves with clicks, the driver answers chance and the AI seats (each in its
+worker process, through WorkerRunner), and the window never waits for either.
 
 A move is built from picks. The legal moves are narrowed by the picks made so far; the next possible picks are
 highlighted; a pick that leads nowhere is refused with the game's reason. Picks that are not places on the table
@@ -8,314 +9,20 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import replace
 
-from towerworld.app.picks import next_picks, path_progress
+from towerworld.ai import make_agent
 from towerworld.app import saves
+from towerworld.app.picks import next_picks, path_progress
+from towerworld.app.table import Table
+from towerworld.app.thinker import WorkerRunner
+from towerworld.engine.agent import View
 from towerworld.engine.driver import AGENT, CHANCE_DRAW, PERSON, AgentFailed, Driver, live_chance
-from towerworld.engine.game import CHANCE, OMNISCIENT, SPECTATOR, TowerworldError
+from towerworld.engine.game import OMNISCIENT, SPECTATOR, TowerworldError
 from towerworld.engine.match import Match
+from towerworld.engine.record import load_match, save_match
+from towerworld.scene.stage import HIGHLIGHT_PICKED, HIGHLIGHT_TARGET
 
-
-class Table:
-    """Shared window setup: scene, stage, camera controls, HUD."""
-    status_extra = 1          # status lines the table adds to the game's (the picks so far, or the result)
-
-    def __init__(self, match: Match, size=(1280, 800), frames: int | None = None):
-        from towerworld.app.main import open_base
-        from towerworld.scene.hud import Hud
-        from towerworld.scene.picking import Picker
-        from towerworld.scene.setup import add_table, dress, frame_light
-        from towerworld.scene.stage import Stage
-
-        self.base = open_base(size, offscreen=frames is not None, title=f"towerworld: {match.game.title}")
-        self.on_leave = None      # the app's way back to the start screen (None: the table is the whole run)
-        self.physics = False      # physical crumbles: pieces the rules knock off move under Bullet, then settle
-        self.menu: list = []      # the Esc menu's widgets while it is open
-        self.base.disableMouse()
-        self.base.setBackgroundColor(0.78, 0.84, 0.9, 1)
-        self.base.camLens.setFov(40)
-        self.base.camLens.setNearFar(5, 20000)
-        self.match = match
-        self.game = match.game
-        layout = self.game.layout(match.state, self.viewer)
-        self.scene = self.base.render.attachNewNode("table-scene")
-        self.sun = dress(self.scene, layout)
-        self._frame_light = frame_light
-        add_table(self.scene, layout)
-        self.stage = Stage(self.scene)
-        self.stage.show(layout)
-        self.hud = Hud(self.base)
-        self.status_rows = 0      # the most status lines shown yet: the home view keeps the table below them
-        self.home = self.home_view(layout, size[0] / size[1], match.state)
-        self.orbit = replace(self.home)
-        self.orbit.apply(self.base.camera)
-        self.table_bounds = layout.bounds()
-        self.picker = Picker(self.base, self.stage)
-        self.anim = None
-        self.frames = frames
-        self._drag = None
-        self._bind_camera()
-        self.base.accept("h", self.toggle_help)
-        self.base.accept("f1", self.toggle_help)
-        self.base.accept("q", self.quit)
-        self.base.accept("escape-up", lambda: None)
-        self.base.accept("f11", self.toggle_fullscreen)
-        self.base.accept("window-event", self._window_event)
-        self.cut_offset = 0          # page up/down move the cutaway storey by storey
-        self.base.accept("page_up", self.move_cut, [1])
-        self.base.accept("page_down", self.move_cut, [-1])
-
-    @property
-    def viewer(self) -> int:
-        """Who is looking at the table: everything once a game is over, public information otherwise."""
-        return OMNISCIENT if self.match.over else SPECTATOR
-
-    def move_cut(self, d):
-        self.cut_offset += d
-        self.apply_cutaway(self.current_state())
-
-    def current_state(self):
-        return self.match.state
-
-    def apply_cutaway(self, state):
-        hint = self.game.cutaway(state, self.viewer)
-        if hint is None:
-            self.stage.set_cutaway(None)
-            return
-        height, kinds = hint
-        from towerworld.engine.pieces import size
-        step = min(size(k).h for k in kinds) if kinds else 1.0
-        self.stage.set_cutaway(height + self.cut_offset * step, kinds)
-
-    # ---- camera -------------------------------------------------------------------------------------------------------
-    def _bind_camera(self):
-        b = self.base
-        for key, (dh, dp) in {"arrow_left": (-6, 0), "arrow_right": (6, 0), "arrow_up": (0, 4),
-                              "arrow_down": (0, -4)}.items():
-            b.accept(key, self._orbit, [dh, dp])
-            b.accept(key + "-repeat", self._orbit, [dh, dp])
-        for key, f in {"+": 0.9, "=": 0.9, "-": 1.1, "wheel_up": 0.9, "wheel_down": 1.1}.items():
-            b.accept(key, self._zoom, [f])
-            b.accept(key + "-repeat", self._zoom, [f])
-        for key, (r, f) in {"a": (-0.04, 0), "d": (0.04, 0), "w": (0, 0.04), "s": (0, -0.04)}.items():
-            b.accept(key, self._pan, [r, f])
-            b.accept(key + "-repeat", self._pan, [r, f])
-        b.accept("r", self.reset_view)
-        b.accept("home", self.reset_view)
-        b.accept("mouse1", self._press, ["orbit"])
-        b.accept("mouse3", self._press, ["pan"])
-        b.accept("mouse2", self._press, ["pan"])
-        b.accept("mouse1-up", self._release, ["orbit"])
-        b.accept("mouse3-up", self._release, ["pan"])
-        b.accept("mouse2-up", self._release, ["pan"])
-        b.taskMgr.add(self._drag_task, "camera-drag")
-        b.taskMgr.add(self._xray_task, "xray")
-
-    def _orbit(self, dh, dp):
-        self.orbit.orbit(dh, dp)
-        self.orbit.apply(self.base.camera)
-
-    def _zoom(self, f):
-        self.orbit.zoom(f)
-        self.orbit.apply(self.base.camera)
-
-    def _pan(self, r, f):
-        self.orbit.pan(r, f)
-        self.orbit.apply(self.base.camera)
-
-    def home_view(self, layout, aspect: float, state):
-        """The default camera: the whole table, below the HUD's status lines (as many as it has shown yet)."""
-        from towerworld.scene.camera import framing
-        self.status_rows = max(self.status_rows, len(self.status_lines(state)) + self.status_extra)
-        return framing(layout, aspect=aspect, top=self.hud.status_band(self.status_rows),
-                       keep_clear=self.hud.keep_clear())
-
-    def refit(self, layout) -> None:
-        """A layout that grows (a landscape of tiles): the key light's shadow frustum fits it, the table top grows
-        under it, and the home view frames it; the camera follows only while the player has not moved it."""
-        from towerworld.scene.setup import add_table
-        self._frame_light(self.scene.find("**/key"), layout)
-        x0, y0, _z0, x1, y1, _z1 = layout.bounds()
-        t0, u0, _w0, t1, u1, _w1 = self.table_bounds
-        if x0 < t0 or y0 < u0 or x1 > t1 or y1 > u1:
-            self.scene.find("table").removeNode()
-            add_table(self.scene, layout)
-            self.table_bounds = layout.bounds()
-        home = self.home_view(layout, self.base.getAspectRatio(), self.current_state())
-        if home != self.home:
-            at_home = self.orbit == self.home
-            self.home = home
-            if at_home:
-                self.orbit = replace(home)
-                self.orbit.apply(self.base.camera)
-
-    def reset_view(self):
-        self.orbit = replace(self.home)
-        self.orbit.apply(self.base.camera)
-
-    def _mouse(self):
-        mw = self.base.mouseWatcherNode
-        return (mw.getMouseX(), mw.getMouseY()) if mw.hasMouse() else None
-
-    def _press(self, mode):
-        m = self._mouse()
-        if m:
-            self._drag = (mode, m, m, False)
-
-    def _release(self, mode):
-        drag = self._drag
-        self._drag = None
-        if drag and drag[0] == mode == "orbit" and not drag[3]:
-            self.on_click()
-
-    def _drag_task(self, task):
-        if self._drag:
-            mode, start, last, moved = self._drag
-            m = self._mouse()
-            if m:
-                dx, dy = m[0] - last[0], m[1] - last[1]
-                moved = moved or abs(m[0] - start[0]) + abs(m[1] - start[1]) > 0.01
-                if moved:
-                    if mode == "orbit":
-                        self.orbit.orbit(dx * 120, -dy * 80)
-                    else:
-                        self.orbit.pan(-dx * 0.5, -dy * 0.5)
-                    self.orbit.apply(self.base.camera)
-                self._drag = (mode, start, m, moved)
-        return task.cont
-
-    def _xray_task(self, task):
-        """The stage fades what stands between the camera and the highlighted targets; it follows the camera once a
-        drag ends (working out what hides what takes ~20 ms on a grown board of 121 pieces, too long for every frame)."""
-        if self._drag is not None:
-            return task.cont
-        eye = self.base.camera.getPos(self.stage.root)
-        self.stage.see_from((round(eye.x, 1), round(eye.y, 1), round(eye.z, 1)))
-        return task.cont
-
-    # ---- shared -------------------------------------------------------------------------------------------------------
-    def on_click(self):
-        pass
-
-    def toggle_help(self):
-        self.hud.toggle_help(self.game.help_text())
-
-    def quit(self):
-        self.base.userExit()
-
-    # ---- window --------------------------------------------------------------------------------------------------------
-    def toggle_fullscreen(self):
-        from panda3d.core import WindowProperties
-        win = self.base.win
-        if win is None or not hasattr(win, "getProperties"):
-            return
-        props = WindowProperties()
-        props.setFullscreen(not win.getProperties().getFullscreen())
-        win.requestProperties(props)
-
-    def _window_event(self, win):
-        """The camera follows a resized window (ShowBase keeps the aspect, the home view frames the new shape with the
-        labels clear of the HUD); the size is remembered for next time."""
-        self.base.windowEvent(win)
-        if self.stage.layout is not None:
-            self.refit(self.stage.layout)
-        if win is None or self.frames is not None or not hasattr(win, "getProperties"):
-            return
-        props = win.getProperties()
-        if props.getOpen() and not props.getFullscreen() and props.hasSize():
-            from towerworld.app.saves import remember_window_size
-            remember_window_size(props.getXSize(), props.getYSize())
-
-    # ---- the Esc menu ----------------------------------------------------------------------------------------------------
-    def menu_entries(self) -> list[tuple[str, object]]:
-        entries: list[tuple[str, object]] = [("Resume", self.close_menu)]
-        if self.on_leave is not None:
-            entries.append(("New game", self.on_leave))
-        entries += [("Rules and keys", self.toggle_help), ("Quit", self.quit)]
-        return entries
-
-    def toggle_menu(self):
-        if self.menu:
-            self.close_menu()
-            return
-        from direct.gui.DirectGui import DirectButton, DirectFrame
-        panel = DirectFrame(frameColor=(0.08, 0.1, 0.16, 0.92), frameSize=(-0.45, 0.45, -0.6, 0.6), sortOrder=5)
-        self.menu = [panel]
-        for i, (label, command) in enumerate(self.menu_entries()):
-            def act(command=command):
-                self.close_menu()
-                command()
-            self.menu.append(DirectButton(parent=panel, text=label, scale=0.06, pos=(0, 0, 0.42 - 0.15 * i),
-                                          command=act, frameColor=(0.95, 0.9, 0.75, 1), pad=(0.5, 0.2),
-                                          frameSize=(-5, 5, -0.6, 1.1)))
-
-    def close_menu(self):
-        for w in reversed(self.menu):
-            w.destroy()
-        self.menu = []
-
-    def close(self):
-        """Take the table down without closing the ShowBase (the app and tests share one)."""
-        self.close_menu()
-        if self.anim is not None:
-            self.anim.finish()
-        for name in ("camera-drag", "xray", "turns", "replay", "pointer-preview"):
-            self.base.taskMgr.remove(name)
-        self.base.ignoreAll()
-        self.hud.destroy()
-        self.picker.ray_np.removeNode()
-        from towerworld.scene.setup import undress
-        undress(self.scene)
-
-    def animate_to(self, old_layout, new_layout, events, speed=1.0, then=None):
-        from direct.interval.IntervalGlobal import Func, Sequence
-        if self.anim is not None:
-            self.anim.finish()
-        anim = Sequence(self.stage.transition(old_layout, new_layout, events, speed=speed, physics=self.physics))
-        anim.append(Func(self._animation_over, anim, then))
-        self.anim = anim
-        anim.start()
-
-    def _animation_over(self, anim, then) -> None:
-        """An animation's last step: the table is at rest from here on, whatever Panda3D says. A frame that lands
-        within half a millisecond of the end runs this step while the interval still counts as playing (its times
-        are whole milliseconds), and the interval then ends without running it again: a `then` that asked
-        `animating` saw a move under way, lit nothing and showed no button, and the person to move was stuck."""
-        if self.anim is anim:
-            self.anim = None
-        if then is not None:
-            then()
-
-    @property
-    def animating(self) -> bool:
-        return self.anim is not None and self.anim.isPlaying()
-
-    def status_lines(self, state) -> list[str]:
-        lines = [self.game.title]
-        hud = self.game.hud(state, self.viewer)
-        # "next" tells a person what to click: shown only while a person is to move, as the sentence it is; a value
-        # that already names itself ("Cheats: 0") is shown as it is
-        person = self._person_to_move(state)
-        lines += [f"{v}" if k in ("turn", "next") or str(v).lower().startswith(k.lower()) else f"{k}: {v}"
-                  for k, v in hud.items() if k != "next" or person]
-        return [self.with_names(ln) for ln in lines]
-
-    def _person_to_move(self, state) -> bool:
-        """Whether a person plays the seat to move here (a replay: nobody does, nothing is clicked)."""
-        return False
-
-    def with_names(self, text: str) -> str:
-        """Games speak of "Player 2"; the table knows who that is."""
-        names = [p.name for p in self.match.players]
-        for i in range(len(names) - 1, -1, -1):
-            if names[i] != f"Player {i + 1}":
-                text = text.replace(f"Player {i + 1}", names[i])
-        return text
-
-    def run(self) -> int:
-        from towerworld.app.main import run_loop
-        return run_loop(self.base, self.frames)
+__all__ = ["PlayTable", "Table", "run_play"]
 
 
 class PlayTable(Table):
@@ -332,15 +39,14 @@ class PlayTable(Table):
         super().__init__(match, size, frames)
         self.level = level
         self.picks: list[str] = []
-        self.thinkers: dict = {}
         self.offers: list = []                  # buttons offering to resume an unfinished game, until one is chosen
         self.hinted = None                      # the move T suggested, which Enter plays
         self.confirming = None                  # a move the game asks about first (a cheat); Enter plays it
-        self.waiting_for: int | None = None     # the AI seat whose answer is awaited
         self.driver = Driver(match, frozenset(i for i, p in enumerate(match.players) if p.is_ai),
-                             chance=match.rng if match.seed is not None else live_chance())
+                             chance=match.rng if match.seed is not None else live_chance(),
+                             runner=WorkerRunner(level))
         self._prepare_autosave(match)
-        b = self.base
+        b = self.events
         b.accept("escape", self.escape)
         b.accept("backspace", self.back_pick)
         b.accept("enter", self.commit_exact)
@@ -354,14 +60,14 @@ class PlayTable(Table):
         b.accept("m", self.toggle_memory)
         b.accept("t", self.show_hint)
         b.accept("p", self.toggle_physics)
-        b.taskMgr.add(self._turn_task, "turns")
+        self.add_task(self._turn_task, "turns")
         self.hover: str | None = None           # the next-pick cell under the pointer, shown with the game's preview
         self.hover_options: list[str] = []      # the button picks that may follow it (a tile's rotations)
         self.hover_choice = 0                   # which of them the preview shows (R or the wheel turn it)
         b.accept("r", self._turn_preview, [1, self.reset_view])
         b.accept("wheel_up", self._turn_preview, [1, lambda: self._zoom(0.9)])
         b.accept("wheel_down", self._turn_preview, [-1, lambda: self._zoom(1.1)])
-        b.taskMgr.add(self._pointer_task, "pointer-preview")
+        self.add_task(self._pointer_task, "pointer-preview")
         self.refresh()
 
     # ---- who is looking ------------------------------------------------------------------------------------------------
@@ -375,6 +81,9 @@ class PlayTable(Table):
     def _init_seat(self, match: Match) -> None:
         humans = self._humans(match)
         cp = match.current_player
+        if not match.game.perfect_information and len(humans) > 1:
+            self.shown_seat = None      # several people, secret hands: nobody's is shown before its hand-off
+            return
         self.shown_seat = cp if cp in humans else humans[0] if humans else None
 
     @property
@@ -415,51 +124,32 @@ class PlayTable(Table):
         self.refresh()
 
     # ---- turn flow ---------------------------------------------------------------------------------------------------
-    def _thinker(self, seat: int):
-        from towerworld.app.thinker import SeatSpec, Thinker
-        if seat not in self.thinkers:
-            m = self.match
-            players = [{"name": p.name, "kind": p.kind, "agent": p.agent} for p in m.players]
-            self.thinkers[seat] = Thinker(SeatSpec(self.game.name, m.options, m.variant, players, seat,
-                                                   m.players[seat].agent or "greedy", None, self.level))
-        return self.thinkers[seat]
+    @property
+    def waiting_for(self) -> int | None:
+        """The AI seat whose answer the table awaits (its worker is searching)."""
+        return self.driver.thinking
 
     def _turn_task(self, task):
+        """Each frame, once the table is at rest: the driver takes its next step (chance, or an AI seat's answer
+        when its worker has one); a person's turn waits for their picks."""
         if self.animating or self.handoff is not None or self.offers:
             return task.cont
-        pending = self.driver.pending()
-        if pending.kind == CHANCE_DRAW:
-            self._play(lambda: self.driver.answer(CHANCE, self.driver.draw(), save=False))
-        elif pending.kind == AGENT:
-            self._agent_turn(pending.seat)
+        if self.driver.pending().kind in (CHANCE_DRAW, AGENT):
+            was = self.driver.thinking
+            self._play(self.driver.advance)
+            seat = self.driver.thinking
+            if seat is not None and seat != was:
+                self.hud.say(f"{self.match.players[seat].name} is thinking...")
         else:
             self._check_handoff()
         return task.cont
-
-    def _agent_turn(self, seat: int):
-        thinker = self._thinker(seat)
-        if self.waiting_for is None:
-            thinker.ask([p.text for p in self.match.plies])
-            self.waiting_for = seat
-            self.hud.say(f"{self.match.players[seat].name} is thinking...")
-            return
-        answer = thinker.wait(0) if self.frames is not None else thinker.poll()
-        if answer is None:
-            return
-        self.waiting_for = None
-        kind, text = answer
-        try:
-            reply = ("move", self.game.parse_move(self.match.state, text)) if kind == "move" else answer
-            self._play(lambda: self.driver.take_runner_answer(seat, reply, save=False))
-        except (AgentFailed, TowerworldError) as e:
-            self.hud.say(self.with_names(f"{e} Z takes back your last move; Ctrl-S saves the game."))
 
     def _play(self, action):
         old = self.stage.layout
         try:
             events = action()
         except AgentFailed as e:
-            self.hud.say(self.with_names(str(e)))
+            self.hud.say(self.with_names(f"{e} Z takes back your last move; Ctrl-S saves the game."))
             return
         except TowerworldError as e:
             self.hud.say(str(e))
@@ -499,7 +189,6 @@ class PlayTable(Table):
         return f"{self.match.save_error} Play goes on; the next move tries again."
 
     def save(self):
-        from towerworld.engine.record import save_match
         path = os.path.join(saves.SAVE_DIR, f"{self.game.name}-{time.strftime('%Y%m%d-%H%M%S')}.tower.json")
         try:
             os.makedirs(saves.SAVE_DIR, exist_ok=True)
@@ -530,20 +219,17 @@ class PlayTable(Table):
         self.hud.set_buttons([(s.label, lambda s=s: self.load(s.path)) for s in found])
 
     def load(self, path: str):
-        from towerworld.engine.record import load_match
         try:
             loaded = load_match(path, autosave=path if os.path.basename(path).startswith("autosave-") else None)
         except TowerworldError as e:
             self.hud.say(f"Could not load {os.path.basename(path)}: {e}")
             return
-        self._stop_thinkers()
         if len(loaded.players) == len(self.match.players):
             loaded.players = self.match.players
         if loaded.autosave_path is None:
             loaded.autosave_path = self.match.autosave_path
         self.match = loaded
-        self.driver.match = loaded
-        self.driver.failed.clear()
+        self.driver.load(loaded)
         self._jump(f"Loaded {os.path.basename(path)}.")
 
     # ---- picking -------------------------------------------------------------------------------------------------------
@@ -726,17 +412,14 @@ class PlayTable(Table):
         if not self.match.undo():
             self.hud.say(self.match.why_no_undo())
             return
-        self.waiting_for = None     # a pending answer is for a position that is gone
-        for thinker in self.thinkers.values():
-            thinker.busy = False
-        self._stop_thinkers()
-        self.driver.failed.clear()
+        self.driver.taken_back()    # a search under way is for a position that is gone
         self._jump("Move taken back.")
 
     def redo(self):
         if self.animating or not self.match.redo():
             self.hud.say("Nothing to redo.")
             return
+        self.driver.taken_back()
         self._jump("Move replayed.")
 
     def _jump(self, text):
@@ -754,14 +437,11 @@ class PlayTable(Table):
         own = self.game.hint(state, self.viewer)
         if own is not None:
             return own
-        from towerworld.ai import make_agent
-        from towerworld.engine.agent import View
         return make_agent("greedy", self.game, seed=len(self.match.plies)).choose(
             View.of(self.game, state, self.viewer))
 
     def show_hint(self):
         """T: light up the suggested move's picks and name it."""
-        from towerworld.scene.stage import HIGHLIGHT_PICKED
         if not self._human_turn():
             self.hud.say("A hint is for your own turn.")
             return
@@ -788,7 +468,6 @@ class PlayTable(Table):
 
     # ---- display -------------------------------------------------------------------------------------------------------
     def refresh(self, highlight: bool = True):
-        from towerworld.scene.stage import HIGHLIGHT_PICKED, HIGHLIGHT_TARGET
         m = self.match
         state = m.state
         lines = self.status_lines(state)
@@ -826,14 +505,8 @@ class PlayTable(Table):
         elif highlight:
             self.hud.set_buttons(buttons[:8])
 
-    def _stop_thinkers(self):
-        for thinker in self.thinkers.values():
-            thinker.close()
-        self.thinkers.clear()
-        self.waiting_for = None
-
     def close(self):
-        self._stop_thinkers()
+        self.driver.close()
         super().close()
 
 

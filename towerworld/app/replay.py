@@ -10,9 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from towerworld.app.play import Table
-from towerworld.engine.game import OMNISCIENT, SPECTATOR, TERMINAL, TowerworldError
+from towerworld.app.table import Table
+from towerworld.engine.game import OMNISCIENT, SPECTATOR, TERMINAL, TowerworldError, may_see
+from towerworld.engine.layout import Layout
 from towerworld.engine.match import Match
+from towerworld.scene.camera import framing
+from towerworld.scene.offscreen import base as offscreen_base
+from towerworld.scene.setup import add_table, dress
+from towerworld.scene.stage import Stage
+from towerworld.scene.video import FrameGrabber, check_fps, check_output, write_video
 
 SPEEDS = (0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0)
 PAUSE_BETWEEN = 0.35          # seconds (at speed 1) between one ply's animation and the next
@@ -54,7 +60,7 @@ class ReplayTable(Table):
         self.stage.show(self.game.layout(match.state_at(0), self.viewer))
         self.hud.message.setPos(0, 0.32)
         self._build_timeline()
-        b = self.base
+        b = self.events
         b.accept("space", self.toggle)
         for key, d in ((".", 1), (",", -1), ("shift-arrow_right", 1), ("shift-arrow_left", -1)):
             b.accept(key, self.step, [d])
@@ -64,7 +70,7 @@ class ReplayTable(Table):
         b.accept("home", self.jump, [0])
         b.accept("end", self.jump_end)
         b.accept("p", self.toggle_physics)
-        b.taskMgr.add(self._tick, "replay")
+        self.add_task(self._tick, "replay")
         self.refresh()
 
     # ---- the timeline ----------------------------------------------------------------------------------------------
@@ -187,14 +193,13 @@ class ReplayTable(Table):
         self._show_slider()
 
     def close(self):
+        super().close()            # the animation under way ends first: its last step refreshes the buttons
         for item in self.buttons + [self.slider, self.speed_label]:
             item.destroy()
-        super().close()
 
 
 def transition_of(match: Match, ply: int, viewer: int):
     """(layout before, layout after, events shown to `viewer`) for the move that leads from `ply` to `ply + 1`."""
-    from towerworld.engine.game import may_see
     game = match.game
     old = game.layout(match.state_at(ply), viewer)
     new = game.layout(match.state_at(ply + 1), viewer)
@@ -237,8 +242,6 @@ class ReplayFilm:
     """A record played offscreen at a fixed clock: `seek(t)` puts the stage at t seconds (forward only)."""
 
     def __init__(self, parent, match: Match, speed: float = 1.0, physics: bool = False, viewer: int | None = None):
-        from towerworld.scene.setup import add_table, dress
-        from towerworld.scene.stage import Stage
         self.match, self.speed, self.physics = match, check_speed(speed), physics
         self.viewer = replay_viewer(match, viewer)
         first = match.game.layout(match.state_at(0), self.viewer)
@@ -302,7 +305,6 @@ class ReplayFilm:
 def _extent(match: Match, viewer: int, samples: int = 12):
     """A layout holding pieces from positions spread over the record, so the camera frames everything the replay
     will show (discards pile up, pieces leave)."""
-    from towerworld.engine.layout import Layout
     n = len(match.plies)
     out = Layout()
     for k in sorted({round(i * n / samples) for i in range(samples + 1)}):
@@ -316,15 +318,12 @@ def render_replay(match: Match, video: str | None = None, png: str | None = None
                   quiet: bool = False, viewer: int | None = None) -> list[str]:
     """Render a replay offscreen: an H.264 video of the whole record and/or a still at `at` seconds (the end when
     None). Returns the files written."""
-    from towerworld.scene.camera import framing
-    from towerworld.scene.offscreen import base
-    from towerworld.scene.video import FrameGrabber, check_fps, check_output, write_video
     if video:
         check_output(video, ".mp4")
         check_fps(fps)
     if png:
         check_output(png, ".png")
-    b = base(*size)
+    b = offscreen_base(*size)
     written = []
     for target in (video, png):
         if not target:

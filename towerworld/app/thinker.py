@@ -1,8 +1,9 @@
 """AI seats think in a worker process, so the table keeps drawing while a search runs (no shared GIL).
 
-The worker keeps its own replica of the match, built from the same game, options and players and kept in step by the
-moves in notation (plain JSON over a pipe: no pickled states). Asked for a move, it hands its agent the seat's View,
-exactly as the driver would, and answers the move in notation. Undo on the table simply sends a shorter move list.
+`WorkerRunner` is the driver's runner at the table (`start`, `poll`, `cancel`, `close`): one worker process per AI
+seat. The worker keeps its own replica of the match, built from the same game, options and players and kept in step
+by the moves in notation (plain JSON over a pipe: no pickled states). Asked for a move, it asks its agent through the
+driver's own in-process runner (the seat's View, exactly as the driver hands it) and answers the move in notation.
 """
 from __future__ import annotations
 
@@ -11,7 +12,11 @@ import multiprocessing as mp
 import os
 from dataclasses import dataclass
 
+from towerworld.ai import make_agent
+from towerworld.engine.driver import Driver, InlineRunner
+from towerworld.engine.game import TowerworldError
 from towerworld.engine.match import Match, PlayerSpec
+from towerworld.engine.registry import get_game
 
 
 @dataclass(frozen=True)
@@ -28,7 +33,6 @@ class SeatSpec:
 
 
 def _replica(spec: SeatSpec) -> Match:
-    from towerworld.engine.registry import get_game
     players = [PlayerSpec(p["name"], p["kind"], p.get("agent")) for p in spec.players]
     return Match(get_game(spec.game), options=spec.options, players=players, variant=spec.variant, seed=0)
 
@@ -58,11 +62,10 @@ def serve(conn, spec: SeatSpec) -> None:
 
 
 def _serve(conn, spec: SeatSpec) -> None:
-    from towerworld.ai import make_agent
-    from towerworld.engine.agent import seat_view
     try:
         match = _replica(spec)
-        agent = make_agent(spec.agent, match.game, seed=spec.seed, level=spec.level)
+        runner = InlineRunner({spec.seat: make_agent(spec.agent, match.game, seed=spec.seed, level=spec.level)})
+        replica = Driver(match, frozenset({spec.seat}), runner=runner)
     except Exception as e:   # reported to the table once, as one sentence
         conn.send_bytes(json.dumps({"error": str(e) or type(e).__name__}).encode())
         return
@@ -75,8 +78,10 @@ def _serve(conn, spec: SeatSpec) -> None:
             return
         try:
             _sync(match, msg["moves"])
-            move = agent.choose(seat_view(agent, match.game, match.state))
-            reply = {"move": match.game.format_move(match.state, move), "ply": len(match.plies)}
+            runner.start(replica, spec.seat)
+            kind, value = runner.poll() or ("error", "the AI gave no answer")
+            reply = ({"move": match.game.format_move(match.state, value), "ply": len(match.plies)} if kind == "move"
+                     else {"error": str(value)})
         except Exception as e:
             reply = {"error": str(e) or type(e).__name__}
         conn.send_bytes(json.dumps(reply).encode())
@@ -129,3 +134,50 @@ class Thinker:
         if self.process.is_alive():
             self.process.terminate()
         self.conn.close()
+
+
+class WorkerRunner:
+    """The driver's runner at the table: each AI seat thinks in its own worker process (started on its first turn),
+    so the window never waits. `level` is the strength the table was opened with (None: each agent's default)."""
+
+    def __init__(self, level: str | None = None):
+        self.level = level
+        self.thinkers: dict[int, Thinker] = {}
+        self._asked: tuple | None = None          # (driver, seat) of the search under way
+
+    def _thinker(self, match: Match, seat: int) -> Thinker:
+        if seat not in self.thinkers:
+            players = [{"name": p.name, "kind": p.kind, "agent": p.agent} for p in match.players]
+            self.thinkers[seat] = Thinker(SeatSpec(match.game.name, match.options, match.variant, players, seat,
+                                                   match.players[seat].agent or "greedy", None, self.level))
+        return self.thinkers[seat]
+
+    def start(self, driver: Driver, seat: int) -> None:
+        self._thinker(driver.match, seat).ask([p.text for p in driver.match.plies])
+        self._asked = (driver, seat)
+
+    def poll(self) -> tuple[str, object] | None:
+        if self._asked is None:
+            return None
+        driver, seat = self._asked
+        answer = self.thinkers[seat].poll()
+        if answer is None:
+            return None
+        self._asked = None
+        kind, text = answer
+        if kind != "move":
+            return answer
+        try:
+            return ("move", driver.match.game.parse_move(driver.match.state, text))
+        except TowerworldError as e:     # a worker out of step with the table: the seat stops with the reason
+            return ("error", str(e))
+
+    def cancel(self) -> None:
+        """The position searched is gone: the workers stop (a fresh one starts on the seat's next turn)."""
+        self.close()
+
+    def close(self) -> None:
+        for thinker in self.thinkers.values():
+            thinker.close()
+        self.thinkers.clear()
+        self._asked = None

@@ -11,7 +11,8 @@ import random
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from towerworld.engine.driver import answer_chance
+from towerworld.ai.simple import RandomAgent
+from towerworld.engine.driver import Driver
 from towerworld.engine.game import OMNISCIENT
 from towerworld.engine.layout import Layout
 from towerworld.engine.match import Match
@@ -31,13 +32,8 @@ TIP_SPIN = 2.2                      # rad/s: the whole tower starts turning over
 def _playout_layout() -> Layout:
     game = get_game("carcassonne")
     match = Match(game, seed=PLAYOUT_SEED)
-    rng = random.Random(PLAYOUT_SEED)
-    while len(match.plies) < PLAYOUT_PLIES and not match.over:
-        if match.current_player >= 0:
-            moves = game.legal_moves(match.state)
-            match.apply(moves[rng.randrange(len(moves))], save=False)
-        else:
-            answer_chance(match)
+    player = RandomAgent(PLAYOUT_SEED)        # one random player for every seat, chance from the match's seed
+    Driver.with_agents(match, dict.fromkeys(range(len(match.players)), player), match.rng).run(PLAYOUT_PLIES)
     return game.layout(match.state, OMNISCIENT)
 
 

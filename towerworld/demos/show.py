@@ -3,16 +3,18 @@ from __future__ import annotations
 
 from towerworld.demos import get_demo
 from towerworld.demos.base import Demo, DemoRun
+from towerworld.demos.stand_ins import register
 from towerworld.scene.camera import Orbit, framing
+from towerworld.scene.offscreen import base
+from towerworld.scene.setup import add_table, dress
+from towerworld.scene.stage import Stage
+from towerworld.scene.video import FrameGrabber, check_fps, check_output, write_video
 
 
 class DemoScene:
     """The demo's pieces on a stage under `parent`, kept where Bullet has them."""
 
     def __init__(self, parent, demo: Demo, seed: int = 1):
-        from towerworld.scene.setup import add_table, dress
-        from towerworld.demos.stand_ins import register
-        from towerworld.scene.stage import Stage
         register()
         self.demo = demo
         self.run = DemoRun(demo, seed)
@@ -50,8 +52,6 @@ class DemoScene:
 
 
 def _offscreen_scene(name: str, size: tuple[int, int], seed: int):
-    from towerworld.scene.offscreen import base
-    from towerworld.scene.video import FrameGrabber
     b = base(*size)
     scene = DemoScene(b.render, get_demo(name), seed)
     grabber = FrameGrabber(b, scene.root, *size)
@@ -61,7 +61,6 @@ def _offscreen_scene(name: str, size: tuple[int, int], seed: int):
 
 def demo_video(name: str, out: str, fps: float = 30.0, size=(1280, 720), seed: int = 1, quiet: bool = False) -> str:
     """Render demo `name` offscreen to an H.264 video, one frame every 1/fps simulated seconds."""
-    from towerworld.scene.video import check_fps, check_output, write_video
     check_output(out, ".mp4")
     check_fps(fps)
     scene, grabber = _offscreen_scene(name, size, seed)
@@ -76,7 +75,6 @@ def demo_video(name: str, out: str, fps: float = 30.0, size=(1280, 720), seed: i
 
 def demo_png(name: str, out: str, at: float, size=(1280, 720), seed: int = 1) -> str:
     """A still of demo `name` at `at` simulated seconds."""
-    from towerworld.scene.video import check_output
     check_output(out, ".png")
     scene, grabber = _offscreen_scene(name, size, seed)
     try:

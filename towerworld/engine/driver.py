@@ -7,9 +7,13 @@ chance source draws) and calls `answer`. `Driver.run()` is the synchronous loop 
 the bench and tests: it answers chance and agents until a person must decide or the game ends.
 
 Agents are answered by a runner: `InlineRunner` asks the agent in this process (blocking, for scripts); the app's
-worker processes (`towerworld.app.thinker`) implement the same two calls (`start`, `poll`). An agent is handed its
-seat's View, never the true state. Chance comes from a live random source that is never written anywhere; a seeded
-source only for simulate, tests and benchmarks.
+worker processes (`towerworld.app.thinker.WorkerRunner`) implement the same calls (`start`, `poll`, `cancel`).
+`Driver.advance()` is the window's step: it answers chance, or starts the runner on an agent's turn and takes its
+answer once it comes, and never waits. An agent is handed its seat's View, never the true state. Chance comes from a
+live random source that is never written anywhere; a seeded source only for simulate, tests and benchmarks.
+
+The driver's own state (failed seats, the search under way) is written only here: a table that takes moves back or
+loads another match says so with `taken_back()` or `load(match)`.
 """
 from __future__ import annotations
 
@@ -54,11 +58,17 @@ class Pending:
 
 class Runner(Protocol):
     """Answers an agent's turn without the driver waiting: `start` begins a search at the driver's current state,
-    `poll` returns None while it thinks, then ("move", Move) or ("error", sentence)."""
+    `poll` returns None while it thinks, then ("move", Move) or ("error", sentence) once; `cancel` forgets the search
+    under way (its position is gone), so that no answer of it is ever handed over; `close` lets go of what the
+    runner holds (worker processes)."""
 
     def start(self, driver: "Driver", seat: int) -> None: ...
 
     def poll(self) -> tuple[str, object] | None: ...
+
+    def cancel(self) -> None: ...
+
+    def close(self) -> None: ...
 
 
 class InlineRunner:
@@ -79,6 +89,12 @@ class InlineRunner:
         answer, self._answer = self._answer, None
         return answer
 
+    def cancel(self) -> None:
+        self._answer = None
+
+    def close(self) -> None:
+        self._answer = None
+
 
 @dataclass
 class Driver:
@@ -90,6 +106,7 @@ class Driver:
     chance: random.Random = field(default_factory=live_chance)
     runner: Runner | None = None
     failed: dict = field(default_factory=dict)     # seat -> the failure sentence (reported once, never retried)
+    _asked: tuple | None = field(default=None, repr=False)   # (match, seat, plies, last ply) the runner searches
 
     @classmethod
     def with_agents(cls, match: Match, agents: dict, chance: random.Random | None = None) -> "Driver":
@@ -113,6 +130,27 @@ class Driver:
 
     def waiting_for_person(self) -> bool:
         return self.pending().kind == PERSON
+
+    @property
+    def thinking(self) -> int | None:
+        """The agent seat whose runner is searching now (None when no search is under way)."""
+        return self._asked[1] if self._asked is not None and self._still_asked() else None
+
+    def _decision(self) -> tuple:
+        """Which decision this is: the match, the seat to move, the number of plies and the last ply played (the
+        match makes a new Ply each time a move is played, so a position reached again after an undo is another
+        decision)."""
+        m = self.match
+        return (m, m.current_player, len(m.plies), m.plies[-1] if m.plies else None)
+
+    def _still_asked(self) -> bool:
+        """Whether the search under way is for the decision at hand (compared by identity: no Ply is compared by
+        value on every frame)."""
+        if self._asked is None:
+            return False
+        match, seat, plies, last = self._asked
+        now = self._decision()
+        return match is now[0] and seat == now[1] and plies == now[2] and last is now[3]
 
     def draw(self) -> Move:
         """The chance outcome to answer now: one already revealed at this decision (the match keeps them) or a fresh
@@ -151,6 +189,51 @@ class Driver:
             self.fail(seat, str(value))
         return self.answer(seat, value, save=save)
 
+    # ---- the step that never waits (a window's task, a server's room) ----------------------------------------------
+    def advance(self, *, save: bool = False) -> list[Event] | None:
+        """One step without waiting: draw and answer a chance outcome; on an agent's turn start its runner (once per
+        decision) and apply its answer when it has one. The events of the ply played, or None when nothing was played
+        (a person is to move, the runner still thinks, the game is over, the seat has stopped). AgentFailed when the
+        runner's answer stops the seat."""
+        p = self.pending()
+        if self._asked is not None and not self._still_asked():
+            self._forget()                   # the position searched is gone (a move taken back, another match)
+        if p.kind == CHANCE_DRAW:
+            return self.answer(CHANCE, self.draw(), save=save)
+        if p.kind != AGENT or self.runner is None:
+            return None
+        if self._asked is None:
+            self._asked = self._decision()
+            self.runner.start(self, p.seat)
+        reply = self.runner.poll()
+        if reply is None:
+            return None
+        self._asked = None
+        return self.take_runner_answer(p.seat, reply, save=save)
+
+    def _forget(self) -> None:
+        if self._asked is not None and self.runner is not None:
+            self.runner.cancel()
+        self._asked = None
+
+    def taken_back(self) -> None:
+        """Moves were taken back or replayed on the match: a search under way is for a position that is gone, and a
+        stopped seat gets another try."""
+        self._forget()
+        self.failed.clear()
+
+    def load(self, match: Match) -> None:
+        """Drive `match` from now on (a game loaded at the table): nothing of the old one carries over."""
+        self._forget()
+        self.failed.clear()
+        self.match = match
+
+    def close(self) -> None:
+        """Stop the search under way and the runner's workers (a runner that has any)."""
+        self._forget()
+        if self.runner is not None:
+            self.runner.close()
+
     # ---- the synchronous loop (scripts, simulate, ladder, bench, tests) --------------------------------------------
     def run(self, limit: int | None = None, *, save: bool = False) -> list[Event]:
         """Answer chance and agents until a person must decide, an agent fails or the game ends (at most `limit`
@@ -158,17 +241,14 @@ class Driver:
         events: list[Event] = []
         plies = 0
         while limit is None or plies < limit:
-            p = self.pending()
-            if p.kind == CHANCE_DRAW:
-                events += self.answer(CHANCE, self.draw(), save=False)
-            elif p.kind == AGENT and self.runner is not None:
-                self.runner.start(self, p.seat)
-                reply = self.runner.poll()
-                if reply is None:
-                    raise RuntimeError("Driver.run needs a runner that answers at once")
-                events += self.take_runner_answer(p.seat, reply, save=False)
-            else:
+            kind = self.pending().kind
+            if kind != CHANCE_DRAW and (kind != AGENT or self.runner is None):
                 break
+            played = self.advance()
+            if played is None:
+                self._forget()
+                raise RuntimeError("Driver.run needs a runner that answers at once")
+            events += played
             plies += 1
         if save and events:
             self.match.autosave()

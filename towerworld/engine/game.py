@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import re
+import sys
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Callable, Generic, Hashable, Iterable, Sequence, TypeVar
@@ -200,6 +201,17 @@ class AgentSpec:
         return self.words + (f" ({level})" if level else "")
 
 
+def package_help(package: str | None) -> str | None:
+    """The text of `package`'s `help.md` (the help overlay's rules and keys), or None when it has none."""
+    if not package:
+        return None
+    from importlib import resources     # here, not at the top: a table starts without its help
+    try:
+        return resources.files(package).joinpath("help.md").read_text(encoding="utf-8").strip()
+    except (FileNotFoundError, OSError, ModuleNotFoundError):
+        return None
+
+
 class Game(Generic[S, M]):
     """Base class of the contract. Subclasses override the methods marked 'required'.
 
@@ -274,8 +286,8 @@ class Game(Generic[S, M]):
         if players is None:
             players = lo
         if not isinstance(players, int) or isinstance(players, bool) or not lo <= players <= hi:
-            counts = f"{lo}" if lo == hi else f"{lo} to {hi}"
-            raise BadOption(f"{self.title}{' (' + variant + ')' if variant else ''} is for {counts} players, "
+            counts = f"{lo} player{'' if hi == 1 else 's'}" if lo == hi else f"{lo} to {hi} players"
+            raise BadOption(f"{self.title}{' (' + variant + ')' if variant else ''} is for {counts}, "
                             f"not {_shown(players)}.")
         return merged, players
 
@@ -344,9 +356,9 @@ class Game(Generic[S, M]):
         raise NotImplementedError
 
     def help_text(self) -> str:
-        """Short rules and keys for the help overlay: the game package's `help.md`."""
-        from towerworld.engine.registry import help_text
-        return help_text(self.name)
+        """Short rules and keys for the help overlay: the `help.md` of the package the game's class lives in, or the
+        game's title when that package has none."""
+        return package_help(sys.modules[type(self).__module__].__package__) or self.title
 
     def hint(self, state: S, viewer: int, budget: float = 0.5) -> M | None:
         """The game's own suggestion for `viewer` when it is their decision, from what they may know; None leaves the

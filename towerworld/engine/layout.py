@@ -51,6 +51,9 @@ class Cell:
     w: float
     d: float
     label: str = ""
+    # how far above the cell a click still finds it (mm): the pieces standing on a place belong to it (a tower of
+    # pyramids picked by a click on any of them); the cell is drawn as a flat square all the same
+    reach: float = 0.0
 
 
 SHARED_KEPT = 8192      # poses (and cells) remembered: a few games' worth of every piece's places
@@ -65,9 +68,9 @@ def shared_pose(kind: str, x: float, y: float, z: float, heading: float = 0.0, f
 
 
 @lru_cache(maxsize=SHARED_KEPT)
-def shared_cell(x: float, y: float, z: float, w: float, d: float, label: str = "") -> Cell:
+def shared_cell(x: float, y: float, z: float, w: float, d: float, label: str = "", reach: float = 0.0) -> Cell:
     """The Cell with these fields, the same object each time while it is remembered (see shared_pose)."""
-    return Cell(x, y, z, w, d, label)
+    return Cell(x, y, z, w, d, label, reach)
 
 
 def piece_box(pose: Pose) -> tuple[float, float, float, float, float, float]:
@@ -106,6 +109,9 @@ class Layout:
     pieces: dict[str, Pose] = field(default_factory=dict)
     cells: dict[str, Cell] = field(default_factory=dict)
     labels: dict[str, tuple[float, float, float, str]] = field(default_factory=dict)  # id -> (x, y, z, text)
+    # (xmin, ymin, zmin, xmax, ymax, zmax): the part of the table the default view frames instead of the whole, while
+    # the player it is made for must aim closely (the follower places on a tile just laid); None: the whole table
+    focus: tuple[float, float, float, float, float, float] | None = None
     # what changed from the layout this one was made after, where the game that made it tells (see LayoutChange);
     # None: a stage compares every piece and cell. Not part of what a layout shows: equal layouts may differ here
     changes: LayoutChange | None = field(default=None, compare=False, repr=False)

@@ -1,4 +1,4 @@
-"""A match: one game being played, its history, undo/redo, seeking, and autosave.
+"""A match: one game being played, its history, undo/redo, seeking, and autosave (the record it writes).
 
 Live chance is drawn from OS entropy and never stored (`seed` None); a seed exists only for simulate, tests and
 benchmarks, and their records say so. Replaying a record never draws: chance outcomes are moves in the record.
@@ -10,8 +10,13 @@ that exists once (`Game.reveal_item`) is never drawn anywhere else. The lines ta
 """
 from __future__ import annotations
 
+import datetime as _dt
+import json
+import os
 import random
 from dataclasses import dataclass
+
+from towerworld import __version__
 
 from towerworld.engine.game import CHANCE, TERMINAL, Event, Game, Move, State, draw_outcome
 
@@ -238,7 +243,6 @@ class Match:
         as a sentence in `save_error` for the table to show, and the next move tries again."""
         if not self.autosave_path:
             return True
-        from towerworld.engine.record import save_match
         try:
             save_match(self, self.autosave_path)
         except OSError as e:
@@ -249,3 +253,78 @@ class Match:
 
     def result_text(self) -> str:
         return self.game.result(self.state) if self.over else "in progress"
+
+
+# ---- the record a match writes (record.py reads, checks and replays it) ----------------------------------------------
+FORMAT = "towerworld-record"
+FORMAT_VERSION = 3
+
+
+def _now() -> str:
+    return _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
+
+
+def result_of(match: Match) -> dict:
+    """The `result` field: the engine's sentence and the visible scores (titles are part of the sentence)."""
+    game, state = match.game, match.state
+    return {"text": match.result_text(), "scores": list(game.scores(state)),
+            "finished": game.current_player(state) == TERMINAL}
+
+
+def match_to_record(match: Match) -> dict:
+    created = match.created or _now()
+    record: dict = {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "app_version": __version__,
+        "game": match.game.name,
+        "options": match.game.non_default_options(match.options),
+        "players": [{"name": p.name, "kind": p.kind, **({"agent": p.agent} if p.agent else {})}
+                    for p in match.players],
+        "moves": [p.text for p in match.plies],
+        "result": result_of(match),
+        "created": created,
+        "updated": _now(),
+    }
+    if match.variant:
+        record["variant"] = match.variant
+    revealed = revealed_lines(match)
+    if revealed:
+        record["revealed"] = revealed
+    if match.seed is not None:          # a seeded run (simulate, tests, bench); live games draw from OS entropy
+        record["seeded"] = match.seed
+    match.created = created
+    return record
+
+
+def revealed_lines(match: Match) -> list[dict]:
+    """The `revealed` field: each line taken back as where it leaves the record's moves and what it played from
+    there (lines that are part of the moves are left out)."""
+    main = [p.text for p in match.plies]
+    out = []
+    for line in match.undone_lines:
+        at = 0
+        while at < min(len(line), len(main)) and line[at] == main[at]:
+            at += 1
+        if at < len(line):
+            out.append({"at": at, "moves": list(line[at:])})
+    return out
+
+
+def save_match(match: Match, path: str) -> None:
+    """Write the record atomically: a temp file in the same folder, fsync, then os.replace."""
+    import tempfile     # here, not at the top: a table starts without saving
+    data = json.dumps(match_to_record(match), indent=1, ensure_ascii=False)
+    folder = os.path.dirname(os.path.abspath(path))
+    os.makedirs(folder, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".tower.json", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise

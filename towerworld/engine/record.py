@@ -11,19 +11,18 @@ what it draws next comes from OS entropy, so no file predicts or steers a resume
 """
 from __future__ import annotations
 
-import datetime as _dt
 import json
 import math
 import os
 import stat
 
-from towerworld import __version__
 from towerworld.engine.game import TERMINAL, TowerworldError
-from towerworld.engine.match import Match, PlayerSpec
+# the writing half (the record a match autosaves) lives beside the match in match.py
+from towerworld.engine.match import (FORMAT, FORMAT_VERSION, Match, PlayerSpec, match_to_record, result_of,  # noqa: F401
+                                     revealed_lines, save_match)
+from towerworld.engine.registry import get_game, names
 from towerworld.engine.safe_text import shown_text, shown_value
 
-FORMAT = "towerworld-record"
-FORMAT_VERSION = 3
 MAX_BYTES = 5 * 1024 * 1024        # far above any real game (a long Carcassonne game is ~40 kB), far below harm
 MAX_MOVE_TEXT = 200
 MAX_NAME = 60                      # a player's name is cut to this when loaded
@@ -39,77 +38,6 @@ MAX_SEED = 2 ** 63 - 1             # seeds are whole numbers from 0 to this, on 
 
 class RecordError(TowerworldError):
     """A record file that cannot be loaded; the message names the file's fault."""
-
-
-def _now() -> str:
-    return _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
-
-
-# ---- writing ---------------------------------------------------------------------------------------------------------
-def result_of(match: Match) -> dict:
-    """The `result` field: the engine's sentence and the visible scores (titles are part of the sentence)."""
-    game, state = match.game, match.state
-    return {"text": match.result_text(), "scores": list(game.scores(state)),
-            "finished": game.current_player(state) == TERMINAL}
-
-
-def match_to_record(match: Match) -> dict:
-    created = match.created or _now()
-    record: dict = {
-        "format": FORMAT,
-        "format_version": FORMAT_VERSION,
-        "app_version": __version__,
-        "game": match.game.name,
-        "options": match.game.non_default_options(match.options),
-        "players": [{"name": p.name, "kind": p.kind, **({"agent": p.agent} if p.agent else {})}
-                    for p in match.players],
-        "moves": [p.text for p in match.plies],
-        "result": result_of(match),
-        "created": created,
-        "updated": _now(),
-    }
-    if match.variant:
-        record["variant"] = match.variant
-    revealed = revealed_lines(match)
-    if revealed:
-        record["revealed"] = revealed
-    if match.seed is not None:          # a seeded run (simulate, tests, bench); live games draw from OS entropy
-        record["seeded"] = match.seed
-    match.created = created
-    return record
-
-
-def revealed_lines(match: Match) -> list[dict]:
-    """The `revealed` field: each line taken back as where it leaves the record's moves and what it played from
-    there (lines that are part of the moves are left out)."""
-    main = [p.text for p in match.plies]
-    out = []
-    for line in match.undone_lines:
-        at = 0
-        while at < min(len(line), len(main)) and line[at] == main[at]:
-            at += 1
-        if at < len(line):
-            out.append({"at": at, "moves": list(line[at:])})
-    return out
-
-
-def save_match(match: Match, path: str) -> None:
-    """Write the record atomically: a temp file in the same folder, fsync, then os.replace."""
-    import tempfile     # here, not at the top: a table starts without saving
-    data = json.dumps(match_to_record(match), indent=1, ensure_ascii=False)
-    folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".tower.json", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 # ---- reading a file safely -------------------------------------------------------------------------------------------
@@ -268,8 +196,6 @@ def _stored_result(data: dict, version: int):
 def match_from_record(data, autosave: str | None = None, verify_result: bool = True) -> Match:
     """The match a record describes, every move replayed with legality checks; RecordError with one sentence naming
     the field or ply otherwise. With `verify_result`, the stored result (text and scores) must be the engine's."""
-    from towerworld.engine.registry import get_game
-
     if not isinstance(data, dict):
         raise RecordError("A record must be a JSON object.")
     if _field(data, "format", str) != FORMAT:
@@ -284,7 +210,6 @@ def match_from_record(data, autosave: str | None = None, verify_result: bool = T
     try:
         game = get_game(name)
     except TowerworldError:
-        from towerworld.engine.registry import names
         raise RecordError(f"There is no game called '{shown_text(name, 40)}' "
                           f"(games: {', '.join(names())}).") from None
     options = _field(data, "options", dict, required=False, default={})

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import importlib
 
-from towerworld.engine.game import BadOption, Game
+from towerworld.engine.game import BadOption, Game, package_help
 
 PACKAGES: dict[str, str] = {
     "carcassonne": "towerworld.games.carcassonne",
@@ -51,13 +51,10 @@ def unregister(name: str) -> None:
 
 
 def help_text(name: str) -> str:
-    """The game's `help.md`, or its title when the package has none."""
+    """The game's `help.md`, or its title when the package has none (reads the file without importing the game)."""
     package = PACKAGES.get(name)
-    if package is not None:
-        from importlib import resources     # here, not at the top: a table starts without its help
-        try:
-            return resources.files(package).joinpath("help.md").read_text(encoding="utf-8").strip()
-        except (FileNotFoundError, OSError):
-            pass
+    text = package_help(package) if package is not None else None
+    if text is not None:
+        return text
     game = _LOADED.get(name)
-    return game.title if game is not None else name
+    return game.help_text() if game is not None else name

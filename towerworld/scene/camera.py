@@ -48,7 +48,11 @@ LABEL_EM = 7.0      # the stage draws labels 7 mm tall
 
 def _outline(layout: Layout) -> list[tuple[float, float, float]]:
     """Points whose hull holds everything a player must see: each piece's turned footprint at its foot and at its top
-    (a tilted piece as tall as its tilted depth), every label's anchor and every cell."""
+    (a tilted piece as tall as its tilted depth), every label's anchor and every cell; or the corners of the layout's
+    focus, where it names one."""
+    if layout.focus is not None:
+        x0, y0, z0, x1, y1, z1 = layout.focus
+        return [(x, y, z) for x in (x0, x1) for y in (y0, y1) for z in (z0, z1)]
     points = []
     for p in layout.pieces.values():
         s = size(p.kind)

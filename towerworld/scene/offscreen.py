@@ -6,7 +6,9 @@ import struct
 import zlib
 
 from towerworld.engine.layout import Layout
-from towerworld.scene.setup import configure, gpu_device
+from towerworld.scene.camera import framing
+from towerworld.scene.setup import add_table, configure, dress, gpu_device, undress
+from towerworld.scene.stage import Stage
 
 _BASE = None
 _GSG: dict = {}       # the pictures' GL context where there is no window to share one with
@@ -38,10 +40,6 @@ def render_layout(layout: Layout, out: str, width: int = 1280, height: int = 800
                   highlight: dict | None = None, cutaway=None, xray: bool = False) -> str:
     """Draw `layout` and save a PNG to `out`; returns the path. `xray` fades what hides the highlighted targets."""
     from panda3d.core import Camera, GraphicsOutput, PerspectiveLens, Texture
-
-    from towerworld.scene.camera import framing
-    from towerworld.scene.setup import add_table, dress, undress
-    from towerworld.scene.stage import Stage
 
     b = base(width, height, window=False)
     view = orbit or framing(layout, aspect=width / height)

@@ -75,6 +75,10 @@ class Picker:
             box = self._cell_box(cid, node)
             if box is None:
                 continue
+            cell = self.stage.cell_shapes.get(cid)
+            if cell is not None and cell.reach > 0:
+                # the pieces standing on the place: the box reaches up over them (in the node's scaled units)
+                box = (*box[:5], box[5] + cell.reach / max(node.getSz(), 1e-6))
             to_cell = self.ray_np.getMat(node)
             o, d = to_cell.xformPoint(origin), to_cell.xformVec(direction)
             t = enters(box, (o.x, o.y, o.z), (o.x + d.x, o.y + d.y, o.z + d.z), math.inf)

@@ -4,17 +4,14 @@ from __future__ import annotations
 import os
 import sys
 
-from panda3d.core import (AmbientLight, BitMask32, DirectionalLight, DynamicTextFont, NodePath, Shader, TextNode, Vec4,
+from panda3d.core import (AmbientLight, DirectionalLight, DynamicTextFont, NodePath, Shader, TextNode, Vec4,
                           loadPrcFileData)
 
 from towerworld.engine.layout import Layout
 from towerworld.paths import shader_file
+from towerworld.scene.components.shapes import FONT_FG, SHADOW_MASK, box
 
 _CONFIGURED = False
-SHADOW_MASK = BitMask32.bit(3)   # the key light's shadow camera; labels hide from it so they cast no shadow
-# A font's glyphs in not-quite-white make luminance+alpha pages, which our GLSL shader samples in the text's colour
-# (pure white makes alpha-only pages, sampled as black)
-FONT_FG = (0.995, 0.995, 0.995, 1)
 
 
 def configure(offscreen: bool, width: int = 1280, height: int = 800, title: str = "towerworld") -> None:
@@ -137,7 +134,6 @@ def frame_light(sun_np: NodePath, layout: Layout | None) -> None:
 
 def add_table(render: NodePath, layout: Layout | None) -> NodePath:
     """A table top under everything: pieces cast their shadows onto it."""
-    from towerworld.scene.components.shapes import box
     x0, y0, _z0, x1, y1, _z1 = layout.bounds() if layout and layout.pieces else (-150, -150, 0, 150, 150, 0)
     w = max(x1 - x0, y1 - y0) * 3.0 + 600      # to the frame's far corners, with the camera drawn back under the HUD
     table = box(w, w, 10, (0.33, 0.42, 0.36, 1), z0=-10.02)

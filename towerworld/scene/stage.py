@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 # the interval modules the stage uses, not IntervalGlobal (which also loads actor, particle, sound and motion-path
 # intervals: tens of milliseconds of every startup)
 from direct.interval.FunctionInterval import Func
-from direct.interval.MetaInterval import Sequence
+from direct.interval.MetaInterval import Parallel, Sequence
 from panda3d.core import (BitMask32, ColorWriteAttrib, CompassEffect, DepthTestAttrib, LPoint3f, LVecBase3f, NodePath,
                           TransformState, TransparencyAttrib, Vec4)
 
@@ -26,7 +26,7 @@ from towerworld.scene import components, marks, xray
 from towerworld.scene.camera import LABEL_EM
 from towerworld.scene.components.shapes import box, shared_text, text
 from towerworld.scene.setup import SHADOW_MASK
-from towerworld.scene.timeline import _BEGIN, _CALL, _END, Step, Timeline, _Lerp, call, lerp, par, seq, wait
+from towerworld.scene.timeline import Step, call, lerp, par, seq, wait
 
 CRUMBLE_EVENTS = {"remove", "disintegrate", "destroy"}   # named pieces crumble where they stood, then go aside
 OWN_WAY_EVENTS = CRUMBLE_EVENTS | {"roll", "topple"}     # events whose pieces move their own way (see transition)
@@ -978,15 +978,12 @@ class Stage:
         # what the phases move, the sources of carries with them (the dict's own view: nothing changes it now)
         changed = changes.keys()
         specials = rolled or toppled or crumbled
-        # the phases are laid out straight into the timeline's events, one after another, each as long as its longest
-        # step (a Seq of Pars made only to be walked once cost more than the rest of a small move's steps)
-        # (the stage's own calls laid out as functions with the stage among their arguments: no bound method made for
-        # each, and freed with the timeline)
-        laid: list = [(0.0, _CALL, Stage.uncombine, (self, changed))]     # call_at, inlined
-        at = 0.0
+        # the phases one after another, each a Parallel as long as its longest step (the stage's own calls as
+        # functions with the stage among their arguments: no bound method made for each)
+        whole = Sequence(Func(Stage.uncombine, self, changed), name="stage-transition")
         lit: list[Event] = []      # events whose areas light up with their own phase (the rest walk after)
         for phase in phases:
-            end = at
+            together = Parallel()
             # the usual change: a piece that moved travels in an arc (as _animate would send it); the pieces that do
             # so one after another in a phase travel in one step (see _travel)
             moves: list[tuple[str, Pose, Pose]] = []
@@ -996,9 +993,7 @@ class Stage:
                     moves.append((change.piece, a, b))
                     continue
                 if moves:
-                    stop = self._travel(moves, 0.45 / speed).emit(at, laid)
-                    if stop > end:
-                        end = stop
+                    together.append(self._travel(moves, 0.45 / speed))
                     moves = []
                 if action == "carry":
                     step = self._carry(change, speed)
@@ -1012,13 +1007,9 @@ class Stage:
                     step = self._crumble_away(change, speed)
                 else:
                     step = self._animate(change, speed)
-                stop = step.emit(at, laid)
-                if stop > end:
-                    end = stop
+                together.append(step)
             if moves:
-                stop = self._travel(moves, 0.45 / speed).emit(at, laid)
-                if stop > end:
-                    end = stop
+                together.append(self._travel(moves, 0.45 / speed))
             if showy:
                 in_phase = {c.piece for c in phase}
                 for event in showy:        # a score floats up from the first piece it names, as that piece moves
@@ -1031,19 +1022,18 @@ class Stage:
                         extra.append(self._light_up(event.areas, new, speed))
                         lit.append(event)
                     for step in extra:
-                        stop = step.emit(at, laid)
-                        if stop > end:
-                            end = stop
-            at = end
+                        together.append(step)
+            if together.ivals:
+                whole.append(together)
         if named_areas:
             walk = [e for e in events if e.areas and not any(e is done for done in lit)]
             if walk:
-                at = self._scoring_walk(walk, new, speed).emit(at, laid)
-        laid.append((at, _CALL, Stage._show_changes, (self, new, shown, changed)))      # call_at, inlined
-        return Timeline.laid_out(laid, at, "stage-transition")
+                whole.append(self._scoring_walk(walk, new, speed))
+        whole.append(Func(Stage._show_changes, self, new, shown, changed))
+        return whole
 
     def _plain(self, old: Layout, new: Layout, told: tuple[str, ...], events: list[Event], speed: float
-               ) -> Timeline | None:
+               ) -> Sequence | None:
         """`transition` from `old`, which the stage shows, to `new`, which tells what changed since `old`, where every
         piece changed only travels, arrives or leaves and no event moves pieces its own way, scores, lights areas
         or carries a piece under a new id (most moves of a game that tells: a domino placed, a hand closing up, one
@@ -1120,22 +1110,13 @@ class Stage:
                     rest.append(pid)
             if rest:
                 phases.append(rest)
-        # laid out as `transition` lays out these phases: each step's events as its emit lays them; every step of a
-        # plain phase is a lerp of d seconds, so each phase ends d after it starts
+        # composed as `transition` composes these phases: each a Parallel of lerps of d seconds
         changed = changes.keys()
-        # (the stage's own calls laid out as functions with the stage among their arguments: no bound method made for
-        # each, and freed with the timeline)
-        laid: list = [(0.0, _CALL, Stage.uncombine, (self, changed))]     # call_at, inlined
-        append = laid.append
-        at = 0.0
+        whole = Sequence(Func(Stage.uncombine, self, changed), name="stage-transition")
         d = 0.45 / speed
         seconds = d if d > 0 else 0.0       # (each step's, as a lerp keeps it)
-        # a phase of one step lays out its start and its end after all before it: the events stay in order by time
-        # (a phase of several, as long as each other, lays each one's start and end in turn: sorted as laid_out sorts)
-        ordered = True
         for phase in phases:
-            stop = at + seconds
-            steps = 0
+            together = Parallel()
             paths: list[Path] | None = None
             for pid in phase:
                 entry = changes[pid]
@@ -1147,33 +1128,14 @@ class Stage:
                         paths.append(entry)
                     continue
                 if paths is not None:
-                    # (_travel_paths, _drop and _crumble, inlined: three calls were 1.4% of a small board's update)
-                    step: _Bare = _Travel()
-                    step.seconds, step.stage, step.paths = seconds, self, paths
-                    append((at, _BEGIN, step, at))      # step.emit(at, laid), inlined
-                    append((stop, _END, step, at))
+                    together.append(self._travel_paths(paths, seconds))
                     paths = None
-                    steps += 1
-                if b is not None:
-                    step = _Drop()
-                    step.seconds, step.stage, step.pid, step.pose = seconds, self, pid, b
-                else:
-                    step = _Crumble()
-                    step.seconds, step.stage, step.pid = seconds, self, pid
-                append((at, _BEGIN, step, at))
-                append((stop, _END, step, at))
-                steps += 1
+                together.append(self._drop(pid, b, seconds) if b is not None else self._crumble(pid, seconds))
             if paths is not None:
-                step = _Travel()
-                step.seconds, step.stage, step.paths = seconds, self, paths
-                append((at, _BEGIN, step, at))
-                append((stop, _END, step, at))
-                steps += 1
-            if steps > 1:
-                ordered = False
-            at = stop
-        append((at, _CALL, Stage._show_changes, (self, new, old, changed)))      # call_at, inlined
-        return Timeline.laid_out(laid, at, "stage-transition", ordered)
+                together.append(self._travel_paths(paths, seconds))
+            whole.append(together)
+        whole.append(Func(Stage._show_changes, self, new, old, changed))
+        return whole
 
     def _light_up(self, areas: tuple[tuple[str, str], ...], layout: Layout, speed: float,
                   duration: float = 1.4) -> Step:
@@ -1257,13 +1219,13 @@ class Stage:
         """A piece that arrives drops in from above onto `pose`."""
         step = _Drop()
         step.seconds, step.stage, step.pid, step.pose = d if d > 0 else 0.0, self, pid, pose
-        return step
+        return lerp(step.fn, step.seconds)
 
     def _crumble(self, pid: str, d: float) -> Step:
         """A piece that leaves shrinks and fades where it stands, then is taken away."""
         step = _Crumble()
         step.seconds, step.stage, step.pid = d if d > 0 else 0.0, self, pid
-        return step
+        return lerp(step.fn, step.seconds)
 
     def _arc(self, pid: str, a: Pose, b: Pose, duration: float, turn_over: bool = False,
              first: tuple | None = None) -> Step:
@@ -1305,7 +1267,7 @@ class Stage:
         """The step of `_travel`, of the paths it works out: (piece, from, to, turn, lift, tilting) each."""
         step = _Travel()
         step.seconds, step.stage, step.paths = duration if duration > 0 else 0.0, self, paths
-        return step
+        return lerp(step.fn, step.seconds)
 
     def _carry(self, ch: Change, speed: float) -> Step:
         """The piece that left reappears as the one that arrives: it starts where the old one lay, with the old one's
@@ -1438,13 +1400,10 @@ class Stage:
             node.removeNode()
 
 
-class _Bare(_Lerp):
-    """A lerp of the stage's own that is its own function (`fn`, a method) and calls nothing as it starts or after it
-    ends. Made bare, its fields set by its maker (Stage._travel_paths, _drop and _crumble, and their copies inlined in
-    Stage._plain): no __init__ of its own, a Python one was as dear as the rest of laying out a step."""
-    __slots__ = ()
-    first = then = None             # type: ignore[assignment]      # (shadowing _Lerp's slots: never set)
-    __init__ = object.__init__      # type: ignore[assignment]
+class _Bare:
+    """What a lerp of the stage's own moves (its `fn`, a method, is the LerpFunc's function), calling nothing as it
+    starts or after it ends. Made bare, its fields set by its maker (Stage._travel_paths, _drop and _crumble)."""
+    __slots__ = ("seconds",)
 
 
 class _Travel(_Bare):

@@ -3,7 +3,8 @@
 Goals: a whole random 2-player game with The Tower and the Black Tower in under 10 ms median; at least 2,000 search
 simulations a second with the Tower on (mcts_sims_per_s_carcassonne_tower, beside the base game); the full board of
 about 90 tiles and all pieces in at most 60 draw calls (carcassonne_draw_calls_full_board, measured by
-scripts/bench.py for every game; here the same board while a move animates, and the cost of combining).
+scripts/bench.py for every game, with the same board while a move animates and the cost of combining from the scene's
+bench, towerworld/scene/bench.py: a game's rows never import the scene).
 """
 from __future__ import annotations
 
@@ -34,7 +35,8 @@ def random_games(options: dict | None = None, players: int = 2, seconds: float =
 
 def bench_rows(seconds: float = 1.0) -> list[tuple[str, float, str, str]]:
     """(name, value, goal, unit) rows; scripts/bench.py adds the generic ones (random games, the generic search
-    figures, stage and carcassonne_draw_calls_full_board)."""
+    figures, stage and carcassonne_draw_calls_full_board) and the stage's combining figures (towerworld/scene/bench.py:
+    the board while a move animates, the cost of combining)."""
     rows = []
     gps, ms, _ = random_games(None, 2, seconds)
     rows.append(("carcassonne_tower_random_game_ms", round(ms, 3), "< 10", "ms"))
@@ -45,7 +47,6 @@ def bench_rows(seconds: float = 1.0) -> list[tuple[str, float, str, str]]:
     for name, options in (("mcts_sims_per_s_carcassonne_tower", None),
                           ("mcts_sims_per_s_carcassonne_base", {"tower": False, "black_tower": False})):
         rows.append((name, round(search_rate(options, seconds)), ">= 2000", "/s"))
-    rows += draw_call_rows()
     return rows
 
 
@@ -69,42 +70,6 @@ def search_rate(options: dict | None, seconds: float) -> float:
     agent = SearchAgent(seed=3, seconds=seconds)
     agent.search(mid_game(options))
     return agent.last_simulations / agent.last_seconds
-
-
-def draw_call_rows() -> list[tuple[str, float, str, str]]:
-    """A finished 2-player game's table as the stage shows it: geoms drawn (each about one draw call) while a move
-    of one tile animates (the pieces of its chunk draw themselves), and the time the stage takes to combine the resting pieces from nothing and
-    again after a move that left them resting (medians of 5)."""
-    try:
-        from towerworld.engine.game import OMNISCIENT
-        from towerworld.scene.offscreen import base
-        from towerworld.scene.stage import Stage
-    except ImportError:
-        return []
-    b = base(640, 400)
-    state = GAME.random_playout(GAME.new_state(None, 2), random.Random(5))
-    stage = Stage(b.render)
-    full = GAME.layout(state, OMNISCIENT)
-    stage.show(full)
-    tile = next(pid for pid in stage.nodes if pid.startswith("tile:"))
-    stage.uncombine({tile})             # a move under way: only the chunk holding the moving piece lets go
-    animating = sum(np.node().getNumGeoms() for np in stage.root.findAllMatches("**/+GeomNode") if not np.isHidden())
-    stage.show(full)
-    again, fresh = [], []
-    for _ in range(5):
-        t = time.perf_counter()
-        stage.combine()                 # after a move that changed nothing resting: the chunks are taken back
-        again.append(time.perf_counter() - t)
-        stage.uncombine()
-        stage._drop_chunks()
-        t = time.perf_counter()
-        stage.combine()                 # from nothing: every resting piece flattened into chunks
-        fresh.append(time.perf_counter() - t)
-        stage.uncombine()
-    stage.root.removeNode()
-    return [("carcassonne_draw_calls_full_board_animating", animating, "", "geoms"),
-            ("carcassonne_combine_ms", round(statistics.median(fresh) * 1000, 2), "", "ms"),
-            ("carcassonne_recombine_ms", round(statistics.median(again) * 1000, 2), "", "ms")]
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ from typing import Sequence
 
 from towerworld.engine.game import CHANCE, TERMINAL, AgentSpec, BadOption, Event, EventKind, Game, GameInfo, Option
 from towerworld.engine.layout import Layout
+from towerworld.engine.words import counted
 
 from . import layout as carc_layout
 from . import notation, strategy
@@ -174,8 +175,8 @@ class Carcassonne(Game[CState, int]):
         best = max(sc)
         winners = [i for i, v in enumerate(sc) if v == best]
         if len(winners) == 1:
-            return f"Player {winners[0] + 1} wins with {best} points."
-        return "Shared win: " + ", ".join(f"Player {w + 1}" for w in winners) + f" with {best} points."
+            return f"Player {winners[0] + 1} wins with {counted(best, 'point')}."
+        return "Shared win: " + ", ".join(f"Player {w + 1}" for w in winners) + f" with {counted(best, 'point')}."
 
     def heuristic(self, s: CState, player: int) -> float:
         if s.phase == OVER:
@@ -387,7 +388,7 @@ class Carcassonne(Game[CState, int]):
         return carc_layout.hud(s, self.result(s))
 
     def layout(self, s: CState, viewer: int) -> Layout:
-        return carc_layout.make_layout(s)
+        return carc_layout.make_layout(s, viewer)
 
     def preview(self, s: CState, viewer: int, picks: Sequence[str]) -> dict:
         """The drawn tile where the pointer rests, turned as chosen: the table's ghost before the click."""

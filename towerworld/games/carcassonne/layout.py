@@ -16,6 +16,7 @@ import math
 
 from towerworld.engine.layout import Layout, Pose, look, shared_cell, shared_pose
 from towerworld.engine.pieces import size
+from towerworld.engine.words import counted
 
 from . import board as E
 from . import tiles as TL
@@ -25,9 +26,11 @@ from .tiles import CODES, COUNT, ROTS, tile_words
 TILE_MM = size("ccs_tile").w
 TILE_H = size("ccs_tile").h
 STOREY = size("tower_piece").h
-PILE = 12                  # tiles per face-down draw pile
+PILE = 18                  # tiles per face-down draw pile
+PILES = 5                  # piles side by side (enough for the base game and The Tower's tiles)
 SLOT = 20.0                # mm between pieces in a supply row
 ROW = 62.0                 # mm between two players' supply rows
+VIEW_SKEW = math.tan(math.radians(25.0))   # the default view's heading (scene.camera.framing)
 MAKE_ROOM = 2              # tiles: the piles and the players' rows keep their places until the landscape grows this far
 
 
@@ -49,34 +52,109 @@ def tile_art(t: int) -> tuple[str, ...]:
 
 ART = tuple(tile_art(t) for t in range(len(TL.TILES)))
 
-# feature spots on a tile, in tile units from its centre, at the tile's rotation: where a follower stands and where
-# its feature is clicked
-_EDGE_SPOT = ((0.0, 0.33), (0.33, 0.0), (0.0, -0.33), (-0.33, 0.0))
-_HALF_SPOT = ((-0.24, 0.38), (0.24, 0.38), (0.38, 0.24), (0.38, -0.24), (0.24, -0.38), (-0.24, -0.38),
-              (-0.38, -0.24), (-0.38, 0.24))
+# Where a follower stands on each feature of a tile, and where that feature is clicked: one spot per feature, in tile
+# units from the tile's centre, chosen once per tile type at rotation 0 (then turned with the tile) so that every
+# feature's click target (TARGET_MM square) is clear of every other one's and, on a tower foundation, of the tower's
+# (TOWER_MM): a player can aim at each of them at the default camera. Each feature offers its places in the order a
+# player expects it (a city's middle, a road's middle, a field's corner), and the first set that keeps them all apart
+# wins.
+TARGET_MM = 12.0
+TOWER_MM = (20.0, 19.0)
+_OUT = ((0.0, 1.0), (1.0, 0.0), (0.0, -1.0), (-1.0, 0.0))            # from the centre toward edge N, E, S, W
+_ALONG = ((1.0, 0.0), (0.0, -1.0), (-1.0, 0.0), (0.0, 1.0))          # along edge d, clockwise (its left half first)
+
+
+def _edge_point(d: int, out: float, side: float = 0.0) -> tuple[float, float]:
+    return (_OUT[d][0] * out + _ALONG[d][0] * side, _OUT[d][1] * out + _ALONG[d][1] * side)
+
+
+def _candidates(kind: int, locs: tuple[int, ...], tower: bool) -> list[tuple[float, float]]:
+    """The places a follower may stand on one feature at rotation 0, the most natural first."""
+    out: list[tuple[float, float]] = []
+    if kind == TL.CLOISTER:
+        # beside a tower foundation the cloister is drawn in the north-west corner
+        return [(-0.25, 0.25), (-0.3, 0.3), (-0.36, 0.36), (-0.4, 0.4)] if tower else [(0.0, 0.0)]
+    if kind == TL.FIELD:
+        halves = [h for h in locs if h >= 0]
+        if not halves:                      # an inner field (no edge): between the cities it touches
+            return [(0.0, -0.12), (0.3, -0.2), (-0.3, -0.2), (-0.37, -0.22), (0.37, -0.22), (-0.4, -0.3)]
+        for h in halves:
+            # a corner whose two halves this field holds (NR+EL, ER+SL, SR+WL, WR+NL): stand in that corner
+            if h % 2 and (h + 1) % 8 in halves:
+                d1, d2 = h // 2, (h + 1) % 8 // 2
+                cx, cy = _OUT[d1][0] + _OUT[d2][0], _OUT[d1][1] + _OUT[d2][1]
+                out += [(cx * k, cy * k) for k in (0.36, 0.4, 0.32)]
+        for h in halves:
+            d, right = divmod(h, 2)
+            sign = 1.0 if right else -1.0
+            out += [_edge_point(d, o, sign * a) for a in (0.24, 0.3, 0.36, 0.18) for o in (0.38, 0.42, 0.34)]
+        return out
+    if len(locs) == 1:
+        d = locs[0]
+        if kind == TL.CITY:
+            return [_edge_point(d, o, a) for o in (0.33, 0.38, 0.42, 0.28) for a in (0.0, 0.1, -0.1)]
+        return [_edge_point(d, o) for o in (0.33, 0.38, 0.42, 0.28)]
+    if kind == TL.ROAD and (locs[0] - locs[1]) % 2 == 0:     # straight across: off the centre, a tower may stand there
+        return [_edge_point(d, o) for o in (0.264, 0.33, 0.38, 0.42) for d in locs]
+    if kind == TL.ROAD:                                      # a curve round the corner between its two edges
+        a, b = locs
+        cx, cy = _OUT[a][0] * 0.5 + _OUT[b][0] * 0.5, _OUT[a][1] * 0.5 + _OUT[b][1] * 0.5
+        out = [(cx - cx * k, cy - cy * k) for k in (0.67, 0.55, 0.45, 0.75)]
+        for d, e in ((a, b), (b, a)):                        # near either end of the arc, where it meets its edge
+            for o in (0.36, 0.4):
+                lat = 0.5 - math.sqrt(0.25 - (o - 0.5) ** 2)
+                out.append((_OUT[d][0] * o + _OUT[e][0] * lat, _OUT[d][1] * o + _OUT[e][1] * lat))
+        return out
+    # a city over two or more edges: its middle, then toward each of its edges
+    mx = sum(_OUT[d][0] for d in locs) / len(locs) * 0.33
+    my = sum(_OUT[d][1] for d in locs) / len(locs) * 0.33
+    out = [(mx, my)] if abs(mx) > 0.05 or abs(my) > 0.05 else []
+    if len(locs) == 2 and not out:                           # a band through the centre
+        out = [_edge_point(d, o) for o in (0.264, 0.33, 0.38) for d in locs]
+    if len(locs) == 3:
+        missing = ({0, 1, 2, 3} - set(locs)).pop()
+        out += [_edge_point((missing + 2) % 4, o) for o in (0.2, 0.28, 0.36, 0.42)]
+    out += [_edge_point(d, o) for d in locs for o in (0.33, 0.38)]
+    return out or [(0.0, 0.0)]
+
+
+def _apart(a: tuple[float, float], b: tuple[float, float]) -> bool:
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1])) * TILE_MM >= TARGET_MM
+
+
+def _clear_of_tower(a: tuple[float, float]) -> bool:
+    return (abs(a[0]) * TILE_MM >= (TOWER_MM[0] + TARGET_MM) / 2
+            or abs(a[1]) * TILE_MM >= (TOWER_MM[1] + TARGET_MM) / 2)
+
+
+def _choose(t: int) -> tuple[tuple[float, float], ...]:
+    """One spot per feature of tile type t at rotation 0, every target clear of the others (depth-first)."""
+    R = ROTS[t][0]
+    options = [[c for c in _candidates(k, locs, R.tower) if not R.tower or _clear_of_tower(c)]
+               for k, locs in zip(R.kinds, R.locs)]
+    chosen: list[tuple[float, float]] = []
+
+    def place(i: int) -> bool:
+        if i == len(options):
+            return True
+        for c in options[i]:
+            if all(_apart(c, o) for o in chosen):
+                chosen.append(c)
+                if place(i + 1):
+                    return True
+                chosen.pop()
+        return False
+    if not place(0):
+        raise ValueError(f"tile {CODES[t]}: no follower places clear of each other")
+    return tuple(chosen)
+
+
+SPOTS = tuple(_choose(t) for t in range(len(TL.TILES)))
 
 
 def feature_spot(t: int, r: int, j: int) -> tuple[float, float]:
     """Where on tile t (rotation r) a follower on feature j stands, in tile units from the centre."""
-    R = ROTS[t][r]
-    kind, locs = R.kinds[j], R.locs[j]
-    if kind == TL.CLOISTER:
-        # a cloister beside a tower foundation is drawn in the north-west corner (turned with the tile)
-        return _turn((-0.25, 0.25), r) if R.tower else (0.0, 0.0)
-    if kind == TL.FIELD:
-        halves = [h for h in locs if h >= 0]
-        if not halves:                      # an inner field (no edge): between the cities it touches
-            return _turn((0.0, -0.12), r)
-        return _HALF_SPOT[halves[0]]
-    if len(locs) == 1:
-        return _EDGE_SPOT[locs[0]]
-    xs = sum(_EDGE_SPOT[d][0] for d in locs) / len(locs)
-    ys = sum(_EDGE_SPOT[d][1] for d in locs) / len(locs)
-    if abs(xs) < 0.05 and abs(ys) < 0.05:
-        # a straight road or a band of city through the centre: stand on it, off the centre (a tower may stand there)
-        d = locs[0]
-        return (_EDGE_SPOT[d][0] * 0.8, _EDGE_SPOT[d][1] * 0.8)
-    return (xs, ys)
+    return _turn(SPOTS[t][j], r)
 
 
 def _turn(point: tuple[float, float], r: int) -> tuple[float, float]:
@@ -87,7 +165,9 @@ def _turn(point: tuple[float, float], r: int) -> tuple[float, float]:
 
 
 class Frame:
-    """The landscape's extent in grid steps and the places around it, in mm."""
+    """The landscape's extent in grid steps and the places around it, in mm: the landscape in the middle, the players'
+    rows in front of it (nearest the default camera) and the face-down piles behind it, both centred on it, and the
+    drawn tile and the discards at its left, so the default view frames the landscape in the middle of the table."""
 
     def __init__(self, s: CState):
         xs = [xy(p)[0] for _t, _r, p, _b, _k in s.tiles] or [0]
@@ -96,14 +176,26 @@ class Frame:
         # the piles and rows move away in steps of a few tiles as the landscape grows, not with every tile (each
         # shift sends the whole pile and every row travelling, and the stage must combine them all again)
         minx = MAKE_ROOM * math.floor(self.minx / MAKE_ROOM)
+        maxx = MAKE_ROOM * math.ceil(self.maxx / MAKE_ROOM)
         miny = MAKE_ROOM * math.floor(self.miny / MAKE_ROOM)
         maxy = MAKE_ROOM * math.ceil(self.maxy / MAKE_ROOM)
-        # the players' rows lie in front of the landscape (south, nearest the default camera), clear of open places
-        self.supply_x = (minx - 0.5) * TILE_MM + 90.0
-        self.supply_y = (miny - 2.2) * TILE_MM
-        self.top_y = (maxy + 0.4) * TILE_MM
+        self.middle_x = (minx + maxx) / 2 * TILE_MM
+        self.middle_y = (miny + maxy) / 2 * TILE_MM
+        # the players' rows lie in front of the landscape (south), clear of open places, centred under it
+        # a row: its score label (about six slots wide, left of slot 0), the followers, and behind them the tower
+        # pieces in stacks of two
+        slots = max(FOLLOWERS + 1, (sum(s.cfg.pieces) + 1) // 2 if s.cfg.tower else 0)
+        # far enough in front that a stack of two tower pieces hides no part of an open place from the default view
+        self.supply_y = (miny - 3.0) * TILE_MM
+        self.supply_x = self.middle_x - (slots - 6) * SLOT / 2 + self._skew(self.supply_y - ROW / 2)
+        self.top_y = (maxy + 1.8) * TILE_MM          # the piles: a row behind the landscape, clear of open places
+        self.pile_x = self.middle_x + self._skew(self.top_y)
         self.drawn_x = (minx - 2.4) * TILE_MM       # clear of the open places left of the landscape
-        self.pile_x = (minx - 3.7) * TILE_MM
+
+    def _skew(self, y: float) -> float:
+        """How far east a thing `y` mm north of the table's origin goes to sit straight before or behind the
+        landscape's middle as the default view sees it: that view looks north-north-east (heading -25 degrees)."""
+        return (y - self.middle_y) * VIEW_SKEW
 
     def supply(self, player: int, slot: float, row: int) -> tuple[float, float]:
         # row 0 the followers, in front; row 1 the tower pieces just behind them, so the stacks hide no follower
@@ -111,13 +203,16 @@ class Frame:
 
     def pile(self, i: int) -> tuple[float, float, float]:
         stack, level = divmod(i, PILE)
-        return (self.pile_x - (stack % 2) * 50.0, self.top_y - (stack // 2) * 50.0, level * TILE_H)
+        return (self.pile_x + (stack - (PILES - 1) / 2) * 50.0, self.top_y, level * TILE_H)
 
     def drawn(self) -> tuple[float, float]:
-        return (self.drawn_x, self.top_y)
+        return (self.drawn_x, self.middle_y)
 
 
-def make_layout(s: CState) -> Layout:
+FOCUS_TILES = 2.0          # the default view closes in to this many tiles round a tile just laid, for its follower
+
+
+def make_layout(s: CState, viewer: int | None = None) -> Layout:
     lay = Layout()
     frame = Frame(s)
     tops = _towers(lay, s)
@@ -126,6 +221,13 @@ def make_layout(s: CState) -> Layout:
     _supply_pieces(lay, s, frame)
     _labels(lay, s, frame)
     _cells(lay, s, tops)
+    if s.phase == ACTION and viewer == s.player:
+        # the player who laid the tile picks a follower place on it: the view comes close enough to aim at each
+        # (the towers further off, where a tower piece may go instead, are a turn of the wheel away)
+        x, y = xy(s.tiles[-1][2])
+        half = FOCUS_TILES * TILE_MM
+        lay.focus = (x * TILE_MM - half, y * TILE_MM - half, 0.0, x * TILE_MM + half, y * TILE_MM + half,
+                     tops.get(s.tiles[-1][2], TILE_H) + size("meeple").h)
     return lay
 
 
@@ -240,10 +342,11 @@ def _cells(lay: Layout, s: CState, tops: dict[int, float]) -> None:
         x, y = xy(pos)
         for j, name in enumerate(ROTS[t][r].names):
             fx, fy = feature_spot(t, r, j)
-            lay.cells[f"feature:{j}"] = shared_cell((x + fx) * TILE_MM, (y + fy) * TILE_MM, TILE_H, 11.0, 11.0, name)
+            lay.cells[f"feature:{j}"] = shared_cell((x + fx) * TILE_MM, (y + fy) * TILE_MM, TILE_H, TARGET_MM, TARGET_MM,
+                                                     name)
         for tpos, top in tops.items():
             x, y = xy(tpos)
-            lay.cells[f"tower:{x},{y}"] = shared_cell(x * TILE_MM, y * TILE_MM, top, 20.0, 19.0, f"tower {x},{y}")
+            lay.cells[f"tower:{x},{y}"] = shared_cell(x * TILE_MM, y * TILE_MM, top, *TOWER_MM, f"tower {x},{y}")
 
 
 def preview(s: CState, picks) -> dict[str, Pose]:
@@ -305,7 +408,7 @@ def hud(s: CState, result: str) -> dict[str, str]:
     else:
         turn = f"Player {s.player + 1}: {E.PHASE_NAMES[s.phase]}"
     out = {"turn": turn, "scores": "  ".join(f"P{i + 1}: {v}" for i, v in enumerate(s.scores)),
-           "bag": f"{s.bagn} tiles in the bag, {len(s.discarded)} discarded"}
+           "bag": f"{counted(s.bagn, 'tile')} in the bag, {len(s.discarded)} discarded"}
     if s.phase == PLACE:
         out["tile"] = f"Tile to place: {CODES[s.drawn]}, {tile_words(s.drawn)}"
         out["next"] = "Click a glowing place; R turns the tile."      # the table shows it to a person only
@@ -313,10 +416,10 @@ def hud(s: CState, result: str) -> dict[str, str]:
     for p in range(n):
         free = sum(1 for loc in s.fl[p * FOLLOWERS:(p + 1) * FOLLOWERS] if loc == SUPPLY)
         prisoners = sum(1 for loc in s.fl if loc == -2 - p)
-        text = f"P{p + 1}: {free} followers"
+        text = f"P{p + 1}: {counted(free, 'follower')}"
         if s.cfg.tower:
             a, b, c = s.tsup[3 * p:3 * p + 3]
-            text += f", {a + b + c} tower pieces" + (f" ({b} black, {c} white)" if s.cfg.black else "")
+            text += f", {counted(a + b + c, 'tower piece')}" + (f" ({b} black, {c} white)" if s.cfg.black else "")
             if prisoners:
                 text += f", {prisoners} prisoner{'s' if prisoners > 1 else ''}"
         supply.append(text)

@@ -146,48 +146,11 @@ def bench_rows(seconds: float = 2.0) -> list[tuple]:
     return rows(seconds)
 
 
-def play_match(opponent: str, seed: int, level: str = "normal", seat: int = 0, cap: int = 200) -> dict:
-    """One game of the default opponent ('mcts' at `level`, in `seat`) against `opponent` (an agent name); what
-    happened: the winner from the default opponent's side, why, how many turns, seconds per search move."""
-    from towerworld.ai import make_agent
-    from towerworld.engine.agent import ask
-    default_opponent = make_agent("mcts", GAME, seed=seed, level=level)
-    other = make_agent(opponent, GAME, seed=seed + 1000)
-    agents = [default_opponent, other] if seat == 0 else [other, default_opponent]
-    st = GAME.new_state({"move_cap": cap})
-    spent, asked = 0.0, 0
-    while GAME.current_player(st) != TERMINAL:
-        who = GAME.current_player(st)
-        t0 = time.perf_counter()
-        move = ask(agents[who], GAME, st)
-        if who == seat:
-            spent += time.perf_counter() - t0
-            asked += 1
-        st, _ = GAME.apply(st, move)
-    result = "draw" if st.outcome not in (0, 1) else "win" if st.outcome == seat else "loss"
-    return {"result": result, "reason": st.reason, "turns": st.turns, "s_per_move": spent / max(asked, 1),
-            "captured": GAME.scores(st)[seat], "lost": GAME.scores(st)[1 - seat]}
-
-
-def main(argv=None) -> None:
-    import argparse
-    parser = argparse.ArgumentParser(description="Elevation bench rows, or matches of the default opponent.")
-    parser.add_argument("--against", help="play matches against this agent (random, greedy, elev-greedy)")
-    parser.add_argument("--games", type=int, default=10)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--level", default="normal")
-    args = parser.parse_args(argv)
-    if not args.against:
-        for name, value, goal, unit, *note in rows():
-            print(f"{name:40s} {value:>10} {unit:22s} goal {goal} {' '.join(n for n in note if n)}")
-        return
-    tally: dict = {}
-    for g in range(args.games):
-        r = play_match(args.against, args.seed + g, args.level, seat=g % 2)
-        tally[r["result"]] = tally.get(r["result"], 0) + 1
-        print(f"game {g + 1}: {r['result']} ({r['reason']}) in {r['turns']} turns, took {r['captured']} lost "
-              f"{r['lost']}, {r['s_per_move']:.2f} s/move", flush=True)
-    print("total:", tally, flush=True)
+def main() -> None:
+    """Print the rows. (Matches of the default opponent against other agents: `towerworld ladder elevation --agents
+    mcts,elev-greedy`.)"""
+    for name, value, goal, unit, *note in rows():
+        print(f"{name:40s} {value:>10} {unit:22s} goal {goal} {' '.join(n for n in note if n)}")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 """Elevation's vocabulary, shared by every module of the package: squares and their neighbours, the pieces, the shape
-of a move, the terrain presets and the setups.
+of a move, the terrain presets, the setups, and the state (the variant's rules, the position, the outcome).
 
 Squares are 0..35, square = row * 6 + file, a1 = 0 (files a..f, rows 1..6). Player 1 (red) starts on row 1.
 A whole turn is one move, a tuple of ints whose first item is the acting piece's square:
@@ -17,6 +17,8 @@ A whole turn is one move, a tuple of ints whose first item is the acting piece's
 Tuples compare item by item, so moves sort by the piece's square, then by kind.
 """
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 SIZE = 6
 SQUARES = 36
@@ -121,3 +123,50 @@ def turn_actions(move) -> list:
     if kind == UNDERMINE:
         return [("undermine", a[0], a[1])]
     raise ValueError(kind)
+
+
+# ---- the state ------------------------------------------------------------------------------------------------------
+ONGOING, WIN0, WIN1, DRAWN = -1, 0, 1, 2
+ALL_SQUARES = (1 << SQUARES) - 1
+
+REASONS = {
+    "captured": "captured every enemy piece",
+    "stuck": "left the opponent without a legal turn",
+    "repetition": "the same position arose for the third time",
+    "agreement": "the players agreed to a draw",
+    "cap": "the move cap was reached",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    terrain: str = "flat"
+    setup: str = "standard"
+    two_pieces: bool = False
+    undermining: bool = False
+    samurai_undermining: bool = False
+    ocean: bool = False
+    move_cap: int = 200
+    draw_offers: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    stacks: tuple          # 36 tuples of tile numbers, bottom to top
+    heights: tuple         # 36 ints: len(stacks[s])
+    board: tuple           # 36 ints: the piece standing on the square, or -1
+    pos: tuple             # 12 ints: the square of each piece, or -1 once captured
+    kinds: tuple           # 12 ints: SAMURAI, DRAGON or FISH (from the setup)
+    mover: int             # whose turn it is (0 / 1)
+    phase: int             # 0: playing; 1: the mover offered a draw and the other player answers
+    offered: bool          # the mover already offered a draw this turn (and it was declined)
+    used: int              # two-pieces variant: the piece that already acted this turn, or -1
+    turns: int             # completed turns (for the move cap)
+    history: tuple         # position keys since the last capture, the current one last
+    outcome: int           # ONGOING, WIN0, WIN1, DRAWN
+    reason: str            # why the game ended (a key of REASONS)
+    rules: Rules
+    # the same position as bit masks (bit s: square s), kept up to date by each turn so that turn generation needs
+    # no pass over the board: each side's squares, and the squares of each height (levels[h]: h high, up to the top)
+    occupied: tuple
+    levels: tuple

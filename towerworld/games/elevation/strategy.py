@@ -49,10 +49,10 @@ from operator import itemgetter
 from towerworld.engine.agent import Agent, parse_budget
 from towerworld.engine.game import AgentSpec
 from towerworld.games.elevation.board import (
-    ACCEPT, ADJACENT, BIT, DECLINE, DIG_DIG, DIG_MOVE, DRAGON, DRAW, FISH, FISH_DIG_LEAP, FISH_LEAP_DIG, LEAPS,
-    LONE_STEP, MOVE_DIG, MOVE_MOVE, NEIGHBOUR_MASK, NEIGHBOURS, SAMURAI, SQUARES, UNDERMINE, distance)
-from towerworld.games.elevation.rules import (ALL_SQUARES, DRAWN, NEAR2_MASK, ONGOING, State, _SQ, _Masks, all_turns,
-                                              known_piece_groups, position_key)
+    ACCEPT, ADJACENT, ALL_SQUARES, BIT, DECLINE, DIG_DIG, DIG_MOVE, DRAGON, DRAW, DRAWN, FISH, FISH_DIG_LEAP,
+    FISH_LEAP_DIG, LEAPS, LONE_STEP, MOVE_DIG, MOVE_MOVE, NEIGHBOUR_MASK, NEIGHBOURS, ONGOING, SAMURAI, SQUARES,
+    UNDERMINE, State, distance)
+from towerworld.games.elevation.rules import NEAR2_MASK, _SQ, _Masks, all_turns, known_piece_groups, position_key
 
 VALUE = (90.0, 120.0, 100.0)        # samurai, dragon, fish
 WIN = 10_000.0

@@ -4,6 +4,7 @@ from __future__ import annotations
 import random
 
 from towerworld.engine.game import CHANCE, TERMINAL, AgentSpec, BadOption, Game, GameInfo, Option, Variant
+from towerworld.engine.words import counted
 from towerworld.games.kdak import layout, notation, strategy
 from towerworld.games.kdak.board import (END_CAP, END_LOST, LEVELS, MOVE, NOT_IN, OVER, REVEAL, ROLL, RUNNING,
                                          TILES, TITLES, KState, Opts)
@@ -158,7 +159,7 @@ class KDakGame(Game):
             return "in progress"
         o = state.opts
         who = "Kaka" if o.n == 1 else "Kaka and Baba"
-        capped = f"The move cap of {o.move_cap} plies was reached"
+        capped = f"The move cap of {counted(o.move_cap, 'ply', 'plies')} was reached"
         if o.l5t:
             if state.end == END_CAP:
                 return f"{capped} before {who} escaped: lost."
@@ -170,8 +171,8 @@ class KDakGame(Game):
             total = sum(state.scores)
             title = next((t for pts, t in TITLES if total >= pts), None)
             if title:
-                return f"{who} escaped with {total} points: {title}!"
-            return f"{who} escaped with {total} points, short of the 37 a camel boy needs."
+                return f"{who} escaped with {counted(total, 'point')}: {title}!"
+            return f"{who} escaped with {counted(total, 'point')}, short of the 37 a camel boy needs."
         s = state.scores
         w = 0 if s[0] > s[1] else 1
         told = f"Draw, {s[0]} to {s[1]}." if s[0] == s[1] else f"Player {w + 1} wins, {s[w]} to {s[1 - w]}."

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from towerworld.engine.layout import Layout, look, shared_cell, shared_pose
 from towerworld.engine.pieces import size
+from towerworld.engine.words import counted
 from towerworld.games.kdak.board import (COLUMNS, LEVELS, MOVE, NOT_IN, OUT, OVER, RANKS, REMOVE, REVEAL, ROLL, SPEND,
                                          SUITS, TILES, face_up_on_level, pawn_place, tile_id)
 
@@ -194,7 +195,7 @@ def hud(game, state) -> dict:
         "roll": "no roll yet" if state.roll < 0 else f"last roll: {RANKS[state.roll]}",
         "door": "door open" if state.door else "door shut",
         "pawns": ", ".join(where),
-        "tiles": f"{TILES - len(state.discards)} tiles stand, {state.up.bit_count()} face up",
+        "tiles": f"{counted(TILES - len(state.discards), 'tile')} stand{'s' if TILES - len(state.discards) == 1 else ''}, {state.up.bit_count()} face up",
     }
     if o.talisman or o.l5t:
         lines["talismans"] = "  ".join(f"P{i + 1}: {t}" for i, t in enumerate(state.tal))

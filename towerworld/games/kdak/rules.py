@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 
 from towerworld.engine.game import Event, EventKind, IllegalMove
+from towerworld.engine.words import counted
 from towerworld.games.kdak.board import (DISCARD, END_CAP, END_LOST, END_NORMAL, FLIP, LEVELS, MOVE, NOT_IN, ORTH, OUT,
                                          OVER, RANKS, REMOVE, REVEAL, ROLL, RUNNING, SPEND, SUITS, TILES, KState,
                                          face_up_on_level, locate, pawn_place, place, tile_id)
@@ -309,7 +310,8 @@ def advance(state: KState, move: tuple | None, ev: list | None, rand=None, polic
         if cap and plies >= cap and stage != OVER:
             end, stage = END_CAP, OVER
             if ev is not None:
-                ev.append(Event(EventKind.END, (), f"The move cap of {cap} plies is reached: the game ends here."))
+                ev.append(Event(EventKind.END, (), f"The move cap of {counted(cap, 'ply', 'plies')} is reached: "
+                                "the game ends here."))
     return KState(o, tuple(cols), up, ident, tuple(pawns), scores, tal, door, turn, stage, pending, roll, level, fell,
                   free, discards, plies, tower_tal, end)
 

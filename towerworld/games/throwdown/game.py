@@ -5,6 +5,7 @@ import random
 
 from towerworld.engine.agent import View
 from towerworld.engine.game import CHANCE, OMNISCIENT, TERMINAL, AgentSpec, Game, GameInfo, Option, Variant
+from towerworld.engine.words import counted
 from towerworld.games.throwdown import layout, notation, strategy
 from towerworld.games.throwdown.board import (ATTRITION, CHANGE, DEAL, DEFEND, DRAW, HAND, OVER, START, START_COLOURS,
                                               TURN, TState, bits)
@@ -139,9 +140,9 @@ class ThrowdownGame(Game):
         s = self.scores(state)
         top = self.winners(state)
         if len(top) == 1:
-            return f"{_name(top[0])} wins with {s[top[0]]} points."
+            return f"{_name(top[0])} wins with {counted(s[top[0]], 'point')}."
         names = " and ".join(_name(i) for i in top)
-        return f"{names} tie with {s[top[0]]} points: an uninvolved wizard from down the hall wins."
+        return f"{names} tie with {counted(s[top[0]], 'point')}: an uninvolved wizard from down the hall wins."
 
     # ---- hidden information ------------------------------------------------------------------------------------------
     def observation(self, state, viewer):

@@ -14,6 +14,7 @@ from functools import lru_cache
 from towerworld.engine.game import OMNISCIENT
 from towerworld.engine.layout import Layout, Pose, look, shared_cell, shared_pose
 from towerworld.engine.pieces import PYRAMID_NEST_LIFT, size
+from towerworld.engine.words import counted
 from towerworld.games.throwdown.cards import (CARDS, COLOURS, EXCUSE, SUIT_NAMES, colour_of, pips_of, pyramid_id,
                                               stash_of)
 from towerworld.games.throwdown.board import (ATTRITION, CHANGE, DEAL, DEFEND, DRAW, OVER, SLOTS, START, TURN, bits,
@@ -145,11 +146,14 @@ def build_layout(state, viewer: int) -> Layout:
         _, _, heading = seat_frame(seat, n, front)
         for t, tower in enumerate(state.towers[seat]):
             x, y = tower_spot(seat, n, t, front)
+            top = 0.0
             for code, z in zip(tower, nest_heights(tower)):
                 lay.place(pyramid_id(code), shared_pose(f"pyramid_{pips_of(code)}", x, y, z, heading,
                                                         look=look(colour=COLOURS[colour_of(code)])))
+                top = max(top, z + size(f"pyramid_{pips_of(code)}").h)
+            # a click anywhere on the tower's pyramids picks the tower (where the tower is a target)
             lay.cells[f"tower:{seat}:{t}"] = shared_cell(x, y, 0.0, 40.0, 40.0,
-                                                         f"Player {seat + 1}'s tower {SLOTS[t]}")
+                                                         f"Player {seat + 1}'s tower {SLOTS[t]}", reach=top)
         shown = _sees_hand(viewer, seat)
         for j, pose in enumerate(hand_poses(seat, n, bits(state.hands[seat]), shown, shown and seat == front, front)):
             lay.place(f"card:hand:{seat}:{j}", pose)
@@ -163,8 +167,8 @@ def build_layout(state, viewer: int) -> Layout:
         # the score plaque, at the right end of the seat's row of towers
         x, y = _at(seat, n, tower_r, 2.5 * TOWER_SPACING + 35.0, front)
         out = "" if any(state.towers[seat]) else " (out)"
-        lay.labels[f"score:{seat}"] = (x, y, 0.0, f"Player {seat + 1}{out}\n{state.points[seat]} points\n"
-                                                  f"{standing_pips(state, seat)} pips standing")
+        lay.labels[f"score:{seat}"] = (x, y, 0.0, f"Player {seat + 1}{out}\n{counted(state.points[seat], 'point')}\n"
+                                                  f"{counted(standing_pips(state, seat), 'pip')} standing")
     if state.attack:
         # the attack waits above the target tower, where the defender looks
         _, card, excuse, target, tower, _ = state.attack
@@ -239,10 +243,10 @@ def prompt(game, state, viewer: int) -> str:
 def hud(game, state, viewer: int) -> dict:
     n = state.n
     lines = {"turn": prompt(game, state, viewer)}
-    lines["scores"] = "  ".join(f"P{s + 1}: {state.points[s]} pts + {standing_pips(state, s)} pips"
+    lines["scores"] = "  ".join(f"P{s + 1}: {state.points[s]} pts + {counted(standing_pips(state, s), 'pip')}"
                                 + ("" if any(state.towers[s]) else " (out)") for s in range(n))
-    lines["hands"] = "  ".join(f"P{s + 1}: {bin(state.hands[s]).count('1')} cards" for s in range(n))
-    lines["pile"] = (f"{bin(state.pile).count('1')} cards in the draw pile, {len(state.discards)} discarded")
+    lines["hands"] = "  ".join(f"P{s + 1}: {counted(bin(state.hands[s]).count('1'), 'card')}" for s in range(n))
+    lines["pile"] = (f"{counted(bin(state.pile).count('1'), 'card')} in the draw pile, {len(state.discards)} discarded")
     if 0 <= viewer < n:
         mine = bits(state.hands[viewer])
         lines["your hand"] = ", ".join(f"{CARDS[c].name} ({CARDS[c].rank})" for c in mine) or "no cards"

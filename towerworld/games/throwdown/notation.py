@@ -11,6 +11,7 @@ Chance: "start 2" (player 2 starts), "card mountain" (the dealt or drawn card).
 from __future__ import annotations
 
 from towerworld.engine.game import CHANCE, TERMINAL, BadNotation
+from towerworld.engine.words import counted
 from towerworld.games.throwdown.cards import (BLACK, BY_SHORT, CARDS, COLOURS, EXCUSE, NEEDS, SHORT, SUIT_NAMES,
                                               card_words, colour_of, pips_of, pyramid, pyramid_id)
 from towerworld.games.throwdown.board import ATTRITION, CHANGE, DEFEND, SLOTS, START, TURN, bits, top_colour
@@ -197,7 +198,7 @@ def picks(state, move) -> tuple:
 
 def describe_pick(state, chosen, pick) -> str:
     if isinstance(pick, frozenset):
-        return f"{len(pick)} cards"
+        return counted(len(pick), "card")
     if pick.startswith("tower:"):
         _, seat, tower = pick.split(":")
         standing = state.towers[int(seat)][int(tower)]

@@ -5,11 +5,12 @@ from __future__ import annotations
 import random
 import time
 
-from towerworld.engine.agent import View
+from towerworld.engine.driver import AGENT, END, Driver
 from towerworld.engine.game import CHANCE, TERMINAL
+from towerworld.engine.match import Match
 from towerworld.engine.measure import search_sims_per_second, search_states, with_goal_text
 from towerworld.games.ziggurat import GAME
-from towerworld.games.ziggurat.board import PLACE, deal_order
+from towerworld.games.ziggurat.board import PLACE
 from towerworld.games.ziggurat.strategy import Player, analyse
 
 
@@ -58,20 +59,17 @@ def rows(seconds: float = 1.0, deals: int = 3) -> list[tuple[str, float, float |
     zero = 0
     for i in range(1, deals + 1):
         t = time.perf_counter()
-        zero += analyse(GAME, deal_order(i), budget=1.0).status == "zero"
+        zero += analyse(GAME, i, budget=1.0).status == "zero"
         times.append(time.perf_counter() - t)
     out.append((f"ziggurat_analyser_s_per_deal ({deals} deals, {zero} zero-cheat)", round(sum(times) / deals, 2), 15,
                 "s (at most)"))
-    player = Player(seed=0, level=2)
-    s = GAME.new_state({"deal": 3})
+    match = Match(GAME, {"deal": 3}, seed=0)
+    driver = Driver.with_agents(match, {0: Player(seed=0, level=2)}, match.rng)
     decisions = 0
     t = time.perf_counter()
-    while GAME.current_player(s) != TERMINAL and decisions < 10:
-        if GAME.current_player(s) == CHANCE:
-            s, _ = GAME.apply(s, GAME.chance_outcomes(s)[0][0])
-            continue
-        s, _ = GAME.apply(s, player.choose(View.of(GAME, s, 0)))
-        decisions += 1
+    while decisions < 10 and driver.pending().kind != END:     # ten of the player's decisions, through the driver
+        decisions += driver.pending().kind == AGENT
+        driver.run(1)
     out.append(("ziggurat_player_s_per_decision (level normal)", round((time.perf_counter() - t) / max(1, decisions), 3),
                 0.5, "s (at most)"))
     return out

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from towerworld.engine.agent import View
 from towerworld.engine.game import CHANCE, OMNISCIENT, TERMINAL, AgentSpec, Game, GameInfo, Option, Variant
+from towerworld.engine.words import counted
 from towerworld.games.ziggurat import layout, notation, rules, strategy
 from towerworld.games.ziggurat.board import (ALL_MASK, CHEAT, DINDEX, DOMINOES, EMPTY, NB, NUMBERED_DEALS, PLACE,
                                              ZState, cell_index, cname, deal_order, dname, title)
@@ -93,9 +94,9 @@ class Ziggurat(Game):
             c = state.cheats
             return (f"{title(c)}: the ziggurat stands with {c} cheat{'s' if c != 1 else ''}.")
         if state.gave_up:
-            return f"Given up with {state.cheats} cheats, the ziggurat unfinished: Disgraceful Blundering Saboteur."
+            return f"Given up with {counted(state.cheats, 'cheat')}, the ziggurat unfinished: Disgraceful Blundering Saboteur."
         if self.current_player(state) == TERMINAL:
-            return (f"Given up after {state.cheats} cheats (the limit is {state.limit}): "
+            return (f"Given up after {counted(state.cheats, 'cheat')} (the limit is {state.limit}): "
                     f"Disgraceful Blundering Saboteur.")
         return "in progress"
 

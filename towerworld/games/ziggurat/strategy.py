@@ -13,8 +13,10 @@ import time
 from typing import cast
 
 from towerworld.engine.agent import Agent, View
-from towerworld.engine.game import CHANCE, SEES_ALL, TERMINAL, AgentSpec
-from towerworld.games.ziggurat.board import CHEAT, DINDEX, GIVE_UP, ZState, lift, placements
+from towerworld.engine.driver import END, Driver
+from towerworld.engine.game import CHANCE, SEES_ALL, AgentSpec, BadOption
+from towerworld.engine.match import Match
+from towerworld.games.ziggurat.board import CHEAT, DINDEX, GIVE_UP, ZState, deal_order, lift, placements
 from towerworld.games.ziggurat.solver import (Analysis, _counts_of, _room_ok, _state_after, _Timeout, _ZeroSearch,
                                               blocked, blocked_at, choose_cheat, clairvoyant_move, feasible,
                                               greedy_move, play_clairvoyant, position_key)
@@ -231,31 +233,29 @@ class Solver(Agent):
         return move
 
 
-def play_fair(game, order, limit: int = 0, level: int = 2, max_cheats: int = 200):
-    """(cheats, line) of the fair Player playing `game` (the Ziggurat) on deal `order` (it never looks at the order:
-    it is handed the seat's View); cheats None if unfinished. `limit` is the game's cheat limit (0: none);
-    `max_cheats` stops a player that cheats without end (reported as unfinished)."""
-    s = game.new_state({"deal": 1, "cheat_limit": limit})
-    s = ZState(s.vals, s.owner, s.hand, s.unseen, tuple(order), 0, s.limit, 1)
-    player = Player(seed=0, level=level)
-    line = []
-    while game.current_player(s) != TERMINAL and s.cheats < max_cheats:
-        if game.current_player(s) == CHANCE:
-            s, _ = game.apply_unchecked(s, game.chance_outcomes(s)[0][0])
-            continue
-        m = player.choose(View.of(game, s, 0))
-        line.append(m)
-        s, _ = game.apply_unchecked(s, m)
-    return (s.cheats if game.complete(s) else None), line
+def play_fair(game, deal: int, limit: int = 0, level: int = 2, max_cheats: int = 200):
+    """(cheats, line) of the fair Player at a table of `game` (the Ziggurat) on numbered deal `deal`, played through
+    the driver (it is handed its seat's View and never looks at the pile); cheats None if unfinished. `limit` is the
+    game's cheat limit (0: none); `max_cheats` stops a player that cheats without end (reported as unfinished)."""
+    match = Match(game, {"deal": deal, "cheat_limit": limit}, seed=0)
+    driver = Driver.with_agents(match, {0: Player(seed=0, level=level)}, match.rng)
+    while driver.pending().kind != END and cast(ZState, match.state).cheats < max_cheats:
+        driver.run(1)
+    line = [p.move for p in match.plies if p.mover == 0]
+    end = cast(ZState, match.state)
+    return (end.cheats if game.complete(end) else None), line
 
 
 def analyse(game, order, budget: float = 2.0, move_budget: float = 0.05, limit: int = 30,
             second_opinion: bool = True) -> Analysis:
-    """Decide whether deal `order` (pile top first) admits a zero-cheat ziggurat, spending about `budget` seconds on
-    that question; then (if no zero-cheat line was found) play the deal out with the clairvoyant policy, and with the
-    fair player playing `game` (the Ziggurat) as a second opinion, to report the fewest cheats found."""
+    """Decide whether deal `order` (the pile, top first, or the number of a numbered deal) admits a zero-cheat
+    ziggurat, spending about `budget` seconds on that question; then (if no zero-cheat line was found) play the deal
+    out with the clairvoyant policy, and, for a numbered deal, with the fair player at a table of `game` (the
+    Ziggurat) as a second opinion, to report the fewest cheats found. A pile given as dominoes is no deal a table can
+    be set with, so it gets no second opinion."""
     start = time.perf_counter()
-    order = tuple(order)
+    deal = order if isinstance(order, int) else None
+    order = deal_order(deal) if deal is not None else tuple(order)
     if blocked_at(order) is not None:
         return Analysis("blocked", None, [], 0, time.perf_counter() - start)
     search = _ZeroSearch(start + budget)
@@ -268,9 +268,9 @@ def analyse(game, order, budget: float = 2.0, move_budget: float = 0.05, limit: 
     except _Timeout:
         pass
     cheats, line = play_clairvoyant(order, move_budget, limit)
-    if second_opinion and cheats != 1:
+    if second_opinion and deal is not None and cheats != 1:
         # the fair player's sampling sometimes finds a cheaper line than the clairvoyant's short searches
-        c2, l2 = play_fair(game, order, limit)
+        c2, l2 = play_fair(game, deal, limit)
         if c2 is not None and (cheats is None or c2 < cheats):
             cheats, line = c2, l2
             if c2 == 0:
@@ -289,9 +289,13 @@ def _level(level) -> int:
     if text in named:
         return named[text]
     try:
-        return max(0, min(3, int(float(text))))
+        number = float(text)
     except ValueError:
-        return 2
+        number = -1.0
+    if not 0 <= number <= 3:
+        raise BadOption(f"The Ziggurat agents' level is fast, easy, normal, strong, hard or a number from 0 to 3, "
+                        f"not {str(level)[:40]!r}.")
+    return int(number)
 
 
 AGENTS = (

@@ -34,6 +34,7 @@ MARGIN = 3 / (CELL * GRID)          # texture coordinates stay this far inside a
 FIELD = np.array((0.42, 0.62, 0.25))
 FIELD_DARK = np.array((0.34, 0.53, 0.2))
 CITY = np.array((0.86, 0.73, 0.52))
+PAVING = np.array((0.8, 0.74, 0.64))
 ROOF = np.array((0.72, 0.36, 0.24))
 WALL = np.array((0.47, 0.44, 0.42))
 ROAD = np.array((0.95, 0.92, 0.82))
@@ -125,20 +126,68 @@ def _paint(img: np.ndarray, mask: np.ndarray, colour) -> None:
 
 
 def _shield(img: np.ndarray, cx: float, cy: float) -> None:
-    """A pennant: a blue shield with a white chevron."""
+    """A pennant: a blue shield with a white rim and a white chevron, large enough to read at the table."""
     dx, dy = X - cx, Y - cy
-    body = (np.abs(dx) < 0.075) & (dy < 0.07) & (dy > -0.05 - (0.075 - np.abs(dx)) * 0.9)
+    outer = (np.abs(dx) < 0.1) & (dy < 0.09) & (dy > -0.07 - (0.1 - np.abs(dx)) * 0.9)
+    body = (np.abs(dx) < 0.08) & (dy < 0.07) & (dy > -0.05 - (0.08 - np.abs(dx)) * 0.9)
+    _paint(img, outer, SNOW)
     _paint(img, body, PENNANT)
-    _paint(img, body & (np.abs(dy + np.abs(dx) * 0.9 - 0.0) < 0.018), SNOW)
+    _paint(img, body & (np.abs(dy + np.abs(dx) * 0.9 - 0.0) < 0.02), SNOW)
+
+
+def _town(img: np.ndarray, region: np.ndarray, rng: np.random.Generator) -> None:
+    """A walled town seen from above: paved streets, rows of houses with two-sloped roofs and their ridges, a stone
+    wall with battlements where the town meets the fields (the wall runs only along the town's inner edge: beyond the
+    tile's border the town goes on)."""
+    _paint(img, region, PAVING)
+    inner = _erode(region, 8)
+    step = 15
+    for gy in range(3, CELL, step):
+        for gx in range(3 + (gy // step % 2) * 7, CELL, step):
+            cy, cx = gy + int(rng.integers(0, 3)), gx + int(rng.integers(0, 3))
+            wide = rng.random() < 0.6
+            hw, hh = (6, 4) if wide else (4, 6)
+            y0, y1, x0, x1 = cy - hh, cy + hh, cx - hw, cx + hw
+            if y0 < 0 or x0 < 0 or y1 > CELL or x1 > CELL or not inner[y0:y1, x0:x1].all():
+                continue
+            roof = np.clip(ROOF * (0.85 + 0.3 * rng.random()), 0, 1)
+            if wide:                                  # the ridge runs east-west: the north slope lit
+                img[y0:cy, x0:x1] = roof
+                img[cy:y1, x0:x1] = roof * 0.7
+                img[cy, x0:x1] = roof * 0.5
+            else:                                     # north-south: the west slope lit
+                img[y0:y1, x0:cx] = roof
+                img[y0:y1, cx:x1] = roof * 0.7
+                img[y0:y1, cx] = roof * 0.5
+            img[min(y1, CELL - 1), x0:x1] = PAVING * 0.7          # the house's shadow on the street
+    wall = region & ~_erode(region, 7)
+    _paint(img, wall, WALL)
+    outer = region & ~_erode(region, 3)
+    merlon = ((np.arange(CELL)[:, None] // 3 + np.arange(CELL)[None, :] // 3) % 2 == 0)
+    _paint(img, outer & merlon, np.clip(WALL * 1.45, 0, 1))
+    _paint(img, outer & ~merlon, WALL * 0.6)
+    _paint(img, wall & ~_erode(region, 6) & _erode(region, 5), WALL * 0.55)       # the wall's inner shadow
 
 
 def _cloister(img: np.ndarray, cx: float, cy: float, k: float = 1.0) -> None:
+    """A cloister seen from above: its walled garth, the church along the north side with a gabled roof (one slope in
+    the light, one in shade), the bell tower's pyramid roof at its west end, and the cloister walk round the garth."""
     dx, dy = (X - cx) / k, (Y - cy) / k
-    _paint(img, (np.abs(dx) < 0.2) & (np.abs(dy) < 0.2), CLOISTER_WALL * 0.92)
-    _paint(img, (np.abs(dx) < 0.15) & (np.abs(dy) < 0.09), CLOISTER)
-    _paint(img, (np.abs(dx) < 0.15) & (np.abs(dy) < 0.012), CLOISTER * 0.7)
-    _paint(img, (np.abs(dx + 0.1) < 0.05) & (np.abs(dy - 0.08) < 0.07), CLOISTER * 0.85)    # the bell tower
-    _paint(img, (np.abs(dx + 0.1) < 0.015) & (np.abs(dy - 0.12) < 0.015), SNOW)
+    garth = (np.abs(dx) < 0.24) & (np.abs(dy) < 0.24)
+    _paint(img, garth, CLOISTER_WALL)
+    _paint(img, garth & ~((np.abs(dx) < 0.2) & (np.abs(dy) < 0.2)), CLOISTER_WALL * 0.8)
+    _paint(img, (np.abs(dx) < 0.13) & (dy < 0.02) & (dy > -0.2), FIELD * 1.1)            # the green garth
+    _paint(img, (np.abs(dx) < 0.015) & (dy < 0.0) & (dy > -0.18), ROAD)                   # its cross paths
+    _paint(img, (np.abs(dy + 0.09) < 0.015) & (np.abs(dx) < 0.11), ROAD)
+    nave = (np.abs(dx - 0.03) < 0.19) & (dy > 0.04) & (dy < 0.22)
+    _paint(img, nave & (dy >= 0.13), CLOISTER)                                            # the lit slope
+    _paint(img, nave & (dy < 0.13), CLOISTER * 0.68)                                       # the shaded slope
+    _paint(img, nave & (np.abs(dy - 0.13) < 0.008), CLOISTER * 0.45)                      # the ridge
+    tower = (np.abs(dx + 0.17) < 0.065) & (np.abs(dy - 0.13) < 0.065)
+    _paint(img, tower, CLOISTER * 0.55)
+    _paint(img, tower & (dx + 0.17 > np.abs(dy - 0.13)), CLOISTER * 0.8)                  # its pyramid roof
+    _paint(img, tower & (dy - 0.13 > np.abs(dx + 0.17)), CLOISTER * 0.95)
+    _paint(img, (np.abs(dx + 0.17) < 0.012) & (np.abs(dy - 0.13) < 0.012), SNOW)
 
 
 def _foundation(img: np.ndarray) -> None:
@@ -177,12 +226,9 @@ def paint_face(art: tuple[str, ...], seed: int = 0) -> np.ndarray:
         if w[0] != "c":
             continue
         region = city_region(w[1])
-        _paint(img, region, CITY)
-        roofs = region & (rng.random((CELL, CELL)) < 0.05)
-        _paint(img, roofs, ROOF)
-        _paint(img, region & ~_erode(region, 4), WALL)
+        _town(img, region, rng)
         if int(w[2] if len(w) > 2 else 0):
-            ys, xs = np.nonzero(_erode(region, 12))
+            ys, xs = np.nonzero(_erode(region, 14))
             if len(xs):
                 i = np.argmin((xs - xs.mean()) ** 2 + (ys - ys.mean()) ** 2)
                 _shield(img, X[ys[i], xs[i]], Y[ys[i], xs[i]])
@@ -352,6 +398,33 @@ def meeple_outline() -> list[list[tuple[float, float]]]:
     return [head, arms, hips, left, right]
 
 
+def _block(w: float, d: float, h: float, z0: float, colour) -> NodePath:
+    return _prism([(-w / 2, z0), (w / 2, z0), (w / 2, z0 + h), (-w / 2, z0 + h)], d, colour)
+
+
+def chapel(z0: float) -> NodePath:
+    """A cloister's church standing on the tile's north half (mm, the tile's centre at the origin): a whitewashed
+    nave under a red gabled roof and a bell tower with its spire; the monk's place in front of it stays clear."""
+    wall = (*CLOISTER_WALL, 1.0)
+    roof = (*CLOISTER, 1.0)
+    root = NodePath("chapel")
+    nave = _block(8.0, 16.0, 5.0, z0, wall)            # 8 mm deep (north-south), 16 mm long (east-west)
+    nave.setH(90)
+    nave.setPos(1.5, 10.0, 0)
+    nave.reparentTo(root)
+    gable = _prism([(-4.6, z0 + 5.0), (4.6, z0 + 5.0), (0.0, z0 + 8.5)], 17.0, roof)
+    gable.setH(90)
+    gable.setPos(1.5, 10.0, 0)
+    gable.reparentTo(root)
+    tower = _block(5.5, 5.5, 9.0, z0, wall)
+    tower.setPos(-8.5, 10.0, 0)
+    tower.reparentTo(root)
+    spire = _prism([(-3.0, z0 + 9.0), (3.0, z0 + 9.0), (0.0, z0 + 13.0)], 5.8, roof)
+    spire.setPos(-8.5, 10.0, 0)
+    spire.reparentTo(root)
+    return root
+
+
 @model("ccs_tile")
 def build_tile(pose: Pose) -> NodePath:
     atl = atlas()
@@ -359,6 +432,8 @@ def build_tile(pose: Pose) -> NodePath:
     face = atl.cell(tuple(art)) if art is not None else 1
     root = NodePath("ccs_tile")
     _tile_geom(atl.uv(face), atl.uv(1), atl.uv(0)).reparentTo(root)
+    if art is not None and "k" in art and "t" not in art:
+        chapel(size("ccs_tile").h).reparentTo(root)
     root.setTexture(atl.texture)
     return root
 

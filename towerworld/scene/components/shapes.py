@@ -10,11 +10,15 @@ import functools
 import math
 from typing import Callable, TypeVar, cast
 
-from panda3d.core import (FontPool, Filename, Geom, GeomNode, GeomTriangles, GeomVertexData, GeomVertexFormat,
-                          GeomVertexWriter, Mat4, NodePath, TextNode, TransparencyAttrib, Vec3)
+from panda3d.core import (BitMask32, FontPool, Filename, Geom, GeomNode, GeomTriangles, GeomVertexData,
+                          GeomVertexFormat, GeomVertexWriter, Mat4, NodePath, TextNode, TransparencyAttrib, Vec3)
 
 from towerworld.paths import model_file
-from towerworld.scene.setup import FONT_FG, SHADOW_MASK
+
+SHADOW_MASK = BitMask32.bit(3)   # the key light's shadow camera; labels hide from it so they cast no shadow
+# A font's glyphs in not-quite-white make luminance+alpha pages, which our GLSL shader samples in the text's colour
+# (pure white makes alpha-only pages, sampled as black)
+FONT_FG = (0.995, 0.995, 0.995, 1)
 
 _FONT = None
 _TEXTS: dict[tuple, NodePath] = {}     # shared_text's glyphs, by words and look

@@ -1,0 +1,317 @@
+"""The table: the window's shared room for playing and replaying. One scene under render, the stage of pieces on it,
+the camera's controls, the HUD and the Esc menu; `close` removes exactly the tasks, events and nodes it added (the
+ShowBase outlives every table).
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from direct.showbase.DirectObject import DirectObject
+
+from towerworld.app.saves import remember_window_size
+from towerworld.app.window import open_base, run_loop
+from towerworld.engine.game import OMNISCIENT, SPECTATOR
+from towerworld.engine.match import Match
+from towerworld.engine.pieces import size
+from towerworld.scene.camera import framing
+from towerworld.scene.hud import Hud
+from towerworld.scene.picking import Picker
+from towerworld.scene.setup import add_table, dress, frame_light, undress
+from towerworld.scene.stage import Stage
+
+
+class Table:
+    """Shared window setup: scene, stage, camera controls, HUD."""
+    status_extra = 1          # status lines the table adds to the game's (the picks so far, or the result)
+
+    def __init__(self, match: Match, size=(1280, 800), frames: int | None = None):
+        self.base = open_base(size, offscreen=frames is not None, title=f"towerworld: {match.game.title}")
+        self.events = DirectObject()   # every event the table listens to, and nothing else: ignored all at close
+        self.tasks: list = []          # every task the table added, removed at close
+        self.on_leave = None      # the app's way back to the start screen (None: the table is the whole run)
+        self.physics = False      # physical crumbles: pieces the rules knock off move under Bullet, then settle
+        self.menu: list = []      # the Esc menu's widgets while it is open
+        self.base.disableMouse()
+        self.base.setBackgroundColor(0.78, 0.84, 0.9, 1)
+        self.base.camLens.setFov(40)
+        self.base.camLens.setNearFar(5, 20000)
+        self.match = match
+        self.game = match.game
+        layout = self.game.layout(match.state, self.viewer)
+        self.scene = self.base.render.attachNewNode("table-scene")
+        self.sun = dress(self.scene, layout)
+        self._frame_light = frame_light
+        add_table(self.scene, layout)
+        self.stage = Stage(self.scene)
+        self.stage.show(layout)
+        self.hud = Hud(self.base)
+        self.status_rows = 0      # the most status lines shown yet: the home view keeps the table below them
+        self.home = self.home_view(layout, size[0] / size[1], match.state)
+        self.orbit = replace(self.home)
+        self.orbit.apply(self.base.camera)
+        self.table_bounds = layout.bounds()
+        self.picker = Picker(self.base, self.stage)
+        self.anim = None
+        self.frames = frames
+        self._drag = None
+        self._bind_camera()
+        self.events.accept("h", self.toggle_help)
+        self.events.accept("f1", self.toggle_help)
+        self.events.accept("q", self.quit)
+        self.events.accept("escape-up", lambda: None)
+        self.events.accept("f11", self.toggle_fullscreen)
+        self.events.accept("window-event", self._window_event)
+        self.cut_offset = 0          # page up/down move the cutaway storey by storey
+        self.events.accept("page_up", self.move_cut, [1])
+        self.events.accept("page_down", self.move_cut, [-1])
+
+    @property
+    def viewer(self) -> int:
+        """Who is looking at the table: everything once a game is over, public information otherwise."""
+        return OMNISCIENT if self.match.over else SPECTATOR
+
+    def move_cut(self, d):
+        self.cut_offset += d
+        self.apply_cutaway(self.current_state())
+
+    def current_state(self):
+        return self.match.state
+
+    def apply_cutaway(self, state):
+        hint = self.game.cutaway(state, self.viewer)
+        if hint is None:
+            self.stage.set_cutaway(None)
+            return
+        height, kinds = hint
+        step = min(size(k).h for k in kinds) if kinds else 1.0
+        self.stage.set_cutaway(height + self.cut_offset * step, kinds)
+
+    # ---- camera -------------------------------------------------------------------------------------------------------
+    def _bind_camera(self):
+        b = self.events
+        for key, (dh, dp) in {"arrow_left": (-6, 0), "arrow_right": (6, 0), "arrow_up": (0, 4),
+                              "arrow_down": (0, -4)}.items():
+            b.accept(key, self._orbit, [dh, dp])
+            b.accept(key + "-repeat", self._orbit, [dh, dp])
+        for key, f in {"+": 0.9, "=": 0.9, "-": 1.1, "wheel_up": 0.9, "wheel_down": 1.1}.items():
+            b.accept(key, self._zoom, [f])
+            b.accept(key + "-repeat", self._zoom, [f])
+        for key, (r, f) in {"a": (-0.04, 0), "d": (0.04, 0), "w": (0, 0.04), "s": (0, -0.04)}.items():
+            b.accept(key, self._pan, [r, f])
+            b.accept(key + "-repeat", self._pan, [r, f])
+        b.accept("r", self.reset_view)
+        b.accept("home", self.reset_view)
+        b.accept("mouse1", self._press, ["orbit"])
+        b.accept("mouse3", self._press, ["pan"])
+        b.accept("mouse2", self._press, ["pan"])
+        b.accept("mouse1-up", self._release, ["orbit"])
+        b.accept("mouse3-up", self._release, ["pan"])
+        b.accept("mouse2-up", self._release, ["pan"])
+        self.add_task(self._drag_task, "camera-drag")
+        self.add_task(self._xray_task, "xray")
+
+    def _orbit(self, dh, dp):
+        self.orbit.orbit(dh, dp)
+        self.orbit.apply(self.base.camera)
+
+    def _zoom(self, f):
+        self.orbit.zoom(f)
+        self.orbit.apply(self.base.camera)
+
+    def _pan(self, r, f):
+        self.orbit.pan(r, f)
+        self.orbit.apply(self.base.camera)
+
+    def home_view(self, layout, aspect: float, state):
+        """The default camera: the whole table, below the HUD's status lines (as many as it has shown yet)."""
+        self.status_rows = max(self.status_rows, len(self.status_lines(state)) + self.status_extra)
+        return framing(layout, aspect=aspect, top=self.hud.status_band(self.status_rows),
+                       keep_clear=self.hud.keep_clear())
+
+    def refit(self, layout) -> None:
+        """A layout that grows (a landscape of tiles): the key light's shadow frustum fits it, the table top grows
+        under it, and the home view frames it; the camera follows only while the player has not moved it."""
+        self._frame_light(self.scene.find("**/key"), layout)
+        x0, y0, _z0, x1, y1, _z1 = layout.bounds()
+        t0, u0, _w0, t1, u1, _w1 = self.table_bounds
+        if x0 < t0 or y0 < u0 or x1 > t1 or y1 > u1:
+            self.scene.find("table").removeNode()
+            add_table(self.scene, layout)
+            self.table_bounds = layout.bounds()
+        home = self.home_view(layout, self.base.getAspectRatio(), self.current_state())
+        if home != self.home:
+            at_home = self.orbit == self.home
+            self.home = home
+            if at_home:
+                self.orbit = replace(home)
+                self.orbit.apply(self.base.camera)
+
+    def reset_view(self):
+        self.orbit = replace(self.home)
+        self.orbit.apply(self.base.camera)
+
+    def _mouse(self):
+        mw = self.base.mouseWatcherNode
+        return (mw.getMouseX(), mw.getMouseY()) if mw.hasMouse() else None
+
+    def _press(self, mode):
+        m = self._mouse()
+        if m:
+            self._drag = (mode, m, m, False)
+
+    def _release(self, mode):
+        drag = self._drag
+        self._drag = None
+        if drag and drag[0] == mode == "orbit" and not drag[3]:
+            self.on_click()
+
+    def _drag_task(self, task):
+        if self._drag:
+            mode, start, last, moved = self._drag
+            m = self._mouse()
+            if m:
+                dx, dy = m[0] - last[0], m[1] - last[1]
+                moved = moved or abs(m[0] - start[0]) + abs(m[1] - start[1]) > 0.01
+                if moved:
+                    if mode == "orbit":
+                        self.orbit.orbit(dx * 120, -dy * 80)
+                    else:
+                        self.orbit.pan(-dx * 0.5, -dy * 0.5)
+                    self.orbit.apply(self.base.camera)
+                self._drag = (mode, start, m, moved)
+        return task.cont
+
+    def _xray_task(self, task):
+        """The stage fades what stands between the camera and the highlighted targets; it follows the camera once a
+        drag ends (working out what hides what takes ~20 ms on a grown board of 121 pieces, too long for every frame)."""
+        if self._drag is not None:
+            return task.cont
+        eye = self.base.camera.getPos(self.stage.root)
+        self.stage.see_from((round(eye.x, 1), round(eye.y, 1), round(eye.z, 1)))
+        return task.cont
+
+    # ---- shared -------------------------------------------------------------------------------------------------------
+    def add_task(self, function, name: str, **kwargs):
+        """Add a task that lives as long as the table (removed at close, with every other task it added)."""
+        task = self.base.taskMgr.add(function, name, **kwargs)
+        self.tasks.append(task)
+        return task
+
+    def on_click(self):
+        pass
+
+    def toggle_help(self):
+        self.hud.toggle_help(self.game.help_text())
+
+    def quit(self):
+        self.base.userExit()
+
+    # ---- window --------------------------------------------------------------------------------------------------------
+    def toggle_fullscreen(self):
+        from panda3d.core import WindowProperties
+        win = self.base.win
+        if win is None or not hasattr(win, "getProperties"):
+            return
+        props = WindowProperties()
+        props.setFullscreen(not win.getProperties().getFullscreen())
+        win.requestProperties(props)
+
+    def _window_event(self, win):
+        """The camera follows a resized window (ShowBase keeps the aspect with its own handler of the event, the home
+        view frames the new shape with the labels clear of the HUD); the size is remembered for next time."""
+        if self.stage.layout is not None:
+            self.refit(self.stage.layout)
+        if win is None or self.frames is not None or not hasattr(win, "getProperties"):
+            return
+        props = win.getProperties()
+        if props.getOpen() and not props.getFullscreen() and props.hasSize():
+            remember_window_size(props.getXSize(), props.getYSize())
+
+    # ---- the Esc menu ----------------------------------------------------------------------------------------------------
+    def menu_entries(self) -> list[tuple[str, object]]:
+        entries: list[tuple[str, object]] = [("Resume", self.close_menu)]
+        if self.on_leave is not None:
+            entries.append(("New game", self.on_leave))
+        entries += [("Rules and keys", self.toggle_help), ("Quit", self.quit)]
+        return entries
+
+    def toggle_menu(self):
+        if self.menu:
+            self.close_menu()
+            return
+        from direct.gui.DirectGui import DirectButton, DirectFrame
+        panel = DirectFrame(frameColor=(0.08, 0.1, 0.16, 0.92), frameSize=(-0.45, 0.45, -0.6, 0.6), sortOrder=5)
+        self.menu = [panel]
+        for i, (label, command) in enumerate(self.menu_entries()):
+            def act(command=command):
+                self.close_menu()
+                command()
+            self.menu.append(DirectButton(parent=panel, text=label, scale=0.06, pos=(0, 0, 0.42 - 0.15 * i),
+                                          command=act, frameColor=(0.95, 0.9, 0.75, 1), pad=(0.5, 0.2),
+                                          frameSize=(-5, 5, -0.6, 1.1)))
+
+    def close_menu(self):
+        for w in reversed(self.menu):
+            w.destroy()
+        self.menu = []
+
+    def close(self):
+        """Take the table down without closing the ShowBase (the app and tests share one)."""
+        self.close_menu()
+        if self.anim is not None:
+            self.anim.finish()
+        for task in self.tasks:
+            self.base.taskMgr.remove(task)
+        self.tasks = []
+        self.events.ignoreAll()
+        self.hud.destroy()
+        self.picker.ray_np.removeNode()
+        undress(self.scene)
+
+    def animate_to(self, old_layout, new_layout, events, speed=1.0, then=None):
+        from direct.interval.IntervalGlobal import Func, Sequence
+        if self.anim is not None:
+            self.anim.finish()
+        anim = Sequence(self.stage.transition(old_layout, new_layout, events, speed=speed, physics=self.physics))
+        anim.append(Func(self._animation_over, anim, then))
+        self.anim = anim
+        anim.start()
+
+    def _animation_over(self, anim, then) -> None:
+        """An animation's last step: the table is at rest from here on, whatever Panda3D says. A frame that lands
+        within half a millisecond of the end runs this step while the interval still counts as playing (its times
+        are whole milliseconds), and the interval then ends without running it again: a `then` that asked
+        `animating` saw a move under way, lit nothing and showed no button, and the person to move was stuck."""
+        if self.anim is anim:
+            self.anim = None
+        if then is not None:
+            then()
+
+    @property
+    def animating(self) -> bool:
+        return self.anim is not None and self.anim.isPlaying()
+
+    def status_lines(self, state) -> list[str]:
+        lines = [self.game.title]
+        hud = self.game.hud(state, self.viewer)
+        # "next" tells a person what to click: shown only while a person is to move, as the sentence it is; a value
+        # that already names itself ("Cheats: 0") is shown as it is
+        person = self._person_to_move(state)
+        lines += [f"{v}" if k in ("turn", "next") or str(v).lower().startswith(k.lower()) else f"{k}: {v}"
+                  for k, v in hud.items() if k != "next" or person]
+        return [self.with_names(ln) for ln in lines]
+
+    def _person_to_move(self, state) -> bool:
+        """Whether a person plays the seat to move here (a replay: nobody does, nothing is clicked)."""
+        return False
+
+    def with_names(self, text: str) -> str:
+        """Games speak of "Player 2"; the table knows who that is."""
+        names = [p.name for p in self.match.players]
+        for i in range(len(names) - 1, -1, -1):
+            if names[i] != f"Player {i + 1}":
+                text = text.replace(f"Player {i + 1}", names[i])
+        return text
+
+    def run(self) -> int:
+        return run_loop(self.base, self.frames)

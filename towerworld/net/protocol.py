@@ -1,0 +1,272 @@
+"""The messages between a towerworld server and its clients: typed, tagged (`kind`) and bounded.
+
+Every message is one JSON object in one websocket text frame. A client's frame is at most MAX_CLIENT_FRAME bytes (the
+server closes a connection that sends a bigger one with close code 1009); a server's frame is at most
+MAX_SERVER_FRAME bytes. Text fields are bounded too, so a message that passes decoding is already small.
+
+What a client sees of the game is a `Table`: built from the match's state for one viewer (a seat or SPECTATOR) by the
+game's own `layout` and `hud` for that viewer, never from the true state as such, plus the legal moves (as notation
+text) when that viewer is to move. `table_for` is the one function that builds it, so a test can rebuild it from a
+resampled state and prove the wire shows nothing the viewer may not know.
+"""
+from __future__ import annotations
+
+from typing import Annotated, Union
+
+import msgspec
+
+from towerworld.engine.game import CHANCE, TERMINAL, Event, Game, State, events_for
+
+MAX_CLIENT_FRAME = 16 * 1024          # bytes in one frame from a client: far above any move or request
+MAX_SERVER_FRAME = 4 * 1024 * 1024    # bytes in one frame from the server: a whole table with room to spare
+PROTOCOL = 1
+
+Short = Annotated[str, msgspec.Meta(max_length=80)]
+MoveText = Annotated[str, msgspec.Meta(max_length=200)]
+Code = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
+Token = Annotated[str, msgspec.Meta(min_length=1, max_length=100)]
+Seconds = Annotated[float, msgspec.Meta(gt=0, le=86400)]
+Ply = Annotated[int, msgspec.Meta(ge=0, le=1_000_000)]
+
+
+class _Msg(msgspec.Struct, tag_field="kind", forbid_unknown_fields=True, omit_defaults=True):
+    pass
+
+
+# ---- client -> server --------------------------------------------------------------------------------------------
+class Create(_Msg, tag="create"):
+    """Open a room: `players` one entry per seat, "remote" (a person who joins) or an agent NAME[:LEVEL] played on
+    the server. `options` are NAME -> VALUE texts, as on the command line. `clock`: seconds a person has for a move;
+    `clock_mode` "wait" (shown only) or "ai" (an AI moves for them when it runs out)."""
+    game: Short
+    players: Annotated[list[Short], msgspec.Meta(min_length=1, max_length=16)]
+    variant: Short | None = None
+    options: Annotated[dict[Short, Short], msgspec.Meta(max_length=32)] = {}
+    clock: Seconds | None = None
+    clock_mode: Short = "wait"
+
+
+class Join(_Msg, tag="join"):
+    """Take a seat of `room`: with `token`, the seat that token holds (a rejoin); else seat `seat` (1-based) if it
+    is free, or the first free one."""
+    room: Code
+    name: Short | None = None
+    seat: Annotated[int, msgspec.Meta(ge=1, le=16)] | None = None
+    token: Token | None = None
+
+
+class Watch(_Msg, tag="watch"):
+    room: Code
+
+
+class Play(_Msg, tag="move"):
+    """A move in the game's notation. `ply`: the number of plies the client has seen (a move made for an older
+    table is refused, not applied to the new one)."""
+    text: MoveText
+    ply: Ply | None = None
+
+
+class Undo(_Msg, tag="undo"):
+    """Ask to take back this seat's last move (the others at the table are asked to agree)."""
+
+
+class UndoAnswer(_Msg, tag="undo_answer"):
+    agree: bool
+
+
+class Look(_Msg, tag="look"):
+    """Ask for the table again (a client that lost track)."""
+
+
+ClientMessage = Union[Create, Join, Watch, Play, Undo, UndoAnswer, Look]
+CLIENT_KINDS = ("create", "join", "watch", "move", "undo", "undo_answer", "look")
+
+
+# ---- server -> client --------------------------------------------------------------------------------------------
+class WireEvent(msgspec.Struct, array_like=True):
+    kind: str
+    text: str
+    pieces: tuple[str, ...] = ()
+    reveals: bool = False
+    areas: tuple[tuple[str, str], ...] = ()
+
+
+class WirePiece(msgspec.Struct, array_like=True):
+    id: str
+    kind: str
+    x: float
+    y: float
+    z: float
+    heading: float
+    face_up: bool
+    look: tuple
+    tilt: float
+
+
+class WireCell(msgspec.Struct, array_like=True):
+    id: str
+    x: float
+    y: float
+    z: float
+    w: float
+    d: float
+    label: str
+
+
+class WireLabel(msgspec.Struct, array_like=True):
+    id: str
+    x: float
+    y: float
+    z: float
+    text: str
+
+
+class Table(msgspec.Struct):
+    """The game as one viewer sees it after `ply` plies."""
+    ply: int
+    to_move: int                  # a seat, CHANCE or TERMINAL
+    pieces: list[WirePiece]
+    cells: list[WireCell]
+    labels: list[WireLabel]
+    hud: dict[str, str]
+    legal: list[str] = []         # the viewer's legal moves, only when the viewer is to move
+    result: str = ""              # the outcome, once the game is over
+
+
+class Seat(msgspec.Struct):
+    name: str
+    kind: str                     # "remote" (a person) or "ai" (played on the server)
+    agent: str = ""
+    held: bool = False            # a person has claimed it (its token was given out)
+    connected: bool = False
+
+
+class Clock(msgspec.Struct):
+    """The clock of the person to move: `elapsed` seconds since their turn began; `limit` and `mode` as the room was
+    opened ("wait": only shown; "ai": an AI moves for them at the limit)."""
+    seat: int
+    elapsed: float
+    limit: float | None
+    mode: str
+
+
+class Room(msgspec.Struct):
+    code: str
+    game: str
+    title: str
+    variant: str = ""
+    seats: list[Seat] = []
+    clock: Clock | None = None
+    undo_asked_by: int | None = None
+
+
+class Created(_Msg, tag="created"):
+    room: str
+    seats: int
+
+
+class Joined(_Msg, tag="joined"):
+    """The seat this connection now holds (0-based `seat`, SPECTATOR for a watcher) and its secret token (empty for
+    a watcher): keep it to rejoin."""
+    room: str
+    seat: int
+    token: str = ""
+
+
+class View(_Msg, tag="view"):
+    room: Room
+    viewer: int
+    table: Table
+
+
+class Played(_Msg, tag="played"):
+    """A move was made: `mover` (a seat, or CHANCE), `events` as this viewer may see them, `text` the move's notation
+    (sent only to the mover), then the table after it."""
+    mover: int
+    events: list[WireEvent]
+    room: Room
+    viewer: int
+    table: Table
+    text: str = ""
+
+
+class Refused(_Msg, tag="refused"):
+    """One sentence: why a request was not done. `of` names the request's kind."""
+    text: str
+    of: str = ""
+
+
+class UndoAsked(_Msg, tag="undo_asked"):
+    seat: int
+    text: str
+
+
+class UndoDone(_Msg, tag="undo_done"):
+    agreed: bool
+    text: str
+
+
+class Notice(_Msg, tag="notice"):
+    text: str
+
+
+ServerMessage = Union[Created, Joined, View, Played, Refused, UndoAsked, UndoDone, Notice]
+
+_client_decoder = msgspec.json.Decoder(ClientMessage)
+_server_decoder = msgspec.json.Decoder(ServerMessage)
+_encoder = msgspec.json.Encoder()
+
+
+class BadMessage(ValueError):
+    """A frame that is not a message this protocol knows; the text is one sentence for the sender."""
+
+
+def encode(message) -> bytes:
+    return _encoder.encode(message)
+
+
+def decode_client(data: bytes | str):
+    """A client's message, or BadMessage with one sentence."""
+    try:
+        return _client_decoder.decode(data)
+    except msgspec.ValidationError as e:
+        text = str(e)
+        if "at `$.kind`" in text or "Object missing required field `kind`" == text:
+            raise BadMessage(f"Unknown message kind; a message's 'kind' is one of {', '.join(CLIENT_KINDS)}.") \
+                from None
+        raise BadMessage(f"That message is not valid: {_short(text)}.") from None
+    except msgspec.DecodeError:
+        raise BadMessage("That message is not JSON.") from None
+
+
+def decode_server(data: bytes | str):
+    return _server_decoder.decode(data)
+
+
+def _short(text: str, limit: int = 160) -> str:
+    from towerworld.engine.safe_text import shown_text
+    return shown_text(text.rstrip("."), limit)
+
+
+# ---- what a viewer sees ------------------------------------------------------------------------------------------
+def table_for(game: Game, state: State, viewer: int, ply: int) -> Table:
+    """The table `viewer` sees at `state`: the game's layout and HUD for that viewer, and its legal moves as notation
+    when it is to move. Nothing else of the state goes into it."""
+    layout = game.layout(state, viewer)
+    to_move = game.current_player(state)
+    pieces = [WirePiece(pid, p.kind, p.x, p.y, p.z, p.heading, p.face_up, p.look, p.tilt)
+              for pid, p in sorted(layout.pieces.items())]
+    cells = [WireCell(cid, c.x, c.y, c.z, c.w, c.d, c.label) for cid, c in sorted(layout.cells.items())]
+    labels = [WireLabel(lid, *value) for lid, value in sorted(layout.labels.items())]
+    legal = [game.format_move(state, m) for m in game.legal_moves(state)] if to_move == viewer else []
+    result = game.result(state) if to_move == TERMINAL else ""
+    return Table(ply, to_move, pieces, cells, labels, dict(game.hud(state, viewer)), legal, result)
+
+
+def wire_events(events: list[Event], viewer: int) -> list[WireEvent]:
+    """The events `viewer` may see, as sent."""
+    return [WireEvent(str(e.kind), e.text, tuple(e.pieces), e.reveals, tuple(e.areas)) for e in events_for(events, viewer)]
+
+
+def seat_word(seat: int) -> str:
+    return "chance" if seat == CHANCE else f"Player {seat + 1}"
