@@ -148,7 +148,7 @@ SEARCH_BUDGET = "1000it"      # the goal games' MCTS rows: a fixed simulation bu
 # why a goal game's MCTS falls short, from profiles of `search` (shown only when a row misses its goal)
 SEARCH_WHY = {
     "kdak": "the climbing playouts (games/kdak/rules.py playout) are about 80% of a simulation",
-    "ziggurat": "the placing playouts (games/ziggurat/playout.py) are about 80% of a simulation, "
+    "ziggurat": "the placing playouts (games/ziggurat/rules.py) are about 80% of a simulation, "
                 "8 determinizations share the budget",
     "elevation": "of the default opponent's move (strategy.py) the simulations are about three fifths (a node's "
                  "candidates, and the evaluation at the leaf: static_eval, about two fifths of it _siege_parts), the "

@@ -25,9 +25,9 @@ from towerworld.games.kdak.board import REVEAL, ROLL
 from towerworld.games.kdak.rules import unseen_identities
 from towerworld.games.kdak.strategy import policy_move
 from towerworld.games.ziggurat import GAME as ZIGGURAT
-from towerworld.games.ziggurat.board import (CHEAT, DRAW, GIVE_UP, NEIGHBOUR_MASK, PLACE, TIER_MASK, ZState,
-                                             board_masks, fitting, placements)
-from towerworld.games.ziggurat.playout import placing_playout
+from towerworld.games.ziggurat.board import (CHEAT, DRAW, GIVE_UP, NEIGHBOUR_MASK, NOT_COL_F, PLACE, TIER_MASK,
+                                             WAYS_ROUND, ZState, board_masks, placements)
+from towerworld.games.ziggurat.rules import placing_playout
 
 RECORDED = json.loads((Path(__file__).parent / "data" / "search_reference.json").read_text(encoding="utf-8"))
 CASES = [k for k in RECORDED if not k.startswith("_")]
@@ -95,9 +95,10 @@ def test_ziggurat_fast_playout_is_the_plain_playout(options):
 
 def test_ziggurat_legal_moves_are_the_plain_sorted_list():
     """legal_moves (every tier at once, sorted as numbers) gives the list the plain definition gives: every placement
-    (board.placements), giving up when none fits, a cheat per placed domino, sorted; on random and building games."""
+    (the tier-by-tier yardstick), giving up when none fits, a cheat per placed domino, sorted; and the agents'
+    `placements` lists the yardstick's placements in its order; on random and building games."""
     def plain(state):
-        moves = placements(state.vals, state.hand)
+        moves = _plain_placings(state)
         if not moves:
             moves.append((GIVE_UP,))
         moves += [(CHEAT, d) for d in sorted(set(state.owner)) if d >= 0]
@@ -111,6 +112,49 @@ def test_ziggurat_legal_moves_are_the_plain_sorted_list():
     assert any(ZIGGURAT.legal_moves(s)[-1] == (GIVE_UP,) for s in states)
     for state in states:
         assert ZIGGURAT.legal_moves(state) == plain(state)
+        assert placements(state.vals, state.hand) == _plain_placings(state)
+
+
+def _fitting(open_, allow, hot, dominoes, empty: bool):
+    """The tier-by-tier placement generator as it was at commit 9cd4f6c, kept as the yardstick. Where the `dominoes` fit: a list of (cells, tier, step, x, y, d), one per tier, way round and direction that
+    fits somewhere, where bit c of `cells` means domino d may lie with its x half on cell c and its y half on c + step
+    (step 1: the right-hand neighbour, 6: the one behind), both on tier `tier`."""
+    fits = []
+    for t in (0, 1, 2):
+        free = open_[t]
+        if not free:
+            continue
+        allowed = allow[t]
+        room = [free & allowed[v] for v in range(7)]       # open cells of tier t where a v may lie
+        for d in dominoes:
+            for x, y in WAYS_ROUND[d]:
+                first, second = room[x], room[y]
+                if not (first and second):
+                    continue
+                across = first & (second >> 1) & NOT_COL_F
+                behind = first & (second >> 6)
+                if not empty:
+                    near = hot[x]
+                    across &= near | (hot[y] >> 1)
+                    behind &= near | (hot[y] >> 6)
+                if across:
+                    fits.append((across, t, 1, x, y, d))
+                if behind:
+                    fits.append((behind, t, 6, x, y, d))
+    return fits
+
+
+def _plain_placings(state) -> list:
+    """Every placement of the hand by the tier-by-tier yardstick, in its order."""
+    out = []
+    for cells, t, step, x, y, _d in _fitting(*board_masks(state.vals), state.hand,
+                                             all(v < 0 for v in state.vals[:36])):
+        while cells:
+            low = cells & -cells
+            c = low.bit_length() - 1
+            out.append((PLACE, t, c, c + step, x, y))
+            cells ^= low
+    return out
 
 
 def _plain_placing_playout(state: ZState, rng: random.Random, max_plies: int, trace: list) -> ZState:
@@ -137,7 +181,7 @@ def _plain_placing_playout(state: ZState, rng: random.Random, max_plies: int, tr
             continue
         if not hand:
             break
-        fits = fitting(open_, allow, hot, hand, empty)
+        fits = _fitting(open_, allow, hot, hand, empty)
         total = 0
         for fit in fits:
             total += fit[0].bit_count()

@@ -128,7 +128,7 @@ def test_feasibility_prunes_a_six_under_an_upper_tier():
 def test_placing_playout_replays_through_apply():
     """The search playout keeps its own bitboards; every move it makes is legal and it ends where the rules end."""
     from towerworld.engine.measure import search_states
-    from towerworld.games.ziggurat.playout import placing_playout
+    from towerworld.games.ziggurat.rules import placing_playout
     rng = random.Random(5)
     starts = [G.new_state(), G.new_state({"deal": 9})] + search_states(G, games=2, every=6)
     for start in starts:

@@ -11,7 +11,6 @@ from towerworld.engine.words import counted
 from towerworld.games.ziggurat import layout, notation, rules, strategy
 from towerworld.games.ziggurat.board import (ALL_MASK, CHEAT, DINDEX, DOMINOES, EMPTY, NB, NUMBERED_DEALS, PLACE,
                                              ZState, cell_index, cname, deal_order, dname, title)
-from towerworld.games.ziggurat.playout import placing_playout
 
 
 # No rule bounds a game: cheats are unlimited unless the cheat_limit option sets one. 50,000 plies is a practical bound
@@ -76,7 +75,7 @@ class Ziggurat(Game):
         return rules.returns(state)
 
     def rollout(self, state, rng, max_plies=None):
-        """Search rollouts place a random fitting domino while one fits and give up when none does (playout.py):
+        """Search rollouts place a random fitting domino while one fits and give up when none does (rules.py):
         uniform play cheats as often as it builds and never finishes a deal, so its value says nothing."""
         limit = max_plies or self.max_plies
         while self.current_player(state) == CHANCE and state.deal < 0 and limit > 0:
@@ -84,7 +83,7 @@ class Ziggurat(Game):
             limit -= 1
         if self.current_player(state) == TERMINAL:
             return state
-        return placing_playout(state, rng, limit)
+        return rules.placing_playout(state, rng, limit)
 
     def scores(self, state):
         return [state.cheats]
