@@ -274,13 +274,9 @@ def _writable_folder(path: str) -> None:
 
 
 def _takes_levels(game, name: str) -> bool:
-    """Whether agent `name` of `game` plays at levels: it refuses a level that is none of its own."""
-    from towerworld.ai import make_agent
-    try:
-        make_agent(name, game, seed=0, level="no such level")
-    except TowerworldError:
-        return True
-    return False
+    """Whether agent `name` of `game` plays at levels, as its AgentSpec declares."""
+    from towerworld.ai import agent_spec
+    return bool(agent_spec(name, game).levels)
 
 
 def check_agents(game, names: list[str], level: str | None) -> None:

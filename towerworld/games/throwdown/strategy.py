@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 
 from towerworld.engine.agent import Agent
-from towerworld.engine.game import AgentSpec
+from towerworld.engine.game import AgentSpec, BadOption
 from towerworld.games.throwdown.cards import BLACK, BLUE, CARDS, GREEN, RED, YELLOW, colour_of
 from towerworld.games.throwdown.board import CHANGE, DEAL, DEFEND, DRAW, HAND, OVER, START, TURN, bits, tower_pips
 from towerworld.games.throwdown.rules import (_W, _step, attack_moves, change_options, defence_moves, remodel_moves,
@@ -160,9 +160,13 @@ class GreedyAgent(Agent):
         return best[self.rng.randrange(len(best))]
 
 
+GREEDY_LEVELS = {"fast": 1, "normal": 3, "strong": 8}      # states sampled from the seat's view per decision
+
+
 def greedy_agent(game, seed=None, level=None):
-    samples = {"fast": 1, "normal": 3, "strong": 8}.get(level or "normal", 3)
-    return GreedyAgent(game, seed, samples)
+    if level is not None and level not in GREEDY_LEVELS:
+        raise BadOption(f"The pip greedy agent's level is fast, normal or strong, not {str(level)[:40]!r}.")
+    return GreedyAgent(game, seed, GREEDY_LEVELS[level or "normal"])
 
 
-AGENTS = (AgentSpec("throwdown-greedy", "pip greedy", greedy_agent, ("fast", "normal", "strong"), "normal"),)
+AGENTS = (AgentSpec("throwdown-greedy", "pip greedy", greedy_agent, tuple(GREEDY_LEVELS), "normal"),)
