@@ -7,17 +7,20 @@ Not a test: nothing here asserts. Each figure is a row (name, value, goal, unit)
 - goal: "" (reported only) or a comparison with a number, e.g. ">= 20", "<= 2", "< 10";
 - unit: a few letters for people ("ms", "/s", "x", "us").
 - note: where a goal is not met, how far (a factor) and why, in a few words from what was measured.
-The JSON is {name: {"value", "goal", "unit", "met", "note"}}, `met` being true, false, or null where there is no goal;
-"note" only where there is one.
+- spread: where the value is a median of repeated runs, their range (a ratio's: the rounds' ratios).
+The JSON is {name: {"value", "goal", "unit", "met", "note", "spread"}}, `met` being true, false, or null where there is
+no goal; "note" and "spread" only where there is one.
 
 Where rows come from: this script measures what spans the games (random play, search rates, the stage, startup and
 memory, physics demos); each game package may add its own rows with `bench_rows()` in `towerworld/games/GAME/bench.py`,
 returning such 4-tuples. (Older 3-tuples of text, (label, value text, goal text), are still read: the name is made from
 the label and the number read from the text, until every game returns 4-tuples.)
 
-Honest measuring: every figure is a median of repeated runs after a warm-up run; the two sides of a ratio do the same
-work (the stage ratio compares a warm per-move update with a rebuild of the same position while the model cache is
-warm, as a player's table has it); search rates are taken after the search has been set up once.
+Honest measuring: every figure is a median of repeated runs after a warm-up run, printed with its spread; the two sides
+of a ratio do the same work, in one process where they can (startup's sides are fresh processes, as a player's
+start is), taking turns round after round (`alternated`); speeds are CPU time of the process doing the work where the
+work is all in it (search, physics, rules), wall time where waiting is the point (frames, startup, video). Search
+rates are on a fixed simulation budget over decisions along whole games (early, middle, late), the unit stated.
 """
 from __future__ import annotations
 
@@ -35,7 +38,7 @@ import tempfile
 import time
 import traceback
 from dataclasses import dataclass, replace
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 os.environ.setdefault("EGL_PLATFORM", "surfaceless")
@@ -60,6 +63,7 @@ class Row:
     goal: str = ""
     unit: str = ""
     note: str = ""       # where a goal is not met: how far, and why (measured, in a few words)
+    spread: str = ""     # where the value is a median of repeated measurements: their range ("5.6-6.1 over 5")
 
     def met(self) -> bool | None:
         found = GOAL.match(self.goal)
@@ -71,11 +75,12 @@ class Row:
 
 
 def as_row(raw: tuple, prefix: str = "") -> Row:
-    """A Row from a 4-tuple (name, value, goal, unit), a 5-tuple with a note, or an older 3-tuple of text (label,
-    value text, goal text)."""
-    if len(raw) in (4, 5):
+    """A Row from a 4-tuple (name, value, goal, unit), a 5-tuple with a note, a 6-tuple with a note and a spread, or an
+    older 3-tuple of text (label, value text, goal text)."""
+    if len(raw) in (4, 5, 6):
         name, value, goal, unit = raw[:4]
-        return Row(str(name), float(value), str(goal), str(unit), str(raw[4]) if len(raw) == 5 else "")
+        return Row(str(name), float(value), str(goal), str(unit), str(raw[4]) if len(raw) >= 5 else "",
+                   str(raw[5]) if len(raw) == 6 else "")
     label, text, goal_text = raw
     number = NUMBER.search(str(text))
     found = GOAL.match(str(goal_text))
@@ -94,6 +99,33 @@ def short_by(value: float, goal: str) -> str:
     bound = float(found.group(2).replace(",", ""))
     factor = bound / value if found.group(1).startswith(">") else value / bound
     return f"{factor:.2f}x short of {goal.replace(' ', '')}"
+
+
+def spread_of(values: list[float], digits: int = 3) -> str:
+    """The range of repeated measurements, for the table: "5.61-6.07 over 5"."""
+    return f"{min(values):.{digits}g}-{max(values):.{digits}g} over {len(values)}"
+
+
+def alternated(sides: dict[str, Callable[[], float]], rounds: int, warm: bool = True) -> dict[str, list[float]]:
+    """Each side measured `rounds` times in this process, the sides taking turns (the first side of a round
+    alternating), after one unmeasured warm-up run of each: on a shared machine the load changes from second to
+    second, and turns spread it over both sides."""
+    names = list(sides)
+    if warm:
+        for name in names:
+            sides[name]()
+    taken: dict[str, list[float]] = {name: [] for name in names}
+    for r in range(rounds):
+        for name in (names if r % 2 == 0 else names[::-1]):
+            taken[name].append(sides[name]())
+    return taken
+
+
+def ratio_row(name: str, over: list[float], under: list[float], goal: str, unit: str = "x") -> Row:
+    """The median of the rounds' ratios over/under (each round's two sides measured next to each other), with
+    their spread."""
+    ratios = [a / b for a, b in zip(over, under)]
+    return Row(name, round(statistics.median(ratios), 2), goal, unit, spread=spread_of(ratios))
 
 
 def median_of(runs: int, measure: Callable[[], float], warm: bool = True) -> float:
@@ -122,6 +154,30 @@ def random_decisions(game: Game, count: int, seed: int, options: dict | None = N
     return out
 
 
+PHASES = (("early", 0.1), ("middle", 0.5), ("late", 0.9))
+
+
+def positions_along_games(game: Game, games: int, seed: int, options: dict | None = None) -> list[tuple[str, Any]]:
+    """(phase, state) decision states sampled along whole random games: at a tenth, half and nine tenths of each
+    game's decisions (early, middle, late), chance resolved, each with more than one legal move."""
+    rng = random.Random(seed)
+    out: list[tuple[str, Any]] = []
+    for _ in range(games):
+        state, decisions = game.new_state(options), []
+        while True:
+            state = _settle(game, state, rng)
+            if game.current_player(state) == TERMINAL or len(decisions) > 2000:
+                break
+            moves = game.legal_moves(state)
+            if len(moves) > 1:
+                decisions.append(state)
+            state, _ = game.apply_unchecked(state, moves[rng.randrange(len(moves))])
+        for phase, at in PHASES:
+            if decisions:
+                out.append((phase, decisions[min(len(decisions) - 1, int(at * len(decisions)))]))
+    return out
+
+
 def _settle(game: Game, state, rng: random.Random):
     while game.current_player(state) == CHANCE:
         state, _ = game.apply_unchecked(state, game.sample_chance(state, rng))
@@ -142,45 +198,78 @@ def random_play_rows(name: str, game: Game) -> list[Row]:
             Row(f"random_games_per_s_{name}", round(1000 / ms, 1), "", "/s")]
 
 
-# simulations a second the default search must reach for search to play well
-SEARCH_GOALS = {"kdak": ">= 5000", "elevation": ">= 4000", "ziggurat": ">= 5000"}
-SEARCH_BUDGET = "1000it"      # the goal games' MCTS rows: a fixed simulation budget, the same work in every run
-# why a goal game's MCTS falls short, from profiles of `search` (shown only when a row misses its goal)
+# the goals of the searches' rates (simulations per CPU second): Elevation's 4,000 at its shipped level; K'Dak's and
+# Ziggurat's 5,000 and Carcassonne's 2,000 (with The Tower), the first search goals
+SEARCH_GOALS = {"kdak": ">= 5000", "elevation": ">= 4000", "ziggurat": ">= 5000", "carcassonne": ">= 2000"}
+# a fixed simulation budget a move, the same work in every run and on any load ("Nit": no clock at all); Elevation's
+# is its shipped level's (normal: 2,000), the others' a thousand
+SEARCH_BUDGET = {"elevation": "2000it"}
+SEARCH_DEFAULT_BUDGET = "1000it"
+SEARCH_GAMES = 2             # whole random games whose early, middle and late decisions the search rows time
+# what one simulation is, per game's default search (the unit of its rate)
+SIMULATION = {
+    "carcassonne": "a descent to a new leaf, scored by projected scores (no rollout)",
+    "elevation": "a descent to a new leaf, judged by the static evaluation (no rollout)",
+}
+GENERIC_SIMULATION = "a tree descent, an expansion and a rollout of the game (cut short and judged where it says)"
+# why a goal game's search falls short, from profiles of `search` (shown only when a row misses its goal)
 SEARCH_WHY = {
     "kdak": "the climbing playouts (games/kdak/rules.py playout) are about 80% of a simulation",
     "ziggurat": "the placing playouts (games/ziggurat/rules.py) are about 80% of a simulation, "
                 "8 determinizations share the budget",
     "elevation": "of the default opponent's move (strategy.py) the simulations are about three fifths (a node's "
                  "candidates, and the evaluation at the leaf: static_eval, about two fifths of it _siege_parts), the "
-                 "plan search a quarter (forcing_turn over every turn, likely_replies ranking the other side's), "
-                 "ranking the root's children a tenth; turn generation (rules.py) is under a tenth",
+                 "forcing check and the plan search a quarter, ranking the root's children a tenth; turn generation "
+                 "(rules.py) is under a tenth",
 }
 
 
 def search_rows(name: str, game: Game) -> list[Row]:
-    """Simulations per CPU second of MCTS (the game's own `mcts` where it has one; 1,000 simulations a move for the
-    games with a goal, a quarter second for the others) and iterations per CPU second of IS-MCTS (a quarter second),
-    median over positions. CPU time of this process, not the clock on the wall: on a shared machine the clock
-    measures the other jobs too (under a load of 6 on 2 cores a search got about a third of a core)."""
+    """Simulations per CPU second of the default search (the game's own `mcts` where it has one) and iterations per
+    CPU second of IS-MCTS, each on a fixed budget a move (SEARCH_BUDGET), over decisions sampled along SEARCH_GAMES
+    whole random games (early, middle, late): the work of all the moves over their CPU time (this process's CPU
+    time, not the clock on the wall, which on a shared machine measures the other jobs too). A move the agent decides
+    before searching (a forced or winning turn) adds neither simulations nor time (the spread says how many and how
+    long they took). The spread is the phases' rates. IS-MCTS rows are for the games with hidden information."""
     from towerworld.ai.agents import make_agent
     rows = []
-    positions = random_decisions(game, 4, seed=3)
-    for agent_name, figure in (("mcts", "mcts_sims_per_s"), ("ismcts", "ismcts_iterations_per_s")):
-        level = SEARCH_BUDGET if agent_name == "mcts" and name in SEARCH_GOALS else "0.25"
+    positions = positions_along_games(game, SEARCH_GAMES, seed=3)
+    searches = [("mcts", "mcts_sims_per_s")] + ([] if game.perfect_information else
+                                                [("ismcts", "ismcts_iterations_per_s")])
+    for agent_name, figure in searches:
+        level = SEARCH_BUDGET.get(name, SEARCH_DEFAULT_BUDGET) if agent_name == "mcts" else "300it"
         try:
             agent = make_agent(agent_name, game, seed=1, level=level)
-        except Exception as e:         # no OpenSpiel here: say so and go on
+        except Exception as e:         # an agent this game cannot seat: say so and go on
             print(f"{figure}_{name}: skipped ({e})", file=sys.stderr)
             continue
-        ask(agent, game, positions[0])     # warm: imports, the adapter's tables
-        rates = []
-        for state in positions:
+        ask(agent, game, positions[0][1])     # warm: imports, tables filled on first use
+        done: dict[str, float] = {}
+        spent: dict[str, float] = {}
+        unsearched = []         # CPU seconds of moves decided before any simulation (a forced or winning turn)
+        for phase, state in positions:
+            for attr in ("last_simulations", "last_iterations"):
+                if hasattr(agent, attr):
+                    setattr(agent, attr, 0)
             t = time.process_time()
             ask(agent, game, state)
-            done = getattr(agent, "last_simulations", None) or getattr(agent, "last_iterations", 0)
-            rates.append(done / (time.process_time() - t))
+            took = time.process_time() - t
+            count = getattr(agent, "last_simulations", 0) or getattr(agent, "last_iterations", 0)
+            if count:
+                done[phase] = done.get(phase, 0) + count
+                spent[phase] = spent.get(phase, 0.0) + took
+            else:
+                unsearched.append(took)
+        if not done:
+            continue
+        rate = sum(done.values()) / sum(spent.values())
+        by_phase = {phase: done[phase] / spent[phase] for phase, _ in PHASES if phase in done}
         goal = SEARCH_GOALS.get(name, "") if agent_name == "mcts" else ""
-        row = Row(f"{figure}_{name}", round(statistics.median(rates)), goal, "/cpu s")
+        what = SIMULATION.get(name, GENERIC_SIMULATION) if agent_name == "mcts" else "an iteration of IS-MCTS"
+        row = Row(f"{figure}_{name}", round(rate), goal, "sims/cpu s" if agent_name == "mcts" else "its/cpu s",
+                  spread=", ".join(f"{p} {v:,.0f}" for p, v in by_phase.items()) + f"; {level} a move; one: {what}"
+                  + (f"; {len(unsearched)} of {len(positions)} moves decided before searching, "
+                     f"{sum(unsearched):.1f} CPU s" if unsearched else ""))
         if row.met() is False:
             row = replace(row, note=f"{short_by(row.value, goal)}: {SEARCH_WHY.get(name, 'see a profile')}")
         rows.append(row)
@@ -310,6 +399,7 @@ def stage_rows(name: str, game: Game) -> list[Row]:
     # Within a pass a side stays warm, as a player's table is.
     positions = [layout for steps in games for layout, _ in steps[1:]]
     counts: list[int] = []
+    pass_ratios: list[float] = []           # each round's rebuild over update (the spread)
     update_pass(False)
     rebuild_pass(False)
     # what this process holds so far (the bench's own positions, what earlier sections made) is frozen out of the
@@ -319,8 +409,10 @@ def stage_rows(name: str, game: Game) -> list[Row]:
     gc.freeze()
     try:
         for _ in range(STAGE_ROUNDS):
+            marks = (len(updates), len(rebuilds))
             update_pass(True)
             rebuild_pass(True)
+            pass_ratios.append(statistics.median(rebuilds[marks[1]:]) / statistics.median(updates[marks[0]:]))
         update_pass(False, parts=True)      # the note's breakdown, untimed for the ratio
         rebuild_pass(False, parts=True)
     finally:
@@ -355,7 +447,7 @@ def stage_rows(name: str, game: Game) -> list[Row]:
              "labels": geoms(full.labels_root), "cells": geoms(full.cells_root)}
     full.root.removeNode()
 
-    ratio = Row(f"stage_ratio_{name}", round(rebuild / update, 2), ">= 20", "x")
+    ratio = Row(f"stage_ratio_{name}", round(rebuild / update, 2), ">= 20", "x", spread=spread_of(pass_ratios))
     if not ratio.met():
         combined = (f"{rebuild_combined * 1000:.2f} ms of it combining them" if pieces >= COMBINE_FROM else
                     f"too few to be combined, below {COMBINE_FROM}")
@@ -365,8 +457,9 @@ def stage_rows(name: str, game: Game) -> list[Row]:
                f"steps, {interval * 1e6:.0f} are a timeline's start and finish alone, {update_combined * 1e6:.0f} "
                "combine resting pieces again, the rest ends the steps and places what moved")
         ratio = replace(ratio, note=f"{short_by(ratio.value, ratio.goal)}: {why}")
-    calls = Row(f"{name}_draw_calls_full_board", drawn, "<= 60", "geoms")
-    if not calls.met():
+    # geoms the stage holds (the draw calls themselves, every pass, are counted by Panda3D: draw_call_rows)
+    calls = Row(f"{name}_geoms_full_board", drawn, "", "geoms")
+    if calls.met() is False:
         why = ", ".join(f"{what} {count}" for what, count in parts.items())
         if clear_cells:
             why += f" ({clear_cells} of them cells drawn though unlit, alpha 0)"
@@ -500,21 +593,24 @@ def startup_rows() -> list[Row]:
     for code in scripts.values():
         _run_script(code)
     samples: dict[str, list[Startup]] = {label: [] for label in scripts}
-    for _ in range(STARTUP_ROUNDS):
-        for label, code in scripts.items():
-            samples[label].append(_run_script(code))
+    for r in range(STARTUP_ROUNDS):
+        for label in (list(scripts) if r % 2 == 0 else list(scripts)[::-1]):
+            samples[label].append(_run_script(scripts[label]))
     runs = {label: _median_run(taken) for label, taken in samples.items()}
     bare, ours = runs["bare_frame"], runs["our_frame"]
-    play = Row("startup_play_ratio", round(ours.at("shown") / bare.at("shown"), 2), "<= 1.5", "x")
+    play = ratio_row("startup_play_ratio", [s.at("shown") for s in samples["our_frame"]],
+                     [s.at("shown") for s in samples["bare_frame"]], "<= 1.5")
     if not play.met():
         play = replace(play, note=f"{short_by(play.value, play.goal)}: {_phases(ours, bare, 'shown')}")
     bare_pic, our_pic = runs["bare_picture"], runs["our_picture"]
-    render = Row("startup_render_ratio", round(our_pic.exit / bare_pic.exit, 2), "<= 2", "x")
+    render = ratio_row("startup_render_ratio", [s.exit for s in samples["our_picture"]],
+                       [s.exit for s in samples["bare_picture"]], "<= 2")
     if not render.met():
         render = replace(render, note=f"{short_by(render.value, render.goal)}: {_phases(our_pic, bare_pic, 'exit')}; "
                                       "bare draws an empty frame, ours a lit, shadowed, multisampled table in "
                                       "software GL")
-    memory = Row("render_memory_ratio", round(our_pic.peak_kb / bare_pic.peak_kb, 2), "<= 1.3", "x")
+    memory = ratio_row("render_memory_ratio", [s.peak_kb for s in samples["our_picture"]],
+                       [s.peak_kb for s in samples["bare_picture"]], "<= 1.3")
     if not memory.met():
         memory = replace(memory, note=f"{short_by(memory.value, memory.goal)}: {our_pic.peak_kb / 1024:.0f} MB against "
                                       f"{bare_pic.peak_kb / 1024:.0f} MB bare, whose one buffer has no multisampling "
@@ -528,33 +624,109 @@ def startup_rows() -> list[Row]:
             memory]
 
 
+PHYSICS_GOAL = ">= 10"       # every demo simulates at least ten seconds per CPU second
+PHYSICS_RUNS = 3
+
+
+def _physics_run(demo) -> dict:
+    """One demo run from its start: CPU seconds in all, in Bullet's steps, the bodies and how many were awake at the
+    end (a sleeping body costs Bullet almost nothing)."""
+    from towerworld.demos.base import DemoRun
+    run = DemoRun(demo, seed=1)
+    world = run.world
+    stepping = [0.0]
+    step = world.step
+
+    def timed_step(steps: int = 1) -> None:
+        t0 = time.process_time()
+        step(steps)
+        stepping[0] += time.process_time() - t0
+    world.step = timed_step             # type: ignore[method-assign]
+    t = time.process_time()
+    run.run()
+    spent = time.process_time() - t
+    bodies = [b.node() for b in world.bodies.values() if b.node().getMass() > 0]
+    return {"cpu": spent, "bullet": stepping[0], "bodies": len(bodies),
+            "awake": sum(1 for b in bodies if b.isActive()), "steps": world.steps}
+
+
 def physics_rows() -> list[Row]:
-    """How much faster than real time each physics demo steps (simulated seconds per wall second), median of 3."""
+    """Simulated seconds per CPU second of each physics demo, headless (no drawing), against >= 10: the median of
+    PHYSICS_RUNS runs after a warm-up, with their spread. CPU time of this process: Bullet runs on this thread, and
+    on a shared machine the clock on the wall would report the neighbours' load. A row that falls short says where
+    its time went: Bullet's steps against the demo's own Python (actions, kinematic control), and how many bodies
+    were still awake at the end."""
     try:
         from towerworld.demos import get_demo, names
-        from towerworld.demos.base import DemoRun
     except ImportError:
         return []
     rows = []
     for name in names():
         demo = get_demo(name)
-
-        def measure() -> float:
-            run = DemoRun(demo, seed=1)
-            t = time.perf_counter()
-            run.run()
-            return demo.seconds / (time.perf_counter() - t)
-        rows.append(Row(f"physics_realtime_ratio_{name.replace('-', '_')}", round(median_of(3, measure), 2), ">= 1",
-                        "x"))
+        try:
+            _physics_run(demo)
+            runs = [_physics_run(demo) for _ in range(PHYSICS_RUNS)]
+        except Exception as e:      # one broken demo must not hide the others' figures
+            rows.append(Row(f"physics_realtime_ratio_{name.replace('-', '_')}", float("nan"), PHYSICS_GOAL,
+                            "x (sim s/cpu s)", note=f"the demo failed: {type(e).__name__}: {e}"))
+            continue
+        ratios = [demo.seconds / r["cpu"] for r in runs]
+        mid = sorted(runs, key=lambda r: r["cpu"])[len(runs) // 2]
+        row = Row(f"physics_realtime_ratio_{name.replace('-', '_')}", round(statistics.median(ratios), 2),
+                  PHYSICS_GOAL, "x (sim s/cpu s)", spread=spread_of(ratios))
+        if not row.met():
+            row = replace(row, note=(f"{short_by(row.value, row.goal)}: {mid['cpu']:.2f} CPU s for {demo.seconds:g} s "
+                                     f"simulated, {mid['bullet'] / mid['cpu']:.0%} of it in Bullet's "
+                                     f"{mid['steps']:,} steps ({mid['bullet'] / max(mid['steps'], 1) * 1e3:.2f} ms a "
+                                     f"step), the rest the demo's Python; {mid['bodies']} bodies, {mid['awake']} "
+                                     "still awake at the end"))
+        rows.append(row)
     return rows
 
 
 def frame_rows(name: str) -> list[Row]:
-    """Frame time at the table while the default opponent thinks in its worker process, against an idle table (the
-    search must not stall the window: goal within 1.5x). On a busy 2-core machine the worker competes with the
-    renderer for a core, so measure on a quiet one."""
-    from towerworld.app.bench import frame_time_rows
-    return [Row(n, v, g, u) for n, v, g, u in frame_time_rows(name)]
+    """Frame time of one table with the default opponent's search running in its worker process beside it, against
+    the same table with the worker idle, the two sides taking turns (towerworld/app/bench.py): the search must not
+    stall the window (goal within 1.5x). In a process of its own, as a player's table has one."""
+    return _apart("frame_ratio_rows", name)
+
+
+def draw_call_rows(name: str) -> list[Row]:
+    """Real draw calls a frame of the table showing a finished game, every pass (shadow map, table, HUD text), from
+    Panda3D's PStats counters (towerworld/app/bench.py), in a process of its own."""
+    return _apart("draw_call_rows", name)
+
+
+def _app_rows(function: str, name: str) -> list[Row]:
+    from towerworld.app import bench as app_bench
+    return [as_row(raw) for raw in getattr(app_bench, function)(name)]
+
+
+def _app_rows_to(conn, function: str, name: str) -> None:
+    try:
+        conn.send(("rows", _app_rows(function, name)))
+    except Exception as e:
+        conn.send(("error", f"{type(e).__name__}: {e}"))
+    conn.close()
+
+
+def _apart(function: str, name: str) -> list[Row]:
+    """towerworld/app/bench.py's `function(name)` in a fresh interpreter (a plain process, not a pool's daemon: the
+    frame rows start an AI worker process of their own)."""
+    import multiprocessing
+    ctx = multiprocessing.get_context("spawn")
+    mine, theirs = ctx.Pipe()
+    process = ctx.Process(target=_app_rows_to, args=(theirs, function, name))
+    process.start()
+    theirs.close()
+    try:
+        kind, result = mine.recv()
+    except EOFError:
+        kind, result = "error", "its process ended without an answer"
+    process.join(60)
+    if kind == "error":
+        raise RuntimeError(result)
+    return result
 
 
 # games whose bench rows go on with the stage's combining figures (towerworld/scene/bench.py)
@@ -566,7 +738,7 @@ def game_rows(name: str) -> list[Row]:
         module = importlib.import_module(f"towerworld.games.{name}.bench")
     except ModuleNotFoundError:
         return []
-    rows = [as_row(raw, name) for raw in module.bench_rows()]
+    rows = [_as_measured(as_row(raw, name)) for raw in module.bench_rows()]
     if name in COMBINE_GAMES:       # a game's bench never imports the scene: the scene's bench draws its table
         try:
             from towerworld.scene.bench import combine_rows
@@ -576,7 +748,91 @@ def game_rows(name: str) -> list[Row]:
     return rows
 
 
+def _as_measured(row: Row) -> Row:
+    """A game's row as this bench reports it: the engine's share of a simulation (a tree walk's legal moves and
+    applies and a rollout, with none of the search's own work) is an upper bound of a search's rate, not a rate, so
+    it carries no goal (the search rows, on a fixed budget, do)."""
+    if row.name.startswith("engine_sims_per_s"):
+        return replace(row, goal="", note="", unit="sims/cpu s (engine share: an upper bound, no search)")
+    return row
+
+
+VIDEO_SIZE = (1280, 720)
+VIDEO_FPS = 30.0
+VIDEO_SECONDS = 2.0         # seconds of each video the rows render (the first of the demo, the first of the replay)
+
+
+def _video_figures() -> list[tuple]:
+    """`demo --video` and `replay --video` as the CLI makes them (1280x720, 30 fps, H.264), VIDEO_SECONDS of each:
+    seconds of video per second of wall time, and where a frame's time went."""
+    import tempfile as _tempfile
+    from towerworld.app.replay import ReplayFilm
+    from towerworld.demos.show import _offscreen_scene
+    from towerworld.app.bench import played_match
+    from towerworld.scene.camera import framing
+    from towerworld.scene.offscreen import base
+    from towerworld.scene.video import FrameGrabber, write_video
+    frames = int(VIDEO_SECONDS * VIDEO_FPS)
+    out = []
+    with _tempfile.TemporaryDirectory() as folder:
+        scene, grabber = _offscreen_scene("kdak-collapse", VIDEO_SIZE, 1)
+        try:
+            times = write_video(os.path.join(folder, "demo.mp4"), grabber, frames, VIDEO_FPS,
+                                lambda i: scene.advance_to(i / VIDEO_FPS), quiet=True)
+        finally:
+            grabber.close()
+            scene.destroy()
+        out.append(("video_realtime_demo", times.realtime, times.parts()))
+        b = base(*VIDEO_SIZE)
+        film = ReplayFilm(b.render, played_match("kdak", 20))
+        grabber = FrameGrabber(b, film.root, *VIDEO_SIZE)
+        framing(film.extent, aspect=VIDEO_SIZE[0] / VIDEO_SIZE[1]).apply(grabber.camera)
+        try:
+            times = write_video(os.path.join(folder, "replay.mp4"), grabber, frames, VIDEO_FPS,
+                                lambda i: film.seek(i / VIDEO_FPS), quiet=True)
+        finally:
+            grabber.close()
+            film.destroy()
+        out.append(("video_realtime_replay", times.realtime, times.parts()))
+    return out
+
+
+def video_rows() -> list[Row]:
+    """Seconds of video per second of wall time for `demo --video` (kdak-collapse) and `replay --video` (a K'Dak
+    game), at 1280x720 and 30 fps, against >= 1 (real time); in a process of its own, as the CLI has one."""
+    import multiprocessing
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        figures = pool.apply(_video_figures)
+    rows = []
+    for name, realtime, parts in figures:
+        row = Row(name, round(realtime, 3), ">= 1", "video s/wall s", spread=f"{VIDEO_SECONDS:g} s of video")
+        if not row.met():
+            row = replace(row, note=f"{short_by(row.value, row.goal)}: {parts} ms (Mesa's software GL draws the "
+                                    "shadow map and the frame on the machine's cores)")
+        rows.append(row)
+    return rows
+
+
 # ---- the run ---------------------------------------------------------------------------------------------------------
+NET_ROOMS = 200             # rooms one server process holds in the load rows, two random-move clients each
+
+
+def net_rows() -> list[Row]:
+    """Network play under load: one `towerworld serve` process, NET_ROOMS rooms of Throwdown, two headless clients
+    each (in this process) moving at a quick player's pace (towerworld.net.load.THINK); every move is saved."""
+    from towerworld.net.load import THINK, measure
+    f = measure(NET_ROOMS)
+    pace = f"clients wait {THINK[0]:g}-{THINK[1]:g} s before each move"
+    p99 = f["rtt_p99_ms"]
+    note = "" if p99 < 50 else (f"{p99 / 50:.1f}x over; the server and its {2 * NET_ROOMS} clients share this "
+                                f"machine's cores; {pace}")
+    return [Row("net_rooms", f["rooms"], f">= {NET_ROOMS}", "rooms"),
+            Row("net_moves_per_s", f["moves_per_s"], "", "/s", ""),
+            Row("net_rtt_median_ms", f["rtt_median_ms"], "", "ms"),
+            Row("net_rtt_p99_ms", p99, "< 50", "ms", note),
+            Row("net_memory_per_room_kb", f["kb_per_room"], "", "kB")]
+
+
 def sections() -> Iterable[tuple[str, Callable[[], list[Row]]]]:
     games = all_games()
     for name, game in games.items():
@@ -584,11 +840,14 @@ def sections() -> Iterable[tuple[str, Callable[[], list[Row]]]]:
         yield f"{name} bench rows", lambda n=name: game_rows(n)
         yield f"search ({name})", lambda n=name, g=game: search_rows(n, g)
         yield f"stage ({name})", lambda n=name: stage_rows_apart(n)
+        yield f"draw calls ({name})", lambda n=name: draw_call_rows(n)
     if STARTUP_GAME in games:
         yield "default opponent", lambda: default_opponent_rows(STARTUP_GAME, games[STARTUP_GAME])
         yield "startup and memory", startup_rows
         yield "frame time while the AI thinks", lambda: frame_rows(STARTUP_GAME)
     yield "physics demos", physics_rows
+    yield "video", video_rows
+    yield "network play under load", net_rows
 
 
 def _shown(value: float) -> str:
@@ -600,20 +859,31 @@ def _shown(value: float) -> str:
 
 
 def print_table(rows: list[Row]) -> None:
+    """One line a figure: name, value, goal, met; then the unit, the spread of its repeated measurements and, where
+    a goal is missed, by what factor and where the time goes."""
     width = max(len(r.name) for r in rows)
-    print(f"{'figure':{width}s}  {'value':>14s}  {'unit':6s} {'goal':10s} met")
+    print(f"{'figure':{width}s}  {'value':>12s}  {'goal':9s} met  unit; spread; note")
     print("-" * (width + 40))
     for r in rows:
         met = r.met()
-        print(f"{r.name:{width}s}  {_shown(r.value):>14s}  {r.unit:6s} {r.goal:10s} "
-              f"{'' if met is None else 'yes' if met else 'NO '}" + (f"  {r.note}" if r.note else ""))
+        rest = "; ".join(part for part in (r.unit, f"spread {r.spread}" if r.spread else "", r.note) if part)
+        print(f"{r.name:{width}s}  {_shown(r.value):>12s}  {r.goal:9s} "
+              f"{'   ' if met is None else 'yes' if met else 'NO '}  {rest}")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--json", metavar="FILE", help="also write every figure as JSON")
     parser.add_argument("--only", metavar="WORDS", help="comma-separated words: run the sections naming one")
+    parser.add_argument("--carcassonne-peer", metavar="PATH",
+                        help="a checkout of 33fred33/CarcassonneAI: measure it beside Carcassonne on equal work "
+                             "(without it, against its figure in docs/measurements/carcassonne-peer.md)")
     args = parser.parse_args(argv)
+    if args.carcassonne_peer:
+        if not os.path.isfile(os.path.join(args.carcassonne_peer, "Carcassonne_Game", "Carcassonne.py")):
+            parser.error(f"{args.carcassonne_peer} holds no Carcassonne_Game/Carcassonne.py (a checkout of "
+                         "33fred33/CarcassonneAI).")
+        os.environ["TOWERWORLD_CARCASSONNE_PEER"] = os.path.abspath(args.carcassonne_peer)
     only = {w.strip() for w in args.only.split(",")} if args.only else None
     rows: list[Row] = []
     failed = []
@@ -633,7 +903,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         # an old row whose text held no number has NaN, which JSON cannot hold: null
         data = {r.name: {"value": None if r.value != r.value else r.value, "goal": r.goal, "unit": r.unit,
-                         "met": r.met(), **({"note": r.note} if r.note else {})} for r in rows}
+                         "met": r.met(), **({"note": r.note} if r.note else {}),
+                         **({"spread": r.spread} if r.spread else {})} for r in rows}
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(data, f, indent=1, sort_keys=True)
         print(f"wrote {args.json}", file=sys.stderr)

@@ -1,12 +1,13 @@
-"""Each game's ladder of the shipped agents, written for the README: docs/ladders.md, with JSON and charts.
+"""Each game's ladder of the shipped agents, written to docs/measurements/: ladders.md, with JSON and charts.
 
     python scripts/ladders.py --games 100              # every game, 100 games a pair (hours on a small machine)
     python scripts/ladders.py --only kdak --games 20   # one game; the others' sections are kept
-    python scripts/ladders.py --games 100 --resume     # go on from the games already in docs/ladders/*.games.jsonl
+    python scripts/ladders.py --games 100 --resume     # go on from the games already in docs/measurements/*.games.jsonl
 
 Each game plays its default opponent against every other shipped agent (and greedy against random), seats
-alternated with the same seeds, in parallel on every core. docs/ladders/GAME.md keeps each game's section, with the
-machine, date and command that made it; docs/ladders.md joins them.
+alternated with the same seeds, in parallel on every core. docs/measurements/GAME.md keeps each game's section, with
+the machine, date and command that made it; docs/measurements/ladders.md joins them (docs/measurements/README.md
+says which published figure rests on which file).
 """
 from __future__ import annotations
 
@@ -35,7 +36,7 @@ LADDERS = {
 # the goals of the opponents issue: the default opponent's score against these (draws count half)
 GOALS = {"random": 0.99, "greedy": 0.75, "elev-greedy": 0.75, "throwdown-greedy": 0.75}
 LEVEL_GAP = 150         # Elo each level of the default opponent must stand above the one below
-OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs")
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "measurements")
 
 
 def pairs_for(agents: list[str], default: str) -> list[tuple[str, str]]:
@@ -57,8 +58,8 @@ def machine() -> str:
 
 def section(game: str, data: dict, command: str, minutes: float, workers: int, day: str, heading: str | None = None,
             chart: str | None = None) -> str:
-    """A game's section of docs/ladders.md from a ladder's JSON (`LadderResult.to_json(timings=True)`), under
-    `heading` (the game's title) with the chart docs/ladders/`chart`.png (the game's name)."""
+    """A game's section of docs/measurements/ladders.md from a ladder's JSON (`LadderResult.to_json(timings=True)`),
+    under `heading` (the game's title), with the chart `chart`.png beside it (the game's name)."""
     pace = data.get("seconds_per_move", {})
     default = default_opponent(get_game(game))
     lines = [f"## {heading or get_game(game).title}", "",
@@ -90,7 +91,7 @@ def section(game: str, data: dict, command: str, minutes: float, workers: int, d
     rest = sum(endings.values()) - sum(c for _, c in endings.most_common(8))
     if rest:
         lines.append(f"    {rest:5d}  other endings")
-    lines += ["", f"![{game} ladder](ladders/{chart or game}.png)", ""]
+    lines += ["", f"![{game} ladder]({chart or game}.png)", ""]
     return "\n".join(lines)
 
 
@@ -113,8 +114,8 @@ def _level_rows(default: str, data: dict) -> list[str]:
 
 
 def join_sections() -> str:
-    """docs/ladders.md from every game's section."""
-    folder = os.path.join(OUT, "ladders")
+    """docs/measurements/ladders.md from every game's section."""
+    folder = OUT
     # a game's main section (GAME.md) first, then its other parts (GAME-PART.md, from --part)
     names = sorted(os.listdir(folder)) if os.path.isdir(folder) else []
     files = [f for g in LADDERS for f in [f"{g}.md"] + [n for n in names if n.startswith(f"{g}-") and n.endswith(".md")]
@@ -144,7 +145,7 @@ def from_json(path: str, command: str, minutes: float, workers: int, part: str |
         data = json.load(f)
     game = data["game"]
     name = f"{game}-{part}" if part else game
-    folder = os.path.join(OUT, "ladders")
+    folder = OUT
     os.makedirs(folder, exist_ok=True)
     _copy(path, os.path.join(folder, f"{name}.json"))
     chart = os.path.splitext(path)[0] + ".png"
@@ -169,8 +170,8 @@ def main(argv=None) -> int:
     p.add_argument("--part", help="with --from-json: a further section of the game (e.g. 'field'), kept beside its "
                    "main one")
     p.add_argument("--heading", help="with --from-json: the section's heading (default: the game's title)")
-    p.add_argument("--resume", action="store_true", help="keep the games in docs/ladders/GAME.games.jsonl (each game "
-                   "is written there as it ends) and play only the rest, e.g. after a stop or with more --games")
+    p.add_argument("--resume", action="store_true", help="keep the games in docs/measurements/GAME.games.jsonl (each "
+                   "game is written there as it ends) and play only the rest, e.g. after a stop or with more --games")
     args = p.parse_args(argv)
     if args.from_json:
         if not args.command:
@@ -187,7 +188,7 @@ def main(argv=None) -> int:
     if unknown:
         print(f"There is no ladder for '{unknown[0]}' (ladders: {', '.join(LADDERS)}).", file=sys.stderr)
         return 2
-    folder = os.path.join(OUT, "ladders")
+    folder = OUT
     os.makedirs(folder, exist_ok=True)
     for game in games:
         agents = LADDERS[game]

@@ -20,12 +20,12 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from towerworld.engine.agent import View  # noqa: E402
-from towerworld.engine.game import CHANCE, TERMINAL  # noqa: E402
+from towerworld.engine.driver import END, Driver  # noqa: E402
+from towerworld.engine.match import Match  # noqa: E402
 from towerworld.games.ziggurat import GAME  # noqa: E402
 from towerworld.games.ziggurat.board import NUMBERED_DEALS, deal_order  # noqa: E402
 from towerworld.games.ziggurat.solver import blocked_at  # noqa: E402
-from towerworld.games.ziggurat.strategy import AGENTS, Solver  # noqa: E402
+from towerworld.games.ziggurat.strategy import AGENTS  # noqa: E402
 
 SPECS = {spec.name: spec for spec in AGENTS}
 
@@ -46,18 +46,14 @@ def blocked_share(piles: int, seed: int) -> None:
 
 def play(agent_name: str, deal: int, level: str) -> tuple[bool, int, float]:
     """(finished, cheats, seconds) of one agent on numbered deal `deal`, no cheat limit."""
-    agent = SPECS[agent_name].factory(GAME, deal, level)
-    state = GAME.new_state({"deal": deal})
+    # through the driver: the fair player is handed its seat's View, the solver (an oracle) the whole state, pile
+    # order included; a numbered deal's draws have one outcome each, the pile's next domino
+    match = Match(GAME, {"deal": deal}, seed=0)
+    driver = Driver.with_agents(match, {0: SPECS[agent_name].factory(GAME, deal, level)}, match.rng)
     start = time.perf_counter()
-    while GAME.current_player(state) != TERMINAL and state.cheats < MAX_CHEATS:
-        if GAME.current_player(state) == CHANCE:
-            move = GAME.chance_outcomes(state)[0][0]     # a numbered deal: one outcome, the pile's next domino
-        elif isinstance(agent, Solver):
-            move = agent.choose_in(GAME, state)           # the solver reads the whole state, pile order included
-        else:
-            move = agent.choose(View.of(GAME, state, 0))  # the fair player sees what its seat sees
-        state, _ = GAME.apply(state, move)
-    return GAME.complete(state), state.cheats, time.perf_counter() - start
+    while driver.pending().kind != END and match.state.cheats < MAX_CHEATS:
+        driver.run(1)
+    return GAME.complete(match.state), match.state.cheats, time.perf_counter() - start
 
 
 def agents_table(first: int, last: int, names: list[str], level: str) -> None:

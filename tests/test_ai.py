@@ -363,3 +363,14 @@ def test_the_ai_package_imports_without_openspiel():
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]
     assert "refused:" in out.stdout and "open_spiel" in out.stdout
+
+
+def test_the_generic_agent_specs_are_the_names_records_check():
+    """A record's seats are checked against engine.agent.GENERIC_AGENTS without importing `ai`: those are the names of
+    the generic AgentSpecs, and every spec declares a factory, words a player reads and its default among its levels."""
+    from towerworld.ai.agents import GENERIC
+    from towerworld.engine.agent import GENERIC_AGENTS
+    assert tuple(spec.name for spec in GENERIC) == GENERIC_AGENTS
+    for spec in GENERIC:
+        assert spec.words and callable(spec.factory)
+        assert (spec.level in spec.levels) if spec.levels else spec.level == ""

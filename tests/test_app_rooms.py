@@ -131,6 +131,7 @@ def test_the_state_machine_goes_round_the_rooms_and_leaves_nothing(showbase):
     before = footprint(showbase)
     tour()
     assert differences(before, footprint(showbase)) == []
+    assert any(m == showbase.windowEvent for m, *_ in showbase.messenger.whoAccepts("window-event").values())
 
 
 def test_the_footprint_sees_what_a_room_would_leave_behind(showbase):

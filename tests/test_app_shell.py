@@ -171,8 +171,12 @@ def test_a_hand_off_comes_before_another_persons_hand_is_shown(showbase, toy_reg
             if table.anim is not None:
                 table.anim.finish()
             step(showbase, 1)
-            if match.current_player == 0 and table._human_turn():
+            if match.current_player == 0 and table.handoff == 0:
                 break
+        # the first hand too: "no hand is shown before its hand-off, the first one included"
+        assert table.handoff == 0 and table.viewer == SPECTATOR
+        assert not any(p.face_up for p in table.stage.layout.pieces.values() if p.get("owner") is not None)
+        table.confirm_handoff()
         assert table.viewer == 0
         ann_cards = {pid for pid, pose in table.stage.layout.pieces.items() if pose.get("owner") == 0}
         assert ann_cards and all(table.stage.layout.pieces[p].face_up for p in ann_cards)
@@ -369,6 +373,9 @@ def test_the_hud_is_drawn_through_the_tables_shader(showbase, tmp_path):
     table = PlayTable(Match(TOY, players=[PlayerSpec("Ann"), PlayerSpec("Bo")], seed=1,
                             autosave=str(tmp_path / "a.tower.json")))
     try:
+        step(showbase)
+        if table.handoff is not None:      # two people at one screen: the first hand-off covers the table
+            table.confirm_handoff()
         table.hud.set_status(["White on the table"])
         step(showbase)
         hud = table.hud

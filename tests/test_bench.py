@@ -41,3 +41,59 @@ def test_json_holds_every_figure_under_its_name(bench, tmp_path, capsys):
         assert figure["value"] > 0 and figure["unit"] == "/s" and figure["met"] is None
     table = capsys.readouterr().out
     assert "figure" in table and "met" in table and "random_game_ms_kdak" in table
+
+
+def test_the_sides_of_a_ratio_take_turns_and_the_ratio_is_the_rounds_median(bench):
+    calls = []
+
+    def side(name, value):
+        def measure():
+            calls.append(name)
+            return value
+        return measure
+    taken = bench.alternated({"a": side("a", 2.0), "b": side("b", 1.0)}, 4)
+    assert calls == ["a", "b"] + ["a", "b", "b", "a", "a", "b", "b", "a"], "a warm-up each, then turns"
+    assert taken == {"a": [2.0] * 4, "b": [1.0] * 4}
+    row = bench.ratio_row("x_ratio", [3.0, 2.0, 9.0], [1.0, 1.0, 1.0], "<= 2.5")
+    assert row.value == 3.0 and row.spread == "2-9 over 3" and row.met() is False
+
+
+def test_rows_carry_their_spread_into_the_json(bench, tmp_path):
+    row = bench.as_row(("a_ratio", 1.2, "<= 1.5", "x", "", "1.1-1.4 over 5"))
+    assert row.spread == "1.1-1.4 over 5" and row.note == ""
+    assert bench.as_row(("n", 1.0, "", "ms", "why")).spread == ""
+
+
+def test_search_positions_come_from_the_early_middle_and_late_of_whole_games(bench):
+    game = registry.get_game("kdak")
+    positions = bench.positions_along_games(game, 2, seed=3)
+    assert [phase for phase, _ in positions] == ["early", "middle", "late"] * 2
+    for _, state in positions:
+        assert game.current_player(state) >= 0 and len(game.legal_moves(state)) > 1
+
+
+def test_engine_share_rows_lose_the_search_goal(bench):
+    share = bench._as_measured(bench.Row("engine_sims_per_s_kdak", 4000.0, ">= 5000", "sims/s", "short"))
+    assert share.goal == "" and share.met() is None and "upper bound" in share.unit
+    other = bench.Row("kdak_random_games_per_s", 400.0, ">= 500", "games/s")
+    assert bench._as_measured(other) == other
+
+
+def test_draw_calls_are_read_from_the_pstats_report_frame_by_frame():
+    from towerworld.app.bench import batches_per_frame
+    report = "\n".join([
+        "Thread Main frame 7, 20.1 ms (49.7 Hz):",
+        "  Draw = 3.2 ms",
+        "  Primitive batches = 0 ",
+        "    Display lists = 0 ",
+        "    Triangle strips = 4 ",
+        "    Triangles = 31 ",
+        "    Other = 2 ",
+        "  Vertices = 12.5 K",
+        "    Triangles = 11 K",
+        "Thread Main frame 8, 19.8 ms (50.5 Hz):",
+        "  Primitive batches = 40 ",
+        "  Vertices = 1 K",
+    ])
+    assert batches_per_frame(report) == [37, 40]
+    assert batches_per_frame("nothing here") == []

@@ -65,7 +65,7 @@ def test_check_names_the_file_and_the_ply(tmp_path):
     bad = tmp_path / "bad.tower.json"
     bad.write_text(json.dumps(record))
     c = run("check", str(path), str(bad))
-    assert c.returncode == 1
+    assert c.returncode == 2
     line = next(ln for ln in c.stdout.splitlines() if ln.startswith(str(bad)))
     assert "Ply 6" in line
 
@@ -130,7 +130,7 @@ def _damaged_folder(folder, good: str) -> list[str]:
 
 
 def test_check_gives_every_damaged_file_one_escaped_verdict(tmp_path):
-    """Every file passed to check gets exactly one verdict line; the exit code is 1 if any fails; nothing
+    """Every file passed to check gets exactly one verdict line; the exit code is 2 if any fails; nothing
     crashes.' and 'Text from a file is shown escaped (no terminal control or bidi characters)'."""
     r = run("simulate", "kdak", "--games", "1", "--seed", "9", "--out", str(tmp_path))
     assert r.returncode == 0, r.stderr
@@ -139,7 +139,7 @@ def test_check_gives_every_damaged_file_one_escaped_verdict(tmp_path):
     damaged.mkdir()
     names = _damaged_folder(damaged, good)
     c = run("check", str(damaged), "/dev/zero", good, timeout=60)
-    assert c.returncode == 1 and "Traceback" not in c.stdout + c.stderr
+    assert c.returncode == 2 and "Traceback" not in c.stdout + c.stderr
     assert not any(ch in c.stdout for ch in "\x1b\x07\u202e"), c.stdout
     lines = c.stdout.splitlines()
     verdicts = lines[:-1]
@@ -166,7 +166,7 @@ def test_check_memory_stays_small_on_a_worst_case_file(tmp_path):
     r = subprocess.run([sys.executable, "-c", probe, str(big), str(huge)], capture_output=True, text=True,
                        timeout=120, env=env, cwd=ROOT)
     code, peak_kb = r.stdout.split("\n", 1)[0].split()
-    assert code == "1" and r.stdout.count(".tower.json: ") == 2, r.stdout + r.stderr
+    assert code == "2" and r.stdout.count(".tower.json: ") == 2, r.stdout + r.stderr
     assert int(peak_kb) < 400 * 1024, f"check peaked at {int(peak_kb) // 1024} MB"
 
 
@@ -295,15 +295,15 @@ def test_check_goes_on_after_a_crash_inside_towerworld(tmp_path, monkeypatch, ca
         return real(path, **kw)
 
     monkeypatch.setattr(record, "load_match", crashing)
-    assert cli.main(["check", first, second]) == 1
+    assert cli.main(["check", first, second]) == 3
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith(f"{first}: could not be checked") and "ZeroDivisionError" in out[0]
     assert out[1].startswith(f"{second}: ok,") and out[2] == "1 of 2 records ok."
 
 
-def test_replay_viewer_is_for_finished_games_only(tmp_path, capsys):
-    """A replay of a finished game shows one player's view with --viewer N; an unfinished one only the
-    public view."""
+def test_replay_viewer_shows_every_hand_only_for_finished_games(tmp_path, capsys):
+    """A replay shows one player's view with --viewer N, a spectator's with --viewer spectator; every hand
+    (--viewer all) only of a finished game."""
     from towerworld.cli import main
     out = tmp_path / "games"
     assert main(["simulate", "kdak", "--games", "1", "--out", str(out)]) == 0
@@ -316,7 +316,7 @@ def test_replay_viewer_is_for_finished_games_only(tmp_path, capsys):
     data.pop("result", None)
     short = tmp_path / "short.tower.json"
     short.write_text(json.dumps(data))
-    assert main(["replay", str(short), "--viewer", "1", "--frames", "1"]) == 2
+    assert main(["replay", str(short), "--viewer", "all", "--frames", "1"]) == 2
     assert "not finished" in capsys.readouterr().err
 
 

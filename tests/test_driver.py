@@ -9,14 +9,16 @@ from __future__ import annotations
 import ast
 import os
 import random
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from towerworld.ai import make_agent
 from towerworld.engine.agent import Agent
 from towerworld.engine.driver import (AGENT, CHANCE_DRAW, END, FAILED, PERSON, AgentFailed, Driver, InlineRunner,
-                                      Pending, play_match)
+                                      Pending, ThreadRunner, play_match)
 from towerworld.engine.game import CHANCE, TERMINAL, IllegalMove
 from towerworld.engine.match import Match, PlayerSpec
 from towerworld.engine.registry import get_game
@@ -359,8 +361,11 @@ def test_taken_back_and_load_give_a_stopped_seat_another_try():
     driver.taken_back()
     assert driver.failed == {} and driver.pending() == Pending(PERSON, 0, 0)
     other = Match(game, seed=2)
-    driver.load(other)
-    assert driver.match is other and driver.pending() == Pending(PERSON, 0, 0)
+    runner = Slow({1: Recording()})
+    loading = Driver(match, frozenset({1}), random.Random(5), runner)
+    loading.load(other)
+    assert loading.match is other and loading.pending() == Pending(PERSON, 0, 0)
+    assert runner.closed          # its workers held the old match
 
 
 def test_the_tables_worker_runner_answers_through_the_driver():
@@ -386,18 +391,56 @@ def test_the_tables_worker_runner_answers_through_the_driver():
     assert not worker.is_alive() and runner.thinkers == {}
 
 
+
+class Gated(Agent):
+    """An agent that answers only once the test opens its gate (a search that takes its time in a thread)."""
+    name = "gated"
+
+    def __init__(self):
+        self.gate = threading.Event()
+        self.asked: list[int] = []
+
+    def choose(self, view):
+        self.asked.append(view.seat)
+        assert self.gate.wait(30)
+        return view.legal_moves[-1]
+
+
+def test_a_thread_runner_answers_without_the_caller_waiting():
+    """A server's runner: the agent searches in a thread, advance() returns at once until its answer is ready."""
+    game = get_game("elevation")
+    match = Match(game, players=[PlayerSpec("Ann"), PlayerSpec("AI 2", "ai", "gated")], seed=1)
+    agent = Gated()
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        runner = ThreadRunner({1: agent}, pool)
+        driver = Driver(match, frozenset({1}), random.Random(5), runner)
+        driver.answer(0, game.legal_moves(match.state)[-1], save=False)
+        for _ in range(3):
+            assert driver.advance() is None and driver.thinking == 1
+        agent.gate.set()
+        runner.future.result(timeout=30)
+        events = driver.advance()
+        assert events is not None and [p.mover for p in match.plies] == [0, 1] and agent.asked == [1]
+        raising = ThreadRunner({1: Raising()}, pool)
+        other = Match(game, players=[PlayerSpec("Ann"), PlayerSpec("AI 2", "ai", "raising")], seed=1)
+        failing = Driver(other, frozenset({1}), random.Random(5), raising)
+        failing.answer(0, game.legal_moves(other.state)[-1], save=False)
+        assert failing.advance() is None
+        raising.future.exception(timeout=30)
+        with pytest.raises(AgentFailed, match=r"^Player 2's AI failed: no move found$"):
+            failing.advance()
+
+
 # ---- no other seat loop ---------------------------------------------------------------------------------------------
-# A seat loop is a loop that asks an agent for a move and applies it (`.choose(<a View>)` or `ask(...)`, and an apply
-# of a state or match, in the same loop), or a loop that plays a match by choosing its moves or drawing its chance
+# A seat loop is a loop that asks an agent for a move and applies it (`.choose(<a View>)`, `ask(...)` or `.choose`
+# handed to an executor, and an apply of a state or match or an answer to a driver, in the same loop), or a loop that plays a match by choosing its moves or drawing its chance
 # itself (`<match>.apply(...)` beside legal_moves, sample_chance, next_chance, chance_outcomes or answer_chance). Such
 # loops belong in the driver alone. Loops that step bare states without asking an agent are the rules' playouts and
 # the search's (rollouts, benchmarks of move generation), not seat loops; a record's replay applies stored moves only.
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DRIVER = os.path.join("towerworld", "engine", "driver.py")
-APPLIES = {"apply", "apply_unchecked", "apply_text", "advance"}
+APPLIES = {"apply", "apply_unchecked", "apply_text", "advance", "answer"}     # a state stepped, or a driver told
 CHOOSES_FOR_A_MATCH = {"legal_moves", "sample_chance", "next_chance", "chance_outcomes", "answer_chance"}
-# scripts that still hold a seat loop (one-off experiments on their way out); the list only shrinks
-KNOWN = {os.path.join("scripts", "ziggurat_figures.py")}
 
 
 def _calls(loop: ast.AST):
@@ -417,7 +460,10 @@ def _name(func: ast.AST) -> str:
 
 
 def _asks_an_agent(call: ast.Call) -> bool:
+    """`ask(...)`, `agent.choose(<a View>)`, or `agent.choose` handed to something that calls it (an executor)."""
     if _name(call.func) == "ask":
+        return True
+    if any(isinstance(arg, ast.Attribute) and arg.attr == "choose" for arg in call.args):
         return True
     if _name(call.func) != "choose" or not call.args:
         return False
@@ -455,13 +501,10 @@ def sources() -> dict[str, str]:
 
 
 def test_the_driver_is_the_only_loop_that_asks_seats_or_draws_chance():
-    files = sources()
-    found = {path: lines for path, source in files.items() if path != DRIVER and (lines := seat_loops(source, path))}
-    new = {path: lines for path, lines in found.items() if path not in KNOWN}
-    assert not new, "These loops ask seats for moves or draw chance outside the driver (use Driver.run, " \
-        f"play_match or pending()/answer()): {new}"
-    cleared = sorted(path for path in KNOWN if path in files and path not in found)
-    assert not cleared, f"Remove from KNOWN (no seat loop there any more): {cleared}"
+    found = {path: lines for path, source in sources().items() if path != DRIVER
+             and (lines := seat_loops(source, path))}
+    assert not found, "These loops ask seats for moves or draw chance outside the driver (use Driver.run, " \
+        f"Driver.advance, play_match or pending()/answer()): {found}"
 
 
 def test_the_seat_loop_check_sees_the_loops_it_names():
@@ -477,3 +520,56 @@ def test_the_seat_loop_check_sees_the_loops_it_names():
                       "G.sample_chance(s, rng))\n") == []
     assert seat_loops("for text in moves:\n    match.apply_text(text)\n") == []
     assert seat_loops("for state in states:\n    agent.choose(View.of(G, state, 0))\n") == []   # timing one ask
+    assert seat_loops("async def f():\n    while True:\n        view = seat_view(agent, G, s)\n"
+                      "        move = await loop.run_in_executor(pool, agent.choose, view)\n"
+                      "        driver.answer(p.seat, move)\n") == [2]
+
+
+# ---- the driver's state is its own ------------------------------------------------------------------------------------
+MUTATORS = {"clear", "pop", "popitem", "update", "setdefault", "add", "discard", "remove", "append", "extend"}
+
+
+def _of_a_driver(node: ast.AST) -> bool:
+    """Whether `node` is something held by a driver (`driver.x`, `self.driver.x[...]`), not the driver itself."""
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        inner = node.value
+        if isinstance(inner, ast.Name) and inner.id == "driver" or \
+                isinstance(inner, ast.Attribute) and inner.attr == "driver":
+            return True
+        node = inner
+    return False
+
+
+def driver_writes(source: str, path: str = "<source>") -> list[int]:
+    """Lines that write a driver's state from outside it: an assignment to (or del of) something a driver holds, or
+    a mutating call on it (`driver.failed.clear()`)."""
+    found = []
+    for node in ast.walk(ast.parse(source, path)):
+        targets: list = []
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+            targets = [node.target]
+        elif isinstance(node, ast.Delete):
+            targets = node.targets
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in MUTATORS:
+            targets = [node.func.value] if isinstance(node.func.value, (ast.Attribute, ast.Subscript)) else []
+        if any(_of_a_driver(t) for t in targets):
+            found.append(node.lineno)
+    return found
+
+
+def test_no_code_outside_the_driver_writes_its_state():
+    found = {path: lines for path, source in sources().items() if path != DRIVER
+             and (lines := driver_writes(source, path))}
+    assert not found, "These lines write a driver's state from outside (use taken_back(), load() or answer()): " \
+        f"{found}"
+
+
+def test_the_state_check_sees_writes_and_lets_a_driver_be_held():
+    assert driver_writes("self.driver.failed.clear()\n") == [1]
+    assert driver_writes("driver.failed[seat] = 'x'\n") == [1]
+    assert driver_writes("self.driver.match = loaded\n") == [1]
+    assert driver_writes("room.driver.ai_seats |= {2}\n") == [1]
+    assert driver_writes("self.driver = Driver(match)\nevents = self.driver.advance()\nx = driver.failed.get(1)\n") \
+        == []

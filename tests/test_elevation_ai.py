@@ -608,7 +608,7 @@ def _stays_far(st, move) -> bool:
     return all(h[q] == st.heights[q] and b[q] == st.board[q] for q in range(SQUARES) if q % 6 < 4)
 
 
-# the search's game 22 of the ladder against greedy (docs/ladders/elevation-retake), up to the ply where its dragon
+# the search's game 22 of a ladder against greedy, up to the ply where its dragon
 # on d2 and greedy's on e2 dig back and forth beside each other: the search (Blue) leads six pieces to two, and the
 # position it is to move in has occurred before
 _STANDOFF = [

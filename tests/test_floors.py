@@ -89,3 +89,21 @@ def test_no_file_under_scene_or_app_names_a_game():
                 found += [f"{os.path.relpath(os.path.join(dirpath, name), ROOT)}: {w}" for w in _game_words()
                           if w in text]
     assert not found, "game names under scene/ or app/: " + "; ".join(found)
+
+
+SHAPE = ("__init__.py", "board.py", "rules.py", "notation.py", "layout.py", "strategy.py", "game.py", "help.md",
+         "bench.py")
+
+
+def test_every_game_package_has_the_same_shape():
+    """Design: every game package has the same files with the same jobs (board, rules, notation, layout, strategy,
+    game, __init__, help.md, bench.py), and its `GAME` is an instance of the Game class in its game.py (the import
+    order among them is an import-linter contract in setup.cfg)."""
+    from towerworld.engine import registry
+    missing = []
+    for name, package in sorted(registry.PACKAGES.items()):
+        folder = os.path.join(ROOT, *package.split("."))
+        missing += [f"{name}: {f}" for f in SHAPE if not os.path.isfile(os.path.join(folder, f))]
+    assert not missing, "missing: " + ", ".join(missing)
+    for name, game in registry.all_games().items():
+        assert type(game).__module__ == f"{registry.PACKAGES[name]}.game", (name, type(game).__module__)

@@ -174,3 +174,12 @@ def test_no_import_circles_in_the_package():
     found = circles(imports(modules()))
     new = [c for c in found if c not in KNOWN]
     assert not new, f"{len(new)} import circle(s):\n" + "\n".join(" <-> ".join(c) for c in new)
+
+
+def test_the_floors_without_panda3d_import_the_house_only_at_the_top():
+    """engine, games and ai import towerworld's modules at the top of a file, never inside a function: with no circle
+    among them there is nothing to break, and what they import is plain Python (the lazy heavy libraries they use,
+    open_spiel and the like, are not towerworld's)."""
+    lower = ("towerworld.engine", "towerworld.games", "towerworld.ai")
+    inside = [entry for entry in lazy_imports(modules()) if entry.startswith(lower)]
+    assert not inside, "imports inside functions: " + ", ".join(inside)

@@ -13,6 +13,7 @@ from towerworld.ai.agents import make_agent
 from towerworld.engine.driver import answer_chance
 from towerworld.engine.game import CHANCE, TERMINAL, BadNotation, BadOption, IllegalMove, OMNISCIENT
 from towerworld.engine.agent import View
+from towerworld.engine.layout import piece_box
 from towerworld.engine.match import Match
 from towerworld.games.kdak import GAME as G
 from towerworld.games.kdak.board import (END_CAP, END_LOST, MOVE, NOT_IN, OUT, OVER, REMOVE, REVEAL, ROLL, SPEND,
@@ -331,7 +332,7 @@ def test_chance_refusals_speak_of_the_die_and_the_tiles():
         G.apply(s, ("reveal", 3))
     s = do(start(), "enter a0", "reveal a0=suns:2", "enter b0")
     assert s.stage == REVEAL
-    with pytest.raises(IllegalMove, match=r"The tile at b0 cannot be the 2 of suns: that tile was seen already \(at a0\)"):
+    with pytest.raises(IllegalMove, match=r"The tile at column b, level 0 cannot be the 2 of suns: that tile was seen already \(at column a, level 0\)"):
         G.apply(s, ("reveal", ident("suns:2")))
     with pytest.raises(IllegalMove, match="one of four suits"):
         G.apply(s, ("reveal", 99))
@@ -595,13 +596,12 @@ def test_perfect_memory_greedy_prefers_the_remembered_five():
 
 def test_table_click_areas_pawns_and_labels():
     """The "down" target is a real click area, the null level is entered by areas beside the tower, two
-    pawns on one tile stand side by side, level labels clear their coins, and the discard rows lie inside the table's
-    extent from the first frame (the camera frames it)."""
+    pawns on one tile stand side by side, level labels clear their coins, and the discard rows lie clear of the
+    track, the talismans and the die."""
     s = start()
     lay = G.layout(s, OMNISCIENT)
     assert sorted(G.picks(s, m) for m in G.legal_moves(s)) == [("enter:a",), ("enter:b",), ("enter:c",), ("enter:d",)]
     assert all(f"enter:{c}" in lay.cells for c in "abcd")
-    x0, y0, _, x1, y1, _ = lay.bounds()
     s = known(face_up(pawns_at(escaping(), p0="b2", p1="b2"), "b1"), b1="suns:2")
     lay = G.layout(s, OMNISCIENT)
     down = ("go", 1, 1)
@@ -613,9 +613,12 @@ def test_table_click_areas_pawns_and_labels():
     for lv in range(6):
         coin = lay.pieces[f"coin:level:{lv}"]
         assert lay.labels[f"level:{lv}"][0] - coin.x >= 19.05 / 2 + 20   # half a label (about 40 mm) clear
-    for slot in range(24):      # every tile discarded: the rows stay inside the first frame's extent
-        pose = G.layout(start(discards=tuple(range(24)), cols=((), (), (), ())), OMNISCIENT).pieces[f"tile:{slot:02d}"]
-        assert x0 - 1 <= pose.x - 25.4 and pose.x + 25.4 <= x1 + 1 and y0 - 1 <= pose.y - 25.4
+    full = G.layout(start(discards=tuple(range(24)), cols=((), (), (), ())), OMNISCIENT)
+    others = [piece_box(p) for pid, p in full.pieces.items()
+              if pid in ("track", "die") or pid.startswith(("talisman:", "score:"))]
+    for slot in range(24):      # every tile discarded: the rows lie clear of everything else in front of the tower
+        tile = piece_box(full.pieces[f"tile:{slot:02d}"])
+        assert not any(tile[0] < o[3] and o[0] < tile[3] and tile[1] < o[4] and o[1] < tile[4] for o in others)
 
 
 def test_storeys_above_each_pawn_are_lifted_and_nothing_is_ghosted():

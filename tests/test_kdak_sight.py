@@ -73,6 +73,21 @@ def problems(layout: Layout) -> list[str]:
         hit = first_hit(bxs, eye, head, pid)
         if hit is not None:
             found.append(f"{pid} is hidden by {hit}")
+    # what lies on the table around the tower: the talismans, the score markers and the die
+    for pid, pose in layout.pieces.items():
+        if pid.startswith(("talisman:", "score:")) or pid == "die":
+            top = (pose.x, pose.y, pose.z + size(pose.kind).h * 0.9)
+            hit = first_hit(bxs, eye, top, pid)
+            if hit is not None:
+                found.append(f"{pid} is hidden by {hit}")
+    track = layout.pieces.get("track")
+    if track is not None:                     # every square of the score track
+        w = size("track").w
+        for k in range(13):
+            square = (track.x - w / 2 + w * (k + 0.5) / 13, track.y, track.top)
+            hit = first_hit(bxs, eye, square, "track")
+            if hit is not None and not hit.startswith("score:"):
+                found.append(f"square {k * 5} of the score track is hidden by {hit}")
     for tid, tile in layout.pieces.items():
         if tile.kind != "pp_tile" or not tile.face_up or not any(_on(p, tile) for p in pawns.values()):
             continue
@@ -103,6 +118,8 @@ def whole_game(seed: int, agent: str):
 
 @pytest.mark.parametrize("seed,agent", [(1, "greedy"), (2, "greedy"), (3, "random"), (4, "random")])
 def test_every_pawn_in_sight_at_every_ply(seed, agent):
+    """Every pawn, the print of every tile a pawn stands on, every talisman, score marker and the die are seen from
+    the default camera at every ply of whole games."""
     plies = inside = 0
     for state in whole_game(seed, agent):
         layout = GAME.layout(state, SPECTATOR)

@@ -98,6 +98,17 @@ def test_twins_share_every_seed_with_the_seats_swapped():
     assert [t.index for t in tasks] == list(range(12))
 
 
+def test_seeds_follow_the_places_in_the_agent_list_not_the_names():
+    # A candidate put in the shipped agent's place in the same list plays the very games the shipped agent played.
+    shipped = schedule("kdak", ["random", "greedy", "mcts"], 6, 1, pairs=[(1, 2)])
+    candidate = schedule("kdak", ["random", "greedy", "mcts:strong"], 6, 1, pairs=[(1, 2)])
+    assert [(t.chance_seed, t.agent_seeds, t.seats) for t in shipped] == \
+           [(t.chance_seed, t.agent_seeds, t.seats) for t in candidate]
+    # the same pair at other places in the list plays other seeds: the places, not the names, fix them
+    elsewhere = schedule("kdak", ["greedy", "random", "mcts"], 6, 1, pairs=[(0, 2)])
+    assert [t.chance_seed for t in elsewhere] != [t.chance_seed for t in shipped]
+
+
 def test_elo_fit_matches_the_two_player_formula():
     # Two agents, 30 wins to 10: with one virtual draw the score is 30.5 of 41, and the Elo gap is 400 log10(s/(1-s)).
     elo, errors = fit_elo([[0, 30], [10, 0]], [[0, 0], [0, 0]])

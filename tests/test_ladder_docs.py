@@ -1,4 +1,4 @@
-"""scripts/ladders.py: the README's ladder sections, written from a ladder's JSON, with the levels' gaps."""
+"""scripts/ladders.py: the ladder sections of docs/measurements, written from a ladder's JSON, with the levels' gaps."""
 from __future__ import annotations
 
 import json
@@ -25,7 +25,7 @@ def test_levels_are_told_with_their_gap_and_whether_it_meets_150(tmp_path, monke
     assert "| `mcts` over `mcts:easy` | 300 | 7-1-2 | 150: met |" in text
     assert "| `mcts:strong` over `mcts` | 80 | 7-1-2 | 150: not met |" in text
     assert text.index("## K'Dak's Tower of Confusion") < text.index("## K'Dak: the levels"), "the main part first"
-    assert "](ladders/kdak-field.png)" in text
+    assert "](kdak-field.png)" in text
 
 
 def test_a_ladder_without_levels_has_no_level_table(script):

@@ -65,3 +65,53 @@ def test_a_planted_line_of_work_history_is_found(tmp_path):
     (tmp_path / "picture.png").write_bytes(b"\x89PNG\r\n\x1a\n\0\0" + f"{sitting} 3".encode())
     found = work_history(str(tmp_path), ["notes.md", "code.py", "ok.py", "picture.png"])
     assert [line.split(":")[:2] for line in found] == [["notes.md", "3"], ["code.py", "1"]]
+
+
+README_WORDS = 1500     # the README is for players: the two commands, the games, a first game, keys, commands
+
+
+def readme_problems(readme: str, ci: str, setup_cfg: str) -> list[str]:
+    """What keeps the README from being a player's page: too long, or not opening with the two commands that work on a
+    fresh machine (install and play; install and run the tests exactly as CI does)."""
+    problems = []
+    words = len(readme.split())
+    if words >= README_WORDS:
+        problems.append(f"the README has {words} words, not under {README_WORDS}")
+    commands = [line.strip() for line in readme.splitlines() if line.startswith("    ") and line.strip()][:2]
+    if len(commands) < 2:
+        return problems + ["the README does not open with two commands"]
+    play, test = commands
+    before = readme[:readme.index(play)]
+    if "\n## " in before or "|" in before:
+        problems.append("the two commands are not the first thing in the README")
+    scripts = re.search(r"^console_scripts\s*=\s*\n\s+(\S+)\s*=", setup_cfg, re.MULTILINE)
+    app = scripts.group(1) if scripts else None
+    if not (play.startswith("python3 -m venv .venv && .venv/bin/pip install . ") and play.endswith(f".venv/bin/{app}")):
+        problems.append(f"the first command does not install the package and run {app!r}: {play}")
+    install = re.search(r"^\.venv/bin/pip install .*?('\.\[[\w,]+\]')", ci, re.MULTILINE)
+    pytest_line = re.search(r"^(\.venv/bin/python -m pytest)\s*$", ci, re.MULTILINE)
+    if not install or not pytest_line:
+        problems.append(".ci/run no longer installs an extra and runs pytest as the README expects")
+    elif test != f"python3 -m venv .venv && .venv/bin/pip install {install.group(1)} && {pytest_line.group(1)}":
+        problems.append(f"the second command is not CI's install and test run: {test}")
+    return problems
+
+
+def _read(*parts: str) -> str:
+    with open(os.path.join(ROOT, *parts), encoding="utf-8") as f:
+        return f.read()
+
+
+def test_the_readme_is_short_and_opens_with_the_commands_ci_runs():
+    assert readme_problems(_read("README.md"), _read(".ci", "run"), _read("setup.cfg")) == []
+
+
+def test_a_long_readme_or_one_without_the_commands_is_caught():
+    readme, ci, cfg = _read("README.md"), _read(".ci", "run"), _read("setup.cfg")
+    assert any("words" in p for p in readme_problems(readme + " word" * README_WORDS, ci, cfg))
+    assert any("first thing" in p for p in readme_problems("# t\n\n## Games\n\n" + readme, ci, cfg))
+    assert any("second command" in p for p in readme_problems(readme.replace("'.[test]'", "."), ci, cfg))
+    assert any("second command" in p
+               for p in readme_problems(readme, ci.replace("'.[test]'", "'.[test,research]'"), cfg))
+    assert any("first command" in p for p in readme_problems(readme.replace(".venv/bin/towerworld", "tw"), ci, cfg))
+    assert readme_problems("# t\n\nNo commands here.\n", ci, cfg) == ["the README does not open with two commands"]

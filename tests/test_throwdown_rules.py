@@ -300,13 +300,18 @@ def test_battle_ends_with_one_player_left_and_scores():
     assert GAME.result(s) == "Player 2 wins with 9 points."
 
 
-def test_tie_means_nobody_wins():
+def test_tie_is_a_loss_for_everyone():
     """'If there is a tie, then an uninvolved wizard from down the hall claims the battle as a victory over all of
-    you.'"""
+    you.' A victory over all of you: every player loses, the tied ones too, in the returns a search reads."""
     towers = {0: [("red1",), (), (), ()], 1: [("red1",), (), (), ()]}
     s = play(position({0: ["ace-suns"], 1: []}, towers, points=(0, 5), losses=(3, 3)), "attack ace-suns 2a")
-    assert GAME.scores(s) == [5, 5] and GAME.returns(s) == [0.0, 0.0]
-    assert "nobody" in GAME.result(s) or "wizard" in GAME.result(s)
+    assert GAME.scores(s) == [5, 5] and GAME.returns(s) == [-1.0, -1.0]
+    assert "wizard" in GAME.result(s)
+    # three players, two tied for the most: the third loses as they do, and nobody's return beats a loss
+    towers = {0: [("red1",), (), (), ()], 1: [("red1",), (), (), ()], 2: [(), (), (), ()]}
+    s = play(position({0: ["ace-suns"], 1: [], 2: []}, towers, n=3, points=(0, 5, 2), losses=(3, 3, 4)),
+             "attack ace-suns 2a")
+    assert GAME.scores(s) == [5, 5, 2] and GAME.returns(s) == [-1.0, -1.0, -1.0]
 
 
 # ---- drawing, attrition, remodelling ---------------------------------------------------------------------------------
@@ -353,6 +358,71 @@ def test_remodel_discards_three_and_swaps():
     assert bits(s.hands[0]) == [card("journey")] and s.turn == 1
     with pytest.raises(IllegalMove, match="three cards"):
         GAME.apply(position({0: ["author", "desert"]}), ("remodel", (card("author"), card("desert")), -1, -1))
+
+
+def test_the_remodel_swap_must_change_the_colour():
+    """Rulings: 'Remodel discards exactly three cards (the Excuse may be one); the optional swap must change the
+    colour.' A green tower whose top could be swapped for the other stash's green 1-pip is offered other colours
+    only, and the same colour is refused in a sentence."""
+    towers = {0: [("red3", "green1"), ("blue3", "blue2", "blue1"), (), ()]}
+    s = position({0: ["author", "desert", "origin"]}, towers, scrap=[("green1", 1), ("red1", 1), ("blue1", 1)])
+    texts = moves_text(s)
+    assert "remodel author+desert+origin swap a=red" in texts and "remodel author+desert+origin swap a=blue" in texts
+    assert not any(t.endswith("swap a=green") for t in texts), "a green top swapped for a green pyramid"
+    assert not any(t.endswith("swap b=blue") for t in texts), "a blue top swapped for a blue pyramid"
+    for text, tower in (("remodel author+desert+origin swap a=green", 0),
+                        ("remodel author+desert+origin swap b=blue", 1)):
+        move = GAME.parse_move(s, text)
+        with pytest.raises(IllegalMove, match="must change the tower's colour"):
+            GAME.apply(s, move)
+    for move in GAME.legal_moves(s):
+        if move[0] == "remodel" and move[2] >= 0:
+            assert colour_of(move[3]) != colour_of(s.towers[0][move[2]][-1])
+
+
+def test_some_or_all_of_the_extended_deck():
+    """'If you like, you can add some or all of the extended deck cards. Just shuffle them in.' Option
+    extended_cards picks them one by one; empty, all nine."""
+    def deck(**options):
+        return {SHORT[c] for c in range(len(CARDS)) if GAME.new_state(options, 2).pile >> c & 1}
+    assert len(deck()) == BASIC and len(deck(extended=True)) == len(CARDS)
+    some = deck(extended=True, extended_cards="excuse+watchman+consul")
+    assert some - deck() == {"excuse", "watchman", "consul"}
+    from towerworld.engine.game import BadOption
+    with pytest.raises(BadOption, match="not a card of the extended deck"):
+        GAME.new_state({"extended": True, "extended_cards": "excuse+bard"}, 2)
+    with pytest.raises(BadOption, match="turn on 'extended'"):
+        GAME.new_state({"extended_cards": "excuse"}, 2)
+    # a game with only some of them plays to the end, and no card left out ever shows up
+    rng = random.Random(3)
+    s = GAME.new_state({"extended": True, "extended_cards": "excuse+rite"}, 3)
+    seen = set()
+    while GAME.current_player(s) != TERMINAL:
+        moves = [m for m, _ in GAME.chance_outcomes(s)] if GAME.current_player(s) == CHANCE else GAME.legal_moves(s)
+        s, _ = GAME.apply(s, moves[rng.randrange(len(moves))])
+        for h in s.hands:
+            seen |= {SHORT[c] for c in bits(h)}
+    assert seen - deck() <= {"excuse", "rite"}
+
+
+def test_the_help_says_what_the_rules_say():
+    """The in-game help: the seed's 'It is possible to defend against a Pawn or Court by playing an Ace (of the
+    appropriate suit), cards with ranks adding up to 10, or a Court. Pawns and Courts may not be played as defenses.',
+    'The Excuse may be played as a defense against any attack, although you must still have a black tower', 'Then the
+    discard pile is turned over and shuffled to form a new draw pile.', and the rulings' swap that must change the
+    colour and the tie that everybody loses."""
+    text = " ".join(GAME.help_text().split())
+    for words in ("Against a Pawn or Court: an Ace of a matching suit, cards adding up to 10, or a Court",
+                  "Pawns and Courts never defend", "still only with a black or green tower",
+                  "the discards are shuffled into a new draw pile", "another colour", "everybody loses"):
+        assert words in text, words
+    import pathlib
+    docs = " ".join((pathlib.Path(__file__).resolve().parent.parent / "docs/rules/throwdown.md").read_text(
+        "utf-8").split())
+    for words in ("the optional swap must change the colour", "Against a Pawn or Court: an Ace of a matching suit",
+                  "still needs the black tower", "new draw pile, shuffled", "everybody loses", "extended_cards"):
+        assert words in docs, words
+    assert "necessarily of another colour" not in docs
 
 
 # ---- the extended deck -----------------------------------------------------------------------------------------------

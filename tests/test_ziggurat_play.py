@@ -268,3 +268,59 @@ def test_player_never_gives_up_while_a_cheat_can_finish():
         assert move != (GIVE_UP,)
         state, _ = G.apply(state, move)
     assert G.complete(state) and state.cheats <= 10, state.cheats
+
+
+def test_cheat_targets_light_up_unlike_legal_places(showbase, tmp_path):
+    """A placed domino that may be picked up (a cheat, which costs a point) lights up red, and the dominoes of the
+    hand and the places they may go light up green: a player never mistakes a cheat for a free move."""
+    from towerworld.app.play import PlayTable
+    from towerworld.engine.match import Match, PlayerSpec
+    from towerworld.scene.stage import HIGHLIGHT_COSTLY, HIGHLIGHT_TARGET
+    try:
+        from tabletools import settle
+    except ImportError:  # tests run as a package
+        from tests.tabletools import settle
+    match = Match(G, players=[PlayerSpec("Ann")], seed=4, autosave=str(tmp_path / "auto.tower.json"))
+    table = PlayTable(match)
+    try:
+        settle(table)
+        for _ in range(2):
+            state = match.state
+            place = next(m for m in G.legal_moves(state) if m[0] == PLACE and m[1] == 0)
+            for pick in G.picks(state, place):
+                table.choose(pick)
+            settle(table)
+        state = match.state
+        cheats = {G.picks(state, m)[0] for m in G.legal_moves(state) if m[0] == CHEAT}
+        places = {G.picks(state, m)[0] for m in G.legal_moves(state) if m[0] == PLACE}
+        assert cheats and places and not cheats & places
+        lit = table.stage.targets
+        assert all(lit[p] == HIGHLIGHT_COSTLY for p in cheats)
+        assert all(lit[p] == HIGHLIGHT_TARGET for p in places)
+        table.choose(next(iter(places)))                  # a hand domino picked: its places are free, green
+        cells = [c for c, colour in table.stage.targets.items() if c.startswith("cell:")]
+        assert cells and all(table.stage.targets[c] == HIGHLIGHT_TARGET for c in cells)
+    finally:
+        table.close()
+
+
+def test_the_pile_count_stays_beside_the_pile_as_it_shrinks():
+    """The "pile" label stands just in front of the pile's front stack whatever its size, never in front of an empty
+    place where a stack was."""
+    dom = size("domino")
+    s = G.new_state(None)
+    rng = random.Random(3)
+    seen = set()
+    while not G.is_terminal(s):
+        lay = G.layout(s, OMNISCIENT)
+        pile = [p for k, p in lay.pieces.items() if k.startswith("pile:")]
+        if pile:
+            x, y, _z, words = lay.labels["pile"]
+            front = min(p.y for p in pile) - dom.d / 2
+            assert front - 20.0 <= y < front, (len(pile), y, front)
+            assert words == f"pile: {len(pile)}"
+            seen.add(len(pile))
+        else:
+            assert "pile" not in lay.labels
+        s = G.apply(s, G.sample_chance(s, rng) if G.current_player(s) < 0 else rng.choice(G.legal_moves(s)))[0]
+    assert len(seen) > 5 and min(seen) <= 21         # the front stack has gone at least once

@@ -8,7 +8,7 @@ import pytest
 from towerworld.engine.game import CHANCE, TERMINAL, BadNotation, IllegalMove, OMNISCIENT
 from towerworld.games.ziggurat import GAME
 from towerworld.games.ziggurat.board import (
-    CHEAT, DINDEX, DOMINOES, GIVE_UP, IN_TIER, PLACE, ZState, deal_order, title,
+    CHEAT, DEAL, DINDEX, DOMINOES, DRAW, GIVE_UP, IN_TIER, PLACE, ZState, deal_order, title,
 )
 
 G = GAME
@@ -276,16 +276,31 @@ def test_pile_order_never_leaks():
     assert all(k.startswith("pile:") for k, p in lay.pieces.items() if not p.face_up)
 
 
-def test_numbered_variant_deals_by_chance():
-    """A chance move picks the numbered deal; afterwards every draw has one outcome, the deal's next domino."""
+def test_numbered_variant_is_pinned_down_by_its_draws():
+    """Variant numbered: the pile is one of deals 1-1000, and no move picks it (what nobody has seen is not decided):
+    each draw's outcomes are the next dominoes of the deals the draws so far allow, weighted by how many; once one
+    deal is left, its order is the pile, and every draw after has one outcome."""
     opts, _ = G.resolve_options(None, "numbered")
     s = G.new_state(opts)
-    assert G.current_player(s) == CHANCE and len(G.chance_outcomes(s)) == 1000
-    s = play(s, "deal 42")
-    assert s.pile == deal_order(42)
-    outs = G.chance_outcomes(s)
-    assert outs == [((2, deal_order(42)[0]), 1.0)]
+    with pytest.raises(IllegalMove, match="never picked by a move"):
+        G.apply(s, (DEAL, 42))
+    order = deal_order(42)
+    k = 0
+    while s.deal != 42:
+        outs = dict(G.chance_outcomes(s))
+        assert G.current_player(s) == CHANCE and abs(sum(outs.values()) - 1.0) < 1e-9
+        allowed = [n for n in range(1, 1001) if deal_order(n)[:k] == order[:k]]
+        assert outs[(DRAW, order[k])] == pytest.approx(sum(deal_order(n)[k] == order[k] for n in allowed)
+                                                       / len(allowed))
+        s, _ = G.apply(s, (DRAW, order[k]))
+        k += 1
+        assert k <= 6
+    assert s.pile == order[k:]
+    while G.current_player(s) != CHANCE:
+        s, _ = G.apply(s, G.legal_moves(s)[0])
+    assert G.chance_outcomes(s) == [((DRAW, order[k]), 1.0)]
     assert G.resample(s, 0, random.Random(0)).pile == ()
+    assert G.observation(G.resample(s, 0, random.Random(0)), 0) == G.observation(s, 0)
 
 
 @pytest.mark.parametrize("seed", range(6))

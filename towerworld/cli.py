@@ -68,12 +68,12 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
         sp = sub.add_parser("replay", help="animated replay of a saved game")
         sp.add_argument("file")
         sp.add_argument("--speed", type=float, default=1.0, help="playback speed, above 0 (2 is twice as fast)")
+        sp.add_argument("--pause", type=float, default=0.35, metavar="SECONDS",
+                        help="seconds the replay holds still between one ply and the next, at speed 1 (default 0.35)")
         sp.add_argument("--size",
                         help="window, video or picture size WxH (default 1280x800 window, 1280x720 video)")
         sp.add_argument("--frames", type=int, help=argparse.SUPPRESS)
-        sp.add_argument("--viewer", type=int, metavar="N",
-                        help="a finished game as player N saw it (default: everything; an unfinished game: public "
-                             "only)")
+        _viewer_option(sp)
         _film_options(sp)
 
     if wanted("demo"):
@@ -93,6 +93,7 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
         sp.add_argument("--players", type=int, help="number of players (game)")
         sp.add_argument("--size", default="1280x800", help="picture size WxH")
         sp.add_argument("--out", required=True, help="PNG file to write")
+        _viewer_option(sp)
 
     if wanted("simulate"):
         sp = sub.add_parser("simulate", help="headless games between agents")
@@ -166,9 +167,13 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
         sp.add_argument("--log", metavar="FILE", help="write every message received, one JSON object a line")
         sp.add_argument("--new-seat", action="store_true", help="take a new seat instead of rejoining the one "
                                                                 "this machine held at that invite")
+        sp.add_argument("--size", help="window size WxH (default: as last time)")
+        sp.add_argument("--frames", type=int, help=argparse.SUPPRESS)
 
     if wanted("check"):
-        sp = sub.add_parser("check", help="validate record files (folders: every *.tower.json inside)")
+        sp = sub.add_parser("check", help="validate record files (folders: every *.tower.json inside): every field, "
+                                          "every seat (names of 1 to 60 characters), every move replayed, the "
+                                          "result compared; exit 2 if any is refused")
         sp.add_argument("files", nargs="+", metavar="FILE_OR_FOLDER")
     return p
 
@@ -183,6 +188,12 @@ def _seed(text: str) -> int:
     if not 0 <= value <= MAX_SEED or len(text.strip()) > 20:
         raise argparse.ArgumentTypeError(f"must be a whole number from 0 to {MAX_SEED}, not '{shown_text(text, 40)}'")
     return value
+
+
+def _viewer_option(sp) -> None:
+    sp.add_argument("--viewer", metavar="WHO",
+                    help="whose view: a player number (1, 2, ...), spectator (what everybody sees) or all (a finished "
+                         "game only); default: spectator, and all once the game is finished")
 
 
 def _film_options(sp) -> None:
@@ -391,10 +402,11 @@ def cmd_play(args) -> int:
 
 def _play(args) -> int:
     from towerworld.app.main import run_app
-    from towerworld.app.saves import unfinished
+    from towerworld.app.saves import clean_stale_temps, unfinished
     from towerworld.engine.record import load_match
     from towerworld.engine.registry import get_game
     w, h = _window_size(args.size)
+    clean_stale_temps()         # what a save killed half-way left behind goes as the window starts
     if not args.load and not args.game:
         given = [flag for flag, value in (("--players", args.players), ("--level", args.level),
                                           ("--variant", args.variant), ("--seed", args.seed),
@@ -423,7 +435,7 @@ def _play(args) -> int:
         from towerworld.engine.match import Match
         match = Match(game, options=opts, players=seats, seed=args.seed, variant=args.variant)
         if not args.new:
-            resume = unfinished(game.name)[:3]
+            resume = unfinished(game.name, limit=3)
     _needs_scene(match.game, match.state)
     return run_app(size=(w, h), frames=args.frames, match=match, level=args.level, resume=resume,
                    physics=args.physics)
@@ -439,34 +451,43 @@ def _load_fits(args, match) -> None:
 
 
 def cmd_replay(args) -> int:
-    from towerworld.app.replay import check_speed, render_replay, run_replay
+    from towerworld.app.replay import check_pause, check_speed, render_replay, run_replay
     from towerworld.engine.record import load_match
     check_speed(args.speed)
+    check_pause(args.pause)
     fps = _film_checked(args)
     offscreen = bool(args.video or args.png)
     w, h = _size(args.size or ("1280x720" if offscreen else "1280x800"))
     match = load_match(args.file)
     _needs_scene(match.game, match.state)
-    viewer = _replay_viewer(args.viewer, match)
+    viewer = picture_viewer(args.viewer, len(match.players), match.over)
     if offscreen:
         for path in render_replay(match, video=args.video, png=args.png, at=args.at, fps=fps, size=(w, h),
-                                  speed=args.speed, physics=args.physics, viewer=viewer):
+                                  speed=args.speed, physics=args.physics, viewer=viewer, pause=args.pause):
             print(f"wrote {path}")
         return 0
-    return run_replay(match, size=(w, h), speed=args.speed, frames=args.frames, physics=args.physics, viewer=viewer)
+    return run_replay(match, size=(w, h), speed=args.speed, frames=args.frames, physics=args.physics, viewer=viewer,
+                      pause=args.pause)
 
 
-def _replay_viewer(number: int | None, match) -> int | None:
-    """--viewer N (1-based) as a seat; only for a finished game: an unfinished one is replayed in public."""
-    if number is None:
-        return None
-    n = len(match.players)
-    if not 1 <= number <= n:
-        raise CliError(f"--viewer must be a player number from 1 to {n}, not {number}.")
-    if not match.over:
-        raise CliError("This game is not finished: its replay shows only what everybody could see, so --viewer "
-                       "cannot be used.")
-    return number - 1
+def picture_viewer(text: str | None, players: int, finished: bool) -> int:
+    """--viewer as the viewer a picture is drawn for: a seat (1-based on the command line), SPECTATOR, or OMNISCIENT
+    (every hand) only for a finished game. The default: SPECTATOR, OMNISCIENT once the game is finished."""
+    from towerworld.engine.game import SPECTATOR
+    if text is None:
+        return OMNISCIENT if finished else SPECTATOR
+    word = text.strip().lower()
+    if word == "spectator":
+        return SPECTATOR
+    if word in ("all", "everything"):
+        if not finished:
+            raise CliError("This game is not finished, so it is shown only as one player or a spectator sees it: "
+                           "--viewer all is for finished games.")
+        return OMNISCIENT
+    if word.isdigit() and 1 <= int(word) <= players:
+        return int(word) - 1
+    raise CliError(f"--viewer must be a player number from 1 to {players}, spectator or all, "
+                   f"not '{shown_text(text, 40)}'.")
 
 
 def cmd_demo(args) -> int:
@@ -542,8 +563,9 @@ def cmd_render(args) -> int:
         raise CliError(f"'{shown_text(args.source)}' is neither a game (see 'towerworld games') nor a record file.")
     from towerworld.scene.offscreen import render_layout
     _needs_scene(game, state)
+    viewer = picture_viewer(args.viewer, len(match.players), match.over)     # the record's end, not the --ply shown
     try:
-        render_layout(game.layout(state, OMNISCIENT), args.out, w, h, cutaway=game.cutaway(state, OMNISCIENT))
+        render_layout(game.layout(state, viewer), args.out, w, h, cutaway=game.cutaway(state, viewer))
     except OSError as e:
         raise CliError(f"--out {shown_text(args.out, 300)} cannot be written: {e.strerror or e}.") from None
     print(f"wrote {shown_text(args.out, 200)}")
@@ -707,11 +729,13 @@ def cmd_ladder(args) -> int:
 
 def _record_paths(sources: list[str]) -> list[str]:
     """The files to check: each file named, and every *.tower.json inside each folder named (sorted, not recursive)."""
+    from towerworld.engine.record import is_temp_file
     paths = []
     for source in sources:
         if os.path.isdir(source):
             try:
-                inside = sorted(e.path for e in os.scandir(source) if e.name.endswith(".tower.json"))
+                inside = sorted(e.path for e in os.scandir(source)    # not the temp file of a save
+                                if e.name.endswith(".tower.json") and not is_temp_file(e.name))
             except OSError:
                 inside = [source]       # the folder gets a verdict line saying it cannot be read
             paths.extend(inside)
@@ -720,35 +744,52 @@ def _record_paths(sources: list[str]) -> list[str]:
     return paths
 
 
+EXIT_CHECK_FAILED = 3       # check itself failed inside on some file (a bug to report), not the file
+
+
 def check_one(path: str) -> tuple[bool, str]:
     """(ok, verdict) for one record file: loaded, replayed and its stored result compared; never raises."""
+    return _check_one(path)[:2]
+
+
+def _check_one(path: str) -> tuple[bool, str, int]:
+    """(ok, verdict, exit code) for one record file."""
     from towerworld.engine.record import load_match
     try:
         match = load_match(path)
     except TowerworldError as e:
-        return False, str(e)
+        return False, str(e), EXIT_BAD_INPUT
     except MemoryError:
-        return False, "too large to check."
+        return False, "too large to check.", EXIT_BAD_INPUT
     except Exception as e:  # a bug in towerworld, not the file's fault; the other files still get their verdicts
-        return False, f"could not be checked: towerworld failed inside ({type(e).__name__}); please report it."
+        return (False, f"could not be checked: towerworld failed inside ({type(e).__name__}); please report it.",
+                EXIT_CHECK_FAILED)
+    try:        # each AI seat's agent as it would play: a level it does not have ('mcts:bogus') is refused here
+        check_agents(match.game, [(p.agent or "human") if p.is_ai else "human" for p in match.players], None)
+    except TowerworldError as e:
+        return False, f"{shown_text(str(e), 300)[:-1]} (a seat of this record).", EXIT_BAD_INPUT
     state = "finished" if match.game.current_player(match.state) == TERMINAL else "in progress"
     return True, (f"ok, {match.game.name}, {counted(len(match.plies), 'ply', 'plies')}, {state}: "
-                  f"{shown_text(match.result_text(), 120)}")
+                  f"{shown_text(match.result_text(), 120)}"), 0
 
 
 def cmd_check(args) -> int:
+    """One verdict line per file; exit 0 when every file is a sound record, 2 when any is refused or cannot be read,
+    3 when checking one failed inside towerworld."""
+    from towerworld.engine.record import shown_path
     paths = _record_paths(args.files)
     if not paths:
         print("No record files (*.tower.json) found.")
         return 1
-    bad = 0
+    bad, code = 0, 0
     for path in paths:
-        ok, verdict = check_one(path)
+        ok, verdict, exit_code = _check_one(path)
         bad += not ok
-        print(f"{shown_text(path, 200)}: {shown_text(verdict, 400)}", flush=True)
+        code = max(code, exit_code)
+        print(f"{shown_path(path, 200)}: {shown_text(verdict, 400)}", flush=True)
     if len(paths) > 1:
         print(f"{len(paths) - bad} of {len(paths)} records ok.")
-    return 1 if bad else 0
+    return code
 
 
 def _port(port: int) -> int:
@@ -841,8 +882,10 @@ def cmd_join(args) -> int:
     if args.log:
         _writable_file(args.log)
     if not args.agent and not (args.watch and args.log):
-        raise CliError("Joining opens no window yet: join headless with --agent random, or watch with --watch "
-                       "--log FILE.")
+        from towerworld.app.remote import run_remote
+        token = None if args.watch or args.new_seat else net.remembered_token(args.invite)
+        return run_remote(args.invite, name=args.name, seat=args.seat, watch=args.watch, log=args.log,
+                          size=_window_size(args.size), frames=args.frames, token=token)
     token = None if args.watch or args.new_seat else net.remembered_token(args.invite)
     done = asyncio.run(net.play(args.invite, agent=None if args.watch else args.agent, watch=args.watch,
                                 name=args.name, seat=args.seat, token=token, log=args.log,

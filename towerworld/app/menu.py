@@ -66,9 +66,11 @@ def thumbnail(name: str) -> str | None:
 class StartScreen:
     """DirectGui on aspect2d. `on_start(setup)` starts a new game; `on_resume(path)` opens an autosave."""
 
-    def __init__(self, base, on_start, on_resume, on_quit):
+    def __init__(self, base, on_start, on_resume, on_quit, on_host=None, on_join=None):
         self.base = base
         self.on_start, self.on_resume, self.on_quit = on_start, on_resume, on_quit
+        self.on_host, self.on_join = on_host, on_join      # play across machines: host this setup, join an invite
+        self.invite = None
         self.root = DirectFrame(frameColor=(0.07, 0.09, 0.13, 1), frameSize=(-3, 3, -1.5, 1.5))
         OnscreenText(text="towerworld", parent=self.root, pos=(0, 0.85), scale=0.12, fg=(1, 0.92, 0.7, 1))
         OnscreenText(text="Stacking board games in true 3D. Pick a game.", parent=self.root, pos=(0, 0.76),
@@ -150,7 +152,7 @@ class StartScreen:
                          scale=0.04)
         z -= 0.11 * ((len(setup.seats) + 3) // 4) + 0.01
         z = self._options(game, z)
-        resumable = saves.unfinished(game.name)[:3]
+        resumable = saves.unfinished(game.name, limit=3)
         if resumable:
             self._text("Unfinished:", -1.45, z)
             for k, info in enumerate(resumable):
@@ -159,6 +161,14 @@ class StartScreen:
             z -= 0.08 * len(resumable)
         self._button("Start", 1.3, -0.68, self.start, scale=0.07)
         self._button("Quit", -1.35, -0.68, self.on_quit, scale=0.05)
+        if self.on_host is not None:
+            self._button("Host", 0.95, -0.68, self.host, scale=0.05)
+        if self.on_join is not None:
+            from direct.gui.DirectGui import DirectEntry
+            self.invite = DirectEntry(parent=self.panel, scale=0.04, pos=(-1.1, 0, -0.69), width=22,
+                                      initialText="ws://HOST:PORT/ROOM", focusInCommand=self._clear_invite)
+            self.widgets.append(self.invite)
+            self._button("Join", 0.0, -0.68, self.join, scale=0.05)
 
     def _options(self, game: Game, z: float) -> float:
         """A control per option: choices cycle, true/false toggles, numbers step within their bounds."""
@@ -170,10 +180,13 @@ class StartScreen:
         for opt in game.options:
             value = merged[opt.name]
             shown = "on" if value is True else "off" if value is False else str(value)
+            free_text = isinstance(opt.default, str) and not opt.choices     # typed: set with -o on the command line
             text = self._text(f"{opt.name.replace('_', ' ')}: {shown}", x, z, scale=0.035)
-            text.setPythonTag("help", opt.help)
-            self._button(">", x + 0.5, z + 0.01, self.step_option, [opt.name, 1], scale=0.035)
-            if not opt.choices and not isinstance(opt.default, bool):
+            text.setPythonTag("help", opt.help + (f" (set it with -o {opt.name}=... on the command line)"
+                                                  if free_text else ""))
+            if not free_text:
+                self._button(">", x + 0.5, z + 0.01, self.step_option, [opt.name, 1], scale=0.035)
+            if not opt.choices and not isinstance(opt.default, (bool, str)):
                 self._button("<", x + 0.44, z + 0.01, self.step_option, [opt.name, -1], scale=0.035)
             x += 0.75
             if x > 1.0:
@@ -230,6 +243,19 @@ class StartScreen:
     def start(self):
         assert self.setup is not None
         self.on_start(self.setup)
+
+    def host(self):
+        """Serve this setup from here for friends: the people's seats are theirs to join, the AIs play here."""
+        assert self.setup is not None
+        self.on_host(self.setup)
+
+    def _clear_invite(self):
+        if self.invite is not None and self.invite.get().startswith("ws://HOST"):
+            self.invite.enterText("")
+
+    def join(self):
+        if self.invite is not None:
+            self.on_join(self.invite.get().strip())
 
     def destroy(self):
         self._clear()

@@ -20,7 +20,7 @@ from towerworld.engine.driver import AGENT, CHANCE_DRAW, PERSON, AgentFailed, Dr
 from towerworld.engine.game import OMNISCIENT, SPECTATOR, TowerworldError
 from towerworld.engine.match import Match
 from towerworld.engine.record import load_match, save_match
-from towerworld.scene.stage import HIGHLIGHT_PICKED, HIGHLIGHT_TARGET
+from towerworld.scene.stage import HIGHLIGHT_COSTLY, HIGHLIGHT_PICKED, HIGHLIGHT_TARGET
 
 __all__ = ["PlayTable", "Table", "run_play"]
 
@@ -211,7 +211,7 @@ class PlayTable(Table):
 
     def open_saves(self):
         """Ctrl-O: saves and autosaves of this game, newest first, as buttons; a damaged file is refused."""
-        found = [s for s in saves.list_saves() if s.game == self.game.name][:6]
+        found = saves.list_saves(game=self.game.name, limit=6)
         if not found:
             self.hud.say(f"There is no saved {self.game.title} game in {saves.SAVE_DIR} yet (Ctrl-S saves).")
             return
@@ -490,9 +490,10 @@ class PlayTable(Table):
             spatial = set(self.stage.nodes) | set(self.stage.cells)
             seen = set()
             cands = self._candidates(self.picks)
+            costly = self._costly_picks(state, cands)
             for pick in next_picks(progress for _, progress in cands):
                 if pick in spatial:
-                    targets.setdefault(pick, HIGHLIGHT_TARGET)
+                    targets.setdefault(pick, HIGHLIGHT_COSTLY if pick in costly else HIGHLIGHT_TARGET)
                 elif pick not in seen:
                     seen.add(pick)
                     buttons.append((self._label(pick), lambda pick=pick: self.choose(pick)))
@@ -504,6 +505,16 @@ class PlayTable(Table):
             self.hud.set_buttons(self.offers, vertical=True)
         elif highlight:
             self.hud.set_buttons(buttons[:8])
+
+    def _costly_picks(self, state, cands) -> set:
+        """The next picks that lead only to moves the game asks about first (a cheat that costs points): they light
+        up red, unlike the green of a free choice."""
+        regret: dict = {}
+        for move, progress in cands:
+            asks = self.game.confirm_text(state, move, self.viewer) is not None
+            for pick in progress.next():
+                regret[pick] = regret.get(pick, True) and asks
+        return {pick for pick, asks in regret.items() if asks}
 
     def close(self):
         self.driver.close()

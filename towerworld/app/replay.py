@@ -7,13 +7,16 @@ shown is always the position named.
 """
 from __future__ import annotations
 
+import sys
+
 from dataclasses import dataclass
 from typing import Any
 
 from towerworld.app.table import Table
-from towerworld.engine.game import OMNISCIENT, SPECTATOR, TERMINAL, TowerworldError, may_see
+from towerworld.engine.game import CHANCE, OMNISCIENT, SPECTATOR, TERMINAL, TowerworldError, may_see
 from towerworld.engine.layout import Layout
 from towerworld.engine.match import Match
+from towerworld.engine.words import counted
 from towerworld.scene.camera import framing
 from towerworld.scene.offscreen import base as offscreen_base
 from towerworld.scene.setup import add_table, dress
@@ -27,6 +30,12 @@ KEYS_LINE = "Space play/pause   , . step   [ ] speed   Home/End first/last   P p
 
 class ReplayError(TowerworldError):
     pass
+
+
+def check_pause(pause: float) -> float:
+    if not 0 <= pause <= 60 or pause != pause:
+        raise ReplayError(f"--pause is the seconds a replay holds still between plies, from 0 to 60, not {pause:g}.")
+    return pause
 
 
 def check_speed(speed: float) -> float:
@@ -49,10 +58,12 @@ class ReplayTable(Table):
     def viewer(self) -> int:
         return replay_viewer(self.match, self.fixed_viewer)
 
-    def __init__(self, match: Match, size=(1280, 800), speed=1.0, frames=None, physics: bool = False):
+    def __init__(self, match: Match, size=(1280, 800), speed=1.0, frames=None, physics: bool = False,
+                 pause: float = PAUSE_BETWEEN):
         super().__init__(match, size, frames)
         self.ply = 0
         self.speed = check_speed(speed)
+        self.pause = check_pause(pause)
         self.physics = physics
         self.playing = True
         self.last = 0.0
@@ -155,7 +166,8 @@ class ReplayTable(Table):
         self.refit(new)
         self.ply = target
         self.animate_to(old, new, events, speed=self.speed, then=self.refresh)
-        self.hud.say(self.match.plies[target - 1].text + "   " + "  ".join(e.text for e in events if e.text))
+        self.hud.say(shown_move(self.match.plies[target - 1], self.viewer) + "   "
+                     + "  ".join(e.text for e in events if e.text))
         self.refresh()
 
     def animate_to(self, old_layout, new_layout, events, speed=1.0, then=None):
@@ -170,7 +182,7 @@ class ReplayTable(Table):
             if self.ply >= len(self.match.plies):
                 self.playing = False
                 self.refresh()
-            elif task.time - self.last > PAUSE_BETWEEN / self.speed:
+            elif task.time - self.last > self.pause / self.speed:
                 self.last = task.time
                 self.step(1)
         return task.cont
@@ -198,6 +210,14 @@ class ReplayTable(Table):
             item.destroy()
 
 
+def shown_move(ply, viewer: int) -> str:
+    """A ply's notation where `viewer` may read it: a chance outcome only when all it did was seen by everybody (a
+    card drawn into a hand is told by the events the viewer may see, not by the move's text)."""
+    if viewer == OMNISCIENT or ply.mover != CHANCE or (ply.events and all(e.visible_to is None for e in ply.events)):
+        return ply.text
+    return ""
+
+
 def transition_of(match: Match, ply: int, viewer: int):
     """(layout before, layout after, events shown to `viewer`) for the move that leads from `ply` to `ply + 1`."""
     game = match.game
@@ -208,8 +228,8 @@ def transition_of(match: Match, ply: int, viewer: int):
 
 
 def run_replay(match: Match, size=(1280, 800), speed=1.0, frames=None, physics: bool = False,
-               viewer: int | None = None) -> int:
-    table = ReplayTable(match, size, speed, frames, physics)
+               viewer: int | None = None, pause: float = PAUSE_BETWEEN) -> int:
+    table = ReplayTable(match, size, speed, frames, physics, pause)
     if viewer is not None:
         table.fixed_viewer = viewer
         table.jump(table.ply)
@@ -224,24 +244,45 @@ class Segment:
     ply: int              # the animation from ply to ply + 1; -1 for a hold
 
 
-def timeline(match: Match, durations: list[float], speed: float, hold_start: float = 0.6,
-             hold_end: float = 1.5) -> list[Segment]:
-    """The video's schedule: a hold, then each ply's animation followed by a short pause, then a final hold."""
+HOLD_START = 0.6        # seconds a replay video shows the first position before the first move
+HOLD_END = 1.5          # and the last one after the last move
+
+
+def timeline(match: Match, durations: list[float], speed: float, hold_start: float = HOLD_START,
+             hold_end: float = HOLD_END, pause: float = PAUSE_BETWEEN) -> list[Segment]:
+    """The video's schedule: a hold, then each ply's animation followed by a pause (`pause` seconds at speed 1), then
+    a final hold."""
     out = [Segment(0.0, hold_start, -1)]
     t = hold_start
     for ply, d in enumerate(durations):
         out.append(Segment(t, d, ply))
         t += d
-        out.append(Segment(t, PAUSE_BETWEEN / speed, -1))
-        t += PAUSE_BETWEEN / speed
+        out.append(Segment(t, pause / speed, -1))
+        t += pause / speed
     out.append(Segment(t, hold_end, -1))
     return out
+
+
+def pacing(segments: list[Segment]) -> str:
+    """A replay video's pacing in one sentence: plies, seconds a ply (moving and still), the holds, the length."""
+    moves = [s.duration for s in segments if s.ply >= 0]
+    holds = [s.duration for s in segments if s.ply < 0]
+    total = segments[-1].start + segments[-1].duration if segments else 0.0
+    if not moves:
+        return f"0 plies: {total:.1f} s of video."
+    moving = sum(moves) / len(moves)
+    still = sum(holds[1:-1]) / len(moves) if len(holds) > 2 else 0.0
+    return (f"{counted(len(moves), 'ply', 'plies')} at {moving + still:.2f} s a ply ({moving:.2f} s moving, "
+            f"{still:.2f} s still; "
+            f"--speed and --pause set them), {holds[0]:.1f} s before the first and {holds[-1]:.1f} s after the last: "
+            f"{total:.1f} s of video.")
 
 
 class ReplayFilm:
     """A record played offscreen at a fixed clock: `seek(t)` puts the stage at t seconds (forward only)."""
 
-    def __init__(self, parent, match: Match, speed: float = 1.0, physics: bool = False, viewer: int | None = None):
+    def __init__(self, parent, match: Match, speed: float = 1.0, physics: bool = False, viewer: int | None = None,
+                 pause: float = PAUSE_BETWEEN):
         self.match, self.speed, self.physics = match, check_speed(speed), physics
         self.viewer = replay_viewer(match, viewer)
         first = match.game.layout(match.state_at(0), self.viewer)
@@ -253,7 +294,7 @@ class ReplayFilm:
         self.first = first
         self.extent = _extent(match, self.viewer)
         durations = [self._interval(p).getDuration() for p in range(len(match.plies))]
-        self.segments = timeline(match, durations, self.speed)
+        self.segments = timeline(match, durations, self.speed, pause=check_pause(pause))
         self.current: tuple[int, Any] | None = None       # (segment index, interval)
         self.index = 0
 
@@ -315,7 +356,7 @@ def _extent(match: Match, viewer: int, samples: int = 12):
 
 def render_replay(match: Match, video: str | None = None, png: str | None = None, at: float | None = None,
                   fps: float = 30.0, size=(1280, 720), speed: float = 1.0, physics: bool = False,
-                  quiet: bool = False, viewer: int | None = None) -> list[str]:
+                  quiet: bool = False, viewer: int | None = None, pause: float = PAUSE_BETWEEN) -> list[str]:
     """Render a replay offscreen: an H.264 video of the whole record and/or a still at `at` seconds (the end when
     None). Returns the files written."""
     if video:
@@ -328,12 +369,14 @@ def render_replay(match: Match, video: str | None = None, png: str | None = None
     for target in (video, png):
         if not target:
             continue
-        film = ReplayFilm(b.render, match, speed, physics, viewer)
+        film = ReplayFilm(b.render, match, speed, physics, viewer, pause)
         grabber = FrameGrabber(b, film.root, *size)
         framing(film.extent, aspect=size[0] / size[1]).apply(grabber.camera)
         try:
             if target is video:
                 frames = int(round(film.duration * fps)) + 1
+                if not quiet:
+                    print(f"replay: {pacing(film.segments)}", file=sys.stderr)
                 write_video(video, grabber, frames, fps, lambda i: film.seek(i / fps), label="replay", quiet=quiet)
             elif png:
                 when = film.duration if at is None else at

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import time
 from dataclasses import dataclass
 
@@ -10,6 +11,8 @@ from towerworld.engine.safe_text import shown_text
 
 SAVE_DIR = os.path.join(os.path.expanduser("~"), ".towerworld", "saves")
 STALE_TEMP_SECONDS = 60.0
+LIST_BYTES = 1024 * 1024            # a save bigger than this is left out of the lists by its size alone (a long game
+                                    # is ~40 kB); `play --load` still opens it
 LABEL_PLAYERS = 34                  # characters of player names a save's label keeps
 
 
@@ -24,7 +27,8 @@ def writable_dir(folder: str | None = None) -> bool:
 
 def clean_stale_temps(folder: str | None = None) -> int:
     """Remove temp files left by a save that was killed half-way (older than a minute, so a save in progress in
-    another window is left alone). Returns how many went."""
+    another window is left alone): the window does this as it starts. Returns how many went."""
+    from towerworld.engine.record import is_temp_file
     folder = folder or SAVE_DIR
     gone = 0
     try:
@@ -33,7 +37,7 @@ def clean_stale_temps(folder: str | None = None) -> int:
         return 0
     now = time.time()
     for name in names:
-        if name.startswith(".tmp-") and name.endswith(".tower.json"):
+        if is_temp_file(name):
             path = os.path.join(folder, name)
             try:
                 if now - os.path.getmtime(path) > STALE_TEMP_SECONDS:
@@ -80,7 +84,7 @@ class SaveInfo:
         return f"{shown_text(self.players, LABEL_PLAYERS)}: {state}, {when} ({kind})"
 
 
-def _peek(path: str) -> SaveInfo | None:
+def _peek(path: str, mtime: float) -> SaveInfo | None:
     """The few facts a list needs, read cheaply and defensively (a damaged file is simply left out)."""
     from towerworld.engine.record import RecordError, read_record_file
     try:
@@ -93,25 +97,59 @@ def _peek(path: str) -> SaveInfo | None:
         else:
             finished = bool(result) and result != "in progress"
         return SaveInfo(path, str(data["game"])[:30], players, len(data.get("moves", [])), finished,
-                        os.path.getmtime(path), os.path.basename(path).startswith("autosave-"))
+                        mtime, os.path.basename(path).startswith("autosave-"))
     except (RecordError, OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
 
 
-def list_saves(folder: str | None = None) -> list[SaveInfo]:
-    """Saves and autosaves, newest first."""
-    folder = folder or SAVE_DIR
+def _candidates(folder: str, autosaves_only: bool = False, game: str | None = None) -> list[tuple[float, str]]:
+    """(mtime, path) of the files that may be saves, newest first, from one look at the folder: regular files named
+    *.tower.json, no temp file, none bigger than LIST_BYTES (a planted big file costs this size check, no read)."""
+    out = []
     try:
-        names = [n for n in os.listdir(folder) if n.endswith(".tower.json") and not n.startswith(".tmp-")]
+        with os.scandir(folder) as entries:
+            for e in entries:
+                name = e.name
+                if not name.endswith(".tower.json") or name.startswith(".tmp-"):
+                    continue
+                if autosaves_only and not (name.startswith("autosave-") and
+                                           (game is None or name.startswith(f"autosave-{game}-"))):
+                    continue
+                try:
+                    info = e.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                if stat.S_ISREG(info.st_mode) and info.st_size <= LIST_BYTES:
+                    out.append((info.st_mtime, e.path))
     except OSError:
         return []
-    found = [info for n in names if (info := _peek(os.path.join(folder, n))) is not None]
-    return sorted(found, key=lambda s: -s.mtime)
+    return sorted(out, key=lambda c: -c[0])
 
 
-def unfinished(game: str, folder: str | None = None) -> list[SaveInfo]:
-    """Autosaves of unfinished games of `game`, newest first (what `play GAME` offers to resume)."""
-    return [s for s in list_saves(folder) if s.autosave and s.game == game and not s.finished]
+def list_saves(folder: str | None = None, game: str | None = None, limit: int | None = None) -> list[SaveInfo]:
+    """Saves and autosaves (of `game`, if named), newest first; files are read newest first, and no further than
+    `limit` found."""
+    found: list[SaveInfo] = []
+    for mtime, path in _candidates(folder or SAVE_DIR):
+        info = _peek(path, mtime)
+        if info is not None and (game is None or info.game == game):
+            found.append(info)
+            if limit is not None and len(found) >= limit:
+                break
+    return found
+
+
+def unfinished(game: str, folder: str | None = None, limit: int | None = None) -> list[SaveInfo]:
+    """Autosaves of unfinished games of `game`, newest first (what `play GAME` offers to resume): the files named
+    as its autosaves are read newest first, and no further than `limit` found."""
+    found: list[SaveInfo] = []
+    for mtime, path in _candidates(folder or SAVE_DIR, autosaves_only=True, game=game):
+        info = _peek(path, mtime)
+        if info is not None and info.autosave and info.game == game and not info.finished:
+            found.append(info)
+            if limit is not None and len(found) >= limit:
+                break
+    return found
 
 
 def _settings_path() -> str:

@@ -119,12 +119,6 @@ class Thinker:
         self.busy = False
         return ("move", reply["move"]) if "move" in reply else ("error", reply["error"])
 
-    def wait(self, timeout: float | None = None) -> tuple[str, str] | None:
-        """Block until the answer (tests and offscreen runs)."""
-        if self.busy and self.conn.poll(timeout):
-            return self.poll()
-        return self.poll()
-
     def close(self) -> None:
         try:
             self.conn.send_bytes(json.dumps({"stop": True}).encode())
@@ -173,8 +167,11 @@ class WorkerRunner:
             return ("error", str(e))
 
     def cancel(self) -> None:
-        """The position searched is gone: the workers stop (a fresh one starts on the seat's next turn)."""
-        self.close()
+        """The position searched is gone: the searching seat's worker stops, so its answer never arrives (a fresh
+        one starts on the seat's next turn); the other seats' workers wait on."""
+        if self._asked is not None:
+            self.thinkers.pop(self._asked[1]).close()
+        self._asked = None
 
     def close(self) -> None:
         for thinker in self.thinkers.values():

@@ -10,7 +10,7 @@ import time
 from towerworld.demos import get_demo, names
 from towerworld.demos.base import DemoRun
 
-GOALS = {"kdak-collapse": 10.0}      # the K'Dak collapse at least 10x real time; others are reported
+GOAL = 10.0         # every demo at least 10x real time (simulated seconds per CPU second)
 
 
 def realtime_ratio(name: str, seed: int = 1) -> float:
@@ -22,7 +22,7 @@ def realtime_ratio(name: str, seed: int = 1) -> float:
 
 
 def rows() -> list[tuple[str, float, float | None, str]]:
-    return [(f"physics_realtime_ratio_{name.replace('-', '_')}", round(realtime_ratio(name), 1), GOALS.get(name),
+    return [(f"physics_realtime_ratio_{name.replace('-', '_')}", round(realtime_ratio(name), 1), GOAL,
              "x real time") for name in names()]
 
 

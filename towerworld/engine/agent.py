@@ -36,6 +36,11 @@ class View:
         return self._draw(rng)
 
 
+# the generic agents of the `ai` package, by the names records and the command line use (each game adds its own,
+# `Game.agents()`): a record's seats are checked against these without importing `ai`
+GENERIC_AGENTS = ("random", "greedy", "mcts", "ismcts")
+
+
 class Agent(Protocol):
     """The one agent contract: chooses a move for its seat from the seat's View (never the true state). `choose` is
     called only when the view's seat is to move. `sees` says what the driver hands it: SEES_SEAT (its seat's view;

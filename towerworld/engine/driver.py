@@ -6,8 +6,9 @@ blocks: a window, a server or a script asks `pending()`, arranges the answer (a 
 chance source draws) and calls `answer`. `Driver.run()` is the synchronous loop for scripts, `simulate`, the ladder,
 the bench and tests: it answers chance and agents until a person must decide or the game ends.
 
-Agents are answered by a runner: `InlineRunner` asks the agent in this process (blocking, for scripts); the app's
-worker processes (`towerworld.app.thinker.WorkerRunner`) implement the same calls (`start`, `poll`, `cancel`).
+Agents are answered by a runner: `InlineRunner` asks the agent in this process (blocking, for scripts),
+`ThreadRunner` in an executor's threads (a server), and the app's worker processes
+(`towerworld.app.thinker.WorkerRunner`) implement the same calls (`start`, `poll`, `cancel`, `close`).
 `Driver.advance()` is the window's step: it answers chance, or starts the runner on an agent's turn and takes its
 answer once it comes, and never waits. An agent is handed its seat's View, never the true state. Chance comes from a
 live random source that is never written anywhere; a seeded source only for simulate, tests and benchmarks.
@@ -59,8 +60,8 @@ class Pending:
 class Runner(Protocol):
     """Answers an agent's turn without the driver waiting: `start` begins a search at the driver's current state,
     `poll` returns None while it thinks, then ("move", Move) or ("error", sentence) once; `cancel` forgets the search
-    under way (its position is gone), so that no answer of it is ever handed over; `close` lets go of what the
-    runner holds (worker processes)."""
+    under way (its position is gone), so that no answer of it is ever handed over; `close` lets go of everything the
+    runner holds (worker processes, replicas of the match); a later `start` begins afresh."""
 
     def start(self, driver: "Driver", seat: int) -> None: ...
 
@@ -94,6 +95,40 @@ class InlineRunner:
 
     def close(self) -> None:
         self._answer = None
+
+
+class ThreadRunner:
+    """Runs agents in threads of `executor` (a server's event loop keeps serving while a search runs): `start` hands
+    the agent its seat's View in a thread, `poll` gives the answer once it is ready. `future` is the search under way,
+    for a caller that would rather wait for it than poll (asyncio.wrap_future)."""
+
+    def __init__(self, agents: dict, executor):
+        self.agents = dict(agents)
+        self.executor = executor
+        self.future = None
+
+    def start(self, driver: "Driver", seat: int) -> None:
+        agent = self.agents[seat]
+        self.future = self.executor.submit(agent.choose, seat_view(agent, driver.match.game, driver.match.state))
+
+    def poll(self) -> tuple[str, object] | None:
+        future = self.future
+        if future is None or not future.done():
+            return None
+        self.future = None
+        try:
+            return ("move", future.result())
+        except Exception as e:   # an agent bug must not take the server down: stop that seat, say it once
+            return ("error", str(e) or type(e).__name__)
+
+    def cancel(self) -> None:
+        """Forget the search under way (one already running ends in its thread; its answer is dropped)."""
+        if self.future is not None:
+            self.future.cancel()
+        self.future = None
+
+    def close(self) -> None:
+        self.cancel()
 
 
 @dataclass
@@ -223,13 +258,14 @@ class Driver:
         self.failed.clear()
 
     def load(self, match: Match) -> None:
-        """Drive `match` from now on (a game loaded at the table): nothing of the old one carries over."""
-        self._forget()
+        """Drive `match` from now on (a game loaded at the table): nothing of the old one carries over, not even the
+        runner's workers (they hold replicas of the old match)."""
+        self.close()
         self.failed.clear()
         self.match = match
 
     def close(self) -> None:
-        """Stop the search under way and the runner's workers (a runner that has any)."""
+        """Stop the search under way and let go of the runner's workers (a runner that has any)."""
         self._forget()
         if self.runner is not None:
             self.runner.close()

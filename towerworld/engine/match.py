@@ -258,6 +258,7 @@ class Match:
 # ---- the record a match writes (record.py reads, checks and replays it) ----------------------------------------------
 FORMAT = "towerworld-record"
 FORMAT_VERSION = 3
+TEMP_PREFIX, TEMP_SUFFIX = ".tmp-", ".tower.part"   # a save being written; never a record, even if a save was killed
 
 
 def _now() -> str:
@@ -317,7 +318,7 @@ def save_match(match: Match, path: str) -> None:
     data = json.dumps(match_to_record(match), indent=1, ensure_ascii=False)
     folder = os.path.dirname(os.path.abspath(path))
     os.makedirs(folder, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".tower.json", dir=folder)
+    fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX, dir=folder)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(data)

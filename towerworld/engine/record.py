@@ -16,16 +16,17 @@ import math
 import os
 import stat
 
+from towerworld.engine.agent import GENERIC_AGENTS
 from towerworld.engine.game import TERMINAL, TowerworldError
 # the writing half (the record a match autosaves) lives beside the match in match.py
-from towerworld.engine.match import (FORMAT, FORMAT_VERSION, Match, PlayerSpec, match_to_record, result_of,  # noqa: F401
-                                     revealed_lines, save_match)
+from towerworld.engine.match import (FORMAT, FORMAT_VERSION, TEMP_PREFIX, TEMP_SUFFIX, Match, PlayerSpec,  # noqa: F401
+                                     match_to_record, result_of, revealed_lines, save_match)
 from towerworld.engine.registry import get_game, names
 from towerworld.engine.safe_text import shown_text, shown_value
 
 MAX_BYTES = 5 * 1024 * 1024        # far above any real game (a long Carcassonne game is ~40 kB), far below harm
 MAX_MOVE_TEXT = 200
-MAX_NAME = 60                      # a player's name is cut to this when loaded
+MAX_NAME = 60                      # a player's name, and a seat's agent, are at most this long (longer: refused)
 MAX_TEXT = 1000                    # any other text field (result, agent, timestamps)
 MAX_DIGITS = 30                    # an integer in a record has no reason to be longer
 MAX_DEPTH = 8                      # records nest 3 deep (result.scores); anything deeper is not a record
@@ -33,6 +34,11 @@ MAX_PLAYERS = 16
 MAX_LINES = 1000                   # lines taken back kept in one record
 MAX_LINE_MOVES = 20000             # their moves, all together
 PLAYER_KINDS = ("human", "ai")
+
+
+def is_temp_file(path: str) -> bool:
+    """Whether `path` names the temp file of a save (in progress, or left by one that was interrupted)."""
+    return os.path.basename(path).startswith(TEMP_PREFIX)
 MAX_SEED = 2 ** 63 - 1             # seeds are whole numbers from 0 to this, on the command line and in records
 
 
@@ -41,6 +47,11 @@ class RecordError(TowerworldError):
 
 
 # ---- reading a file safely -------------------------------------------------------------------------------------------
+def shown_path(path: str, limit: int = 80) -> str:
+    """A file name as a sentence shows it: escaped and cut short, and an empty name as ''."""
+    return shown_text(path, limit) if path else "''"
+
+
 def read_record_file(path: str) -> dict:
     """The JSON object in the regular file `path`, read with limits: RecordError for anything else.
 
@@ -48,7 +59,9 @@ def read_record_file(path: str) -> dict:
     folder) and no bigger than MAX_BYTES before a byte is read, and read no further than MAX_BYTES + 1 (a file that
     grows meanwhile is still refused). The JSON parser refuses huge integers, non-finite numbers and deep nesting.
     """
-    where = shown_text(path, 80)
+    where = shown_path(path)
+    if is_temp_file(path):
+        raise RecordError(f"{where} is the temp file of a save that was interrupted, not a record; it is not read.")
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
         fd = os.open(path, flags)
@@ -158,29 +171,50 @@ def _field(data: dict, name: str, kind, required: bool = True, default=None):
     return value
 
 
-def _players(raw: list) -> list[PlayerSpec]:
+def _players(raw: list, game) -> list[PlayerSpec]:
+    """The seats of `raw`, every one checked: a name of 1 to MAX_NAME characters (a longer one is refused, not cut), a
+    kind of human or ai, an agent for an ai seat only, and that agent one of the game's (its level is the agent's to
+    check when it plays)."""
+    if not raw:
+        raise RecordError("The record's 'players' field lists no players; a record names every seat.")
     if len(raw) > MAX_PLAYERS:
         raise RecordError(f"The record's 'players' field lists {len(raw)} players, more than any game has.")
+    known = list(GENERIC_AGENTS) + sorted(spec.name for spec in game.agents() if spec.name not in GENERIC_AGENTS)
     players = []
-    for i, p in enumerate(raw):
+    for i, p in enumerate(raw, start=1):
         if not isinstance(p, dict) or not isinstance(p.get("name"), str) or p.get("kind") not in PLAYER_KINDS:
-            raise RecordError(f"Player {i + 1} in the record needs a 'name' and a 'kind' of human or ai.")
-        agent = p.get("agent")
-        if agent is not None and (not isinstance(agent, str) or len(agent) > MAX_NAME):
-            raise RecordError(f"Player {i + 1}'s 'agent' must be a short text.")
-        players.append(PlayerSpec(p["name"][:MAX_NAME], p["kind"], agent))
+            raise RecordError(f"Player {i} in the record needs a 'name' and a 'kind' of human or ai.")
+        extra = sorted(set(p) - {"name", "kind", "agent"})
+        if extra:
+            raise RecordError(f"Player {i} in the record has a field '{shown_text(extra[0], 30)}' that no seat has.")
+        name, kind, agent = p["name"], p["kind"], p.get("agent")
+        if not name.strip():
+            raise RecordError(f"Player {i} in the record has an empty name.")
+        if len(name) > MAX_NAME:
+            raise RecordError(f"Player {i}'s name in the record is {len(name)} characters long; a name is at most "
+                              f"{MAX_NAME}.")
+        if kind == "human" and "agent" in p:
+            raise RecordError(f"Player {i} in the record is a person (kind human) yet names an agent.")
+        if kind == "ai":
+            if not isinstance(agent, str) or not agent or len(agent) > MAX_NAME:
+                raise RecordError(f"Player {i} in the record is an AI, so its 'agent' must name one in at most "
+                                  f"{MAX_NAME} characters.")
+            if agent.split(":", 1)[0] not in known:
+                raise RecordError(f"Player {i}'s agent '{shown_text(agent, 40)}' is none of {game.title}'s "
+                                  f"({', '.join(known)}).")
+        players.append(PlayerSpec(name, kind, agent))
     return players
 
 
 def _stored_result(data: dict, version: int):
-    """(text, scores or None) from the record's `result` field, or None when it has none."""
+    """(text, scores or None, finished or None) from the record's `result` field, or None when it has none."""
     if "result" not in data:
         return None
     value = data["result"]
     if version == 1 or isinstance(value, str):
         if not isinstance(value, str) or len(value) > MAX_TEXT:
             raise RecordError("The record's 'result' field must be a short text.")
-        return value, None
+        return value, None, None
     if not isinstance(value, dict):
         raise RecordError(f"The record's 'result' field must be an object, not {shown_value(value, 30)}.")
     text = value.get("text")
@@ -190,7 +224,11 @@ def _stored_result(data: dict, version: int):
     if scores is not None and (not isinstance(scores, list) or len(scores) > MAX_PLAYERS
                                or not all(_is(s, int) or isinstance(s, float) for s in scores)):
         raise RecordError("The record's 'result.scores' field must be a list of numbers, one per player.")
-    return text, scores
+    finished = value.get("finished")
+    if finished is not None and not isinstance(finished, bool):
+        raise RecordError(f"The record's 'result.finished' field must be true or false, not "
+                          f"{shown_value(finished, 30)}.")
+    return text, scores, finished
 
 
 def match_from_record(data, autosave: str | None = None, verify_result: bool = True) -> Match:
@@ -223,13 +261,13 @@ def match_from_record(data, autosave: str | None = None, verify_result: bool = T
                               f"not {shown_value(seed, 30)}.")
     for stamp in ("created", "updated"):
         _field(data, stamp, str, required=False)
-    players = _players(_field(data, "players", list))
+    players = _players(_field(data, "players", list), game)
     moves = _field(data, "moves", list)
     stored = _stored_result(data, version)
     try:
         # never seeded: the file's `seeded` says how its moves were drawn, and no file steers what is drawn next (a
         # resumed game draws live chance from OS entropy, so `seeded` written into an autosave predicts nothing)
-        match = Match(game, options=options, players=players or None, variant=variant)
+        match = Match(game, options=options, players=players, variant=variant)
     except TowerworldError as e:
         raise RecordError(f"The record's setup is not valid: {shown_text(str(e), 300)}") from None
     if len(moves) > game.max_plies:
@@ -284,9 +322,13 @@ def _replay_revealed(match: Match, lines: list) -> None:
         match.keep_line(at, start, list(texts), moves)
 
 
-def _compare_result(match: Match, text: str, scores: list | None) -> None:
-    """RecordError when the stored result is not what replaying the moves gives (a wrong winner, title or score)."""
+def _compare_result(match: Match, text: str, scores: list | None, finished: bool | None) -> None:
+    """RecordError when the stored result is not what replaying the moves gives (a wrong winner, title or score, or a
+    finished game said to be unfinished, which would be offered for resume)."""
     actual = result_of(match)
+    if finished is not None and finished != actual["finished"]:
+        raise RecordError(f"The record's result says the game is {'finished' if finished else 'unfinished'}, but "
+                          f"its moves {'leave it unfinished' if finished else 'finish it'}.")
     if text != actual["text"]:
         raise RecordError(f"The record's result says '{shown_text(text, 60)}', but its moves give "
                           f"'{shown_text(actual['text'], 60)}'.")

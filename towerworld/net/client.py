@@ -164,6 +164,8 @@ async def _session(url, room, out: Seat, watch, name, seat, agent, rng, logbook:
             await ws.send(P.encode(P.Join(room, name=name, seat=seat)), text=True)
         sent_at: float | None = None
         sent_ply = -1
+        sent_text = ""
+        refused: set = set()
         async for frame in ws:
             logbook.write(frame)
             msg = P.decode_server(frame)
@@ -178,8 +180,18 @@ async def _session(url, room, out: Seat, watch, name, seat, agent, rng, logbook:
                 out.refusals.append(msg.text)
                 if msg.of in ("join", "watch"):
                     raise TurnedAway(msg.text)
-                if msg.of == "move":
-                    sent_ply = -1            # choose again from the table as it is
+                if msg.of == "rate" and sent_at is not None and out.last is not None:   # the same move, later
+                    await asyncio.sleep(0.2)
+                    await ws.send(P.encode(P.Play(sent_text, out.last.table.ply)), text=True)
+                    continue
+                if msg.of == "move" and out.last is not None:    # choose again among the moves not refused
+                    table = out.last.table
+                    refused.add(sent_text)
+                    left = [m for m in table.legal if m not in refused]
+                    if agent is not None and not watch and table.to_move == out.seat and left:
+                        sent_text = left[rng.randrange(len(left))]
+                        sent_at = time.perf_counter()
+                        await ws.send(P.encode(P.Play(sent_text, table.ply)), text=True)
                 continue
             if not isinstance(msg, (P.View, P.Played)):
                 continue
@@ -195,10 +207,11 @@ async def _session(url, room, out: Seat, watch, name, seat, agent, rng, logbook:
                     and table.ply != sent_ply):
                 if stop_after is not None and out.moves >= stop_after:
                     return True
-                text = table.legal[rng.randrange(len(table.legal))]
+                sent_text = table.legal[rng.randrange(len(table.legal))]
                 sent_at, sent_ply = time.perf_counter(), table.ply
+                refused = set()
                 out.moves += 1
-                await ws.send(P.encode(P.Play(text, table.ply)), text=True)
+                await ws.send(P.encode(P.Play(sent_text, table.ply)), text=True)
         raise ConnectionClosed(None, None)
     finally:
         await ws.close()

@@ -30,15 +30,17 @@ from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
 from towerworld.engine.agent import seat_view
-from towerworld.engine.driver import (AGENT, CHANCE_DRAW, END, PERSON, AgentFailed, Driver, live_chance)
+from towerworld.engine.driver import (AGENT, CHANCE_DRAW, END, PERSON, AgentFailed, Driver, ThreadRunner,
+                                      live_chance)
 from towerworld.engine.game import CHANCE, SPECTATOR, TERMINAL, TowerworldError, options_from_text
 from towerworld.engine.match import Match, PlayerSpec
 from towerworld.engine.safe_text import shown_text
+from towerworld.engine.words import counted
 from towerworld.net import protocol as P
 
-RATE = 20.0              # messages a second a connection may send, on average
-BURST = 40               # ... and at once
-FLOOD_CLOSE = 40         # refusals for flooding after which the connection is closed (1008)
+RATE = 100.0             # messages a second a connection may send, on average (a bot plays as fast as it is sent)
+BURST = 200              # ... and at once
+FLOOD_CLOSE = 200        # refusals for flooding after which the connection is closed (1008)
 OUT_QUEUE = 64           # messages that may wait for a connection that does not read before it is closed (1008)
 MAX_ROOMS = 5000         # rooms one server holds
 MAX_CREATES = 50         # rooms one connection may open
@@ -51,8 +53,9 @@ def _hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def write_atomic(path: str, text: str) -> None:
-    """Write `text` to `path` atomically: a temp file in the same folder, fsync, os.replace."""
+def write_atomic(path: str, text: str, sync: bool = True) -> None:
+    """Write `text` to `path` atomically: a temp file in the same folder, fsync (unless `sync` is False: a killed
+    server still finds the old file or the new one whole, only a power cut may lose the latest), os.replace."""
     import tempfile
     folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=folder)
@@ -60,7 +63,8 @@ def write_atomic(path: str, text: str) -> None:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
             f.flush()
-            os.fsync(f.fileno())
+            if sync:
+                os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
@@ -174,11 +178,13 @@ class Server:
 
     def __init__(self, data: str | None = None, *, rate: float = RATE, burst: int = BURST,
                  out_queue: int = OUT_QUEUE, ping_interval: float | None = 20.0, ping_timeout: float | None = 20.0,
-                 max_rooms: int = MAX_ROOMS, log=None):
+                 max_rooms: int = MAX_ROOMS, sync: bool = True, flood_close: int = FLOOD_CLOSE, log=None):
         self.data = data
+        self.sync = sync
         self.rate, self.burst, self.out_queue = rate, burst, out_queue
         self.ping_interval, self.ping_timeout = ping_interval, ping_timeout
         self.max_rooms = max_rooms
+        self.flood_close = flood_close
         self.rooms: dict[str, Room] = {}
         self.stats = {"moves": 0, "refused": 0, "slow": 0, "floods": 0, "bad": 0}
         self.thinkers = ThreadPoolExecutor(max_workers=2, thread_name_prefix="towerworld-ai")
@@ -217,13 +223,15 @@ class Server:
         writer = asyncio.get_running_loop().create_task(conn.write_loop())
         try:
             async for frame in ws:
+                await asyncio.sleep(0)          # frames read in a burst: let the writer and other rooms go first
                 if not conn.bucket.take():
                     conn.floods += 1
                     self.stats["floods"] += 1
-                    if conn.floods >= FLOOD_CLOSE:
-                        conn.close(CLOSE_POLICY, "Too many messages: this connection is closed.")
+                    if conn.floods >= self.flood_close:
+                        conn.closing = True
+                        await ws.close(CLOSE_POLICY, "Too many messages: this connection is closed.")
                         break
-                    conn.send(P.Refused(f"Too many messages: at most {self.rate:g} a second."))
+                    conn.send(P.Refused(f"Too many messages: at most {self.rate:g} a second.", "rate"))
                     continue
                 if isinstance(frame, bytes):
                     self.stats["bad"] += 1
@@ -292,7 +300,7 @@ class Server:
             raise Refusal("A room needs at least one remote seat for a person to take.")
         match = Match(game, options=options, players=seats, variant=msg.variant)
         code = self._new_code()
-        room = Room(code, match, Driver(match, frozenset(agents), live_chance(), None), kinds, [None] * len(seats),
+        room = Room(code, match, Driver(match, frozenset(agents), live_chance(), ThreadRunner(agents, self.thinkers)), kinds, [None] * len(seats),
                     msg.clock, msg.clock_mode, agents)
         self.rooms[code] = room
         conn.creates += 1
@@ -332,7 +340,7 @@ class Server:
             if msg.seat is not None:
                 seat = msg.seat - 1
                 if seat >= len(room.kinds):
-                    raise Refusal(f"This room has {len(room.kinds)} seats, so there is no seat {msg.seat}.")
+                    raise Refusal(f"This room has {counted(len(room.kinds), 'seat')}, so there is no seat {msg.seat}.")
                 if room.kinds[seat] != "remote":
                     raise Refusal(f"Seat {msg.seat} is played by the server's AI.")
                 if seat not in free:
@@ -434,17 +442,15 @@ class Server:
                 events = driver.answer(CHANCE, driver.draw(), save=False)
                 await self.after_move(room, CHANCE, events)
             elif p.kind == AGENT:
-                agent = room.agents[p.seat]
-                view = seat_view(agent, room.game, room.match.state)
-                try:
-                    move = await loop.run_in_executor(self.thinkers, agent.choose, view)
-                    events = driver.answer(p.seat, move, save=False)
-                except AgentFailed as e:
-                    self._notice(room, str(e))
+                try:            # the room's runner searches in a thread; the event loop serves the others meanwhile
+                    events = driver.advance()
+                    while events is None and driver.thinking is not None:
+                        await asyncio.wrap_future(driver.runner.future)
+                        events = driver.advance()
+                except AgentFailed as e:   # an agent bug stops that seat, never the server
+                    self._notice(room, shown_text(str(e), 300))
                     return
-                except Exception as e:     # an agent bug stops that seat, never the server
-                    self._notice(room, f"Player {p.seat + 1}'s AI failed: {shown_text(str(e) or type(e).__name__)}")
-                    driver.failed[p.seat] = str(e)
+                if events is None:
                     return
                 await self.after_move(room, p.seat, events)
             elif p.kind == PERSON:
@@ -520,6 +526,7 @@ class Server:
         if not room.match.undo(seat):
             done = P.UndoDone(False, room.match.why_no_undo(seat))
         else:
+            room.driver.taken_back()
             done = P.UndoDone(True, f"{name} took back their last move.")
             await self._save(room)
         for c in room.connections():
@@ -554,7 +561,7 @@ class Server:
         text = json.dumps(match_to_record(room.match), indent=1, ensure_ascii=False)
         path = self._path(room.code, ".tower.json")
         try:
-            await asyncio.get_running_loop().run_in_executor(self.savers, write_atomic, path, text)
+            await asyncio.get_running_loop().run_in_executor(self.savers, write_atomic, path, text, self.sync)
         except OSError as e:
             self._notice(room, f"The server could not save this game: {e.strerror or e}.")
 
@@ -588,7 +595,7 @@ class Server:
             agents = {i: make_agent(p.agent or "random", match.game) for i, p in enumerate(match.players)
                       if kinds[i] == "ai"}
             clock = meta.get("clock")
-            room = Room(code, match, Driver(match, frozenset(agents), live_chance(), None), kinds, tokens,
+            room = Room(code, match, Driver(match, frozenset(agents), live_chance(), ThreadRunner(agents, self.thinkers)), kinds, tokens,
                         float(clock) if isinstance(clock, (int, float)) else None,
                         meta.get("clock_mode") if meta.get("clock_mode") in ("wait", "ai") else "wait", agents)
             self.rooms[code] = room

@@ -33,6 +33,7 @@ OWN_WAY_EVENTS = CRUMBLE_EVENTS | {"roll", "topple"}     # events whose pieces m
 NO_PIECES: frozenset[str] = frozenset()
 HIGHLIGHT_TARGET = (0.2, 0.9, 0.35, 0.45)
 HIGHLIGHT_PICKED = (1.0, 0.8, 0.1, 0.5)
+HIGHLIGHT_COSTLY = (1.0, 0.3, 0.22, 0.5)     # a target that costs its player (a cheat): red, unlike a legal place's green
 HIGHLIGHT_HOVER = (0.5, 0.8, 1.0, 0.3)
 CELL_FILL = 0.22       # a targeted cell's fill: a hint of colour under its frame (the picker reads it as pickable)
 XRAY_ALPHA = 0.3      # what hides a target from the camera is drawn this opaque
@@ -257,6 +258,7 @@ class Stage:
         # nodes of cells gone, unlit and detached, with the cell each was last placed as, for new ones to take
         self.spare_cells: list[tuple[NodePath, Cell | None]] = []
         self.label_nodes: dict[str, tuple[tuple, NodePath]] = {}   # label id -> (what it shows, its text node)
+        self.label_scale = 1.0     # labels drawn this many times LABEL_EM (see camera.label_scale)
         self.layout: Layout | None = None
         self.show_hidden = False   # memory aid: label face-down pieces whose faces were seen
         self.memory_tags: dict[str, NodePath] = {}    # the piece each memory label hangs on -> the label
@@ -820,7 +822,17 @@ class Stage:
             else:
                 node = shared_text(words, LABEL_EM, (0.1, 0.1, 0.1, 1), (x, y, z), facing="viewer")
                 node.reparentTo(self.labels_root)
+                if self.label_scale != 1.0:
+                    node.setScale(self.label_scale)
             self.label_nodes[lid] = (spec, node)
+
+    def set_label_scale(self, scale: float) -> None:
+        """Draw every label `scale` times LABEL_EM tall, each about its own anchor (the view keeps them readable)."""
+        if abs(scale - self.label_scale) < 1e-3:
+            return
+        self.label_scale = scale
+        for _spec, node in self.label_nodes.values():
+            node.setScale(scale)
 
     # ---- highlighting -----------------------------------------------------------------------------------------------
     def highlight(self, targets: dict[str, tuple]) -> None:
@@ -1023,8 +1035,7 @@ class Stage:
                         lit.append(event)
                     for step in extra:
                         together.append(step)
-            if together.ivals:
-                whole.append(together)
+            _add_phase(whole, together)
         if named_areas:
             walk = [e for e in events if e.areas and not any(e is done for done in lit)]
             if walk:
@@ -1133,7 +1144,7 @@ class Stage:
                 together.append(self._drop(pid, b, seconds) if b is not None else self._crumble(pid, seconds))
             if paths is not None:
                 together.append(self._travel_paths(paths, seconds))
-            whole.append(together)
+            _add_phase(whole, together)
         whole.append(Func(Stage._show_changes, self, new, old, changed))
         return whole
 
@@ -1398,6 +1409,15 @@ class Stage:
             self.spare_pieces.append((node, model))
         else:
             node.removeNode()
+
+
+def _add_phase(whole: Sequence, together: Parallel) -> None:
+    """A phase goes into the move's Sequence: nothing for no step, the step itself for one, else the Parallel."""
+    steps = together.ivals
+    if len(steps) == 1:
+        whole.append(steps[0])
+    elif steps:
+        whole.append(together)
 
 
 class _Bare:

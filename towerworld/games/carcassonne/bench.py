@@ -1,10 +1,14 @@
 """Carcassonne speed goals: rows for scripts/bench.py (nothing here asserts).
 
-Goals: a whole random 2-player game with The Tower and the Black Tower in under 10 ms median; at least 2,000 search
-simulations a second with the Tower on (mcts_sims_per_s_carcassonne_tower, beside the base game); the full board of
-about 90 tiles and all pieces in at most 60 draw calls (carcassonne_draw_calls_full_board, measured by
-scripts/bench.py for every game, with the same board while a move animates and the cost of combining from the scene's
-bench, towerworld/scene/bench.py: a game's rows never import the scene).
+Goals: a whole random 2-player game with The Tower and the Black Tower in under 10 ms median; on equal work with the
+fastest public Python Carcassonne engine (33fred33/CarcassonneAI: a random 2-player base game with farms, every ply
+listing the legal moves and applying one) at least 10 times as fast (carcassonne_vs_peer; the peer's figure is in
+docs/measurements/carcassonne-peer.md, or measured beside ours with `scripts/bench.py --carcassonne-peer PATH`); the
+search's CPU cost per simulation at most 1.5 times as much at the last tiles as at the first
+(carcassonne_search_cost_growth).
+The search rate itself (fixed budget, along whole games) and the draw calls are scripts/bench.py's rows for every game;
+the board while a move animates and the cost of combining come from the scene's bench (towerworld/scene/bench.py: a
+game's rows never import the scene).
 """
 from __future__ import annotations
 
@@ -12,7 +16,7 @@ import random
 import statistics
 import time
 
-from towerworld.engine.game import CHANCE
+from towerworld.engine.game import CHANCE, TERMINAL
 from towerworld.engine.measure import checked_plies_per_second
 from towerworld.games.carcassonne import GAME
 from towerworld.games.carcassonne.strategy import SearchAgent
@@ -33,20 +37,182 @@ def random_games(options: dict | None = None, players: int = 2, seconds: float =
     return len(times) / sum(times), statistics.median(times) * 1000, plies / len(times)
 
 
-def bench_rows(seconds: float = 1.0) -> list[tuple[str, float, str, str]]:
-    """(name, value, goal, unit) rows; scripts/bench.py adds the generic ones (random games, the generic search
-    figures, stage and carcassonne_draw_calls_full_board) and the stage's combining figures (towerworld/scene/bench.py:
-    the board while a move animates, the cost of combining)."""
-    rows = []
+BASE = {"tower": False, "black_tower": False}
+# The peer's figure on this machine: a random 2-player base game with farms, every ply listing the legal moves and
+# applying one, median of games taken in turns with ours in one process (docs/measurements/carcassonne-peer.md says
+# how).
+PEER_MS = 22.5
+PEER_GOAL = ">= 10"
+
+
+def equal_work_game(rng: random.Random, options: dict | None = BASE) -> int:
+    """One random 2-player game through the normal path, as the peer plays its own: every ply the legal moves listed
+    (legal_moves) and one applied (apply_unchecked; `apply` would list them a second time to check the move), tiles
+    drawn with their bag frequencies (sample_chance). Returns the plies."""
+    s = GAME.new_state(options, 2)
+    plies = 0
+    while (cp := GAME.current_player(s)) != TERMINAL:
+        if cp == CHANCE:
+            s, _ = GAME.apply_unchecked(s, GAME.sample_chance(s, rng))
+        else:
+            moves = GAME.legal_moves(s)
+            s, _ = GAME.apply_unchecked(s, moves[int(rng.random() * len(moves))])
+        plies += 1
+    return plies
+
+
+def peer_game(peer, rng: random.Random) -> None:
+    """One random 2-player base game with farms of the peer (its CarcassonneState module), its own way: every ply
+    its availableMoves() listed and one played with move()."""
+    state = peer.CarcassonneState(_PeerSeat(), _PeerSeat())
+    while not state.isGameOver:
+        moves = state.availableMoves()
+        state.move(moves[int(rng.random() * len(moves))].move)
+
+
+class _PeerSeat:
+    """What the peer's state keeps of a player (it only holds them)."""
+    name = "random"
+
+
+def load_peer(path: str):
+    """The peer's game module from a checkout of 33fred33/CarcassonneAI at `path`. Its tiles import OpenCV for
+    pictures only (never for play): a stand-in module answers that import where OpenCV is not installed."""
+    import importlib
+    import sys
+    import types
+    import importlib.util
+    if "cv2" not in sys.modules and importlib.util.find_spec("cv2") is None:
+        sys.modules["cv2"] = types.ModuleType("cv2")
+    sys.path.insert(0, path)
+    return importlib.import_module("Carcassonne_Game.Carcassonne")
+
+
+def _median_ms(times: list[float]) -> float:
+    return statistics.median(times) * 1000
+
+
+def peer_rows(peer_path: str | None = None, rounds: int = 7, games: int = 5) -> list[tuple]:
+    """Ours on equal work (carcassonne_equal_work_game_ms) and the factor over the peer (carcassonne_vs_peer): with
+    `peer_path`, both measured here, a peer game and one of ours taking turns, `rounds` rounds of `games` games a
+    side, the factor the median of the rounds' factors; without it, against the peer's figure recorded in
+    docs/measurements/carcassonne-peer.md (PEER_MS)."""
+    rng = random.Random(11)
+    peer = load_peer(peer_path) if peer_path else None
+    ours_ms: list[float] = []
+    peer_ms: list[float] = []
+    plies: list[int] = []
+
+    def ours_round() -> float:
+        times = []
+        for _ in range(games):
+            t = time.process_time()
+            plies.append(equal_work_game(rng))
+            times.append(time.process_time() - t)
+        return _median_ms(times)
+
+    def peer_round() -> float:
+        times = []
+        for _ in range(games):
+            t = time.process_time()
+            peer_game(peer, rng)
+            times.append(time.process_time() - t)
+        return _median_ms(times)
+
+    ours_round()
+    if peer is not None:
+        peer_round()
+    for r in range(rounds):
+        sides = [ours_round] + ([peer_round] if peer is not None else [])
+        for side in (sides if r % 2 == 0 else sides[::-1]):
+            (ours_ms if side is ours_round else peer_ms).append(side())
+    ours = statistics.median(ours_ms)
+    if peer is not None:
+        factors = [p / o for p, o in zip(peer_ms, ours_ms)]
+        where = f"the peer measured beside it: {statistics.median(peer_ms):.1f} ms a game"
+    else:
+        factors = [PEER_MS / o for o in ours_ms]
+        where = f"the peer's {PEER_MS:g} ms a game recorded in docs/measurements/carcassonne-peer.md"
+    factor = statistics.median(factors)
+    note = ""
+    if factor < 10:
+        note = (f"{10 / factor:.2f}x short of >=10: {ours:.2f} ms a game of {statistics.mean(plies):.0f} plies "
+                f"({ours / statistics.mean(plies) * 1000:.0f} us a ply: listing the moves and applying one); "
+                f"{where}")
+    return [("carcassonne_equal_work_game_ms", round(ours, 3), "", "ms (cpu; legal_moves + apply a ply)", "",
+             f"{min(ours_ms):.2f}-{max(ours_ms):.2f} over {rounds}"),
+            ("carcassonne_vs_peer", round(factor, 2), PEER_GOAL, f"x ({where})", note,
+             f"{min(factors):.2f}-{max(factors):.2f} over {rounds}")]
+
+
+def _decisions_of_a_game(seed: int) -> list:
+    """The decision states of one random 2-player game with The Tower, in order (chance resolved)."""
+    rng = random.Random(seed)
+    s = GAME.new_state(None, 2)
+    out = []
+    while (cp := GAME.current_player(s)) != TERMINAL:
+        if cp == CHANCE:
+            s, _ = GAME.apply_unchecked(s, GAME.sample_chance(s, rng))
+            continue
+        moves = GAME.legal_moves(s)
+        if len(moves) > 1:
+            out.append(s)
+        s, _ = GAME.apply_unchecked(s, moves[rng.randrange(len(moves))])
+    return out
+
+
+def search_growth_rows(simulations: int = 1000, rounds: int = 3, games: int = 2) -> list[tuple]:
+    """The search's CPU cost per simulation at a game's last tiles against its first (the default search, a fixed
+    budget of `simulations`): the first three decisions and the last three of `games` random games, the two sets
+    taking turns `rounds` times; the growth is the median of the rounds' ratios."""
+    early, late = [], []
+    for g in range(games):
+        decisions = _decisions_of_a_game(21 + g)
+        early += decisions[:3]
+        late += decisions[-3:]
+
+    def per_simulation(states) -> float:
+        spent = sims = 0.0
+        for st in states:
+            agent = SearchAgent(seed=3, level=f"{simulations}it")
+            t = time.process_time()
+            agent.search(st)
+            spent += time.process_time() - t
+            sims += agent.last_simulations
+        return spent / sims * 1e6
+
+    per_simulation(early[:1])
+    first: list[float] = []
+    last: list[float] = []
+    for r in range(rounds):
+        for states, into in (((early, first), (late, last)) if r % 2 == 0 else ((late, last), (early, first))):
+            into.append(per_simulation(states))
+    ratios = [b / a for a, b in zip(first, last)]
+    growth = statistics.median(ratios)
+    note = ""
+    if growth > 1.5:
+        note = (f"{growth / 1.5:.2f}x short of <=1.5: {statistics.median(first):.0f} us a simulation at the first "
+                f"tiles, {statistics.median(last):.0f} us at the last: the leaf's projected scores (final_scores) "
+                "walk every feature on the board")
+    return [("carcassonne_search_us_per_sim_first_tiles", round(statistics.median(first), 1), "", "us (cpu)"),
+            ("carcassonne_search_us_per_sim_last_tiles", round(statistics.median(last), 1), "", "us (cpu)"),
+            ("carcassonne_search_cost_growth", round(growth, 2), "<= 1.5", "x (last tiles / first)", note,
+             f"{min(ratios):.2f}-{max(ratios):.2f} over {rounds}")]
+
+
+def bench_rows(seconds: float = 1.0, peer_path: str | None = None) -> list[tuple]:
+    """(name, value, goal, unit[, note, spread]) rows; scripts/bench.py adds the generic ones (random games, the
+    search rate on a fixed budget along whole games, stage, draw calls)."""
+    import os
+    rows: list[tuple] = []
     gps, ms, _ = random_games(None, 2, seconds)
     rows.append(("carcassonne_tower_random_game_ms", round(ms, 3), "< 10", "ms"))
-    gps, ms, _ = random_games({"tower": False, "black_tower": False}, 2, seconds / 2)
-    rows.append(("carcassonne_base_random_game_ms", round(ms, 3), "< 19", "ms"))
+    gps, ms, _ = random_games(BASE, 2, seconds / 2)
+    rows.append(("carcassonne_base_random_game_ms", round(ms, 3), "< 19", "ms (the shortcut: no move lists)"))
     rows.append(("carcassonne_checked_plies_per_s", round(checked_plies_per_second(GAME, seconds / 2)), ">= 20000",
                  "/s"))
-    for name, options in (("mcts_sims_per_s_carcassonne_tower", None),
-                          ("mcts_sims_per_s_carcassonne_base", {"tower": False, "black_tower": False})):
-        rows.append((name, round(search_rate(options, seconds)), ">= 2000", "/s"))
+    rows += peer_rows(peer_path or os.environ.get("TOWERWORLD_CARCASSONNE_PEER") or None)
+    rows += search_growth_rows()
     return rows
 
 
@@ -65,11 +231,6 @@ def mid_game(options: dict | None, plies: int = 30, seed: int = 1):
     return s
 
 
-def search_rate(options: dict | None, seconds: float) -> float:
-    """Simulations a second of Carcassonne's own search (the default 'mcts' opponent) from a mid-game state."""
-    agent = SearchAgent(seed=3, seconds=seconds)
-    agent.search(mid_game(options))
-    return agent.last_simulations / agent.last_seconds
 
 
 if __name__ == "__main__":

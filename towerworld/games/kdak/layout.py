@@ -6,8 +6,9 @@ into: the storeys above each pawn in the tower are lifted by OPENING, every turn
 inside the tiles above it and the camera sees every pawn over the front of the tower; a pawn stands at the back of
 its tile, clear of the rank and suit printed in the middle. Around it: the pawns waiting to enter (left),
 the place for pawns out of the tower (further left, the "out" cell), the level coins on ledges by each storey (right),
-the die in front on the right (where it can be seen rolling), the score track behind, talismans in front of their owners (player 1 sits in front, player 2
-behind), and the discarded tiles face up in rows in front.
+the die and the talismans in front on the right (player 1's row nearer the tower, player 2's behind it: nothing stands
+behind the tower, where its lifted storeys would hide it), the score track in front of the tower, and the discarded
+tiles face up in rows in front of the track.
 """
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from towerworld.engine.layout import Layout, look, shared_cell, shared_pose
 from towerworld.engine.pieces import size
 from towerworld.engine.words import counted
 from towerworld.games.kdak.board import (COLUMNS, LEVELS, MOVE, NOT_IN, OUT, OVER, RANKS, REMOVE, REVEAL, ROLL, SPEND,
-                                         SUITS, TILES, face_up_on_level, pawn_place, tile_id)
+                                         SUITS, TILES, face_up_on_level, pawn_place, place_words,
+                                         tile_id)
 
 TILE = size("pp_tile")
 COIN = size("pp_coin")
@@ -26,12 +28,14 @@ HALF = (TILE.w + GAP) / 2
 # column centres: a back left, b back right, c front right, d front left
 CENTRES = ((-HALF, HALF), (HALF, HALF), (HALF, -HALF), (-HALF, -HALF))
 PAWN_COLOURS = ("suns", "moons")
-TRACK_Y = 150.0
 TRACK_MAX = 60          # the tiles hold 60 points in all
 SPACING = 53.0          # discarded tiles lie in rows of six, 2 mm apart, in front of the tower
 PER_ROW = 6
 DISCARD_X = -TRACK.w / 2 + TILE.w / 2       # the rows start under the score track's left end
-DISCARD_Y = -2 * HALF - 54.0
+TRACK_Y = -2 * HALF - 82.0                      # the score track just in front of the tower and the talismans
+DISCARD_Y = TRACK_Y - 58.0                      # the rows of discards in front of the track, nearest the player
+TALISMAN_Y = (-2 * HALF - 25, -2 * HALF - 50)   # each player's talisman row, front right
+DIE_AT = (2 * HALF + 130, -2 * HALF - 38)
 # beside each column, on a face of the tower nothing else stands at: where its "enter" and "down" click areas are
 # (a on the left, b behind, c and d in front; the stair stands on the right)
 OUTSIDE = ((-2 * HALF - 15, HALF), (HALF, 2 * HALF + 15), (HALF, -2 * HALF - 15), (-HALF, -2 * HALF - 15))
@@ -46,6 +50,7 @@ OPENING = 110.0
 # middle (one pawn on the right, two on either side), so the camera looking from the front reads the print
 PAWN_SPOTS = ((16.9,), (-16.9, 16.9))
 PAWN_BACK = 14.0
+COLUMN_LABEL_FRONT = 18.0   # a column's letter this far in front of its tile's middle
 
 
 def column_centre(c: int) -> tuple[float, float]:
@@ -76,7 +81,14 @@ def build_layout(state) -> Layout:
         for lv, slot in enumerate(col):
             lay.place(tile_id(slot), shared_pose("pp_tile", x, y, zs[lv], face_up=bool(up >> slot & 1),
                                           look=_tile_look(state, slot)))
-    # discards, face up, rows of six in front of the tower
+    # each column's letter over its top tile's front edge (the pawns stand at the back, the rank and suit in the
+    # middle), so "column b" is read where the column stands, however high it is lifted or low it has crumbled
+    for c, col in enumerate(cols):
+        x, y = CENTRES[c]
+        top = zs[len(col) - 1] + TILE.h if col else 0.0
+        lay.labels[f"column:{COLUMNS[c]}"] = (x, y - COLUMN_LABEL_FRONT, top + 1.0, COLUMNS[c])
+    # discards, face up, rows of six in front of the track (the view draws back to them as the rows come, so the tower
+    # fills the first frames)
     for i, slot in enumerate(state.discards):
         row, place_in_row = divmod(i, PER_ROW)
         lay.place(tile_id(slot), shared_pose("pp_tile", DISCARD_X + place_in_row * SPACING, DISCARD_Y - row * SPACING, 0.0,
@@ -109,11 +121,8 @@ def build_layout(state) -> Layout:
         lay.place(f"coin:level:{lv}", shared_pose("pp_coin", x, y, zs[lv], face_up=True, look=look(rank=RANKS[lv])))
         # the label's middle well clear of the coin (a label is about 40 mm wide)
         lay.labels[f"level:{lv}"] = (x + COIN.w / 2 + 23, y, zs[lv] + COIN.h, f"level {lv}")
-    # the die at the front right corner of the discard rows: it is seen rolling, and from the first frame the table's
-    # extent (which frames the camera) holds the rows that fill up later
-    last_row = (TILES - 1) // PER_ROW
-    lay.place("die", shared_pose("pp_die", DISCARD_X + (PER_ROW - 0.5) * SPACING + 12, DISCARD_Y - last_row * SPACING - 20, 0.0,
-                          look=look(face=RANKS[state.roll]) if state.roll >= 0 else look()))
+    # the die beside the talismans, in front on the right: it is seen rolling, and no lifted storey hides it
+    lay.place("die", shared_pose("pp_die", *DIE_AT, 0.0, look=look(face=RANKS[state.roll]) if state.roll >= 0 else look()))
     # the score track and markers (one per player, or one pooled)
     # 13 squares of 5 points: 0 at the left end, 60 (all the gold in the tower) at the right
     lay.place("track", shared_pose("track", 0.0, TRACK_Y, 0.0, look=look(cells=TRACK_MAX // 5 + 1, per=5, label_every=1)))
@@ -129,14 +138,14 @@ def build_layout(state) -> Layout:
         for k in range(count):
             pid = "talisman:tower" if tower_coin else f"talisman:{p}:{k}"
             x = 2 * HALF + 40 + k * 22
-            y = -2 * HALF - 25 if p == 0 else 2 * HALF + 45
+            y = TALISMAN_Y[p]
             lay.place(pid, shared_pose("pp_coin", x, y, 0.0, face_up=False, look=look(talisman=True)))
     if state.tower_tal == -1:
         # on the level-5 coin, on the top step
         lay.place("talisman:tower", shared_pose("pp_coin", 2 * HALF + 16, -2 * HALF + 12 + 5 * STEP, zs[5] + COIN.h,
                                          face_up=False, look=look(talisman=True)))
     if state.stage == SPEND:
-        y = -2 * HALF - 25 if state.turn == 0 else 2 * HALF + 45
+        y = TALISMAN_Y[state.turn]
         lay.cells["spend"] = shared_cell(2 * HALF + 40, y, 0.0, 40.0, 25.0, "spend a talisman")
         lay.cells["pass"] = shared_cell(2 * HALF + 100, y, 0.0, 40.0, 25.0, "pass")
     if state.stage == MOVE and state.pawns[state.turn] >= 0:
@@ -146,13 +155,13 @@ def build_layout(state) -> Layout:
         if lv:
             # the tile below lies under the pawn's own: the step down gets a click area beside the column
             ox, oy = OUTSIDE[c]
-            lay.cells["down"] = shared_cell(ox, oy, zs[lv - 1] + TILE.h, TARGET, TARGET, f"down to {COLUMNS[c]}{lv - 1}")
+            lay.cells["down"] = shared_cell(ox, oy, zs[lv - 1] + TILE.h, TARGET, TARGET, f"down to level {lv - 1}")
     if state.stage == MOVE and state.pawns[state.turn] == NOT_IN:
         # the whole tower is shown before the first step; its null-level tiles are entered by the areas beside them
         for c, col in enumerate(cols):
             if col:
                 ox, oy = OUTSIDE[c]
-                lay.cells[f"enter:{COLUMNS[c]}"] = shared_cell(ox, oy, 0.0, TARGET, TARGET, f"enter {COLUMNS[c]}0")
+                lay.cells[f"enter:{COLUMNS[c]}"] = shared_cell(ox, oy, 0.0, TARGET, TARGET, f"enter column {COLUMNS[c]}")
     return lay
 
 
@@ -177,17 +186,17 @@ def hud(game, state) -> dict:
     if o.pooled:
         scores = f"pooled: {sum(state.scores)}"
     else:
-        scores = "  ".join(f"P{i + 1}: {s}" for i, s in enumerate(state.scores))
+        scores = "  ".join(f"Player {i + 1}: {s}" for i, s in enumerate(state.scores))
     where = []
     for p in range(n):
         slot = state.pawns[p]
         if slot == NOT_IN:
-            where.append(f"P{p + 1} outside")
+            where.append(f"Player {p + 1} waiting to enter")
         elif slot == OUT:
-            where.append(f"P{p + 1} out")
+            where.append(f"Player {p + 1} out of the tower")
         else:
             c, lv = pawn_place(state, p)
-            where.append(f"P{p + 1} at {COLUMNS[c]}{lv}")
+            where.append(f"Player {p + 1} at {place_words(c, lv)}")
     lines = {
         "turn": turn,
         "phase": phase,
@@ -198,10 +207,10 @@ def hud(game, state) -> dict:
         "tiles": f"{counted(TILES - len(state.discards), 'tile')} stand{'s' if TILES - len(state.discards) == 1 else ''}, {state.up.bit_count()} face up",
     }
     if o.talisman or o.l5t:
-        lines["talismans"] = "  ".join(f"P{i + 1}: {t}" for i, t in enumerate(state.tal))
+        lines["talismans"] = "  ".join(f"Player {i + 1}: {t}" for i, t in enumerate(state.tal))
         if o.l5t:
             lines["talismans"] += "  (level-5 talisman " + (
-                "still by level 5)" if state.tower_tal == -1 else f"taken by P{state.tower_tal + 1})")
+                "still by level 5)" if state.tower_tal == -1 else f"taken by Player {state.tower_tal + 1})")
     if st == MOVE and state.pawns[state.turn] >= 0 and o.up2 and not state.door:
         c, lv = pawn_place(state, state.turn)
         k = face_up_on_level(state.cols, state.up, lv)

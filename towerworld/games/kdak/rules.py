@@ -12,7 +12,7 @@ from towerworld.engine.game import Event, EventKind, IllegalMove
 from towerworld.engine.words import counted
 from towerworld.games.kdak.board import (DISCARD, END_CAP, END_LOST, END_NORMAL, FLIP, LEVELS, MOVE, NOT_IN, ORTH, OUT,
                                          OVER, RANKS, REMOVE, REVEAL, ROLL, RUNNING, SPEND, SUITS, TILES, KState,
-                                         face_up_on_level, locate, pawn_place, place, tile_id)
+                                         face_up_on_level, locate, pawn_place, place_words, tile_id)
 
 # every ("go", column, level) move, built once: move generation hands out these tuples instead of building new ones
 GO = tuple(tuple(("go", c, lv) for lv in range(LEVELS)) for c in range(4))
@@ -133,7 +133,8 @@ def advance(state: KState, move: tuple | None, ev: list | None, rand=None, polic
             if ev is not None:
                 entering = pawns[p] == NOT_IN
                 ev.append(Event(EventKind.ENTER if entering else EventKind.MOVE, (f"pawn:{p}", tile_id(slot)),
-                                f"Player {p + 1} {'enters the tower at' if entering else 'moves to'} {place(c, lv)}."))
+                                f"Player {p + 1} {'enters the tower at' if entering else 'moves to'} "
+                                f"{place_words(c, lv)}."))
             pawns[p] = slot
             fell &= ~(1 << p)
             if up >> slot & 1:
@@ -168,8 +169,9 @@ def advance(state: KState, move: tuple | None, ev: list | None, rand=None, polic
                 left.remove(v)
             if ev is not None:
                 c = slot & 3
-                ev.append(Event(EventKind.REVEAL, (tile_id(slot),), f"The tile at {place(c, cols[c].index(slot))} is "
-                                f"the {RANKS[v % 6]} of {SUITS[v // 6]}.", reveals=True))
+                ev.append(Event(EventKind.REVEAL, (tile_id(slot),), f"The tile at "
+                                f"{place_words(c, cols[c].index(slot))} is the {RANKS[v % 6]} of {SUITS[v // 6]}.",
+                                reveals=True))
             if what == FLIP:
                 stage = MOVE
                 flip = slot
@@ -227,7 +229,8 @@ def advance(state: KState, move: tuple | None, ev: list | None, rand=None, polic
                     text += " and takes a talisman"
                 ev.append(Event(EventKind.FLIP, (tile_id(flip),), text + "."))
                 if door and rank:
-                    ev.append(Event(EventKind.SCORE, (f"score:{0 if pooled else p}",), f"Player {p + 1} scores {rank}."))
+                    ev.append(Event(EventKind.SCORE, (f"score:{0 if pooled else p}",),
+                                    f"Player {p + 1} scores {rank}."))
             move_on = True
         if removed >= 0:         # the tile disintegrates; the tiles above settle; a pawn on it falls
             c = removed & 3
@@ -238,8 +241,8 @@ def advance(state: KState, move: tuple | None, ev: list | None, rand=None, polic
             discards = discards + (removed,)
             if ev is not None:
                 v = ident[removed]
-                ev.append(Event(EventKind.REMOVE, (tile_id(removed),), f"The tile at {place(c, lv)} ({RANKS[v % 6]} of "
-                                                                         f"{SUITS[v // 6]}) disintegrates."))
+                ev.append(Event(EventKind.REMOVE, (tile_id(removed),), f"The tile at {place_words(c, lv)} "
+                                f"({RANKS[v % 6]} of {SUITS[v // 6]}) disintegrates."))
             if removed in pawns:
                 for q in range(n):
                     if pawns[q] == removed:
@@ -248,7 +251,7 @@ def advance(state: KState, move: tuple | None, ev: list | None, rand=None, polic
                             fell |= 1 << q
                             if ev is not None:
                                 ev.append(Event(EventKind.FALL, (f"pawn:{q}",),
-                                                f"Player {q + 1}'s pawn falls to {place(c, lv - 1)}."))
+                                                f"Player {q + 1}'s pawn falls to {place_words(c, lv - 1)}."))
                         else:
                             pawns[q] = OUT
                             fell &= ~(1 << q)
@@ -377,7 +380,7 @@ def why_illegal(state: KState, move) -> str:
         return "That is not a K'Dak move."
     c, lv = move[1], move[2]
     if not (0 <= c < 4 and 0 <= lv < LEVELS) or len(state.cols[c]) <= lv:
-        return f"There is no tile at {place(c, lv) if 0 <= c < 4 and 0 <= lv < LEVELS else 'that place'}."
+        return f"There is no tile at {place_words(c, lv) if 0 <= c < 4 and 0 <= lv < LEVELS else 'that place'}."
     if state.pawns[p] == NOT_IN:
         return "On your first move you may enter any tile on the null level (level 0)."
     if here is None:
@@ -413,6 +416,6 @@ def why_impossible(state: KState, outcome) -> str:
     where = locate(state.cols, state.pending[1]) if state.pending else None
     seen_at = state.ident.index(value)
     there = locate(state.cols, seen_at)
-    at = f"at {place(*there)}" if there else "among the discards"
-    return (f"The tile {'at ' + place(*where) if where else 'being revealed'} cannot be the {RANKS[value % 6]} of "
+    at = f"at {place_words(*there)}" if there else "among the discards"
+    return (f"The tile {'at ' + place_words(*where) if where else 'being revealed'} cannot be the {RANKS[value % 6]} of "
             f"{SUITS[value // 6]}: that tile was seen already ({at}).")

@@ -4,21 +4,42 @@ from __future__ import annotations
 import random
 
 from towerworld.engine.agent import View
-from towerworld.engine.game import CHANCE, OMNISCIENT, TERMINAL, AgentSpec, Game, GameInfo, Option, Variant
+from towerworld.engine.game import (CHANCE, OMNISCIENT, TERMINAL, AgentSpec, BadOption, Game, GameInfo, Option,
+                                    Variant)
 from towerworld.engine.words import counted
 from towerworld.games.throwdown import layout, notation, strategy
 from towerworld.games.throwdown.board import (ATTRITION, CHANGE, DEAL, DEFEND, DRAW, HAND, OVER, START, START_COLOURS,
                                               TURN, TState, bits)
-from towerworld.games.throwdown.cards import BASIC_DECK, FULL_DECK, GREEN, pyramid
+from towerworld.games.throwdown.cards import BASIC, BASIC_DECK, CARDS, FULL_DECK, GREEN, SHORT, pyramid
 from towerworld.games.throwdown.rules import (_name, _step, _W, attack_moves, change_options, defence_moves,
                                               remodel_moves, standing_pips)
 
 
 # Every turn spends or draws cards; every pass through the pile costs each player still in a pip of attrition, and a
 # player has at most 24 pips: see docs/rules/throwdown.md for the 40,000-ply bound. The winner gets 1, everybody else
-# -1; a tie for the most points gives the tied players 0 (so the returns need not sum to 0). Hands are secret.
+# -1, and on a tie for the most points everybody loses (so the returns need not sum to 0). Hands are secret.
 INFO = GameInfo(min_players=2, max_players=5, min_utility=-1.0, max_utility=1.0, zero_sum=False, chance=True,
                 perfect_information=False, max_plies=40_000, max_moves=1_000)
+
+
+def extended_deck(extended: bool, names: str) -> int:
+    """The deck as a bit set: the 36 basic cards, and with `extended` the extended deck's cards `names` names (by
+    their short names joined with '+'; empty: all nine). The seed: "you can add some or all of the extended deck
+    cards". BadOption for a name that is none of the nine."""
+    words = [w.strip().lower() for w in names.split("+")] if names.strip() else []
+    if not extended:
+        if words:
+            raise BadOption("Option 'extended_cards' picks cards of the extended deck: turn on 'extended' too.")
+        return BASIC_DECK
+    if not words:
+        return FULL_DECK
+    by_name = {SHORT[c]: c for c in range(BASIC, len(CARDS))}
+    deck = BASIC_DECK
+    for word in words:
+        if word not in by_name:
+            raise BadOption(f"'{word[:30]}' is not a card of the extended deck ({', '.join(by_name)}).")
+        deck |= 1 << by_name[word]
+    return deck
 
 
 class ThrowdownGame(Game):
@@ -26,6 +47,8 @@ class ThrowdownGame(Game):
     title = "Ziggurat Demolition Throwdown"
     options = (
         Option("extended", False, "add the extended Decktet: the Excuse, four Pawns and four Courts"),
+        Option("extended_cards", "", "with extended: only these of its nine cards, by name joined with '+' "
+                                     "(excuse+watchman+consul); empty: all nine"),
     )
     variants = (
         Variant("extended", "the extended deck: the Excuse (defence as any Ace, or an unblockable attack), Pawns "
@@ -41,7 +64,7 @@ class ThrowdownGame(Game):
         merged, n = self.resolve_options(options, None, players)
         towers = tuple(tuple(tuple(pyramid(c, size, s) for size in (3, 2, 1)) for c in START_COLOURS) for s in range(n))
         scrap = sum(1 << pyramid(GREEN, size, s) for size in (1, 2, 3) for s in range(n))
-        deck = FULL_DECK if merged["extended"] else BASIC_DECK
+        deck = extended_deck(bool(merged["extended"]), merged["extended_cards"])
         return TState(n, bool(merged["extended"]), (0,) * n, deck, (), towers, scrap, (0,) * n, (0,) * n, -1, START,
                       (), (), (), -1, 0)
 
@@ -126,13 +149,14 @@ class ThrowdownGame(Game):
         return [i for i, v in enumerate(s) if v == best]
 
     def returns(self, state):
-        """Win 1, loss -1; a tie for the most points means nobody wins: the tied players 0, the rest -1."""
+        """Win 1, loss -1. The seed: "If there is a tie, then an uninvolved wizard from down the hall claims the
+        battle as a victory over all of you": on a tie for the most points everybody loses, the tied players too."""
         if state.stage != OVER:
             return [0.0] * state.n
         top = self.winners(state)
         if len(top) == 1:
             return [1.0 if i == top[0] else -1.0 for i in range(state.n)]
-        return [0.0 if i in top else -1.0 for i in range(state.n)]
+        return [-1.0] * state.n
 
     def result(self, state):
         if state.stage != OVER:

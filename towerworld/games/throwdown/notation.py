@@ -335,6 +335,9 @@ def why_illegal(game, state, move) -> str:
                     return "That tower is gone: only a standing tower's top pyramid may be swapped."
                 if pips_of(code) != pips_of(top[-1]) or not state.scrap >> code & 1:
                     return ("The swap takes a pyramid of the same size as the top one from the scrapyard.")
+                if colour_of(code) == colour_of(top[-1]):
+                    return (f"The swap must change the tower's colour: take a pyramid of another colour than "
+                            f"{COLOURS[colour_of(code)]}.")
         if kind == "change":
             return (f"Make change with a {state.change[3]}-pip pyramid from the scrapyard (the exact difference if "
                     "there is one, else the largest smaller one).")

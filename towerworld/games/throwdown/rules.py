@@ -555,8 +555,9 @@ def remodel_moves(state: TState, p: int) -> list[tuple]:
     swaps = [(-1, -1)]
     for t, tower in enumerate(state.towers[p]):
         if tower:
-            size = pips_of(tower[-1])
-            swaps += [(t, code) for code in change_options(state.scrap, size)]
+            # rulings: "the optional swap must change the colour"
+            size, colour = pips_of(tower[-1]), colour_of(tower[-1])
+            swaps += [(t, code) for code in change_options(state.scrap, size) if colour_of(code) != colour]
     out = []
     k = len(cards)
     for i in range(k):

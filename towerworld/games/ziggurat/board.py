@@ -11,12 +11,14 @@ Moves (tuples of ints, mutually comparable):
   (PLACE, tier, c1, c2, v1, v2)  put the domino {v1, v2} with v1 on cell c1 and v2 on c2 (c1 < c2), on `tier`
   (CHEAT, d)                     pick up placed domino d and everything resting on it, back to the hand
   (DRAW, d)                      chance: the next domino from the pile is d (shuffled pile)
-  (DEAL, n)                      chance: numbered deal n is the pile order (variant "numbered")
+  (DEAL, n)                      chance: numbered deal n is the pile order (records of earlier versions only: the
+                                 variant "numbered" now pins its deal down by the draws themselves)
   (GIVE_UP,)                     give up (only when no domino in the hand fits anywhere)
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import lru_cache
 
 PLACE, CHEAT, DRAW, DEAL, GIVE_UP = 0, 1, 2, 3, 4
 N = 6
@@ -26,7 +28,7 @@ TIER_SIZES = (18, 8, 2)
 TIER_LO = (0, 1, 2)        # first column/row index inside each tier
 TIER_HI = (5, 4, 3)        # last column/row index inside each tier
 TIER_SQUARES = ("a1-f6", "b2-e5", "c3-d4")
-NUMBERED_DEALS = 1000      # variant "numbered": a chance move picks one of deals 1..NUMBERED_DEALS
+NUMBERED_DEALS = 1000      # variant "numbered": the pile is one of deals 1..NUMBERED_DEALS, as the draws tell
 
 DOMINOES: tuple[tuple[int, int], ...] = tuple((lo, hi) for lo in range(7) for hi in range(lo, 7))
 DINDEX: dict[tuple[int, int], int] = {}
@@ -76,13 +78,17 @@ class ZState:
     pile: tuple[int, ...]      # the pile order when the deal is fixed (hidden); () when every draw is a chance move
     cheats: int
     limit: int                 # the game ends, given up, once cheats reach this
-    deal: int                  # 0 shuffled, n > 0 numbered deal n, -1 a numbered deal is still to be picked
+    deal: int                  # 0 shuffled, n > 0 numbered deal n, -1 a numbered deal the draws have not yet pinned down
     gave_up: bool = False
+    # deal -1: the numbered deals the draws so far still allow (() before any draw: all); left out of repr, which
+    # stays what it was for every other deal (recorded search traces hash it)
+    deals: tuple[int, ...] = field(default=(), repr=False)
 
 
 EMPTY = (-1,) * NSLOTS
 
 
+@lru_cache(maxsize=4096)     # the numbered deals 1-1000 and a few fixed ones, each computed once
 def deal_order(n: int) -> tuple[int, ...]:
     """The pile order (top first) of numbered deal n: a Fisher-Yates shuffle driven by splitmix64, stable forever."""
     x = (n * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & 0xFFFFFFFFFFFFFFFF

@@ -28,11 +28,11 @@ class Ziggurat(Game):
         Option("cheat_limit", 0, "0: no limit (the seed sets none); n: the game ends, given up, once n cheats are "
                                  "counted", low=0, high=1000),
         Option("deal", 0, "0: a shuffled pile (every draw a chance move); n >= 1: the fixed numbered deal n; "
-                          "-1: a chance move picks numbered deal 1-1000", low=-1, high=1_000_000_000),
+                          "-1: one of numbered deals 1-1000, as the draws pin it down", low=-1, high=1_000_000_000),
     )
     variants = (
-        Variant("numbered", "FreeCell-style numbered deals: the first chance move picks deal 1-1000, which fixes the "
-                            "pile order (the solver agent reads it; nobody else sees it)", {"deal": -1}),
+        Variant("numbered", "FreeCell-style numbered deals: the pile is one of deals 1-1000, the one the draws "
+                            "pin down (the solver agent reads its order; nobody else sees it)", {"deal": -1}),
     )
 
     def info(self) -> GameInfo:
@@ -78,9 +78,6 @@ class Ziggurat(Game):
         """Search rollouts place a random fitting domino while one fits and give up when none does (rules.py):
         uniform play cheats as often as it builds and never finishes a deal, so its value says nothing."""
         limit = max_plies or self.max_plies
-        while self.current_player(state) == CHANCE and state.deal < 0 and limit > 0:
-            state, _ = self.apply_unchecked(state, self.sample_chance(state, rng))   # the numbered deal is picked
-            limit -= 1
         if self.current_player(state) == TERMINAL:
             return state
         return rules.placing_playout(state, rng, limit)
@@ -101,15 +98,14 @@ class Ziggurat(Game):
 
     def observation(self, state, viewer):
         # the pile order and the deal number stay hidden: only which dominoes are unseen is known
-        return (state.vals, state.owner, state.hand, state.unseen, state.cheats, state.limit, state.deal < 0,
-                state.gave_up)
+        return (state.vals, state.owner, state.hand, state.unseen, state.cheats, state.limit, state.gave_up)
 
     def resample(self, state, viewer, rng):
         """What the player knows with the unknown made concrete: the pile order is forgotten, so every draw becomes a
         chance move among the unseen dominoes again (search never sees a numbered deal's order)."""
         if viewer == OMNISCIENT:
             return state
-        if state.deal <= 0:
+        if state.deal == 0:
             return state
         return ZState(state.vals, state.owner, state.hand, state.unseen, (), state.cheats, state.limit, 0,
                       state.gave_up)

@@ -37,7 +37,10 @@ DOMINO_IDS = tuple(f"domino:{dname(d)}" for d in range(len(DOMINOES)))
 PILE_IDS = tuple(f"pile:{i}" for i in range(len(DOMINOES)))
 CELL_IDS = tuple(tuple(f"cell:t{t}:{cname(c)}" for c in range(NCELLS)) for t in range(3))
 CELL_LABELS = tuple(tuple(f"{cname(c)} t{t}" for c in range(NCELLS)) for t in range(3))
-PILE_LABELS = tuple((PILE_X, -75.0, 0.0, f"pile: {n}") for n in range(len(DOMINOES) + 1))
+# the pile's count stands just in front of its front stack, and moves back with it as the stacks go (four stacks of up
+# to seven, front to back: pile piece i lies in stack i // 7 at y = 45 - 30 * stack)
+PILE_LABELS = tuple((PILE_X, 45.0 - 30.0 * ((max(n, 1) - 1) // 7) - 30.0, 0.0, f"pile: {n}")
+                    for n in range(len(DOMINOES) + 1))
 HAND_LABEL = (HAND_X, 2.5 * CELL_MM + 24.0, 0.0, "hand")
 
 

@@ -16,8 +16,6 @@ CHEAT_SCALE = 28     # without a cheat limit, a ziggurat finished with this many
 def current_player(state):
     if state.gave_up or (state.limit and state.cheats >= state.limit):
         return TERMINAL
-    if state.deal < 0:
-        return CHANCE
     if len(state.hand) < 3 and state.unseen:
         return CHANCE
     if not state.hand:
@@ -40,8 +38,14 @@ def chance_outcomes(state):
     if current_player(state) != CHANCE:
         return []
     if state.deal < 0:
-        p = 1.0 / NUMBERED_DEALS
-        return [((DEAL, n), p) for n in range(1, NUMBERED_DEALS + 1)]
+        # a numbered deal, decided by nothing but what is drawn: the next domino of each deal the draws so far allow
+        left = deals_left(state)
+        k = 28 - state.unseen.bit_count()
+        counts: dict[int, int] = {}
+        for n in left:
+            d = deal_order(n)[k]
+            counts[d] = counts.get(d, 0) + 1
+        return [((DRAW, d), c / len(left)) for d, c in sorted(counts.items())]
     if state.pile:
         return [((DRAW, state.pile[0]), 1.0)]
     ds = [d for d in range(28) if state.unseen >> d & 1]
@@ -56,22 +60,25 @@ def step(state, move):
         nv, no, left = list(state.vals), list(state.owner), list(state.hand)
         d = put(nv, no, left, move)
         new = ZState(tuple(nv), tuple(no), tuple(left), state.unseen, state.pile, state.cheats, state.limit,
-                     state.deal)
+                     state.deal, False, state.deals)
         return new, [Event(EventKind.PLACE, (f"domino:{dname(d)}",),
                            f"{v1}-{v2} placed on {cname(c1)}-{cname(c2)}, tier {t}.")]
     if kind == DRAW:
         d = move[1]
         hand = tuple(sorted(state.hand + (d,)))
         pile = state.pile[1:] if state.pile else ()
+        deal, deals = state.deal, state.deals
+        if deal < 0:
+            deal, pile, deals = _pin(state, d)
         new = ZState(state.vals, state.owner, hand, state.unseen & ~(1 << d), pile, state.cheats, state.limit,
-                     state.deal)
+                     deal, False, deals)
         return new, [Event(EventKind.DRAW, (f"domino:{dname(d)}",), f"You draw the {dname(d)}.", reveals=True)]
     if kind == CHEAT:
         d = move[1]
         nv, no, lifted = lift(state.vals, state.owner, d)
         hand = tuple(sorted(state.hand + tuple(lifted)))
         cheats = state.cheats + len(lifted)
-        new = ZState(nv, no, hand, state.unseen, state.pile, cheats, state.limit, state.deal)
+        new = ZState(nv, no, hand, state.unseen, state.pile, cheats, state.limit, state.deal, False, state.deals)
         names = ", ".join(dname(x) for x in lifted)
         text = (f"Cheat: the {dname(d)} is picked up" + (f" with what rested on it ({names})" if len(lifted) > 1
                                                           else "") + f"; {len(lifted)} cheat"
@@ -79,7 +86,7 @@ def step(state, move):
         return new, [Event(EventKind.LIFT, tuple(f"domino:{dname(x)}" for x in lifted), text)]
     if kind == GIVE_UP:
         new = ZState(state.vals, state.owner, state.hand, state.unseen, state.pile, state.cheats, state.limit,
-                     state.deal, True)
+                     state.deal, True, state.deals)
         return new, [Event(EventKind.GIVE_UP, (), "You give up: the gods are not pleased.")]
     if kind == DEAL:
         n = move[1]
@@ -87,6 +94,24 @@ def step(state, move):
                      state.limit, n)
         return new, [Event(EventKind.SHUFFLE, (), "The dominoes are mixed face down.")]
     raise IllegalMove("That is not a Ziggurat move.")
+
+
+def deals_left(state) -> tuple[int, ...] | range:
+    """The numbered deals a game of deal -1 may still be: those whose first draws are the draws so far."""
+    return state.deals or range(1, NUMBERED_DEALS + 1)
+
+
+def _pin(state, d: int) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
+    """(deal, pile, deals) after drawing `d` in a numbered deal not yet pinned down: the deals that drew it; once one
+    is left (or nothing is left to draw) it is the deal, and its pile order the rest. A draw no numbered deal makes
+    (an unchecked playout) leaves a shuffled pile."""
+    k = 28 - state.unseen.bit_count()
+    left = tuple(n for n in deals_left(state) if deal_order(n)[k] == d)
+    if not left:
+        return 0, (), ()
+    if len(left) == 1 or state.unseen & ~(1 << d) == 0:
+        return left[0], deal_order(left[0])[k + 1:], ()
+    return -1, (), left
 
 
 def placing_playout(state: ZState, rng: random.Random, max_plies: int, trace: list | None = None) -> ZState:
@@ -132,11 +157,11 @@ def placing_playout(state: ZState, rng: random.Random, max_plies: int, trace: li
             trace.append(move)
     rest = tuple(reversed(pile)) if state.pile else ()
     return ZState(tuple(vals), tuple(owner), tuple(sorted(hand)), unseen, rest, state.cheats, state.limit, state.deal,
-                  gave_up)
+                  gave_up, state.deals)
 
 
 def complete(state) -> bool:
-    return not state.hand and not state.unseen and state.deal >= 0
+    return not state.hand and not state.unseen
 
 
 def returns(state):
@@ -156,12 +181,9 @@ def returns(state):
 def why_impossible(state, outcome) -> str:
     """Why `outcome` cannot be what chance does now, as a sentence about the dominoes and the pile."""
     kind = outcome[0] if isinstance(outcome, tuple) and outcome else None
-    if state.deal < 0:
-        if kind == DEAL and len(outcome) == 2 and isinstance(outcome[1], int):
-            return f"Numbered deals run from 1 to {NUMBERED_DEALS}: there is no deal {outcome[1]}."
-        return f"First a numbered deal from 1 to {NUMBERED_DEALS} is picked (for example 'deal 417')."
     if kind == DEAL:
-        return "The deal is already fixed: now the next domino is drawn from the pile."
+        return ("A numbered deal is never picked by a move: the draws themselves tell which deal it is."
+                if state.deal < 0 else "The deal is already fixed: now the next domino is drawn from the pile.")
     if kind != DRAW or len(outcome) != 2 or not isinstance(outcome[1], int) or not 0 <= outcome[1] < 28:
         return "Now the next domino is drawn from the pile (for example 'draw 5-1')."
     d = outcome[1]
@@ -169,6 +191,8 @@ def why_impossible(state, outcome) -> str:
         return f"The {dname(d)} is already in your hand, not in the pile."
     if d in state.owner:
         return f"The {dname(d)} already stands in the ziggurat, not in the pile."
+    if state.deal < 0:
+        return f"No numbered deal left by the draws so far has the {dname(d)} next."
     return f"The pile order of this deal is fixed, and the {dname(d)} is not the next domino."
 
 def why_illegal(state, move):
