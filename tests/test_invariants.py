@@ -14,7 +14,8 @@ import random
 import pytest
 
 from towerworld.engine import registry
-from towerworld.engine.game import CHANCE, TERMINAL, BadNotation, Game, GameInfo, IllegalMove, OMNISCIENT
+from towerworld.engine.game import (CHANCE, SEES_ALL, SEES_SEAT, TERMINAL, AgentSpec, BadNotation, Game, GameInfo,
+                                    IllegalMove, OMNISCIENT)
 from towerworld.engine.layout import Layout, Pose
 from towerworld.engine.match import Match, PlayerSpec
 from towerworld.engine.pieces import PIECES
@@ -193,6 +194,21 @@ def test_every_game_declares_its_game_info(name):
     assert info.max_plies > 0 and info.max_moves > 0
     assert (game.max_plies, game.max_moves, game.perfect_information) == \
         (info.max_plies, info.max_moves, info.perfect_information)
+
+
+@pytest.mark.parametrize("name", sorted(games()))
+def test_every_agent_declares_its_agent_spec(name):
+    """Every agent a game offers is an AgentSpec: words a player reads, its default among its levels, what it may see;
+    its factory builds, at every level, an agent of that name that sees what the spec says."""
+    game = games()[name]
+    for spec in game.agents():
+        assert isinstance(spec, AgentSpec) and spec.words and spec.sees in (SEES_SEAT, SEES_ALL)
+        assert (spec.level in spec.levels) if spec.levels else spec.level == ""
+        for level in spec.levels or (None,):
+            agent = spec.factory(game, 1, level)
+            assert (agent.name, agent.sees) == (spec.name, spec.sees), (spec.name, level)
+            if spec.budgeted:
+                assert isinstance(agent.budgeted, bool) and (agent.seconds is None or agent.seconds > 0)
 
 
 class MisdeclaredNim(ToyNim):
