@@ -319,3 +319,17 @@ def test_undo_is_asked_of_the_other_player_and_done_only_when_agreed(tmp_path):
         finally:
             await server.stop()
     run(scenario())
+
+
+@pytest.mark.parametrize("game", ["kdak", "elevation", "ziggurat"])
+def test_every_other_game_finishes_through_the_server_and_leaks_nothing(tmp_path, game):
+    from towerworld.engine.registry import get_game
+    rules = get_game(game)
+    _, seats = rules.resolve_options(None, None, None)
+    resamples = 0 if rules.perfect_information else 2      # a perfect-information resample is the state itself
+    code, done = run(whole_game(tmp_path, game, players=["remote"] * seats, watchers=1))
+    record = str(tmp_path / "rooms" / f"{code}.tower.json")
+    match = load_match(record)
+    assert match.over and all(d.result == match.result_text() for d in done)
+    for name in [f"seat{i}.log" for i in range(seats)] + ["watch0.log"]:
+        assert check_log(read_log(tmp_path / name), record, random.Random(3), resamples=resamples)
