@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import random
 
 import pytest
 
-from towerworld.engine.game import CHANCE, OMNISCIENT, SPECTATOR, TERMINAL, events_for
+from towerworld.engine.game import CHANCE, OMNISCIENT, SPECTATOR, events_for
 from towerworld.engine.record import load_match
 from towerworld.net import client as C
 from towerworld.net import protocol as P
