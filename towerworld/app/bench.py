@@ -226,13 +226,14 @@ def _draw_call_rows(game_name: str) -> list[tuple]:
         buffers = base.graphicsEngine.getNumWindows()
         geoms = {name: sum(np.node().getNumGeoms() for np in root.findAllMatches("**/+GeomNode")
                            if not np.isHidden())
-                 for name, root in (("the 3D scene", base.render), ("the HUD and its text", base.render2d))}
+                 for name, root in (("the 3D scene", base.render), ("the HUD", base.render2d))}
+        texts = sum(1 for np in base.render2d.findAllMatches("**/+TextNode") if not np.isHidden())
     finally:
         table.close()
     calls = statistics.median(counted)
     note = ""
     if calls > 60:
-        shares = ", ".join(f"{what} {n} geoms" for what, n in geoms.items())
+        shares = ", ".join(f"{what} {n} geoms" for what, n in geoms.items()) + f", {texts} text nodes on the HUD"
         note = (f"{calls / 60:.2f}x short of <=60: {buffers} buffers, {regions} display regions drawn a frame "
                 f"(the 3D scene is drawn once more into the shadow map); {shares}")
     return [(f"{game_name}_draw_calls_per_frame", calls, "<= 60", "calls", note,
