@@ -110,7 +110,8 @@ class App(FSM):
                 import os
                 self.server = ServerThread(os.path.join(os.path.dirname(SAVE_DIR), "rooms"), "0.0.0.0", 8765)
             seats = ["remote" if seat == "human" else seat for seat in setup.seats]
-            options = {k: ("true" if v is True else "false" if v is False else str(v)) for k, v in setup.options.items()}
+            options = {k: ("true" if v is True else "false" if v is False else str(v))
+                       for k, v in setup.options.items()}
             code = self.server.call(create_room(self.server.url, setup.game, seats, setup.variant, options))
         except (TowerworldError, OSError) as e:
             print(f"towerworld: {e}")
