@@ -51,7 +51,7 @@ def replay_viewer(match: Match, fixed: int | None = None) -> int:
 class ReplayTable(Table):
     """Animated replay with a timeline along the bottom of the window."""
     fixed_viewer: int | None = None      # one player's view of a finished game (--viewer N)
-    status_extra = 3                     # the ply, the keys and the result under the game's lines
+    status_extra = 4                     # the last move, the ply, the keys and the result under the game's lines
 
     @property
     def viewer(self) -> int:
@@ -147,6 +147,8 @@ class ReplayTable(Table):
         layout = self.game.layout(self.match.state_at(ply), self.viewer)
         self.refit(layout)
         self.stage.show(layout)
+        self.show_last_move(ply)
+        self.hud.say("")          # the events of the move shown before are not this position's
         self.refresh()
 
     def jump_end(self):
@@ -164,9 +166,15 @@ class ReplayTable(Table):
         old, new, events = transition_of(self.match, self.ply, self.viewer)
         self.refit(new)
         self.ply = target
-        self.animate_to(old, new, events, speed=self.speed, then=self.refresh)
-        self.hud.say(shown_move(self.match.plies[target - 1], self.viewer) + "   "
-                     + "  ".join(e.text for e in events if e.text))
+        if self.match.plies[target - 1].mover != CHANCE:
+            self.stage.mark_last(None)      # a player moved: the marks of the move before go as this one plays
+            self.show_last_move(target, mark=False)
+        self.animate_to(old, new, events, speed=self.speed, then=self._moved)
+        self.hud.say(self.with_names("  ".join(e.text for e in events if e.text)))
+        self.refresh()
+
+    def _moved(self) -> None:
+        self.show_last_move(self.ply)
         self.refresh()
 
     def animate_to(self, old_layout, new_layout, events, speed=1.0, then=None):
@@ -193,6 +201,8 @@ class ReplayTable(Table):
         state = self.match.state_at(self.ply)
         self.apply_cutaway(state)
         lines = self.status_lines(state)
+        if self.last_words:
+            lines.append(self.last_words)
         lines.append(f"replay: ply {self.ply}/{len(self.match.plies)}   "
                      f"{'playing' if self.playing else 'paused'}   physics {'on' if self.physics else 'off'}")
         lines.append(KEYS_LINE)
