@@ -982,8 +982,11 @@ class Stage:
             if node is not None and pose is not None:
                 mark = marks.last_mark(pose.kind)
                 mark.reparentTo(self.last_root)
-                mark.setPos(node.getPos(self.root))
-                mark.setH(node.getH(self.root))
+                if pose.tilt and pose.face_up and pid in self.models and marks.is_flat(pose.kind):
+                    mark.setTransform(self.models[pid].getTransform(self.root))   # a card leaning on its tower
+                else:
+                    mark.setPos(node.getPos(self.root))
+                    mark.setH(node.getH(self.root))
                 mark.setTag("last", pid)
             elif self.layout is not None and pid in self.layout.cells:
                 cell = self.layout.cells[pid]
@@ -992,6 +995,8 @@ class Stage:
                 mark.setPos(cell.x, cell.y, cell.z + 0.6)
                 mark.setTag("last", pid)
         for pid, was in last.left:
+            if pid not in self.poses and self._taken(was):
+                continue        # a card gone from a hand that closed up: the place it left is another's now
             mark = marks.last_mark(was.kind)
             mark.reparentTo(self.last_root)
             mark.setPos(was.x, was.y, was.z)
@@ -1004,6 +1009,13 @@ class Stage:
                 if dots is not None:
                     dots.reparentTo(self.last_root)
                     dots.setTag("last", "trail:" + pid)
+
+    def _taken(self, was: Pose) -> bool:
+        """Whether a piece stands now where one stood (within a quarter of that one's narrower side)."""
+        s = size(was.kind)
+        near = min(s.w, s.d) / 4
+        return any(abs(p.x - was.x) < near and abs(p.y - was.y) < near and abs(p.z - was.z) < max(near, s.h)
+                   for p in self.poses.values())
 
     def last_marked(self) -> dict[str, tuple[float, float, float]]:
         """Where the last move's marks lie: piece or cell id -> the mark's place, and "left:" + id for the place a
