@@ -331,7 +331,7 @@ def test_chance_refusals_speak_of_the_die_and_the_tiles():
         G.apply(s, ("reveal", 3))
     s = do(start(), "enter a0", "reveal a0=suns:2", "enter b0")
     assert s.stage == REVEAL
-    with pytest.raises(IllegalMove, match=r"The tile at b0 cannot be the 2 of suns: that tile was seen already \(at a0\)"):
+    with pytest.raises(IllegalMove, match=r"The tile at column b, level 0 cannot be the 2 of suns: that tile was seen already \(at column a, level 0\)"):
         G.apply(s, ("reveal", ident("suns:2")))
     with pytest.raises(IllegalMove, match="one of four suits"):
         G.apply(s, ("reveal", 99))

@@ -374,7 +374,7 @@ class Game(Generic[S, M]):
         """Lines for the HUD, as `viewer` may read them: turn, phase, scores and whatever players should see."""
         cp = self.current_player(state)
         who = "Game over" if cp == TERMINAL else "Chance" if cp == CHANCE else f"Player {cp + 1} to move"
-        return {"turn": who, "scores": "  ".join(f"P{i + 1}: {s}" for i, s in enumerate(self.scores(state)))}
+        return {"turn": who, "scores": "  ".join(f"Player {i + 1}: {s}" for i, s in enumerate(self.scores(state)))}
 
     def cutaway(self, state: S, viewer: int) -> tuple[float, tuple[str, ...]] | None:
         """A view hint: (height, piece kinds) to ghost the stack pieces at or above that height, so pieces inside a

@@ -63,7 +63,14 @@ class KState(NamedTuple):
 
 
 def place(c: int, level: int) -> str:
+    """The place in the notation ("b3")."""
     return f"{COLUMNS[c]}{level}"
+
+
+def place_words(c: int, level: int) -> str:
+    """The place as the table labels it: "column b, level 3" (the column letters stand at the tower's foot, the
+    level numbers on the stair)."""
+    return f"column {COLUMNS[c]}, level {level}"
 
 
 def ident_text(v: int) -> str:

@@ -230,6 +230,12 @@ class KDakGame(Game):
     def parse_move(self, state, text):
         return notation.parse_move(state, text)
 
+    def describe_move(self, state, move):
+        return notation.describe_move(state, move)
+
+    def describe_pick(self, state, picks, pick):
+        return notation.describe_pick(state, picks, pick)
+
     def picks(self, state, move):
         return notation.picks(state, move)
 

@@ -16,7 +16,8 @@ from towerworld.engine.layout import Layout, look, shared_cell, shared_pose
 from towerworld.engine.pieces import size
 from towerworld.engine.words import counted
 from towerworld.games.kdak.board import (COLUMNS, LEVELS, MOVE, NOT_IN, OUT, OVER, RANKS, REMOVE, REVEAL, ROLL, SPEND,
-                                         SUITS, TILES, face_up_on_level, pawn_place, tile_id)
+                                         SUITS, TILES, face_up_on_level, pawn_place, place_words,
+                                         tile_id)
 
 TILE = size("pp_tile")
 COIN = size("pp_coin")
@@ -49,6 +50,7 @@ OPENING = 110.0
 # middle (one pawn on the right, two on either side), so the camera looking from the front reads the print
 PAWN_SPOTS = ((16.9,), (-16.9, 16.9))
 PAWN_BACK = 14.0
+COLUMN_LABEL_FRONT = 18.0   # a column's letter this far in front of its tile's middle
 
 
 def column_centre(c: int) -> tuple[float, float]:
@@ -79,6 +81,12 @@ def build_layout(state) -> Layout:
         for lv, slot in enumerate(col):
             lay.place(tile_id(slot), shared_pose("pp_tile", x, y, zs[lv], face_up=bool(up >> slot & 1),
                                           look=_tile_look(state, slot)))
+    # each column's letter over its top tile's front edge (the pawns stand at the back, the rank and suit in the
+    # middle), so "column b" is read where the column stands, however high it is lifted or low it has crumbled
+    for c, col in enumerate(cols):
+        x, y = CENTRES[c]
+        top = zs[len(col) - 1] + TILE.h if col else 0.0
+        lay.labels[f"column:{COLUMNS[c]}"] = (x, y - COLUMN_LABEL_FRONT, top + 1.0, COLUMNS[c])
     # discards, face up, rows of six in front of the track (the view draws back to them as the rows come, so the tower
     # fills the first frames)
     for i, slot in enumerate(state.discards):
@@ -147,13 +155,13 @@ def build_layout(state) -> Layout:
         if lv:
             # the tile below lies under the pawn's own: the step down gets a click area beside the column
             ox, oy = OUTSIDE[c]
-            lay.cells["down"] = shared_cell(ox, oy, zs[lv - 1] + TILE.h, TARGET, TARGET, f"down to {COLUMNS[c]}{lv - 1}")
+            lay.cells["down"] = shared_cell(ox, oy, zs[lv - 1] + TILE.h, TARGET, TARGET, f"down to level {lv - 1}")
     if state.stage == MOVE and state.pawns[state.turn] == NOT_IN:
         # the whole tower is shown before the first step; its null-level tiles are entered by the areas beside them
         for c, col in enumerate(cols):
             if col:
                 ox, oy = OUTSIDE[c]
-                lay.cells[f"enter:{COLUMNS[c]}"] = shared_cell(ox, oy, 0.0, TARGET, TARGET, f"enter {COLUMNS[c]}0")
+                lay.cells[f"enter:{COLUMNS[c]}"] = shared_cell(ox, oy, 0.0, TARGET, TARGET, f"enter column {COLUMNS[c]}")
     return lay
 
 
@@ -178,17 +186,17 @@ def hud(game, state) -> dict:
     if o.pooled:
         scores = f"pooled: {sum(state.scores)}"
     else:
-        scores = "  ".join(f"P{i + 1}: {s}" for i, s in enumerate(state.scores))
+        scores = "  ".join(f"Player {i + 1}: {s}" for i, s in enumerate(state.scores))
     where = []
     for p in range(n):
         slot = state.pawns[p]
         if slot == NOT_IN:
-            where.append(f"P{p + 1} outside")
+            where.append(f"Player {p + 1} waiting to enter")
         elif slot == OUT:
-            where.append(f"P{p + 1} out")
+            where.append(f"Player {p + 1} out of the tower")
         else:
             c, lv = pawn_place(state, p)
-            where.append(f"P{p + 1} at {COLUMNS[c]}{lv}")
+            where.append(f"Player {p + 1} at {place_words(c, lv)}")
     lines = {
         "turn": turn,
         "phase": phase,
@@ -199,10 +207,10 @@ def hud(game, state) -> dict:
         "tiles": f"{counted(TILES - len(state.discards), 'tile')} stand{'s' if TILES - len(state.discards) == 1 else ''}, {state.up.bit_count()} face up",
     }
     if o.talisman or o.l5t:
-        lines["talismans"] = "  ".join(f"P{i + 1}: {t}" for i, t in enumerate(state.tal))
+        lines["talismans"] = "  ".join(f"Player {i + 1}: {t}" for i, t in enumerate(state.tal))
         if o.l5t:
             lines["talismans"] += "  (level-5 talisman " + (
-                "still by level 5)" if state.tower_tal == -1 else f"taken by P{state.tower_tal + 1})")
+                "still by level 5)" if state.tower_tal == -1 else f"taken by Player {state.tower_tal + 1})")
     if st == MOVE and state.pawns[state.turn] >= 0 and o.up2 and not state.door:
         c, lv = pawn_place(state, state.turn)
         k = face_up_on_level(state.cols, state.up, lv)

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from towerworld.engine.game import BadNotation
 from towerworld.games.kdak.board import (COLUMNS, LEVELS, MOVE, NOT_IN, OUT, RANKS, REMOVE, REVEAL, ROLL, SPEND, SUITS,
-                                         ident_text, locate, pawn_place, place, tile_id)
+                                         ident_text, locate, pawn_place, place, place_words,
+                                         tile_id)
 
 _RANK_WORDS = {name: i for i, name in enumerate(RANKS)}
 _RANK_WORDS.update({str(i): i for i in range(6)})
@@ -30,6 +31,33 @@ def format_move(state, move) -> str:
         spot = locate(state.cols, slot) if slot >= 0 else None
         return f"reveal {place(*spot) if spot else '?'}={ident_text(move[1])}"
     return kind
+
+
+def describe_move(state, move) -> str:
+    """The move in a player's words, naming places as the table labels them ("go to column b, level 3")."""
+    kind = move[0]
+    if kind == "go":
+        where = place_words(move[1], move[2])
+        return f"enter the tower at {where}" if state.pawns[state.turn] == NOT_IN else f"go to {where}"
+    if kind == "remove":
+        return f"remove the tile at {place_words(move[1], state.level)}"
+    if kind == "remove-at":
+        return f"remove the tile at {place_words(move[1], move[2])}"
+    if kind == "roll":
+        return f"roll {RANKS[move[1]]}"
+    if kind == "reveal":
+        v = move[1]
+        return f"turn up the {RANKS[v % 6]} of {SUITS[v // 6]}"
+    return {"out": "leave the tower", "stay": "stay where you are", "spend": "spend a talisman for an extra turn",
+            "pass": "pass"}.get(kind, kind)
+
+
+def describe_pick(state, chosen, pick) -> str:
+    """A few words for a button offering `pick`."""
+    move = move_from_picks(state, tuple(chosen) + (pick,))
+    if move is not None:
+        return describe_move(state, move)
+    return str(pick).split(":")[0]
 
 
 def _place(text: str):
@@ -145,4 +173,4 @@ def move_from_picks(state, pick_seq):
     return None
 
 
-__all__ = ["format_move", "parse_move", "picks", "move_from_picks", "ROLL", "OUT"]
+__all__ = ["format_move", "parse_move", "picks", "move_from_picks", "describe_move", "describe_pick", "ROLL", "OUT"]

@@ -10,7 +10,7 @@ from towerworld.engine.game import Event, EventKind, IllegalMove
 from towerworld.engine.words import counted
 from towerworld.games.kdak.board import (DISCARD, END_CAP, END_LOST, END_NORMAL, FLIP, LEVELS, MOVE, NOT_IN, ORTH, OUT,
                                          OVER, RANKS, REMOVE, REVEAL, ROLL, RUNNING, SPEND, SUITS, TILES, KState,
-                                         face_up_on_level, locate, pawn_place, place, tile_id)
+                                         face_up_on_level, locate, pawn_place, place_words, tile_id)
 
 class _W:
     """A mutable working copy of a state inside one `apply`."""
@@ -151,7 +151,7 @@ def _do_remove(w: _W, slot: int, ev) -> None:
     w.discards = w.discards + (slot,)
     if ev is not None:
         v = w.ident[slot]
-        ev.append(Event(EventKind.REMOVE, (tile_id(slot),), f"The tile at {place(c, lv)} ({RANKS[v % 6]} of "
+        ev.append(Event(EventKind.REMOVE, (tile_id(slot),), f"The tile at {place_words(c, lv)} ({RANKS[v % 6]} of "
                                                     f"{SUITS[v // 6]}) disintegrates."))
     pawns = w.pawns
     if slot in pawns:
@@ -162,7 +162,7 @@ def _do_remove(w: _W, slot: int, ev) -> None:
                     new[q] = col[lv - 1]
                     w.fell |= 1 << q
                     if ev is not None:
-                        ev.append(Event(EventKind.FALL, (f"pawn:{q}",), f"Player {q + 1}'s pawn falls to {place(c, lv - 1)}."))
+                        ev.append(Event(EventKind.FALL, (f"pawn:{q}",), f"Player {q + 1}'s pawn falls to {place_words(c, lv - 1)}."))
                 else:
                     new[q] = OUT
                     w.fell &= ~(1 << q)
@@ -199,7 +199,7 @@ def _step(w: _W, move: tuple, ev) -> None:
         w.fell &= ~(1 << p)
         if ev is not None:
             ev.append(Event(EventKind.ENTER if entering else EventKind.MOVE, (f"pawn:{p}", tile_id(slot)),
-                            f"Player {p + 1} {'enters the tower at' if entering else 'moves to'} {place(c, lv)}."))
+                            f"Player {p + 1} {'enters the tower at' if entering else 'moves to'} {place_words(c, lv)}."))
         if w.up >> slot & 1:
             _after_move(w, ev)
         else:
@@ -226,7 +226,7 @@ def _step(w: _W, move: tuple, ev) -> None:
         w.ident = _set(w.ident, slot, move[1])
         if ev is not None:
             where = locate(w.cols, slot)
-            ev.append(Event(EventKind.REVEAL, (tile_id(slot),), f"The tile at {place(*where)} is the {RANKS[move[1] % 6]} of "
+            ev.append(Event(EventKind.REVEAL, (tile_id(slot),), f"The tile at {place_words(*where)} is the {RANKS[move[1] % 6]} of "
                                                         f"{SUITS[move[1] // 6]}.", reveals=True))
         if what == FLIP:
             w.stage = MOVE
@@ -363,7 +363,7 @@ def why_illegal(state: KState, move) -> str:
         return "That is not a K'Dak move."
     c, lv = move[1], move[2]
     if not (0 <= c < 4 and 0 <= lv < LEVELS) or len(state.cols[c]) <= lv:
-        return f"There is no tile at {place(c, lv) if 0 <= c < 4 and 0 <= lv < LEVELS else 'that place'}."
+        return f"There is no tile at {place_words(c, lv) if 0 <= c < 4 and 0 <= lv < LEVELS else 'that place'}."
     if state.pawns[p] == NOT_IN:
         return "On your first move you may enter any tile on the null level (level 0)."
     if here is None:
@@ -399,6 +399,6 @@ def why_impossible(state: KState, outcome) -> str:
     where = locate(state.cols, state.pending[1]) if state.pending else None
     seen_at = state.ident.index(value)
     there = locate(state.cols, seen_at)
-    at = f"at {place(*there)}" if there else "among the discards"
-    return (f"The tile {'at ' + place(*where) if where else 'being revealed'} cannot be the {RANKS[value % 6]} of "
+    at = f"at {place_words(*there)}" if there else "among the discards"
+    return (f"The tile {'at ' + place_words(*where) if where else 'being revealed'} cannot be the {RANKS[value % 6]} of "
             f"{SUITS[value // 6]}: that tile was seen already ({at}).")
