@@ -68,6 +68,7 @@ class ReplayTable(Table):
         self.playing = True
         self.last = 0.0
         self._moving_slider = False
+        self._scrubbing = False         # the button is held on the timeline: the replay follows the pointer
         self.stage.show(self.game.layout(match.state_at(0), self.viewer))
         self.hud.message.setPos(0, 0.32)
         self._build_timeline()
@@ -101,8 +102,44 @@ class ReplayTable(Table):
             DirectButton(text=">|", pos=(0.26, 0, 0.17), command=self.jump_end, **style),
         ]
         self.play_button = self.buttons[2]
+        self.slider.bind(DGG.B1PRESS, self._grab_timeline)
+        self.slider.thumb.bind(DGG.B1PRESS, self._grab_timeline)
         self.speed_label = DirectLabel(parent=parent, text="", scale=0.045, pos=(0.56, 0, 0.17),
                                        frameColor=(0, 0, 0, 0), text_fg=(1, 1, 1, 1), text_shadow=(0, 0, 0, 0.9))
+
+    def _grab_timeline(self, _event=None) -> None:
+        """The button pressed on the timeline (its bar or its thumb): from now until it is let go, the replay follows
+        the pointer each frame, however fast it moves; a click jumps to the ply under it."""
+        self._scrubbing = True
+        self._follow_pointer()
+
+    def timeline_ply(self, x: float) -> int:
+        """The ply at pointer x (render2d units, -1..1 across the window) on the timeline: where the thumb's middle
+        stands for that ply (it travels from the bar's left end to its right end less half its own width)."""
+        n = len(self.match.plies)
+        f0, f1 = self.slider["frameSize"][:2]
+        t0, t1 = self.slider.thumb["frameSize"][:2]
+        half = (t1 - t0) / 2
+        left = self.base.render2d.getRelativePoint(self.slider, (f0 + half, 0, 0)).x
+        right = self.base.render2d.getRelativePoint(self.slider, (f1 - half, 0, 0)).x
+        share = (x - left) / (right - left) if right > left else 0.0
+        return max(0, min(n, int(round(share * n))))
+
+    def _follow_pointer(self) -> None:
+        if not self._scrubbing:
+            return
+        m = self._mouse()
+        if m is None:
+            return
+        target = self.timeline_ply(m[0])
+        if target != self.ply:
+            self.playing = False
+            self.jump(target)
+
+    def _button_held(self) -> bool:
+        from panda3d.core import MouseButton
+        watcher = self.base.mouseWatcherNode
+        return watcher is not None and watcher.isButtonDown(MouseButton.one())
 
     def _slid(self) -> None:
         if self._moving_slider:
@@ -186,6 +223,11 @@ class ReplayTable(Table):
         self.anim.start()
 
     def _tick(self, task):
+        if self._scrubbing:
+            if self._button_held():
+                self._follow_pointer()
+                return task.cont
+            self._scrubbing = False
         if self.playing and not self.animating:
             if self.ply >= len(self.match.plies):
                 self.playing = False

@@ -94,9 +94,11 @@ class Table:
                               "arrow_down": (0, -4)}.items():
             b.accept(key, self._orbit, [dh, dp])
             b.accept(key + "-repeat", self._orbit, [dh, dp])
-        for key, f in {"+": 0.9, "=": 0.9, "-": 1.1, "wheel_up": 0.9, "wheel_down": 1.1}.items():
+        for key, f in {"+": 0.9, "=": 0.9, "-": 1.1}.items():
             b.accept(key, self._zoom, [f])
             b.accept(key + "-repeat", self._zoom, [f])
+        b.accept("wheel_up", self.wheel_zoom, [0.9])
+        b.accept("wheel_down", self.wheel_zoom, [1.1])
         for key, (r, f) in {"a": (-0.04, 0), "d": (0.04, 0), "w": (0, 0.04), "s": (0, -0.04)}.items():
             b.accept(key, self._pan, [r, f])
             b.accept(key + "-repeat", self._pan, [r, f])
@@ -115,9 +117,32 @@ class Table:
         self.orbit.orbit(dh, dp)
         self.orbit.apply(self.base.camera)
 
-    def _zoom(self, f):
-        self.orbit.zoom(f)
+    def _zoom(self, f, toward=None):
+        self.orbit.zoom(f, toward)
         self.orbit.apply(self.base.camera)
+
+    def wheel_zoom(self, f):
+        """The wheel zooms toward the table point under the pointer (keys zoom toward the middle of the view)."""
+        self._zoom(f, self.table_point_under_pointer())
+
+    def table_point_under_pointer(self, height: float = 0.0) -> tuple[float, float, float] | None:
+        """Where the line from the camera through the pointer meets the table top (z = `height` in the scene); None
+        without a pointer, or where that line does not come down to the table."""
+        from panda3d.core import Point2, Point3
+        m = self._mouse()
+        if m is None:
+            return None
+        near, far = Point3(), Point3()
+        if not self.base.camLens.extrude(Point2(*m), near, far):
+            return None
+        a = self.base.render.getRelativePoint(self.base.cam, near)
+        b = self.base.render.getRelativePoint(self.base.cam, far)
+        if abs(b.z - a.z) < 1e-9:
+            return None
+        t = (height - a.z) / (b.z - a.z)
+        if t <= 0:
+            return None
+        return (a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, height)
 
     def _pan(self, r, f):
         self.orbit.pan(r, f)
