@@ -88,7 +88,7 @@ def texts_of_a_game(game, variant, seed: int, plies: int = 1500):
     yield "result", game.result(state)
 
 
-TO_WORD = {"throwdown", "ziggurat", "carcassonne"}   # games whose texts still carry engine names
+TO_WORD = {"ziggurat", "carcassonne"}   # games whose texts still carry engine names
 CASES = [(name, v.name) for name, g in sorted(registry.all_games().items()) for v in (g.variants or ())]
 CASES += [(name, None) for name in sorted(registry.all_games())]
 CASES = [pytest.param(*c, marks=pytest.mark.xfail(strict=True, reason="engine names left")) if c[0] in TO_WORD
