@@ -399,6 +399,7 @@ def stage_rows(name: str, game: Game) -> list[Row]:
     # Within a pass a side stays warm, as a player's table is.
     positions = [layout for steps in games for layout, _ in steps[1:]]
     counts: list[int] = []
+    pass_ratios: list[float] = []           # each round's rebuild over update (the spread)
     update_pass(False)
     rebuild_pass(False)
     # what this process holds so far (the bench's own positions, what earlier sections made) is frozen out of the
@@ -408,8 +409,10 @@ def stage_rows(name: str, game: Game) -> list[Row]:
     gc.freeze()
     try:
         for _ in range(STAGE_ROUNDS):
+            marks = (len(updates), len(rebuilds))
             update_pass(True)
             rebuild_pass(True)
+            pass_ratios.append(statistics.median(rebuilds[marks[1]:]) / statistics.median(updates[marks[0]:]))
         update_pass(False, parts=True)      # the note's breakdown, untimed for the ratio
         rebuild_pass(False, parts=True)
     finally:
@@ -444,7 +447,7 @@ def stage_rows(name: str, game: Game) -> list[Row]:
              "labels": geoms(full.labels_root), "cells": geoms(full.cells_root)}
     full.root.removeNode()
 
-    ratio = Row(f"stage_ratio_{name}", round(rebuild / update, 2), ">= 20", "x")
+    ratio = Row(f"stage_ratio_{name}", round(rebuild / update, 2), ">= 20", "x", spread=spread_of(pass_ratios))
     if not ratio.met():
         combined = (f"{rebuild_combined * 1000:.2f} ms of it combining them" if pieces >= COMBINE_FROM else
                     f"too few to be combined, below {COMBINE_FROM}")
@@ -456,7 +459,7 @@ def stage_rows(name: str, game: Game) -> list[Row]:
         ratio = replace(ratio, note=f"{short_by(ratio.value, ratio.goal)}: {why}")
     # geoms the stage holds (the draw calls themselves, every pass, are counted by Panda3D: draw_call_rows)
     calls = Row(f"{name}_geoms_full_board", drawn, "", "geoms")
-    if not calls.met():
+    if calls.met() is False:
         why = ", ".join(f"{what} {count}" for what, count in parts.items())
         if clear_cells:
             why += f" ({clear_cells} of them cells drawn though unlit, alpha 0)"
@@ -811,6 +814,25 @@ def video_rows() -> list[Row]:
 
 
 # ---- the run ---------------------------------------------------------------------------------------------------------
+NET_ROOMS = 200             # rooms one server process holds in the load rows, two random-move clients each
+
+
+def net_rows() -> list[Row]:
+    """Network play under load: one `towerworld serve` process, NET_ROOMS rooms of Throwdown, two headless clients
+    each (in this process) moving at a quick player's pace (towerworld.net.load.THINK); every move is saved."""
+    from towerworld.net.load import THINK, measure
+    f = measure(NET_ROOMS)
+    pace = f"clients wait {THINK[0]:g}-{THINK[1]:g} s before each move"
+    p99 = f["rtt_p99_ms"]
+    note = "" if p99 < 50 else (f"{p99 / 50:.1f}x over; the server and its {2 * NET_ROOMS} clients share this "
+                                f"machine's cores; {pace}")
+    return [Row("net_rooms", f["rooms"], f">= {NET_ROOMS}", "rooms"),
+            Row("net_moves_per_s", f["moves_per_s"], "", "/s", ""),
+            Row("net_rtt_median_ms", f["rtt_median_ms"], "", "ms"),
+            Row("net_rtt_p99_ms", p99, "< 50", "ms", note),
+            Row("net_memory_per_room_kb", f["kb_per_room"], "", "kB")]
+
+
 def sections() -> Iterable[tuple[str, Callable[[], list[Row]]]]:
     games = all_games()
     for name, game in games.items():
@@ -825,6 +847,7 @@ def sections() -> Iterable[tuple[str, Callable[[], list[Row]]]]:
         yield "frame time while the AI thinks", lambda: frame_rows(STARTUP_GAME)
     yield "physics demos", physics_rows
     yield "video", video_rows
+    yield "network play under load", net_rows
 
 
 def _shown(value: float) -> str:
@@ -854,7 +877,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", metavar="WORDS", help="comma-separated words: run the sections naming one")
     parser.add_argument("--carcassonne-peer", metavar="PATH",
                         help="a checkout of 33fred33/CarcassonneAI: measure it beside Carcassonne on equal work "
-                             "(without it, against its figure in docs/carcassonne-peer.md)")
+                             "(without it, against its figure in docs/measurements/carcassonne-peer.md)")
     args = parser.parse_args(argv)
     if args.carcassonne_peer:
         if not os.path.isfile(os.path.join(args.carcassonne_peer, "Carcassonne_Game", "Carcassonne.py")):

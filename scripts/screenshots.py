@@ -2,8 +2,8 @@
 
     python scripts/screenshots.py [GAME ...] [--agents greedy] [--seed 1]
 
-Writes docs/screenshots/GAME-start.png, -middle.png and -end.png (1280x800, everything shown: a finished game's view)
-and models/thumbs/GAME.png (the start screen's button picture, taken from the middle of the game).
+Writes docs/screenshots/GAME-start.png, -middle.png and -end.png (1280x800: an unfinished game as a spectator sees
+it, a finished one whole) and models/thumbs/GAME.png (the start screen's button picture, from the middle of the game).
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ os.environ.setdefault("EGL_PLATFORM", "surfaceless")
 from towerworld.ai import make_agent  # noqa: E402
 from towerworld.engine import registry  # noqa: E402
 from towerworld.engine.driver import play_match  # noqa: E402
-from towerworld.engine.game import OMNISCIENT  # noqa: E402
+from towerworld.engine.game import OMNISCIENT, SPECTATOR  # noqa: E402
 from towerworld.engine.match import Match, PlayerSpec  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -44,12 +44,14 @@ def shoot(name: str, agent: str, seed: int) -> list[str]:
     end = len(match.plies)
     for label, ply in (("start", min(end, 2)), ("middle", end // 2), ("end", end)):
         state = match.state_at(ply)
+        # an unfinished game as a spectator sees it (no hand, no pile order); a finished one whole
+        viewer = OMNISCIENT if game.is_terminal(state) else SPECTATOR
         path = os.path.join(folder, f"{name}-{label}.png")
-        render_layout(game.layout(state, OMNISCIENT), path, 1280, 800, cutaway=game.cutaway(state, OMNISCIENT))
+        render_layout(game.layout(state, viewer), path, 1280, 800, cutaway=game.cutaway(state, viewer))
         out.append(path)
         if label == "middle":
             thumb = os.path.join(ROOT, "models", "thumbs", f"{name}.png")
-            render_layout(game.layout(state, OMNISCIENT), thumb, 320, 200, cutaway=game.cutaway(state, OMNISCIENT))
+            render_layout(game.layout(state, viewer), thumb, 320, 200, cutaway=game.cutaway(state, viewer))
             out.append(thumb)
     return out
 

@@ -180,8 +180,13 @@ def test_a_slow_reader_is_closed_and_the_room_goes_on(tmp_path):
             s.sendall(text_frame(f'{{"kind": "watch", "room": "{code}"}}'))
             room = server.rooms[code]
             deadline = time.monotonic() + 60
+            look = text_frame('{"kind": "look"}')
             while server.stats["slow"] == 0 and time.monotonic() < deadline:
-                await asyncio.sleep(0.05)
+                try:
+                    s.sendall(look)                       # asks for the whole table, again and again, never reads
+                except OSError:
+                    break
+                await asyncio.sleep(0.015)
             dropped = all(c.closing for c in room.watchers)
             s.close()
             return server.stats["slow"], dropped

@@ -167,6 +167,8 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
         sp.add_argument("--log", metavar="FILE", help="write every message received, one JSON object a line")
         sp.add_argument("--new-seat", action="store_true", help="take a new seat instead of rejoining the one "
                                                                 "this machine held at that invite")
+        sp.add_argument("--size", help="window size WxH (default: as last time)")
+        sp.add_argument("--frames", type=int, help=argparse.SUPPRESS)
 
     if wanted("check"):
         sp = sub.add_parser("check", help="validate record files (folders: every *.tower.json inside): every field, "
@@ -884,8 +886,10 @@ def cmd_join(args) -> int:
     if args.log:
         _writable_file(args.log)
     if not args.agent and not (args.watch and args.log):
-        raise CliError("Joining opens no window yet: join headless with --agent random, or watch with --watch "
-                       "--log FILE.")
+        from towerworld.app.remote import run_remote
+        token = None if args.watch or args.new_seat else net.remembered_token(args.invite)
+        return run_remote(args.invite, name=args.name, seat=args.seat, watch=args.watch, log=args.log,
+                          size=_window_size(args.size), frames=args.frames, token=token)
     token = None if args.watch or args.new_seat else net.remembered_token(args.invite)
     done = asyncio.run(net.play(args.invite, agent=None if args.watch else args.agent, watch=args.watch,
                                 name=args.name, seat=args.seat, token=token, log=args.log,

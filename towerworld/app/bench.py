@@ -35,21 +35,15 @@ def _with_save_dir(work):
 
 def played_match(game_name: str, plies: int | None, seed: int = 3) -> Match:
     """A match between people (no AI seat: nothing thinks unless the bench asks), `plies` random plies in (None: to
-    its end)."""
-    from towerworld.engine.driver import answer_chance
+    its end), chance and moves drawn from one seeded stream through the driver."""
+    from towerworld.ai.simple import RandomAgent
+    from towerworld.engine.driver import Driver, answer_chance
     from towerworld.engine.registry import get_game
     game = get_game(game_name)
     n = max(2, game.min_players) if game.max_players >= 2 else game.min_players
     match = Match(game, players=[PlayerSpec(f"P{i + 1}") for i in range(n)], seed=seed)
     rng = random.Random(seed)
-    done = 0
-    while not match.over and (plies is None or done < plies):
-        if match.current_player < 0:
-            answer_chance(match)
-            continue
-        legal = game.legal_moves(match.state)
-        match.apply(legal[rng.randrange(len(legal))], save=False)
-        done += 1
+    Driver.with_agents(match, dict.fromkeys(range(n), RandomAgent(rng=rng)), rng).run(plies)
     if not match.over:
         answer_chance(match)
     return match
@@ -232,13 +226,14 @@ def _draw_call_rows(game_name: str) -> list[tuple]:
         buffers = base.graphicsEngine.getNumWindows()
         geoms = {name: sum(np.node().getNumGeoms() for np in root.findAllMatches("**/+GeomNode")
                            if not np.isHidden())
-                 for name, root in (("the 3D scene", base.render), ("the HUD and its text", base.render2d))}
+                 for name, root in (("the 3D scene", base.render), ("the HUD", base.render2d))}
+        texts = sum(1 for np in base.render2d.findAllMatches("**/+TextNode") if not np.isHidden())
     finally:
         table.close()
     calls = statistics.median(counted)
     note = ""
     if calls > 60:
-        shares = ", ".join(f"{what} {n} geoms" for what, n in geoms.items())
+        shares = ", ".join(f"{what} {n} geoms" for what, n in geoms.items()) + f", {texts} text nodes on the HUD"
         note = (f"{calls / 60:.2f}x short of <=60: {buffers} buffers, {regions} display regions drawn a frame "
                 f"(the 3D scene is drawn once more into the shadow map); {shares}")
     return [(f"{game_name}_draw_calls_per_frame", calls, "<= 60", "calls", note,

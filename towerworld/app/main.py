@@ -42,12 +42,14 @@ class App(FSM):
         self.frames = frames
         self.screen = None     # the start screen or the table on show
         self.physics = False   # physical crumbles at the table (--physics, key P)
+        self.server = None     # the server a room hosted from the start screen is served by
 
     # ---- states ------------------------------------------------------------------------------------------------------
     def enterMenu(self):
         from towerworld.app.menu import StartScreen
         self.base.setBackgroundColor(0.07, 0.09, 0.13, 1)
-        self.screen = StartScreen(self.base, on_start=self._start, on_resume=self._resume, on_quit=self.quit)
+        self.screen = StartScreen(self.base, on_start=self._start, on_resume=self._resume, on_quit=self.quit,
+                                  on_host=self._host, on_join=lambda invite: self.request("Remote", invite))
 
     def exitMenu(self):
         self.screen.destroy()
@@ -79,6 +81,15 @@ class App(FSM):
         self.screen.close()
         self.screen = None
 
+    def enterRemote(self, invite: str, note: str = ""):
+        from towerworld.app.remote import RemoteTable
+        self.screen = RemoteTable(invite, size=self.size, frames=self.frames, note=note)
+        self.screen.on_leave = lambda: self.request("Menu")
+
+    def exitRemote(self):
+        self.screen.close()
+        self.screen = None
+
     # ---- transitions -------------------------------------------------------------------------------------------------
     def _start(self, setup):
         try:
@@ -87,6 +98,26 @@ class App(FSM):
             self.screen.say(str(e)) if hasattr(self.screen, "say") else None
             return
         self.request("Play", match)
+
+    def _host(self, setup):
+        """A room for the setup on a server in this process (port 8765, or a free one): the host takes the first
+        person's seat, and the invite for the others stands above the table."""
+        from towerworld.net.client import create_room, parse_invite, reachable_address
+        from towerworld.net.local import ServerThread
+        try:
+            if self.server is None:
+                from towerworld.app.saves import SAVE_DIR
+                import os
+                self.server = ServerThread(os.path.join(os.path.dirname(SAVE_DIR), "rooms"), "0.0.0.0", 8765)
+            seats = ["remote" if seat == "human" else seat for seat in setup.seats]
+            options = {k: ("true" if v is True else "false" if v is False else str(v)) for k, v in setup.options.items()}
+            code = self.server.call(create_room(self.server.url, setup.game, seats, setup.variant, options))
+        except (TowerworldError, OSError) as e:
+            print(f"towerworld: {e}")
+            return
+        invite = f"ws://{reachable_address()}:{self.server.port}/{code}"
+        parse_invite(invite)
+        self.request("Remote", f"{self.server.url}/{code}", f"Invite: {invite}")
 
     def _resume(self, path: str):
         try:
@@ -97,6 +128,8 @@ class App(FSM):
         self.request("Play", match)
 
     def quit(self):
+        if self.server is not None:
+            self.server.stop()
         self.base.userExit()
 
     def run(self) -> int:

@@ -72,9 +72,11 @@ def thumbnail(name: str) -> str | None:
 class StartScreen:
     """DirectGui on aspect2d. `on_start(setup)` starts a new game; `on_resume(path)` opens an autosave."""
 
-    def __init__(self, base, on_start, on_resume, on_quit):
+    def __init__(self, base, on_start, on_resume, on_quit, on_host=None, on_join=None):
         self.base = base
         self.on_start, self.on_resume, self.on_quit = on_start, on_resume, on_quit
+        self.on_host, self.on_join = on_host, on_join      # play across machines: host this setup, join an invite
+        self.invite = None
         self.root = DirectFrame(frameColor=(0.07, 0.09, 0.13, 1), frameSize=(-3, 3, -1.5, 1.5))
         OnscreenText(text="towerworld", parent=self.root, pos=(0, 0.85), scale=0.12, fg=(1, 0.92, 0.7, 1))
         OnscreenText(text="Stacking board games in true 3D. Pick a game.", parent=self.root, pos=(0, 0.76),
@@ -165,6 +167,14 @@ class StartScreen:
             z -= 0.08 * len(resumable)
         self._button("Start", 1.3, -0.68, self.start, scale=0.07)
         self._button("Quit", -1.35, -0.68, self.on_quit, scale=0.05)
+        if self.on_host is not None:
+            self._button("Host", 0.95, -0.68, self.host, scale=0.05)
+        if self.on_join is not None:
+            from direct.gui.DirectGui import DirectEntry
+            self.invite = DirectEntry(parent=self.panel, scale=0.04, pos=(-1.1, 0, -0.69), width=22,
+                                      initialText="ws://HOST:PORT/ROOM", focusInCommand=self._clear_invite)
+            self.widgets.append(self.invite)
+            self._button("Join", 0.0, -0.68, self.join, scale=0.05)
 
     def _options(self, game: Game, z: float) -> float:
         """A control per option: choices cycle, true/false toggles, numbers step within their bounds."""
@@ -239,6 +249,19 @@ class StartScreen:
     def start(self):
         assert self.setup is not None
         self.on_start(self.setup)
+
+    def host(self):
+        """Serve this setup from here for friends: the people's seats are theirs to join, the AIs play here."""
+        assert self.setup is not None
+        self.on_host(self.setup)
+
+    def _clear_invite(self):
+        if self.invite is not None and self.invite.get().startswith("ws://HOST"):
+            self.invite.enterText("")
+
+    def join(self):
+        if self.invite is not None:
+            self.on_join(self.invite.get().strip())
 
     def destroy(self):
         self._clear()

@@ -16,6 +16,7 @@ from towerworld.app.table import Table
 from towerworld.engine.game import CHANCE, OMNISCIENT, SPECTATOR, TERMINAL, TowerworldError, may_see
 from towerworld.engine.layout import Layout
 from towerworld.engine.match import Match
+from towerworld.engine.words import counted
 from towerworld.scene.camera import framing
 from towerworld.scene.offscreen import base as offscreen_base
 from towerworld.scene.setup import add_table, dress
@@ -271,7 +272,8 @@ def pacing(segments: list[Segment]) -> str:
         return f"0 plies: {total:.1f} s of video."
     moving = sum(moves) / len(moves)
     still = sum(holds[1:-1]) / len(moves) if len(holds) > 2 else 0.0
-    return (f"{len(moves)} plies at {moving + still:.2f} s a ply ({moving:.2f} s moving, {still:.2f} s still; "
+    return (f"{counted(len(moves), 'ply', 'plies')} at {moving + still:.2f} s a ply ({moving:.2f} s moving, "
+            f"{still:.2f} s still; "
             f"--speed and --pause set them), {holds[0]:.1f} s before the first and {holds[-1]:.1f} s after the last: "
             f"{total:.1f} s of video.")
 

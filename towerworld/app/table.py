@@ -13,7 +13,7 @@ from towerworld.app.window import open_base, run_loop
 from towerworld.engine.game import OMNISCIENT, SPECTATOR
 from towerworld.engine.match import Match
 from towerworld.engine.pieces import size
-from towerworld.scene.camera import framing
+from towerworld.scene.camera import framing, label_scale
 from towerworld.scene.hud import Hud
 from towerworld.scene.picking import Picker
 from towerworld.scene.setup import add_table, dress, frame_light, undress
@@ -125,8 +125,16 @@ class Table:
     def home_view(self, layout, aspect: float, state):
         """The default camera: the whole table, below the HUD's status lines (as many as it has shown yet)."""
         self.status_rows = max(self.status_rows, len(self.status_lines(state)) + self.status_extra)
-        return framing(layout, aspect=aspect, top=self.hud.status_band(self.status_rows),
-                       keep_clear=self.hud.keep_clear())
+        top, clear = self.hud.status_band(self.status_rows), self.hud.keep_clear()
+        orbit = framing(layout, aspect=aspect, top=top, keep_clear=clear)
+        # labels grow where the view shows them small (a wide table seen from afar), and the view keeps them clear
+        # of the HUD as drawn
+        win = self.base.win
+        scale = label_scale(layout, orbit, 40.0, aspect, win.getYSize() if win is not None else 800)
+        self.stage.set_label_scale(scale)
+        if scale != 1.0 and clear:
+            orbit = framing(layout, aspect=aspect, top=top, keep_clear=clear, label_scale=scale)
+        return orbit
 
     def refit(self, layout) -> None:
         """A layout that grows (a landscape of tiles): the key light's shadow frustum fits it, the table top grows

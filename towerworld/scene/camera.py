@@ -43,7 +43,9 @@ class Orbit:
         self.ty += (math.sin(h) * right + math.cos(h) * forward) * k
 
 
-LABEL_EM = 7.0      # the stage draws labels 7 mm tall
+LABEL_EM = 7.0      # the stage draws labels 7 mm tall, or larger where the view would show them under LEAST_LABEL_PX
+LEAST_LABEL_PX = 14.0   # a label's letters at least this tall on the screen at the default view...
+MOST_LABEL_SCALE = 2.5  # ...grown up to this many times LABEL_EM (a far view of a wide table)
 
 
 def _outline(layout: Layout) -> list[tuple[float, float, float]]:
@@ -79,7 +81,7 @@ ScreenBox = tuple[float, float, float, float]     # x0, y0, x1, y1 on the screen
 
 
 def framing(layout: Layout, fov: float = 40.0, aspect: float = 1.6, heading: float = -25.0, pitch: float = 38.0,
-            fill: float = 0.92, top: float = 0.0, keep_clear: list[ScreenBox] = ()) -> Orbit:
+            fill: float = 0.92, top: float = 0.0, keep_clear: list[ScreenBox] = (), label_scale: float = 1.0) -> Orbit:
     """The default view, looking down at the given angles: the camera aims at the middle of the pieces as they appear
     on screen (not of their box) and comes as close as it can with every piece inside `fill` of the frame, below a
     band of `top` (a fraction of the frame's height) kept clear for the HUD's status lines, and no label in a
@@ -127,7 +129,7 @@ def framing(layout: Layout, fov: float = 40.0, aspect: float = 1.6, heading: flo
     orbit = Orbit(target[0], target[1], target[2], heading, pitch, dist)
     # Backing off draws everything nearer the middle of the screen, away from the HUD at its edges.
     for _ in range(40):
-        if not any(_overlap(b, c) for b in label_boxes(layout, orbit, fov, aspect) for c in keep_clear):
+        if not any(_overlap(b, c) for b in label_boxes(layout, orbit, fov, aspect, label_scale) for c in keep_clear):
             break
         orbit.distance *= 1.02
     return orbit
@@ -148,16 +150,31 @@ def screen_point(orbit: Orbit, fov: float, aspect: float, point) -> tuple[float,
             sum(r * q for r, q in zip(rel, up)) / (tan_v * depth), depth)
 
 
-def label_boxes(layout: Layout, orbit: Orbit, fov: float, aspect: float) -> list[ScreenBox]:
-    """Where each label's card shows on the screen (text LABEL_EM mm tall on a card, facing the camera)."""
+def label_scale(layout: Layout, orbit: Orbit, fov: float, aspect: float, height_px: float) -> float:
+    """How many times LABEL_EM the labels are drawn so that, seen from `orbit` in a window `height_px` tall, the
+    smallest stands at least LEAST_LABEL_PX tall (1 where they already do; at most MOST_LABEL_SCALE)."""
+    tan_v = math.tan(math.radians(fov / 2)) / max(aspect, 1e-3)
+    smallest = math.inf
+    for x, y, z, _words in layout.labels.values():
+        depth = screen_point(orbit, fov, aspect, (x, y, z))[2]
+        if depth > 1e-6:
+            smallest = min(smallest, LABEL_EM / (tan_v * depth) * height_px / 2)
+    if smallest == math.inf:
+        return 1.0
+    return min(MOST_LABEL_SCALE, max(1.0, LEAST_LABEL_PX / smallest))
+
+
+def label_boxes(layout: Layout, orbit: Orbit, fov: float, aspect: float, scale: float = 1.0) -> list[ScreenBox]:
+    """Where each label's card shows on the screen (text `scale` x LABEL_EM mm tall on a card, facing the camera)."""
     tan_h = math.tan(math.radians(fov / 2))
     tan_v = tan_h / max(aspect, 1e-3)
     out = []
+    em_mm = LABEL_EM * scale
     for x, y, z, words in layout.labels.values():
         sx, sy, depth = screen_point(orbit, fov, aspect, (x, y, z))
         lines = words.split("\n")
-        half_w = (0.32 * max(len(line) for line in lines) + 0.2) * LABEL_EM / (tan_h * depth)
-        em = LABEL_EM / (tan_v * depth)
+        half_w = (0.32 * max(len(line) for line in lines) + 0.2) * em_mm / (tan_h * depth)
+        em = em_mm / (tan_v * depth)
         # the card: from above the first line's capitals (its baseline is at the anchor) to below the last line
         out.append((sx - half_w, sy - (len(lines) - 1 + 0.35) * em, sx + half_w, sy + 1.05 * em))
     return out

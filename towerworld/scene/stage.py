@@ -258,6 +258,7 @@ class Stage:
         # nodes of cells gone, unlit and detached, with the cell each was last placed as, for new ones to take
         self.spare_cells: list[tuple[NodePath, Cell | None]] = []
         self.label_nodes: dict[str, tuple[tuple, NodePath]] = {}   # label id -> (what it shows, its text node)
+        self.label_scale = 1.0     # labels drawn this many times LABEL_EM (see camera.label_scale)
         self.layout: Layout | None = None
         self.show_hidden = False   # memory aid: label face-down pieces whose faces were seen
         self.memory_tags: dict[str, NodePath] = {}    # the piece each memory label hangs on -> the label
@@ -821,7 +822,17 @@ class Stage:
             else:
                 node = shared_text(words, LABEL_EM, (0.1, 0.1, 0.1, 1), (x, y, z), facing="viewer")
                 node.reparentTo(self.labels_root)
+                if self.label_scale != 1.0:
+                    node.setScale(self.label_scale)
             self.label_nodes[lid] = (spec, node)
+
+    def set_label_scale(self, scale: float) -> None:
+        """Draw every label `scale` times LABEL_EM tall, each about its own anchor (the view keeps them readable)."""
+        if abs(scale - self.label_scale) < 1e-3:
+            return
+        self.label_scale = scale
+        for _spec, node in self.label_nodes.values():
+            node.setScale(scale)
 
     # ---- highlighting -----------------------------------------------------------------------------------------------
     def highlight(self, targets: dict[str, tuple]) -> None:

@@ -3,8 +3,9 @@
 Goals: a whole random 2-player game with The Tower and the Black Tower in under 10 ms median; on equal work with the
 fastest public Python Carcassonne engine (33fred33/CarcassonneAI: a random 2-player base game with farms, every ply
 listing the legal moves and applying one) at least 10 times as fast (carcassonne_vs_peer; the peer's figure is in
-docs/carcassonne-peer.md, or measured beside ours with `scripts/bench.py --carcassonne-peer PATH`); the search's CPU
-cost per simulation at most 1.5 times as much at the last tiles as at the first (carcassonne_search_cost_growth).
+docs/measurements/carcassonne-peer.md, or measured beside ours with `scripts/bench.py --carcassonne-peer PATH`); the
+search's CPU cost per simulation at most 1.5 times as much at the last tiles as at the first
+(carcassonne_search_cost_growth).
 The search rate itself (fixed budget, along whole games) and the draw calls are scripts/bench.py's rows for every game;
 the board while a move animates and the cost of combining come from the scene's bench (towerworld/scene/bench.py: a
 game's rows never import the scene).
@@ -38,7 +39,8 @@ def random_games(options: dict | None = None, players: int = 2, seconds: float =
 
 BASE = {"tower": False, "black_tower": False}
 # The peer's figure on this machine: a random 2-player base game with farms, every ply listing the legal moves and
-# applying one, median of games taken in turns with ours in one process (docs/carcassonne-peer.md says how).
+# applying one, median of games taken in turns with ours in one process (docs/measurements/carcassonne-peer.md says
+# how).
 PEER_MS = 22.5
 PEER_GOAL = ">= 10"
 
@@ -94,7 +96,7 @@ def peer_rows(peer_path: str | None = None, rounds: int = 7, games: int = 5) -> 
     """Ours on equal work (carcassonne_equal_work_game_ms) and the factor over the peer (carcassonne_vs_peer): with
     `peer_path`, both measured here, a peer game and one of ours taking turns, `rounds` rounds of `games` games a
     side, the factor the median of the rounds' factors; without it, against the peer's figure recorded in
-    docs/carcassonne-peer.md (PEER_MS)."""
+    docs/measurements/carcassonne-peer.md (PEER_MS)."""
     rng = random.Random(11)
     peer = load_peer(peer_path) if peer_path else None
     ours_ms: list[float] = []
@@ -130,7 +132,7 @@ def peer_rows(peer_path: str | None = None, rounds: int = 7, games: int = 5) -> 
         where = f"the peer measured beside it: {statistics.median(peer_ms):.1f} ms a game"
     else:
         factors = [PEER_MS / o for o in ours_ms]
-        where = f"the peer's {PEER_MS:g} ms a game recorded in docs/carcassonne-peer.md"
+        where = f"the peer's {PEER_MS:g} ms a game recorded in docs/measurements/carcassonne-peer.md"
     factor = statistics.median(factors)
     note = ""
     if factor < 10:

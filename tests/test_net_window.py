@@ -1,0 +1,82 @@
+"""The window as a network client: it joins a room as its seat, draws only the layout the server sends that seat,
+and plays a whole game (its legal moves are its buttons) against an AI seated on the server."""
+from __future__ import annotations
+
+import time
+
+from towerworld.engine.game import TERMINAL
+from towerworld.net import client as C
+from towerworld.net.local import ServerThread
+
+
+def test_the_window_joins_as_its_seat_and_plays_a_whole_game(showbase, tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    from towerworld.app.remote import RemoteTable
+    srv = ServerThread()
+    table = None
+    try:
+        code = srv.call(C.create_room(srv.url, "throwdown", ["remote", "random"]))
+        table = RemoteTable(f"{srv.url}/{code}", name="Ann", frames=1)
+        room = srv.server.rooms[code]
+        deadline = time.monotonic() + 120
+        shown_own = False
+        while time.monotonic() < deadline:
+            showbase.taskMgr.step()
+            view = table.view
+            if view is None:
+                continue
+            if view.table.to_move == TERMINAL:
+                break
+            if view.table.to_move == table.seat and view.table.legal:
+                # what the stage shows is the seat's own layout, rebuilt from the wire
+                assert set(table.stage.nodes) == {p.id for p in view.table.pieces}
+                assert table.hud.buttons, "the legal moves are buttons"
+                shown_own = True
+                ply = view.table.ply
+                table.hud.buttons[0]["command"]()          # as a click on the first button does
+                while table.view.table.ply == ply and time.monotonic() < deadline:
+                    showbase.taskMgr.step()
+        assert table.seat == 0 and shown_own
+        assert table.view.table.to_move == TERMINAL and room.match.over
+        assert table.view.table.result == room.match.result_text()
+        assert room.match.players[0].name == "Ann"
+    finally:
+        if table is not None:
+            table.close()
+        srv.stop()
+
+
+def test_host_and_join_on_the_start_screen(showbase, tmp_path, monkeypatch):
+    """Host serves the start screen's setup from this process and opens the table at the first person's seat, the
+    invite above it; Join with that invite takes the next seat."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    from towerworld.app.main import App
+    from towerworld.app.remote import RemoteTable
+    app = App(showbase, frames=1)
+    try:
+        app.request("Menu")
+        app.screen.pick("throwdown")
+        app.screen.setup.seats = ["human", "human"]
+        app.screen.host()
+        host = app.screen
+        assert isinstance(host, RemoteTable) and host.note.startswith("Invite: ws://")
+        invite = host.note.split(": ", 1)[1]
+        code = invite.rsplit("/", 1)[1]
+        deadline = time.monotonic() + 30
+        while (host.view is None or not host.view.room.seats[0].held) and time.monotonic() < deadline:
+            showbase.taskMgr.step()
+        assert host.seat == 0 and host.view.room.code == code
+        app.request("Menu")                                  # the host leaves the table; the room stays served
+        app.screen.invite.enterText(f"{app.server.url}/{code}")
+        app.screen.join()
+        guest = app.screen
+        assert isinstance(guest, RemoteTable)
+        while guest.view is None and time.monotonic() < deadline:
+            showbase.taskMgr.step()
+        assert guest.seat == 1 and [s.held for s in guest.view.room.seats] == [True, True]
+        assert not guest.view.room.seats[0].connected
+    finally:
+        app.request("Menu")
+        app.request("Off")
+        if app.server is not None:
+            app.server.stop()
