@@ -192,7 +192,7 @@ def test_the_status_lines_fit_a_window_for_every_player_count(players):
     assert len(supply) == (players + 1) // 2
     assert all(len(f"{k}: {v}") <= 140 for k, v in hud.items())
     import re
-    assert re.match(r"P1: 7 followers, \d+ tower pieces \(\d black, \d white\); P2: ", supply[0])
+    assert re.match(r"Player 1: 7 followers, \d+ tower pieces \(\d black, \d white\); Player 2: ", supply[0])
 
 
 def test_buttons_for_followers_name_the_feature_in_words():

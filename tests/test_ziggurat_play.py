@@ -142,10 +142,10 @@ def test_placing_playout_replays_through_apply():
 
 
 def test_player_words_on_the_table():
-    """Which domino and which cells to click next is shown; hints speak in words ("play 6-4 on c1-c2 of the bottom
+    """Which domino and which cells to click next is shown; hints speak in words ("play the 6-4 on c1-c2 of the bottom
     tier"); the hand label shows only when the hand holds dominoes; tiers contrast."""
     s = example()
-    assert G.describe_move(s, G.parse_move(s, "3-2 @c3-d3 t1")) == "play 3-2 on c3-d3 of the middle tier"
+    assert G.describe_move(s, G.parse_move(s, "3-2 @c3-d3 t1")) == "play the 3-2 on c3-d3 of the middle tier"
     assert G.describe_move(s, G.parse_move(s, "cheat 1-1")) == \
         "cheat: pick up the 1-1 from c3-d3 of the bottom tier"
     assert G.describe_move(s, G.hint(s, 0, budget=0.05)).split()[0] in ("play", "cheat:")

@@ -208,6 +208,9 @@ class ThrowdownGame(Game):
     def explain(self, state, picks) -> str:
         return notation.explain(self, state, picks)
 
+    def describe_move(self, state, move) -> str:
+        return notation.describe_move(state, move)
+
     def describe_pick(self, state, picks, pick) -> str:
         return notation.describe_pick(state, picks, pick)
 

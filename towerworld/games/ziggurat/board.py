@@ -43,6 +43,9 @@ def dname(d: int) -> str:
     return f"{lo}-{hi}"
 
 
+TIER_WORDS = ("bottom", "middle", "top")     # how a player names the tiers
+
+
 def cname(c: int) -> str:
     return "abcdef"[c % 6] + str(c // 6 + 1)
 

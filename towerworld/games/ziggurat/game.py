@@ -220,8 +220,11 @@ class Ziggurat(Game):
         return layout.build_layout(state, viewer)
 
     def describe_move(self, state, move) -> str:
-        """The move in a player's words, for hints: "play 6-4 on c1-c2 of the bottom tier"."""
+        """The move in a player's words, for hints: "play the 6-4 on c1-c2 of the bottom tier"."""
         return layout.describe_move(state, move)
+
+    def describe_pick(self, state, picks, pick) -> str:
+        return layout.describe_pick(state, picks, pick)
 
     def confirm_text(self, state, move, viewer):
         """Seed: "Every domino picked up from the ziggurat and replaced is counted as a cheat": the table asks before

@@ -6,8 +6,8 @@ import random
 
 from towerworld.engine.game import CHANCE, TERMINAL, Event, EventKind, IllegalMove
 from towerworld.games.ziggurat.board import (CHEAT, DEAL, DINDEX, DRAW, GIVE_UP, IN_TIER, NB, NCELLS, NUMBERED_DEALS,
-                                             PLACE, TIER_SQUARES, ZState, board_bits, cname, deal_order, dname,
-                                             fits_of, heights, lift, mark_placed, nth_placement, put,
+                                             PLACE, TIER_SQUARES, TIER_WORDS, ZState, board_bits, cname, deal_order,
+                                             dname, fits_of, heights, lift, mark_placed, nth_placement, put,
                                              sorted_placements)
 
 CHEAT_SCALE = 28     # without a cheat limit, a ziggurat finished with this many cheats or more is worth 0
@@ -62,7 +62,7 @@ def step(state, move):
         new = ZState(tuple(nv), tuple(no), tuple(left), state.unseen, state.pile, state.cheats, state.limit,
                      state.deal, False, state.deals)
         return new, [Event(EventKind.PLACE, (f"domino:{dname(d)}",),
-                           f"{v1}-{v2} placed on {cname(c1)}-{cname(c2)}, tier {t}.")]
+                           f"The {v1}-{v2} is placed on {cname(c1)}-{cname(c2)} of the {TIER_WORDS[t]} tier.")]
     if kind == DRAW:
         d = move[1]
         hand = tuple(sorted(state.hand + (d,)))
