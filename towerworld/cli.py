@@ -286,13 +286,9 @@ def _writable_folder(path: str) -> None:
 
 
 def _takes_levels(game, name: str) -> bool:
-    """Whether agent `name` of `game` plays at levels: it refuses a level that is none of its own."""
-    from towerworld.ai import make_agent
-    try:
-        make_agent(name, game, seed=0, level="no such level")
-    except TowerworldError:
-        return True
-    return False
+    """Whether agent `name` of `game` plays at levels, as its AgentSpec declares."""
+    from towerworld.ai import agent_spec
+    return bool(agent_spec(name, game).levels)
 
 
 def check_agents(game, names: list[str], level: str | None) -> None:
@@ -342,7 +338,7 @@ def _seats(game, spec: str | None, variant: str | None, options: dict):
         if name == "human":
             seats.append(PlayerSpec(f"Player {i + 1}", "human"))
         elif name.split(":", 1)[0] in known:
-            seats.append(PlayerSpec(f"AI {i + 1}, {agent_words(name)}", "ai", name))
+            seats.append(PlayerSpec(f"AI {i + 1}, {agent_words(name, game)}", "ai", name))
         else:
             raise CliError(f"'{shown_text(name)}' is not a player: use human or one of {', '.join(known)}.")
     return seats

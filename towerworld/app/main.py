@@ -30,7 +30,7 @@ def match_from_setup(setup) -> Match:
     """A live match from the start screen's choices (chance from OS entropy)."""
     game = get_game(setup.game)
     players = [PlayerSpec(f"Player {i + 1}") if seat == "human" else
-               PlayerSpec(f"AI {i + 1}, {agent_words(seat)}", "ai", seat) for i, seat in enumerate(setup.seats)]
+               PlayerSpec(f"AI {i + 1}, {agent_words(seat, game)}", "ai", seat) for i, seat in enumerate(setup.seats)]
     return Match(game, options=dict(setup.options), players=players, variant=setup.variant)
 
 

@@ -310,7 +310,7 @@ class Server:
                 kinds.append("remote")
             elif name.split(":", 1)[0] in known:
                 agents[i] = make_agent(name, game)
-                seats.append(PlayerSpec(f"AI {i + 1}, {agent_words(name)}", "ai", name))
+                seats.append(PlayerSpec(f"AI {i + 1}, {agent_words(name, game)}", "ai", name))
                 kinds.append("ai")
             else:
                 raise Refusal(f"'{shown_text(name)}' is not a seat: use remote or one of {', '.join(known)}.")
