@@ -247,7 +247,7 @@ def test_the_click_instruction_shows_only_while_a_person_places(showbase, tmp_pa
         settle(table)
         s = match.state
         assert s.phase == B.PLACE and GAME.current_player(s) == 0
-        click = "Click a glowing place; R turns the tile."
+        click = "Click a glowing place; the R key turns the tile."
         assert click in table.status_lines(s)
         assert any(line.startswith("Tile to place: ") for line in table.status_lines(s))
         match.players[0] = PlayerSpec("Ann", "ai", "random")
@@ -344,7 +344,7 @@ def test_a_game_ends_at_the_table_with_the_result_said_once_and_the_totals_on_on
         result = GAME.result(match.state).replace("Player 1", "Ann").replace("Player 2", "Bob")
         assert status.count(result) == 1 and "Player " not in status
         message = table.hud.message.getText()
-        assert "Final scoring: P1 +" in message
+        assert "Final scoring: Ann +" in message
         assert not any(word in message for word in ("Road:", "City:", "Cloister:", "Field:"))
         assert table.hud.message.textNode.getNumRows() == 1
     finally:
@@ -374,7 +374,7 @@ def test_the_final_scoring_walks_roads_cities_cloisters_then_fields():
     events = []
     _finish(s, events)
     walk = [GAME._event(s, s, e).text for e in events]
-    assert walk[0] == "Final scoring: P1 +3, P2 +7."                   # the sum first, then feature by feature
+    assert walk[0] == "Final scoring: Player 1 +3, Player 2 +7."                   # the sum first, then feature by feature
     assert [text.split(":")[0] for text in walk[1:]] == ["Road", "City", "Cloister", "Field"], walk
 
 
@@ -635,8 +635,8 @@ def test_the_final_scoring_walk_lights_up_each_feature_scored():
     events: list = []
     _finish(s, events)
     walk = [GAME._event(s, s, e) for e in events]
-    assert walk[0].text == "Final scoring: P1 +3, P2 +3." and walk[0].areas == ()   # the sum lights nothing
-    assert [e.text for e in walk[1:]] == ["Road: P1 +1", "Cloister: P1 +2", "Field: P2 +3"]
+    assert walk[0].text == "Final scoring: Player 1 +3, Player 2 +3." and walk[0].areas == ()   # the sum lights nothing
+    assert [e.text for e in walk[1:]] == ["Road: Player 1 +1", "Cloister: Player 1 +2", "Field: Player 2 +3"]
     road, cloister, field = (dict(e.areas) for e in walk[1:])
     assert road == {"tile:D:0": "r:WE"}
     assert cloister == {"tile:A:0": "all", "tile:D:0": "all"}          # the cloister and the one tile beside it

@@ -98,7 +98,7 @@ def test_hud_speaks_to_the_target():
     assert GAME.hud(s, 1)["turn"] == "Player 1 attacks your black tower d with the Mountain (4), 1 pip. Defend?"
     assert "Player 2 decides" in GAME.hud(s, 0)["turn"]
     assert "card:" not in " ".join(GAME.hud(s, 1).values())
-    assert GAME.hud(s, 0)["hands"] == "P1: 0 cards  P2: 1 card"
+    assert GAME.hud(s, 0)["hands"] == "Player 1: 0 cards  Player 2: 1 card"
 
 
 def test_cards_and_pyramids_are_conserved():

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
-from towerworld.engine.game import CHANCE, TERMINAL, BadOption, Event, EventKind, Game, Option
+from towerworld.engine.game import CHANCE, TERMINAL, AgentSpec, BadOption, Event, EventKind, Game, GameInfo, Option
 from towerworld.engine.layout import Layout
 from towerworld.engine.words import counted
 
@@ -19,26 +19,29 @@ from .board import (ACTION, CAPTURE, DRAW, FOLLOWERS, K_CAPTURE, K_DRAW, K_FOLLO
                     K_RANSOM, K_TOP, K_TOWER, LOW, M_DRAW, M_FOLLOW, M_PLACE, M_TOP, M_TOWER,
                     OVER, PIECE_NAMES, PLACE, RANSOM, SHIFT, SUPPLY, WHITE, CState, Config, pos_of, tower_pieces, xy)
 from .layout import meeple_id, tower_id
+from .notation import place_words
 from .rules import step
 from .tiles import CODES, ROTS, tile_words
+
+
+# 89 tiles can be drawn, each followed by at most 4 decisions (place, action, capture, ransom); at most 180 frontier
+# places x 4 rotations, actions far below that. Two players win 1 or lose -1; from three on the winners get 1 and the
+# rest 0 (a shared top is a shared win), so the returns need not sum to 0. The tiles drawn are chance; nothing is secret.
+INFO = GameInfo(min_players=2, max_players=6, min_utility=-1.0, max_utility=1.0, zero_sum=False, chance=True,
+                perfect_information=True, max_plies=89 + 4 * 89, max_moves=800)
 
 
 class Carcassonne(Game[CState, int]):
     name = "carcassonne"
     title = "Carcassonne with The Tower"
-    min_players = 2
-    max_players = 6
     options = (
         Option("tower", True, "Play with The Tower: 18 tower foundation tiles, tower pieces, capturing followers."),
         Option("black_tower", True, "Play with the Black Tower mini-expansion: black and white tower pieces "
                                     "(needs The Tower)."),
     )
-    # 89 tiles can be drawn; each placed tile is followed by at most 4 decisions (place, action, capture, ransom).
-    max_plies = 89 + 4 * 89
-    # at most 180 frontier places x 4 rotations; actions stay far below that.
-    max_moves = 800
-    perfect_information = True
-    has_chance = True
+
+    def info(self) -> GameInfo:
+        return INFO
 
     # ---- setup -------------------------------------------------------------------------------------------------------
     def new_state(self, options: dict | None = None, players: int | None = None) -> CState:
@@ -78,37 +81,37 @@ class Carcassonne(Game[CState, int]):
         kind = e[0]
         if kind == "draw":
             t, k = e[1], e[2]
-            return Event(EventKind.DRAW, (f"tile:{CODES[t]}:{k}",), f"Drew tile {CODES[t]}: {tile_words(t)}.", reveals=True)
+            return Event(EventKind.DRAW, (f"tile:{CODES[t]}:{k}",), f"Player {s.player + 1} draws {tile_words(t)}.", reveals=True)
         if kind == "discard":
             t, k = e[1], e[2]
-            return Event(EventKind.DISCARD, (f"tile:{CODES[t]}:{k}",), f"Tile {CODES[t]} fits nowhere and is discarded.",
+            return Event(EventKind.DISCARD, (f"tile:{CODES[t]}:{k}",), f"{_capital(tile_words(t))} fits nowhere and is discarded.",
                          reveals=True)
         if kind == "place":
             t, r, pos, _b, k = e[1]
             x, y = xy(pos)
-            return Event(EventKind.PLACE, (f"tile:{CODES[t]}:{k}",), f"P{s.player + 1} placed {CODES[t]} at {x},{y}.")
+            return Event(EventKind.PLACE, (f"tile:{CODES[t]}:{k}",), f"Player {s.player + 1} laid {tile_words(t)} {place_words(x, y)}.")
         if kind == "follower":
             fid = e[1]
-            return Event(EventKind.PLACE, (meeple_id(fid),), f"P{fid // FOLLOWERS + 1} deployed a follower.")
+            return Event(EventKind.PLACE, (meeple_id(fid),), f"Player {fid // FOLLOWERS + 1} deployed a follower.")
         if kind == "tower":
             code, pos = e[1], e[2]
             x, y = xy(pos)
             return Event(EventKind.PLACE, (tower_id(code),),
-                         f"P{s.player + 1} built a {PIECE_NAMES[code & 3]} tower storey at {x},{y}.")
+                         f"Player {s.player + 1} built a {PIECE_NAMES[code & 3]} tower storey {place_words(x, y)}.")
         if kind == "capture":
             fid, how = e[1], e[2]
-            return Event(EventKind.CAPTURE, (meeple_id(fid),), f"P{s.player + 1} captured a follower of P{fid // FOLLOWERS + 1}"
+            return Event(EventKind.CAPTURE, (meeple_id(fid),), f"Player {s.player + 1} captured a follower of Player {fid // FOLLOWERS + 1}"
                          + {"own": " (back to its supply).", "prisoner": " (now a prisoner).",
                             "exchange": " and exchanged prisoners."}[how])
         if kind == "exchange":
             fid = e[1]
-            return Event(EventKind.RETURN, (meeple_id(fid),), f"Prisoner of P{fid // FOLLOWERS + 1} returned in exchange.")
+            return Event(EventKind.RETURN, (meeple_id(fid),), f"Player {fid // FOLLOWERS + 1}'s follower returned in exchange.")
         if kind == "ransom":
             fid, q = e[1], e[2]
-            return Event(EventKind.RETURN, (meeple_id(fid),), f"P{fid // FOLLOWERS + 1} paid 3 points to P{q + 1} as ransom.")
+            return Event(EventKind.RETURN, (meeple_id(fid),), f"Player {fid // FOLLOWERS + 1} paid 3 points to Player {q + 1} as ransom.")
         if kind == "score":
             win, pts, what, home, node = e[1], e[2], e[3], e[4], e[5]
-            who = " and ".join(f"P{w + 1}" for w in win)
+            who = " and ".join(f"Player {w + 1}" for w in win)
             # the scoring followers lift off home in this event's phase, before anything else moves, while the
             # feature's part of every tile lights up
             return Event(EventKind.SCORE, tuple(meeple_id(f) for f in home),
@@ -116,12 +119,12 @@ class Carcassonne(Game[CState, int]):
                          areas=carc_layout.feature_areas(ns, node))
         if kind == "final_feature":
             what, win, pts, node = e[1]
-            return Event(EventKind.SCORE, (), f"{what.capitalize()}: " + " and ".join(f"P{w + 1}" for w in win)
+            return Event(EventKind.SCORE, (), f"{what.capitalize()}: " + " and ".join(f"Player {w + 1}" for w in win)
                          + f" +{pts}", areas=carc_layout.feature_areas(ns, node))
         if kind == "final":
             # the totals only: each feature's points follow in its own event, floating up from it on the table
             add = e[1]
-            return Event(EventKind.SCORE, (), "Final scoring: " + ", ".join(f"P{i + 1} +{v}" for i, v in enumerate(add))
+            return Event(EventKind.SCORE, (), "Final scoring: " + ", ".join(f"Player {i + 1} +{v}" for i, v in enumerate(add))
                          + ".")
         # any other step of the engine: its kind if the engine's vocabulary has it, else a plain move
         return Event(EventKind(kind) if kind in EventKind._value2member_map_ else EventKind.MOVE, (), "")
@@ -206,14 +209,14 @@ class Carcassonne(Game[CState, int]):
             return self._why_no_ransom(s, v)
         if ph == PLACE:
             if k != K_PLACE:
-                return f"Place the drawn tile {CODES[s.drawn]} first."
+                return f"Place the drawn tile ({tile_words(s.drawn)}) first."
             pos, r = v >> 2, v & 3
             x, y = xy(pos)
             if pos in s.board:
-                return f"There is already a tile at {x},{y}."
+                return "There is already a tile there."
             if pos not in s.frontier:
-                return f"A tile must touch the tiles already placed; {x},{y} touches none."
-            return (f"Tile {CODES[s.drawn]} rotated {90 * r} does not match its neighbours at {x},{y}: every touching "
+                return "A tile must touch the tiles already placed; that place touches none."
+            return (f"The drawn tile ({tile_words(s.drawn)}) turned {90 * r}\u00b0 does not match its neighbours there: every touching "
                     "edge must continue the road, city or field.")
         if ph == CAPTURE:
             if k == K_CAPTURE:
@@ -236,12 +239,12 @@ class Carcassonne(Game[CState, int]):
             pos = v >> 2 if k == K_TOWER else v
             x, y = xy(pos)
             if pos not in s.towers:
-                return f"There is no tower or tower foundation at {x},{y}."
+                return "There is no tower or tower foundation there."
             stack = s.towers[pos]
             if pos in rules.closed_towers(s.fl):
-                return f"A follower guards the top of the tower at {x},{y}: it is finished."
+                return "A follower guards the top of that tower: it is finished."
             if stack and stack[-1] & 3 == WHITE:
-                return f"The tower at {x},{y} is capped with a White Tower piece and cannot change any more."
+                return "That tower is capped with a White Tower piece and cannot change any more."
             if k == K_TOP:
                 if not stack:
                     return "A follower can only go on top of a tower with at least one storey."
@@ -284,7 +287,7 @@ class Carcassonne(Game[CState, int]):
             return "A tile must be drawn from the bag first."
         if first.startswith(("tile:", "bag:")) or (first.startswith("tower:p") and ph != ACTION):
             if ph == PLACE:
-                return (f"Place the drawn tile {CODES[s.drawn]} on a glowing open place beside the landscape: "
+                return (f"Place the drawn tile ({tile_words(s.drawn)}) on a glowing open place beside the landscape: "
                         "it must touch a placed tile and match every edge it touches.")
             if ph == ACTION and first.startswith("tile:"):
                 return ("The tile is placed: now put a follower on a glowing road, city, field or cloister of it, "
@@ -303,7 +306,7 @@ class Carcassonne(Game[CState, int]):
                 return self.why_illegal(s, M_PLACE | pos << 2 | int(picks[1][4:]) // 90)
             if pos in s.board or pos not in s.frontier:
                 return self.why_illegal(s, M_PLACE | pos << 2)
-            return f"Tile {CODES[s.drawn]} fits at {x},{y} in no rotation: every touching edge must match."
+            return f"The drawn tile ({tile_words(s.drawn)}) fits there in no rotation: every touching edge must match."
         if first.startswith("feature:"):
             if ph != ACTION:
                 return "Followers are deployed after placing the tile."
@@ -324,7 +327,7 @@ class Carcassonne(Game[CState, int]):
         if first.startswith("ransom:"):
             return self._why_no_ransom(s, int(first[7:]) - 1)
         if ph == PLACE:
-            return f"Place the drawn tile {CODES[s.drawn]} first."
+            return f"Place the drawn tile ({tile_words(s.drawn)}) first."
         return "That is not a legal move here."
 
     # ---- picks ------------------------------------------------------------------------------------------------------
@@ -353,9 +356,12 @@ class Carcassonne(Game[CState, int]):
             return (f"ransom:{v + 1}",)
         return ("pass",)
 
-    def agents(self) -> dict:
+    def agents(self) -> tuple[AgentSpec, ...]:
         """Carcassonne's own search ('mcts', replacing the generic one) and 'greedy', both on projected scores."""
-        return dict(strategy.AGENTS)
+        return strategy.AGENTS
+
+    def describe_move(self, s: CState, move) -> str:
+        return notation.describe_move(s, move)
 
     def describe_pick(self, s: CState, picks: Sequence[str], pick: str) -> str:
         """Words for the picks that are buttons, not places: rotations, tower pieces, pass, ransom."""
@@ -376,9 +382,11 @@ class Carcassonne(Game[CState, int]):
             if 0 <= j < len(names):
                 return carc_layout.feature_words(names[j])
         if pick.startswith("tower:") and "," in pick:
-            return f"the tower at {pick[6:]}"
+            x, y = (int(n) for n in pick[6:].split(","))
+            return f"the tower {place_words(x, y)}"
         if pick.startswith("at:"):
-            return f"the place {pick[3:]}"
+            x, y = (int(n) for n in pick[3:].split(","))
+            return f"the place {place_words(x, y)}"
         return super().describe_pick(s, picks, pick)
 
     # ---- what the table shows ----------------------------------------------------------------------------------------
@@ -391,3 +399,7 @@ class Carcassonne(Game[CState, int]):
     def preview(self, s: CState, viewer: int, picks: Sequence[str]) -> dict:
         """The drawn tile where the pointer rests, turned as chosen: the table's ghost before the click."""
         return carc_layout.preview(s, picks)
+
+
+def _capital(words: str) -> str:
+    return words[:1].upper() + words[1:]

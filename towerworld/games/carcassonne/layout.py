@@ -336,7 +336,7 @@ def _cells(lay: Layout, s: CState, tops: dict[int, float]) -> None:
     if s.phase == PLACE:
         for pos in s.frontier:
             x, y = xy(pos)
-            lay.cells[f"at:{x},{y}"] = shared_cell(x * TILE_MM, y * TILE_MM, 0.0, TILE_MM - 2, TILE_MM - 2, f"{x},{y}")
+            lay.cells[f"at:{x},{y}"] = shared_cell(x * TILE_MM, y * TILE_MM, 0.0, TILE_MM - 2, TILE_MM - 2, "an open place")
     if s.phase == ACTION:
         t, r, pos, _base = s.tiles[-1][:4]
         x, y = xy(pos)
@@ -346,7 +346,7 @@ def _cells(lay: Layout, s: CState, tops: dict[int, float]) -> None:
                                                      name)
         for tpos, top in tops.items():
             x, y = xy(tpos)
-            lay.cells[f"tower:{x},{y}"] = shared_cell(x * TILE_MM, y * TILE_MM, top, *TOWER_MM, f"tower {x},{y}")
+            lay.cells[f"tower:{x},{y}"] = shared_cell(x * TILE_MM, y * TILE_MM, top, *TOWER_MM, "a tower")
 
 
 def preview(s: CState, picks) -> dict[str, Pose]:
@@ -407,16 +407,16 @@ def hud(s: CState, result: str) -> dict[str, str]:
         turn = f"Player {s.player + 1} draws a tile"
     else:
         turn = f"Player {s.player + 1}: {E.PHASE_NAMES[s.phase]}"
-    out = {"turn": turn, "scores": "  ".join(f"P{i + 1}: {v}" for i, v in enumerate(s.scores)),
+    out = {"turn": turn, "scores": "  ".join(f"Player {i + 1}: {v}" for i, v in enumerate(s.scores)),
            "bag": f"{counted(s.bagn, 'tile')} in the bag, {len(s.discarded)} discarded"}
     if s.phase == PLACE:
-        out["tile"] = f"Tile to place: {CODES[s.drawn]}, {tile_words(s.drawn)}"
-        out["next"] = "Click a glowing place; R turns the tile."      # the table shows it to a person only
+        out["tile"] = f"Tile to place: {tile_words(s.drawn)}"
+        out["next"] = "Click a glowing place; the R key turns the tile."      # the table shows it to a person only
     supply = []
     for p in range(n):
         free = sum(1 for loc in s.fl[p * FOLLOWERS:(p + 1) * FOLLOWERS] if loc == SUPPLY)
         prisoners = sum(1 for loc in s.fl if loc == -2 - p)
-        text = f"P{p + 1}: {counted(free, 'follower')}"
+        text = f"Player {p + 1}: {counted(free, 'follower')}"
         if s.cfg.tower:
             a, b, c = s.tsup[3 * p:3 * p + 3]
             text += f", {counted(a + b + c, 'tower piece')}" + (f" ({b} black, {c} white)" if s.cfg.black else "")
@@ -427,6 +427,7 @@ def hud(s: CState, result: str) -> dict[str, str]:
     per = 2
     for first in range(0, n, per):
         last = min(n, first + per)
-        key = "supply" if n <= per else f"supply P{first + 1}-P{last}" if last > first + 1 else f"supply P{last}"
+        key = ("supply" if n <= per else f"supply {first + 1}-{last}" if last > first + 1
+               else f"supply {last}")       # each line names its players in full
         out[key] = "; ".join(supply[first:last])
     return out

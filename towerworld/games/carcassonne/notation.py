@@ -120,3 +120,61 @@ def parse_move(s: CState, text: str) -> int:
 def _canon_feature(name: str) -> tuple:
     words = name.split()
     return (words[0],) + tuple(sorted(words[1:])) if words else ()
+
+
+# ---- a player's words --------------------------------------------------------------------------------------------------
+_NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def _tiles(n: int) -> str:
+    count = _NUMBER_WORDS[n] if n < len(_NUMBER_WORDS) else str(n)
+    return f"{count} tile{'s' if n > 1 else ''}"
+
+
+def place_words(x: int, y: int) -> str:
+    """A place of the landscape as a player finds it, from the start tile (north is away from the player):
+    "north of the start tile", "two tiles east and one tile south of the start tile"."""
+    if (x, y) == (0, 0):
+        return "on the start tile"
+    parts = []
+    if y:
+        parts.append(("north", abs(y)) if y > 0 else ("south", abs(y)))
+    if x:
+        parts.append(("east", abs(x)) if x > 0 else ("west", abs(x)))
+    if len(parts) == 1 and parts[0][1] == 1:
+        return f"{parts[0][0]} of the start tile"
+    return " and ".join(f"{_tiles(n)} {side}" for side, n in parts) + " of the start tile"
+
+
+def describe_move(s: CState, move: int) -> str:
+    """The move in a player's words, for hints and the log: tiles by what they show, places from the start tile."""
+    from .layout import feature_words
+    from .tiles import tile_words
+    k, v = move >> SHIFT, move & LOW
+    if k == K_DRAW:
+        return f"draw {tile_words(v)}"
+    if k == K_PLACE:
+        x, y = xy(v >> 2)
+        turn = 90 * (v & 3)
+        return (f"lay {tile_words(s.drawn)} {place_words(x, y)}"
+                + (f", turned {turn}\u00b0" if turn else ", as drawn"))
+    if k == K_FOLLOW:
+        t, r = s.tiles[-1][0], s.tiles[-1][1]
+        return f"put a follower on {feature_words(ROTS[t][r].names[v])}"
+    if k == K_TOWER:
+        x, y = xy(v >> 2)
+        return f"build a {E.PIECE_NAMES[v & 3]} tower storey on the tower {place_words(x, y)}"
+    if k == K_TOP:
+        x, y = xy(v)
+        return f"close the tower {place_words(x, y)} with a follower on top"
+    if k == K_PASS:
+        return "deploy nothing"
+    if k == K_CAPTURE:
+        return f"capture a follower of Player {v // FOLLOWERS + 1}"
+    if k == K_NOCAPTURE:
+        return "capture nothing"
+    if k == K_RANSOM:
+        return f"pay Player {v + 1} 3 points of ransom for your follower"
+    if k == K_NORANSOM:
+        return "pay no ransom"
+    return "a move"

@@ -17,6 +17,7 @@ TILE_W = size("terrain").w
 BOX_FLOOR = size("elev_box").h
 PIECE_W = size("elev_piece").w
 CAPTIVES_OUT = 75.0       # mm from the board's edge to the row of captured pieces
+LABEL_OUT = 12.0          # mm from the board's edge to the middle of a file or row label
 
 
 def piece_id(piece: int, kinds) -> str:
@@ -49,6 +50,11 @@ def square_xy(s: int) -> tuple[float, float]:
     return (c - 2.5) * TILE_W, (r - 2.5) * TILE_W
 
 
+def square_top(state, s: int) -> float:
+    """The height of the top of square `s`'s stack (the box's floor where it is dug out)."""
+    return BOX_FLOOR + state.heights[s] * TILE_H
+
+
 def build_layout(state) -> Layout:
     lay = Layout()
     lay.place("elev_box", shared_pose("elev_box", 0.0, 0.0, 0.0, look=look(colour="wood")))
@@ -73,11 +79,13 @@ def build_layout(state) -> Layout:
             z = 0.0
         lay.place(piece_id(i, state.kinds), shared_pose("elev_piece", x, y, z, heading=0.0 if side == 0 else 180.0,
                                                   look=look(piece=KIND_NAMES[state.kinds[i]], side=side)))
+    # the files along the front edge and the rows along the left, each label level with the top of the square beside
+    # it: a label on the table under raised terrain is seen a row off from the camera (a "2" beside row 1)
     for c in range(SIZE):
         x, _ = square_xy(c)
-        lay.labels[f"file:{FILES[c]}"] = (x, -3 * TILE_W - 12, 0.0, FILES[c])
+        lay.labels[f"file:{FILES[c]}"] = (x, -3 * TILE_W - LABEL_OUT, square_top(state, c), FILES[c])
         _, y = square_xy(c * SIZE)
-        lay.labels[f"rank:{c + 1}"] = (-3 * TILE_W - 12, y, 0.0, str(c + 1))
+        lay.labels[f"rank:{c + 1}"] = (-3 * TILE_W - LABEL_OUT, y, square_top(state, c * SIZE), str(c + 1))
     return lay
 
 

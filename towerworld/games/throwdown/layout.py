@@ -23,6 +23,7 @@ from towerworld.games.throwdown.rules import standing_pips
 
 CARD = size("card")
 TOWER_SPACING = 58.0
+TOWER_LABEL_OUT = 28.0         # a tower's letter this far from its middle (a large pyramid is 25.4 wide)
 OWN_FAN_RADIUS = 300.0         # the viewer's own hand: an arc about a point behind it, the cards leaning towards them
 OWN_FAN_TURN = 12.0
 OWN_TILT = 40.0
@@ -151,6 +152,11 @@ def build_layout(state, viewer: int) -> Layout:
                 lay.place(pyramid_id(code), shared_pose(f"pyramid_{pips_of(code)}", x, y, z, heading,
                                                         look=look(colour=COLOURS[colour_of(code)])))
                 top = max(top, z + size(f"pyramid_{pips_of(code)}").h)
+            # the tower's letter on the table beside it, where the sentences' "tower b" is read: on the side nearer
+            # the camera (towards the seat in front and the seats beside, towards the middle for the seats across)
+            out = TOWER_LABEL_OUT if seat_frame(seat, n, front)[1] <= 0.3 else -TOWER_LABEL_OUT
+            lx, ly = _at(seat, n, radii(n)[0] + out, (t - 1.5) * TOWER_SPACING, front)
+            lay.labels[f"tower:{seat}:{t}"] = (lx, ly, 0.0, f"tower {SLOTS[t]}")
             # a click anywhere on the tower's pyramids picks the tower (where the tower is a target)
             lay.cells[f"tower:{seat}:{t}"] = shared_cell(x, y, 0.0, 40.0, 40.0,
                                                          f"Player {seat + 1}'s tower {SLOTS[t]}", reach=top)
@@ -243,9 +249,9 @@ def prompt(game, state, viewer: int) -> str:
 def hud(game, state, viewer: int) -> dict:
     n = state.n
     lines = {"turn": prompt(game, state, viewer)}
-    lines["scores"] = "  ".join(f"P{s + 1}: {state.points[s]} pts + {counted(standing_pips(state, s), 'pip')}"
+    lines["scores"] = "  ".join(f"Player {s + 1}: {state.points[s]} pts + {counted(standing_pips(state, s), 'pip')}"
                                 + ("" if any(state.towers[s]) else " (out)") for s in range(n))
-    lines["hands"] = "  ".join(f"P{s + 1}: {counted(bin(state.hands[s]).count('1'), 'card')}" for s in range(n))
+    lines["hands"] = "  ".join(f"Player {s + 1}: {counted(bin(state.hands[s]).count('1'), 'card')}" for s in range(n))
     lines["pile"] = (f"{counted(bin(state.pile).count('1'), 'card')} in the draw pile, {len(state.discards)} discarded")
     if 0 <= viewer < n:
         mine = bits(state.hands[viewer])

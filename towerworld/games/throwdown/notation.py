@@ -55,6 +55,54 @@ def format_move(state, move) -> str:
     return kind
 
 
+def _cards_words(cards) -> str:
+    names = [card_words(c) for c in cards]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _own_tower(state, seat: int, tower: int) -> str:
+    standing = state.towers[seat][tower]
+    colour = f"{COLOURS[top_colour(standing)]} " if standing else ""
+    return f"your {colour}tower {SLOTS[tower]}"
+
+
+def describe_move(state, move) -> str:
+    """The move in a player's words, naming towers by the letters printed at them ("attack Player 2's red tower b
+    with the Mountain (4)")."""
+    kind = move[0]
+    me = state.turn
+    if kind == "start":
+        return f"Player {move[1] + 1} starts"
+    if kind == "card":
+        return f"deal {card_words(move[1])}"
+    if kind == "attack":
+        _, card, excuse, target, tower, green = move
+        standing = state.towers[target][tower]
+        colour = f"{COLOURS[top_colour(standing)]} " if standing else ""
+        text = (f"attack Player {target + 1}'s {colour}tower {SLOTS[tower]} with {card_words(card)}"
+                + (" and the Excuse (unblockable)" if excuse else ""))
+        return text + (f", {_own_tower(state, me, green)} standing in" if green >= 0 else "")
+    if kind == "defend":
+        _, cards, green = move
+        seat = state.attack[3] if state.attack else me
+        return f"defend with {_cards_words(cards)}" + (
+            f", {_own_tower(state, seat, green)} standing in" if green >= 0 else "")
+    if kind == "nodefence":
+        return "do not defend"
+    if kind == "remodel":
+        _, cards, tower, code = move
+        text = f"remodel, discarding {_cards_words(cards)}"
+        return text + (f", and give {_own_tower(state, me, tower)} a {COLOURS[colour_of(code)]} top"
+                       if tower >= 0 else "")
+    if kind == "change":
+        return f"take a {COLOURS[colour_of(move[1])]} pyramid as change"
+    if kind == "attrition":
+        return f"damage {_own_tower(state, me, move[1])} by 1 pip"
+    if kind == "draw":
+        return "draw up to five cards"
+    return {"pass": "pass"}.get(kind, str(kind))
+
+
 def _card(word: str) -> int:
     if word not in BY_SHORT:
         raise BadNotation(f"'{word[:30]}' is not a card: write its name in lower case with '-' for spaces, like "
@@ -450,4 +498,4 @@ def _card_of_pick(state, seat: int, pid) -> int | None:
     return hand[index] if 0 <= index < len(hand) else None
 
 
-__all__ = ["format_move", "parse_move", "picks", "explain", "why_illegal", "describe_pick", "hand_id", "tower_cell"]
+__all__ = ["format_move", "describe_move", "parse_move", "picks", "explain", "why_illegal", "describe_pick", "hand_id", "tower_cell"]

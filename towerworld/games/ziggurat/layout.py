@@ -13,7 +13,7 @@ from towerworld.engine.game import CHANCE, TERMINAL
 from towerworld.engine.layout import Layout, LayoutChange, Pose, look, shared_cell, shared_pose
 from towerworld.engine.pieces import size
 from towerworld.games.ziggurat.board import (CHEAT, DEAL, DINDEX, DOMINOES, DRAW, GIVE_UP, IN_TIER, NCELLS, PLACE,
-                                             cname, dname, heights, lifted_with, placements, position_of,
+                                             TIER_WORDS, cname, dname, heights, lifted_with, placements, position_of,
                                              tier_counts, title)
 
 CELL_MM = 25.4
@@ -36,7 +36,11 @@ CELL_XY = tuple(cell_xy(c) for c in range(NCELLS))
 DOMINO_IDS = tuple(f"domino:{dname(d)}" for d in range(len(DOMINOES)))
 PILE_IDS = tuple(f"pile:{i}" for i in range(len(DOMINOES)))
 CELL_IDS = tuple(tuple(f"cell:t{t}:{cname(c)}" for c in range(NCELLS)) for t in range(3))
-CELL_LABELS = tuple(tuple(f"{cname(c)} t{t}" for c in range(NCELLS)) for t in range(3))
+CELL_LABELS = tuple(tuple(f"{cname(c)} on the {TIER_WORDS[t]} tier" for c in range(NCELLS)) for t in range(3))
+# the map's files (a-f) along its front edge and rows (1-6) along its left edge, on the table beside the map, each in
+# line with its cells: the hints' "c1-c2" is read there
+MAP_LABELS = {**{f"file:{'abcdef'[k]}": ((k - 2.5) * CELL_MM, -3 * CELL_MM - 9.0, 0.0, "abcdef"[k]) for k in range(6)},
+              **{f"row:{k + 1}": (-3 * CELL_MM - 9.0, (k - 2.5) * CELL_MM, 0.0, str(k + 1)) for k in range(6)}}
 # the pile's count stands just in front of its front stack, and moves back with it as the stacks go (four stacks of up
 # to seven, front to back: pile piece i lies in stack i // 7 at y = 45 - 30 * stack)
 PILE_LABELS = tuple((PILE_X, 45.0 - 30.0 * ((max(n, 1) - 1) // 7) - 30.0, 0.0, f"pile: {n}")
@@ -44,7 +48,6 @@ PILE_LABELS = tuple((PILE_X, 45.0 - 30.0 * ((max(n, 1) - 1) // 7) - 30.0, 0.0, f
 HAND_LABEL = (HAND_X, 2.5 * CELL_MM + 24.0, 0.0, "hand")
 
 
-TIER_WORDS = ("bottom", "middle", "top")
 
 
 def hud(game, state, viewer) -> dict[str, str]:
@@ -74,11 +77,12 @@ def hud(game, state, viewer) -> dict[str, str]:
 
 
 def describe_move(state, move) -> str:
-    """The move in a player's words: "play 6-4 on c1-c2 of the bottom tier" (the 6 on c1, the 4 on c2)."""
+    """The move in a player's words: "play the 6-4 on c1-c2 of the bottom tier" (the 6 on c1, the 4 on c2; the map's
+    files and rows are printed beside it)."""
     kind = move[0]
     if kind == PLACE:
         _, t, c1, c2, v1, v2 = move
-        return f"play {v1}-{v2} on {cname(c1)}-{cname(c2)} of the {TIER_WORDS[t]} tier"
+        return f"play the {v1}-{v2} on {cname(c1)}-{cname(c2)} of the {TIER_WORDS[t]} tier"
     if kind == CHEAT:
         pos = position_of(state.vals, state.owner, move[1])
         if pos is None:
@@ -94,6 +98,17 @@ def describe_move(state, move) -> str:
     if kind == DEAL:
         return f"deal number {move[1]}"
     return str(move)
+
+
+def describe_pick(state, picks, pick: str) -> str:
+    """A button's words for a pick: "the 3-4" in the hand, "c3 on the bottom tier" on the map."""
+    if pick.startswith("domino:"):
+        return f"the {pick[7:]}"
+    if pick.startswith("cell:t") and pick.count(":") == 2:
+        _, tier, cell = pick.split(":")
+        if tier[1:].isdigit() and int(tier[1:]) < len(TIER_WORDS):
+            return f"{cell} on the {TIER_WORDS[int(tier[1:])]} tier"
+    return pick.replace(":", " ")
 
 
 def ordinal(n: int) -> str:
@@ -166,6 +181,7 @@ def build_layout(state, viewer) -> Layout:
         stack, level = divmod(i, 7)
         pieces[PILE_IDS[i]] = shared_pose("domino", PILE_X, 45.0 - stack * 30.0, level * DOM_H,
                                           0.0 if level % 2 == 0 else 2.0, False)
+    lay.labels.update(MAP_LABELS)
     if n:
         lay.labels["pile"] = PILE_LABELS[n]
     if state.hand:
