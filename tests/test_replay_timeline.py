@@ -126,6 +126,8 @@ def test_the_wheel_zooms_toward_the_point_under_the_pointer(replay, pointer):
 
     point = table.table_point_under_pointer()
     assert point is not None and pixels_off(point) < 0.5
+    if table.picker.pick_all(pointer):
+        assert point[2] > 0.0, "over a piece, the point is on the piece (its top), not on the table below it"
     before = table.orbit.distance
     for f in (0.9, 0.9, 1.1, 0.9):
         table.wheel_zoom(f)
