@@ -30,9 +30,10 @@ class Carcassonne(Game[CState, int]):
     min_players = 2
     max_players = 6
     options = (
-        Option("tower", True, "Play with The Tower: 18 tower foundation tiles, tower pieces, capturing followers."),
+        Option("tower", True, "Play with The Tower: 18 tower foundation tiles, tower pieces, capturing followers.",
+               label="The Tower expansion"),
         Option("black_tower", True, "Play with the Black Tower mini-expansion: black and white tower pieces "
-                                    "(needs The Tower)."),
+                                    "(needs The Tower).", label="The Black Tower"),
     )
     # 89 tiles can be drawn; each placed tile is followed by at most 4 decisions (place, action, capture, ransom).
     max_plies = 89 + 4 * 89

@@ -40,9 +40,10 @@ class ThrowdownGame(Game):
     min_players = 2
     max_players = 5
     options = (
-        Option("extended", False, "add the extended Decktet: the Excuse, four Pawns and four Courts"),
+        Option("extended", False, "add the extended Decktet: the Excuse, four Pawns and four Courts",
+               label="The extended deck"),
         Option("extended_cards", "", "with extended: only these of its nine cards, by name joined with '+' "
-                                     "(excuse+watchman+consul); empty: all nine"),
+                                     "(excuse+watchman+consul); empty: all nine", label="Extended cards in play"),
     )
     variants = (
         Variant("extended", "the extended deck: the Excuse (defence as any Ace, or an unblockable attack), Pawns "
