@@ -27,6 +27,8 @@ from towerworld.games.ziggurat.board import NUMBERED_DEALS, deal_order  # noqa: 
 from towerworld.games.ziggurat.solver import blocked_at  # noqa: E402
 from towerworld.games.ziggurat.strategy import AGENTS  # noqa: E402
 
+SPECS = {spec.name: spec for spec in AGENTS}
+
 MAX_CHEATS = 200      # an agent still cheating after this many is stopped and counted as not finishing
 
 
@@ -47,7 +49,7 @@ def play(agent_name: str, deal: int, level: str) -> tuple[bool, int, float]:
     # through the driver: the fair player is handed its seat's View, the solver (an oracle) the whole state, pile
     # order included; a numbered deal's draws have one outcome each, the pile's next domino
     match = Match(GAME, {"deal": deal}, seed=0)
-    driver = Driver.with_agents(match, {0: AGENTS[agent_name](GAME, deal, level)}, match.rng)
+    driver = Driver.with_agents(match, {0: SPECS[agent_name].factory(GAME, deal, level)}, match.rng)
     start = time.perf_counter()
     while driver.pending().kind != END and match.state.cheats < MAX_CHEATS:
         driver.run(1)

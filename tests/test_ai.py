@@ -9,8 +9,8 @@ import pytest
 
 from towerworld.ai import GreedyAgent, MCTSAgent, RandomAgent, agent_names, make_agent
 from towerworld.ai.mcts import parse_level
-from towerworld.engine.game import CHANCE, TERMINAL, BadOption, Event, Game
-from towerworld.engine.agent import ask, seat_view
+from towerworld.engine.game import CHANCE, TERMINAL, AgentSpec, BadOption, Event, Game, GameInfo
+from towerworld.engine.agent import Agent, ask, seat_view
 
 try:
     from toygame import GAME as TOY, NIM, ToyState
@@ -23,11 +23,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 class Gamble(Game):
     """One decision: 'safe' scores `safe`; 'risky' goes to a coin flip scoring `win` or 0. State: (phase, score)."""
     name = "gamble"
-    min_players = max_players = 1
-    max_plies = 2
-    max_moves = 2
-    min_utility = 0.0
-    max_utility = 1.0
+
+    def info(self):
+        return GameInfo(min_players=1, max_players=1, min_utility=0.0, max_utility=1.0, zero_sum=False, chance=True,
+                        perfect_information=True, max_plies=2, max_moves=2)
 
     def __init__(self, safe=1.0, win=3.0):
         self.safe, self.win = safe, win
@@ -96,7 +95,7 @@ def test_unknown_agent_is_refused_naming_the_valid_ones():
 def test_game_agents_are_offered_and_made():
     class WithAgent(Gamble):
         def agents(self):
-            return {"always-safe": lambda game, seed, level: FixedAgent("safe")}
+            return (AgentSpec("always-safe", "always safe", lambda game, seed, level: FixedAgent("safe")),)
 
     game = WithAgent()
     assert "always-safe" in agent_names(game)
@@ -107,7 +106,7 @@ def test_game_agents_are_offered_and_made():
     assert "always-safe" in str(err.value)
 
 
-class FixedAgent:
+class FixedAgent(Agent):
     def __init__(self, move):
         self.move = move
 
@@ -364,3 +363,14 @@ def test_the_ai_package_imports_without_openspiel():
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]
     assert "refused:" in out.stdout and "open_spiel" in out.stdout
+
+
+def test_the_generic_agent_specs_are_the_names_records_check():
+    """A record's seats are checked against engine.agent.GENERIC_AGENTS without importing `ai`: those are the names of
+    the generic AgentSpecs, and every spec declares a factory, words a player reads and its default among its levels."""
+    from towerworld.ai.agents import GENERIC
+    from towerworld.engine.agent import GENERIC_AGENTS
+    assert tuple(spec.name for spec in GENERIC) == GENERIC_AGENTS
+    for spec in GENERIC:
+        assert spec.words and callable(spec.factory)
+        assert (spec.level in spec.levels) if spec.levels else spec.level == ""

@@ -458,7 +458,7 @@ def test_seat_choices_read_in_players_words():
     from towerworld.app.menu import label_of, seat_choices
     for name in registry.names():
         game = registry.get_game(name)
-        labels = [label_of(seat) for seat in seat_choices(game)]
+        labels = [label_of(seat, game) for seat in seat_choices(game)]
         assert len(set(labels)) == len(labels), (name, labels)
         # ids that are not words: search names and hyphenated ones
         ids = [agent for agent in agent_names(game) if "mcts" in agent or "-" in agent]

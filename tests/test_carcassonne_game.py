@@ -6,6 +6,7 @@ from collections import Counter
 
 import pytest
 
+from towerworld.ai.agents import make_agent
 from towerworld.engine.game import CHANCE, TERMINAL, BadNotation, BadOption, OMNISCIENT
 from towerworld.games.carcassonne import GAME
 from towerworld.games.carcassonne import board as B
@@ -250,13 +251,13 @@ def test_a_level_is_a_simulation_budget_and_a_ladder_takes_its_clock_away(monkey
     state = first_real_choice(GAME, 4)
     crawl_clock(monkeypatch, strategy)
     budget = strategy.LEVELS["easy"][1]
-    clocked = GAME.agents()["mcts"](GAME, 1, "easy")
+    clocked = make_agent("mcts", GAME, 1, "easy")
     ask(clocked, GAME, state)
     assert clocked.last_simulations < budget                            # the clock cut it short
-    unclocked = budget_alone(GAME.agents()["mcts"](GAME, 1, "easy"))
+    unclocked = budget_alone(make_agent("mcts", GAME, 1, "easy"))
     ask(unclocked, GAME, state)
     assert unclocked.last_simulations == budget
-    assert budget_alone(GAME.agents()["mcts"](GAME, 1, "0.5")).seconds == 0.5
-    assert GAME.agents()["mcts"](GAME, 1, "300it").max_simulations == 300
+    assert budget_alone(make_agent("mcts", GAME, 1, "0.5")).seconds == 0.5
+    assert make_agent("mcts", GAME, 1, "300it").max_simulations == 300
     with pytest.raises(BadOption, match="Carcassonne search level must be one of easy"):
-        GAME.agents()["mcts"](GAME, 1, "quick")
+        make_agent("mcts", GAME, 1, "quick")

@@ -16,6 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from towerworld.ai import make_agent
+from towerworld.engine.agent import Agent
 from towerworld.engine.driver import (AGENT, CHANCE_DRAW, END, FAILED, PERSON, AgentFailed, Driver, InlineRunner,
                                       Pending, ThreadRunner, play_match)
 from towerworld.engine.game import CHANCE, TERMINAL, IllegalMove
@@ -26,7 +27,7 @@ GAMES = ("kdak", "ziggurat", "throwdown", "carcassonne", "elevation")
 WITH_CHANCE = {"kdak", "ziggurat", "throwdown", "carcassonne"}      # the games whose rules deal, draw or roll
 
 
-class Recording:
+class Recording(Agent):
     """An agent that plays a random legal move from the View it is handed and notes the seats it was asked for."""
     name = "recording"
 
@@ -178,7 +179,7 @@ def test_answer_refuses_a_finished_game():
     assert driver.run() == []
 
 
-class Illegal:
+class Illegal(Agent):
     """An agent that answers a move of the starting position, whatever it is asked."""
     name = "illegal"
 
@@ -205,7 +206,7 @@ def test_an_agents_illegal_move_stops_its_seat_for_good():
     assert len(match.plies) == 1
 
 
-class Raising:
+class Raising(Agent):
     name = "raising"
 
     def choose(self, view):
@@ -391,7 +392,7 @@ def test_the_tables_worker_runner_answers_through_the_driver():
 
 
 
-class Gated:
+class Gated(Agent):
     """An agent that answers only once the test opens its gate (a search that takes its time in a thread)."""
     name = "gated"
 

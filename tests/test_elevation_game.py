@@ -5,6 +5,7 @@ import random
 
 import pytest
 
+from towerworld.ai.agents import make_agent
 from towerworld.engine.game import TERMINAL, OMNISCIENT, BadOption
 from towerworld.engine.pieces import size
 from towerworld.games.elevation import GAME as G
@@ -82,7 +83,7 @@ def test_threats_and_heuristic_see_a_capture():
 
 def test_mcts_takes_the_winning_capture():
     st = G.position({"c3": "samurai:0:a", "c4": "fish:1:c"}, heights={"c3": 5})
-    agent = G.agents()["mcts"](G, 1, "easy")
+    agent = make_agent("mcts", G, 1, "easy")
     move = ask(agent, G, st)
     after, _ = G.apply(st, move)
     assert G.returns(after) == [1.0, -1.0]
@@ -141,7 +142,7 @@ def test_words_a_player_uses_buttons_events_and_hud():
 def test_the_default_opponent_never_offers_a_draw():
     """The issue: no draw offers from an agent that is ahead (this one never offers; it accepts only when behind)."""
     st = G.new_state()
-    agent = G.agents()["mcts"](G, 3, "0.2")
+    agent = make_agent("mcts", G, 3, "0.2")
     assert ask(agent, G, st)[0] != DRAW
     ahead = G.position({"c3": "dragon:0:b", "d1": "dragon:0:e", "f6": "samurai:1:a"})
     offered = G.apply(G.apply_texts(ahead, "Dc3 b2>d4 b2>d4"), (DRAW, 0))[0]     # Blue offers a draw, Red answers
@@ -168,7 +169,7 @@ def test_forced_gain_sees_a_trapped_piece_and_an_escape():
 def test_mcts_springs_the_trap_and_takes_the_fish():
     st = _trap(4)
     agent = ElevationMCTS(seed=2, seconds=0.3)
-    defender = G.agents()["elev-greedy"](G, 5, None)
+    defender = make_agent("elev-greedy", G, 5, None)
     blue = lambda state: sum(p >= 0 for p in state.pos[6:])  # noqa: E731
     for _ in range(2):
         st, _ = G.apply(st, ask(agent, G, st))
@@ -209,13 +210,13 @@ def test_levels_are_simulation_budgets_and_repeat_exactly():
     clock away, so a seeded agent's choice there does not depend on the load; "300it" has no clock at all."""
     from towerworld.ai.ladder import budget_alone
     assert ElevationMCTS.budget("easy") == (ElevationMCTS.SAFETY_SECONDS["easy"], ElevationMCTS.LEVELS["easy"])
-    assert budget_alone(G.agents()["mcts"](G, 1, "normal")).seconds is None
-    assert budget_alone(G.agents()["mcts"](G, 1, "0.5")).seconds == 0.5
+    assert budget_alone(make_agent("mcts", G, 1, "normal")).seconds is None
+    assert budget_alone(make_agent("mcts", G, 1, "0.5")).seconds == 0.5
     assert ElevationMCTS.budget("300it") == (None, 300) and ElevationMCTS.budget("0.5") == (0.5, None)
     st = G.apply_texts(G.new_state(), "Db1 -b2 -b3", "De6 -e5 -e4")
     picks = set()
     for _ in range(2):
-        agent = G.agents()["mcts"](G, 7, "300it")
+        agent = make_agent("mcts", G, 7, "300it")
         picks.add(ask(agent, G, st))
         assert agent.last_iterations == 300
     assert len(picks) == 1
@@ -249,7 +250,7 @@ def test_a_named_level_answers_within_its_safety_clock(monkeypatch):
 
     monkeypatch.setattr(strategy.time, "perf_counter", slow)
     st = G.apply_texts(G.new_state(), "Db1 -b2 -b3", "De6 -e5 -e4")
-    agent = G.agents()["mcts"](G, 7, "normal")
+    agent = make_agent("mcts", G, 7, "normal")
     move = ask(agent, G, st)
     assert move in G.legal_moves(st)
     assert agent.last_iterations < ElevationMCTS.LEVELS["normal"]       # the clock, not the budget, ended it

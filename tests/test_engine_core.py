@@ -7,8 +7,8 @@ import pytest
 
 from towerworld.engine import registry
 from towerworld.engine.driver import answer_chance
-from towerworld.engine.game import (CHANCE, OMNISCIENT, TERMINAL, BadNotation, BadOption, Event, Game, IllegalMove, Option,
-                                    Variant, options_from_text)
+from towerworld.engine.game import (CHANCE, OMNISCIENT, TERMINAL, BadNotation, BadOption, Event, Game, GameInfo,
+                                    IllegalMove, Option, Variant, options_from_text)
 from towerworld.engine.match import Match, PlayerSpec
 
 try:
@@ -22,7 +22,7 @@ class Dice(Game):
     State: (phase, roll, rerolled)."""
     name = "dice"
     title = "Dice"
-    min_players = max_players = 1
+    players_without_variant = (1, 1)
     options = (
         Option("sides", 6, "faces of the die", low=2, high=12),
         Option("colour", "white", "die colour", choices=("white", "red")),
@@ -30,6 +30,10 @@ class Dice(Game):
         Option("label", "d", "a name"),
     )
     variants = (Variant("d4", "a four-sided die", {"sides": 4}), Variant("duel", "two players", {}, players=(2, 2)))
+
+    def info(self):
+        return GameInfo(min_players=1, max_players=2, min_utility=0.0, max_utility=1.0, zero_sum=False, chance=True,
+                        perfect_information=True, max_plies=10_000, max_moves=1_000)
 
     def new_state(self, options=None, players=None):
         opts, _ = self.resolve_options(options)

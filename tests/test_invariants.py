@@ -14,16 +14,17 @@ import random
 import pytest
 
 from towerworld.engine import registry
-from towerworld.engine.game import CHANCE, TERMINAL, BadNotation, Game, IllegalMove, OMNISCIENT
+from towerworld.engine.game import (CHANCE, SEES_ALL, SEES_SEAT, TERMINAL, AgentSpec, BadNotation, Game, GameInfo,
+                                    IllegalMove, OMNISCIENT)
 from towerworld.engine.layout import Layout, Pose
 from towerworld.engine.match import Match, PlayerSpec
 from towerworld.engine.pieces import PIECES
 from towerworld.engine.record import match_from_record, match_to_record
 
 try:
-    from toygame import GAME as TOY, NIM
+    from toygame import GAME as TOY, NIM, ToyNim
 except ImportError:  # tests run as a package
-    from tests.toygame import GAME as TOY, NIM
+    from tests.toygame import GAME as TOY, NIM, ToyNim
 
 TOYS = (TOY, NIM)   # test-only games, not packages of towerworld.games
 
@@ -154,10 +155,79 @@ def test_random_play_invariants(name, variant, players):
             assert len(t.moves) <= game.max_plies, f"a game of {len(t.moves)} plies is longer than max_plies"
             r = game.returns(end)
             assert len(r) == n and all(math.isfinite(float(v)) for v in r)
-            lo, hi = getattr(game, "min_utility", None), getattr(game, "max_utility", None)
-            if lo is not None and hi is not None:
-                assert all(lo - 1e-9 <= v <= hi + 1e-9 for v in r), f"returns {r} outside [{lo}, {hi}]"
+            check_declared_returns(game.info(), r)
             assert isinstance(game.result(end), str) and game.result(end)
+        check_declared_play(game.info(), t)
+
+
+def check_declared_returns(info: GameInfo, r: list) -> None:
+    """The returns of a finished game keep what the game's GameInfo declares: every entry within the utility bounds,
+    and a sum of 0 where the game says it is zero-sum."""
+    lo, hi = info.min_utility, info.max_utility
+    assert all(lo - 1e-9 <= v <= hi + 1e-9 for v in r), f"returns {r} outside the declared [{lo}, {hi}]"
+    if info.zero_sum:
+        assert abs(sum(r)) <= 1e-9, f"returns {r} of a game declared zero-sum do not sum to 0"
+
+
+def check_declared_play(info: GameInfo, t: Trajectory) -> None:
+    """A game played keeps what its GameInfo declares: the player count within the declared span, no chance node in a
+    game declared without chance, no longer than the longest game."""
+    assert info.min_players <= t.n <= info.max_players, f"{t.n} players outside [{info.min_players}, {info.max_players}]"
+    if not info.chance:
+        assert all(t.game.current_player(s) != CHANCE for s in t.states), "a chance node in a game declared without"
+    if t.finished:
+        assert len(t.moves) <= info.max_plies, f"a game of {len(t.moves)} plies is longer than the declared longest"
+
+
+@pytest.mark.parametrize("name", sorted(games()))
+def test_every_game_declares_its_game_info(name):
+    """Every game returns its GameInfo: player counts that span the rules' and every variant's, utility bounds in
+    order, a longest game and a widest choice."""
+    game = games()[name]
+    info = game.info()
+    assert isinstance(info, GameInfo)
+    assert 1 <= info.min_players <= game.min_players <= game.max_players <= info.max_players
+    for v in game.variants:
+        if v.players:
+            assert info.min_players <= v.players[0] <= v.players[1] <= info.max_players, v.name
+    assert info.min_utility < info.max_utility
+    assert info.max_plies > 0 and info.max_moves > 0
+    assert (game.max_plies, game.max_moves, game.perfect_information) == \
+        (info.max_plies, info.max_moves, info.perfect_information)
+
+
+@pytest.mark.parametrize("name", sorted(games()))
+def test_every_agent_declares_its_agent_spec(name):
+    """Every agent a game offers is an AgentSpec: words a player reads, its default among its levels, what it may see;
+    its factory builds, at every level, an agent of that name that sees what the spec says."""
+    game = games()[name]
+    for spec in game.agents():
+        assert isinstance(spec, AgentSpec) and spec.words and spec.sees in (SEES_SEAT, SEES_ALL)
+        assert (spec.level in spec.levels) if spec.levels else spec.level == ""
+        for level in spec.levels or (None,):
+            agent = spec.factory(game, 1, level)
+            assert (agent.name, agent.sees) == (spec.name, spec.sees), (spec.name, level)
+            if spec.budgeted:
+                assert isinstance(agent.budgeted, bool) and (agent.seconds is None or agent.seconds > 0)
+
+
+class MisdeclaredNim(ToyNim):
+    """Toy Nim declaring a bound its returns break (a win is 1, declared at most 0.5) and a zero-sum it keeps."""
+    name = "misdeclared"
+
+    def info(self):
+        return GameInfo(min_players=2, max_players=2, min_utility=-1.0, max_utility=0.5, zero_sum=True, chance=False,
+                        perfect_information=True, max_plies=15, max_moves=3)
+
+
+def test_the_declared_bounds_check_catches_a_wrong_bound():
+    """The harness's check of the declared utilities fails on a game whose returns leave its declared bounds."""
+    game = MisdeclaredNim()
+    t = Trajectory(game, None, 2, 0)
+    assert t.finished
+    with pytest.raises(AssertionError, match="outside the declared"):
+        check_declared_returns(game.info(), game.returns(t.states[-1]))
+    check_declared_returns(NIM.info(), NIM.returns(t.states[-1]))     # the true bounds hold for the same game
 
 
 @pytest.mark.parametrize("name,variant,players", CASES)

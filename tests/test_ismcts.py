@@ -10,7 +10,7 @@ from towerworld.ai import agent_names, make_agent
 from towerworld.ai.ismcts import ISMCTSAgent, parse_level
 from towerworld.engine import registry
 from towerworld.engine.agent import View, ask
-from towerworld.engine.game import CHANCE, TERMINAL, BadOption, Event, Game
+from towerworld.engine.game import CHANCE, TERMINAL, BadOption, Event, Game, GameInfo
 
 try:
     from toygame import GAME as TOY, NIM, ToyState
@@ -23,9 +23,10 @@ class Guess(Game):
     right. An agent that peeked would always guess right; one that did not cannot do better than a coin.
     State: (card or None, guess or None). `leaky` makes resample hand back the true state (a broken game)."""
     name = "guess"
-    max_plies = 2
-    max_moves = 2
-    perfect_information = False
+
+    def info(self):
+        return GameInfo(min_players=2, max_players=2, min_utility=-1.0, max_utility=1.0, zero_sum=True, chance=True,
+                        perfect_information=False, max_plies=2, max_moves=2)
 
     def __init__(self, leaky: bool = False):
         self.leaky = leaky

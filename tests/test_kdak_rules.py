@@ -9,6 +9,7 @@ import random
 
 import pytest
 
+from towerworld.ai.agents import make_agent
 from towerworld.engine.driver import answer_chance
 from towerworld.engine.game import CHANCE, TERMINAL, BadNotation, BadOption, IllegalMove, OMNISCIENT
 from towerworld.engine.agent import View
@@ -553,16 +554,16 @@ def test_random_games_terminate(variant):
 # ---- agents ----------------------------------------------------------------------------------------------------------
 def test_memory_agent_forgets_and_plays_legal_moves():
     """Rulings: "AIs may have perfect or limited memory (a difficulty knob)." """
-    agent = G.agents()["memory"](G, 3, "0")
+    agent = make_agent("memory", G, 3, "0")
     s = known(face_up(pawns_at(escaping(), p0="a0", p1="c0"), "a0"), a0="suns:1", b0="moons:5", d0="arms:2")
     seen = agent.remembered(s)
     assert seen.ident[slot("b0")] == -1 and seen.ident[slot("a0")] == ident("suns:1"), "face-up tiles are seen"
-    assert G.agents()["memory"](G, 3, "hard").remembered(s) == s
+    assert make_agent("memory", G, 3, "hard").remembered(s) == s
     with pytest.raises(BadOption):
-        G.agents()["memory"](G, 3, "2.5")
+        make_agent("memory", G, 3, "2.5")
     for level in ("easy", "hard"):
         m = Match(G, variant="standard", seed=4)
-        agent = G.agents()["memory"](G, 4, level)
+        agent = make_agent("memory", G, 4, level)
         while not m.over:
             if m.current_player == CHANCE:
                 answer_chance(m)
@@ -576,7 +577,7 @@ def test_memory_agent_forgets_and_plays_legal_moves():
 def test_memory_agent_forgets_once_per_tile_and_sighting():
     """The memory opponent forgets as described: each face-down tile it has seen is kept with probability
     `keep`, decided once (asking again never changes its mind), and a tile seen again with a new face is new."""
-    agent = G.agents()["memory"](G, 5, "0.5")
+    agent = make_agent("memory", G, 5, "0.5")
     tiles = {w: f"{suit}:{rank}" for w, suit, rank in zip(("a0", "b0", "c0", "d0", "a1", "b1", "c1", "d1", "a2", "b2",
                                                            "c2", "d2"), SUITS * 3, ("1", "2", "3") * 4)}
     s = known(pawns_at(escaping(), p0="a3", p1="c3"), **tiles)
@@ -584,13 +585,13 @@ def test_memory_agent_forgets_once_per_tile_and_sighting():
     assert all(agent.remembered(s) == first for _ in range(5))
     kept = sum(first.ident[slot(w)] >= 0 for w in tiles)
     assert 0 < kept < len(tiles), "keep 0.5 over twelve tiles remembers some and forgets some"
-    assert G.agents()["memory"](G, 5, "easy").keep == 0.35 and G.agents()["memory"](G, 5, "medium").keep == 0.7
+    assert make_agent("memory", G, 5, "easy").keep == 0.35 and make_agent("memory", G, 5, "medium").keep == 0.7
 
 
 def test_perfect_memory_greedy_prefers_the_remembered_five():
     """The memory game pays: with b0 remembered as a 5 and d0 as an ace, greedy play steps onto b0."""
     s = known(pawns_at(escaping(), p0="a0", p1="c3"), b0="moons:5", d0="arms:1")
-    assert G.agents()["memory"](G, 1, "hard").choose(View.of(G, s, 0)) == ("go", 1, 0)
+    assert make_agent("memory", G, 1, "hard").choose(View.of(G, s, 0)) == ("go", 1, 0)
 
 
 def test_table_click_areas_pawns_and_labels():
@@ -651,9 +652,9 @@ def test_greedy_solitaire_takes_the_talisman_and_spares_its_column():
     """Seed (Solitaire): "Reaching any level 5 tile will retrieve the talisman" -- the heuristic must want it, and the
     roller should not knock down the column it is climbing."""
     s = pawns_at(start("solitaire"), p0="a4")
-    assert G.agents()["memory"](G, 1, "hard").choose(View.of(G, s, 0)) == ("go", 0, 5)
+    assert make_agent("memory", G, 1, "hard").choose(View.of(G, s, 0)) == ("go", 0, 5)
     s = pawns_at(start("solitaire", stage=REMOVE, level=2), p0="a3")
-    assert G.agents()["memory"](G, 1, "hard").choose(View.of(G, s, 0)) != ("remove", 0)
+    assert make_agent("memory", G, 1, "hard").choose(View.of(G, s, 0)) != ("remove", 0)
 
 
 def test_solitaire_rollout_policy_reaches_the_talisman_often():

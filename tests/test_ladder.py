@@ -10,7 +10,8 @@ import pytest
 from towerworld.ai.ladder import (GameResult, LadderError, fit_elo, rate, report, run_ladder, schedule, write_chart,
                                   write_json)
 from towerworld.cli import main
-from towerworld.engine.game import BadOption
+from towerworld.engine.agent import Agent
+from towerworld.engine.game import AgentSpec, BadOption, GameInfo
 
 try:
     from slowclock import crawl_clock, first_real_choice
@@ -23,7 +24,7 @@ except ImportError:  # tests run as a package
     from tests.toygame import ToyNim
 
 
-class PerfectNimPlayer:
+class PerfectNimPlayer(Agent):
     """Leaves a multiple of (max_take + 1) coins whenever it can: it never loses a game it can win."""
     name = "perfect"
 
@@ -36,7 +37,7 @@ class PerfectNimPlayer:
         return ("take", take) if take else view.legal_moves[self.rng.randrange(len(view.legal_moves))]
 
 
-class Cheat:
+class Cheat(Agent):
     """Takes more coins than the rules allow."""
     name = "cheat"
 
@@ -46,8 +47,9 @@ class Cheat:
 
 class NimWithPlayer(ToyNim):
     def agents(self):
-        return {"perfect": lambda game, seed, level: PerfectNimPlayer(seed), "cheat": lambda game, seed, level: Cheat(),
-                "slow": lambda game, seed, level: SlowNimPlayer(seed)}
+        return (AgentSpec("perfect", "perfect", lambda game, seed, level: PerfectNimPlayer(seed)),
+                AgentSpec("cheat", "cheat", lambda game, seed, level: Cheat()),
+                AgentSpec("slow", "slow", lambda game, seed, level: SlowNimPlayer(seed)))
 
 
 PERFECT_NIM = NimWithPlayer()
@@ -164,7 +166,9 @@ def test_the_ladder_command_refuses_bad_requests_in_one_sentence(argv, words, ca
 
 
 class SoloNim(ToyNim):
-    min_players = max_players = 1
+    def info(self):
+        return GameInfo(min_players=1, max_players=1, min_utility=-1.0, max_utility=1.0, zero_sum=False, chance=False,
+                        perfect_information=True, max_plies=15, max_moves=3)
 
 
 SOLO_NIM = SoloNim()

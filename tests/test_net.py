@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import random
 
 import pytest
 
-from towerworld.engine.game import CHANCE, OMNISCIENT, SPECTATOR, TERMINAL, events_for
+from towerworld.engine.game import CHANCE, OMNISCIENT, SPECTATOR, events_for
 from towerworld.engine.record import load_match
 from towerworld.net import client as C
 from towerworld.net import protocol as P
@@ -319,3 +318,33 @@ def test_undo_is_asked_of_the_other_player_and_done_only_when_agreed(tmp_path):
         finally:
             await server.stop()
     run(scenario())
+
+
+@pytest.mark.parametrize("game", ["kdak", "elevation", "ziggurat"])
+def test_every_other_game_finishes_through_the_server_and_leaks_nothing(tmp_path, game):
+    from towerworld.engine.registry import get_game
+    rules = get_game(game)
+    _, seats = rules.resolve_options(None, None, None)
+    resamples = 0 if rules.perfect_information else 2      # a perfect-information resample is the state itself
+    code, done = run(whole_game(tmp_path, game, players=["remote"] * seats, watchers=1))
+    record = str(tmp_path / "rooms" / f"{code}.tower.json")
+    match = load_match(record)
+    assert match.over and all(d.result == match.result_text() for d in done)
+    for name in [f"seat{i}.log" for i in range(seats)] + ["watch0.log"]:
+        assert check_log(read_log(tmp_path / name), record, random.Random(3), resamples=resamples)
+
+
+def test_an_ai_seat_plays_on_the_server_and_its_moves_reach_the_person_as_events(tmp_path):
+    code, done = run(whole_game(tmp_path, "throwdown", players=("remote", "throwdown-greedy"), watchers=0))
+    record = str(tmp_path / "rooms" / f"{code}.tower.json")
+    match = load_match(record)
+    assert match.over and done[0].result == match.result_text()
+    assert match.players[1].kind == "ai" and match.players[1].agent == "throwdown-greedy"
+    lines = read_log(tmp_path / "seat0.log")
+    ai_moves = [m for m in lines if m["kind"] == "played" and m["mover"] == 1]
+    since = next(m["table"]["ply"] for m in lines if m["kind"] in ("view", "played"))   # the AI may open before
+    assert [m["table"]["ply"] for m in ai_moves] == [i + 1 for i, p in enumerate(match.plies)
+                                                    if p.mover == 1 and i >= since]
+    assert ai_moves
+    assert all("text" not in m for m in ai_moves)
+    assert check_log(lines, record, random.Random(5))

@@ -8,7 +8,6 @@ import os
 import re
 import subprocess
 import sys
-import time
 
 try:
     from test_net_restart import free_port

@@ -1,10 +1,11 @@
-"""The fast search paths play exactly as the plain ones did: the same random numbers drawn in the same order, the same
+"""The search paths play exactly as the plain ones did: the same random numbers drawn in the same order, the same
 choices, the same ends. Ladders of the plain code fill the README, so a faster playout may change speed only.
 
-Two yardsticks: the plain playout kept in the code (K'Dak's `_playout` with `strategy.policy_move`, Ziggurat's
-`placing_playout` traced through `Game.apply`), compared on many positions of every rule set; and choices recorded
-from the plain implementation (tests/data/search_reference.json, written at commit 9cd4f6c before any fast path), which
-a seeded `mcts:300it` must repeat move for move."""
+Two yardsticks: playouts traced move by move through the contract (K'Dak's rollout against `Game.apply_unchecked` with
+`strategy.policy_move` on the states it returns; Ziggurat's `placing_playout` against the tier-by-tier playout kept
+here), compared on many positions of every rule set; and choices recorded from the plain implementation
+(tests/data/search_reference.json, written at commit 9cd4f6c before any fast path), which a seeded `mcts:300it` must
+repeat move for move."""
 from __future__ import annotations
 
 import hashlib
@@ -16,16 +17,17 @@ import pytest
 
 from towerworld.ai.agents import make_agent
 from towerworld.engine.agent import ask
-from towerworld.engine.game import Game
+from towerworld.engine.game import TERMINAL, Game
 from towerworld.engine.measure import search_states
 from towerworld.engine.registry import all_games
 from towerworld.games.kdak import GAME as KDAK
-from towerworld.games.kdak.playout import policy_playout
+from towerworld.games.kdak.board import REVEAL, ROLL
+from towerworld.games.kdak.rules import unseen_identities
 from towerworld.games.kdak.strategy import policy_move
 from towerworld.games.ziggurat import GAME as ZIGGURAT
-from towerworld.games.ziggurat.board import (CHEAT, DRAW, GIVE_UP, NEIGHBOUR_MASK, PLACE, TIER_MASK, ZState,
-                                             board_masks, fitting, placements)
-from towerworld.games.ziggurat.playout import placing_playout
+from towerworld.games.ziggurat.board import (CHEAT, DRAW, GIVE_UP, NEIGHBOUR_MASK, NOT_COL_F, PLACE, TIER_MASK,
+                                             WAYS_ROUND, ZState, board_masks, placements)
+from towerworld.games.ziggurat.rules import placing_playout
 
 RECORDED = json.loads((Path(__file__).parent / "data" / "search_reference.json").read_text(encoding="utf-8"))
 CASES = [k for k in RECORDED if not k.startswith("_")]
@@ -43,16 +45,37 @@ def _kdak_positions(options: dict, players: int, seed: int) -> list:
     return states + after
 
 
+def _kdak_traced_rollout(state, rng: random.Random, limit: int):
+    """K'Dak's search rollout written on the contract: each ply a state of the game, its legal moves or the unseen
+    identities, the policy's choice and `Game.apply_unchecked`; rolls and reveals drawn as the rollout draws them."""
+    rand = rng.random
+    plies = 0
+    while KDAK.current_player(state) != TERMINAL and plies < limit:
+        if state.stage == ROLL:
+            move = ("roll", int(rand() * 6))
+        elif state.stage == REVEAL:
+            left = unseen_identities(state.ident)
+            move = ("reveal", left[int(rand() * len(left))])
+        else:
+            moves = KDAK.legal_moves(state)
+            move = policy_move(state, moves, rand)
+            assert move in moves
+        state, _ = KDAK.apply_unchecked(state, move)
+        plies += 1
+    return state
+
+
 @pytest.mark.parametrize("n", range(len(KDAK_RULE_SETS)))
-def test_kdak_fast_playout_is_the_plain_playout(n):
-    """policy_playout ends where `_playout` with policy_move ends, from the same seed, having drawn as many random
-    numbers; to the end of the game and cut short at a ply limit."""
+def test_kdak_rollout_is_the_game_played_move_by_move(n):
+    """The rollout (one working copy through the rules' step function) ends where the same policy played through
+    `apply_unchecked` ends, from the same seed, having drawn as many random numbers; to the end of the game and cut
+    short at a ply limit."""
     options, players = KDAK.resolve_options(*KDAK_RULE_SETS[n])
     for i, state in enumerate(_kdak_positions(options, players, seed=40 + n)):
         for limit in (20_000, 7, 33):
-            plain, fast = random.Random(limit * 1000 + i), random.Random(limit * 1000 + i)
-            assert policy_playout(state, fast, limit) == KDAK._playout(state, plain, limit, policy_move), (n, i, limit)
-            assert fast.random() == plain.random()
+            traced, fast = random.Random(limit * 1000 + i), random.Random(limit * 1000 + i)
+            assert KDAK.rollout(state, fast, limit) == _kdak_traced_rollout(state, traced, limit), (n, i, limit)
+            assert fast.random() == traced.random()
 
 
 @pytest.mark.parametrize("options", [{}, {"deal": 7}, {"cheat_limit": 3}])
@@ -72,9 +95,10 @@ def test_ziggurat_fast_playout_is_the_plain_playout(options):
 
 def test_ziggurat_legal_moves_are_the_plain_sorted_list():
     """legal_moves (every tier at once, sorted as numbers) gives the list the plain definition gives: every placement
-    (board.placements), giving up when none fits, a cheat per placed domino, sorted; on random and building games."""
+    (the tier-by-tier yardstick), giving up when none fits, a cheat per placed domino, sorted; and the agents'
+    `placements` lists the yardstick's placements in its order; on random and building games."""
     def plain(state):
-        moves = placements(state.vals, state.hand)
+        moves = _plain_placings(state)
         if not moves:
             moves.append((GIVE_UP,))
         moves += [(CHEAT, d) for d in sorted(set(state.owner)) if d >= 0]
@@ -88,6 +112,49 @@ def test_ziggurat_legal_moves_are_the_plain_sorted_list():
     assert any(ZIGGURAT.legal_moves(s)[-1] == (GIVE_UP,) for s in states)
     for state in states:
         assert ZIGGURAT.legal_moves(state) == plain(state)
+        assert placements(state.vals, state.hand) == _plain_placings(state)
+
+
+def _fitting(open_, allow, hot, dominoes, empty: bool):
+    """The tier-by-tier placement generator as it was at commit 9cd4f6c, kept as the yardstick. Where the `dominoes` fit: a list of (cells, tier, step, x, y, d), one per tier, way round and direction that
+    fits somewhere, where bit c of `cells` means domino d may lie with its x half on cell c and its y half on c + step
+    (step 1: the right-hand neighbour, 6: the one behind), both on tier `tier`."""
+    fits = []
+    for t in (0, 1, 2):
+        free = open_[t]
+        if not free:
+            continue
+        allowed = allow[t]
+        room = [free & allowed[v] for v in range(7)]       # open cells of tier t where a v may lie
+        for d in dominoes:
+            for x, y in WAYS_ROUND[d]:
+                first, second = room[x], room[y]
+                if not (first and second):
+                    continue
+                across = first & (second >> 1) & NOT_COL_F
+                behind = first & (second >> 6)
+                if not empty:
+                    near = hot[x]
+                    across &= near | (hot[y] >> 1)
+                    behind &= near | (hot[y] >> 6)
+                if across:
+                    fits.append((across, t, 1, x, y, d))
+                if behind:
+                    fits.append((behind, t, 6, x, y, d))
+    return fits
+
+
+def _plain_placings(state) -> list:
+    """Every placement of the hand by the tier-by-tier yardstick, in its order."""
+    out = []
+    for cells, t, step, x, y, _d in _fitting(*board_masks(state.vals), state.hand,
+                                             all(v < 0 for v in state.vals[:36])):
+        while cells:
+            low = cells & -cells
+            c = low.bit_length() - 1
+            out.append((PLACE, t, c, c + step, x, y))
+            cells ^= low
+    return out
 
 
 def _plain_placing_playout(state: ZState, rng: random.Random, max_plies: int, trace: list) -> ZState:
@@ -114,7 +181,7 @@ def _plain_placing_playout(state: ZState, rng: random.Random, max_plies: int, tr
             continue
         if not hand:
             break
-        fits = fitting(open_, allow, hot, hand, empty)
+        fits = _fitting(open_, allow, hot, hand, empty)
         total = 0
         for fit in fits:
             total += fit[0].bit_count()

@@ -6,7 +6,7 @@ import random
 from towerworld.engine.agent import View
 from towerworld.engine.game import CHANCE, TERMINAL
 from towerworld.games.throwdown import GAME
-from towerworld.games.throwdown.strategy import AGENTS, heuristic
+from towerworld.games.throwdown.strategy import greedy_agent, heuristic
 
 try:
     from test_throwdown_rules import position, play
@@ -33,7 +33,7 @@ def _play(agent, seed: int) -> list[float]:
 
 
 def test_greedy_agent_beats_random():
-    agent = AGENTS["throwdown-greedy"](GAME, 1, "fast")
+    agent = greedy_agent(GAME, 1, "fast")
     wins = sum(_play(agent, seed)[0] > 0 for seed in range(4))
     assert wins >= 3
 

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from towerworld.engine.driver import answer_chance
-from towerworld.engine.game import CHANCE, TERMINAL, Event, Game
+from towerworld.engine.game import CHANCE, TERMINAL, Event, Game, GameInfo
 from towerworld.engine.match import Match, PlayerSpec
 from towerworld.engine.registry import get_game
 
@@ -19,10 +19,10 @@ class Relay(Game):
     (which reveals it). Whoever takes the last coin wins. State: (coins, seat to move, actions made this turn)."""
     name = "relay"
     title = "Relay"
-    min_players = 2
-    max_players = 3
-    max_plies = 80
-    has_chance = False
+
+    def info(self):
+        return GameInfo(min_players=2, max_players=3, min_utility=-1.0, max_utility=1.0, zero_sum=True,
+                        chance=False, perfect_information=True, max_plies=80, max_moves=3)
 
     def new_state(self, options=None, players=None):
         return (20, 0, 0, players or 3)

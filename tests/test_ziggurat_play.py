@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 
-from towerworld.engine.game import CHANCE, TERMINAL, OMNISCIENT
+from towerworld.engine.game import CHANCE, SEES_ALL, SEES_SEAT, TERMINAL, OMNISCIENT
 from towerworld.engine.pieces import size
 from towerworld.engine.agent import View
 from towerworld.games.ziggurat import GAME
@@ -85,9 +85,10 @@ def test_hint_and_agents_play_legal_moves():
 
 
 def test_agents_are_exposed():
-    ag = G.agents()
+    ag = {spec.name: spec for spec in G.agents()}
     assert {"solver", "player"} <= set(ag)
-    a = ag["player"](G, 0, "fast")
+    assert ag["solver"].sees == SEES_ALL and ag["player"].sees == SEES_SEAT     # the solver reads the pile's order
+    a = ag["player"].factory(G, 0, "fast")
     s = example()
     assert a.choose(View.of(G, s, 0)) in G.legal_moves(s)
 
@@ -127,7 +128,7 @@ def test_feasibility_prunes_a_six_under_an_upper_tier():
 def test_placing_playout_replays_through_apply():
     """The search playout keeps its own bitboards; every move it makes is legal and it ends where the rules end."""
     from towerworld.engine.measure import search_states
-    from towerworld.games.ziggurat.playout import placing_playout
+    from towerworld.games.ziggurat.rules import placing_playout
     rng = random.Random(5)
     starts = [G.new_state(), G.new_state({"deal": 9})] + search_states(G, games=2, every=6)
     for start in starts:

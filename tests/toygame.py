@@ -16,7 +16,7 @@ import random
 from dataclasses import dataclass
 
 from towerworld.engine.game import (CHANCE, OMNISCIENT, TERMINAL, BadNotation, BadOption, Event, EventKind, Game,
-                                    Option, Variant)
+                                    GameInfo, Option, Variant)
 from towerworld.engine.layout import Cell, Layout, Pose, look
 
 VALUES = (1, 2, 3, 4)
@@ -39,8 +39,7 @@ class ToyState:
 class ToyGame(Game):
     name = "toy"
     title = "Toy Stack"
-    min_players = 2
-    max_players = 3
+    players_without_variant = (2, 3)
     options = (
         Option("copies", 2, "cards of each value in the deck", low=1, high=3),
         Option("hand_limit", 3, "most cards you may hold and still pass", low=1, high=4),
@@ -49,11 +48,10 @@ class ToyGame(Game):
         Variant("solo", "one player maximises the score", {}, players=(1, 1)),
         Variant("quick", "one card of each value", {"copies": 1}),
     )
-    max_plies = 100
-    max_moves = 5
-    perfect_information = False
-    min_utility = -1.0
-    max_utility = 1.0
+
+    def info(self):
+        return GameInfo(min_players=1, max_players=3, min_utility=-1.0, max_utility=1.0, zero_sum=False, chance=True,
+                        perfect_information=False, max_plies=100, max_moves=5)
 
     # ---- setup ----------------------------------------------------------------------------------------------------
     def new_state(self, options=None, players=None):
@@ -264,10 +262,10 @@ class ToyNim(Game):
         Option("stones", 7, "coins in the stack at the start", low=1, high=15),
         Option("max_take", 3, "most coins one move may take", low=1, high=3),
     )
-    max_plies = 15
-    max_moves = 3
-    has_chance = False
-    zero_sum = True
+
+    def info(self):
+        return GameInfo(min_players=2, max_players=2, min_utility=-1.0, max_utility=1.0, zero_sum=True, chance=False,
+                        perfect_information=True, max_plies=15, max_moves=3)
 
     def new_state(self, options=None, players=None):
         opts, n = self.resolve_options(options, None, players)

@@ -144,8 +144,9 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
         sp.add_argument("game")
         sp.add_argument("--variant", help="a named variant (see 'towerworld games')")
         sp.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE", help="a game option")
-        sp.add_argument("--players", help="comma-separated seats: remote (a person who joins) or an agent played "
-                                          "on the server, like remote,remote,mcts (default: remote at every seat)")
+        sp.add_argument("--players", help="comma-separated seats: remote (a person who joins; human means the same) "
+                                          "or an agent played on the server, like remote,remote,mcts (default: "
+                                          "remote at every seat)")
         sp.add_argument("--server", metavar="URL", help="open the room on this server (ws://HOST:PORT); default: "
                                                         "serve it from here")
         sp.add_argument("--clock", type=float, metavar="SECONDS", help="seconds a person has for a move")
@@ -285,13 +286,9 @@ def _writable_folder(path: str) -> None:
 
 
 def _takes_levels(game, name: str) -> bool:
-    """Whether agent `name` of `game` plays at levels: it refuses a level that is none of its own."""
-    from towerworld.ai import make_agent
-    try:
-        make_agent(name, game, seed=0, level="no such level")
-    except TowerworldError:
-        return True
-    return False
+    """Whether agent `name` of `game` plays at levels, as its AgentSpec declares."""
+    from towerworld.ai import agent_spec
+    return bool(agent_spec(name, game).levels)
 
 
 def check_agents(game, names: list[str], level: str | None) -> None:
@@ -341,7 +338,7 @@ def _seats(game, spec: str | None, variant: str | None, options: dict):
         if name == "human":
             seats.append(PlayerSpec(f"Player {i + 1}", "human"))
         elif name.split(":", 1)[0] in known:
-            seats.append(PlayerSpec(f"AI {i + 1}, {agent_words(name)}", "ai", name))
+            seats.append(PlayerSpec(f"AI {i + 1}, {agent_words(name, game)}", "ai", name))
         else:
             raise CliError(f"'{shown_text(name)}' is not a player: use human or one of {', '.join(known)}.")
     return seats
@@ -834,7 +831,10 @@ def cmd_serve(args) -> int:
     data = _rooms_dir(args.data)
 
     async def announce(server):
-        print(f"towerworld server on ws://{args.host}:{server.port} (rooms kept in {shown_text(data, 200)}); "
+        from towerworld.net.client import reachable_address
+        reach = (f"; others reach it at ws://{reachable_address()}:{server.port}"
+                 if args.host in ("0.0.0.0", "::", "") else "")
+        print(f"towerworld server on ws://{args.host}:{server.port} (rooms kept in {shown_text(data, 200)}{reach}); "
               f"Ctrl-C stops it.", flush=True)
     asyncio.run(_serving(args.host, _port(args.port), data, announce))
     return 0
@@ -853,7 +853,7 @@ def cmd_host(args) -> int:
         _, n = game.resolve_options(None, args.variant)
         players = ["remote"] * n
     else:
-        players = _seat_names(args.players, "--players")
+        players = ["remote" if seat == "human" else seat for seat in _seat_names(args.players, "--players")]
     if args.clock is not None and not 0 < args.clock <= 86400:
         raise CliError(f"--clock must be a number of seconds above 0, not {args.clock:g}.")
 

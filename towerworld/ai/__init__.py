@@ -2,8 +2,9 @@
 
 Importing this package is cheap and works without open_spiel; pyspiel is only imported when the adapter is used.
 """
-from towerworld.ai.agents import agent_names, make_agent
+from towerworld.ai.agents import agent_names, agent_spec, agent_specs, make_agent
 from towerworld.ai.mcts import LEVELS, MCTSAgent
-from towerworld.ai.simple import Agent, GreedyAgent, RandomAgent
+from towerworld.ai.simple import GreedyAgent, RandomAgent
 
-__all__ = ["Agent", "GreedyAgent", "RandomAgent", "MCTSAgent", "LEVELS", "agent_names", "make_agent"]
+__all__ = ["GreedyAgent", "RandomAgent", "MCTSAgent", "LEVELS", "agent_names", "agent_spec", "agent_specs",
+           "make_agent"]

@@ -31,8 +31,7 @@ import random
 import time
 from typing import Hashable
 
-from towerworld.ai.simple import Agent
-from towerworld.engine.agent import View, parse_budget
+from towerworld.engine.agent import Agent, View, parse_budget
 from towerworld.engine.game import CHANCE, TERMINAL, Game, Move, State
 
 # level -> (seconds at most, iterations). The iterations decide a named level's strength, so that a ladder gives the same

@@ -29,11 +29,12 @@ import sys
 from collections import Counter
 import time
 from dataclasses import asdict, dataclass, field, replace
-from typing import Callable, Iterable
+from typing import Callable, Iterable, cast
 
 import numpy as np
 
-from towerworld.ai.agents import make_agent
+from towerworld.ai.agents import agent_spec, make_agent
+from towerworld.engine.agent import Agent, BudgetedAgent, View
 from towerworld.engine.driver import AgentFailed, play_match
 from towerworld.engine.game import BadOption, Game, TowerworldError
 from towerworld.engine.match import Match, PlayerSpec
@@ -183,7 +184,7 @@ def resolve_game(ref: str) -> Game:
 def play_task(task: GameTask) -> GameResult:
     """Play one game of the schedule to its end (the worker's whole job)."""
     game = resolve_game(task.game)
-    agents = {seat: _Timed(budget_alone(make_agent(name, game, seed=seed, level=task.level)))
+    agents = {seat: _Timed(ladder_agent(name, game, seed, task.level))
               for seat, (name, seed) in enumerate(zip(task.agents, task.agent_seeds))}
     try:
         match = _play(game, task, agents)
@@ -194,33 +195,40 @@ def play_task(task: GameTask) -> GameResult:
                       tuple(agents[s].decisions for s in range(2)))
 
 
-def budget_alone(agent):
+def ladder_agent(name: str, game: Game, seed: int | None, level: str | None = None) -> Agent:
+    """The agent `name` ("mcts:strong" picks a level) as a ladder plays it: an agent whose spec is budgeted loses its
+    safety clock where its level is a budget (`budget_alone`)."""
+    agent = make_agent(name, game, seed=seed, level=level)
+    return budget_alone(cast(BudgetedAgent, agent)) if agent_spec(name, game).budgeted else agent
+
+
+def budget_alone(agent: BudgetedAgent) -> BudgetedAgent:
     """The agent without its safety clock where its level is a budget of simulations or iterations: a ladder
     measures strength, and the same seeds must give the same games on an idle machine, a loaded one or a Ray cluster.
     A level in seconds keeps its clock (only the clock ends it)."""
-    if getattr(agent, "budgeted", False):
+    if agent.budgeted:
         agent.seconds = None
     return agent
 
 
-class _Timed:
-    """An agent with a stopwatch: the ladder reports seconds per move beside the ratings."""
+class _Timed(Agent):
+    """An agent with a stopwatch: the ladder reports seconds per move beside the ratings. It sees what its agent
+    sees."""
 
-    def __init__(self, agent):
+    def __init__(self, agent: Agent):
         self.agent = agent
+        self.name = agent.name
+        self.sees = agent.sees
         self.seconds = 0.0
         self.decisions = 0
 
-    def choose(self, view):
+    def choose(self, view: View):
         start = time.perf_counter()
         try:
             return self.agent.choose(view)
         finally:
             self.seconds += time.perf_counter() - start
             self.decisions += 1
-
-    def __getattr__(self, name):          # what the driver asks of agents (omniscient, ...) comes from the agent
-        return getattr(self.agent, name)
 
 
 def _play(game: Game, task: GameTask, agents: dict, max_plies: int | None = None) -> Match:

@@ -20,8 +20,7 @@ import math
 import random
 import time
 
-from towerworld.ai.simple import Agent, decision_moves
-from towerworld.engine.agent import parse_budget
+from towerworld.engine.agent import Agent, decision_moves, parse_budget
 from towerworld.engine.game import CHANCE, TERMINAL, Game
 
 # level -> (seconds at most, simulations). The simulations decide a named level's strength, so that a ladder gives the
@@ -95,7 +94,8 @@ class MCTSAgent(Agent):
         reward: dict = {}
         proven: dict = {}
         sims = 0
-        lo, hi = float(getattr(game, "min_utility", -1.0)), float(getattr(game, "max_utility", 1.0))
+        info = game.info()
+        lo, hi = info.min_utility, info.max_utility
         uct_c = self.uct_c if self.uct_c is not None else max(hi - lo, 1e-6)
         weighed = None
         for k in range(worlds):
@@ -169,7 +169,7 @@ def search(game: Game, state, rng: random.Random, deadline: float, cap: int, uct
     """The root of a UCT tree grown from `state` (a decision) until `deadline` (perf_counter seconds) or `cap`
     simulations, whichever comes first, or until the root is proven. `root_moves`: the legal moves the root weighs
     (default: all of them)."""
-    max_utility = float(getattr(game, "max_utility", 1.0))
+    max_utility = game.info().max_utility
     player = game.current_player(state)
     root = _Node(state, player, player)
     if root_moves is not None:

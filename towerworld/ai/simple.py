@@ -1,31 +1,10 @@
-"""Plain-Python agents: the Agent base, random play and one-ply greedy play (the searches build on the base)."""
+"""Plain-Python agents: random play and one-ply greedy play, on the one Agent protocol (engine.agent)."""
 from __future__ import annotations
 
 import random
 
-from towerworld.engine.agent import View
+from towerworld.engine.agent import Agent, View, decision_moves
 from towerworld.engine.game import CHANCE, Game, Move, State
-
-
-class Agent:
-    """Chooses a move for its seat from the seat's View (never the true state). `choose` is only called when the
-    view's seat is to move. `omniscient` agents are oracles for measurement (a solver that reads the pile): the driver
-    shows them everything, and the table never offers them."""
-    name = "agent"
-    omniscient = False
-
-    def choose(self, view: View) -> Move:
-        raise NotImplementedError
-
-    def __repr__(self) -> str:
-        return f"<{type(self).__name__} {self.name}>"
-
-
-def decision_moves(view: View) -> tuple[int, list[Move]]:
-    """The seat to move and its legal moves; ValueError when the view is not a decision (a caller's bug)."""
-    if not view.legal_moves:
-        raise ValueError("An agent was asked to move where its seat has no decision.")
-    return view.seat, list(view.legal_moves)
 
 
 class RandomAgent(Agent):

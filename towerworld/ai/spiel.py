@@ -3,10 +3,8 @@
 Action i is the i-th legal move (`legal_moves` is sorted) or, at a chance node, the i-th chance outcome. The adapter
 keeps the native towerworld state (`state.tw_state`) so search code can step out to fast native play (rollouts).
 
-Optional attributes a game may declare (read with getattr; the contract's Game base class does not define them):
-`min_utility` / `max_utility` (bounds of `returns`, default -1 and 1), `zero_sum` (default False: GENERAL_SUM),
-`has_chance` (default True: EXPLICIT_STOCHASTIC; False declares a deterministic game) and `determinize(state, player,
-rng)` (used by the search agents in hidden-information games).
+OpenSpiel's GameType and GameInfo come from the game's declared `GameInfo` (`game.info()`): players, utility bounds,
+zero-sum, chance (EXPLICIT_STOCHASTIC or DETERMINISTIC), perfect information and the longest game.
 
 pyspiel is imported lazily: `import towerworld.ai` works without open_spiel installed (it is the optional `research`
 extra: `pip install 'towerworld[research]'`). `resample_from_infostate` draws through the game's `resample`, so
@@ -15,6 +13,7 @@ OpenSpiel's own `ISMCTSBot` runs on the hidden-information games with no resampl
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from towerworld.engine.game import CHANCE, TERMINAL, BadOption, Game, TowerworldError
 from towerworld.engine.record import MAX_MOVE_TEXT, RecordError, parse_record_text
@@ -28,7 +27,7 @@ _REGISTERED: set[str] = set()
 _CREATORS: list = []
 
 
-def require_pyspiel():
+def require_pyspiel() -> Any:
     """The pyspiel module, or BadOption with one sentence when open_spiel is missing."""
     try:
         import pyspiel
@@ -42,19 +41,6 @@ def short_name(game: Game) -> str:
     return PREFIX + game.name
 
 
-def has_chance(game: Game) -> bool:
-    """Whether the game may have chance nodes (a game may say `has_chance = False`; by default we assume it does)."""
-    return bool(getattr(game, "has_chance", True))
-
-
-def _player_span(game: Game) -> tuple[int, int]:
-    lo, hi = game.min_players, game.max_players
-    for v in game.variants:
-        if v.players:
-            lo, hi = min(lo, v.players[0]), max(hi, v.players[1])
-    return lo, hi
-
-
 def _param_spec(game: Game) -> dict:
     spec = {"variant": "", "players": 0}
     for o in game.options:
@@ -66,18 +52,18 @@ def _param_spec(game: Game) -> dict:
 def _game_type(game: Game):
     pyspiel = require_pyspiel()
     gt = pyspiel.GameType
-    lo, hi = _player_span(game)
+    info = game.info()
     return gt(
         short_name=short_name(game),
         long_name=f"towerworld {game.title or game.name}",
         dynamics=gt.Dynamics.SEQUENTIAL,
-        chance_mode=gt.ChanceMode.EXPLICIT_STOCHASTIC if has_chance(game) else gt.ChanceMode.DETERMINISTIC,
-        information=(gt.Information.PERFECT_INFORMATION if game.perfect_information
+        chance_mode=gt.ChanceMode.EXPLICIT_STOCHASTIC if info.chance else gt.ChanceMode.DETERMINISTIC,
+        information=(gt.Information.PERFECT_INFORMATION if info.perfect_information
                      else gt.Information.IMPERFECT_INFORMATION),
-        utility=gt.Utility.ZERO_SUM if getattr(game, "zero_sum", False) else gt.Utility.GENERAL_SUM,
+        utility=gt.Utility.ZERO_SUM if info.zero_sum else gt.Utility.GENERAL_SUM,
         reward_model=gt.RewardModel.TERMINAL,
-        max_num_players=hi,
-        min_num_players=lo,
+        max_num_players=info.max_players,
+        min_num_players=info.min_players,
         provides_information_state_string=True,
         provides_information_state_tensor=False,
         provides_observation_string=True,
@@ -148,8 +134,10 @@ def _classes():
     pyspiel = require_pyspiel()
     P_CHANCE = int(pyspiel.PlayerId.CHANCE)
     P_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+    SpielGame: Any = pyspiel.Game          # pyspiel is imported here, on first use: its classes are values to mypy
+    SpielState: Any = pyspiel.State
 
-    class TowerworldSpielGame(pyspiel.Game):
+    class TowerworldSpielGame(SpielGame):
         """One towerworld game with fixed options and player count, as a pyspiel game."""
 
         def __init__(self, game: Game, params: dict | None = None, initial=None):
@@ -167,15 +155,15 @@ def _classes():
             self.tw_game = game
             self.tw_variant = variant
             self.tw_initial = initial
-            chance = has_chance(game)
+            declared = game.info()
             info = pyspiel.GameInfo(
-                num_distinct_actions=game.max_moves,
-                max_chance_outcomes=game.max_moves if chance else 0,
+                num_distinct_actions=declared.max_moves,
+                max_chance_outcomes=declared.max_moves if declared.chance else 0,
                 num_players=n,
-                min_utility=float(getattr(game, "min_utility", -1.0)),
-                max_utility=float(getattr(game, "max_utility", 1.0)),
-                utility_sum=0.0 if getattr(game, "zero_sum", False) else None,
-                max_game_length=game.max_plies)
+                min_utility=declared.min_utility,
+                max_utility=declared.max_utility,
+                utility_sum=0.0 if declared.zero_sum else None,
+                max_game_length=declared.max_plies)
             full = {**_param_spec(game), **{k: v for k, v in self.tw_options.items() if k in _param_spec(game)},
                     "variant": variant or "", "players": n}
             super().__init__(_game_type(game), info, full)
@@ -193,7 +181,7 @@ def _classes():
                 raise ValueError(f"Observation parameters not supported; passed {params}")
             return _Observer(bool(iig_obs_type is not None and iig_obs_type.perfect_recall))
 
-    class TowerworldSpielState(pyspiel.State):
+    class TowerworldSpielState(SpielState):
         """A pyspiel state wrapping a native towerworld state (`tw_state`).
 
         pyspiel clones a python state by deep-copying each attribute; the only attribute is a `_Native` box that

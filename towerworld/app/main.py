@@ -30,7 +30,7 @@ def match_from_setup(setup) -> Match:
     """A live match from the start screen's choices (chance from OS entropy)."""
     game = get_game(setup.game)
     players = [PlayerSpec(f"Player {i + 1}") if seat == "human" else
-               PlayerSpec(f"AI {i + 1}, {agent_words(seat)}", "ai", seat) for i, seat in enumerate(setup.seats)]
+               PlayerSpec(f"AI {i + 1}, {agent_words(seat, game)}", "ai", seat) for i, seat in enumerate(setup.seats)]
     return Match(game, options=dict(setup.options), players=players, variant=setup.variant)
 
 
@@ -110,7 +110,8 @@ class App(FSM):
                 import os
                 self.server = ServerThread(os.path.join(os.path.dirname(SAVE_DIR), "rooms"), "0.0.0.0", 8765)
             seats = ["remote" if seat == "human" else seat for seat in setup.seats]
-            options = {k: ("true" if v is True else "false" if v is False else str(v)) for k, v in setup.options.items()}
+            options = {k: ("true" if v is True else "false" if v is False else str(v))
+                       for k, v in setup.options.items()}
             code = self.server.call(create_room(self.server.url, setup.game, seats, setup.variant, options))
         except (TowerworldError, OSError) as e:
             print(f"towerworld: {e}")

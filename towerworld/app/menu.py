@@ -10,7 +10,7 @@ from direct.gui.DirectGui import DGG, DirectButton, DirectFrame
 from direct.gui.OnscreenText import OnscreenText
 from panda3d.core import TextNode
 
-from towerworld.ai.agents import SEARCHES, agent_names, agent_words, default_opponent
+from towerworld.ai.agents import agent_words, default_opponent, table_seats
 from towerworld.app import saves
 from towerworld.engine import registry
 from towerworld.engine.game import Game
@@ -24,13 +24,7 @@ CHOSEN = (1.0, 0.78, 0.3, 1)
 
 def seat_choices(game: Game) -> list[str]:
     """What a seat may be: a person, or one of the agents with a level (the table never offers oracles)."""
-    out = [HUMAN]
-    for name in agent_names(game):
-        if name in ("random",):
-            out.append(name)
-        else:
-            out += [f"{name}:easy", name, f"{name}:strong"] if name in SEARCHES else [name]
-    return out
+    return [HUMAN] + table_seats(game)
 
 
 @dataclass
@@ -54,10 +48,10 @@ def default_setup(game: Game) -> Setup:
     return Setup(game.name, None, n, [HUMAN] + [ai] * (n - 1))
 
 
-def label_of(seat: str) -> str:
+def label_of(seat: str, game: Game) -> str:
     if seat == HUMAN:
         return "Person"
-    return f"AI: {agent_words(seat)}"
+    return f"AI: {agent_words(seat, game)}"
 
 
 def thumbnail(name: str) -> str | None:
@@ -154,7 +148,7 @@ class StartScreen:
         z -= 0.12
         for i, seat in enumerate(setup.seats):
             self._text(f"Seat {i + 1}:", -1.45 + 0.75 * (i % 4), z - 0.11 * (i // 4))
-            self._button(label_of(seat), -1.05 + 0.75 * (i % 4), z + 0.012 - 0.11 * (i // 4), self.cycle_seat, [i],
+            self._button(label_of(seat, game), -1.05 + 0.75 * (i % 4), z + 0.012 - 0.11 * (i // 4), self.cycle_seat, [i],
                          scale=0.04)
         z -= 0.11 * ((len(setup.seats) + 3) // 4) + 0.01
         z = self._options(game, z)

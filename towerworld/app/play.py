@@ -65,9 +65,10 @@ class PlayTable(Table):
         self.hover_options: list[str] = []      # the button picks that may follow it (a tile's rotations)
         self.hover_choice = 0                   # which of them the preview shows (R or the wheel turn it)
         b.accept("r", self._turn_preview, [1, self.reset_view])
-        b.accept("wheel_up", self._turn_preview, [1, lambda: self._zoom(0.9)])
-        b.accept("wheel_down", self._turn_preview, [-1, lambda: self._zoom(1.1)])
+        b.accept("wheel_up", self._turn_preview, [1, lambda: self.wheel_zoom(0.9)])
+        b.accept("wheel_down", self._turn_preview, [-1, lambda: self.wheel_zoom(1.1)])
         self.add_task(self._pointer_task, "pointer-preview")
+        self.show_last_move()
         self.refresh()
 
     # ---- who is looking ------------------------------------------------------------------------------------------------
@@ -110,6 +111,7 @@ class PlayTable(Table):
         self.handoff = cp
         self.picks = []
         self.stage.show(self.game.layout(self.match.state, self.viewer))
+        self.show_last_move()
         name = self.match.players[cp].name
         self.hud.show_cover(f"Pass to {name}", f"Press Space when only {name} is looking.")
 
@@ -121,6 +123,7 @@ class PlayTable(Table):
         self.shown_seat, self.handoff = self.handoff, None
         self.hud.hide_cover()
         self.stage.show(self.game.layout(self.match.state, self.viewer))
+        self.show_last_move()
         self.refresh()
 
     # ---- turn flow ---------------------------------------------------------------------------------------------------
@@ -166,8 +169,16 @@ class PlayTable(Table):
         # (a final scoring's totals), one line instead of two over the bottom of the table
         shown = [e.text for e in events if e.text and e.seen_by(self.viewer) and not (e.areas and not e.pieces)]
         self.hud.say(self.with_names("  ".join(shown)[:200]) + (f"\n{warning}" if warning else ""))
-        self.animate_to(old, new, [e for e in events if e.seen_by(self.viewer)], then=self.refresh)
+        if self.last_decision(len(self.match.plies)) == len(self.match.plies) - 1:
+            self.stage.mark_last(None)      # a player moved: the marks of the move before go as this one plays
+            self.show_last_move(mark=False)
+        self.animate_to(old, new, [e for e in events if e.seen_by(self.viewer)], then=self._moved)
         self.refresh(highlight=False)
+
+    def _moved(self) -> None:
+        """A move's animation is over: its marks go on the table (a chance draw keeps the player's move marked)."""
+        self.show_last_move()
+        self.refresh()
 
     def _human_turn(self) -> bool:
         cp = self.match.current_player
@@ -427,6 +438,7 @@ class PlayTable(Table):
         self.confirming = None
         self._check_handoff()
         self.stage.show(self.game.layout(self.match.state, self.viewer))
+        self.show_last_move()
         self.hud.say(text)
         self.refresh()
 
@@ -471,6 +483,8 @@ class PlayTable(Table):
         m = self.match
         state = m.state
         lines = self.status_lines(state)
+        if self.last_words:
+            lines.append(self.last_words)
         if self.picks:
             lines.append("Picked: " + ", ".join(self.game.describe_pick(state, self.picks[:i], p)
                                                 for i, p in enumerate(self.picks)))

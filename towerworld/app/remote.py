@@ -17,6 +17,7 @@ from direct.showbase.DirectObject import DirectObject
 from towerworld.app.window import open_base, run_loop
 from towerworld.engine.game import SPECTATOR, TERMINAL
 from towerworld.engine.layout import Cell, Layout, Pose
+from towerworld.engine.words import counted
 from towerworld.net import client as net
 from towerworld.net import protocol as P
 from towerworld.scene.camera import framing
@@ -196,7 +197,7 @@ class RemoteTable:
         shown = moves[self.page * PAGE:(self.page + 1) * PAGE]
         buttons = [(text, lambda text=text: self.play(text)) for text in shown]
         if len(moves) > PAGE:
-            buttons.append((f"More ({len(moves)} moves)", self.next_page))
+            buttons.append((f"More ({counted(len(moves), 'move')})", self.next_page))
         self.hud.set_buttons(buttons, vertical=True)
 
     def next_page(self) -> None:

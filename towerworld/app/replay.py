@@ -52,7 +52,7 @@ def replay_viewer(match: Match, fixed: int | None = None) -> int:
 class ReplayTable(Table):
     """Animated replay with a timeline along the bottom of the window."""
     fixed_viewer: int | None = None      # one player's view of a finished game (--viewer N)
-    status_extra = 3                     # the ply, the keys and the result under the game's lines
+    status_extra = 4                     # the last move, the ply, the keys and the result under the game's lines
 
     @property
     def viewer(self) -> int:
@@ -68,6 +68,7 @@ class ReplayTable(Table):
         self.playing = True
         self.last = 0.0
         self._moving_slider = False
+        self._scrubbing = False         # the button is held on the timeline: the replay follows the pointer
         self.stage.show(self.game.layout(match.state_at(0), self.viewer))
         self.hud.message.setPos(0, 0.32)
         self._build_timeline()
@@ -101,8 +102,44 @@ class ReplayTable(Table):
             DirectButton(text=">|", pos=(0.26, 0, 0.17), command=self.jump_end, **style),
         ]
         self.play_button = self.buttons[2]
+        self.slider.bind(DGG.B1PRESS, self._grab_timeline)
+        self.slider.thumb.bind(DGG.B1PRESS, self._grab_timeline)
         self.speed_label = DirectLabel(parent=parent, text="", scale=0.045, pos=(0.56, 0, 0.17),
                                        frameColor=(0, 0, 0, 0), text_fg=(1, 1, 1, 1), text_shadow=(0, 0, 0, 0.9))
+
+    def _grab_timeline(self, _event=None) -> None:
+        """The button pressed on the timeline (its bar or its thumb): from now until it is let go, the replay follows
+        the pointer each frame, however fast it moves; a click jumps to the ply under it."""
+        self._scrubbing = True
+        self._follow_pointer()
+
+    def timeline_ply(self, x: float) -> int:
+        """The ply at pointer x (render2d units, -1..1 across the window) on the timeline: where the thumb's middle
+        stands for that ply (it travels from the bar's left end to its right end less half its own width)."""
+        n = len(self.match.plies)
+        f0, f1 = self.slider["frameSize"][:2]
+        t0, t1 = self.slider.thumb["frameSize"][:2]
+        half = (t1 - t0) / 2
+        left = self.base.render2d.getRelativePoint(self.slider, (f0 + half, 0, 0)).x
+        right = self.base.render2d.getRelativePoint(self.slider, (f1 - half, 0, 0)).x
+        share = (x - left) / (right - left) if right > left else 0.0
+        return max(0, min(n, int(round(share * n))))
+
+    def _follow_pointer(self) -> None:
+        if not self._scrubbing:
+            return
+        m = self._mouse()
+        if m is None:
+            return
+        target = self.timeline_ply(m[0])
+        if target != self.ply:
+            self.playing = False
+            self.jump(target)
+
+    def _button_held(self) -> bool:
+        from panda3d.core import MouseButton
+        watcher = self.base.mouseWatcherNode
+        return watcher is not None and watcher.isButtonDown(MouseButton.one())
 
     def _slid(self) -> None:
         if self._moving_slider:
@@ -148,6 +185,8 @@ class ReplayTable(Table):
         layout = self.game.layout(self.match.state_at(ply), self.viewer)
         self.refit(layout)
         self.stage.show(layout)
+        self.show_last_move(ply)
+        self.hud.say("")          # the events of the move shown before are not this position's
         self.refresh()
 
     def jump_end(self):
@@ -165,9 +204,15 @@ class ReplayTable(Table):
         old, new, events = transition_of(self.match, self.ply, self.viewer)
         self.refit(new)
         self.ply = target
-        self.animate_to(old, new, events, speed=self.speed, then=self.refresh)
-        self.hud.say(shown_move(self.match.plies[target - 1], self.viewer) + "   "
-                     + "  ".join(e.text for e in events if e.text))
+        if self.match.plies[target - 1].mover != CHANCE:
+            self.stage.mark_last(None)      # a player moved: the marks of the move before go as this one plays
+            self.show_last_move(target, mark=False)
+        self.animate_to(old, new, events, speed=self.speed, then=self._moved)
+        self.hud.say(self.with_names("  ".join(e.text for e in events if e.text)))
+        self.refresh()
+
+    def _moved(self) -> None:
+        self.show_last_move(self.ply)
         self.refresh()
 
     def animate_to(self, old_layout, new_layout, events, speed=1.0, then=None):
@@ -178,6 +223,11 @@ class ReplayTable(Table):
         self.anim.start()
 
     def _tick(self, task):
+        if self._scrubbing:
+            if self._button_held():
+                self._follow_pointer()
+                return task.cont
+            self._scrubbing = False
         if self.playing and not self.animating:
             if self.ply >= len(self.match.plies):
                 self.playing = False
@@ -194,6 +244,8 @@ class ReplayTable(Table):
         state = self.match.state_at(self.ply)
         self.apply_cutaway(state)
         lines = self.status_lines(state)
+        if self.last_words:
+            lines.append(self.last_words)
         lines.append(f"replay: ply {self.ply}/{len(self.match.plies)}   "
                      f"{'playing' if self.playing else 'paused'}   physics {'on' if self.physics else 'off'}")
         lines.append(KEYS_LINE)

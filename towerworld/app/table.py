@@ -10,19 +10,19 @@ from direct.showbase.DirectObject import DirectObject
 
 from towerworld.app.saves import remember_window_size
 from towerworld.app.window import open_base, run_loop
-from towerworld.engine.game import OMNISCIENT, SPECTATOR
+from towerworld.engine.game import CHANCE, OMNISCIENT, SPECTATOR
 from towerworld.engine.match import Match
 from towerworld.engine.pieces import size
 from towerworld.scene.camera import framing, label_scale
 from towerworld.scene.hud import Hud
 from towerworld.scene.picking import Picker
 from towerworld.scene.setup import add_table, dress, frame_light, undress
-from towerworld.scene.stage import Stage
+from towerworld.scene.stage import Stage, last_move
 
 
 class Table:
     """Shared window setup: scene, stage, camera controls, HUD."""
-    status_extra = 1          # status lines the table adds to the game's (the picks so far, or the result)
+    status_extra = 2          # status lines the table adds to the game's (the last move, the picks or the result)
 
     def __init__(self, match: Match, size=(1280, 800), frames: int | None = None):
         self.base = open_base(size, offscreen=frames is not None, title=f"towerworld: {match.game.title}")
@@ -45,6 +45,7 @@ class Table:
         self.stage = Stage(self.scene)
         self.stage.show(layout)
         self.hud = Hud(self.base)
+        self.last_words = ""      # the last move in words, with its player's name (see show_last_move)
         self.status_rows = 0      # the most status lines shown yet: the home view keeps the table below them
         self.home = self.home_view(layout, size[0] / size[1], match.state)
         self.orbit = replace(self.home)
@@ -93,9 +94,11 @@ class Table:
                               "arrow_down": (0, -4)}.items():
             b.accept(key, self._orbit, [dh, dp])
             b.accept(key + "-repeat", self._orbit, [dh, dp])
-        for key, f in {"+": 0.9, "=": 0.9, "-": 1.1, "wheel_up": 0.9, "wheel_down": 1.1}.items():
+        for key, f in {"+": 0.9, "=": 0.9, "-": 1.1}.items():
             b.accept(key, self._zoom, [f])
             b.accept(key + "-repeat", self._zoom, [f])
+        b.accept("wheel_up", self.wheel_zoom, [0.9])
+        b.accept("wheel_down", self.wheel_zoom, [1.1])
         for key, (r, f) in {"a": (-0.04, 0), "d": (0.04, 0), "w": (0, 0.04), "s": (0, -0.04)}.items():
             b.accept(key, self._pan, [r, f])
             b.accept(key + "-repeat", self._pan, [r, f])
@@ -114,9 +117,32 @@ class Table:
         self.orbit.orbit(dh, dp)
         self.orbit.apply(self.base.camera)
 
-    def _zoom(self, f):
-        self.orbit.zoom(f)
+    def _zoom(self, f, toward=None):
+        self.orbit.zoom(f, toward)
         self.orbit.apply(self.base.camera)
+
+    def wheel_zoom(self, f):
+        """The wheel zooms toward the table point under the pointer (keys zoom toward the middle of the view)."""
+        self._zoom(f, self.table_point_under_pointer())
+
+    def table_point_under_pointer(self, height: float = 0.0) -> tuple[float, float, float] | None:
+        """Where the line from the camera through the pointer meets the table top (z = `height` in the scene); None
+        without a pointer, or where that line does not come down to the table."""
+        from panda3d.core import Point2, Point3
+        m = self._mouse()
+        if m is None:
+            return None
+        near, far = Point3(), Point3()
+        if not self.base.camLens.extrude(Point2(*m), near, far):
+            return None
+        a = self.base.render.getRelativePoint(self.base.cam, near)
+        b = self.base.render.getRelativePoint(self.base.cam, far)
+        if abs(b.z - a.z) < 1e-9:
+            return None
+        t = (height - a.z) / (b.z - a.z)
+        if t <= 0:
+            return None
+        return (a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, height)
 
     def _pan(self, r, f):
         self.orbit.pan(r, f)
@@ -298,6 +324,35 @@ class Table:
     @property
     def animating(self) -> bool:
         return self.anim is not None and self.anim.isPlaying()
+
+    # ---- the last move ------------------------------------------------------------------------------------------------
+    def last_decision(self, upto: int) -> int | None:
+        """The index of the last ply before `upto` that a player chose (chance draws are not moves)."""
+        plies = self.match.plies
+        for k in range(min(upto, len(plies)) - 1, -1, -1):
+            if plies[k].mover != CHANCE:
+                return k
+        return None
+
+    def show_last_move(self, upto: int | None = None, mark: bool = True) -> None:
+        """Mark on the table what the last move before ply `upto` (default: the latest) changed, as the viewer sees
+        it, and keep its words for the status line; nothing before the first move. `mark` False: the words only
+        (the move is still on its way: its marks come when it has arrived)."""
+        upto = len(self.match.plies) if upto is None else upto
+        k = self.last_decision(upto)
+        if k is None:
+            self.stage.mark_last(None)
+            self.last_words = ""
+            return
+        ply = self.match.plies[k]
+        before = self.match.state_at(k)
+        if mark:
+            old = self.game.layout(before, self.viewer)
+            new = self.game.layout(self.match.state_at(k + 1), self.viewer)
+            self.stage.mark_last(last_move(old, new, [e for e in ply.events if e.seen_by(self.viewer)]))
+        name = self.match.players[ply.mover].name if 0 <= ply.mover < len(self.match.players) else ""
+        words = self.with_names(self.game.describe_move(before, ply.move))
+        self.last_words = f"Last move, {name}: {words}" if name else f"Last move: {words}"
 
     def status_lines(self, state) -> list[str]:
         lines = [self.game.title]

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable, Hashable, Protocol
+from typing import Callable, Hashable, Protocol
 
-from towerworld.engine.game import OMNISCIENT, BadOption, Game, Move, State
+from towerworld.engine.game import OMNISCIENT, SEES_ALL, SEES_SEAT, BadOption, Game, Move, State
 
 
 @dataclass(frozen=True)
@@ -42,23 +42,45 @@ GENERIC_AGENTS = ("random", "greedy", "mcts", "ismcts")
 
 
 class Agent(Protocol):
-    """Chooses a move for its seat. `choose` is called only when the view's seat is to move."""
-    name: str
+    """The one agent contract: chooses a move for its seat from the seat's View (never the true state). `choose` is
+    called only when the view's seat is to move. `sees` says what the driver hands it: SEES_SEAT (its seat's view;
+    every agent a person meets) or SEES_ALL (an oracle for measurement, such as a solver that reads the pile: the
+    driver shows it everything, and the table never offers it). Agents subclass this class for its defaults."""
+    name: str = "agent"
+    sees: str = SEES_SEAT
 
     def choose(self, view: View) -> Move: ...
 
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"
 
-AgentFactory = Callable[[Game, "int | None", "str | None"], Any]
+
+class BudgetedAgent(Agent, Protocol):
+    """An agent whose level is a budget (AgentSpec.budgeted): `budgeted` is true when the level it was made with is a
+    count of simulations or iterations, its clock (`seconds`, None for none) then only guarding a slow machine; a level
+    in seconds leaves `budgeted` false (only the clock ends a search)."""
+    budgeted: bool
+    seconds: float | None
 
 
-def seat_view(agent, game: Game, state: State) -> View:
+AgentFactory = Callable[[Game, "int | None", "str | None"], Agent]
+
+
+def decision_moves(view: View) -> tuple[int, list[Move]]:
+    """The seat to move and its legal moves; ValueError when the view is not a decision (a caller's bug)."""
+    if not view.legal_moves:
+        raise ValueError("An agent was asked to move where its seat has no decision.")
+    return view.seat, list(view.legal_moves)
+
+
+def seat_view(agent: Agent, game: Game, state: State) -> View:
     """The view the driver hands `agent` at a decision of the player to move: that seat's, or everything for an
-    oracle (`agent.omniscient`)."""
+    oracle (`agent.sees == SEES_ALL`)."""
     seat = game.current_player(state)
-    return View.of(game, state, seat, OMNISCIENT if getattr(agent, "omniscient", False) else None)
+    return View.of(game, state, seat, OMNISCIENT if agent.sees == SEES_ALL else None)
 
 
-def ask(agent, game: Game, state: State) -> Move:
+def ask(agent: Agent, game: Game, state: State) -> Move:
     """The agent's move for the player to move at `state`, chosen from that seat's view."""
     return agent.choose(seat_view(agent, game, state))
 

@@ -190,15 +190,23 @@ SEES_ALL = "everything"
 
 @dataclass(frozen=True)
 class AgentSpec:
-    """One agent a game or the `ai` package offers: `name` (records and the CLI), `words` (one line for people),
-    `levels` (named strengths, the default first; empty when it has none), `sees` (SEES_SEAT or SEES_ALL), `budgeted`
-    (it reads a clock or simulation budget from its level) and `factory(game, seed, level) -> Agent`."""
+    """One agent a game or the `ai` package offers: `name` (records and the CLI), `words` (what a player reads for
+    it: "search", never its name), `factory(game, seed, level) -> Agent` (an engine.agent.Agent), `levels` (the named
+    strengths a person may choose, weakest first; empty when it has none), `level` (the default among them), `sees`
+    (SEES_SEAT or SEES_ALL: an oracle for measurement, never offered at the table) and `budgeted` (a named level is a
+    budget of simulations or iterations, its clock a guard: the agent is an engine.agent.BudgetedAgent)."""
     name: str
     words: str
     factory: Callable[..., Any]
     levels: tuple[str, ...] = ()
+    level: str = ""
     sees: str = SEES_SEAT
     budgeted: bool = False
+
+    def seat_words(self, level: str | None = None) -> str:
+        """The agent at `level` (default: its default level) in a player's words: "search (strong)"."""
+        level = level or self.level
+        return self.words + (f" ({level})" if level else "")
 
 
 def package_help(package: str | None) -> str | None:
@@ -221,14 +229,42 @@ class Game(Generic[S, M]):
     """
     name: str = ""            # registry key and record field, e.g. "kdak"
     title: str = ""           # shown to people
-    min_players: int = 2
-    max_players: int = 2
     options: tuple[Option, ...] = ()
     variants: tuple[Variant, ...] = ()
-    max_plies: int = 10_000   # upper bound on a game's length, chance moves included (for OpenSpiel's GameInfo)
-    max_moves: int = 1_000    # upper bound on the number of legal moves or chance outcomes at any state
-    perfect_information: bool = True
+    # the player counts of the rules without a variant, where they are fewer than GameInfo's (which spans them all)
+    players_without_variant: tuple[int, int] | None = None
     default_opponent: str = "mcts"   # the agent the start screen and `play` seat against a person
+
+    # ---- what the game offers ----------------------------------------------------------------------------------------
+    def info(self) -> GameInfo:
+        """The game's declared GameInfo (required)."""
+        raise NotImplementedError
+
+    def agents(self) -> tuple[AgentSpec, ...]:
+        """The game's own agents (defined in its strategy.py); the `ai` package adds the generic ones."""
+        return ()
+
+    @property
+    def min_players(self) -> int:
+        """The fewest players of the rules without a variant."""
+        return (self.players_without_variant or (self.info().min_players, 0))[0]
+
+    @property
+    def max_players(self) -> int:
+        """The most players of the rules without a variant."""
+        return (self.players_without_variant or (0, self.info().max_players))[1]
+
+    @property
+    def max_plies(self) -> int:
+        return self.info().max_plies
+
+    @property
+    def max_moves(self) -> int:
+        return self.info().max_moves
+
+    @property
+    def perfect_information(self) -> bool:
+        return self.info().perfect_information
 
     # ---- options -------------------------------------------------------------------------------------------------
     def resolve_options(self, options: dict | None = None, variant: str | None = None,
@@ -413,10 +449,6 @@ class Game(Generic[S, M]):
         tile's identity): kept under one key, it is never drawn under another. None (the default): nothing of the
         kind (a die face, a card from a shuffled pile)."""
         return None
-
-    def agents(self) -> dict:
-        """Game-specific agents: {name: factory(game, seed, level) -> Agent}."""
-        return {}
 
     # ---- derived ----------------------------------------------------------------------------------------------------
     def apply(self, state: S, move: M) -> tuple[S, list[Event]]:

@@ -179,7 +179,7 @@ def _players(raw: list, game) -> list[PlayerSpec]:
         raise RecordError("The record's 'players' field lists no players; a record names every seat.")
     if len(raw) > MAX_PLAYERS:
         raise RecordError(f"The record's 'players' field lists {len(raw)} players, more than any game has.")
-    known = list(GENERIC_AGENTS) + [n for n in sorted(game.agents()) if n not in GENERIC_AGENTS]
+    known = list(GENERIC_AGENTS) + sorted(spec.name for spec in game.agents() if spec.name not in GENERIC_AGENTS)
     players = []
     for i, p in enumerate(raw, start=1):
         if not isinstance(p, dict) or not isinstance(p.get("name"), str) or p.get("kind") not in PLAYER_KINDS:

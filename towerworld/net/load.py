@@ -32,6 +32,13 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def _cpu_s(pid: int) -> float:
+    """CPU seconds the process has used (user and system)."""
+    with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _rss_kb(pid: int) -> int:
     with open(f"/proc/{pid}/status", encoding="ascii") as f:
         for line in f:
@@ -83,17 +90,19 @@ async def _drive(url: str, rooms: int, seconds: float, game: str, pid: int) -> d
              for code in codes for _ in range(2)]
     await asyncio.sleep(max(0.0, warm - time.monotonic()))
     start_moves, start_trips = len(moves), len(trips)
+    cpu0 = _cpu_s(pid)
     peak = 0
     while time.monotonic() < until:
         peak = max(peak, _rss_kb(pid))
         await asyncio.sleep(0.5)
     counted = len(moves) - start_moves
+    cpu = _cpu_s(pid) - cpu0
     await asyncio.gather(*tasks, return_exceptions=True)
     measured = sorted(trips[start_trips:])
     p99 = measured[min(len(measured) - 1, int(0.99 * len(measured)))] if measured else float("nan")
     return {"rooms": rooms, "moves_per_s": counted / seconds,
             "rtt_median_ms": 1000 * statistics.median(measured) if measured else float("nan"),
-            "rtt_p99_ms": 1000 * p99, "peak_kb": peak}
+            "rtt_p99_ms": 1000 * p99, "peak_kb": peak, "server_cpu_share": cpu / seconds}
 
 
 def measure(rooms: int = 200, seconds: float = 20.0, game: str = "throwdown") -> dict:

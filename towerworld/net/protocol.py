@@ -265,7 +265,8 @@ def table_for(game: Game, state: State, viewer: int, ply: int) -> Table:
 
 def wire_events(events: list[Event], viewer: int) -> list[WireEvent]:
     """The events `viewer` may see, as sent."""
-    return [WireEvent(str(e.kind), e.text, tuple(e.pieces), e.reveals, tuple(e.areas)) for e in events_for(events, viewer)]
+    return [WireEvent(str(e.kind), e.text, tuple(e.pieces), e.reveals, tuple(e.areas))
+            for e in events_for(events, viewer)]
 
 
 def seat_word(seat: int) -> str:

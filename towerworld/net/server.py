@@ -3,9 +3,9 @@
 A room is a `Driver` on the server: chance is drawn here from the OS, AI seats think here (in a thread, so the event
 loop goes on serving every other room), and a person's move arrives as notation text from the one connection that
 holds that seat's token. Every connection is sent only its viewer's table (`protocol.table_for`) and the events that
-viewer may see. Every room is saved after every move, atomically, in the record format (`DIR/ROOM.tower.json`) beside
-what the room needs to go on (`DIR/ROOM.room.json`: who sits where, as hashes of their tokens, and the clock); a
-server started on the same folder resumes every unfinished room.
+viewer may see. Every room is saved after every move, atomically, before anyone is told of it, in the record format
+(`DIR/ROOM.tower.json`) beside what the room needs to go on (`DIR/ROOM.room.json`: who sits where, as hashes of their
+tokens, and the clock); a server started on the same folder resumes every unfinished room.
 
 Hostile or broken clients: a frame over the stated limit closes the connection (1009); a message that is not valid,
 of an unknown kind, for another seat or out of turn gets one sentence (`refused`); more than RATE messages a second
@@ -32,7 +32,7 @@ from websockets.exceptions import ConnectionClosed
 from towerworld.engine.agent import seat_view
 from towerworld.engine.driver import (AGENT, CHANCE_DRAW, END, PERSON, AgentFailed, Driver, ThreadRunner,
                                       live_chance)
-from towerworld.engine.game import CHANCE, SPECTATOR, TERMINAL, TowerworldError, options_from_text
+from towerworld.engine.game import CHANCE, SPECTATOR, TowerworldError, options_from_text
 from towerworld.engine.match import Match, PlayerSpec
 from towerworld.engine.safe_text import shown_text
 from towerworld.engine.words import counted
@@ -70,6 +70,20 @@ def write_atomic(path: str, text: str, sync: bool = True) -> None:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def _flush(path: str) -> None:
+    """Put the file at `path` on the disk (fsync); a file gone meanwhile is no error."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 class Bucket:
@@ -189,6 +203,8 @@ class Server:
         self.stats = {"moves": 0, "refused": 0, "slow": 0, "floods": 0, "bad": 0}
         self.thinkers = ThreadPoolExecutor(max_workers=2, thread_name_prefix="towerworld-ai")
         self.savers = ThreadPoolExecutor(max_workers=4, thread_name_prefix="towerworld-save")
+        self.syncers = ThreadPoolExecutor(max_workers=2, thread_name_prefix="towerworld-sync")
+        self.flushing: dict = {}           # path -> its fsync, queued or running
         self.log = log or (lambda text: print(f"towerworld serve: {text}", file=sys.stderr, flush=True))
         self._server = None
         self.port = 0
@@ -212,6 +228,7 @@ class Server:
             task.cancel()
         self.thinkers.shutdown(wait=False, cancel_futures=True)
         self.savers.shutdown(wait=True)
+        self.syncers.shutdown(wait=True)
 
     def spawn(self, coro) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -247,7 +264,8 @@ class Server:
                     await self.dispatch(conn, message)
                 except TowerworldError as e:
                     self.stats["refused"] += 1
-                    conn.send(P.Refused(shown_text(str(e), 300), getattr(e, "of", "") or str(type(message).__struct_config__.tag)))
+                    of = getattr(e, "of", "") or str(type(message).__struct_config__.tag)
+                    conn.send(P.Refused(shown_text(str(e), 300), of))
         except ConnectionClosed:
             pass
         finally:
@@ -292,7 +310,7 @@ class Server:
                 kinds.append("remote")
             elif name.split(":", 1)[0] in known:
                 agents[i] = make_agent(name, game)
-                seats.append(PlayerSpec(f"AI {i + 1}, {agent_words(name)}", "ai", name))
+                seats.append(PlayerSpec(f"AI {i + 1}, {agent_words(name, game)}", "ai", name))
                 kinds.append("ai")
             else:
                 raise Refusal(f"'{shown_text(name)}' is not a seat: use remote or one of {', '.join(known)}.")
@@ -300,8 +318,8 @@ class Server:
             raise Refusal("A room needs at least one remote seat for a person to take.")
         match = Match(game, options=options, players=seats, variant=msg.variant)
         code = self._new_code()
-        room = Room(code, match, Driver(match, frozenset(agents), live_chance(), ThreadRunner(agents, self.thinkers)), kinds, [None] * len(seats),
-                    msg.clock, msg.clock_mode, agents)
+        driver = Driver(match, frozenset(agents), live_chance(), ThreadRunner(agents, self.thinkers))
+        room = Room(code, match, driver, kinds, [None] * len(seats), msg.clock, msg.clock_mode, agents)
         self.rooms[code] = room
         conn.creates += 1
         self._save_meta(room)
@@ -534,7 +552,7 @@ class Server:
         self.broadcast_view(room)
         await self.advance(room)
 
-    # ---- sending -------------------------------------------------------------------------------------------------------
+    # ---- sending ---------------------------------------------------------------------------------------------------
     def broadcast_view(self, room: Room) -> None:
         view = room.room_view()
         shown: dict[int, bytes] = {}
@@ -561,9 +579,15 @@ class Server:
         text = json.dumps(match_to_record(room.match), indent=1, ensure_ascii=False)
         path = self._path(room.code, ".tower.json")
         try:
-            await asyncio.get_running_loop().run_in_executor(self.savers, write_atomic, path, text, self.sync)
+            await asyncio.get_running_loop().run_in_executor(self.savers, write_atomic, path, text, False)
         except OSError as e:
             self._notice(room, f"The server could not save this game: {e.strerror or e}.")
+            return
+        # The move is in the file (a killed server finds it) before anyone is told of it; the file reaches the disk
+        # itself (a power cut) right after, without the move's round trip waiting on the disk.
+        waiting = self.flushing.get(path)
+        if self.sync and (waiting is None or waiting.done() or waiting.running()):
+            self.flushing[path] = self.syncers.submit(_flush, path)
 
     def _save_meta(self, room: Room) -> None:
         if self.data:
@@ -595,7 +619,8 @@ class Server:
             agents = {i: make_agent(p.agent or "random", match.game) for i, p in enumerate(match.players)
                       if kinds[i] == "ai"}
             clock = meta.get("clock")
-            room = Room(code, match, Driver(match, frozenset(agents), live_chance(), ThreadRunner(agents, self.thinkers)), kinds, tokens,
+            driver = Driver(match, frozenset(agents), live_chance(), ThreadRunner(agents, self.thinkers))
+            room = Room(code, match, driver, kinds, tokens,
                         float(clock) if isinstance(clock, (int, float)) else None,
                         meta.get("clock_mode") if meta.get("clock_mode") in ("wait", "ai") else "wait", agents)
             self.rooms[code] = room

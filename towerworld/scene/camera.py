@@ -32,8 +32,16 @@ class Orbit:
         self.heading = (self.heading + dh) % 360
         self.pitch = max(8.0, min(89.0, self.pitch + dp))
 
-    def zoom(self, factor: float) -> None:
+    def zoom(self, factor: float, toward: tuple[float, float, float] | None = None) -> None:
+        """Come closer (factor below 1) or back off; toward a point, the target moves to it by the share the distance
+        shrank, so the eye slides along its line to that point and the point stays where it shows on the screen."""
+        old = self.distance
         self.distance = max(60.0, min(4000.0, self.distance * factor))
+        if toward is not None and old > 0:
+            share = 1.0 - self.distance / old
+            self.tx += (toward[0] - self.tx) * share
+            self.ty += (toward[1] - self.ty) * share
+            self.tz += (toward[2] - self.tz) * share
 
     def pan(self, right: float, forward: float) -> None:
         """Move the target in the table plane, relative to the view direction (units: fractions of distance)."""

@@ -120,3 +120,63 @@ def _finish(mark: NodePath) -> NodePath:
     mark.hide(SHADOW_MASK)
     mark.setName("mark")
     return mark
+
+
+# ---- the last move: what it changed, and the places its pieces left --------------------------------------------------
+# Violet, unlike the green, gold, red and pale blue of targets and picks; drawn just outside where a target's band
+# goes (a ring beyond the target's ring, a frame around a tile's edge rather than inside it), so both may show at once.
+LAST_MOVE = (0.62, 0.3, 1.0, 1.0)
+LEFT_ALPHA = 0.55           # the place a piece left: the same band, fainter
+LAST_GAP = RING_GAP + RING_WIDTH + 1.0     # mm beyond the piece's foot where the last move's ring starts
+LAST_WIDTH = 2.5            # mm
+TRAIL_DOT = 1.6             # mm: the radius of the dots from the place left to the place reached
+TRAIL_STEP = 7.0            # mm between them
+
+
+def last_mark(kind: str) -> NodePath:
+    """The last move's mark on a piece of `kind`, in the frame of the piece's holder (its foot, turned with it): a
+    standing piece's ring on the ground beyond a target's ring, or a flat piece's frame around the edges of its top."""
+    key = ("last", kind)
+    if key not in _MADE:
+        s = size(kind)
+        if is_flat(kind):
+            grow = LAST_WIDTH + 0.5
+            band = _band(_rect(s.w + 2 * grow, s.d + 2 * grow), _rect(s.w + 1.0, s.d + 1.0), s.h + LIFT)
+        else:
+            r = math.hypot(s.w, s.d) / 2 if abs(s.w - s.d) > 0.25 * max(s.w, s.d) else max(s.w, s.d) / 2
+            band = _band(_circle(r + LAST_GAP + LAST_WIDTH), _circle(r + LAST_GAP), LIFT)
+        _MADE[key] = _finish(band)
+    return _named(_copy(_MADE[key]))
+
+
+def last_cell_mark(w: float, d: float) -> NodePath:
+    """The last move's frame around a place on the table (a tower's square), just outside a target's frame."""
+    key = ("last-cell", round(w, 2), round(d, 2))
+    if key not in _MADE:
+        grow = LAST_WIDTH + 1.0
+        _MADE[key] = _finish(_band(_rect(w + 2 * grow, d + 2 * grow), _rect(w + 2.0, d + 2.0), LIFT))
+    return _named(_copy(_MADE[key]))
+
+
+def trail(a: tuple[float, float, float], b: tuple[float, float, float]) -> NodePath | None:
+    """Dots from the place a piece left to the place it reached, on the straight line between their feet; None when
+    the two are too close for a dot between them."""
+    dx, dy, dz = b[0] - a[0], b[1] - a[1], b[2] - a[2]
+    length = math.sqrt(dx * dx + dy * dy + dz * dz)
+    count = int(length // TRAIL_STEP)
+    if count < 2:
+        return None
+    holder = NodePath("last-trail")
+    dot = _band(_circle(TRAIL_DOT, 12), [(0.0, 0.0)] * 12, 0.0)
+    for i in range(1, count):
+        t = i / count
+        copy = dot.copyTo(holder)
+        copy.setPos(a[0] + dx * t, a[1] + dy * t, a[2] + dz * t + 2 * LIFT)
+    holder.flattenStrong()
+    return _named(_finish(holder))
+
+
+def _named(mark: NodePath) -> NodePath:
+    mark.setName("last-move")
+    colour(mark, LAST_MOVE)
+    return mark

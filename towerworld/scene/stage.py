@@ -221,6 +221,40 @@ def _carry(phase: list[Change]) -> list[Change]:
     return out
 
 
+@dataclass(frozen=True)
+class LastMove:
+    """What the last move changed, as the stage marks it until the next move: the pieces (or places on the table)
+    it moved or named, and the poses its pieces had before (where a trail starts, or where one that left stood)."""
+    pieces: tuple[str, ...]
+    left: tuple[tuple[str, Pose], ...] = ()
+
+
+LAST_FALLBACK = 8      # a move whose events name nothing is marked by what it changed, when that is at most this many
+
+
+def last_move(old: Layout, new: Layout, events: list[Event] = ()) -> LastMove:
+    """The mark of the move from `old` to `new`: what its events name (a tile laid, the pawn and the tile it reached,
+    the card that hit and the tower it hit), else what changed where that is a few pieces (a board that lays itself
+    out anew, the bag's stacks closing up, is not what a player did)."""
+    named: list[str] = []
+    for e in events:
+        for p in e.pieces:
+            if p not in named and (p in old.pieces or p in new.pieces or p in new.cells):
+                named.append(p)
+    if not named:
+        changes = _changes(old, new)
+        if len(changes) <= LAST_FALLBACK:
+            named = list(changes)
+    shown, left = [], []
+    for p in named:
+        a, b = old.pieces.get(p), new.pieces.get(p)
+        if b is not None or (a is None and p in new.cells):
+            shown.append(p)
+        if a is not None and (b is None or abs(a.x - b.x) > 1.0 or abs(a.y - b.y) > 1.0 or abs(a.z - b.z) > 1.0):
+            left.append((p, a))
+    return LastMove(tuple(shown), tuple(left))
+
+
 @dataclass
 class Chunk:
     """Resting pieces drawn through one flattened copy, and the poses they had when it was made."""
@@ -275,6 +309,9 @@ class Stage:
         self.ghosts_root = self.root.attachNewNode("ghosts")
         self.ghosts_root.setCollideMask(BitMask32.allOff())
         self.ghost_poses: dict[str, Pose] = {}
+        self.last_root = self.root.attachNewNode("last-move")    # the last move's marks (see mark_last)
+        self.last_root.setCollideMask(BitMask32.allOff())
+        self.last: LastMove | None = None
 
     # ---- placing -------------------------------------------------------------------------------------------------------
     def show(self, layout: Layout) -> None:
@@ -942,6 +979,64 @@ class Stage:
         mark.reparentTo(self.marks_root)
         mark.setPos(cell.x, cell.y, cell.z + 0.6 + marks.LIFT)
         marks.colour(mark, rgba)
+
+    # ---- the last move ----------------------------------------------------------------------------------------------
+    def mark_last(self, last: LastMove | None) -> None:
+        """Mark what the last move changed (violet, marks.py), where those pieces stand now: a ring or frame on each,
+        a fainter one where a piece stood before, dots from there to where it went; None clears the marks."""
+        self.last_root.getChildren().detach()
+        self.last = last
+        if last is None:
+            return
+        for pid in last.pieces:
+            node, pose = self.nodes.get(pid), self.poses.get(pid)
+            if node is not None and pose is not None:
+                mark = marks.last_mark(pose.kind)
+                mark.reparentTo(self.last_root)
+                if pose.tilt and pose.face_up and pid in self.models and marks.is_flat(pose.kind):
+                    mark.setTransform(self.models[pid].getTransform(self.root))   # a card leaning on its tower
+                else:
+                    mark.setPos(node.getPos(self.root))
+                    mark.setH(node.getH(self.root))
+                mark.setTag("last", pid)
+            elif self.layout is not None and pid in self.layout.cells:
+                cell = self.layout.cells[pid]
+                mark = marks.last_cell_mark(cell.w, cell.d)
+                mark.reparentTo(self.last_root)
+                mark.setPos(cell.x, cell.y, cell.z + 0.6)
+                mark.setTag("last", pid)
+        for pid, was in last.left:
+            if pid not in self.poses and self._taken(was):
+                continue        # a card gone from a hand that closed up: the place it left is another's now
+            mark = marks.last_mark(was.kind)
+            mark.reparentTo(self.last_root)
+            mark.setPos(was.x, was.y, was.z)
+            mark.setH(was.heading)
+            mark.setAlphaScale(marks.LEFT_ALPHA)
+            mark.setTag("last", "left:" + pid)
+            node = self.nodes.get(pid)
+            if node is not None and pid in self.poses:
+                dots = marks.trail((was.x, was.y, was.z), tuple(node.getPos(self.root)))
+                if dots is not None:
+                    dots.reparentTo(self.last_root)
+                    dots.setTag("last", "trail:" + pid)
+
+    def _taken(self, was: Pose) -> bool:
+        """Whether a piece stands now where one stood (within a quarter of that one's narrower side)."""
+        s = size(was.kind)
+        near = min(s.w, s.d) / 4
+        return any(abs(p.x - was.x) < near and abs(p.y - was.y) < near and abs(p.z - was.z) < max(near, s.h)
+                   for p in self.poses.values())
+
+    def last_marked(self) -> dict[str, tuple[float, float, float]]:
+        """Where the last move's marks lie: piece or cell id -> the mark's place, and "left:" + id for the place a
+        piece left, "trail:" + id for the dots from there (what the tests read)."""
+        out: dict[str, tuple[float, float, float]] = {}
+        for node in self.last_root.getChildren():
+            if node.hasTag("last"):
+                pos = node.getPos(self.root)
+                out[node.getTag("last")] = (pos.x, pos.y, pos.z)
+        return out
 
     # ---- animating ------------------------------------------------------------------------------------------------------
     def transition(self, old: Layout | None, new: Layout, events: list[Event] = (), speed: float = 1.0,

@@ -193,7 +193,8 @@ def search_growth_rows(simulations: int = 1000, rounds: int = 3, games: int = 2)
     if growth > 1.5:
         note = (f"{growth / 1.5:.2f}x short of <=1.5: {statistics.median(first):.0f} us a simulation at the first "
                 f"tiles, {statistics.median(last):.0f} us at the last: the leaf's projected scores (final_scores) "
-                "walk every feature on the board")
+                "still visit every placed tile's fields that touch a city to score the farmers' fields, and "
+                "every follower's feature")
     return [("carcassonne_search_us_per_sim_first_tiles", round(statistics.median(first), 1), "", "us (cpu)"),
             ("carcassonne_search_us_per_sim_last_tiles", round(statistics.median(last), 1), "", "us (cpu)"),
             ("carcassonne_search_cost_growth", round(growth, 2), "<= 1.5", "x (last tiles / first)", note,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
-from towerworld.engine.game import CHANCE, TERMINAL, BadOption, Event, EventKind, Game, Option
+from towerworld.engine.game import CHANCE, TERMINAL, AgentSpec, BadOption, Event, EventKind, Game, GameInfo, Option
 from towerworld.engine.layout import Layout
 from towerworld.engine.words import counted
 
@@ -24,23 +24,25 @@ from .rules import step
 from .tiles import CODES, ROTS, tile_words
 
 
+# 89 tiles can be drawn, each followed by at most 4 decisions (place, action, capture, ransom); at most 180 frontier
+# places x 4 rotations, actions far below that. Two players win 1 or lose -1; from three on the winners get 1 and the
+# rest 0 (a shared top is a shared win), so the returns need not sum to 0. The tiles drawn are chance; nothing is secret.
+INFO = GameInfo(min_players=2, max_players=6, min_utility=-1.0, max_utility=1.0, zero_sum=False, chance=True,
+                perfect_information=True, max_plies=89 + 4 * 89, max_moves=800)
+
+
 class Carcassonne(Game[CState, int]):
     name = "carcassonne"
     title = "Carcassonne with The Tower"
-    min_players = 2
-    max_players = 6
     options = (
         Option("tower", True, "Play with The Tower: 18 tower foundation tiles, tower pieces, capturing followers.",
                label="The Tower expansion"),
         Option("black_tower", True, "Play with the Black Tower mini-expansion: black and white tower pieces "
                                     "(needs The Tower).", label="The Black Tower"),
     )
-    # 89 tiles can be drawn; each placed tile is followed by at most 4 decisions (place, action, capture, ransom).
-    max_plies = 89 + 4 * 89
-    # at most 180 frontier places x 4 rotations; actions stay far below that.
-    max_moves = 800
-    perfect_information = True
-    has_chance = True
+
+    def info(self) -> GameInfo:
+        return INFO
 
     # ---- setup -------------------------------------------------------------------------------------------------------
     def new_state(self, options: dict | None = None, players: int | None = None) -> CState:
@@ -355,9 +357,9 @@ class Carcassonne(Game[CState, int]):
             return (f"ransom:{v + 1}",)
         return ("pass",)
 
-    def agents(self) -> dict:
+    def agents(self) -> tuple[AgentSpec, ...]:
         """Carcassonne's own search ('mcts', replacing the generic one) and 'greedy', both on projected scores."""
-        return dict(strategy.AGENTS)
+        return strategy.AGENTS
 
     def describe_move(self, s: CState, move) -> str:
         return notation.describe_move(s, move)

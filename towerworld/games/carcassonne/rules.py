@@ -309,6 +309,11 @@ def score_completed(ns: CState, events: list) -> None:
     ns.occ = occ
 
 
+# each tile turned each way: (local field, the local cities it touches) for the fields that touch a city
+_FIELD_CITIES = tuple(tuple(tuple((j, cities) for j, cities in enumerate(rot.fcities) if cities) for rot in rots)
+                      for rots in ROTS)
+
+
 def final_scores(s: CState) -> tuple[list, list]:
     """Points each player gets at the end (unfinished roads, cities, cloisters, and farms), and the details: one
     (kind name, winners, points, a node of the feature) per feature scored."""
@@ -331,17 +336,17 @@ def final_scores(s: CState) -> tuple[list, list]:
             roots[find(parent, loc)] += 1 << (4 * (fid // FOLLOWERS))
     fields: dict[int, set[int]] = {a: set() for a, _o in roots.items() if nkind[a] == FIELD}
     if fields:
-        for node, kind in enumerate(nkind):
-            if kind != FIELD:
-                continue
-            a = find(parent, node)
-            if a not in fields:
-                continue
-            t, r, _pos, base, _k = s.tiles[s.ntile[node]]
-            for cj in ROTS[t][r].fcities[node - base]:
-                c = find(parent, base + cj)
-                if opn[c] == 0:
-                    fields[a].add(c)
+        # only the fields that touch a city can count one: each tile's such fields, not every node on the board
+        field_cities = _FIELD_CITIES
+        for t, r, _pos, base, _k in s.tiles:
+            for j, cities in field_cities[t][r]:
+                a = find(parent, base + j)
+                if a not in fields:
+                    continue
+                for cj in cities:
+                    c = find(parent, base + cj)
+                    if opn[c] == 0:
+                        fields[a].add(c)
     for a, o in sorted(roots.items()):
         kind = nkind[a]
         if kind == FIELD:

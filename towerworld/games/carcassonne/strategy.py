@@ -17,7 +17,8 @@ import math
 import random
 import time
 
-from towerworld.engine.agent import parse_budget
+from towerworld.engine.agent import Agent, parse_budget
+from towerworld.engine.game import AgentSpec
 
 from .board import DRAW, M_DRAW, OVER, CState
 from .rules import final_scores, legal_moves, step
@@ -72,7 +73,7 @@ def _state_of(view_or_game, state, rng):
     return view_or_game.game, view_or_game.resample(rng)
 
 
-class GreedyAgent:
+class GreedyAgent(Agent):
     """The move whose result projects best for the player (ties broken at random)."""
     name = "greedy"
 
@@ -107,7 +108,7 @@ class Node:
             rng.shuffle(self.untried)
 
 
-class SearchAgent:
+class SearchAgent(Agent):
     """UCT on the engine with projected-score leaves; `last_simulations` and `last_seconds` report the latest search."""
     name = "mcts"
 
@@ -187,7 +188,8 @@ def parse_level(level) -> tuple[float | None, int | None]:
     return parse_budget(level, LEVELS, DEFAULT_LEVEL, "Carcassonne search", "simulations")
 
 
-AGENTS = {
-    "mcts": lambda game, seed, level: SearchAgent(seed, level),
-    "greedy": lambda game, seed, level: GreedyAgent(seed),
-}
+AGENTS = (
+    AgentSpec("mcts", "search", lambda game, seed=None, level=None: SearchAgent(seed, level),
+              ("easy", "normal", "strong"), DEFAULT_LEVEL, budgeted=True),
+    AgentSpec("greedy", "greedy", lambda game, seed=None, level=None: GreedyAgent(seed)),
+)

@@ -5,7 +5,8 @@ and event texts in notation.py, the table in layout.py, the evaluation and agent
 """
 from __future__ import annotations
 
-from towerworld.engine.game import TERMINAL, BadNotation, Event, EventKind, Game, IllegalMove, Option, Variant
+from towerworld.engine.game import (TERMINAL, AgentSpec, BadNotation, Event, EventKind, Game, GameInfo, IllegalMove,
+                                    Option, Variant)
 from towerworld.games.elevation import layout, notation, strategy
 from towerworld.games.elevation.board import (DRAW, ONGOING, PIECES, SETUPS, SQUARES, TERRAIN_PRESETS, WIN0, WIN1,
                                               Rules, State, home_square)
@@ -13,11 +14,18 @@ from towerworld.games.elevation.rules import (advance, all_turns, build_state, i
                                               why_illegal)
 
 
+# A turn is at most 3 plies (offer, decline, the turn) and in the two-pieces game 4; the cap is at most 2000 turns. Per
+# piece at most 56 dig pairs: dragon 448 + 448 + 56*56 + 64 + 8 + 56, fish 448 + 448 + 224 + 224 + 56, samurai
+# 448 + 448 + 56; two of each (whatever the setup, a bound for six dragons is far above), plus an offer. A win is 1,
+# a loss -1, a draw 0 for both; no chance, nothing hidden.
+INFO = GameInfo(min_players=2, max_players=2, min_utility=-1.0, max_utility=1.0, zero_sum=True, chance=False,
+                perfect_information=True, max_plies=2000 * 4 + 4,
+                max_moves=6 * (448 + 448 + 56 * 56 + 64 + 8 + 56) + 1)
+
+
 class Elevation(Game):
     name = "elevation"
     title = "Elevation"
-    min_players = 2
-    max_players = 2
     options = (
         Option("terrain", "flat", "starting terrain (108 tiles): flat three deep, hills (a central plateau), valley "
                "(low between the armies), checker (2 and 4 alternating)", choices=tuple(TERRAIN_PRESETS),
@@ -50,11 +58,9 @@ class Elevation(Game):
         Variant("dragons-centre", "Dragons in the centre, samurai on the wings.", {"setup": "dragons-centre"}),
         Variant("dragons-wings", "Dragons on the wings, fish in the centre.", {"setup": "dragons-wings"}),
     )
-    # a turn is at most 3 plies (offer, decline, the turn) and in the two-pieces game 4; the cap is at most 2000 turns
-    max_plies = 2000 * 4 + 4
-    # per piece at most 56 dig pairs: dragon 448 + 448 + 56*56 + 64 + 8 + 56, fish 448 + 448 + 224 + 224 + 56,
-    # samurai 448 + 448 + 56; two of each (whatever the setup, a bound for six dragons is far above), plus an offer
-    max_moves = 6 * (448 + 448 + 56 * 56 + 64 + 8 + 56) + 1
+
+    def info(self) -> GameInfo:
+        return INFO
 
     # ---- setup ------------------------------------------------------------------------------------------------------
     def new_state(self, options=None, players=None) -> State:
@@ -183,7 +189,7 @@ class Elevation(Game):
         """Material, height over neighbouring enemies, threats, escape squares and mobility (strategy.evaluate)."""
         return strategy.evaluate(state, player)
 
-    def agents(self) -> dict:
+    def agents(self) -> tuple[AgentSpec, ...]:
         """Elevation's own agents (strategy.AGENTS): 'mcts' (the default opponent) and 'elev-greedy'."""
         return strategy.AGENTS
 

@@ -235,7 +235,7 @@ def actions_from_picks(state, picked):
     if piece == state.used:
         return "That piece has already acted this turn; pick another."
     stacks = list(state.stacks)
-    acts = []
+    acts: list[tuple] = []      # ("dig", from, to or None), ("move", square), ("step", square), ("undermine", ...)
     rest = list(picked[1:])
     k = 0
     while k < len(rest):

@@ -46,7 +46,8 @@ import time
 from collections import Counter
 from operator import itemgetter
 
-from towerworld.engine.agent import parse_budget
+from towerworld.engine.agent import Agent, parse_budget
+from towerworld.engine.game import AgentSpec
 from towerworld.games.elevation.board import (
     ACCEPT, ADJACENT, ALL_SQUARES, BIT, DECLINE, DIG_DIG, DIG_MOVE, DRAGON, DRAW, DRAWN, FISH, FISH_DIG_LEAP,
     FISH_LEAP_DIG, LEAPS, LONE_STEP, MOVE_DIG, MOVE_MOVE, NEIGHBOUR_MASK, NEIGHBOURS, ONGOING, SAMURAI, SQUARES,
@@ -1115,7 +1116,7 @@ class _Node:
         self.lost = False            # the side to move has no piece or no turn
 
 
-class ElevationMCTS:
+class ElevationMCTS(Agent):
     """UCT with progressive widening over prior-ordered complete turns; evaluation at the leaves."""
     name = "mcts"
     # simulations a move: the same choice whatever the machine's load, so a seeded ladder repeats exactly; on an idle
@@ -1548,7 +1549,7 @@ class ElevationMCTS:
         return [m for _, m in scored]
 
     def _allowed(self, node: _Node) -> int:
-        return min(len(node.moves), 2 + int(math.sqrt(node.visits)))
+        return min(len(node.moves or ()), 2 + int(math.sqrt(node.visits)))
 
     def _simulate(self, root: _Node) -> None:
         path = [root]
@@ -1596,7 +1597,7 @@ class ElevationMCTS:
             n.value += -v_mover if n.mover == leaf.mover else v_mover
 
 
-class GreedyThreat:
+class GreedyThreat(Agent):
     """One ply on the evaluation over every distinct resulting position: cheap, a baseline for the search."""
     name = "elev-greedy"
 
@@ -1612,13 +1613,15 @@ class GreedyThreat:
         return self.search._root_order(state, turns)[0][0]
 
 
-class Beginner:
+class Beginner(Agent):
     """The easy level: one ply on the plain evaluation, as greedy plays, except that on most turns it overlooks what
     the other side could take at once after its turn (`careless`): it sees its own chances, climbs and closes in, and
     often leaves a piece where it can be taken, as a beginner does. A search's budget alone made no beatable level:
     the search at 150 simulations drew the one at 1,000 in 9 games of 10. Overlooking on six turns in ten, normal
     beat it 4-6-0 on the ladder's first 10 seeds (about 150 Elo, the draws at the cap); on nine in ten, 6-4-0."""
     name = "mcts"
+    budgeted = False            # the easy level of a budgeted spec: no clock, nothing to take away
+    seconds: float | None = None
     OVERSIGHT = 0.9             # the share of turns on which it overlooks the other side's captures
 
     def __init__(self, seed=None):
@@ -1655,7 +1658,9 @@ def best_turn(state: State, budget: float = 0.5):
     return ElevationMCTS(seed=0, seconds=budget).choose_state(state)
 
 
-AGENTS = {
-    "mcts": lambda game, seed=None, level=None: Beginner(seed) if level == "easy" else ElevationMCTS(seed, level),
-    "elev-greedy": lambda game, seed=None, level=None: GreedyThreat(seed, level),
-}
+AGENTS = (
+    AgentSpec("mcts", "search",
+              lambda game, seed=None, level=None: Beginner(seed) if level == "easy" else ElevationMCTS(seed, level),
+              ("easy", "normal", "strong"), "normal", budgeted=True),
+    AgentSpec("elev-greedy", "threat greedy", lambda game, seed=None, level=None: GreedyThreat(seed, level)),
+)

@@ -44,7 +44,7 @@ def bench_rows(seconds: float = 1.0) -> list[tuple]:
     for name, value, goal, unit in with_goal_text(rows(seconds)):
         if name.startswith("engine_sims_per_s_kdak") and value < 5000:
             out.append((name, value, goal, unit, f"{5000 / value:.2f}x short of >=5000: the climbing rollout "
-                        "(playout.py) is most of it"))
+                        "(rules.playout) is most of it"))
         else:
             out.append((name, value, goal, unit))
     return out

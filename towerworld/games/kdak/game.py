@@ -3,20 +3,27 @@ from __future__ import annotations
 
 import random
 
-from towerworld.engine.game import CHANCE, TERMINAL, BadOption, Game, Option, Variant
+from towerworld.engine.game import CHANCE, TERMINAL, AgentSpec, BadOption, Game, GameInfo, Option, Variant
 from towerworld.engine.words import counted
 from towerworld.games.kdak import layout, notation, strategy
 from towerworld.games.kdak.board import (END_CAP, END_LOST, LEVELS, MOVE, NOT_IN, OVER, REVEAL, ROLL, RUNNING,
                                          TILES, TITLES, KState, Opts)
-from towerworld.games.kdak.playout import policy_playout
-from towerworld.games.kdak.rules import _W, _count_ply, _step, decision_moves, unseen_identities, why_illegal
+from towerworld.games.kdak.rules import advance, decision_moves, playout, unseen_identities, why_illegal
+
+
+# No rule bounds the climb (the seed sets no limit; the move_cap option may): 20,000 plies is a practical bound for
+# playouts and OpenSpiel's GameInfo (uniformly random two-player games take about 150 plies, rarely 300). A player
+# weighs at most 24 moves. Two players win 1 and lose -1 (a tie 0); the solitaire and cooperative rules give every pawn
+# the same value, from -1 (lost) to 1, so the returns need not sum to 0. Identities are decided by chance when revealed:
+# the state holds only public facts.
+INFO = GameInfo(min_players=1, max_players=2, min_utility=-1.0, max_utility=1.0, zero_sum=False, chance=True,
+                perfect_information=True, max_plies=20_000, max_moves=24)
 
 
 class KDakGame(Game):
     name = "kdak"
     title = "K'Dak's Tower of Confusion"
-    min_players = 2
-    max_players = 2
+    players_without_variant = (2, 2)
     options = (
         Option("talisman", False, "talisman variant: every null tile turned face up gives a talisman (an extra turn)",
                label="Talismans in null tiles"),
@@ -40,13 +47,9 @@ class KDakGame(Game):
         Variant("cooperative", "the solitaire rules for two pawns with a pooled score",
                 {**_SOLO, "pooled": True}, players=(2, 2)),
     )
-    # No rule bounds the climb (the seed sets no limit; the move_cap option may). This is a practical bound for
-    # playouts and OpenSpiel's GameInfo: uniformly random two-player games take about 150 plies, rarely 300.
-    max_plies = 20_000
-    max_moves = 24
-    perfect_information = True   # identities are decided by chance when revealed; the state holds only public facts
-    min_utility = -1.0
-    max_utility = 1.0
+
+    def info(self) -> GameInfo:
+        return INFO
 
     # ---- setup -------------------------------------------------------------------------------------------------------
     def resolve_options(self, options=None, variant=None, players=None):
@@ -108,50 +111,25 @@ class KDakGame(Game):
         return outcome[1] if outcome[0] == "reveal" else None
 
     def apply_unchecked(self, state, move):
-        w = _W(state)
         ev: list = []
-        _step(w, move, ev)
-        _count_ply(w, ev)
-        return w.freeze(), ev
+        return advance(state, move, ev), ev
 
     def random_playout(self, state, rng: random.Random, max_plies=None):
-        """Fast random play: the same rule steps without events."""
-        return self._playout(state, rng, max_plies, None)
+        """Fast random play: the rules' step function without events (rules.playout)."""
+        return playout(state, rng, max_plies or self.max_plies)
 
     def rollout(self, state, rng: random.Random, max_plies=None):
         """Leaf playouts for search: a cheap climbing policy (climb straight up, spare level 5 and your own column,
         then hunt face-down tiles), 15% uniform. Uniform play climbs by a random walk: under the solitaire rules it
         almost never reaches level 5, and in the two-player game it spends half its plies wandering, which tells a
-        search little and costs twice the time. playout.py plays this policy (strategy.policy_move) in one loop, about
-        twice as fast as `_playout` with the policy, from the same random numbers to the same end."""
-        return policy_playout(state, rng, max_plies or self.max_plies)
+        search little and costs twice the time. The playout steps through the rules' own move generation and step
+        function (rules.playout), as `apply_unchecked` does."""
+        return playout(state, rng, max_plies or self.max_plies, strategy.policy_choice)
 
     def search_moves(self, state, moves):
         """After a long climb, a search goes up and never down (strategy.patient_moves): two searching players would
         otherwise wait below for each other for ever."""
         return strategy.patient_moves(state, moves)
-
-    def _playout(self, state, rng: random.Random, max_plies, policy):
-        """Play to the end without events: rolls and reveals at random, decisions by `policy(state, moves, rand)`, or
-        uniformly at random when it is None."""
-        limit = max_plies or self.max_plies
-        rand = rng.random
-        plies = 0
-        w = _W(state)            # one working copy for the whole playout: the rule steps mutate it in place
-        while w.stage != OVER and plies < limit:
-            st = w.stage
-            if st == ROLL:
-                move = ("roll", int(rand() * 6))
-            elif st == REVEAL:
-                left = unseen_identities(w.ident)
-                move = ("reveal", left[int(rand() * len(left))])
-            else:
-                moves = decision_moves(w)
-                move = moves[int(rand() * len(moves))] if policy is None else policy(w, moves, rand)
-            _step(w, move, None)
-            _count_ply(w, None)
-            plies += 1
-        return w.freeze()
 
     # ---- outcome -----------------------------------------------------------------------------------------------------
     def scores(self, state):
@@ -255,8 +233,8 @@ class KDakGame(Game):
     def heuristic(self, state, player):
         return strategy.heuristic(self, state, player)
 
-    def agents(self):
-        return dict(strategy.AGENTS)
+    def agents(self) -> tuple[AgentSpec, ...]:
+        return strategy.AGENTS
 
 
 def _check_combo(o: dict, n: int) -> None:

@@ -6,280 +6,30 @@ tile of the rolled level (the roller's decision); then, holding talismans, spend
 """
 from __future__ import annotations
 
+import random
+
 from towerworld.engine.game import Event, EventKind, IllegalMove
 from towerworld.engine.words import counted
 from towerworld.games.kdak.board import (DISCARD, END_CAP, END_LOST, END_NORMAL, FLIP, LEVELS, MOVE, NOT_IN, ORTH, OUT,
                                          OVER, RANKS, REMOVE, REVEAL, ROLL, RUNNING, SPEND, SUITS, TILES, KState,
                                          face_up_on_level, locate, pawn_place, place_words, tile_id)
 
-class _W:
-    """A mutable working copy of a state inside one `apply`."""
-    __slots__ = KState._fields
-
-    def __init__(self, s: KState):
-        (self.opts, self.cols, self.up, self.ident, self.pawns, self.scores, self.tal, self.door, self.turn,
-         self.stage, self.pending, self.roll, self.level, self.fell, self.free, self.discards, self.plies,
-         self.tower_tal, self.end) = s
-
-    def freeze(self) -> KState:
-        return KState(self.opts, self.cols, self.up, self.ident, self.pawns, self.scores, self.tal, self.door,
-                      self.turn, self.stage, self.pending, self.roll, self.level, self.fell, self.free, self.discards,
-                      self.plies, self.tower_tal, self.end)
-
-
-def _set(t: tuple, i: int, v) -> tuple:
-    return t[:i] + (v,) + t[i + 1:]
-
-
-# ---- the rule steps (mutate a _W; ev is a list of Events or None in fast random play) --------------------------------
-def _flip(w: _W, slot: int, ev) -> None:
-    """Turn a tile face up (its identity is known by now): score it in the escape phase, talisman for a null."""
-    p = w.turn
-    w.up |= 1 << slot
-    v = w.ident[slot]
-    rank = v % 6
-    gained = 0
-    if w.door and rank:
-        gained = rank
-        w.scores = _set(w.scores, p, w.scores[p] + rank)
-    if rank == 0 and w.opts.talisman:
-        w.tal = _set(w.tal, p, w.tal[p] + 1)
-    if ev is not None:
-        text = f"Player {p + 1} turns up the {RANKS[rank]} of {SUITS[v // 6]}"
-        if gained:
-            text += f" and scores {gained}"
-        if rank == 0 and w.opts.talisman:
-            text += " and takes a talisman"
-        ev.append(Event(EventKind.FLIP, (tile_id(slot),), text + "."))
-        if gained:
-            ev.append(Event(EventKind.SCORE, (f"score:{0 if w.opts.pooled else p}",), f"Player {p + 1} scores {gained}."))
-
-
-def _flip_or_reveal(w: _W, slot: int, ev) -> None:
-    if w.ident[slot] < 0:
-        w.stage = REVEAL
-        w.pending = (FLIP, slot)
-        return
-    _flip(w, slot, ev)
-    _after_move(w, ev)
-
-
-def _after_move(w: _W, ev) -> None:
-    """After the pawn's move (and any flip): the switch, the end check, then the roll or the end of the turn."""
-    if not w.door:
-        slot = w.pawns[w.turn]
-        if slot >= 0:
-            col = w.cols[slot & 3]
-            if len(col) == LEVELS and col[5] == slot:
-                _switch(w, ev)
-    if _check_end(w, ev):
-        return
-    if (w.door or w.opts.crumble) and not w.free:
-        w.stage = ROLL
-        return
-    _end_turn(w, ev)
-
-
-def _switch(w: _W, ev) -> None:
-    """The first pawn on level 5: the switch opens the door and every face-up tile turns face down."""
-    p = w.turn
-    w.door = True
-    if w.tower_tal == -1:
-        w.tower_tal = p
-        w.tal = _set(w.tal, p, w.tal[p] + 1)
-        if ev is not None:
-            ev.append(Event(EventKind.TALISMAN, ("talisman:tower",), f"Player {p + 1} takes the talisman of level 5."))
-    flipped = w.up
-    w.up = 0
-    if ev is not None:
-        ids = tuple(tile_id(s) for s in range(TILES) if flipped >> s & 1)
-        ev.append(Event(EventKind.SWITCH, ids, f"Player {p + 1} hits the switch: the door opens and every face-up tile "
-                                       "turns face down. The tower starts to crumble!"))
-
-
-def _check_end(w: _W, ev) -> bool:
-    """End the game if it is over now; True if it ended."""
-    o = w.opts
-    end = RUNNING
-    if w.pawns.count(OUT) == len(w.pawns):
-        end = END_NORMAL
-    elif o.l5t:
-        if w.tower_tal == -1 and not any(len(col) == LEVELS for col in w.cols):
-            end = END_LOST
-    elif w.door and w.up.bit_count() == sum(map(len, w.cols)):
-        end = END_NORMAL
-    if end:
-        w.end = end
-        w.stage = OVER
-        if ev is not None:
-            ev.append(Event(EventKind.END, (), "Level 5 has crumbled before the talisman was taken." if end == END_LOST
-                            else "The game is over."))
-        return True
-    return False
-
-
-def _end_turn(w: _W, ev) -> None:
-    p = w.turn
-    if w.tal[p] > 0 and w.pawns[p] >= 0:
-        w.stage = SPEND
-        return
-    _next_turn(w, ev)
-
-
-def _next_turn(w: _W, ev) -> None:
-    n = w.opts.n
-    p = w.turn
-    pawns = w.pawns
-    for i in range(1, n + 1):
-        q = (p + i) % n
-        if pawns[q] != OUT:
-            break
-    else:
-        w.end = END_NORMAL
-        w.stage = OVER
-        return
-    w.turn = q
-    w.stage = MOVE
-    w.free = False
-
-
-def _do_remove(w: _W, slot: int, ev) -> None:
-    c, lv = locate(w.cols, slot)
-    col = w.cols[c]
-    w.cols = _set(w.cols, c, col[:lv] + col[lv + 1:])
-    w.up &= ~(1 << slot)
-    w.discards = w.discards + (slot,)
-    if ev is not None:
-        v = w.ident[slot]
-        ev.append(Event(EventKind.REMOVE, (tile_id(slot),), f"The tile at {place_words(c, lv)} ({RANKS[v % 6]} of "
-                                                    f"{SUITS[v // 6]}) disintegrates."))
-    pawns = w.pawns
-    if slot in pawns:
-        new = list(pawns)
-        for q, s in enumerate(pawns):
-            if s == slot:
-                if lv:
-                    new[q] = col[lv - 1]
-                    w.fell |= 1 << q
-                    if ev is not None:
-                        ev.append(Event(EventKind.FALL, (f"pawn:{q}",), f"Player {q + 1}'s pawn falls to {place_words(c, lv - 1)}."))
-                else:
-                    new[q] = OUT
-                    w.fell &= ~(1 << q)
-                    if ev is not None:
-                        ev.append(Event(EventKind.FALL, (f"pawn:{q}",), f"Player {q + 1}'s pawn falls out of the tower."))
-        w.pawns = tuple(new)
-    if ev is not None and lv + 1 < len(col):
-        ev.append(Event(EventKind.SETTLE, tuple(tile_id(s) for s in col[lv + 1:]),
-                        "The tiles above settle one level."))
-    if _check_end(w, ev):
-        return
-    _end_turn(w, ev)
-
-
-def _count_ply(w: _W, ev) -> None:
-    """One more ply played; at the move cap (an option, off by default) the game ends where it stands."""
-    w.plies += 1
-    cap = w.opts.move_cap
-    if cap and w.plies >= cap and w.stage != OVER:
-        w.end = END_CAP
-        w.stage = OVER
-        if ev is not None:
-            ev.append(Event(EventKind.END, (), f"The move cap of {counted(cap, 'ply', 'plies')} is reached: the game ends here."))
-
-
-def _step(w: _W, move: tuple, ev) -> None:
-    kind = move[0]
-    p = w.turn
-    if kind == "go":
-        c, lv = move[1], move[2]
-        slot = w.cols[c][lv]
-        entering = w.pawns[p] == NOT_IN
-        w.pawns = _set(w.pawns, p, slot)
-        w.fell &= ~(1 << p)
-        if ev is not None:
-            ev.append(Event(EventKind.ENTER if entering else EventKind.MOVE, (f"pawn:{p}", tile_id(slot)),
-                            f"Player {p + 1} {'enters the tower at' if entering else 'moves to'} {place_words(c, lv)}."))
-        if w.up >> slot & 1:
-            _after_move(w, ev)
-        else:
-            _flip_or_reveal(w, slot, ev)
-    elif kind == "roll":
-        r = move[1]
-        w.roll = r
-        h = max(map(len, w.cols))
-        w.level = r if r < h else h - 1
-        w.stage = REMOVE
-        if ev is not None:
-            extra = "" if r < h else f"; no tile is left there, so level {w.level}"
-            ev.append(Event(EventKind.ROLL, ("die",), f"The die shows {RANKS[r]}: level {r}{extra} loses a tile."))
-    elif kind == "remove":
-        slot = w.cols[move[1]][w.level]
-        if w.ident[slot] < 0:
-            w.stage = REVEAL
-            w.pending = (DISCARD, slot)
-        else:
-            _do_remove(w, slot, ev)
-    elif kind == "reveal":
-        what, slot = w.pending
-        w.pending = ()
-        w.ident = _set(w.ident, slot, move[1])
-        if ev is not None:
-            where = locate(w.cols, slot)
-            ev.append(Event(EventKind.REVEAL, (tile_id(slot),), f"The tile at {place_words(*where)} is the {RANKS[move[1] % 6]} of "
-                                                        f"{SUITS[move[1] // 6]}.", reveals=True))
-        if what == FLIP:
-            w.stage = MOVE
-            _flip(w, slot, ev)
-            _after_move(w, ev)
-        else:
-            w.stage = REMOVE
-            _do_remove(w, slot, ev)
-    elif kind == "out":
-        w.pawns = _set(w.pawns, p, OUT)
-        w.fell &= ~(1 << p)
-        if ev is not None:
-            ev.append(Event(EventKind.LEAVE, (f"pawn:{p}",), f"Player {p + 1} leaves the tower for good."))
-        _after_move(w, ev)
-    elif kind == "stay":
-        slot = w.pawns[p]
-        fell = w.fell >> p & 1
-        w.fell &= ~(1 << p)
-        if ev is not None:
-            ev.append(Event(EventKind.STAY, (f"pawn:{p}",), f"Player {p + 1} stays."))
-        if fell and slot >= 0 and not w.up >> slot & 1:
-            _flip_or_reveal(w, slot, ev)
-        else:
-            _after_move(w, ev)
-    elif kind == "spend":
-        w.tal = _set(w.tal, p, w.tal[p] - 1)
-        w.free = w.opts.l5t
-        w.stage = MOVE
-        if ev is not None:
-            ev.append(Event(EventKind.SPEND, ("talisman:tower" if w.tower_tal == p else f"talisman:{p}:{w.tal[p]}",),
-                            f"Player {p + 1} spends a talisman for an extra turn"
-                            f"{' without a removal' if w.free else ''}."))
-    elif kind == "pass":
-        _next_turn(w, ev)
-    else:
-        raise IllegalMove(f"{move!r} is not a K'Dak move.")
-
-
 # every ("go", column, level) move, built once: move generation hands out these tuples instead of building new ones
 GO = tuple(tuple(("go", c, lv) for lv in range(LEVELS)) for c in range(4))
 ENTER = tuple(GO[c][0] for c in range(4))
 REMOVES = tuple(("remove", c) for c in range(4))
 OUT_MOVE, STAY, SPEND_MOVES = ("out",), ("stay",), [("pass",), ("spend",)]
+ROLLS = tuple(("roll", r) for r in range(6))
+REVEALS = tuple(("reveal", v) for v in range(TILES))
 
 
-def pawn_moves(state: KState, p: int) -> list:
-    """The moves of player p's pawn, sorted (a KState or a _W: only attributes both have are read)."""
-    cols = state.cols
-    slot = state.pawns[p]
-    if slot == NOT_IN:
-        return [ENTER[c] for c in range(4) if cols[c]]
-    if slot == OUT:
-        return []
+# ---- move generation -------------------------------------------------------------------------------------------------
+def moves_from(cols, slot: int, up: int, fell: int, door: bool, up2: bool) -> list:
+    """The moves of a pawn on tile `slot` (or NOT_IN, OUT), sorted: `cols` the columns, `up` the face-up tiles, `fell`
+    whether the pawn fell onto its tile and has not moved since, `door` whether the door is open, `up2` whether going
+    up needs two face-up tiles on the level. The one pawn move generator: legal moves and playouts both ask here."""
+    if slot < 0:
+        return [ENTER[c] for c in range(4) if cols[c]] if slot == NOT_IN else []
     c = slot & 3                 # tiles only ever fall straight down: a tile stays in its starting column
     col = cols[c]
     lv = col.index(slot)
@@ -292,17 +42,286 @@ def pawn_moves(state: KState, p: int) -> list:
         moves.append(GO[n2][lv])
     if lv:
         moves.append(GO[c][lv - 1])
-    if len(col) > lv + 1 and (not state.opts.up2 or face_up_on_level(cols, state.up, lv) >= 2):
-        moves.append(GO[c][lv + 1])
+    if len(col) > lv + 1:
+        if not up2:
+            moves.append(GO[c][lv + 1])
+        else:                    # going up needs two face-up tiles on the level
+            count = 0
+            for other in cols:
+                if len(other) > lv and up >> other[lv] & 1:
+                    count += 1
+            if count >= 2:
+                moves.append(GO[c][lv + 1])
     if reach1 and n1 > c:
         moves.append(GO[n1][lv])
     if reach2 and n2 > c:
         moves.append(GO[n2][lv])
-    if lv == 0 and state.door:
+    if lv == 0 and door:
         moves.append(OUT_MOVE)
-    if not moves or (state.fell >> p & 1 and not state.up >> slot & 1):
+    if not moves or (fell and not up >> slot & 1):
         moves.append(STAY)
     return moves
+
+
+def pawn_moves(state: KState, p: int) -> list:
+    """The moves of player p's pawn, sorted."""
+    return moves_from(state.cols, state.pawns[p], state.up, state.fell >> p & 1, state.door, state.opts.up2)
+
+
+# the removals for each set of columns that reach the rolled level (bit c: column c), built once
+_REMOVALS = tuple([REMOVES[c] for c in range(4) if mask >> c & 1] for mask in range(16))
+
+
+def removals(cols, level: int) -> list:
+    """The removals the die asks for: a tile of `level` in any column that still reaches it, sorted (a list shared
+    by every caller: not to be changed)."""
+    return _REMOVALS[(len(cols[0]) > level) | (len(cols[1]) > level) << 1 | (len(cols[2]) > level) << 2
+                     | (len(cols[3]) > level) << 3]
+
+
+# ---- the one step function -------------------------------------------------------------------------------------------
+def advance(state: KState, move: tuple | None, ev: list | None, rand=None, policy=None, limit: int = 1) -> KState:
+    """The rules in play: `move` (a decision or a chance outcome, trusted to be legal) played on `state`, and what
+    follows it (the flip, the switch, the end of the game, the roll or the end of the turn), the ply counted; events
+    appended to `ev` (None: none). With `rand` (a random() function) play goes on to the end of the game or `limit`
+    plies, chance included: rolls and reveals uniformly at random, decisions by `policy(stage, slot, cols, door, up,
+    ident, moves, rand)` over the rules' own move generation (uniformly at random when None), from `move` or, when it
+    is None, from the first choice.
+
+    `apply_unchecked` (one move, with events), the checked `apply` and every search playout (no events) run through
+    this one function, on the state held in local variables (the columns and pawns in lists; a column, the identities,
+    scores and talismans rebuilt as tuples where they change, which is seldom)."""
+    o = state.opts
+    n, talisman, crumble, l5t, up2, cap, pooled = o.n, o.talisman, o.crumble, o.l5t, o.up2, o.move_cap, o.pooled
+    (_, cols_t, up, ident_t, pawns_t, scores_t, tal_t, door, turn, stage, pending, roll, level, fell, free, discards,
+     plies, tower_tal, end) = state
+    cols = list(cols_t)
+    pawns = list(pawns_t)
+    ident, scores, tal = ident_t, scores_t, tal_t
+    left: list | None = None          # the identities not seen yet, ascending, once a random reveal asks
+    steps = 0
+    while steps < limit and stage != OVER:
+        steps += 1
+        p = turn
+        # ---- the move: given, a chance outcome, or the policy's decision ---------------------------------------------
+        if move is None:
+            if stage == ROLL:
+                move = ROLLS[int(rand() * 6)]
+            elif stage == REVEAL:
+                if left is None:
+                    left = unseen_identities(ident)
+                move = REVEALS[left[int(rand() * len(left))]]
+            else:
+                if stage == MOVE:
+                    moves = moves_from(cols, pawns[p], up, fell >> p & 1, door, up2)
+                elif stage == REMOVE:
+                    moves = removals(cols, level)
+                else:
+                    moves = SPEND_MOVES
+                if policy is None:
+                    move = moves[int(rand() * len(moves))]
+                else:
+                    move = policy(stage, pawns[p], cols, door, up, ident, moves, rand)
+        kind = move[0]
+        move_on = False          # the pawn's move is done: the switch, the end check, then the roll or the end of turn
+        removed = -1             # the slot of a tile to remove now (its identity known)
+        flip = -1                # the slot of a tile to turn face up now (its identity known)
+        next_turn = False
+        if kind == "go":
+            c, lv = move[1], move[2]
+            slot = cols[c][lv]
+            if ev is not None:
+                entering = pawns[p] == NOT_IN
+                ev.append(Event(EventKind.ENTER if entering else EventKind.MOVE, (f"pawn:{p}", tile_id(slot)),
+                                f"Player {p + 1} {'enters the tower at' if entering else 'moves to'} "
+                                f"{place_words(c, lv)}."))
+            pawns[p] = slot
+            fell &= ~(1 << p)
+            if up >> slot & 1:
+                move_on = True
+            elif ident[slot] < 0:
+                stage = REVEAL
+                pending = (FLIP, slot)
+            else:
+                flip = slot
+        elif kind == "roll":
+            r = move[1]
+            roll = r
+            h = max(map(len, cols))
+            level = r if r < h else h - 1
+            stage = REMOVE
+            if ev is not None:
+                extra = "" if r < h else f"; no tile is left there, so level {level}"
+                ev.append(Event(EventKind.ROLL, ("die",), f"The die shows {RANKS[r]}: level {r}{extra} loses a tile."))
+        elif kind == "remove":
+            slot = cols[move[1]][level]
+            if ident[slot] < 0:
+                stage = REVEAL
+                pending = (DISCARD, slot)
+            else:
+                removed = slot
+        elif kind == "reveal":
+            what, slot = pending
+            v = move[1]
+            pending = ()
+            ident = ident[:slot] + (v,) + ident[slot + 1:]
+            if left is not None:
+                left.remove(v)
+            if ev is not None:
+                c = slot & 3
+                ev.append(Event(EventKind.REVEAL, (tile_id(slot),), f"The tile at "
+                                f"{place_words(c, cols[c].index(slot))} is the {RANKS[v % 6]} of {SUITS[v // 6]}.",
+                                reveals=True))
+            if what == FLIP:
+                stage = MOVE
+                flip = slot
+            else:
+                stage = REMOVE
+                removed = slot
+        elif kind == "stay":
+            slot = pawns[p]
+            was = fell >> p & 1
+            fell &= ~(1 << p)
+            if ev is not None:
+                ev.append(Event(EventKind.STAY, (f"pawn:{p}",), f"Player {p + 1} stays."))
+            if was and slot >= 0 and not up >> slot & 1:     # staying on a face-down tile it fell onto turns it up
+                if ident[slot] < 0:
+                    stage = REVEAL
+                    pending = (FLIP, slot)
+                else:
+                    flip = slot
+            else:
+                move_on = True
+        elif kind == "out":
+            pawns[p] = OUT
+            fell &= ~(1 << p)
+            if ev is not None:
+                ev.append(Event(EventKind.LEAVE, (f"pawn:{p}",), f"Player {p + 1} leaves the tower for good."))
+            move_on = True
+        elif kind == "spend":
+            tal = tal[:p] + (tal[p] - 1,) + tal[p + 1:]
+            free = l5t
+            stage = MOVE
+            if ev is not None:
+                ev.append(Event(EventKind.SPEND, ("talisman:tower" if tower_tal == p else f"talisman:{p}:{tal[p]}",),
+                                f"Player {p + 1} spends a talisman for an extra turn"
+                                f"{' without a removal' if free else ''}."))
+        elif kind == "pass":
+            next_turn = True
+        else:
+            raise IllegalMove(f"{move!r} is not a K'Dak move.")
+        move = None
+
+        # ---- what follows ------------------------------------------------------------------------------------------
+        if flip >= 0:            # the tile turns face up: scored in the escape phase, a talisman for a null
+            up |= 1 << flip
+            v = ident[flip]
+            rank = v % 6
+            if door and rank:
+                scores = scores[:p] + (scores[p] + rank,) + scores[p + 1:]
+            if rank == 0 and talisman:
+                tal = tal[:p] + (tal[p] + 1,) + tal[p + 1:]
+            if ev is not None:
+                text = f"Player {p + 1} turns up the {RANKS[rank]} of {SUITS[v // 6]}"
+                if door and rank:
+                    text += f" and scores {rank}"
+                if rank == 0 and talisman:
+                    text += " and takes a talisman"
+                ev.append(Event(EventKind.FLIP, (tile_id(flip),), text + "."))
+                if door and rank:
+                    ev.append(Event(EventKind.SCORE, (f"score:{0 if pooled else p}",),
+                                    f"Player {p + 1} scores {rank}."))
+            move_on = True
+        if removed >= 0:         # the tile disintegrates; the tiles above settle; a pawn on it falls
+            c = removed & 3
+            col = cols[c]
+            lv = col.index(removed)
+            cols[c] = col = col[:lv] + col[lv + 1:]
+            up &= ~(1 << removed)
+            discards = discards + (removed,)
+            if ev is not None:
+                v = ident[removed]
+                ev.append(Event(EventKind.REMOVE, (tile_id(removed),), f"The tile at {place_words(c, lv)} "
+                                f"({RANKS[v % 6]} of {SUITS[v // 6]}) disintegrates."))
+            if removed in pawns:
+                for q in range(n):
+                    if pawns[q] == removed:
+                        if lv:
+                            pawns[q] = col[lv - 1]
+                            fell |= 1 << q
+                            if ev is not None:
+                                ev.append(Event(EventKind.FALL, (f"pawn:{q}",),
+                                                f"Player {q + 1}'s pawn falls to {place_words(c, lv - 1)}."))
+                        else:
+                            pawns[q] = OUT
+                            fell &= ~(1 << q)
+                            if ev is not None:
+                                ev.append(Event(EventKind.FALL, (f"pawn:{q}",),
+                                                f"Player {q + 1}'s pawn falls out of the tower."))
+            if ev is not None and lv < len(col):
+                ev.append(Event(EventKind.SETTLE, tuple(tile_id(s) for s in col[lv:]),
+                                "The tiles above settle one level."))
+        elif move_on and not door:   # the first pawn on level 5 hits the switch: every face-up tile turns face down
+            slot = pawns[p]
+            if slot >= 0:
+                col = cols[slot & 3]
+                if len(col) == LEVELS and col[LEVELS - 1] == slot:
+                    door = True
+                    if tower_tal == -1:
+                        tower_tal = p
+                        tal = tal[:p] + (tal[p] + 1,) + tal[p + 1:]
+                        if ev is not None:
+                            ev.append(Event(EventKind.TALISMAN, ("talisman:tower",),
+                                            f"Player {p + 1} takes the talisman of level 5."))
+                    if ev is not None:
+                        ids = tuple(tile_id(s) for s in range(TILES) if up >> s & 1)
+                        ev.append(Event(EventKind.SWITCH, ids, f"Player {p + 1} hits the switch: the door opens and "
+                                        "every face-up tile turns face down. The tower starts to crumble!"))
+                    up = 0
+        if move_on or removed >= 0:
+            # the end: every pawn out; under the solitaire rules, level 5 gone before its talisman was taken; else,
+            # once the door is open, every standing tile face up
+            ended = RUNNING
+            if pawns.count(OUT) == n:
+                ended = END_NORMAL
+            elif l5t:
+                if tower_tal == -1 and LEVELS not in map(len, cols):
+                    ended = END_LOST
+            elif door and up.bit_count() == sum(map(len, cols)):
+                ended = END_NORMAL
+            if ended:
+                end, stage = ended, OVER
+                if ev is not None:
+                    ev.append(Event(EventKind.END, (), "Level 5 has crumbled before the talisman was taken."
+                                    if ended == END_LOST else "The game is over."))
+            elif move_on and (door or crumble) and not free:
+                stage = ROLL
+            elif tal[p] > 0 and pawns[p] >= 0:      # the end of the turn: a talisman buys an extra turn
+                stage = SPEND
+            else:
+                next_turn = True
+        if next_turn:
+            for i in range(1, n + 1):
+                q = (p + i) % n
+                if pawns[q] != OUT:
+                    turn, stage, free = q, MOVE, False
+                    break
+            else:
+                end, stage = END_NORMAL, OVER
+        # one more ply; at the move cap (an option, off by default) the game ends where it stands
+        plies += 1
+        if cap and plies >= cap and stage != OVER:
+            end, stage = END_CAP, OVER
+            if ev is not None:
+                ev.append(Event(EventKind.END, (), f"The move cap of {counted(cap, 'ply', 'plies')} is reached: "
+                                "the game ends here."))
+    return KState(o, tuple(cols), up, ident, tuple(pawns), scores, tal, door, turn, stage, pending, roll, level, fell,
+                  free, discards, plies, tower_tal, end)
+
+
+def playout(state: KState, rng: random.Random, limit: int, policy=None) -> KState:
+    """Play to the end (at most `limit` plies, chance included) without events: `advance` from the first choice."""
+    return advance(state, None, None, rng.random, policy, limit)
 
 
 _ALL_IDENTITIES = frozenset(range(TILES))
@@ -313,15 +332,13 @@ def unseen_identities(ident) -> list:
     return sorted(_ALL_IDENTITIES.difference(ident))
 
 
-def decision_moves(state) -> list:
-    """The legal decision moves of a KState or a _W (the playout's working copy), sorted; [] at chance or the end."""
+def decision_moves(state: KState) -> list:
+    """The legal decision moves, sorted; [] at chance or the end."""
     st = state.stage
     if st == MOVE:
         return pawn_moves(state, state.turn)
     if st == REMOVE:
-        lv = state.level
-        cols = state.cols
-        return [REMOVES[c] for c in range(4) if len(cols[c]) > lv]
+        return list(removals(state.cols, state.level))
     if st == SPEND:
         return list(SPEND_MOVES)
     return []

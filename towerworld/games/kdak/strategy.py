@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import random
 
-from towerworld.engine.game import CHANCE, BadOption
+from towerworld.engine.agent import Agent
+from towerworld.engine.game import CHANCE, AgentSpec, BadOption
 from towerworld.games.kdak.board import LEVELS, MOVE, OUT, OVER, REMOVE, SPEND, crumbling, pawn_place
+from towerworld.games.kdak.rules import GO, OUT_MOVE, SPEND_MOVES
 
 DOOR_OPEN = 5.0      # the switch is progress: only behind the open door is there gold to score
 
@@ -75,7 +77,7 @@ def _memory_keep(level) -> float:
     return keep
 
 
-class MemoryAgent:
+class MemoryAgent(Agent):
     """Greedy play (one ply, expected over the chance that follows) with a limited memory: the difficulty knob of
     rulings.md. Each face-down tile whose identity it has seen is remembered with probability `keep` (easy 0.35,
     medium 0.7, hard 1.0, or a number 0..1), decided once, when the agent first sees that tile face down with that
@@ -133,7 +135,7 @@ def memory_agent(game, seed=None, level=None) -> MemoryAgent:
     return MemoryAgent(seed, _memory_keep(level))
 
 
-AGENTS: dict = {"memory": memory_agent}
+AGENTS = (AgentSpec("memory", "forgetful", memory_agent, tuple(MEMORY_LEVELS), "medium"),)
 
 # Plies (chance included) of the climb after which a searching agent stops marking time. Nothing is scored while the
 # door is shut, and the first pawn on level 5 turns every face-up tile face down, so two searching players would both
@@ -158,41 +160,45 @@ def patient_moves(state, moves: list) -> list:
 
 def policy_move(state, moves, rand):
     """A cheap rollout policy for the solitaire rules (uniform play almost never reaches level 5, so it says nothing):
-    climb straight up, spare level 5 and your own column, then hunt face-down tiles on the way down."""
-    if len(moves) == 1 or rand() < 0.15:
-        return moves[int(rand() * len(moves))]
-    st = state.stage
-    p = state.turn
-    here = pawn_place(state, p)
-    if st == SPEND:
-        return ("spend",)
-    if st == REMOVE:
-        mine = here[0] if here is not None else -1
-        good = [m for m in moves if m[1] != mine and len(state.cols[m[1]]) < LEVELS]
+    climb straight up, spare level 5 and your own column, then hunt face-down tiles on the way down; 15% uniform."""
+    return policy_choice(state.stage, state.pawns[state.turn], state.cols, state.door, state.up, state.ident, moves,
+                         rand)
+
+
+def policy_choice(stage: int, slot: int, cols, door: bool, up: int, ident, moves: list, rand):
+    """`policy_move` on the parts of the state it reads (the stage, the mover's pawn, the columns, the door, the
+    face-up tiles, the identities seen), as the search playout (rules.playout) holds them."""
+    k = len(moves)
+    if k == 1 or rand() < 0.15:
+        return moves[int(rand() * k)]
+    if stage == SPEND:
+        return SPEND_MOVES[1]
+    if stage == REMOVE:
+        mine = slot & 3 if slot >= 0 else -1      # a tile keeps its column: the pawn's column is its slot's
+        good = [m for m in moves if m[1] != mine and len(cols[m[1]]) < LEVELS]
         good = good or [m for m in moves if m[1] != mine] or moves
         return good[int(rand() * len(good))]
-    if st == MOVE and here is not None:
-        c, lv = here
-        if not state.door:
-            ups = [m for m in moves if m[0] == "go" and m[2] == lv + 1]
-            if ups:
-                return ups[0]
-            side = [m for m in moves if m[0] == "go" and m[2] == lv and len(state.cols[m[1]]) == LEVELS]
-            if side:
-                return side[0]
+    if stage == MOVE and slot >= 0:
+        lv = cols[slot & 3].index(slot)
+        if not door:
+            if lv + 1 < LEVELS and GO[slot & 3][lv + 1] in moves:      # straight up: the one move a level higher
+                return GO[slot & 3][lv + 1]
+            for m in moves:
+                if m[0] == "go" and m[2] == lv and len(cols[m[1]]) == LEVELS:
+                    return m
         else:
             best, best_v = None, -1.0
             for m in moves:
                 if m[0] == "stay":
                     return m
                 if m[0] == "go":
-                    s = state.cols[m[1]][m[2]]
-                    if not state.up >> s & 1:
-                        v = state.ident[s] % 6 if state.ident[s] >= 0 else 2.5
+                    s = cols[m[1]][m[2]]
+                    if not up >> s & 1:
+                        v = ident[s] % 6 if ident[s] >= 0 else 2.5
                         if v > best_v:
                             best, best_v = m, v
             if best is not None:
                 return best
-            if ("out",) in moves and rand() < 0.5:
-                return ("out",)
-    return moves[int(rand() * len(moves))]
+            if OUT_MOVE in moves and rand() < 0.5:
+                return OUT_MOVE
+    return moves[int(rand() * k)]

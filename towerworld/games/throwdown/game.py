@@ -4,7 +4,8 @@ from __future__ import annotations
 import random
 
 from towerworld.engine.agent import View
-from towerworld.engine.game import CHANCE, OMNISCIENT, TERMINAL, BadOption, Game, Option, Variant
+from towerworld.engine.game import (CHANCE, OMNISCIENT, TERMINAL, AgentSpec, BadOption, Game, GameInfo, Option,
+                                    Variant)
 from towerworld.engine.words import counted
 from towerworld.games.throwdown import layout, notation, strategy
 from towerworld.games.throwdown.board import (ATTRITION, CHANGE, DEAL, DEFEND, DRAW, HAND, OVER, START, START_COLOURS,
@@ -13,6 +14,12 @@ from towerworld.games.throwdown.cards import BASIC, BASIC_DECK, CARDS, FULL_DECK
 from towerworld.games.throwdown.rules import (_name, _step, _W, attack_moves, change_options, defence_moves,
                                               remodel_moves, standing_pips)
 
+
+# Every turn spends or draws cards; every pass through the pile costs each player still in a pip of attrition, and a
+# player has at most 24 pips: see docs/rules/throwdown.md for the 40,000-ply bound. The winner gets 1, everybody else
+# -1, and on a tie for the most points everybody loses (so the returns need not sum to 0). Hands are secret.
+INFO = GameInfo(min_players=2, max_players=5, min_utility=-1.0, max_utility=1.0, zero_sum=False, chance=True,
+                perfect_information=False, max_plies=40_000, max_moves=1_000)
 
 
 def extended_deck(extended: bool, names: str) -> int:
@@ -34,11 +41,10 @@ def extended_deck(extended: bool, names: str) -> int:
         deck |= 1 << by_name[word]
     return deck
 
+
 class ThrowdownGame(Game):
     name = "throwdown"
     title = "Ziggurat Demolition Throwdown"
-    min_players = 2
-    max_players = 5
     options = (
         Option("extended", False, "add the extended Decktet: the Excuse, four Pawns and four Courts",
                label="The extended deck"),
@@ -49,14 +55,10 @@ class ThrowdownGame(Game):
         Variant("extended", "the extended deck: the Excuse (defence as any Ace, or an unblockable attack), Pawns "
                 "(1-pip attacks) and Courts (2-pip attacks)", {"extended": True}),
     )
-    # Every turn spends or draws cards; every pass through the pile costs each player still in a pip of attrition, and
-    # a player has at most 24 pips: see docs/rules/throwdown.md for the bound.
-    max_plies = 40_000
-    max_moves = 1_000
-    perfect_information = False
     default_opponent = "ismcts"      # searches what its seat may know; determinized MCTS would peek through samples
-    min_utility = -1.0
-    max_utility = 1.0
+
+    def info(self) -> GameInfo:
+        return INFO
 
     # ---- setup -------------------------------------------------------------------------------------------------------
     def new_state(self, options=None, players=None) -> TState:
@@ -245,5 +247,5 @@ class ThrowdownGame(Game):
     def heuristic(self, state, player):
         return strategy.heuristic(self, state, player)
 
-    def agents(self):
-        return dict(strategy.AGENTS)
+    def agents(self) -> tuple[AgentSpec, ...]:
+        return strategy.AGENTS

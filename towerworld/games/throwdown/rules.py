@@ -448,8 +448,9 @@ def _do_attack(w: _W, move: tuple) -> None:
         cards = [card] + ([EXCUSE] if excuse else [])
         lands = (_play_ids(w) if w.attack else
                  tuple(f"card:discard:{w.discards.index(c)}" for c in cards if c in w.discards))
+        # and the tower hit, by its place on the table (the table marks it with the card as the last move)
         e = w.ev[said]
-        w.ev[said] = Event(e.kind, e.pieces + lands, e.text, e.reveals, e.visible_to)
+        w.ev[said] = Event(e.kind, e.pieces + lands + (f"tower:{target}:{tower}",), e.text, e.reveals, e.visible_to)
 
 
 def _do_defend(w: _W, move: tuple) -> None:

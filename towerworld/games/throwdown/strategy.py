@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import random
 
+from towerworld.engine.agent import Agent
+from towerworld.engine.game import AgentSpec, BadOption
 from towerworld.games.throwdown.cards import BLACK, BLUE, CARDS, GREEN, RED, YELLOW, colour_of
 from towerworld.games.throwdown.board import CHANGE, DEAL, DEFEND, DRAW, HAND, OVER, START, TURN, bits, tower_pips
 from towerworld.games.throwdown.rules import (_W, _step, attack_moves, change_options, defence_moves, remodel_moves,
@@ -131,7 +133,7 @@ def rollout(state, rng: random.Random, max_plies: int | None = None):
     return w.freeze()
 
 
-class GreedyAgent:
+class GreedyAgent(Agent):
     """One-ply greedy play on a few states drawn from the seat's view (its own hand is known, the rest resampled)."""
 
     def __init__(self, game, seed=None, samples: int = 3):
@@ -158,9 +160,13 @@ class GreedyAgent:
         return best[self.rng.randrange(len(best))]
 
 
+GREEDY_LEVELS = {"fast": 1, "normal": 3, "strong": 8}      # states sampled from the seat's view per decision
+
+
 def greedy_agent(game, seed=None, level=None):
-    samples = {"fast": 1, "normal": 3, "strong": 8}.get(level or "normal", 3)
-    return GreedyAgent(game, seed, samples)
+    if level is not None and level not in GREEDY_LEVELS:
+        raise BadOption(f"The pip greedy agent's level is fast, normal or strong, not {str(level)[:40]!r}.")
+    return GreedyAgent(game, seed, GREEDY_LEVELS[level or "normal"])
 
 
-AGENTS = {"throwdown-greedy": greedy_agent}
+AGENTS = (AgentSpec("throwdown-greedy", "pip greedy", greedy_agent, tuple(GREEDY_LEVELS), "normal"),)

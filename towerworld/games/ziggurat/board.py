@@ -202,54 +202,113 @@ def board_masks(vals) -> tuple[list[int], list[list[int]], list[int]]:
     return open_, allow, hot
 
 
-def fitting(open_, allow, hot, dominoes, empty: bool):
-    """Where the `dominoes` fit: a list of (cells, tier, step, x, y, d), one per tier, way round and direction that
-    fits somewhere, where bit c of `cells` means domino d may lie with its x half on cell c and its y half on c + step
-    (step 1: the right-hand neighbour, 6: the one behind), both on tier `tier`."""
-    fits = []
-    for t in (0, 1, 2):
-        free = open_[t]
-        if not free:
-            continue
-        allowed = allow[t]
-        room = [free & allowed[v] for v in range(7)]       # open cells of tier t where a v may lie
-        for d in dominoes:
-            for x, y in WAYS_ROUND[d]:
-                first, second = room[x], room[y]
-                if not (first and second):
-                    continue
-                across = first & (second >> 1) & NOT_COL_F
-                behind = first & (second >> 6)
-                if not empty:
-                    near = hot[x]
-                    across &= near | (hot[y] >> 1)
-                    behind &= near | (hot[y] >> 6)
-                if across:
-                    fits.append((across, t, 1, x, y, d))
-                if behind:
-                    fits.append((behind, t, 6, x, y, d))
-    return fits
-
-
-def placements(vals, dominoes, empty: bool | None = None) -> list[tuple]:
-    """Every legal PLACE move for the given domino indices on the ziggurat `vals`."""
-    if empty is None:
-        empty = all(v < 0 for v in vals[:36])
-    out = []
-    for cells, t, step, x, y, _d in fitting(*board_masks(vals), dominoes, empty):
-        while cells:
-            low = cells & -cells
-            c = low.bit_length() - 1
-            out.append((PLACE, t, c, c + step, x, y))
-            cells ^= low
-    return out
-
-
 # The three tiers side by side in one 108-bit board (bit 36 * t + c: cell c of tier t), so that where a domino fits is
-# found for every tier at once (playout.py, sorted_placements).
+# found for every tier at once.
 THREE_TIERS = 1 | 1 << NCELLS | 1 << 2 * NCELLS      # times a 36-bit map: the same cells on every tier
 ACROSS_3 = NOT_COL_F * THREE_TIERS                   # cells with a right-hand neighbour, every tier
 BEHIND_3 = (FULL_MAP >> 6) * THREE_TIERS             # cells with a neighbour behind (not the back row), every tier
+SHIFTS = (0, NCELLS, 2 * NCELLS)                     # where each tier's cells start on the board
+
+
+def board_bits(vals) -> tuple[int, list[int], list[int], bool]:
+    """(free, allowed, beside, empty): board_masks on the three-tier board. `free` the cells whose next free place is
+    on their tier, `allowed[v]` where a half of value v may lie, `beside[v]` the cells beside a half of value v (on
+    every tier), `empty` whether nothing is placed yet. A playout keeps them up to date as it places (`mark_placed`)."""
+    open_, allow, hot = board_masks(vals)
+    free = open_[0] | open_[1] << NCELLS | open_[2] << 2 * NCELLS
+    allowed = [allow[0][v] | allow[1][v] << NCELLS | allow[2][v] << 2 * NCELLS for v in range(7)]
+    beside = [h * THREE_TIERS for h in hot]
+    return free, allowed, beside, all(v < 0 for v in vals[:36])
+
+
+def fits_of(free: int, allowed: list[int], beside: list[int], empty: bool, dominoes) -> tuple[list[tuple], int]:
+    """The placement generator: where each of `dominoes` fits, every tier at once, as (across, behind, x, y, d) for
+    each way round that fits somewhere (in the order of `dominoes`, then WAYS_ROUND), and the number of placements.
+    Bit 36 * t + c of `across` means d may lie on tier t with its x half on cell c and its y half on the right-hand
+    neighbour; of `behind`, its y half on the cell behind. A half rests on smaller values only (every cell of the
+    bottom tier is free ground), and once the first domino lies, each new one touches an equal value beside it.
+    legal_moves, the agents' `placements` and the search playout all read it."""
+    fits = []
+    total = 0
+    for d in dominoes:
+        for x, y in WAYS_ROUND[d]:
+            first = free & allowed[x]
+            if not first:
+                continue
+            second = free & allowed[y]
+            if not second:
+                continue
+            across = first & (second >> 1) & ACROSS_3
+            behind = first & (second >> 6) & BEHIND_3
+            if not empty:
+                near, far = beside[x], beside[y]
+                across &= near | (far >> 1)
+                behind &= near | (far >> 6)
+            if across or behind:
+                fits.append((across, behind, x, y, d))
+                total += across.bit_count() + behind.bit_count()
+    return fits, total
+
+
+def nth_placement(fits: list[tuple], pick: int) -> tuple:
+    """The placement number `pick` (0 <= pick < the count fits_of gave) in the placements' order: by tier, then as in
+    `fits` (domino, way round), across before behind, cells ascending."""
+    for t in (0, 1, 2):
+        shift = SHIFTS[t]
+        for across, behind, x, y, _d in fits:
+            for cells, step in ((across >> shift & FULL_MAP, 1), (behind >> shift & FULL_MAP, 6)):
+                if cells:
+                    k = cells.bit_count()
+                    if pick < k:
+                        for _ in range(pick):
+                            cells &= cells - 1
+                        c = (cells & -cells).bit_length() - 1
+                        return (PLACE, t, c, c + step, x, y)
+                    pick -= k
+    raise ValueError("no placement of that number")
+
+
+def mark_placed(free: int, allowed: list[int], beside: list[int], move: tuple) -> int:
+    """The bits of `board_bits` after the placement `move` (allowed and beside changed in place; the new free cells
+    returned): its cells are taken, the tier above opens over both, where a half may rest on them, and their values
+    have neighbours."""
+    _, t, c1, c2, x, y = move
+    both = (1 << c1) | (1 << c2)
+    free &= ~(both << SHIFTS[t])
+    if t < 2:
+        up = SHIFTS[t + 1]
+        free |= (both & TIER_MASK[t + 1]) << up
+        for c, v in ((c1, x), (c2, y)):
+            bit = 1 << (c + up)
+            for w in range(v + 1, 7):
+                allowed[w] |= bit
+    beside[x] |= NEIGHBOUR_MASK[c1] * THREE_TIERS
+    beside[y] |= NEIGHBOUR_MASK[c2] * THREE_TIERS
+    return free
+
+
+def placements(vals, dominoes, empty: bool | None = None) -> list[tuple]:
+    """Every legal PLACE move for the given domino indices on the ziggurat `vals`, in the placements' order (tier,
+    domino, way round, across before behind, cells ascending)."""
+    free, allowed, beside, is_empty = board_bits(vals)
+    fits, _ = fits_of(free, allowed, beside, is_empty if empty is None else empty, dominoes)
+    by_tier: tuple[list, list, list] = ([], [], [])
+    for across, behind, x, y, _d in fits:
+        value = 7 * x + y
+        while across:
+            low = across & -across
+            bit = low.bit_length() - 1
+            by_tier[bit // NCELLS].append(PLACE_BY_KEY[bit * 98 + value])
+            across ^= low
+        value += 49
+        while behind:
+            low = behind & -behind
+            bit = low.bit_length() - 1
+            by_tier[bit // NCELLS].append(PLACE_BY_KEY[bit * 98 + value])
+            behind ^= low
+    return by_tier[0] + by_tier[1] + by_tier[2]
+
+
 # every PLACE move, by a number that sorts as the moves do (tier, first cell, second cell, values): 98 * (36 * tier +
 # first cell) + 49 when the second cell is behind + 7 * first value + second value
 PLACE_BY_KEY = tuple((PLACE, t, c, c + (6 if behind else 1), x, y) for t in range(3) for c in range(NCELLS)
@@ -257,37 +316,21 @@ PLACE_BY_KEY = tuple((PLACE, t, c, c + (6 if behind else 1), x, y) for t in rang
 
 
 def sorted_placements(vals, dominoes) -> list[tuple]:
-    """sorted(placements(vals, dominoes)), faster: every tier at once, the moves sorted as numbers and handed out from
-    PLACE_BY_KEY (`legal_moves` wants them sorted; the agents read `placements` in its own order)."""
-    empty = all(v < 0 for v in vals[:36])
-    open_, allow, hot = board_masks(vals)
-    free = open_[0] | open_[1] << NCELLS | open_[2] << 2 * NCELLS
-    a0, a1, a2 = allow
+    """sorted(placements(vals, dominoes)), faster: the moves sorted as numbers and handed out from PLACE_BY_KEY
+    (`legal_moves` wants them sorted)."""
+    fits, _ = fits_of(*board_bits(vals), dominoes)
     keys: list[int] = []
-    for d in dominoes:
-        for x, y in WAYS_ROUND[d]:
-            first = free & (a0[x] | a1[x] << NCELLS | a2[x] << 2 * NCELLS)
-            if not first:
-                continue
-            second = free & (a0[y] | a1[y] << NCELLS | a2[y] << 2 * NCELLS)
-            if not second:
-                continue
-            across = first & (second >> 1) & ACROSS_3
-            behind = first & (second >> 6) & BEHIND_3
-            if not empty:
-                near, far = hot[x] * THREE_TIERS, hot[y] * THREE_TIERS
-                across &= near | (far >> 1)
-                behind &= near | (far >> 6)
-            value = 7 * x + y
-            while across:
-                low = across & -across
-                keys.append((low.bit_length() - 1) * 98 + value)
-                across ^= low
-            value += 49
-            while behind:
-                low = behind & -behind
-                keys.append((low.bit_length() - 1) * 98 + value)
-                behind ^= low
+    for across, behind, x, y, _d in fits:
+        value = 7 * x + y
+        while across:
+            low = across & -across
+            keys.append((low.bit_length() - 1) * 98 + value)
+            across ^= low
+        value += 49
+        while behind:
+            low = behind & -behind
+            keys.append((low.bit_length() - 1) * 98 + value)
+            behind ^= low
     keys.sort()
     return [PLACE_BY_KEY[k] for k in keys]
 
@@ -304,17 +347,18 @@ def has_placement(vals, d: int, h=None, adj=None, empty=False) -> bool:
     return False
 
 
-def place(vals, owner, move):
-    """(vals, owner) after a PLACE move."""
+def put(vals: list, owner: list, hand: list, move: tuple) -> int:
+    """The PLACE `move` laid: its halves on their slots of `vals` and `owner`, the domino out of `hand` (lists, changed
+    in place); the domino returned. The rules' step and the search playout lay dominoes here."""
     _, t, c1, c2, v1, v2 = move
     d = DINDEX[(v1, v2)]
-    s1, s2 = t * 36 + c1, t * 36 + c2
-    nv = list(vals)
-    no = list(owner)
-    nv[s1] = v1
-    nv[s2] = v2
-    no[s1] = no[s2] = d
-    return tuple(nv), tuple(no)
+    s1 = t * 36 + c1
+    s2 = t * 36 + c2
+    vals[s1] = v1
+    vals[s2] = v2
+    owner[s1] = owner[s2] = d
+    hand.remove(d)
+    return d
 
 
 def slots_of(owner, d: int) -> list[int]:

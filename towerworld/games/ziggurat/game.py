@@ -6,19 +6,24 @@ heuristics and agents in strategy.py (over the deal analyser's searches in solve
 from __future__ import annotations
 
 from towerworld.engine.agent import View
-from towerworld.engine.game import CHANCE, OMNISCIENT, TERMINAL, Game, Option, Variant
+from towerworld.engine.game import CHANCE, OMNISCIENT, TERMINAL, AgentSpec, Game, GameInfo, Option, Variant
 from towerworld.engine.words import counted
 from towerworld.games.ziggurat import layout, notation, rules, strategy
 from towerworld.games.ziggurat.board import (ALL_MASK, CHEAT, DINDEX, DOMINOES, EMPTY, NB, NUMBERED_DEALS, PLACE,
                                              ZState, cell_index, cname, deal_order, dname, title)
-from towerworld.games.ziggurat.playout import placing_playout
+
+
+# No rule bounds a game: cheats are unlimited unless the cheat_limit option sets one. 50,000 plies is a practical bound
+# for playouts and OpenSpiel's GameInfo: uniformly random play gives up after about 500 plies (the longest of 300
+# random games took under 10,000). A solitaire's value runs from -1 (nothing standing) to 1 (finished without a
+# cheat). The pile's order is hidden.
+INFO = GameInfo(min_players=1, max_players=1, min_utility=-1.0, max_utility=1.0, zero_sum=False, chance=True,
+                perfect_information=False, max_plies=50_000, max_moves=max(28 * 120 + 28, NUMBERED_DEALS))
 
 
 class Ziggurat(Game):
     name = "ziggurat"
     title = "Ziggurat"
-    min_players = 1
-    max_players = 1
     options = (
         Option("cheat_limit", 0, "0: no limit (the seed sets none); n: the game ends, given up, once n cheats are "
                                  "counted", low=0, high=1000, label="Cheats allowed"),
@@ -30,14 +35,9 @@ class Ziggurat(Game):
         Variant("numbered", "FreeCell-style numbered deals: the pile is one of deals 1-1000, the one the draws "
                             "pin down (the solver agent reads its order; nobody else sees it)", {"deal": -1}),
     )
-    # No rule bounds a game: cheats are unlimited unless the cheat_limit option sets one. This is a practical bound for
-    # playouts and OpenSpiel's GameInfo: uniformly random play gives up after about 500 plies (the longest of 300
-    # random games took under 10,000).
-    max_plies = 50_000
-    max_moves = max(28 * 120 + 28, NUMBERED_DEALS)
-    perfect_information = False
-    min_utility = -1.0
-    max_utility = 1.0
+
+    def info(self) -> GameInfo:
+        return INFO
 
     # ---- setup ------------------------------------------------------------------------------------------------------
     def new_state(self, options=None, players=None):
@@ -76,12 +76,12 @@ class Ziggurat(Game):
         return rules.returns(state)
 
     def rollout(self, state, rng, max_plies=None):
-        """Search rollouts place a random fitting domino while one fits and give up when none does (playout.py):
+        """Search rollouts place a random fitting domino while one fits and give up when none does (rules.py):
         uniform play cheats as often as it builds and never finishes a deal, so its value says nothing."""
         limit = max_plies or self.max_plies
         if self.current_player(state) == TERMINAL:
             return state
-        return placing_playout(state, rng, limit)
+        return rules.placing_playout(state, rng, limit)
 
     def scores(self, state):
         return [state.cheats]
@@ -117,8 +117,8 @@ class Ziggurat(Game):
         placed = sum(1 for v in state.vals if v >= 0) // 2
         return placed - 3.0 * state.cheats
 
-    def agents(self):
-        return dict(strategy.AGENTS)
+    def agents(self) -> tuple[AgentSpec, ...]:
+        return strategy.AGENTS
 
     def hint(self, state, viewer, budget: float = 0.5):
         """The move the fair player rates best from what `viewer` may know (the hand, the ziggurat, which dominoes are

@@ -2,10 +2,13 @@
 the refusals) over the vocabulary of board.py."""
 from __future__ import annotations
 
+import random
+
 from towerworld.engine.game import CHANCE, TERMINAL, Event, EventKind, IllegalMove
 from towerworld.games.ziggurat.board import (CHEAT, DEAL, DINDEX, DRAW, GIVE_UP, IN_TIER, NB, NCELLS, NUMBERED_DEALS,
-                                             PLACE, TIER_SQUARES, TIER_WORDS, ZState, cname, deal_order, dname, heights,
-                                             lift, sorted_placements)
+                                             PLACE, TIER_SQUARES, TIER_WORDS, ZState, board_bits, cname, deal_order,
+                                             dname, fits_of, heights, lift, mark_placed, nth_placement, put,
+                                             sorted_placements)
 
 CHEAT_SCALE = 28     # without a cheat limit, a ziggurat finished with this many cheats or more is worth 0
 
@@ -54,16 +57,10 @@ def step(state, move):
     kind = move[0]
     if kind == PLACE:
         _, t, c1, c2, v1, v2 = move
-        d = DINDEX[(v1, v2)]
-        s1, s2 = t * 36 + c1, t * 36 + c2
-        nv = list(state.vals)
-        no = list(state.owner)
-        nv[s1] = v1
-        nv[s2] = v2
-        no[s1] = no[s2] = d
-        hand = tuple(x for x in state.hand if x != d)
-        new = ZState(tuple(nv), tuple(no), hand, state.unseen, state.pile, state.cheats, state.limit, state.deal,
-                     False, state.deals)
+        nv, no, left = list(state.vals), list(state.owner), list(state.hand)
+        d = put(nv, no, left, move)
+        new = ZState(tuple(nv), tuple(no), tuple(left), state.unseen, state.pile, state.cheats, state.limit,
+                     state.deal, False, state.deals)
         return new, [Event(EventKind.PLACE, (f"domino:{dname(d)}",),
                            f"The {v1}-{v2} is placed on {cname(c1)}-{cname(c2)} of the {TIER_WORDS[t]} tier.")]
     if kind == DRAW:
@@ -115,6 +112,52 @@ def _pin(state, d: int) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
     if len(left) == 1 or state.unseen & ~(1 << d) == 0:
         return left[0], deal_order(left[0])[k + 1:], ()
     return -1, (), left
+
+
+def placing_playout(state: ZState, rng: random.Random, max_plies: int, trace: list | None = None) -> ZState:
+    """The search playout: from `state` (a decision or a draw of a fixed or shuffled pile), draw while the hand holds
+    fewer than three and the pile has dominoes, place a fitting domino drawn uniformly among every placement of the
+    hand (uniform play cheats as often as it builds, so its value says nothing), give up when none fits; at most
+    `max_plies` plies, draws included. Placements come from the rules' generator (board.fits_of, in the placements'
+    order) on bitboards kept up to date as dominoes are laid (board.mark_placed) and are laid by board.put, as the
+    rules' step lays them. `trace`, when given, receives every move in order."""
+    vals, owner, hand = list(state.vals), list(state.owner), list(state.hand)
+    free, allowed, beside, empty = board_bits(vals)
+    unseen = state.unseen
+    if state.pile:
+        pile = list(reversed(state.pile))     # draws pop from the end
+    else:
+        pile = [d for d in range(28) if unseen >> d & 1]
+        rng.shuffle(pile)                     # drawing one unseen domino at a time, uniformly, is a shuffle
+    gave_up = False
+    plies = 0
+    while plies < max_plies:
+        if len(hand) < 3 and pile:
+            d = pile.pop()
+            hand.append(d)
+            unseen &= ~(1 << d)
+            plies += 1
+            if trace is not None:
+                trace.append((DRAW, d))
+            continue
+        if not hand:
+            break
+        fits, total = fits_of(free, allowed, beside, empty, hand)
+        plies += 1
+        if not total:
+            gave_up = True
+            if trace is not None:
+                trace.append((GIVE_UP,))
+            break
+        move = nth_placement(fits, int(rng.random() * total))
+        put(vals, owner, hand, move)
+        free = mark_placed(free, allowed, beside, move)
+        empty = False
+        if trace is not None:
+            trace.append(move)
+    rest = tuple(reversed(pile)) if state.pile else ()
+    return ZState(tuple(vals), tuple(owner), tuple(sorted(hand)), unseen, rest, state.cheats, state.limit, state.deal,
+                  gave_up, state.deals)
 
 
 def complete(state) -> bool:

@@ -12,9 +12,9 @@ import random
 import time
 from typing import cast
 
-from towerworld.engine.agent import View
+from towerworld.engine.agent import Agent, View
 from towerworld.engine.driver import END, Driver
-from towerworld.engine.game import CHANCE, BadOption
+from towerworld.engine.game import CHANCE, SEES_ALL, AgentSpec, BadOption
 from towerworld.engine.match import Match
 from towerworld.games.ziggurat.board import CHEAT, DINDEX, GIVE_UP, ZState, deal_order, lift, placements
 from towerworld.games.ziggurat.solver import (Analysis, _counts_of, _room_ok, _state_after, _Timeout, _ZeroSearch,
@@ -73,7 +73,7 @@ def finish_plan(vals, owner, hand, cpu_seconds: float, widest: int = 3, piles=((
     return []
 
 
-class Player:
+class Player(Agent):
     """The fair AI: sees the hand, the ziggurat and the set of unseen dominoes, never the pile order. It gives up only
     on a deal proven blocked (no number of cheats can finish it); cheat after cheat without a draw, it picks the whole
     ziggurat up and builds again from everything drawn so far."""
@@ -188,12 +188,12 @@ class Player:
         return greedy_move(vals, owner, hand, unseen, self.rng) or moves[0]
 
 
-class Solver:
+class Solver(Agent):
     """The omniscient analyser playing its line: it reads the pile order of a numbered deal when the state it is handed
     holds one. A seat's View never holds it (nor does a shuffled pile, whose order does not exist yet): then it plays
     as the fair Player."""
     name = "solver"
-    omniscient = True    # an oracle for measurement: the driver shows it the whole state (engine.agent.seat_view)
+    sees = SEES_ALL      # an oracle for measurement: the driver shows it the whole state (engine.agent.seat_view)
 
     def __init__(self, seed: int = 0, level: int = 2, budget: float | None = None):
         self.budget = budget if budget is not None else {0: 0.05, 1: 0.2, 2: 0.5, 3: 2.0}.get(level, 0.5)
@@ -298,7 +298,9 @@ def _level(level) -> int:
     return int(number)
 
 
-AGENTS: dict = {
-    "solver": lambda game, seed=0, level=None: Solver(seed or 0, _level(level)),
-    "player": lambda game, seed=0, level=None: Player(seed or 0, _level(level)),
-}
+AGENTS = (
+    AgentSpec("solver", "peeking solver", lambda game, seed=0, level=None: Solver(seed or 0, _level(level)),
+              ("easy", "normal", "strong"), "normal", sees=SEES_ALL),
+    AgentSpec("player", "fair player", lambda game, seed=0, level=None: Player(seed or 0, _level(level)),
+              ("easy", "normal", "strong"), "normal"),
+)

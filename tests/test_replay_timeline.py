@@ -1,0 +1,137 @@
+"""The replay's timeline and the wheel, driven with synthetic pointer positions: the timeline follows the pointer at
+any drag speed while the button is held, a click on the bar jumps to the ply under it, the move line says the move
+in words and stays current, and the wheel zooms toward the table point under the pointer."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from towerworld.ai import make_agent
+from towerworld.engine.driver import play_match
+from towerworld.engine.game import CHANCE
+from towerworld.engine.match import Match
+from towerworld.engine.registry import get_game
+
+try:
+    from tabletools import projected_box
+except ImportError:  # tests run as a package
+    from tests.tabletools import projected_box
+
+SIZE = (640, 400)
+
+
+def _finished(name: str = "elevation", plies: int = 30) -> Match:
+    game = get_game(name)
+    match = Match(game, seed=7)
+    play_match(match, {i: make_agent("random", game, seed=i) for i in range(len(match.players))},
+               random.Random(7), max_plies=plies)
+    return match
+
+
+class Hand:
+    """A pointer and a mouse button, as a test moves them."""
+    def __init__(self, table):
+        self.at: tuple[float, float] | None = None
+        self.held = False
+        table._mouse = lambda: self.at
+        table._button_held = lambda: self.held
+
+
+def _thumb_x(table) -> float:
+    return table.base.render2d.getRelativePoint(table.slider.thumb, (0, 0, 0)).x
+
+
+def _bar(table) -> tuple[float, float, float]:
+    """The bar's left and right ends and its height, in render2d units."""
+    f = table.slider["frameSize"]
+    r2d = table.base.render2d
+    left, right = r2d.getRelativePoint(table.slider, (f[0], 0, 0)), r2d.getRelativePoint(table.slider, (f[1], 0, 0))
+    return left.x, right.x, left.z
+
+
+@pytest.fixture
+def replay(showbase):
+    from towerworld.app.replay import ReplayTable
+    table = ReplayTable(_finished(), SIZE, frames=1)
+    table.playing = False
+    yield table
+    table.close()
+
+
+def test_a_fast_drag_is_followed_each_frame_and_ends_with_the_button(replay):
+    table, hand = replay, Hand(replay)
+    n = len(table.match.plies)
+    left, right, z = _bar(table)
+    step = (right - left) / n          # the thumb's travel per ply is a little less than this
+    hand.at, hand.held = (left + 0.1 * (right - left), z), True
+    table._grab_timeline()
+    table.base.taskMgr.step()
+    first = table.ply
+    assert 0 < first < n // 2
+    # the whole bar in one frame: far more than a slow drag
+    for share in (0.9, 0.35, 0.75):
+        hand.at = (left + share * (right - left), z)
+        table.base.taskMgr.step()
+        assert abs(_thumb_x(table) - hand.at[0]) <= step, "the thumb stands under the pointer"
+        assert table.ply == table.timeline_ply(hand.at[0])
+        assert abs(table.ply - share * n) <= 1.5
+    held_at = table.ply
+    hand.held = False
+    table.base.taskMgr.step()
+    hand.at = (left + 0.05 * (right - left), z)
+    table.base.taskMgr.step()
+    assert table.ply == held_at, "once the button is let go the pointer no longer moves the replay"
+
+
+def test_a_click_on_the_bar_jumps_there(replay):
+    table, hand = replay, Hand(replay)
+    n = len(table.match.plies)
+    left, right, z = _bar(table)
+    hand.at, hand.held = (left + 0.8 * (right - left), z), True
+    table._grab_timeline()           # the press alone, before any frame: the replay is there already
+    assert abs(table.ply - 0.8 * n) <= 1.5 and table.ply > 1
+    hand.held = False
+    table.base.taskMgr.step()
+    assert abs(_thumb_x(table) - hand.at[0]) <= (right - left) / n
+
+
+def test_the_move_line_is_in_words_and_follows_the_timeline(replay):
+    table, hand = replay, Hand(replay)
+    match, game = table.match, table.game
+    left, right, z = _bar(table)
+    hand.held = True
+    for share in (0.6, 0.2, 0.95):
+        hand.at = (left + share * (right - left), z)
+        table._grab_timeline()
+        table.base.taskMgr.step()
+        k = max(i for i in range(table.ply) if match.plies[i].mover != CHANCE)
+        words = game.describe_move(match.state_at(k), match.plies[k].move)
+        status = table.hud.status.textNode.getText()
+        assert words in status
+        assert match.plies[k].text not in status.replace(words, ""), "no notation on the move line"
+        assert table.hud.message.textNode.getText() == "", "no events of another position left on the screen"
+    hand.held = False
+
+
+@pytest.mark.parametrize("pointer", [(0.5, -0.4), (-0.6, 0.3), (0.1, 0.1)])
+def test_the_wheel_zooms_toward_the_point_under_the_pointer(replay, pointer):
+    table, hand = replay, Hand(replay)
+    hand.at = pointer
+    w, h = SIZE
+
+    def pixels_off(point) -> float:
+        box = projected_box(table.base, [point])
+        return max(abs(box[0] - pointer[0]) * w / 2, abs(box[1] - pointer[1]) * h / 2)
+
+    point = table.table_point_under_pointer()
+    assert point is not None and pixels_off(point) < 0.5
+    before = table.orbit.distance
+    for f in (0.9, 0.9, 1.1, 0.9):
+        table.wheel_zoom(f)
+        assert pixels_off(point) <= 2.0
+    assert table.orbit.distance < before
+    # the middle of the view is not where the pointer is: zooming toward it would have moved that point away
+    table.reset_view()
+    table._zoom(0.9 ** 3)
+    assert pixels_off(point) > 5.0
