@@ -101,7 +101,8 @@ class Carcassonne(Game[CState, int]):
                          f"Player {s.player + 1} built a {PIECE_NAMES[code & 3]} tower storey {place_words(x, y)}.")
         if kind == "capture":
             fid, how = e[1], e[2]
-            return Event(EventKind.CAPTURE, (meeple_id(fid),), f"Player {s.player + 1} captured a follower of Player {fid // FOLLOWERS + 1}"
+            whose = "their own follower" if fid // FOLLOWERS == s.player else f"a follower of Player {fid // FOLLOWERS + 1}"
+            return Event(EventKind.CAPTURE, (meeple_id(fid),), f"Player {s.player + 1} captured {whose}"
                          + {"own": " (back to its supply).", "prisoner": " (now a prisoner).",
                             "exchange": " and exchanged prisoners."}[how])
         if kind == "exchange":
