@@ -211,3 +211,34 @@ def test_every_place_the_words_name_is_labelled_beside_it(name):
                 f"{lid} ({words!r}) stands nearer another of its kind"
             checked += 1
     assert checked
+
+
+# ---- the start screen's options ----------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", sorted(registry.names()))
+def test_every_option_has_a_players_label_and_one_line_of_help(name):
+    for opt in registry.get_game(name).options:
+        assert opt.label and "_" not in opt.label and opt.label != opt.name, f"{name}: {opt.name} has no label"
+        assert opt.help and "\n" not in opt.help
+
+
+def test_the_start_screen_names_options_in_words_with_a_line_of_help_each(showbase):
+    """The start screen showed raw option names ("level5_talisman: off"): it shows each option's label and value,
+    and under it one line explaining it, never the name."""
+    from towerworld.app.main import App
+    from towerworld.app.menu import option_line
+    app = App(showbase, (640, 400), frames=1)
+    app.request("Menu")
+    try:
+        screen = app.screen
+        for name in registry.names():
+            screen.pick(name)
+            game = registry.get_game(name)
+            texts = [w.getText() if hasattr(w, "getText") else w["text"] for w in screen.widgets
+                     if hasattr(w, "getText") or "text" in getattr(w, "keys", lambda: ())()]
+            for opt in game.options:
+                assert any(t.startswith(f"{opt.words}: ") for t in texts), f"{name}: no label for {opt.name}"
+                assert option_line(opt.help) in texts and len(option_line(opt.help)) <= 72
+                if "_" in opt.name or opt.name != opt.name.lower():
+                    assert not any(opt.name in t for t in texts), f"{name}: {opt.name} shown"
+    finally:
+        app.request("Off")

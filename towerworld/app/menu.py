@@ -179,19 +179,22 @@ class StartScreen:
         x = -1.45
         for opt in game.options:
             value = merged[opt.name]
-            shown = "on" if value is True else "off" if value is False else str(value)
-            free_text = isinstance(opt.default, str) and not opt.choices     # typed: set with -o on the command line
-            text = self._text(f"{opt.name.replace('_', ' ')}: {shown}", x, z, scale=0.035)
-            text.setPythonTag("help", opt.help + (f" (set it with -o {opt.name}=... on the command line)"
-                                                  if free_text else ""))
+            shown = "on" if value is True else "off" if value is False else str(value) if value != "" else "all"
+            free_text = isinstance(opt.default, str) and not opt.choices     # typed: set on the command line
+            label = f"{opt.words}: {shown}"
+            text = self._text(label, x, z, scale=0.032)
+            text.setPythonTag("help", opt.help)
+            # the option's one line of explanation under its label, cut to the column's width
+            self._text(option_line(opt.help), x, z - 0.04, scale=0.024)
+            right = x + 0.05 + 0.0145 * len(label)
             if not free_text:
-                self._button(">", x + 0.5, z + 0.01, self.step_option, [opt.name, 1], scale=0.035)
+                self._button(">", right + 0.06, z + 0.01, self.step_option, [opt.name, 1], scale=0.035)
             if not opt.choices and not isinstance(opt.default, (bool, str)):
-                self._button("<", x + 0.44, z + 0.01, self.step_option, [opt.name, -1], scale=0.035)
-            x += 0.75
+                self._button("<", right, z + 0.01, self.step_option, [opt.name, -1], scale=0.035)
+            x += 0.97
             if x > 1.0:
-                x, z = -1.45, z - 0.07
-        return z - 0.08
+                x, z = -1.45, z - 0.095
+        return z - (0.095 if x > -1.45 else 0.0) - 0.01
 
     def step_option(self, name: str, direction: int):
         setup = self.setup
@@ -260,3 +263,15 @@ class StartScreen:
     def destroy(self):
         self._clear()
         self.root.destroy()
+
+
+OPTION_LINE = 72        # characters of an option's explanation that fit under it in its column
+
+
+def option_line(words: str) -> str:
+    """An option's explanation on one line: its first clause, cut at a word to fit the column."""
+    line = words[:1].upper() + words[1:]
+    if len(line) <= OPTION_LINE:
+        return line
+    cut = line[:OPTION_LINE - 3].rsplit(" ", 1)[0].rstrip(",;:")
+    return cut + "..."

@@ -138,13 +138,21 @@ def events_for(events: Iterable[Event], viewer: int) -> list[Event]:
 
 @dataclass(frozen=True, slots=True)
 class Option:
-    """One game option. `choices` lists legal values; otherwise `kind` (int, bool, str) and the bounds say what is legal."""
+    """One game option. `choices` lists legal values; otherwise `kind` (int, bool, str) and the bounds say what is legal.
+    `name` is for records and the command line; `label` is what a player reads on the start screen ("Talismans in
+    null tiles"), with `help` as its one line of explanation."""
     name: str
     default: Any
     help: str
     choices: tuple = ()
     low: int | None = None
     high: int | None = None
+    label: str = ""
+
+    @property
+    def words(self) -> str:
+        """The option as a player reads it: its label, or its name in words where it has none."""
+        return self.label or self.name.replace("_", " ").capitalize()
 
 
 @dataclass(frozen=True)

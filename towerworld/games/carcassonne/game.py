@@ -35,9 +35,10 @@ class Carcassonne(Game[CState, int]):
     name = "carcassonne"
     title = "Carcassonne with The Tower"
     options = (
-        Option("tower", True, "Play with The Tower: 18 tower foundation tiles, tower pieces, capturing followers."),
+        Option("tower", True, "Play with The Tower: 18 tower foundation tiles, tower pieces, capturing followers.",
+               label="The Tower expansion"),
         Option("black_tower", True, "Play with the Black Tower mini-expansion: black and white tower pieces "
-                                    "(needs The Tower)."),
+                                    "(needs The Tower).", label="The Black Tower"),
     )
 
     def info(self) -> GameInfo:
@@ -100,7 +101,8 @@ class Carcassonne(Game[CState, int]):
                          f"Player {s.player + 1} built a {PIECE_NAMES[code & 3]} tower storey {place_words(x, y)}.")
         if kind == "capture":
             fid, how = e[1], e[2]
-            return Event(EventKind.CAPTURE, (meeple_id(fid),), f"Player {s.player + 1} captured a follower of Player {fid // FOLLOWERS + 1}"
+            whose = "their own follower" if fid // FOLLOWERS == s.player else f"a follower of Player {fid // FOLLOWERS + 1}"
+            return Event(EventKind.CAPTURE, (meeple_id(fid),), f"Player {s.player + 1} captured {whose}"
                          + {"own": " (back to its supply).", "prisoner": " (now a prisoner).",
                             "exchange": " and exchanged prisoners."}[how])
         if kind == "exchange":

@@ -28,15 +28,22 @@ class Elevation(Game):
     title = "Elevation"
     options = (
         Option("terrain", "flat", "starting terrain (108 tiles): flat three deep, hills (a central plateau), valley "
-               "(low between the armies), checker (2 and 4 alternating)", choices=tuple(TERRAIN_PRESETS)),
+               "(low between the armies), checker (2 and 4 alternating)", choices=tuple(TERRAIN_PRESETS),
+               label="Starting terrain"),
         Option("setup", "standard", "home row order from file a: standard S D F F D S, fish-wings F D S S D F, "
-               "dragons-centre S F D D F S, dragons-wings D S F F S D", choices=tuple(SETUPS)),
-        Option("two_pieces", False, "each turn, two different pieces act one after the other"),
-        Option("undermining", False, "any piece may instead dig a tile from beneath an enemy and not move"),
-        Option("samurai_undermining", False, "a samurai's dig (in a basic move) may come from beneath an enemy"),
-        Option("ocean", False, "a piece on the bottom of the box may step onto any adjacent square"),
-        Option("move_cap", 200, "the game is drawn after this many turns", low=20, high=2000),
-        Option("draw_offers", True, "players may offer a draw instead of moving; the opponent accepts or declines"),
+               "dragons-centre S F D D F S, dragons-wings D S F F S D", choices=tuple(SETUPS), label="Home row order"),
+        Option("two_pieces", False, "each turn, two different pieces act one after the other",
+               label="Two pieces a turn"),
+        Option("undermining", False, "any piece may instead dig a tile from beneath an enemy and not move",
+               label="Undermining"),
+        Option("samurai_undermining", False, "a samurai's dig (in a basic move) may come from beneath an enemy",
+               label="Samurai undermining"),
+        Option("ocean", False, "a piece on the bottom of the box may step onto any adjacent square",
+               label="The ocean rule"),
+        Option("move_cap", 200, "the game is drawn after this many turns", low=20, high=2000,
+               label="Turns before a draw"),
+        Option("draw_offers", True, "players may offer a draw instead of moving; the opponent accepts or declines",
+               label="Draw offers"),
     )
     variants = (
         Variant("two-pieces", "Each player moves two pieces a turn.", {"two_pieces": True}),

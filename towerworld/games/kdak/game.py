@@ -25,15 +25,18 @@ class KDakGame(Game):
     title = "K'Dak's Tower of Confusion"
     players_without_variant = (2, 2)
     options = (
-        Option("talisman", False, "talisman variant: every null tile turned face up gives a talisman (an extra turn)"),
-        Option("crumble_from_start", False, "the tower crumbles from the first turn (solitaire / cooperative)"),
+        Option("talisman", False, "talisman variant: every null tile turned face up gives a talisman (an extra turn)",
+               label="Talismans in null tiles"),
+        Option("crumble_from_start", False, "the tower crumbles from the first turn (solitaire / cooperative)",
+               label="Crumbling from the start"),
         Option("level5_talisman", False, "a talisman lies by level 5: fetch it to open the door; titles at the end "
-                                         "(solitaire / cooperative)"),
-        Option("up_needs_two", True, "going up needs at least two face-up tiles on your level"),
-        Option("pooled", False, "the players pool their points (cooperative)"),
+                                         "(solitaire / cooperative)", label="Talisman by level 5"),
+        Option("up_needs_two", True, "going up needs at least two face-up tiles on your level",
+               label="Going up needs two face-up tiles"),
+        Option("pooled", False, "the players pool their points (cooperative)", label="Pooled score"),
         Option("move_cap", 0, "0: no cap (the seed sets none); n: the game ends after n plies, chance moves "
                               "included, scored as it stands (solitaire / cooperative: lost, nobody escaped)", low=0,
-               high=100_000),
+               high=100_000, label="Plies before the game ends"),
     )
     _SOLO = {"crumble_from_start": True, "level5_talisman": True, "up_needs_two": False}
     variants = (

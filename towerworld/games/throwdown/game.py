@@ -46,9 +46,10 @@ class ThrowdownGame(Game):
     name = "throwdown"
     title = "Ziggurat Demolition Throwdown"
     options = (
-        Option("extended", False, "add the extended Decktet: the Excuse, four Pawns and four Courts"),
+        Option("extended", False, "add the extended Decktet: the Excuse, four Pawns and four Courts",
+               label="The extended deck"),
         Option("extended_cards", "", "with extended: only these of its nine cards, by name joined with '+' "
-                                     "(excuse+watchman+consul); empty: all nine"),
+                                     "(excuse+watchman+consul); empty: all nine", label="Extended cards in play"),
     )
     variants = (
         Variant("extended", "the extended deck: the Excuse (defence as any Ace, or an unblockable attack), Pawns "

@@ -26,9 +26,10 @@ class Ziggurat(Game):
     title = "Ziggurat"
     options = (
         Option("cheat_limit", 0, "0: no limit (the seed sets none); n: the game ends, given up, once n cheats are "
-                                 "counted", low=0, high=1000),
+                                 "counted", low=0, high=1000, label="Cheats allowed"),
         Option("deal", 0, "0: a shuffled pile (every draw a chance move); n >= 1: the fixed numbered deal n; "
-                          "-1: one of numbered deals 1-1000, as the draws pin it down", low=-1, high=1_000_000_000),
+                          "-1: one of numbered deals 1-1000, as the draws pin it down", low=-1, high=1_000_000_000,
+               label="Numbered deal"),
     )
     variants = (
         Variant("numbered", "FreeCell-style numbered deals: the pile is one of deals 1-1000, the one the draws "
