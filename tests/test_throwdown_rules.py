@@ -391,7 +391,7 @@ def test_some_or_all_of_the_extended_deck():
     from towerworld.engine.game import BadOption
     with pytest.raises(BadOption, match="not a card of the extended deck"):
         GAME.new_state({"extended": True, "extended_cards": "excuse+bard"}, 2)
-    with pytest.raises(BadOption, match="turn on 'extended'"):
+    with pytest.raises(BadOption, match="turn on 'The extended deck'"):
         GAME.new_state({"extended_cards": "excuse"}, 2)
     # a game with only some of them plays to the end, and no card left out ever shows up
     rng = random.Random(3)

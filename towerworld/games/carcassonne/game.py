@@ -48,7 +48,7 @@ class Carcassonne(Game[CState, int]):
     def new_state(self, options: dict | None = None, players: int | None = None) -> CState:
         opts, n = self.resolve_options(options, None, players)
         if opts["black_tower"] and not opts["tower"]:
-            raise BadOption("The Black Tower needs The Tower: switch 'tower' on or 'black_tower' off.")
+            raise BadOption("The Black Tower needs The Tower: switch 'The Tower expansion' on or 'The Black Tower' off.")
         pieces = tower_pieces(n, opts["black_tower"]) if opts["tower"] else (0, 0, 0)
         return rules.initial_state(Config(n, opts["tower"], opts["black_tower"], pieces))
 

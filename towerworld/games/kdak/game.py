@@ -239,12 +239,12 @@ class KDakGame(Game):
 
 def _check_combo(o: dict, n: int) -> None:
     if o["pooled"] and not o["level5_talisman"]:
-        raise BadOption("A pooled score belongs to the cooperative rules: turn on 'level5_talisman' too.")
+        raise BadOption("A pooled score belongs to the cooperative rules: turn on 'Talisman by level 5' too.")
     if o["pooled"] and n != 2:
         raise BadOption("A pooled score needs two players.")
     if n == 1 and not o["level5_talisman"]:
         raise BadOption("One player plays the solitaire rules: choose the 'solitaire' variant.")
     if n == 2 and o["level5_talisman"] and not o["pooled"]:
-        raise BadOption("With the level-5 talisman two players play cooperatively: turn on 'pooled' too.")
+        raise BadOption("With the level-5 talisman two players play cooperatively: turn on 'Pooled score' too.")
     if o["talisman"] and o["level5_talisman"]:
         raise BadOption("The talisman variant's null-tile talismans do not mix with the solitaire level-5 talisman.")

@@ -29,7 +29,7 @@ def extended_deck(extended: bool, names: str) -> int:
     words = [w.strip().lower() for w in names.split("+")] if names.strip() else []
     if not extended:
         if words:
-            raise BadOption("Option 'extended_cards' picks cards of the extended deck: turn on 'extended' too.")
+            raise BadOption("'Extended cards in play' picks cards of the extended deck: turn on 'The extended deck' too.")
         return BASIC_DECK
     if not words:
         return FULL_DECK
