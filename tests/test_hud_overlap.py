@@ -1,0 +1,138 @@
+"""Nothing the HUD draws lies over anything else it draws: the status, the message line, the action buttons, the help
+hint and the replay's timeline and buttons, each a screen rectangle from its aspect2d bounds, overlap none of the
+others at 1280x800 and at 900x600 (the issue: "a button covers Player 2's score in replay")."""
+import random
+
+import pytest
+
+from towerworld.ai import make_agent
+from towerworld.engine.driver import play_match
+from towerworld.engine.match import Match, PlayerSpec
+from towerworld.engine.registry import get_game
+
+try:
+    from tabletools import settle
+except ImportError:  # tests run as a package
+    from tests.tabletools import settle
+
+SIZES = [(1280, 800), (900, 600)]
+
+
+def box(table, node):
+    """The screen rectangle (x0, y0, x1, y1; -1..1 across the window) that a HUD item draws in, or None if empty."""
+    if node.isHidden():
+        return None
+    bounds = node.getTightBounds(table.base.render2d)
+    if bounds is None:
+        return None
+    lo, hi = bounds
+    return (lo.x, lo.z, hi.x, hi.z)
+
+
+def overlaps(items: dict) -> list:
+    names = [k for k, v in items.items() if v is not None]
+    bad = []
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            p, q = items[a], items[b]
+            if p[0] < q[2] and q[0] < p[2] and p[1] < q[3] and q[1] < p[3]:
+                bad.append((a, b))
+    return bad
+
+
+def test_the_overlap_check_sees_an_overlap():
+    assert overlaps({"a": (0, 0, 1, 1), "b": (0.5, 0.5, 2, 2), "c": (3, 3, 4, 4)}) == [("a", "b")]
+
+
+def label_boxes(table) -> dict:
+    """Each table label's card on the screen (the score plaques, tower letters, files and rows), from its glyphs."""
+    from panda3d.core import Point2, Point3
+    boxes = {}
+    for i, label in enumerate(table.stage.labels_root.getChildren()):
+        if label.isHidden() or not label.getNumChildren():
+            continue
+        bounds = label.getChild(0).getTightBounds(label)
+        if bounds is None:
+            continue
+        lo, hi = bounds
+        anchor = table.base.cam.getRelativePoint(label, Point3(0, 0, 0))
+        corners = []
+        for dx in (lo.x, hi.x):
+            for dz in (lo.z, hi.z):
+                film = Point2()
+                if table.base.camLens.project(Point3(anchor.x + dx, anchor.y, anchor.z + dz), film):
+                    corners.append(film)
+        if corners:
+            boxes[f"label {i}"] = (min(c.x for c in corners), min(c.y for c in corners),
+                                                     max(c.x for c in corners), max(c.y for c in corners))
+    return boxes
+
+
+def under_hud(hud: dict, labels: dict) -> list:
+    """(label, HUD item) pairs where a HUD item is drawn over a table label."""
+    return [(a, b) for a, p in labels.items() for b, q in hud.items()
+            if q is not None and p[0] < q[2] and q[0] < p[2] and p[1] < q[3] and q[1] < p[3]]
+
+
+def _resize(table, w, h):
+    table.base.win.setSize(w, h)
+    table.base.adjustWindowAspectRatio(table.base.getAspectRatio())
+    table.refit(table.stage.layout)
+
+
+def _hud_items(table) -> dict:
+    hud = table.hud
+    items = {"status": box(table, hud.status), "message": box(table, hud.message), "hint": box(table, hud.hint)}
+    items.update({f"button {i}": box(table, b) for i, b in enumerate(hud.buttons)})
+    return items
+
+
+@pytest.mark.parametrize("name", ["kdak", "carcassonne", "elevation"])
+def test_the_play_hud_draws_nothing_over_anything_else(showbase, tmp_path, name):
+    from towerworld.app.play import PlayTable
+    t = PlayTable(Match(get_game(name), players=[PlayerSpec("Ann"), PlayerSpec("Bob")], seed=3,
+                        autosave=str(tmp_path / "o.tower.json")))
+    size = (t.base.win.getXSize(), t.base.win.getYSize())
+    try:
+        settle(t)
+        t.hud.say("Nothing there to pick: click a highlighted piece or square, or press H for the keys.")
+        t.hud.set_buttons([("pass", lambda: None), ("spend a talisman", lambda: None)])
+        for w, h in SIZES:
+            _resize(t, w, h)
+            assert not overlaps(_hud_items(t)), f"{name} at {w}x{h}: {overlaps(_hud_items(t))}"
+            labels = label_boxes(t)
+            assert labels, "the table labels its places"
+            assert not under_hud(_hud_items(t), labels), f"{name} at {w}x{h}: {under_hud(_hud_items(t), labels)}"
+    finally:
+        t.base.win.setSize(*size)
+        t.base.adjustWindowAspectRatio(t.base.getAspectRatio())
+        t.close()
+
+
+def test_the_replay_hud_draws_nothing_over_anything_else(showbase):
+    from towerworld.app.replay import ReplayTable
+    game = get_game("carcassonne")
+    match = Match(game, seed=4)
+    play_match(match, {i: make_agent("random", game, seed=i) for i in range(len(match.players))},
+               random.Random(4), max_plies=30)
+    t = ReplayTable(match)
+    size = (t.base.win.getXSize(), t.base.win.getYSize())
+    try:
+        for _ in range(3):
+            t.base.taskMgr.step()
+        t.step(1)
+        t.base.taskMgr.step()
+        for w, h in SIZES:
+            _resize(t, w, h)
+            items = _hud_items(t)
+            items.update({f"replay button {i}": box(t, b) for i, b in enumerate(t.buttons)})
+            items["timeline"] = box(t, t.slider)
+            items["speed"] = box(t, t.speed_label)
+            assert not overlaps(items), f"replay at {w}x{h}: {overlaps(items)}"
+            labels = label_boxes(t)
+            assert len(labels) >= 2, "the players' score plaques are on the table"
+            assert not under_hud(items, labels), f"replay at {w}x{h}: a HUD item over a label: {under_hud(items, labels)}"
+    finally:
+        t.base.win.setSize(*size)
+        t.base.adjustWindowAspectRatio(t.base.getAspectRatio())
+        t.close()
