@@ -136,3 +136,21 @@ def test_the_replay_hud_draws_nothing_over_anything_else(showbase):
         t.base.win.setSize(*size)
         t.base.adjustWindowAspectRatio(t.base.getAspectRatio())
         t.close()
+
+
+def test_the_table_labels_name_the_players(showbase, tmp_path):
+    """The score plaques on the table say who is who as the HUD does ("Ann: 0"), not the game's "Player 1"."""
+    from towerworld.app.play import PlayTable
+    from towerworld.scene.components import shapes
+    shapes._TEXTS.clear()                     # the words of every label drawn from here on
+    t = PlayTable(Match(get_game("carcassonne"), players=[PlayerSpec("Ann"), PlayerSpec("Bob")], seed=3,
+                        autosave=str(tmp_path / "n.tower.json")))
+    try:
+        settle(t)
+        laid_out = [spec[3] for spec, _node in t.stage.label_nodes.values()]
+        assert any(w.startswith("Player 1") for w in laid_out), "the game's layout names seats by number"
+        drawn = [key[0] for key in shapes._TEXTS]
+        assert any(w.startswith("Ann") for w in drawn) and any(w.startswith("Bob") for w in drawn), drawn
+        assert not any(w.startswith("Player ") for w in drawn), drawn
+    finally:
+        t.close()

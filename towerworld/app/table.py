@@ -44,6 +44,7 @@ class Table:
         self._frame_light = frame_light
         add_table(self.scene, layout)
         self.stage = Stage(self.scene)
+        self.stage.label_words = self.with_names     # the score plaques and seat labels name the players
         self.stage.show(layout)
         self.hud = Hud(self.base)
         self.last_words = ""      # the last move in words, with its player's name (see show_last_move)

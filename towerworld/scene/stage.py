@@ -8,6 +8,7 @@ removed ones crumble away, new ones drop in, others travel in an arc.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from math import hypot
 from dataclasses import dataclass, replace
@@ -292,6 +293,8 @@ class Stage:
         # nodes of cells gone, unlit and detached, with the cell each was last placed as, for new ones to take
         self.spare_cells: list[tuple[NodePath, Cell | None]] = []
         self.label_nodes: dict[str, tuple[tuple, NodePath]] = {}   # label id -> (what it shows, its text node)
+        # the words a label shows, from the layout's: the table names the seats ("Ann", not "Player 1")
+        self.label_words: Callable[[str], str] = lambda words: words
         self.label_scale = 1.0     # labels drawn this many times LABEL_EM (see camera.label_scale)
         self.layout: Layout | None = None
         self.show_hidden = False   # memory aid: label face-down pieces whose faces were seen
@@ -853,6 +856,7 @@ class Stage:
             if shown is not None and shown[0] == spec:
                 continue
             x, y, z, words = spec
+            words = self.label_words(words)
             if shown is not None:      # new words or a new place: the same node shows them (where it stands already)
                 place = None if shown[0][:3] == (x, y, z) else (x, y, z)
                 node = shared_text(words, LABEL_EM, (0.1, 0.1, 0.1, 1), place, facing="viewer", into=shown[1])
