@@ -20,7 +20,7 @@ CELL_MM = 25.4
 MAP_H = size("domino_map").h
 DOM_H = size("domino").h
 HAND_X = 3 * CELL_MM + 45.0
-PILE_X = -(3 * CELL_MM + 45.0)
+PILE_X = -(3 * CELL_MM + 64.0)      # clear of the row labels beside the map
 
 
 def cell_xy(c: int) -> tuple[float, float]:
