@@ -71,3 +71,23 @@ def test_bad_input_gets_one_sentence(tmp_path):
     _, err = p.communicate(timeout=60)
     assert p.returncode == 2 and err.startswith("towerworld: Cannot reach the server at ws://127.0.0.1:")
     assert err.count("\n") == 1
+
+
+def test_join_without_an_agent_opens_the_table_as_that_seat(tmp_path):
+    """`towerworld join INVITE` (no --agent, no --watch) is the window; offscreen for a few frames here."""
+    port = free_port()
+    host = towerworld("host", "kdak", "--players", "human,greedy", "--host", "127.0.0.1", "--port", str(port),
+                      "--data", str(tmp_path / "rooms"), home=tmp_path / "host")
+    try:
+        host.stdout.readline()
+        invite = host.stdout.readline().strip()
+        window = towerworld("join", invite, "--name", "Ann", "--log", str(tmp_path / "window.log"), "--size",
+                            "640x400", "--frames", "300", home=tmp_path / "ann")
+        out, err = window.communicate(timeout=120)
+        assert window.returncode == 0, err
+        with open(tmp_path / "window.log", encoding="utf-8") as f:
+            kinds = [json.loads(line)["kind"] for line in f]
+        assert kinds[0] == "joined" and "view" in kinds
+    finally:
+        host.kill()
+        host.wait()

@@ -126,6 +126,8 @@ def test_the_wheel_zooms_toward_the_point_under_the_pointer(replay, pointer):
 
     point = table.table_point_under_pointer()
     assert point is not None and pixels_off(point) < 0.5
+    if table.picker.pick_all(pointer):
+        assert point[2] > 0.0, "over a piece, the point is on the piece (its top), not on the table below it"
     before = table.orbit.distance
     for f in (0.9, 0.9, 1.1, 0.9):
         table.wheel_zoom(f)
@@ -135,3 +137,19 @@ def test_the_wheel_zooms_toward_the_point_under_the_pointer(replay, pointer):
     table.reset_view()
     table._zoom(0.9 ** 3)
     assert pixels_off(point) > 5.0
+
+
+def test_a_press_on_the_timeline_reaches_the_replay_not_the_bar(replay):
+    """The press comes through the clear frame over the bar (as the window sends it); the bar itself takes none, so
+    its own paging (a ply at a time toward the press) never fights the pointer, nor keeps its thumb still."""
+    from direct.gui import DirectGuiGlobals as DGG
+    table, hand = replay, Hand(replay)
+    left, right, z = _bar(table)
+    hand.at, hand.held = (left + 0.7 * (right - left), z), True
+    table.base.messenger.send(DGG.B1PRESS + table.grip.guiId, [None])
+    assert table.ply == table.timeline_ply(hand.at[0]) and table.ply > 1
+    assert not table.slider.guiItem.getActive() and not table.slider.thumb.guiItem.getActive()
+    grip = table.grip["frameSize"]
+    r2d = table.base.render2d
+    assert r2d.getRelativePoint(table.grip, (grip[0], 0, 0)).x <= left
+    assert r2d.getRelativePoint(table.grip, (grip[1], 0, 0)).x >= right

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import random
 import shutil
+import signal
 import socket
 import statistics
 import subprocess
@@ -139,7 +140,9 @@ def _free_port() -> int:
 
 
 def text_stats() -> str | None:
-    """Panda3D's text PStats server (the panda3d wheel ships it beside the python it installs into)."""
+    """Panda3D's text PStats server (the panda3d wheel installs it beside the python it installs into). The command is
+    a Python wrapper that starts the server as its child, with Panda3D's libraries on the library path: the two are
+    started in a session of their own and ended together (count_draw_calls)."""
     here = os.path.join(os.path.dirname(sys.executable), "text-stats")
     return here if os.path.exists(here) else shutil.which("text-stats")
 
@@ -184,8 +187,9 @@ def count_draw_calls(base, frames: int = 12) -> list[int]:
     port = _free_port()
     with tempfile.TemporaryDirectory() as folder:
         report = os.path.join(folder, "stats.txt")
+        # a session of its own: the server and anything it starts end together (os.killpg below)
         proc = subprocess.Popen([server, "-p", str(port), "-o", report], stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL)
+                                stderr=subprocess.DEVNULL, start_new_session=True)
         try:
             time.sleep(0.3)                     # the server listening before the first try
             for _ in range(50):
@@ -200,8 +204,15 @@ def count_draw_calls(base, frames: int = 12) -> list[int]:
             PStatClient.disconnect()
             time.sleep(0.5)
         finally:
-            proc.terminate()
-            proc.wait(10)
+            try:
+                os.killpg(proc.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(10)
         with open(report, encoding="utf-8", errors="replace") as f:
             counted = batches_per_frame(f.read())
     return [n for n in counted if n > 0][2:] or counted

@@ -87,10 +87,10 @@ class ReplayTable(Table):
 
     # ---- the timeline ----------------------------------------------------------------------------------------------
     def _build_timeline(self) -> None:
-        from direct.gui.DirectGui import DGG, DirectButton, DirectLabel, DirectSlider
+        from direct.gui.DirectGui import DGG, DirectButton, DirectFrame, DirectLabel, DirectSlider
         parent = self.base.a2dBottomCenter
         n = len(self.match.plies)
-        self.slider = DirectSlider(parent=parent, range=(0, max(1, n)), value=0, pageSize=1, scale=(1.2, 1, 0.6),
+        self.slider = DirectSlider(parent=parent, range=(0, max(1, n)), value=0, pageSize=0, scale=(1.2, 1, 0.6),
                                    pos=(0, 0, 0.07), command=self._slid, frameColor=(0.2, 0.22, 0.25, 0.8),
                                    thumb_frameColor=(0.95, 0.85, 0.45, 1), thumb_relief=DGG.FLAT)
         style = dict(parent=parent, scale=0.045, frameColor=(0.95, 0.9, 0.75, 1), pad=(0.35, 0.2))
@@ -102,8 +102,14 @@ class ReplayTable(Table):
             DirectButton(text=">|", pos=(0.26, 0, 0.17), command=self.jump_end, **style),
         ]
         self.play_button = self.buttons[2]
-        self.slider.bind(DGG.B1PRESS, self._grab_timeline)
-        self.slider.thumb.bind(DGG.B1PRESS, self._grab_timeline)
+        # the bar itself takes no presses (it pages a ply at a time toward one, and while it is pressed it will not
+        # move its thumb for anyone else): a clear frame over it and its thumb does, and the replay follows the
+        # pointer from there (_grab_timeline)
+        self.slider.guiItem.setActive(False)
+        self.slider.thumb.guiItem.setActive(False)
+        self.grip = DirectFrame(parent=parent, frameColor=(0, 0, 0, 0), frameSize=(-1.22, 1.22, 0.01, 0.13),
+                                state=DGG.NORMAL, sortOrder=1)
+        self.grip.bind(DGG.B1PRESS, self._grab_timeline)
         self.speed_label = DirectLabel(parent=parent, text="", scale=0.045, pos=(0.56, 0, 0.17),
                                        frameColor=(0, 0, 0, 0), text_fg=(1, 1, 1, 1), text_shadow=(0, 0, 0, 0.9))
 
@@ -135,6 +141,7 @@ class ReplayTable(Table):
         if target != self.ply:
             self.playing = False
             self.jump(target)
+        self._show_slider()         # the thumb under the pointer, whatever the bar itself made of the press
 
     def _button_held(self) -> bool:
         from panda3d.core import MouseButton
@@ -142,7 +149,7 @@ class ReplayTable(Table):
         return watcher is not None and watcher.isButtonDown(MouseButton.one())
 
     def _slid(self) -> None:
-        if self._moving_slider:
+        if self._moving_slider or self._scrubbing:
             return
         target = int(round(self.slider["value"]))
         if target != self.ply:
@@ -258,7 +265,7 @@ class ReplayTable(Table):
 
     def close(self):
         super().close()            # the animation under way ends first: its last step refreshes the buttons
-        for item in self.buttons + [self.slider, self.speed_label]:
+        for item in self.buttons + [self.grip, self.slider, self.speed_label]:
             item.destroy()
 
 

@@ -126,12 +126,15 @@ class Table:
         self._zoom(f, self.table_point_under_pointer())
 
     def table_point_under_pointer(self, height: float = 0.0) -> tuple[float, float, float] | None:
-        """Where the line from the camera through the pointer meets the table top (z = `height` in the scene); None
-        without a pointer, or where that line does not come down to the table."""
+        """Where the line from the camera through the pointer first meets a piece, else the table top (z = `height`
+        in the scene); None without a pointer, or where that line does not come down to the table."""
         from panda3d.core import Point2, Point3
         m = self._mouse()
         if m is None:
             return None
+        on_piece = self.picker.surface_point(m, self.base.render)
+        if on_piece is not None:
+            return on_piece
         near, far = Point3(), Point3()
         if not self.base.camLens.extrude(Point2(*m), near, far):
             return None

@@ -30,6 +30,21 @@ class Picker:
         hits = self.pick_all()
         return hits[0] if hits else None
 
+    def surface_point(self, at: tuple[float, float], into) -> tuple[float, float, float] | None:
+        """Where the line from the camera through the film point `at` (-1..1) first meets a piece, in the frame of
+        `into`; None where it meets none."""
+        self.ray.setFromLens(self.base.camNode, at[0], at[1])
+        self.traverser.traverse(self.stage.root)
+        self.queue.sortEntries()
+        for entry in self.queue.getEntries():
+            np = entry.getIntoNodePath()
+            piece = np.findNetTag("piece")
+            if piece.isEmpty() or piece.hasTag("ghost") or piece.hasTag("xray"):
+                continue
+            p = entry.getSurfacePoint(into)
+            return (p.x, p.y, p.z)
+        return None
+
     def pick_all(self, at: tuple[float, float] | None = None) -> list[str]:
         """Every id under the cursor (or the film point `at`, -1..1), nearest first: highlighted cells and the pieces
         (not lifted away) at that spot."""

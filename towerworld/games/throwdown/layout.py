@@ -172,8 +172,8 @@ def build_layout(state, viewer: int) -> Layout:
                                                 abs(ry) * wide + abs(oy) * CARD.d, f"Player {seat + 1}'s hand")
         # the score plaque, at the right end of the seat's row of towers
         x, y = _at(seat, n, tower_r, 2.5 * TOWER_SPACING + 35.0, front)
-        out = "" if any(state.towers[seat]) else " (out)"
-        lay.labels[f"score:{seat}"] = (x, y, 0.0, f"Player {seat + 1}{out}\n{counted(state.points[seat], 'point')}\n"
+        gone = "" if any(state.towers[seat]) else " (out)"
+        lay.labels[f"score:{seat}"] = (x, y, 0.0, f"Player {seat + 1}{gone}\n{counted(state.points[seat], 'point')}\n"
                                                   f"{counted(standing_pips(state, seat), 'pip')} standing")
     if state.attack:
         # the attack waits above the target tower, where the defender looks
