@@ -50,6 +50,7 @@ def replay_viewer(match: Match, fixed: int | None = None) -> int:
 
 
 class ReplayTable(Table):
+    replaying = True
     """Animated replay with a timeline along the bottom of the window."""
     fixed_viewer: int | None = None      # one player's view of a finished game (--viewer N)
     status_extra = 4                     # the last move, the ply, the keys and the result under the game's lines
@@ -82,6 +83,7 @@ class ReplayTable(Table):
         b.accept("home", self.jump, [0])
         b.accept("end", self.jump_end)
         b.accept("p", self.toggle_physics)
+        b.accept("escape", self.hud.help.hide)        # Esc closes the help, as H does
         self.add_task(self._tick, "replay")
         self.refresh()
 

@@ -22,6 +22,7 @@ from towerworld.scene.stage import Stage, last_move
 
 class Table:
     """Shared window setup: scene, stage, camera controls, HUD."""
+    replaying = False         # a replay's table: its help lists the replay's keys
     status_extra = 2          # status lines the table adds to the game's (the last move, the picks or the result)
 
     def __init__(self, match: Match, size=(1280, 800), frames: int | None = None):
@@ -238,7 +239,8 @@ class Table:
         pass
 
     def toggle_help(self):
-        self.hud.toggle_help(self.game.help_text())
+        from towerworld.scene.hud import help_text
+        self.hud.toggle_help(help_text(self.game, replay=self.replaying))
 
     def quit(self):
         self.base.userExit()

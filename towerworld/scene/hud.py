@@ -7,11 +7,45 @@ from panda3d.core import TextNode
 
 from towerworld.scene.setup import flat_2d, glsl_default_font
 
-KEYS_HELP = """Mouse: left-drag orbit, right-drag pan, wheel zoom, click a highlighted piece or square to pick
-Keys: arrows orbit, +/- zoom, W/A/S/D pan, R reset view, PgUp/PgDn show more or fewer storeys
-Esc clear picks, or the menu   Backspace take back the last pick   Enter play the complete move (or the hint)
-Z undo   Y redo   Ctrl-S save   Ctrl-O saves and autosaves   H or F1 this help   M memory aid   T hint
-P physical crumbles   F11 full screen   Space hand the screen on (games with secret hands)   Q quit"""
+# the keys every table has, then each game's own: the help lists only keys that do something in the game shown
+VIEW_KEYS = ("Mouse: left-drag orbits, right-drag pans, the wheel zooms toward the pointer",
+             "Arrows orbit, + and - zoom, W A S D pan, R or Home resets the view, F11 full screen, Q quits")
+PLAY_KEYS = ("Click a highlighted piece or place to pick it; Enter plays the complete move (or the hint)",
+             "Esc drops the picks (or opens the menu), Backspace takes back the last pick",
+             "T hint   Z undo   Y redo   Ctrl-S save   Ctrl-O saves and autosaves   M memory aid")
+REPLAY_KEYS = ("Space plays or pauses, . and , step a move, [ and ] slow down or speed up, Home and End jump",
+               "Drag the timeline or click on it to jump to a move")
+GAME_KEYS = {
+    "carcassonne": ("R or the wheel over a glowing place turns the tile before you lay it",),
+    "kdak": ("P: physical crumbles (tiles knocked out of the tower fall under gravity)",),
+}
+SECRET_KEYS = ("Space hands the screen on: the next person's hand shows only once they press it",)
+
+
+def keys_help(game, replay: bool = False) -> str:
+    """The keys of this table, for the help overlay: the view's, then play's or replay's, then the game's own."""
+    lines = list(VIEW_KEYS) + list(REPLAY_KEYS if replay else PLAY_KEYS) + list(GAME_KEYS.get(game.name, ()))
+    if not replay and not game.perfect_information:
+        lines += SECRET_KEYS
+    return "\n".join(lines + ["H, F1 or Esc closes this help"])
+
+
+def help_text(game, replay: bool = False) -> str:
+    """The help overlay's text: the game's rules summary in its own words, then its keys."""
+    return f"{_paragraphs(game.help_text())}\n\nKeys\n{keys_help(game, replay)}"
+
+
+def _paragraphs(text: str) -> str:
+    """The help file's lines as the overlay's paragraphs: a line that goes on with the sentence before it (it starts
+    with a space, or the line before ends mid-sentence) joins it, so the overlay wraps to its own width."""
+    out: list[str] = []
+    for line in text.strip().splitlines():
+        if out and line.strip() and (line[:1].isspace() or not out[-1].rstrip().endswith((".", ":", ")"))) \
+                and not line.startswith("- "):
+            out[-1] = out[-1].rstrip() + " " + line.strip()
+        else:
+            out.append(line.rstrip())
+    return "\n".join(out)
 
 
 STATUS_SCALE = 0.045
@@ -33,8 +67,10 @@ class Hud:
                                     **{**style, "fg": (1, 0.92, 0.6, 1), "scale": MESSAGE_SCALE})
         self.hint = OnscreenText(text="H: help", pos=(-0.05, 0.05), align=TextNode.ARight,
                                  parent=base.a2dBottomRight, **{**style, "scale": 0.035})
-        self.help = DirectFrame(frameColor=(0, 0, 0, 0.78), frameSize=(-1.5, 1.5, -0.9, 0.9), pos=(0, 0, 0))
-        self.help_text = OnscreenText(text="", parent=self.help, align=TextNode.ALeft, pos=(-1.4, 0.8), scale=0.04,
+        # opaque, and drawn above the table's buttons and panels (the cover, for hand-offs, stays above it)
+        self.help = DirectFrame(frameColor=(0.06, 0.07, 0.1, 1), frameSize=(-1.5, 1.5, -0.95, 0.95), pos=(0, 0, 0),
+                                sortOrder=8)
+        self.help_text = OnscreenText(text="", parent=self.help, align=TextNode.ALeft, pos=(-1.4, 0.85), scale=0.04,
                                       fg=(1, 1, 1, 1), mayChange=True, wordwrap=68)
         self.help.hide()
         # the hand-off cover: opaque, above the table, so nobody's secrets show while the screen changes hands
@@ -85,9 +121,11 @@ class Hud:
         rows = max(1, node.getNumRows())
         self.message.setPos(0, MESSAGE_BOTTOM + (rows - 1) * node.getLineHeight() * MESSAGE_SCALE)
 
-    def toggle_help(self, rules: str) -> None:
+    def toggle_help(self, text: str) -> None:
+        """Show `text` (help_text: the rules summary and the keys) over everything but the hand-off cover, or hide
+        it."""
         if self.help.isHidden():
-            self.help_text.setText(rules.strip() + "\n\n" + KEYS_HELP)
+            self.help_text.setText(text)
             self.help.show()
         else:
             self.help.hide()
