@@ -198,7 +198,7 @@ def test_the_status_lines_fit_a_window_for_every_player_count(players):
 def test_buttons_for_followers_name_the_feature_in_words():
     """When one click could mean several features, the table's buttons say "the city (north, south)", never an id
     such as "feature 0"."""
-    from towerworld.games.carcassonne.layout import feature_words
+    from towerworld.games.carcassonne.tiles import feature_words
     assert feature_words("city N S") == "the city (north, south)"
     assert feature_words("field EL ER") == "the field (east)"
     assert feature_words("cloister") == "the cloister"

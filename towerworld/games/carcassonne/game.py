@@ -21,7 +21,7 @@ from .board import (ACTION, CAPTURE, DRAW, FOLLOWERS, K_CAPTURE, K_DRAW, K_FOLLO
 from .layout import meeple_id, tower_id
 from .notation import place_words
 from .rules import step
-from .tiles import CODES, ROTS, tile_words
+from .tiles import CODES, ROTS, feature_words, tile_words
 
 
 # 89 tiles can be drawn, each followed by at most 4 decisions (place, action, capture, ransom); at most 180 frontier
@@ -382,7 +382,7 @@ class Carcassonne(Game[CState, int]):
             names = ROTS[t][r].names
             j = int(pick[8:])
             if 0 <= j < len(names):
-                return carc_layout.feature_words(names[j])
+                return feature_words(names[j])
         if pick.startswith("tower:") and "," in pick:
             x, y = (int(n) for n in pick[6:].split(","))
             return f"the tower {place_words(x, y)}"

@@ -316,21 +316,6 @@ def _labels(lay: Layout, s: CState, frame: Frame) -> None:
         lay.labels[f"score:{p + 1}"] = (x, y + 18.0, 10.0, f"Player {p + 1}: {s.scores[p]}{mark}")
 
 
-SIDE_WORDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
-
-
-def feature_words(name: str) -> str:
-    """A tile feature as a player says it: "city N S" -> "the city (north, south)", "field EL ER" -> "the field
-    (east)", "cloister" -> "the cloister"."""
-    kind, *parts = name.split()
-    sides = []
-    for part in parts:
-        side = SIDE_WORDS.get(part[:1])
-        if side and side not in sides:
-            sides.append(side)
-    return f"the {kind}" + (f" ({', '.join(sides)})" if sides else "")
-
-
 def _cells(lay: Layout, s: CState, tops: dict[int, float]) -> None:
     """The places a click may pick: open places for the drawn tile, the features of the tile just placed, towers."""
     if s.phase == PLACE:

@@ -17,7 +17,7 @@ from . import board as E
 from .board import (ACTION, FOLLOWERS, LOW, PLACE, SHIFT, K_CAPTURE, K_DRAW, K_FOLLOW, K_NOCAPTURE, K_NORANSOM,
                      K_PASS, K_PLACE, K_RANSOM, K_TOP, K_TOWER, M_DRAW, M_FOLLOW, M_NOCAPTURE, M_NORANSOM, M_PASS,
                      M_PLACE, M_RANSOM, M_TOP, M_TOWER, M_CAPTURE, CState, pos_of, xy)
-from .tiles import CODES, INDEX, ROTS
+from .tiles import CODES, INDEX, ROTS, feature_words, tile_words
 
 
 def format_move(s: CState, move: int) -> str:
@@ -148,8 +148,6 @@ def place_words(x: int, y: int) -> str:
 
 def describe_move(s: CState, move: int) -> str:
     """The move in a player's words, for hints and the log: tiles by what they show, places from the start tile."""
-    from .layout import feature_words
-    from .tiles import tile_words
     k, v = move >> SHIFT, move & LOW
     if k == K_DRAW:
         return f"draw {tile_words(v)}"

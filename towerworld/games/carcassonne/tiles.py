@@ -125,6 +125,21 @@ def tile_words(t: int) -> str:
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
+SIDE_WORDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
+
+
+def feature_words(name: str) -> str:
+    """A tile feature as a player says it: "city N S" -> "the city (north, south)", "field EL ER" -> "the field
+    (east)", "cloister" -> "the cloister"."""
+    kind, *parts = name.split()
+    sides = []
+    for part in parts:
+        side = SIDE_WORDS.get(part[:1])
+        if side and side not in sides:
+            sides.append(side)
+    return f"the {kind}" + (f" ({', '.join(sides)})" if sides else "")
+
+
 class Rot:
     """One tile type in one rotation (r quarter turns clockwise): everything the engine needs, as plain tuples."""
     __slots__ = ('t', 'r', 'edges', 'key', 'kinds', 'locs', 'pennants', 'fcities', 'nopen', 'slot', 'joins',
