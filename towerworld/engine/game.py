@@ -229,6 +229,8 @@ class Game(Generic[S, M]):
     """
     name: str = ""            # registry key and record field, e.g. "kdak"
     title: str = ""           # shown to people
+    # keys this game's table offers beyond every table's own, in a player's words, for the help overlay
+    table_keys: tuple[str, ...] = ()
     options: tuple[Option, ...] = ()
     variants: tuple[Variant, ...] = ()
     # the player counts of the rules without a variant, where they are fewer than GameInfo's (which spans them all)

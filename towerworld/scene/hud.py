@@ -15,16 +15,13 @@ PLAY_KEYS = ("Click a highlighted piece or place to pick it; Enter plays the com
              "T hint   Z undo   Y redo   Ctrl-S save   Ctrl-O saves and autosaves   M memory aid")
 REPLAY_KEYS = ("Space plays or pauses, . and , step a move, [ and ] slow down or speed up, Home and End jump",
                "Drag the timeline or click on it to jump to a move")
-GAME_KEYS = {
-    "carcassonne": ("R or the wheel over a glowing place turns the tile before you lay it",),
-    "kdak": ("P: physical crumbles (tiles knocked out of the tower fall under gravity)",),
-}
 SECRET_KEYS = ("Space hands the screen on: the next person's hand shows only once they press it",)
 
 
 def keys_help(game, replay: bool = False) -> str:
-    """The keys of this table, for the help overlay: the view's, then play's or replay's, then the game's own."""
-    lines = list(VIEW_KEYS) + list(REPLAY_KEYS if replay else PLAY_KEYS) + list(GAME_KEYS.get(game.name, ()))
+    """The keys of this table, for the help overlay: the view's, then play's or replay's, then the game's own (its
+    `table_keys`)."""
+    lines = list(VIEW_KEYS) + list(REPLAY_KEYS if replay else PLAY_KEYS) + list(game.table_keys)
     if not replay and not game.perfect_information:
         lines += SECRET_KEYS
     return "\n".join(lines + ["H, F1 or Esc closes this help"])

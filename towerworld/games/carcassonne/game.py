@@ -34,6 +34,7 @@ INFO = GameInfo(min_players=2, max_players=6, min_utility=-1.0, max_utility=1.0,
 class Carcassonne(Game[CState, int]):
     name = "carcassonne"
     title = "Carcassonne with The Tower"
+    table_keys = ("R or the wheel over a glowing place turns the tile before you lay it",)
     options = (
         Option("tower", True, "Play with The Tower: 18 tower foundation tiles, tower pieces, capturing followers.",
                label="The Tower expansion"),

@@ -23,6 +23,7 @@ INFO = GameInfo(min_players=1, max_players=2, min_utility=-1.0, max_utility=1.0,
 class KDakGame(Game):
     name = "kdak"
     title = "K'Dak's Tower of Confusion"
+    table_keys = ("P: physical crumbles (tiles knocked out of the tower fall under gravity)",)
     players_without_variant = (2, 2)
     options = (
         Option("talisman", False, "talisman variant: every null tile turned face up gives a talisman (an extra turn)",
