@@ -1,5 +1,5 @@
 """Labels on the table are readable at the default view: every label's letters at least 14 px tall in a 1280 x 800
-window (the stage draws them larger where a wide table is seen from afar, up to a limit), Throwdown's seat labels
+window (the stage draws a far label larger, up to a limit, and leaves a near one as it is), Throwdown's seat labels
 included."""
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 from towerworld.engine.game import SPECTATOR
 from towerworld.engine.registry import get_game
-from towerworld.scene.camera import LABEL_EM, LEAST_LABEL_PX, MOST_LABEL_SCALE, framing, label_scale, screen_point
+from towerworld.scene.camera import LABEL_EM, LEAST_LABEL_PX, MOST_LABEL_SCALE, framing, label_scales, screen_point
 
 W, H = 1280, 800
 
@@ -28,10 +28,11 @@ def _positions(name: str, players: int | None, seed: int = 1):
                            else rng.choice(game.legal_moves(state)))[0]
 
 
-def _smallest_px(layout, orbit, scale: float) -> float:
+def _px(layout, orbit, scales: dict | None = None) -> dict[str, float]:
+    """Each label's letters, in pixels, drawn at its scale."""
     tan_v = math.tan(math.radians(20.0)) / (W / H)
-    return min(LABEL_EM * scale / (tan_v * screen_point(orbit, 40.0, W / H, (x, y, z))[2]) * H / 2
-               for x, y, z, _ in layout.labels.values())
+    return {lid: LABEL_EM * (scales or {}).get(lid, 1.0) / (tan_v * screen_point(orbit, 40.0, W / H, (x, y, z))[2])
+            * H / 2 for lid, (x, y, z, _) in layout.labels.items()}
 
 
 @pytest.mark.parametrize("name,players", [("kdak", None), ("ziggurat", None), ("carcassonne", 4), ("elevation", None),
@@ -42,16 +43,20 @@ def test_every_label_is_at_least_14_px_tall_at_the_default_view(name, players):
         if not layout.labels:
             continue
         orbit = framing(layout, aspect=W / H)
-        scale = label_scale(layout, orbit, 40.0, W / H, H)
-        assert 1.0 <= scale <= MOST_LABEL_SCALE
-        assert _smallest_px(layout, orbit, scale) >= LEAST_LABEL_PX - 1e-6, (name, players)
+        scales = label_scales(layout, orbit, 40.0, W / H, H)
+        unscaled = _px(layout, orbit)
+        for lid, px in _px(layout, orbit, scales).items():
+            assert 1.0 <= scales[lid] <= MOST_LABEL_SCALE
+            assert px >= LEAST_LABEL_PX - 1e-6 or scales[lid] == MOST_LABEL_SCALE, (name, players, lid)
+            if unscaled[lid] >= LEAST_LABEL_PX:
+                assert scales[lid] == 1.0, (name, lid)          # a label already readable keeps its size
 
 
 def test_throwdown_seat_labels_were_too_small_unscaled():
     """The check can fail: Throwdown's seat labels at their own 7 mm are under 14 px at the default view."""
     game, state = next(_positions("throwdown", 5))
     layout = game.layout(state, SPECTATOR)
-    assert _smallest_px(layout, framing(layout, aspect=W / H), 1.0) < LEAST_LABEL_PX
+    assert min(_px(layout, framing(layout, aspect=W / H)).values()) < LEAST_LABEL_PX
 
 
 def test_the_stage_draws_its_labels_at_the_scale_asked(showbase):
@@ -61,9 +66,11 @@ def test_the_stage_draws_its_labels_at_the_scale_asked(showbase):
     try:
         layout = game.layout(state, SPECTATOR)
         stage.show(layout)
-        stage.set_label_scale(2.0)
-        assert stage.label_nodes and all(abs(node.getScale()[0] - 2.0) < 1e-6 for _, node in stage.label_nodes.values())
+        scales = {lid: 1.0 + k for k, lid in enumerate(layout.labels)}
+        stage.set_label_scales(scales)
+        assert stage.label_nodes
+        assert all(abs(node.getScale()[0] - scales[lid]) < 1e-6 for lid, (_, node) in stage.label_nodes.items())
         stage.show(game.layout(state, SPECTATOR))
-        assert all(abs(node.getScale()[0] - 2.0) < 1e-6 for _, node in stage.label_nodes.values())
+        assert all(abs(node.getScale()[0] - scales[lid]) < 1e-6 for lid, (_, node) in stage.label_nodes.items())
     finally:
         stage.root.getParent().removeNode()

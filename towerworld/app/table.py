@@ -13,7 +13,7 @@ from towerworld.app.window import open_base, run_loop
 from towerworld.engine.game import CHANCE, OMNISCIENT, SPECTATOR
 from towerworld.engine.match import Match
 from towerworld.engine.pieces import size
-from towerworld.scene.camera import framing, label_scale
+from towerworld.scene.camera import framing, label_scales
 from towerworld.scene.hud import Hud
 from towerworld.scene.picking import Picker
 from towerworld.scene.setup import add_table, dress, frame_light, undress
@@ -161,10 +161,10 @@ class Table:
         # labels grow where the view shows them small (a wide table seen from afar), and the view keeps them clear
         # of the HUD as drawn
         win = self.base.win
-        scale = label_scale(layout, orbit, 40.0, aspect, win.getYSize() if win is not None else 800)
-        self.stage.set_label_scale(scale)
-        if scale != 1.0 and clear:
-            orbit = framing(layout, aspect=aspect, top=top, keep_clear=clear, label_scale=scale)
+        scales = label_scales(layout, orbit, 40.0, aspect, win.getYSize() if win is not None else 800)
+        self.stage.set_label_scales(scales)
+        if clear and any(v != 1.0 for v in scales.values()):
+            orbit = framing(layout, aspect=aspect, top=top, keep_clear=clear, label_scales=scales)
         return orbit
 
     def refit(self, layout) -> None:

@@ -89,7 +89,8 @@ ScreenBox = tuple[float, float, float, float]     # x0, y0, x1, y1 on the screen
 
 
 def framing(layout: Layout, fov: float = 40.0, aspect: float = 1.6, heading: float = -25.0, pitch: float = 38.0,
-            fill: float = 0.92, top: float = 0.0, keep_clear: list[ScreenBox] = (), label_scale: float = 1.0) -> Orbit:
+            fill: float = 0.92, top: float = 0.0, keep_clear: list[ScreenBox] = (),
+            label_scales: dict[str, float] | None = None) -> Orbit:
     """The default view, looking down at the given angles: the camera aims at the middle of the pieces as they appear
     on screen (not of their box) and comes as close as it can with every piece inside `fill` of the frame, below a
     band of `top` (a fraction of the frame's height) kept clear for the HUD's status lines, and no label in a
@@ -137,7 +138,8 @@ def framing(layout: Layout, fov: float = 40.0, aspect: float = 1.6, heading: flo
     orbit = Orbit(target[0], target[1], target[2], heading, pitch, dist)
     # Backing off draws everything nearer the middle of the screen, away from the HUD at its edges.
     for _ in range(40):
-        if not any(_overlap(b, c) for b in label_boxes(layout, orbit, fov, aspect, label_scale) for c in keep_clear):
+        if not any(_overlap(b, c) for b in label_boxes(layout, orbit, fov, aspect, label_scales)
+                   for c in keep_clear):
             break
         orbit.distance *= 1.02
     return orbit
@@ -158,27 +160,28 @@ def screen_point(orbit: Orbit, fov: float, aspect: float, point) -> tuple[float,
             sum(r * q for r, q in zip(rel, up)) / (tan_v * depth), depth)
 
 
-def label_scale(layout: Layout, orbit: Orbit, fov: float, aspect: float, height_px: float) -> float:
-    """How many times LABEL_EM the labels are drawn so that, seen from `orbit` in a window `height_px` tall, the
-    smallest stands at least LEAST_LABEL_PX tall (1 where they already do; at most MOST_LABEL_SCALE)."""
+def label_scales(layout: Layout, orbit: Orbit, fov: float, aspect: float, height_px: float) -> dict[str, float]:
+    """How many times LABEL_EM each label is drawn so that, seen from `orbit` in a window `height_px` tall, it stands
+    at least LEAST_LABEL_PX tall: 1 for a label that already does (a near one keeps its size), at most
+    MOST_LABEL_SCALE for a far one."""
     tan_v = math.tan(math.radians(fov / 2)) / max(aspect, 1e-3)
-    smallest = math.inf
-    for x, y, z, _words in layout.labels.values():
+    out = {}
+    for lid, (x, y, z, _words) in layout.labels.items():
         depth = screen_point(orbit, fov, aspect, (x, y, z))[2]
-        if depth > 1e-6:
-            smallest = min(smallest, LABEL_EM / (tan_v * depth) * height_px / 2)
-    if smallest == math.inf:
-        return 1.0
-    return min(MOST_LABEL_SCALE, max(1.0, LEAST_LABEL_PX / smallest))
+        px = LABEL_EM / (tan_v * depth) * height_px / 2 if depth > 1e-6 else math.inf
+        out[lid] = min(MOST_LABEL_SCALE, max(1.0, LEAST_LABEL_PX / px))
+    return out
 
 
-def label_boxes(layout: Layout, orbit: Orbit, fov: float, aspect: float, scale: float = 1.0) -> list[ScreenBox]:
-    """Where each label's card shows on the screen (text `scale` x LABEL_EM mm tall on a card, facing the camera)."""
+def label_boxes(layout: Layout, orbit: Orbit, fov: float, aspect: float,
+                scales: dict[str, float] | None = None) -> list[ScreenBox]:
+    """Where each label's card shows on the screen (text LABEL_EM mm tall, times its scale, on a card facing the
+    camera)."""
     tan_h = math.tan(math.radians(fov / 2))
     tan_v = tan_h / max(aspect, 1e-3)
     out = []
-    em_mm = LABEL_EM * scale
-    for x, y, z, words in layout.labels.values():
+    for lid, (x, y, z, words) in layout.labels.items():
+        em_mm = LABEL_EM * (scales.get(lid, 1.0) if scales else 1.0)
         sx, sy, depth = screen_point(orbit, fov, aspect, (x, y, z))
         lines = words.split("\n")
         half_w = (0.32 * max(len(line) for line in lines) + 0.2) * em_mm / (tan_h * depth)

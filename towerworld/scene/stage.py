@@ -295,7 +295,7 @@ class Stage:
         self.label_nodes: dict[str, tuple[tuple, NodePath]] = {}   # label id -> (what it shows, its text node)
         # the words a label shows, from the layout's: the table names the seats ("Ann", not "Player 1")
         self.label_words: Callable[[str], str] = lambda words: words
-        self.label_scale = 1.0     # labels drawn this many times LABEL_EM (see camera.label_scale)
+        self.label_scales: dict[str, float] = {}   # label id -> times LABEL_EM it is drawn (camera.label_scales)
         self.layout: Layout | None = None
         self.show_hidden = False   # memory aid: label face-down pieces whose faces were seen
         self.memory_tags: dict[str, NodePath] = {}    # the piece each memory label hangs on -> the label
@@ -863,17 +863,18 @@ class Stage:
             else:
                 node = shared_text(words, LABEL_EM, (0.1, 0.1, 0.1, 1), (x, y, z), facing="viewer")
                 node.reparentTo(self.labels_root)
-                if self.label_scale != 1.0:
-                    node.setScale(self.label_scale)
+                scale = self.label_scales.get(lid, 1.0)
+                if scale != 1.0:
+                    node.setScale(scale)
             self.label_nodes[lid] = (spec, node)
 
-    def set_label_scale(self, scale: float) -> None:
-        """Draw every label `scale` times LABEL_EM tall, each about its own anchor (the view keeps them readable)."""
-        if abs(scale - self.label_scale) < 1e-3:
+    def set_label_scales(self, scales: dict[str, float]) -> None:
+        """Draw each label its scale times LABEL_EM tall, about its own anchor (the view keeps far ones readable)."""
+        if scales == self.label_scales:
             return
-        self.label_scale = scale
-        for _spec, node in self.label_nodes.values():
-            node.setScale(scale)
+        self.label_scales = dict(scales)
+        for lid, (_spec, node) in self.label_nodes.items():
+            node.setScale(scales.get(lid, 1.0))
 
     # ---- highlighting -----------------------------------------------------------------------------------------------
     def highlight(self, targets: dict[str, tuple]) -> None:
