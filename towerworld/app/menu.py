@@ -136,39 +136,46 @@ class StartScreen:
             # the default rules get a button of their own unless a variant already names them ("standard")
             entries = ([] if "standard" in named else [(None, "standard")]) + [(n, n) for n in named]
             for name, label in entries:
+                if x + 0.022 * len(label) + 0.08 > 1.5:          # the row is full: the next one under it
+                    x, z = -1.05, z - 0.085
                 chosen = setup.variant == name or (setup.variant is None and name == "standard")
                 self._button(label, x, z + 0.012, self.set_variant, [name], chosen=chosen)
                 x += 0.12 + 0.022 * len(label)
-            z -= 0.12
+            z -= 0.11
         lo, hi = setup.player_range(game)
         self._text(f"Players: {setup.players}", -1.45, z)
         if hi > lo:
             self._button("-", -0.95, z + 0.012, self.set_players, [setup.players - 1])
             self._button("+", -0.85, z + 0.012, self.set_players, [setup.players + 1])
-        z -= 0.12
+        z -= 0.1
         for i, seat in enumerate(setup.seats):
             self._text(f"Seat {i + 1}:", -1.45 + 0.75 * (i % 4), z - 0.11 * (i // 4))
             self._button(label_of(seat, game), -1.05 + 0.75 * (i % 4), z + 0.012 - 0.11 * (i // 4), self.cycle_seat, [i],
                          scale=0.04)
         z -= 0.11 * ((len(setup.seats) + 3) // 4) + 0.01
-        z = self._options(game, z)
-        resumable = saves.unfinished(game.name, limit=3)
-        if resumable:
+        z = self._options(game, z) - 0.03
+        # as many unfinished games as fit above the bottom row of buttons; with no room, the newest one resumes
+        # from a button in that row
+        room = min(3, int((z + 0.66) / 0.08) + 1)
+        resumable = saves.unfinished(game.name, limit=max(1, room))
+        if resumable and room < 1:
+            self._button("Resume the last game", 0.5, -0.74, self.on_resume, [resumable[0].path], scale=0.04)
+        elif resumable:
             self._text("Unfinished:", -1.45, z)
             for k, info in enumerate(resumable):
                 self._button(info.label, -1.05, z + 0.012 - 0.08 * k, self.on_resume, [info.path],
                              scale=0.035, text_align=TextNode.ALeft)
             z -= 0.08 * len(resumable)
-        self._button("Start", 1.3, -0.68, self.start, scale=0.07)
-        self._button("Quit", -1.35, -0.68, self.on_quit, scale=0.05)
+        self._button("Start", 1.3, -0.74, self.start, scale=0.07)
+        self._button("Quit", -1.35, -0.74, self.on_quit, scale=0.05)
         if self.on_host is not None:
-            self._button("Host", 0.95, -0.68, self.host, scale=0.05)
+            self._button("Host", 0.95, -0.74, self.host, scale=0.05)
         if self.on_join is not None:
             from direct.gui.DirectGui import DirectEntry
-            self.invite = DirectEntry(parent=self.panel, scale=0.04, pos=(-1.1, 0, -0.69), width=22,
+            self.invite = DirectEntry(parent=self.panel, scale=0.04, pos=(-1.1, 0, -0.75), width=22,
                                       initialText="ws://HOST:PORT/ROOM", focusInCommand=self._clear_invite)
             self.widgets.append(self.invite)
-            self._button("Join", 0.0, -0.68, self.join, scale=0.05)
+            self._button("Join", 0.0, -0.74, self.join, scale=0.05)
 
     def _options(self, game: Game, z: float) -> float:
         """A control per option: choices cycle, true/false toggles, numbers step within their bounds."""
@@ -185,7 +192,7 @@ class StartScreen:
             text = self._text(label, x, z, scale=0.032)
             text.setPythonTag("help", opt.help)
             # the option's one line of explanation under its label, cut to the column's width
-            self._text(option_line(opt.help), x, z - 0.04, scale=0.024)
+            self._text(option_line(opt.help), x, z - 0.04, scale=0.028)
             right = x + 0.05 + 0.0145 * len(label)
             if not free_text:
                 self._button(">", right + 0.06, z + 0.01, self.step_option, [opt.name, 1], scale=0.035)
@@ -265,7 +272,7 @@ class StartScreen:
         self.root.destroy()
 
 
-OPTION_LINE = 72        # characters of an option's explanation that fit under it in its column
+OPTION_LINE = 62        # characters of an option's explanation that fit under it in its column
 
 
 def option_line(words: str) -> str:
