@@ -312,20 +312,27 @@ def revealed_lines(match: Match) -> list[dict]:
     return out
 
 
-def save_match(match: Match, path: str) -> None:
-    """Write the record atomically: a temp file in the same folder, fsync, then os.replace."""
+def write_atomic(path: str, text: str, sync: bool = True) -> None:
+    """Write `text` to `path` atomically: a temp file in the same folder (never read as a record), fsync (unless
+    `sync` is False: a killed process still leaves the old file or the new one whole, only a power cut may lose the
+    latest), then os.replace."""
     import tempfile     # here, not at the top: a table starts without saving
-    data = json.dumps(match_to_record(match), indent=1, ensure_ascii=False)
     folder = os.path.dirname(os.path.abspath(path))
     os.makedirs(folder, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX, dir=folder)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(data)
+            f.write(text)
             f.flush()
-            os.fsync(f.fileno())
+            if sync:
+                os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def save_match(match: Match, path: str) -> None:
+    """Write the record atomically: a temp file in the same folder, fsync, then os.replace."""
+    write_atomic(path, json.dumps(match_to_record(match), indent=1, ensure_ascii=False))

@@ -33,7 +33,7 @@ from towerworld.engine.agent import seat_view
 from towerworld.engine.driver import (AGENT, CHANCE_DRAW, END, PERSON, AgentFailed, Driver, ThreadRunner,
                                       live_chance)
 from towerworld.engine.game import CHANCE, SPECTATOR, TowerworldError, options_from_text
-from towerworld.engine.match import Match, PlayerSpec
+from towerworld.engine.match import Match, PlayerSpec, write_atomic
 from towerworld.engine.safe_text import shown_text
 from towerworld.engine.words import counted
 from towerworld.net import protocol as P
@@ -51,25 +51,6 @@ CLOSE_POLICY = 1008
 
 def _hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-def write_atomic(path: str, text: str, sync: bool = True) -> None:
-    """Write `text` to `path` atomically: a temp file in the same folder, fsync (unless `sync` is False: a killed
-    server still finds the old file or the new one whole, only a power cut may lose the latest), os.replace."""
-    import tempfile
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            if sync:
-                os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 def _flush(path: str) -> None:
