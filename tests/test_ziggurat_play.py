@@ -160,9 +160,9 @@ def test_player_words_on_the_table():
     assert "hand" not in G.layout(dataclasses.replace(s, hand=()), 0).labels, "no label over an empty hand"
 
 
-def test_a_cheat_at_the_table_asks_first_and_says_which_cheat_it_is(showbase, tmp_path):
-    """Seed: "Every domino picked up from the ziggurat and replaced is counted as a cheat." The table asks before a
-    cheat, naming the cheats it adds; the first click plays nothing, Esc cancels, Enter (or Confirm) plays it."""
+def _table_with_two_dominoes(tmp_path):
+    """A play table (Ann alone, seed 4) where two dominoes stand on the bottom tier, laid by clicks: cheats are
+    possible. Returns (table, settle)."""
     from towerworld.app.play import PlayTable
     from towerworld.engine.match import Match, PlayerSpec
     try:
@@ -173,12 +173,24 @@ def test_a_cheat_at_the_table_asks_first_and_says_which_cheat_it_is(showbase, tm
     table = PlayTable(match)
     try:
         settle(table)
-        for _ in range(2):       # two dominoes stand on the bottom tier
+        for _ in range(2):
             state = match.state
             place = next(m for m in G.legal_moves(state) if m[0] == PLACE and m[1] == 0)
             for pick in G.picks(state, place):
                 table.choose(pick)
             settle(table)
+    except BaseException:
+        table.close()
+        raise
+    return table, settle
+
+
+def test_a_cheat_at_the_table_asks_first_and_says_which_cheat_it_is(showbase, tmp_path):
+    """Seed: "Every domino picked up from the ziggurat and replaced is counted as a cheat." The table asks before a
+    cheat, naming the cheats it adds; the first click plays nothing, Esc cancels, Enter (or Confirm) plays it."""
+    table, settle = _table_with_two_dominoes(tmp_path)
+    match = table.match
+    try:
         assert match.state.cheats == 0
         state = match.state
         cheat = next(m for m in G.legal_moves(state) if m[0] == CHEAT)
@@ -273,24 +285,10 @@ def test_player_never_gives_up_while_a_cheat_can_finish():
 def test_cheat_targets_light_up_unlike_legal_places(showbase, tmp_path):
     """A placed domino that may be picked up (a cheat, which costs a point) lights up red, and the dominoes of the
     hand and the places they may go light up green: a player never mistakes a cheat for a free move."""
-    from towerworld.app.play import PlayTable
-    from towerworld.engine.match import Match, PlayerSpec
     from towerworld.scene.stage import HIGHLIGHT_COSTLY, HIGHLIGHT_TARGET
+    table, _settle = _table_with_two_dominoes(tmp_path)
     try:
-        from tabletools import settle
-    except ImportError:  # tests run as a package
-        from tests.tabletools import settle
-    match = Match(G, players=[PlayerSpec("Ann")], seed=4, autosave=str(tmp_path / "auto.tower.json"))
-    table = PlayTable(match)
-    try:
-        settle(table)
-        for _ in range(2):
-            state = match.state
-            place = next(m for m in G.legal_moves(state) if m[0] == PLACE and m[1] == 0)
-            for pick in G.picks(state, place):
-                table.choose(pick)
-            settle(table)
-        state = match.state
+        state = table.match.state
         cheats = {G.picks(state, m)[0] for m in G.legal_moves(state) if m[0] == CHEAT}
         places = {G.picks(state, m)[0] for m in G.legal_moves(state) if m[0] == PLACE}
         assert cheats and places and not cheats & places
