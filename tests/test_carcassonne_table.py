@@ -108,6 +108,18 @@ def test_follower_targets_stand_on_what_they_name():
                 assert not here[1], name
 
 
+def _decisions(seed: int, players: int):
+    """Every position of a random whole game (uniform moves, chance drawn from the same stream) where a seat decides."""
+    rng = random.Random(seed)
+    s = GAME.new_state(None, players=players)
+    while GAME.current_player(s) != TERMINAL:
+        if GAME.current_player(s) < 0:
+            s = GAME.apply(s, GAME.sample_chance(s, rng))[0]
+            continue
+        yield s
+        s = GAME.apply(s, rng.choice(GAME.legal_moves(s)))[0]
+
+
 def _convex_apart(a, b) -> bool:
     """Whether two convex polygons (lists of screen points in order) are apart: a separating axis exists."""
     for poly in (a, b):
@@ -128,12 +140,7 @@ def test_every_follower_target_is_24_px_across_at_the_default_camera_and_none_ov
     width, height = 1280, 800
     seen = 0
     for seed in (1, 2):
-        rng = random.Random(seed)
-        s = GAME.new_state(None, players=2)
-        while GAME.current_player(s) != TERMINAL:
-            if GAME.current_player(s) < 0:
-                s = GAME.apply(s, GAME.sample_chance(s, rng))[0]
-                continue
+        for s in _decisions(seed, 2):
             lay = GAME.layout(s, GAME.current_player(s))
             targets = [c for k, c in lay.cells.items() if k.startswith("feature:")]
             if targets:
@@ -155,7 +162,6 @@ def test_every_follower_target_is_24_px_across_at_the_default_camera_and_none_ov
                     for b in quads[i + 1:]:
                         assert _convex_apart(a, b), (seed, len(s.tiles))
                 seen += 1
-            s = GAME.apply(s, rng.choice(GAME.legal_moves(s)))[0]
     assert seen > 60
 
 
@@ -650,12 +656,7 @@ def test_the_default_view_frames_the_landscape_in_the_middle_with_the_piles_and_
     from towerworld.scene.camera import framing, screen_point
     aspect = 1.6
     for seed in (4, 5):
-        rng = random.Random(seed)
-        s = GAME.new_state(None, players=3)
-        while GAME.current_player(s) != TERMINAL:
-            if GAME.current_player(s) < 0:
-                s = GAME.apply(s, GAME.sample_chance(s, rng))[0]
-                continue
+        for s in _decisions(seed, 3):
             lay = GAME.layout(s, SPECTATOR)
             orbit = framing(lay, aspect=aspect)
             placed = {f"tile:{TL.CODES[t]}:{k}" for t, _r, _p, _b, k in s.tiles}
@@ -673,4 +674,3 @@ def test_the_default_view_frames_the_landscape_in_the_middle_with_the_piles_and_
             rows = box({i for i in lay.pieces if i.startswith(("meeple", "tower:")) and lay.pieces[i].z == 0.0})
             if rows:
                 assert rows[3] < land[1], (seed, len(s.tiles))
-            s = GAME.apply(s, rng.choice(GAME.legal_moves(s)))[0]
