@@ -275,14 +275,14 @@ def _writable_file(path: str) -> None:
         raise CliError(f"--out {shown_text(path, 300)} cannot be written: permission denied.")
 
 
-def _writable_folder(path: str) -> None:
-    """Create the --out folder, or refuse naming the path and the reason."""
+def _writable_folder(path: str, flag: str = "--out") -> None:
+    """Create the folder given to `flag`, or refuse naming the flag, the path and the reason."""
     try:
         os.makedirs(path, exist_ok=True)
     except OSError as e:
-        raise CliError(f"--out {shown_text(path, 300)} cannot be used as a folder: {e.strerror or e}.") from None
+        raise CliError(f"{flag} {shown_text(path, 300)} cannot be used as a folder: {e.strerror or e}.") from None
     if not os.access(path, os.W_OK):
-        raise CliError(f"--out {shown_text(path, 300)} cannot be written: permission denied.")
+        raise CliError(f"{flag} {shown_text(path, 300)} cannot be written: permission denied.")
 
 
 def _takes_levels(game, name: str) -> bool:
@@ -801,12 +801,7 @@ def _port(port: int) -> int:
 
 def _rooms_dir(path: str | None) -> str:
     folder = path or os.path.join(os.path.expanduser("~"), ".towerworld", "rooms")
-    try:
-        os.makedirs(folder, exist_ok=True)
-    except OSError as e:
-        raise CliError(f"--data {shown_text(folder, 300)} cannot be used as a folder: {e.strerror or e}.") from None
-    if not os.access(folder, os.W_OK):
-        raise CliError(f"--data {shown_text(folder, 300)} cannot be written: permission denied.")
+    _writable_folder(folder, "--data")
     return folder
 
 
