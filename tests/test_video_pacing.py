@@ -1,30 +1,20 @@
 """A replay video's pacing (seconds a ply, the pause between plies) stated and settable, and where a video's frames go
 (the grabber draws only its own buffer while it lives; write_video reports render, read-back and encoder times)."""
 import os
-import random
 import subprocess
 import sys
 
 import pytest
 
-from towerworld.engine.driver import answer_chance
-from towerworld.engine.match import Match, PlayerSpec
-from towerworld.engine.record import save_match
-from towerworld.engine.registry import get_game
+try:
+    from test_video import short_record
+except ImportError:  # tests run as a package
+    from tests.test_video import short_record
 
 
-def _record(path, plies=4, seed=4) -> str:
-    game = get_game("kdak")
-    match = Match(game, players=[PlayerSpec("Ann"), PlayerSpec("Bob")], seed=seed)
-    rng = random.Random(seed)
-    while len(match.plies) < plies and not match.over:
-        if match.current_player >= 0:
-            moves = game.legal_moves(match.state)
-            match.apply(moves[rng.randrange(len(moves))], save=False)
-        else:
-            answer_chance(match)
-    save_match(match, str(path))
-    return str(path)
+def _record(path) -> str:
+    """A four-ply K'Dak record (the video tests' short record)."""
+    return short_record(path, plies=4)
 
 
 def test_the_pause_between_plies_sets_the_schedule_and_the_sentence_states_it():
