@@ -179,15 +179,24 @@ class View(_Msg, tag="view"):
     table: Table
 
 
+class Step(msgspec.Struct, array_like=True):
+    """One ply told with the move before it: who made it (CHANCE for a draw) and its events as the viewer may see
+    them."""
+    mover: int
+    events: list[WireEvent]
+
+
 class Played(_Msg, tag="played"):
     """A move was made: `mover` (a seat, or CHANCE), `events` as this viewer may see them, `text` the move's notation
-    (sent only to the mover), then the table after it."""
+    (sent only to the mover); `then` the chance draws that followed it at once (a roll, a tile drawn), in order; then
+    the table after them all. The move was ply `table.ply - 1 - len(then)`."""
     mover: int
     events: list[WireEvent]
     room: Room
     viewer: int
     table: Table
     text: str = ""
+    then: list[Step] = []
 
 
 class Refused(_Msg, tag="refused"):

@@ -407,28 +407,37 @@ class Server:
                               "move")
             move = match.game.parse_move(match.state, msg.text)
             events = room.driver.answer(conn.seat, move, save=False)
-            await self.after_move(room, conn.seat, events)
+            await self.after_move(room, conn.seat, events, self._draws(room))
             await self.advance(room)
 
-    async def after_move(self, room: Room, mover: int, events: list) -> None:
-        """Save the room, then send every connection the move as its viewer may see it."""
-        self.stats["moves"] += 1
+    def _draws(self, room: Room) -> list[list]:
+        """Answer the chance draws that follow a move at once (a roll, a tile drawn): each draw's events, in order.
+        They go out in the move's one message, with one table after them all."""
+        driver, drawn = room.driver, []
+        while driver.pending().kind == CHANCE_DRAW:
+            drawn.append(driver.answer(CHANCE, driver.draw(), save=False))
+        return drawn
+
+    async def after_move(self, room: Room, mover: int, events: list, drawn: list[list] = ()) -> None:
+        """Save the room, then send every connection the move and the draws after it as its viewer may see them."""
+        self.stats["moves"] += 1 + len(drawn)
         room.undo_by, room.undo_agreed = None, set()
         if room.timer is not None:
             room.timer.cancel()
             room.timer = None
         room.turn_started = time.monotonic()
         await self._save(room)
-        text = room.match.plies[-1].text if mover != CHANCE else ""
+        text = room.match.plies[-1 - len(drawn)].text if mover != CHANCE else ""
         view = room.room_view()
         shown: dict[int, bytes] = {}
         for conn in room.connections():
             v = conn.seat
+            then = [P.Step(CHANCE, P.wire_events(e, v)) for e in drawn]
             if v == mover:
-                conn.send(P.Played(mover, P.wire_events(events, v), view, v, room.table(v), text))
+                conn.send(P.Played(mover, P.wire_events(events, v), view, v, room.table(v), text, then))
                 continue
             if v not in shown:
-                shown[v] = P.encode(P.Played(mover, P.wire_events(events, v), view, v, room.table(v)))
+                shown[v] = P.encode(P.Played(mover, P.wire_events(events, v), view, v, room.table(v), "", then))
             conn.send_bytes(shown[v])
 
     async def advance(self, room: Room) -> None:
@@ -439,7 +448,7 @@ class Server:
             p = driver.pending()
             if p.kind == CHANCE_DRAW:
                 events = driver.answer(CHANCE, driver.draw(), save=False)
-                await self.after_move(room, CHANCE, events)
+                await self.after_move(room, CHANCE, events, self._draws(room))
             elif p.kind == AGENT:
                 try:            # the room's runner searches in a thread; the event loop serves the others meanwhile
                     events = driver.advance()
@@ -451,7 +460,7 @@ class Server:
                     return
                 if events is None:
                     return
-                await self.after_move(room, p.seat, events)
+                await self.after_move(room, p.seat, events, self._draws(room))
             elif p.kind == PERSON:
                 room.turn_started = time.monotonic()
                 if room.clock is not None and room.clock_mode == "ai":
@@ -473,7 +482,7 @@ class Server:
                 return
             self._notice(room, f"{room.match.players[p.seat].name}'s time ran out: an AI moved for them.")
             events = room.driver.answer(p.seat, move, save=False)
-            await self.after_move(room, p.seat, events)
+            await self.after_move(room, p.seat, events, self._draws(room))
             await self.advance(room)
 
     # ---- undo by seat, agreed by the others ------------------------------------------------------------------------
