@@ -75,10 +75,11 @@ def check_log(lines: list[dict], record_path: str, rng: random.Random, resamples
         viewer, table = msg["viewer"], msg["table"]
         ply = table["ply"]
         state = states[ply]
-        assert plain(P.table_for(game, state, viewer, ply)) == table, f"ply {ply}: not the table of its state"
+        drawn = any(table.get(part) for part in ("pieces", "cells", "labels"))   # a client may ask for no layout
+        assert plain(P.table_for(game, state, viewer, ply, drawn)) == table, f"ply {ply}: not the table of its state"
         for _ in range(resamples):
             other = game.resample(state, viewer, rng)
-            assert plain(P.table_for(game, other, viewer, ply)) == table, \
+            assert plain(P.table_for(game, other, viewer, ply, drawn)) == table, \
                 f"viewer {viewer}, ply {ply}: the table differs in a resample"
         if msg["kind"] == "played":
             # the move, then the chance draws told with it: ply table.ply - 1 - len(then) onwards
@@ -115,12 +116,13 @@ def read_log(path) -> list[dict]:
         return [json.loads(line) for line in f]
 
 
-async def whole_game(tmp_path, game: str, players=("remote", "remote"), watchers: int = 1):
+async def whole_game(tmp_path, game: str, players=("remote", "remote"), watchers: int = 1, layouts=None):
     server, url = await started(tmp_path / "rooms")
     try:
         code = await C.create_room(url, game, list(players))
         invite = f"{url}/{code}"
-        seats = [C.play(invite, rng=random.Random(i), log=str(tmp_path / f"seat{i}.log"))
+        seats = [C.play(invite, rng=random.Random(i), log=str(tmp_path / f"seat{i}.log"), seat=i + 1,
+                        layout=layouts[i] if layouts else True)
                  for i, kind in enumerate(players) if kind == "remote"]
         watch = [C.play(invite, watch=True, agent=None, log=str(tmp_path / f"watch{i}.log")) for i in range(watchers)]
         done = await asyncio.gather(*seats, *watch)
@@ -144,6 +146,24 @@ def test_whole_games_through_the_server_leak_nothing(tmp_path, game):
         lines = read_log(tmp_path / name)
         assert lines[0]["kind"] == "joined"
         assert check_log(lines, record, rng) >= len(match.plies) // 2
+
+
+def test_a_client_that_draws_nothing_is_sent_no_layout_and_the_others_theirs(tmp_path):
+    """A headless seat asks for tables without the layout: it still gets the HUD, its legal moves and its events;
+    the other seat, drawing, gets its layout; both logs pass the leak check."""
+    code, done = run(whole_game(tmp_path, "throwdown", watchers=0, layouts=(False, True)))
+    record = str(tmp_path / "rooms" / f"{code}.tower.json")
+    match = load_match(record)
+    assert match.over and all(d.result == match.result_text() for d in done)
+    bare, drawn = read_log(tmp_path / "seat0.log"), read_log(tmp_path / "seat1.log")
+    tables = [m["table"] for m in bare if m["kind"] in ("view", "played")]
+    assert tables and all(not t.get("pieces") and not t.get("cells") and not t.get("labels") for t in tables)
+    assert all(t["hud"] for t in tables)
+    assert any(t["legal"] for t in tables if t["to_move"] == 0)
+    assert any(m["events"] for m in bare if m["kind"] == "played" and m["mover"] == 0)
+    assert all(m["table"]["pieces"] for m in drawn if m["kind"] in ("view", "played"))
+    for lines in (bare, drawn):
+        assert check_log(lines, record, random.Random(2), resamples=2)
 
 
 def test_the_leak_check_catches_a_table_shown_whole(tmp_path):

@@ -154,8 +154,10 @@ class RemoteTable:
                 self.seat = msg.seat
             elif isinstance(msg, (P.View, P.Played)):
                 self.view = msg
-                if isinstance(msg, P.Played) and msg.events:
-                    self.said = " ".join(e.text for e in msg.events if e.text)
+                told = [e.text for e in msg.events] + [e.text for step in msg.then for e in step.events] \
+                    if isinstance(msg, P.Played) else []
+                if any(told):
+                    self.said = " ".join(text for text in told if text)
             elif isinstance(msg, (P.Refused, P.Notice, P.UndoDone)):
                 self.said = msg.text
             elif isinstance(msg, P.UndoAsked):

@@ -98,6 +98,7 @@ class Connection:
         self.floods = 0
         self.creates = 0
         self.closing = False
+        self.layout = True          # False: it draws nothing, so its tables go without pieces, cells and labels
 
     def send(self, message) -> None:
         self.send_bytes(P.encode(message))
@@ -160,8 +161,8 @@ class Room:
             clock = P.Clock(cp, round(time.monotonic() - self.turn_started, 2), self.clock, self.clock_mode)
         return P.Room(self.code, self.game.name, self.game.title, self.match.variant or "", seats, clock, self.undo_by)
 
-    def table(self, viewer: int) -> P.Table:
-        return P.table_for(self.game, self.match.state, viewer, len(self.match.plies))
+    def table(self, viewer: int, layout: bool = True) -> P.Table:
+        return P.table_for(self.game, self.match.state, viewer, len(self.match.plies), layout)
 
     def meta(self) -> dict:
         return {"room": self.code, "kinds": self.kinds, "tokens": self.tokens, "clock": self.clock,
@@ -269,7 +270,7 @@ class Server:
             await self.answer_undo(conn, msg.agree)
         elif isinstance(msg, P.Look):
             room = self._room_of(conn)
-            conn.send(P.View(room.room_view(), conn.seat, room.table(conn.seat)))
+            conn.send(P.View(room.room_view(), conn.seat, room.table(conn.seat, conn.layout)))
 
     def create(self, conn: Connection, msg: P.Create) -> None:
         from towerworld.ai.agents import agent_names, agent_words, make_agent
@@ -353,7 +354,7 @@ class Server:
             if msg.name:
                 room.match.players[seat] = PlayerSpec(_clean_name(msg.name, seat), "human")
             self._save_meta(room)
-        conn.room, conn.seat = room, seat
+        conn.room, conn.seat, conn.layout = room, seat, msg.layout
         room.conns[seat] = conn
         conn.send(P.Joined(room.code, seat, token))
         self.broadcast_view(room)
@@ -362,10 +363,10 @@ class Server:
         if conn.room is not None:
             raise Refusal("This connection is already at a table; open another connection to watch another.")
         room = self._find(msg.room)
-        conn.room, conn.seat = room, SPECTATOR
+        conn.room, conn.seat, conn.layout = room, SPECTATOR, msg.layout
         room.watchers.add(conn)
         conn.send(P.Joined(room.code, SPECTATOR))
-        conn.send(P.View(room.room_view(), SPECTATOR, room.table(SPECTATOR)))
+        conn.send(P.View(room.room_view(), SPECTATOR, room.table(SPECTATOR, conn.layout)))
 
     async def leave(self, conn: Connection) -> None:
         room = conn.room
@@ -429,16 +430,17 @@ class Server:
         await self._save(room)
         text = room.match.plies[-1 - len(drawn)].text if mover != CHANCE else ""
         view = room.room_view()
-        shown: dict[int, bytes] = {}
+        shown: dict[tuple, bytes] = {}        # one message per viewer and kind of table, built once
         for conn in room.connections():
-            v = conn.seat
+            v, key = conn.seat, (conn.seat, conn.layout)
             then = [P.Step(CHANCE, P.wire_events(e, v)) for e in drawn]
             if v == mover:
-                conn.send(P.Played(mover, P.wire_events(events, v), view, v, room.table(v), text, then))
+                conn.send(P.Played(mover, P.wire_events(events, v), view, v, room.table(v, conn.layout), text, then))
                 continue
-            if v not in shown:
-                shown[v] = P.encode(P.Played(mover, P.wire_events(events, v), view, v, room.table(v), "", then))
-            conn.send_bytes(shown[v])
+            if key not in shown:
+                shown[key] = P.encode(P.Played(mover, P.wire_events(events, v), view, v, room.table(v, conn.layout),
+                                               "", then))
+            conn.send_bytes(shown[key])
 
     async def advance(self, room: Room) -> None:
         """Answer chance and the server's AIs until a person must move or the game ends (the room's lock held)."""
@@ -545,11 +547,12 @@ class Server:
     # ---- sending ---------------------------------------------------------------------------------------------------
     def broadcast_view(self, room: Room) -> None:
         view = room.room_view()
-        shown: dict[int, bytes] = {}
+        shown: dict[tuple, bytes] = {}
         for conn in room.connections():
-            if conn.seat not in shown:
-                shown[conn.seat] = P.encode(P.View(view, conn.seat, room.table(conn.seat)))
-            conn.send_bytes(shown[conn.seat])
+            key = (conn.seat, conn.layout)
+            if key not in shown:
+                shown[key] = P.encode(P.View(view, conn.seat, room.table(conn.seat, conn.layout)))
+            conn.send_bytes(shown[key])
 
     def _notice(self, room: Room, text: str) -> None:
         notice = P.Notice(text)
