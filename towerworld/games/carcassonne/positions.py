@@ -23,7 +23,7 @@ def build(players: int = 2, *, tiles=(), followers=(), towers=(), tops=(), priso
         bag[TL.INDEX[TL.START]] += 1
         s.bag, s.bagn = tuple(bag), s.bagn + 1
         s.tiles, s.board, s.frontier = (), {}, {}
-        s.parent, s.opn, s.mask, s.pen, s.occ, s.nkind, s.ntile = [], [], [], [], [], [], []
+        s.parent, s.opn, s.mask, s.pen, s.occ, s.fcity, s.nkind, s.ntile = [], [], [], [], [], [], [], []
     else:
         s = s.copy()
     for code, x, y, rot in tiles:

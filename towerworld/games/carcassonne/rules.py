@@ -12,7 +12,9 @@ Speed notes (apply_unchecked is the hot loop of random play and MCTS):
 - the frontier (empty places next to tiles) maps pos -> an 8-bit key of required edges, and tiles.FITS[t][key] lists
   the rotations that fit, so the placements of a drawn tile are one dict scan;
 - roads, cities and fields are an incremental union-find over feature nodes kept in flat lists (parent, open edges,
-  tile bitmask, pennants, follower counts packed 4 bits per player), copied (C speed) only by moves that change them;
+  tile bitmask, pennants, follower counts packed 4 bits per player, and per field the completed cities it touches as
+  a bitmask of their nodes), copied (C speed) only by moves that change them; so the final scoring (and the search's
+  projected score at every leaf) reads each follower's feature instead of walking the board;
 - a state shares every container it does not change with its parent; containers are never mutated once a state is
   built, except path halving in the union-find, which never changes any answer.
 """
@@ -43,7 +45,7 @@ def initial_state(cfg: Config) -> CState:
     s.tiles = ()
     s.board = {}
     s.frontier = {}
-    s.parent, s.opn, s.mask, s.pen, s.occ, s.nkind, s.ntile = [], [], [], [], [], [], []
+    s.parent, s.opn, s.mask, s.pen, s.occ, s.fcity, s.nkind, s.ntile = [], [], [], [], [], [], [], []
     s.discarded = ()
     s.fl = (SUPPLY,) * (FOLLOWERS * cfg.players)
     s.towers = {}
@@ -67,6 +69,7 @@ def put_tile(ns: CState, t: int, r: int, pos: int, kk: int = 0) -> None:
     mask = ns.mask + [1 << i] * k
     pen = ns.pen + list(R.pennants)
     occ = ns.occ + [0] * k
+    fcity = ns.fcity + [0] * k
     ns.nkind = ns.nkind + list(R.kinds)
     ns.ntile = ns.ntile + [i] * k
     board = ns.board.copy()
@@ -99,14 +102,45 @@ def put_tile(ns: CState, t: int, r: int, pos: int, kk: int = 0) -> None:
                 mask[a] |= mask[b]
                 pen[a] += pen[b]
                 occ[a] += occ[b]
+                fcity[a] |= fcity[b]
             if isedge:
                 opn[a] -= 2
-    ns.parent = parent; ns.opn = opn; ns.mask = mask; ns.pen = pen; ns.occ = occ
+    closed = None
+    for j in _CITIES[t][r]:
+        a = find(parent, base + j)
+        if opn[a] == 0 and (closed is None or a not in closed):
+            # a city completed by this tile: it never grows again, so its node names it for good; every field
+            # beside it (on its own tiles, all placed now) records it
+            closed = [a] if closed is None else closed + [a]
+            _close_city(a, parent, mask[a], fcity, tiles)
+    ns.parent = parent; ns.opn = opn; ns.mask = mask; ns.pen = pen; ns.occ = occ; ns.fcity = fcity
     ns.board = board; ns.tiles = tiles; ns.frontier = frontier
     if R.tower:
         towers = ns.towers.copy()
         towers[pos] = ()
         ns.towers = towers
+
+
+# each tile turned each way: its local cities; and (local field, the local cities it touches) for the fields that
+# touch a city
+_CITIES = tuple(tuple(tuple(j for j, kind in enumerate(rot.kinds) if kind == CITY) for rot in rots) for rots in ROTS)
+_FIELD_CITIES = tuple(tuple(tuple((j, cities) for j, cities in enumerate(rot.fcities) if cities) for rot in rots)
+                      for rots in ROTS)
+
+
+def _close_city(c: int, parent: list, m: int, fcity: list, tiles: tuple) -> None:
+    """Record the completed city c (root node, tiles bitmask m) in the fields that touch it on its tiles."""
+    bit = 1 << c
+    while m:
+        low = m & -m
+        m ^= low
+        t, r, _pos, b, _k = tiles[low.bit_length() - 1]
+        for j, cities in _FIELD_CITIES[t][r]:
+            for cj in cities:
+                if find(parent, b + cj) == c:
+                    f = find(parent, b + j)
+                    fcity[f] |= bit
+                    break
 
 
 def placements(frontier: dict, t: int) -> list:
@@ -309,11 +343,6 @@ def score_completed(ns: CState, events: list) -> None:
     ns.occ = occ
 
 
-# each tile turned each way: (local field, the local cities it touches) for the fields that touch a city
-_FIELD_CITIES = tuple(tuple(tuple((j, cities) for j, cities in enumerate(rot.fcities) if cities) for rot in rots)
-                      for rots in ROTS)
-
-
 def final_scores(s: CState) -> tuple[list, list]:
     """Points each player gets at the end (unfinished roads, cities, cloisters, and farms), and the details: one
     (kind name, winners, points, a node of the feature) per feature scored."""
@@ -334,23 +363,12 @@ def final_scores(s: CState) -> tuple[list, list]:
         else:
             roots.setdefault(find(parent, loc), 0)
             roots[find(parent, loc)] += 1 << (4 * (fid // FOLLOWERS))
-    fields: dict[int, set[int]] = {a: set() for a, _o in roots.items() if nkind[a] == FIELD}
-    if fields:
-        # only the fields that touch a city can count one: each tile's such fields, not every node on the board
-        field_cities = _FIELD_CITIES
-        for t, r, _pos, base, _k in s.tiles:
-            for j, cities in field_cities[t][r]:
-                a = find(parent, base + j)
-                if a not in fields:
-                    continue
-                for cj in cities:
-                    c = find(parent, base + cj)
-                    if opn[c] == 0:
-                        fields[a].add(c)
+    fcity = s.fcity
     for a, o in sorted(roots.items()):
         kind = nkind[a]
         if kind == FIELD:
-            pts = 3 * len(fields[a])
+            # 3 points a completed city the field touches, kept by put_tile as the board grows
+            pts = 3 * fcity[a].bit_count()
         else:
             pts = feature_points(s, a, opn[a] == 0)
         win = majority(o, n)
