@@ -244,3 +244,33 @@ def test_a_field_that_forgot_a_completed_city_is_caught():
     with pytest.raises(AssertionError, match="kept"):
         check_field_cities(broken)
     assert E.final_scores(build(tiles=[("E", 0, 1, 180)], followers=[(0, 0, 0, "field EL WR")]))[0] == [3, 0]
+
+
+@pytest.mark.parametrize("players, options", [(2, None), (4, None), (2, {"tower": False, "black_tower": False}),
+                                              (3, {"black_tower": False})])
+def test_the_projection_kept_move_by_move_is_the_final_scoring_of_what_stands(players, options):
+    """What each player's followers would bring at the final scoring (unfinished roads and cities, cloisters, farms)
+    is kept by every move, for the search's leaves: at every decision of random games it is what the final scoring
+    walked over the board gives, captures, ransoms and completed features included."""
+    import random
+    rng = random.Random(players * 13 + len(options or {}))
+    for _game in range(2):
+        s = GAME.new_state(options, players)
+        while GAME.current_player(s) != TERMINAL:
+            assert list(s.proj) == E.final_scores(s)[0], s
+            if GAME.current_player(s) == CHANCE:
+                s, _ = GAME.apply_unchecked(s, GAME.sample_chance(s, rng))
+                continue
+            moves = GAME.legal_moves(s)
+            s, _ = GAME.apply_unchecked(s, moves[rng.randrange(len(moves))])
+
+
+def test_a_projection_off_by_a_point_is_caught():
+    """The check above fails on a state whose kept projection lost the point of a cloister's new neighbour."""
+    s = build(tiles=[("B", 0, -1, 0)], followers=[(0, 0, -1, "cloister")])
+    assert list(s.proj) == E.final_scores(s)[0] == [2, 0]           # 1 + the start tile
+    s = play(s, "draw U", "U 1,0 r0")                               # a second neighbour, diagonally
+    assert list(s.proj) == E.final_scores(s)[0] == [3, 0]
+    broken = s.copy()
+    broken.proj = (2, 0)
+    assert list(broken.proj) != E.final_scores(broken)[0]

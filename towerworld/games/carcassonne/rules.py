@@ -51,6 +51,7 @@ def initial_state(cfg: Config) -> CState:
     s.towers = {}
     s.tsup = cfg.pieces * cfg.players
     s.scores = (0,) * cfg.players
+    s.proj = (0,) * cfg.players
     s.cands = ()
     s.ransomed = False
     s._hash = None
@@ -59,7 +60,12 @@ def initial_state(cfg: Config) -> CState:
 
 
 def put_tile(ns: CState, t: int, r: int, pos: int, kk: int = 0) -> None:
-    """Place tile type t in rotation r at pos on a state being built (ns owns nothing yet: containers are copied)."""
+    """Place tile type t in rotation r at pos on a state being built (ns owns nothing yet: containers are copied).
+
+    The projection (ns.proj) follows: an occupied feature the tile joins stops counting as it was, the feature it
+    joins into counts as it is now, an occupied field beside a city the tile completes counts 3 more, an occupied
+    cloister beside the tile 1 more. Every feature the tile joins is rooted at one of the tile's own nodes (>= base);
+    a root below base is an old feature no join of this tile has touched yet."""
     R = ROTS[t][r]
     i = len(ns.tiles)
     base = len(ns.parent)
@@ -79,6 +85,7 @@ def put_tile(ns: CState, t: int, r: int, pos: int, kk: int = 0) -> None:
     frontier.pop(pos, None)
     edges = R.edges
     joins = R.joins
+    pj = None
     for d in (0, 1, 2, 3):
         npos = pos + DPOS[d]
         ni = board.get(npos)
@@ -97,6 +104,12 @@ def put_tile(ns: CState, t: int, r: int, pos: int, kk: int = 0) -> None:
                 parent[b] = parent[parent[b]]
                 b = parent[b]
             if a != b:
+                if b < base and occ[b]:
+                    if pj is None:
+                        pj = list(ns.proj)
+                    pts = _points(b, ns.nkind, mask, opn, pen, fcity)
+                    for w in _winners(occ[b]):
+                        pj[w] -= pts
                 parent[b] = a
                 opn[a] += opn[b]
                 mask[a] |= mask[b]
@@ -112,7 +125,33 @@ def put_tile(ns: CState, t: int, r: int, pos: int, kk: int = 0) -> None:
             # a city completed by this tile: it never grows again, so its node names it for good; every field
             # beside it (on its own tiles, all placed now) records it
             closed = [a] if closed is None else closed + [a]
-            _close_city(a, parent, mask[a], fcity, tiles)
+            for f in _close_city(a, parent, mask[a], fcity, tiles):
+                if f < base and occ[f]:
+                    if pj is None:
+                        pj = list(ns.proj)
+                    for w in _winners(occ[f]):
+                        pj[w] += 3
+    if pj is not None:
+        # what the tile's features count now (an occupied one holds an old occupied feature it joined)
+        seen = []
+        for j in range(k):
+            a = find(parent, base + j)
+            if occ[a] and a not in seen:
+                seen.append(a)
+                pts = _points(a, ns.nkind, mask, opn, pen, fcity)
+                for w in _winners(occ[a]):
+                    pj[w] += pts
+    for dd in (-257, -256, -255, -1, 1, 255, 256, 257):
+        ni = board.get(pos + dd)
+        if ni is not None:
+            ct, _cr, _cp, cbase, _ck = tiles[ni]
+            cj = _CLOISTER[ct]
+            if cj >= 0 and occ[cbase + cj]:
+                if pj is None:
+                    pj = list(ns.proj)
+                pj[(occ[cbase + cj].bit_length() - 1) >> 2] += 1
+    if pj is not None:
+        ns.proj = tuple(pj)
     ns.parent = parent; ns.opn = opn; ns.mask = mask; ns.pen = pen; ns.occ = occ; ns.fcity = fcity
     ns.board = board; ns.tiles = tiles; ns.frontier = frontier
     if R.tower:
@@ -128,9 +167,15 @@ _FIELD_CITIES = tuple(tuple(tuple((j, cities) for j, cities in enumerate(rot.fci
                       for rots in ROTS)
 
 
-def _close_city(c: int, parent: list, m: int, fcity: list, tiles: tuple) -> None:
-    """Record the completed city c (root node, tiles bitmask m) in the fields that touch it on its tiles."""
+# the local node of each tile type's cloister (the same in every rotation), -1 for none
+_CLOISTER = tuple(rots[0].kinds.index(CLOISTER) if CLOISTER in rots[0].kinds else -1 for rots in ROTS)
+
+
+def _close_city(c: int, parent: list, m: int, fcity: list, tiles: tuple) -> list:
+    """Record the completed city c (root node, tiles bitmask m) in the fields that touch it on its tiles; returns
+    the roots of the fields that had not recorded it yet."""
     bit = 1 << c
+    got = []
     while m:
         low = m & -m
         m ^= low
@@ -139,8 +184,11 @@ def _close_city(c: int, parent: list, m: int, fcity: list, tiles: tuple) -> None
             for cj in cities:
                 if find(parent, b + cj) == c:
                     f = find(parent, b + j)
-                    fcity[f] |= bit
+                    if not fcity[f] & bit:
+                        fcity[f] |= bit
+                        got.append(f)
                     break
+    return got
 
 
 def placements(frontier: dict, t: int) -> list:
@@ -269,6 +317,28 @@ def majority(occ: int, n: int) -> list:
     return [i for i in range(n) if counts[i] == best] if best else []
 
 
+_WINNERS: dict[int, tuple] = {0: ()}
+
+
+def _winners(occ: int) -> tuple:
+    """The players with the most followers in the packed counts occ (majority, remembered per value)."""
+    w = _WINNERS.get(occ)
+    if w is None:
+        w = _WINNERS[occ] = tuple(majority(occ, (occ.bit_length() + 3) >> 2))
+    return w
+
+
+def _points(a: int, nkind: list, mask: list, opn: list, pen: list, fcity: list) -> int:
+    """What the road, city or field rooted at a is worth to its majority now (feature_points; a field 3 a completed
+    city it touches)."""
+    kind = nkind[a]
+    if kind == ROAD:
+        return mask[a].bit_count()
+    if kind == CITY:
+        return (1 if opn[a] else 2) * (mask[a].bit_count() + pen[a])
+    return 3 * fcity[a].bit_count()
+
+
 def feature_points(s: CState, root: int, complete: bool) -> int:
     kind = s.nkind[root]
     tiles = s.mask[root].bit_count()
@@ -313,6 +383,7 @@ def score_completed(ns: CState, events: list) -> None:
     if done is None and monks is None:
         return
     scores = list(ns.scores)
+    proj = list(ns.proj)
     followers = list(fl)
     occ = list(occ)
     n = ns.cfg.players
@@ -322,6 +393,7 @@ def score_completed(ns: CState, events: list) -> None:
             win = majority(occ[a], n)
             for w in win:
                 scores[w] += pts
+                proj[w] -= pts
             occ[a] = 0
             home = []
             for fid, loc in enumerate(followers):
@@ -334,11 +406,13 @@ def score_completed(ns: CState, events: list) -> None:
         for fid in monks:
             owner = fid // FOLLOWERS
             scores[owner] += 9
+            proj[owner] -= 9
             occ[followers[fid]] = 0
             followers[fid] = SUPPLY
             if events is not None:
                 events.append(("score", [owner], 9, "cloister", [fid], fl[fid]))
     ns.scores = tuple(scores)
+    ns.proj = tuple(proj)
     ns.fl = tuple(followers)
     ns.occ = occ
 
@@ -437,8 +511,11 @@ def step(s: CState, move: int, ev) -> CState:
         fl[fid] = base + j
         ns.fl = tuple(fl)
         occ = list(s.occ)
-        occ[find(ns.parent, base + j)] += 1 << (4 * p)
+        a = find(ns.parent, base + j)
+        was = occ[a]
+        occ[a] = was + (1 << (4 * p))
         ns.occ = occ
+        _reproject(ns, a, was)
         if ev is not None:
             ev.append(("follower", fid))
         return _end_action(ns, ev)
@@ -500,14 +577,36 @@ def step(s: CState, move: int, ev) -> CState:
     raise IllegalMove(f"{move!r} is not a Carcassonne move.")
 
 
+def _reproject(ns: CState, a: int, was: int) -> None:
+    """Update the projection for a follower put on or taken off the feature rooted at a (its counts were `was`)."""
+    proj = list(ns.proj)
+    now = ns.occ[a]
+    if ns.nkind[a] == CLOISTER:
+        pts = 1 + cloister_neighbours(ns.board, ns.tiles[ns.ntile[a]][2])
+        if now:
+            proj[(now.bit_length() - 1) >> 2] += pts
+        else:
+            proj[(was.bit_length() - 1) >> 2] -= pts
+    else:
+        pts = _points(a, ns.nkind, ns.mask, ns.opn, ns.pen, ns.fcity)
+        for w in _winners(was):
+            proj[w] -= pts
+        for w in _winners(now):
+            proj[w] += pts
+    ns.proj = tuple(proj)
+
+
 def _capture(ns: CState, p: int, fid: int, ev) -> None:
     fl = list(ns.fl)
     loc = fl[fid]
     q = fid // FOLLOWERS
     if loc >= 0:
         occ = list(ns.occ)
-        occ[find(ns.parent, loc)] -= 1 << (4 * q)
+        a = find(ns.parent, loc)
+        was = occ[a]
+        occ[a] = was - (1 << (4 * q))
         ns.occ = occ
+        _reproject(ns, a, was)
     if q == p:
         fl[fid] = SUPPLY
         how = "own"

@@ -21,7 +21,7 @@ from towerworld.engine.agent import Agent, parse_budget
 from towerworld.engine.game import AgentSpec
 
 from .board import DRAW, M_DRAW, OVER, CState
-from .rules import final_scores, legal_moves, step
+from .rules import legal_moves, step
 
 # level -> (seconds at most, simulations). The simulations decide a level's strength (about 9,000 a CPU second in a
 # 2-player game on a 2-core EPYC); the clock only guards a very slow machine. "easy" is 20 simulations, about greedy's
@@ -33,11 +33,11 @@ UCT_C = 1.2
 
 
 def projected(s: CState) -> list[int]:
-    """Each player's points if the game ended now (already scored plus the final scoring of what stands)."""
+    """Each player's points if the game ended now (already scored plus the final scoring of what stands: the state
+    keeps the latter up to date move by move, so a leaf reads it instead of walking the board)."""
     if s.phase == OVER:
         return list(s.scores)
-    add, _details = final_scores(s)
-    return [a + b for a, b in zip(s.scores, add)]
+    return [a + b for a, b in zip(s.scores, s.proj)]
 
 
 def values(s: CState) -> list[float]:
