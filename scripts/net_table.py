@@ -30,6 +30,7 @@ sys.path.insert(0, ROOT)
 
 GAMES = ("kdak", "ziggurat", "throwdown", "carcassonne", "elevation")
 SIZE = (1280, 800)
+MID = 10                    # moves told to the window before its mid-game picture
 GAME_LIMIT = 900            # seconds one game may take before the run says it did not finish
 
 
@@ -46,10 +47,15 @@ def free_display() -> int:
     raise RuntimeError("no free X display number")
 
 
+STARTED: list[subprocess.Popen] = []        # every process this run started, stopped at its end whatever happens
+
+
 def towerworld(args, *, env, out, **kw) -> subprocess.Popen:
     f = open(out, "w")
-    return subprocess.Popen([sys.executable, "-m", "towerworld", *args], stdout=f, stderr=subprocess.STDOUT,
+    proc = subprocess.Popen([sys.executable, "-m", "towerworld", *args], stdout=f, stderr=subprocess.STDOUT,
                             env=env, cwd=ROOT, **kw)
+    STARTED.append(proc)
+    return proc
 
 
 def wait_for(path: str, text: str, proc: subprocess.Popen, seconds: float = 60) -> str:
@@ -80,6 +86,15 @@ def last_table(log: str) -> dict | None:
         if msg.get("kind") in ("view", "played"):
             return msg["table"]
     return None
+
+
+def moves_told(log: str) -> int:
+    """How many `played` messages a client's log holds."""
+    try:
+        with open(log, encoding="utf-8") as f:
+            return sum(1 for line in f if line.startswith('{"kind":"played"'))
+    except OSError:
+        return 0
 
 
 def joined_seat(log: str) -> int | None:
@@ -128,7 +143,7 @@ def play_game(name: str, url: str, out: str, display: int) -> dict:
         deadline = time.monotonic() + 120
         while joined_seat(logs[who]) is None and time.monotonic() < deadline and procs[who].poll() is None:
             time.sleep(0.1)
-    # mid-game: once the window's table is a third of the way into a typical game (by plies), or a while in
+    # mid-game: once the window has been told of MID moves (everyone seated by then)
     start, mid_taken = time.monotonic(), False
     mid = os.path.join(out, f"{name}-window-mid.png")
     end = os.path.join(out, f"{name}-window-end.png")
@@ -136,7 +151,7 @@ def play_game(name: str, url: str, out: str, display: int) -> dict:
     while time.monotonic() - start < GAME_LIMIT:
         tables = {who: last_table(log) for who, log in logs.items()}
         window = tables["window"]
-        if not mid_taken and window is not None and window["ply"] >= 12:
+        if not mid_taken and window is not None and moves_told(logs["window"]) >= MID:
             time.sleep(1.0)                  # let the window draw what it was sent
             shot(display, mid)
             mid_taken = True
@@ -200,6 +215,10 @@ def main(argv=None) -> int:
                   f"pictures: {', '.join(os.path.relpath(p, ROOT) for p in got['pictures']) or 'none'}",
                   flush=True)
     finally:
+        for proc in STARTED:
+            if proc is not serve and proc.poll() is None:
+                proc.kill()
+                proc.wait()
         serve.terminate()
         try:
             serve.wait(20)
