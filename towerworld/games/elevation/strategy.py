@@ -53,7 +53,7 @@ from towerworld.games.elevation.board import (
     FISH_LEAP_DIG, LEAPS, LONE_STEP, MOVE_DIG, MOVE_MOVE, NEIGHBOUR_MASK, NEIGHBOURS, ONGOING, SAMURAI, SQUARES,
     UNDERMINE, State, distance)
 from towerworld.games.elevation.rules import (NEAR2_MASK, _SQ, _Masks, all_turns, known_piece_groups, position_key,
-                                              turns_on)
+                                              successor, turns_on)
 
 VALUE = (90.0, 120.0, 100.0)        # samurai, dragon, fish
 WIN = 10_000.0
@@ -719,52 +719,6 @@ def _free_mobility(heights, free, squares) -> int:
 
 
 # ---- light search states ---------------------------------------------------------------------------------------------
-
-def successor(heights, board, move):
-    """Heights and board after a piece's turn, and the value it captured; nothing else is kept. (What a turn leaves
-    as it was is handed back as it was: a turn that only digs keeps the board, one that only steps the heights.)"""
-    s, kind = move[0], move[1]
-    if kind == DIG_MOVE or kind == FISH_DIG_LEAP:
-        h = list(heights)
-        h[move[2]] -= 1
-        h[move[3]] += 1
-        heights = tuple(h)
-        to = move[4]
-    elif kind == MOVE_DIG or kind == FISH_LEAP_DIG:
-        h = list(heights)
-        h[move[3]] -= 1
-        h[move[4]] += 1
-        heights = tuple(h)
-        to = move[2]
-    elif kind == LONE_STEP:
-        to = move[2]
-    elif kind == MOVE_MOVE:
-        b = list(board)
-        piece = b[s]
-        gain = 0.0
-        here = s
-        for to in (move[2], move[3]):
-            if b[to] >= 0 and to != s:
-                gain += 1.0
-            b[here] = -1
-            b[to] = piece
-            here = to
-        return heights, tuple(b), gain
-    else:                                    # DIG_DIG, UNDERMINE: digs alone
-        h = list(heights)
-        h[move[2]] -= 1
-        h[move[3]] += 1
-        if kind == DIG_DIG:
-            h[move[4]] -= 1
-            h[move[5]] += 1
-        return tuple(h), board, 0.0
-    # one step, onto `to`
-    b = list(board)
-    gain = 1.0 if b[to] >= 0 else 0.0
-    b[to] = b[s]
-    b[s] = -1
-    return heights, tuple(b), gain
-
 
 # by the shape of a turn: where in its tuple the squares it steps onto are (see _stepped), and where the square it ends
 # on is (a turn that only digs ends where it started, item 0)
