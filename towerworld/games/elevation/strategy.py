@@ -213,7 +213,8 @@ def _sides(board) -> tuple:
     """(red's squares, blue's squares, ascending, then the same as bit masks, each square's empty neighbours, and by
     side the pairs (its piece, an enemy next to it), and threats' plans: [kinds, samurai rule, red's, blue's], filled
     when first asked for; the siege's codes and each side's getter of its key (see _siege_sum); [kinds, red's
-    material less blue's, blue's less red's], filled by static_eval), remembered for the board."""
+    material less blue's, blue's less red's], filled by static_eval; [red's, blue's] plans of _danger, filled by
+    static_eval), remembered for the board."""
     if len(_SIDES) >= _SIDES_LIMIT:
         _SIDES.clear()
     red: list[int] = []
@@ -239,7 +240,7 @@ def _sides(board) -> tuple:
     found = _SIDES[board] = (tuple(red), tuple(blue), red_mask, blue_mask, free,
                              (facing, tuple((e, a) for a, e in facing)), [None, None, None, None], tuple(codes),
                              (itemgetter(SQUARES + SQUARES, *red), itemgetter(SQUARES + SQUARES + 1, *blue)),
-                             [None, 0.0, 0.0])
+                             [None, 0.0, 0.0], [None, None])
     return found
 
 
@@ -606,8 +607,12 @@ def static_eval(heights, board, kinds, player: int, to_move: int, rules, hunting
     if hunting:
         # danger a turn or two before any threat: fitted, with edge and height, to how the lead moved over the next
         # ten plies in the ladder's games (docs/rules/elevation.md, "AI")
-        my_near, my_perches = _danger(heights, board, mine, theirs)
-        their_near, their_perches = _danger(heights, board, theirs, mine)
+        plans = sides[10]
+        if plans[0] is None:
+            plans[0] = _danger_plan(board, sides[0], sides[1])
+            plans[1] = _danger_plan(board, sides[1], sides[0])
+        my_near, my_perches = _planned_danger(heights, plans[player])
+        their_near, their_perches = _planned_danger(heights, plans[1 - player])
         score -= DANGER_NEAR * (my_near - their_near) + DANGER_PERCH * (my_perches - their_perches)
     return score
 
@@ -633,20 +638,40 @@ def _danger(heights, board, pieces, enemies) -> tuple[int, int]:
     them stand above them with an enemy next to that square at most one below it). A capture needs two levels up: an
     enemy one above and two squares off is a dig and a step from it, and such a square is a dig from being its
     perch."""
-    near = perches = 0
+    return _planned_danger(heights, _danger_plan(board, pieces, enemies))
+
+
+def _danger_plan(board, pieces, enemies) -> tuple:
+    """What `_danger` needs of the board: for each of `pieces`, the enemies within two squares, and each empty square
+    beside it that has an enemy next to it, with those enemies (the heights decide the rest)."""
+    plan = []
     for p in pieces:
-        up = heights[p] + 1
         distance = DIST1[p]
-        for q in enemies:
-            if distance[q] <= 1 and heights[q] >= up:
+        close = tuple(q for q in enemies if distance[q] <= 1)
+        perches = []
+        for s in NEIGHBOURS[p]:
+            if board[s] < 0:
+                beside = tuple(q for q in enemies if DIST1[s][q] == 0)
+                if beside:
+                    perches.append((s, beside))
+        plan.append((p, close, tuple(perches)))
+    return tuple(plan)
+
+
+def _planned_danger(heights, plan) -> tuple[int, int]:
+    """_danger from its board's plan."""
+    near = perches = 0
+    for p, close, beside_p in plan:
+        up = heights[p] + 1
+        for q in close:
+            if heights[q] >= up:
                 near += 1
                 break
-        for s in NEIGHBOURS[p]:
+        for s, beside in beside_p:
             height = heights[s]
-            if height >= up and board[s] < 0:
-                beside = DIST1[s]
-                for q in enemies:
-                    if beside[q] == 0 and heights[q] >= height - 1:
+            if height >= up:
+                for q in beside:
+                    if heights[q] >= height - 1:
                         perches += 1
                         break
     return near, perches
