@@ -219,10 +219,11 @@ SEARCH_WHY = {
     "kdak": "the climbing playouts (games/kdak/rules.py playout) are about 80% of a simulation",
     "ziggurat": "the placing playouts (games/ziggurat/rules.py) are about 80% of a simulation, "
                 "8 determinizations share the budget",
-    "elevation": "of the default opponent's move (strategy.py) the simulations are about three fifths (a node's "
-                 "candidates, and the evaluation at the leaf: static_eval, about two fifths of it _siege_parts), the "
-                 "forcing check and the plan search a quarter, ranking the root's children a tenth; turn generation "
-                 "(rules.py) is under a tenth",
+    "elevation": "profiled (cProfile, the row's six moves): the simulations are about seven tenths of a move (a "
+                 "node's candidates ranked by the evaluation, and the evaluation at the leaf: static_eval is about "
+                 "half of all the time, a third of it _siege_sum), ranking the root's children about a seventh, the "
+                 "forcing check, the plan search and the safety checks about a seventh; turn generation and the step "
+                 "(rules.py) under a tenth, so the factor must come out of the evaluation",
 }
 
 
