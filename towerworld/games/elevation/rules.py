@@ -13,6 +13,13 @@ the group. In front of the groups, the piece tables remember each piece's groups
 around it (`_PIECE_LOOKUP`): one lookup a piece for a position seen before, and for the pieces a turn did not come
 near. Every table is emptied when it grows large. `reference.py` is the plain generator this one is tested and timed
 against.
+
+This is the one generator and the one step: `_gather` lists turns for `all_turns` (the game's legal moves, and so the
+checked apply), `piece_turns` (`is_legal`), `has_turn` (whether a side is stuck) and `turns_on` (the search's states:
+heights and board alone); the search reads single pieces through `known_piece_groups`, the same tables. `successor`
+applies a turn to heights and board (the search's step) and `advance` brings the tiles, the pieces' squares and the
+masks along. The refusals word the same rules one check at a time, and are tested to accept exactly the generated
+turns.
 """
 from __future__ import annotations
 
