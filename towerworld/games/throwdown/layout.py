@@ -18,7 +18,7 @@ from towerworld.engine.words import counted
 from towerworld.games.throwdown.cards import (CARDS, COLOURS, EXCUSE, SUIT_NAMES, colour_of, pips_of, pyramid_id,
                                               stash_of)
 from towerworld.games.throwdown.board import (ATTRITION, CHANGE, DEAL, DEFEND, DRAW, OVER, SLOTS, START, TURN, bits,
-                                              top_colour)
+                                              top_colour, tower_pips)
 from towerworld.games.throwdown.rules import standing_pips
 
 CARD = size("card")
@@ -156,7 +156,9 @@ def build_layout(state, viewer: int) -> Layout:
             # the camera (towards the seat in front and the seats beside, towards the middle for the seats across)
             out = TOWER_LABEL_OUT if seat_frame(seat, n, front)[1] <= 0.3 else -TOWER_LABEL_OUT
             lx, ly = _at(seat, n, radii(n)[0] + out, (t - 1.5) * TOWER_SPACING, front)
-            lay.labels[f"tower:{seat}:{t}"] = (lx, ly, 0.0, f"tower {SLOTS[t]}")
+            # with what it is worth, which the pips on its faces show only close up
+            worth = counted(tower_pips(tower), "pip") if tower else "gone"
+            lay.labels[f"tower:{seat}:{t}"] = (lx, ly, 0.0, f"tower {SLOTS[t]}\n{worth}")
             # a click anywhere on the tower's pyramids picks the tower (where the tower is a target)
             lay.cells[f"tower:{seat}:{t}"] = shared_cell(x, y, 0.0, 40.0, 40.0,
                                                          f"Player {seat + 1}'s tower {SLOTS[t]}", reach=top)
