@@ -272,7 +272,7 @@ def panels(game, state, viewer: int) -> list:
         pips = standing_pips(state, s)
         held = (f"{counted(bin(state.hands[s]).count('1'), 'card')} in hand",
                 f"{counted(standing, 'tower')} standing, {counted(pips, 'pip')}" if standing else "out of the battle",
-                f"{counted(state.points[s], 'point')} won")
+                f"{counted(state.points[s], 'point')} from towers destroyed")
         out.append(Panel(s, f"Player {s + 1}", counted(state.points[s] + pips, "point"), held, cp == s))
     return out
 
