@@ -21,7 +21,7 @@ from direct.interval.MetaInterval import Parallel, Sequence
 from panda3d.core import (BitMask32, ColorWriteAttrib, CompassEffect, DepthTestAttrib, LPoint3f, LVecBase3f, NodePath,
                           TransformState, TransparencyAttrib, Vec4)
 
-from towerworld.engine.game import Event
+from towerworld.engine.game import CHANCE, Event
 from towerworld.engine.layout import Cell, Layout, Pose, shared_pose
 from towerworld.engine.pieces import size
 from towerworld.scene import components, marks, xray
@@ -255,6 +255,20 @@ def last_move(old: Layout, new: Layout, events: list[Event] = ()) -> LastMove:
         if a is not None and (b is None or abs(a.x - b.x) > 1.0 or abs(a.y - b.y) > 1.0 or abs(a.z - b.z) > 1.0):
             left.append((p, a))
     return LastMove(tuple(shown), tuple(left))
+
+
+def last_move_before(match, upto: int, viewer: int) -> LastMove | None:
+    """The mark of the last move a player chose before ply `upto` of `match` (chance draws are no one's move), as
+    `viewer` sees it: what the window's table marks at that ply, and what its pictures and videos mark; None before
+    the first move."""
+    plies = match.plies
+    for k in range(min(upto, len(plies)) - 1, -1, -1):
+        ply = plies[k]
+        if ply.mover != CHANCE:
+            game = match.game
+            return last_move(game.layout(match.state_at(k), viewer), game.layout(match.state_at(k + 1), viewer),
+                             [e for e in ply.events if e.seen_by(viewer)])
+    return None
 
 
 @dataclass
