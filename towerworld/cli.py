@@ -551,6 +551,7 @@ def cmd_render(args) -> int:
         match = Match(game, options=_options(game, args.option), seed=seed, variant=args.variant, players=seats)
         play_random_plies(match, args.ply or 0, random.Random(seed))
         state = match.state
+        shown_ply = len(match.plies)
     elif os.path.exists(args.source):
         if args.variant or args.option or args.seed is not None or args.players is not None:
             raise CliError("A record brings its own variant, options, players and chance; "
@@ -560,14 +561,17 @@ def cmd_render(args) -> int:
         if ply > len(match.plies):
             raise CliError(f"--ply must be at most {len(match.plies)}: this record has {counted(len(match.plies), 'ply', 'plies')}.")
         state = match.state_at(ply)
+        shown_ply = ply
         game = match.game
     else:
         raise CliError(f"'{shown_text(args.source)}' is neither a game (see 'towerworld games') nor a record file.")
     from towerworld.scene.offscreen import render_layout
+    from towerworld.scene.stage import last_move_before
     _needs_scene(game, state)
     viewer = picture_viewer(args.viewer, len(match.players), match.over)     # the record's end, not the --ply shown
     try:
-        render_layout(game.layout(state, viewer), args.out, w, h, cutaway=game.cutaway(state, viewer))
+        render_layout(game.layout(state, viewer), args.out, w, h, cutaway=game.cutaway(state, viewer),
+                      last=last_move_before(match, shown_ply, viewer))
     except OSError as e:
         raise CliError(f"--out {shown_text(args.out, 300)} cannot be written: {e.strerror or e}.") from None
     print(f"wrote {shown_text(args.out, 200)}")
