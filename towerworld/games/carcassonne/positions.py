@@ -23,7 +23,7 @@ def build(players: int = 2, *, tiles=(), followers=(), towers=(), tops=(), priso
         bag[TL.INDEX[TL.START]] += 1
         s.bag, s.bagn = tuple(bag), s.bagn + 1
         s.tiles, s.board, s.frontier = (), {}, {}
-        s.parent, s.opn, s.mask, s.pen, s.occ, s.nkind, s.ntile = [], [], [], [], [], [], []
+        s.parent, s.opn, s.mask, s.pen, s.occ, s.fcity, s.nkind, s.ntile = [], [], [], [], [], [], [], []
     else:
         s = s.copy()
     for code, x, y, rot in tiles:
@@ -83,6 +83,7 @@ def build(players: int = 2, *, tiles=(), followers=(), towers=(), tops=(), priso
     s.fl, s.occ, s.towers, s.tsup = tuple(fl), occ, towers_d, tuple(sup)
     if scores is not None:
         s.scores = tuple(scores)
+    s.proj = tuple(rules.final_scores(s)[0])      # the followers were put on directly: their projection walked once
     s.player = player
     s.phase = DRAW
     s._hash = None

@@ -21,7 +21,7 @@ from towerworld.engine.agent import Agent, parse_budget
 from towerworld.engine.game import AgentSpec
 
 from .board import DRAW, M_DRAW, OVER, CState
-from .rules import final_scores, legal_moves, step
+from .rules import legal_moves, step
 
 # level -> (seconds at most, simulations). The simulations decide a level's strength (about 9,000 a CPU second in a
 # 2-player game on a 2-core EPYC); the clock only guards a very slow machine. "easy" is 20 simulations, about greedy's
@@ -33,11 +33,11 @@ UCT_C = 1.2
 
 
 def projected(s: CState) -> list[int]:
-    """Each player's points if the game ended now (already scored plus the final scoring of what stands)."""
+    """Each player's points if the game ended now (already scored plus the final scoring of what stands: the state
+    keeps the latter up to date move by move, so a leaf reads it instead of walking the board)."""
     if s.phase == OVER:
         return list(s.scores)
-    add, _details = final_scores(s)
-    return [a + b for a, b in zip(s.scores, add)]
+    return [a + b for a, b in zip(s.scores, s.proj)]
 
 
 def values(s: CState) -> list[float]:
@@ -95,13 +95,19 @@ class GreedyAgent(Agent):
 
 
 class Node:
-    __slots__ = ("state", "untried", "children", "visits", "total")
+    """A search node. A decision node also keeps its children's visits and totals for its own player in flat lists
+    (kids, qt, qv, in the order the children were made), so choosing among a few hundred placements is one list
+    expression instead of a call per child."""
+    __slots__ = ("state", "untried", "children", "visits", "total", "kids", "qt", "qv")
 
     def __init__(self, state: CState, players: int, rng: random.Random):
         self.state = state
         self.children: dict[int, Node] = {}
         self.visits = 0
         self.total = [0.0] * players
+        self.kids: list[Node] = []
+        self.qt: list[float] = []
+        self.qv: list[int] = []
         self.untried = []
         if state.phase not in (DRAW, OVER):
             self.untried = legal_moves(state)
@@ -149,8 +155,10 @@ class SearchAgent(Agent):
 
     def _simulate(self, root: Node, n: int) -> None:
         rng = self.rng
+        sqrt = math.sqrt
         node = root
         path = [root]
+        picks = []                                     # (decision node, the index of the child taken)
         while True:
             st = node.state
             if st.phase == OVER:
@@ -167,19 +175,29 @@ class SearchAgent(Agent):
             if node.untried:
                 move = node.untried.pop()
                 child = node.children[move] = Node(step(st, move, None), n, rng)
+                picks.append((node, len(node.kids)))
+                node.kids.append(child)
+                node.qt.append(0.0)
+                node.qv.append(0)
                 path.append(child)
                 value = values(child.state)
                 break
-            player = st.player
+            # UCT: the child with the best mean for the player to move plus the exploration term (the first best)
             log_n = math.log(node.visits + 1)
-            node = max(node.children.values(),
-                       key=lambda c: c.total[player] / c.visits + UCT_C * math.sqrt(log_n / c.visits))
+            ucb = [t / v + UCT_C * sqrt(log_n / v) for t, v in zip(node.qt, node.qv)]
+            i = ucb.index(max(ucb))
+            picks.append((node, i))
+            node = node.kids[i]
             path.append(node)
         for nd in path:
             nd.visits += 1
             tot = nd.total
             for i in range(n):
                 tot[i] += value[i]
+        for nd, i in picks:
+            child = nd.kids[i]
+            nd.qt[i] = child.total[nd.state.player]
+            nd.qv[i] = child.visits
 
 
 def parse_level(level) -> tuple[float | None, int | None]:
