@@ -70,6 +70,21 @@ class Carcassonne(Game[CState, int]):
         n = s.bagn
         return [(M_DRAW | t, c / n) for t, c in enumerate(s.bag) if c]
 
+    def sample_chance(self, s: CState, rng: random.Random) -> int:
+        """A tile drawn with its bag frequency: the draw of chance_outcomes (the same random number, the same
+        running sum of probabilities), without building the list."""
+        x = rng.random()
+        n = s.bagn
+        acc = 0.0
+        last = -1
+        for t, c in enumerate(s.bag):
+            if c:
+                acc += c / n
+                if x < acc:
+                    return M_DRAW | t
+                last = t
+        return M_DRAW | last
+
     def legal_moves(self, s: CState) -> list:
         return rules.legal_moves(s)
 
