@@ -21,7 +21,7 @@ from .board import (ACTION, CAPTURE, DRAW, FOLLOWERS, K_CAPTURE, K_DRAW, K_FOLLO
 from .layout import meeple_id, tower_id
 from .notation import place_words
 from .rules import step
-from .tiles import CODES, ROTS, feature_words, tile_words
+from .tiles import CODES, ROTS, TILE_IDS, feature_words, tile_words
 
 
 # 89 tiles can be drawn, each followed by at most 4 decisions (place, action, capture, ransom); at most 180 frontier
@@ -98,15 +98,15 @@ class Carcassonne(Game[CState, int]):
         kind = e[0]
         if kind == "draw":
             t, k = e[1], e[2]
-            return Event(EventKind.DRAW, (f"tile:{CODES[t]}:{k}",), f"Player {s.player + 1} draws {tile_words(t)}.", reveals=True)
+            return Event(EventKind.DRAW, (TILE_IDS[t][k],), f"Player {s.player + 1} draws {tile_words(t)}.", reveals=True)
         if kind == "discard":
             t, k = e[1], e[2]
-            return Event(EventKind.DISCARD, (f"tile:{CODES[t]}:{k}",), f"{_capital(tile_words(t))} fits nowhere and is discarded.",
+            return Event(EventKind.DISCARD, (TILE_IDS[t][k],), f"{_capital(tile_words(t))} fits nowhere and is discarded.",
                          reveals=True)
         if kind == "place":
             t, r, pos, _b, k = e[1]
             x, y = xy(pos)
-            return Event(EventKind.PLACE, (f"tile:{CODES[t]}:{k}",), f"Player {s.player + 1} laid {tile_words(t)} {place_words(x, y)}.")
+            return Event(EventKind.PLACE, (TILE_IDS[t][k],), f"Player {s.player + 1} laid {tile_words(t)} {place_words(x, y)}.")
         if kind == "follower":
             fid = e[1]
             return Event(EventKind.PLACE, (meeple_id(fid),), f"Player {fid // FOLLOWERS + 1} deployed a follower.")

@@ -131,6 +131,8 @@ def _tile_words(t: int) -> str:
 
 
 TILE_WORDS = tuple(_tile_words(t) for t in range(len(TILES)))
+# the piece id of each copy of each tile type: TILE_IDS[t][k] == "tile:CODE:k"
+TILE_IDS = tuple(tuple(f"tile:{row[0]}:{k}" for k in range(row[2])) for row in TILES)
 
 SIDE_WORDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
 
