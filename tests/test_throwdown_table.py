@@ -347,3 +347,26 @@ def test_with_two_people_at_one_screen_even_the_first_hand_waits_for_its_hand_of
             assert hands(first) and all(p.face_up for p in hands(first))
         finally:
             table.close()
+
+
+def test_each_towers_label_says_what_it_is_worth_at_every_ply():
+    """A tower's make-up shows on its faces only close up (1, 2 or 3 pips a pyramid): its label beside it says how
+    many pips it stands, "gone" once destroyed, and follows every change of a whole random game."""
+    from towerworld.games.throwdown.board import tower_pips
+    from towerworld.games.throwdown.layout import build_layout
+    rng = random.Random(7)
+    s = GAME.new_state(None, 3)
+    checked = gone = 0
+    while not GAME.is_terminal(s):
+        lay = build_layout(s, SPECTATOR)
+        for seat, towers in enumerate(s.towers):
+            for t, tower in enumerate(towers):
+                words = lay.labels[f"tower:{seat}:{t}"][3]
+                pips = tower_pips(tower)
+                want = "gone" if not tower else f"{pips} pip" + ("" if pips == 1 else "s")
+                assert words.endswith("\n" + want), (words, tower)
+                checked += 1
+                gone += not tower
+        move = GAME.sample_chance(s, rng) if GAME.current_player(s) == CHANCE else rng.choice(GAME.legal_moves(s))
+        s, _ = GAME.apply(s, move)
+    assert checked and gone

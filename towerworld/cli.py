@@ -163,8 +163,9 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
         sp.add_argument("--name", help="your name at the table")
         sp.add_argument("--seat", type=int, help="the seat to take (default: the first free one)")
         sp.add_argument("--watch", action="store_true", help="watch as a spectator")
-        sp.add_argument("--agent", metavar="NAME", help="play headless as an agent choosing among the legal moves "
-                                                        "(random)")
+        sp.add_argument("--agent", metavar="NAME[:LEVEL]",
+                        help="play headless as an agent: random chooses among the legal moves here, any other agent "
+                             "of the game is searched on the server from what this seat may know")
         sp.add_argument("--log", metavar="FILE", help="write every message received, one JSON object a line")
         sp.add_argument("--new-seat", action="store_true", help="take a new seat instead of rejoining the one "
                                                                 "this machine held at that invite")

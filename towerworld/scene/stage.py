@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 # the interval modules the stage uses, not IntervalGlobal (which also loads actor, particle, sound and motion-path
 # intervals: tens of milliseconds of every startup)
 from direct.interval.FunctionInterval import Func
+from direct.interval.LerpInterval import LerpFunc
 from direct.interval.MetaInterval import Parallel, Sequence
 from panda3d.core import (BitMask32, ColorWriteAttrib, CompassEffect, DepthTestAttrib, LPoint3f, LVecBase3f, NodePath,
                           TransformState, TransparencyAttrib, Vec4)
@@ -1091,11 +1092,15 @@ class Stage:
         changed = changes.keys()
         specials = rolled or toppled or crumbled
         # the phases one after another, each a Parallel as long as its longest step (the stage's own calls as
-        # functions with the stage among their arguments: no bound method made for each)
-        whole = Sequence(Func(Stage.uncombine, self, changed), name="stage-transition")
+        # functions with the stage among their arguments: no bound method made for each); the plain steps of a phase
+        # (pieces travelling, dropping in, crumbling away) play as one lerp (see _Phase)
+        parts: list[Step] = []
         lit: list[Event] = []      # events whose areas light up with their own phase (the rest walk after)
+        d = 0.45 / speed
+        seconds = d if d > 0 else 0.0
         for phase in phases:
-            together = Parallel()
+            together: list[Step] = []
+            plain: list[_Bare] | None = None        # the phase's plain steps so far, one after another
             # the usual change: a piece that moved travels in an arc (as _animate would send it); the pieces that do
             # so one after another in a phase travel in one step (see _travel)
             moves: list[tuple[str, Pose, Pose]] = []
@@ -1105,12 +1110,18 @@ class Stage:
                     moves.append((change.piece, a, b))
                     continue
                 if moves:
-                    together.append(self._travel(moves, 0.45 / speed))
+                    plain = _plain_step(plain, self._travel(moves, seconds))
                     moves = []
+                if action != "carry" and (b is None or a is None):
+                    # an arrival drops in, a departure crumbles away (as _animate sends them)
+                    plain = _plain_step(plain, self._drop_step(change.piece, b, seconds) if b is not None
+                                        else self._crumble_step(change.piece, seconds))
+                    continue
+                if plain is not None:
+                    together.append(_Phase.lerp(plain, seconds))
+                    plain = None
                 if action == "carry":
                     step = self._carry(change, speed)
-                elif change.new is None or change.old is None:
-                    step = self._animate(change, speed)
                 elif change.piece in toppled:
                     step = self._topple(change, speed)
                 elif change.piece in rolled:
@@ -1121,7 +1132,9 @@ class Stage:
                     step = self._animate(change, speed)
                 together.append(step)
             if moves:
-                together.append(self._travel(moves, 0.45 / speed))
+                plain = _plain_step(plain, self._travel(moves, seconds))
+            if plain is not None:
+                together.append(_Phase.lerp(plain, seconds))
             if showy:
                 in_phase = {c.piece for c in phase}
                 for event in showy:        # a score floats up from the first piece it names, as that piece moves
@@ -1135,13 +1148,12 @@ class Stage:
                         lit.append(event)
                     for step in extra:
                         together.append(step)
-            _add_phase(whole, together)
+            _add_phase(parts, together)
         if named_areas:
             walk = [e for e in events if e.areas and not any(e is done for done in lit)]
             if walk:
-                whole.append(self._scoring_walk(walk, new, speed))
-        whole.append(Func(Stage._show_changes, self, new, shown, changed))
-        return whole
+                parts.append(self._scoring_walk(walk, new, speed))
+        return _whole(parts, (Stage.uncombine, (self, changed)), (Stage._show_changes, (self, new, shown, changed)))
 
     def _plain(self, old: Layout, new: Layout, told: tuple[str, ...], events: list[Event], speed: float
                ) -> Sequence | None:
@@ -1221,13 +1233,13 @@ class Stage:
                     rest.append(pid)
             if rest:
                 phases.append(rest)
-        # composed as `transition` composes these phases: each a Parallel of lerps of d seconds
+        # composed as `transition` composes these phases: each one lerp of d seconds (see _Phase)
         changed = changes.keys()
-        whole = Sequence(Func(Stage.uncombine, self, changed), name="stage-transition")
+        parts: list[Step] = []
         d = 0.45 / speed
         seconds = d if d > 0 else 0.0       # (each step's, as a lerp keeps it)
         for phase in phases:
-            together = Parallel()
+            steps: list[_Bare] = []
             paths: list[Path] | None = None
             for pid in phase:
                 entry = changes[pid]
@@ -1239,14 +1251,13 @@ class Stage:
                         paths.append(entry)
                     continue
                 if paths is not None:
-                    together.append(self._travel_paths(paths, seconds))
+                    steps.append(self._travel_step(paths, seconds))
                     paths = None
-                together.append(self._drop(pid, b, seconds) if b is not None else self._crumble(pid, seconds))
+                steps.append(self._drop_step(pid, b, seconds) if b is not None else self._crumble_step(pid, seconds))
             if paths is not None:
-                together.append(self._travel_paths(paths, seconds))
-            _add_phase(whole, together)
-        whole.append(Func(Stage._show_changes, self, new, old, changed))
-        return whole
+                steps.append(self._travel_step(paths, seconds))
+            parts.append(_Phase.lerp(steps, seconds))
+        return _whole(parts, (Stage.uncombine, (self, changed)), (Stage._show_changes, (self, new, old, changed)))
 
     def _light_up(self, areas: tuple[tuple[str, str], ...], layout: Layout, speed: float,
                   duration: float = 1.4) -> Step:
@@ -1328,15 +1339,21 @@ class Stage:
 
     def _drop(self, pid: str, pose: Pose, d: float) -> Step:
         """A piece that arrives drops in from above onto `pose`."""
+        return _Phase.lerp([self._drop_step(pid, pose, d)], d if d > 0 else 0.0)
+
+    def _drop_step(self, pid: str, pose: Pose, d: float) -> "_Drop":
         step = _Drop()
         step.seconds, step.stage, step.pid, step.pose = d if d > 0 else 0.0, self, pid, pose
-        return lerp(step.fn, step.seconds)
+        return step
 
     def _crumble(self, pid: str, d: float) -> Step:
         """A piece that leaves shrinks and fades where it stands, then is taken away."""
+        return _Phase.lerp([self._crumble_step(pid, d)], d if d > 0 else 0.0)
+
+    def _crumble_step(self, pid: str, d: float) -> "_Crumble":
         step = _Crumble()
         step.seconds, step.stage, step.pid = d if d > 0 else 0.0, self, pid
-        return lerp(step.fn, step.seconds)
+        return step
 
     def _arc(self, pid: str, a: Pose, b: Pose, duration: float, turn_over: bool = False,
              first: tuple | None = None) -> Step:
@@ -1361,7 +1378,7 @@ class Stage:
                 self._orient(pid, b if t >= 0.5 else a, flip=flip, tilt=a.tilt + (b.tilt - a.tilt) * s)
         return lerp(arc, duration, first, (self._place, (pid, b)))
 
-    def _travel(self, moves: list[tuple[str, Pose, Pose]], duration: float) -> Step:
+    def _travel(self, moves: list[tuple[str, Pose, Pose]], duration: float) -> "_Travel":
         """Pieces (piece, from, to) that each travel in an arc, as `_arc` sends one, in one step: each is put where
         it starts as the step starts and placed where it ends as it ends, in their order (a step per piece, with its
         events to lay out and dispatch, cost more than the rest of a move's update: a move on a full board moves
@@ -1372,13 +1389,13 @@ class Stage:
             lift = 10 + math.hypot(b.x - a.x, b.y - a.y) * 0.3
             paths.append((pid, a, b, (b.heading - a.heading + 180.0) % 360.0 - 180.0,     # short_turn, inline
                           lift if lift < 60.0 else 60.0, a.tilt != b.tilt and abs(a.tilt - b.tilt) > 1e-6))
-        return self._travel_paths(paths, duration)
+        return self._travel_step(paths, duration)
 
-    def _travel_paths(self, paths: list[Path], duration: float) -> Step:
+    def _travel_step(self, paths: list[Path], duration: float) -> "_Travel":
         """The step of `_travel`, of the paths it works out: (piece, from, to, turn, lift, tilting) each."""
         step = _Travel()
         step.seconds, step.stage, step.paths = duration if duration > 0 else 0.0, self, paths
-        return lerp(step.fn, step.seconds)
+        return step
 
     def _carry(self, ch: Change, speed: float) -> Step:
         """The piece that left reappears as the one that arrives: it starts where the old one lay, with the old one's
@@ -1511,19 +1528,71 @@ class Stage:
             node.removeNode()
 
 
-def _add_phase(whole: Sequence, together: Parallel) -> None:
-    """A phase goes into the move's Sequence: nothing for no step, the step itself for one, else the Parallel."""
-    steps = together.ivals
-    if len(steps) == 1:
-        whole.append(steps[0])
-    elif steps:
-        whole.append(together)
+def _add_phase(parts: list[Step], together: list[Step]) -> None:
+    """A phase goes into the move's steps: nothing for no step, the step itself for one, else a Parallel of them."""
+    if len(together) == 1:
+        parts.append(together[0])
+    elif together:
+        parts.append(Parallel(*together))
+
+
+def _plain_step(steps: list | None, step: "_Bare") -> list:
+    """`step` after the plain steps of a phase so far (None for none yet)."""
+    if steps is None:
+        return [step]
+    steps.append(step)
+    return steps
+
+
+def _whole(parts: list[Step], first: tuple, then: tuple) -> Sequence:
+    """A move's steps in the one Sequence it plays, with `first` (function, args) called as it starts and `then` as
+    it ends: by its first and last step where those are the stage's own phases (a call of their own, each a Panda
+    interval to make, start and end, cost more than a small board's whole move), else by calls around them."""
+    head = getattr(parts[0].function, "__self__", None) if parts and isinstance(parts[0], LerpFunc) else None
+    if isinstance(head, _Phase):
+        head.first = first
+    else:
+        parts.insert(0, Func(first[0], *first[1]))
+    tail = getattr(parts[-1].function, "__self__", None) if isinstance(parts[-1], LerpFunc) else None
+    if isinstance(tail, _Phase):
+        tail.then = then
+    else:
+        parts.append(Func(then[0], *then[1]))
+    return Sequence(*parts, name="stage-transition")
 
 
 class _Bare:
     """What a lerp of the stage's own moves (its `fn`, a method, is the LerpFunc's function), calling nothing as it
-    starts or after it ends. Made bare, its fields set by its maker (Stage._travel_paths, _drop and _crumble)."""
+    starts or after it ends, played in a _Phase. Made bare, its fields set by its maker (Stage._travel_step,
+    _drop_step and _crumble_step)."""
     __slots__ = ("seconds",)
+
+
+class _Phase:
+    """The plain steps of a phase (pieces that travel, drop in or crumble away, all as long), played as one lerp:
+    each step's function called in their order at every moment, as a Parallel of a lerp each would call them. The
+    phase that starts a move calls `first` (function, args) as it begins, and the one that ends it `then` once it has
+    ended, in place of calls of their own in the move's Sequence; `first` again after an end, as a call before it
+    would be once the move is played again."""
+    __slots__ = ("seconds", "steps", "first", "then", "begun")
+
+    @staticmethod
+    def lerp(steps: list[_Bare], seconds: float) -> Step:
+        phase = _Phase()
+        phase.seconds, phase.steps, phase.first, phase.then, phase.begun = seconds, steps, None, None, False
+        return lerp(phase.fn, seconds)
+
+    def fn(self, t: float) -> None:     # (the lerp's function, as a method)
+        if not self.begun:
+            self.begun = True
+            if self.first is not None:
+                self.first[0](*self.first[1])
+        for step in self.steps:
+            step.fn(t)
+        if t >= 1.0:
+            self.begun = False
+            if self.then is not None:
+                self.then[0](*self.then[1])
 
 
 class _Travel(_Bare):

@@ -411,6 +411,14 @@ class Carcassonne(Game[CState, int]):
     def hud(self, s: CState, viewer: int) -> dict:
         return carc_layout.hud(s, self.result(s))
 
+    panel_keys = ("scores", "supply")
+
+    def panels(self, s: CState, viewer: int) -> list:
+        return carc_layout.panels(s)
+
+    def prompt(self, s: CState, viewer: int) -> str:
+        return carc_layout.prompt(s)
+
     def layout(self, s: CState, viewer: int) -> Layout:
         return carc_layout.make_layout(s, viewer)
 

@@ -422,3 +422,37 @@ def hud(s: CState, result: str) -> dict[str, str]:
                else f"supply {last}")       # each line names its players in full
         out[key] = "; ".join(supply[first:last])
     return out
+
+
+# the followers' colours, seat by seat (the table paints them in this order): the panels' swatches
+SEAT_COLOURS = ("red", "blue", "green", "yellow", "purple", "black")
+
+
+def panels(s: CState) -> list:
+    """Each player's panel: points, followers left in the supply, tower pieces and prisoners (The Tower)."""
+    from towerworld.engine.game import Panel
+    out = []
+    for p in range(s.cfg.players):
+        free = sum(1 for loc in s.fl[p * FOLLOWERS:(p + 1) * FOLLOWERS] if loc == SUPPLY)
+        held = [counted(free, "follower") + " left"]
+        if s.cfg.tower:
+            a, b, c = s.tsup[3 * p:3 * p + 3]
+            held.append(counted(a + b + c, "tower piece") + (f" ({b} black, {c} white)" if s.cfg.black else ""))
+            prisoners = sum(1 for loc in s.fl if loc == -2 - p)
+            if prisoners:
+                held.append(counted(prisoners, "prisoner"))
+        out.append(Panel(p, f"Player {p + 1}", counted(s.scores[p], "point"), tuple(held),
+                         s.phase != OVER and s.player == p, SEAT_COLOURS[p % len(SEAT_COLOURS)]))
+    return out
+
+
+def prompt(s: CState) -> str:
+    if s.phase == PLACE:
+        return "click a glowing place for the tile; the R key turns it"
+    if s.phase == ACTION:
+        return "place a follower or a tower piece on the tile just laid, or pass"
+    if s.phase == E.CAPTURE:
+        return "choose a follower to capture, or none"
+    if s.phase == E.RANSOM:
+        return "pay a ransom for a prisoner, or not"
+    return "make your move"
