@@ -84,6 +84,7 @@ def build(players: int = 2, *, tiles=(), followers=(), towers=(), tops=(), priso
     if scores is not None:
         s.scores = tuple(scores)
     s.proj = tuple(rules.final_scores(s)[0])      # the followers were put on directly: their projection walked once
+    s.monks = tuple(fid for fid, loc in enumerate(s.fl) if loc >= 0 and s.nkind[loc] == TL.CLOISTER)
     s.player = player
     s.phase = DRAW
     s._hash = None
