@@ -211,7 +211,8 @@ def check_field_cities(s):
         bits = s.fcity[B.find(s.parent, node)]
         kept = {frozenset(n for n in range(len(s.parent)) if B.find(s.parent, n) == c)
                 for c in range(bits.bit_length()) if bits >> c & 1}
-        assert kept == cities, f"field node {node}: kept {sorted(map(sorted, kept))}, walked {sorted(map(sorted, cities))}"
+        assert kept == cities, (f"field node {node}: kept {sorted(map(sorted, kept))}, "
+                                f"walked {sorted(map(sorted, cities))}")
 
 
 @pytest.mark.parametrize("options", [None, {"tower": False, "black_tower": False}])

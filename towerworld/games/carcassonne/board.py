@@ -2,15 +2,17 @@
 
 Positions are ints, pos = (x + 128) << 8 | (y + 128); neighbours are pos +- 1 (north/south) and +- 256 (east/west).
 Moves are ints: kind << 20 | payload (see the M_* constants). Roads, cities and fields are an incremental union-find
-over feature nodes kept in flat lists (parent, open edges, tile bitmask, pennants, follower counts packed 4 bits per
-player, and for a field the completed cities it touches as a bitmask of their nodes); `proj` is what each player's
-followers would bring at a final scoring now, kept up to date by every move that changes it, and `monks` the
-followers standing on cloisters (their ids, in order); a state shares every
-container it does not change with its parent (rules.py builds states).
+over feature nodes kept flat (parent, open edges, tile bitmask, pennants, follower counts packed 4 bits per player,
+and for a field the completed cities it touches as a bitmask of their nodes; the small ints in arrays). `proj` is
+what each player's followers would bring at a final scoring now, kept up to date by every move that changes it, and
+`monks` the followers standing on cloisters (their ids, in order). A state shares every container it does not change
+with its parent (rules.py builds states).
 """
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass
+from functools import partial
 
 from . import tiles as TL
 
@@ -80,6 +82,11 @@ class Config:
     tower: bool
     black: bool
     pieces: tuple            # (normal, black, white) per player at the start
+
+
+# the node arrays of small ints (open edges, pennants, follower counts, kinds, tiles): copied without touching
+# each element, as a list copy would
+NODES = partial(array, "q")
 
 
 # ---- union-find ------------------------------------------------------------------------------------------------------

@@ -31,6 +31,10 @@ INFO = GameInfo(min_players=2, max_players=6, min_utility=-1.0, max_utility=1.0,
                 perfect_information=True, max_plies=89 + 4 * 89, max_moves=800)
 
 
+# the draw and follower events made so far: (kind, player, tile type or follower, copy) -> the event
+_MADE: dict[tuple, Event] = {}
+
+
 class Carcassonne(Game[CState, int]):
     name = "carcassonne"
     title = "Carcassonne with The Tower"
@@ -95,6 +99,17 @@ class Carcassonne(Game[CState, int]):
         return ns, [self._event(s, ns, e) for e in ev]
 
     def _event(self, s: CState, ns: CState, e: tuple) -> Event:
+        kind = e[0]
+        if kind == "draw" or kind == "follower":
+            # events are immutable and these depend on a few small numbers only: each is made once
+            key = (kind, s.player, e[1], e[2] if kind == "draw" else 0)
+            made = _MADE.get(key)
+            if made is None:
+                made = _MADE[key] = self._make_event(s, ns, e)
+            return made
+        return self._make_event(s, ns, e)
+
+    def _make_event(self, s: CState, ns: CState, e: tuple) -> Event:
         kind = e[0]
         if kind == "draw":
             t, k = e[1], e[2]

@@ -25,8 +25,8 @@ from towerworld.engine.game import IllegalMove
 from . import tiles as TL
 from .board import (ACTION, BLACK, CAPTURE, DPOS, DRAW, FOLLOWERS, K_CAPTURE, K_DRAW, K_FOLLOW, K_NOCAPTURE,
                     K_NORANSOM, K_PASS, K_PLACE, K_RANSOM, K_TOP, K_TOWER, LOW, M_CAPTURE, M_FOLLOW, M_NOCAPTURE, M_NORANSOM, M_PASS, M_PLACE,
-                    M_RANSOM, M_TOP, M_TOWER, OVER, PLACE, RANSOM, SHIFT, SUPPLY, TOP0, WHITE, CState, Config, find,
-                    piece_code, pos_of)
+                    M_RANSOM, M_TOP, M_TOWER, NODES, OVER, PLACE, RANSOM, SHIFT, SUPPLY, TOP0, WHITE, CState, Config,
+                    find, piece_code, pos_of)
 from .tiles import CITY, CLOISTER, COUNT, FIELD, FITS, INDEX, IS_TOWER_TILE, NFITS, ROAD, ROTS
 
 
@@ -45,7 +45,8 @@ def initial_state(cfg: Config) -> CState:
     s.tiles = ()
     s.board = {}
     s.frontier = {}
-    s.parent, s.opn, s.mask, s.pen, s.occ, s.fcity, s.nkind, s.ntile = [], [], [], [], [], [], [], []
+    s.parent, s.mask, s.fcity = [], [], []
+    s.opn, s.pen, s.occ, s.nkind, s.ntile = NODES(), NODES(), NODES(), NODES(), NODES()
     s.discarded = ()
     s.fl = (SUPPLY,) * (FOLLOWERS * cfg.players)
     s.towers = {}
@@ -71,14 +72,15 @@ def put_tile(ns: CState, t: int, r: int, pos: int, kk: int = 0) -> None:
     i = len(ns.tiles)
     base = len(ns.parent)
     k = len(R.kinds)
+    nopen, pennants, kinds, zeros, zlist = _NEW_NODES[t][r]
     parent = ns.parent + list(range(base, base + k))
-    opn = ns.opn + list(R.nopen)
+    opn = ns.opn + nopen
     mask = ns.mask + [1 << i] * k
-    pen = ns.pen + list(R.pennants)
-    occ = ns.occ + [0] * k
-    fcity = ns.fcity + [0] * k
-    ns.nkind = ns.nkind + list(R.kinds)
-    ns.ntile = ns.ntile + [i] * k
+    pen = ns.pen + pennants
+    occ = ns.occ + zeros
+    fcity = ns.fcity + zlist
+    ns.nkind = ns.nkind + kinds
+    ns.ntile = ns.ntile + NODES((i,)) * k
     board = ns.board.copy()
     board[pos] = i
     tiles = ns.tiles + ((t, r, pos, base, kk),)
@@ -165,6 +167,11 @@ _CITIES = tuple(tuple(tuple(j for j, kind in enumerate(rot.kinds) if kind == CIT
 _FIELD_CITIES = tuple(tuple(tuple((j, cities) for j, cities in enumerate(rot.fcities) if cities) for rot in rots)
                       for rots in ROTS)
 
+
+# what a tile adds to the node arrays: open edges, pennants, kinds, zeros (follower counts), and zeros as a list
+# (field cities: bitmasks over nodes, too wide for an array)
+_NEW_NODES = tuple(tuple((NODES(rot.nopen), NODES(rot.pennants), NODES(rot.kinds), NODES((0,)) * len(rot.kinds),
+                          [0] * len(rot.kinds)) for rot in rots) for rots in ROTS)
 
 # the eight places around a place
 _AROUND = frozenset((-257, -256, -255, -1, 1, 255, 256, 257))
@@ -382,7 +389,7 @@ def score_completed(ns: CState, events: list) -> None:
     scores = list(ns.scores)
     proj = list(ns.proj)
     followers = list(fl)
-    occ = list(occ)
+    occ = occ[:]
     n = ns.cfg.players
     if done:
         for a in done:
@@ -508,7 +515,7 @@ def step(s: CState, move: int, ev) -> CState:
         fl = list(s.fl)
         fl[fid] = base + j
         ns.fl = tuple(fl)
-        occ = list(s.occ)
+        occ = s.occ[:]
         a = find(ns.parent, base + j)
         was = occ[a]
         occ[a] = was + (1 << (4 * p))
@@ -601,7 +608,7 @@ def _capture(ns: CState, p: int, fid: int, ev) -> None:
     loc = fl[fid]
     q = fid // FOLLOWERS
     if loc >= 0:
-        occ = list(ns.occ)
+        occ = ns.occ[:]
         a = find(ns.parent, loc)
         was = occ[a]
         occ[a] = was - (1 << (4 * q))
