@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-from towerworld.engine.game import OMNISCIENT
+from towerworld.engine.game import OMNISCIENT, Panel
 from towerworld.engine.layout import Layout, Pose, look, shared_cell, shared_pose
 from towerworld.engine.pieces import PYRAMID_NEST_LIFT, size
 from towerworld.engine.words import counted
@@ -259,3 +259,26 @@ def hud(game, state, viewer: int) -> dict:
         mine = bits(state.hands[viewer])
         lines["your hand"] = ", ".join(f"{CARDS[c].name} ({CARDS[c].rank})" for c in mine) or "no cards"
     return lines
+
+
+def panels(game, state, viewer: int) -> list:
+    """Each seat's panel: points won from destroyed towers plus the pips still standing, the cards in hand (a count
+    only: nobody's hand is named on another's panel), the towers left."""
+    cp = game.current_player(state)
+    out = []
+    for s in range(state.n):
+        standing = sum(1 for t in state.towers[s] if t)
+        pips = standing_pips(state, s)
+        held = (f"{counted(bin(state.hands[s]).count('1'), 'card')} in hand",
+                f"{counted(standing, 'tower')} standing, {counted(pips, 'pip')}" if standing else "out of the battle",
+                f"{counted(state.points[s], 'point')} from towers destroyed")
+        out.append(Panel(s, f"Player {s + 1}", counted(state.points[s] + pips, "point"), held, cp == s))
+    return out
+
+
+def prompt_for(game, state, viewer: int) -> str:
+    """What the seat to move is asked now, after "Your turn: "."""
+    if state.stage == TURN:
+        return "attack with a card (click it, then a tower), draw up to five, or remodel"
+    text = prompt(game, state, viewer)
+    return text[:1].lower() + text[1:]
