@@ -149,3 +149,18 @@ def test_the_piece_tables_stay_bounded(monkeypatch):
         assert sum(len(table) for table in rules._PIECE_TABLES) <= 40
     assert rules._piece_keys == sum(len(table) for table in rules._PIECE_TABLES)
     clear_tables()
+
+
+@pytest.mark.parametrize("n", range(len(OPTION_SETS)))
+def test_the_search_lists_the_same_turns_from_heights_and_board_alone(n):
+    """The search's states hold heights and board only; `turns_on` lists their turns through the same generator as
+    the game's legal moves: on random positions exactly the reference's complete turns (no draw offers), for both
+    sides, with the tables cold and warm."""
+    from towerworld.games.elevation.rules import turns_on
+    positions = _positions(OPTION_SETS[n], seed=400 + n, count=20)
+    clear_tables()
+    for _ in range(2):
+        for st in positions:
+            for side in (0, 1):
+                expected = [m for m in reference_turns(replace(st, mover=side, used=-1, phase=0)) if m[0] != DRAW]
+                assert turns_on(st.heights, st.board, st.kinds, side, st.rules) == expected, (n, side)
