@@ -86,14 +86,13 @@ def put_tile(ns: CState, t: int, r: int, pos: int, kk: int = 0) -> None:
     tiles = ns.tiles + ((t, r, pos, base, kk),)
     frontier = ns.frontier.copy()
     frontier.pop(pos, None)
-    edges = R.edges
-    joins = R.joins
+    needs, joins = _SIDES[t][r]
     pj = None
     for d in (0, 1, 2, 3):
         npos = pos + DPOS[d]
         ni = board.get(npos)
         if ni is None:
-            frontier[npos] = frontier.get(npos, 0) | (edges[d] << (((d + 2) & 3) << 1))
+            frontier[npos] = frontier.get(npos, 0) | needs[d]
             continue
         nt, nr, _np, nbase, _k = tiles[ni]
         nslot = ROTS[nt][nr].slot
@@ -172,6 +171,24 @@ _FIELD_CITIES = tuple(tuple(tuple((j, cities) for j, cities in enumerate(rot.fci
 # (field cities: bitmasks over nodes, too wide for an array)
 _NEW_NODES = tuple(tuple((NODES(rot.nopen), NODES(rot.pennants), NODES(rot.kinds), NODES((0,)) * len(rot.kinds),
                           [0] * len(rot.kinds)) for rot in rots) for rots in ROTS)
+
+
+def _sides(rot) -> tuple:
+    """(what each side asks of the empty place beyond it, as a frontier key part; the joins across each side). A field
+    side's two half-edges belong to one field on either tile (the tiles say so: checked here), so its second join
+    is left out; it would join the same two fields again."""
+    needs = tuple(rot.edges[d] << (((d + 2) & 3) << 1) for d in range(4))
+    joins = []
+    for d in range(4):
+        js = rot.joins[d]
+        if rot.edges[d] == TL.EDGE_CODE["F"]:
+            assert len(js) == 2 and js[0][0] == js[1][0], (TL.CODES[rot.t], rot.r, d)
+            js = js[:1]
+        joins.append(js)
+    return needs, tuple(joins)
+
+
+_SIDES = tuple(tuple(_sides(rot) for rot in rots) for rots in ROTS)
 
 # the eight places around a place
 _AROUND = frozenset((-257, -256, -255, -1, 1, 255, 256, 257))
