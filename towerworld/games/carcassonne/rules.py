@@ -214,10 +214,14 @@ def _close_city(c: int, parent: list, m: int, fcity: list, tiles: tuple) -> list
     return got
 
 
+# FIT_MOVES[t][key]: the placement moves of tile t at position 0 in each rotation that fits the frontier key
+FIT_MOVES = tuple(tuple(tuple(M_PLACE | r for r in rs) for rs in row) for row in FITS)
+
+
 def placements(frontier: dict, t: int) -> list:
     """Every placement move of tile type t, sorted."""
-    fits = FITS[t]
-    out = [M_PLACE | pos << 2 | r for pos, key in frontier.items() for r in fits[key]]
+    fits = FIT_MOVES[t]
+    out = [m | pos << 2 for pos, key in frontier.items() for m in fits[key]]
     out.sort()
     return out
 
