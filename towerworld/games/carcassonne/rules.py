@@ -73,7 +73,8 @@ def put_tile(ns: CState, t: int, r: int, pos: int, kk: int = 0) -> None:
     base = len(ns.parent)
     k = len(R.kinds)
     nopen, pennants, kinds, zeros, zlist = _NEW_NODES[t][r]
-    parent = ns.parent + list(range(base, base + k))
+    parent = ns.parent[:]
+    parent.extend(range(base, base + k))
     opn = ns.opn + nopen
     mask = ns.mask + [1 << i] * k
     pen = ns.pen + pennants
