@@ -158,7 +158,7 @@ def equal_work_shares(games: int = 20) -> str:
     for _ in range(games):
         equal_work_game(rng)
     prof.disable()
-    stats = pstats.Stats(prof).stats
+    stats = pstats.Stats(prof).stats  # type: ignore[attr-defined]  # the table print_stats reads
     inside = {(os.path.basename(path), name): row[3] for (path, _line, name), row in stats.items()}
     total = max(row[3] for row in stats.values())       # the outermost call: the games themselves
 

@@ -20,6 +20,8 @@ Speed notes (apply_unchecked is the hot loop of random play and MCTS):
 """
 from __future__ import annotations
 
+from typing import Sequence
+
 from towerworld.engine.game import IllegalMove
 
 from . import tiles as TL
@@ -356,7 +358,7 @@ def _winners(occ: int) -> tuple:
     return w
 
 
-def _points(a: int, nkind: list, mask: list, opn: list, pen: list, fcity: list) -> int:
+def _points(a: int, nkind: Sequence[int], mask: list, opn: Sequence[int], pen: Sequence[int], fcity: list) -> int:
     """What the road, city or field rooted at a is worth to its majority now (feature_points; a field 3 a completed
     city it touches)."""
     kind = nkind[a]
