@@ -42,8 +42,10 @@ def _event_builder():
     if names != ("kind", "pieces", "text", "reveals", "visible_to", "areas"):
         return lambda kind, pieces, text, areas: Event(kind, pieces, text, areas=areas)
     new = object.__new__
-    set_kind, set_pieces, set_text = Event.kind.__set__, Event.pieces.__set__, Event.text.__set__
-    set_reveals, set_visible, set_areas = Event.reveals.__set__, Event.visible_to.__set__, Event.areas.__set__
+    slots = Event.__dict__                             # each field's slot descriptor, by name
+    set_kind, set_pieces, set_text = slots["kind"].__set__, slots["pieces"].__set__, slots["text"].__set__
+    set_reveals, set_visible, set_areas = (slots["reveals"].__set__, slots["visible_to"].__set__,
+                                           slots["areas"].__set__)
 
     def placed(kind, pieces, text, areas):
         e = new(Event)
