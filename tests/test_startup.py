@@ -6,9 +6,10 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # loaded only when used: OpenSpiel (research), Ray (ladders on a cluster), matplotlib (ladder charts), Bullet (physical
-# crumbles and demos), numpy (the adapter and the ladder), the video encoder
+# crumbles and demos), numpy (the adapter and the ladder), the video encoder, the network (asyncio, websockets,
+# msgspec), the AI's worker process (multiprocessing, on an AI seat's first turn)
 NOT_AT_THE_FIRST_FRAME = ("pyspiel", "open_spiel", "ray", "matplotlib", "panda3d.bullet", "numpy", "scipy",
-                          "imageio_ffmpeg", "imageio")
+                          "imageio_ffmpeg", "imageio", "asyncio", "websockets", "msgspec", "multiprocessing")
 
 
 def loaded_after(argv: list[str]) -> set[str]:
