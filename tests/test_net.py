@@ -348,3 +348,82 @@ def test_an_ai_seat_plays_on_the_server_and_its_moves_reach_the_person_as_events
     assert ai_moves
     assert all("text" not in m for m in ai_moves)
     assert check_log(lines, record, random.Random(5))
+
+
+# ---- a headless client playing as a searching agent: the server searches from the seat's knowledge -----------------
+def test_a_headless_client_plays_as_a_searching_agent_asked_of_the_server(tmp_path):
+    """`join --agent NAME[:LEVEL]` joins headless as an agent: a client holds no state, so each turn it asks the
+    server (`suggest`), which searches from what that seat may know and answers that connection alone; the client
+    plays the move as its own, and a whole Throwdown game (hidden hands) finishes, its log leaking nothing."""
+    async def go():
+        server, url = await started(tmp_path / "rooms")
+        try:
+            code = await C.create_room(url, "throwdown", ["remote", "remote"])
+            invite = f"{url}/{code}"
+            done = await asyncio.gather(
+                C.play(invite, agent="throwdown-greedy", log=str(tmp_path / "seat0.log")),
+                C.play(invite, agent="random", rng=random.Random(2), log=str(tmp_path / "seat1.log")))
+        finally:
+            await server.stop()
+        return code, done
+    code, done = run(go(), timeout=300)
+    record = str(tmp_path / "rooms" / f"{code}.tower.json")
+    match = load_match(record)
+    assert match.over and done[0].result == match.result_text()
+    lines = read_log(tmp_path / "seat0.log")
+    suggested = [m for m in lines if m["kind"] == "suggested"]
+    mine = [p for p in match.plies if p.mover == done[0].seat]
+    assert len(suggested) == len(mine) == done[0].moves > 0
+    assert [m["text"] for m in suggested] == [p.text for p in mine]     # it played what the server searched
+    assert not any(m["kind"] == "suggested" for m in read_log(tmp_path / "seat1.log"))
+    assert check_log(lines, record, random.Random(5))
+
+
+def test_a_suggestion_is_refused_in_one_sentence_when_it_may_not_be_given(tmp_path):
+    """Only a seated player, on their turn, may ask, and only of an agent that sees a seat: Ziggurat's solver sees
+    the pile's order, so asking it would tell a seat what it may not know."""
+    async def go():
+        server, url = await started(None)
+        said = {}
+        try:
+            code = await C.create_room(url, "throwdown", ["remote", "remote"])
+            a, b, w = await Raw.open(url), await Raw.open(url), await Raw.open(url)
+            await w.send(P.Watch(code))
+            await w.recv(P.View)
+            await w.send(P.Suggest("random"))
+            said["watcher"] = (await w.recv(P.Refused)).text
+            await a.send(P.Join(code))
+            me = (await a.recv(P.Joined)).seat
+            await b.send(P.Join(code))
+            await b.recv(P.Joined)
+            view = await a.recv(P.View)
+            while view.table.to_move != me and view.table.to_move != 1 - me:
+                view = await a.recv((P.View, P.Played))
+            first, other = (a, b) if view.table.to_move == me else (b, a)
+            await other.send(P.Suggest("random"))
+            said["not your turn"] = (await other.recv(P.Refused)).text
+            await first.send(P.Suggest("nobody"))
+            said["unknown"] = (await first.recv(P.Refused)).of
+            await first.send(P.Suggest("mcts:mighty"))
+            said["level"] = (await first.recv(P.Refused)).text
+            await first.send(P.Suggest("random"))
+            said["given"] = (await first.recv(P.Suggested)).ply
+            zig = await C.create_room(url, "ziggurat", ["remote"])
+            z = await Raw.open(url)
+            await z.send(P.Join(zig))
+            await z.recv(P.Joined)
+            await z.send(P.Suggest("solver"))
+            said["oracle"] = (await z.recv(P.Refused)).text
+            for c in (a, b, w, z):
+                await c.close()
+        finally:
+            await server.stop()
+        return said
+    said = run(go())
+    assert said["watcher"] == "You are watching: only a seated player may ask for a move."
+    assert said["not your turn"] == "It is not your turn."
+    assert said["unknown"] == "agent"
+    assert said["level"].startswith("The search has no level 'mighty': use ")
+    assert said["given"] >= 0
+    assert said["oracle"].startswith("'solver' is not an agent that plays a seat here: use one of ")
+    assert "solver" not in said["oracle"].split("use one of ")[1]

@@ -1,6 +1,6 @@
 """A player's words: no engine name reaches the screen, the log or an event text.
 
-Every HUD line (for each seat and for a spectator), every event text, every hint / pick / confirm sentence and the
+Every HUD line and panel (for each seat and for a spectator), the instruction to the player to move, every event text, every hint / pick / confirm sentence and the
 result of whole random games of every game and variant is scanned for the engine's names: piece and cell ids
 ("tile:3", "t0 b2"), tile codes ("TK"), coordinates ("-4,4"), notation ("2a", "ace-suns+harvest", "r90"), seat codes
 ("P1") and raw option names ("level5_talisman"). A place may be named only by what is printed on the table where the
@@ -69,7 +69,12 @@ def texts_of_a_game(game, variant, seed: int, plies: int = 1500):
         for viewer in list(range(n)) + [SPECTATOR]:
             for key, line in game.hud(state, viewer).items():
                 yield f"hud {key}", f"{key}: {line}"       # the status shows a line's key before it
+            for panel in game.panels(state, viewer):       # each player's panel: its name, score and holdings
+                for line in (panel.name, panel.score) + panel.holdings:
+                    yield "panel", line
         cp = game.current_player(state)
+        if cp >= 0:
+            yield "prompt", game.prompt(state, cp)          # the instruction line: "Your turn: ..."
         if cp == TERMINAL:
             break
         if cp == CHANCE:

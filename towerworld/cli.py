@@ -179,8 +179,9 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
         sp.add_argument("--name", help="your name at the table")
         sp.add_argument("--seat", type=int, help="the seat to take (default: the first free one)")
         sp.add_argument("--watch", action="store_true", help="watch as a spectator")
-        sp.add_argument("--agent", metavar="NAME", help="play headless as an agent choosing among the legal moves "
-                                                        "(random)")
+        sp.add_argument("--agent", metavar="NAME[:LEVEL]",
+                        help="play headless as an agent: random chooses among the legal moves here, any other agent "
+                             "of the game is searched on the server from what this seat may know")
         sp.add_argument("--log", metavar="FILE", help="write every message received, one JSON object a line")
         sp.add_argument("--new-seat", action="store_true", help="take a new seat instead of rejoining the one "
                                                                 "this machine held at that invite")
@@ -542,6 +543,7 @@ def cmd_render(args) -> int:
         match = Match(game, options=_options(game, args.option), seed=seed, variant=args.variant, players=seats)
         play_random_plies(match, args.ply or 0, random.Random(seed))
         state = match.state
+        shown_ply = len(match.plies)
     elif os.path.exists(args.source):
         if args.variant or args.option or args.seed is not None or args.players is not None:
             raise CliError("A record brings its own variant, options, players and chance; "
@@ -551,14 +553,17 @@ def cmd_render(args) -> int:
         if ply > len(match.plies):
             raise CliError(f"--ply must be at most {len(match.plies)}: this record has {counted(len(match.plies), 'ply', 'plies')}.")
         state = match.state_at(ply)
+        shown_ply = ply
         game = match.game
     else:
         raise CliError(f"'{shown_text(args.source)}' is neither a game (see 'towerworld games') nor a record file.")
     from towerworld.scene.offscreen import render_layout
+    from towerworld.scene.stage import last_move_before
     _needs_scene(game, state)
     viewer = picture_viewer(args.viewer, len(match.players), match.over)     # the record's end, not the --ply shown
     try:
-        render_layout(game.layout(state, viewer), args.out, w, h, cutaway=game.cutaway(state, viewer))
+        render_layout(game.layout(state, viewer), args.out, w, h, cutaway=game.cutaway(state, viewer),
+                      last=last_move_before(match, shown_ply, viewer))
     except OSError as e:
         raise CliError(f"--out {shown_text(args.out, 300)} cannot be written: {e.strerror or e}.") from None
     print(f"wrote {shown_text(args.out, 200)}")

@@ -79,8 +79,16 @@ class Look(_Msg, tag="look"):
     """Ask for the table again (a client that lost track)."""
 
 
-ClientMessage = Union[Create, Join, Watch, Play, Undo, UndoAnswer, Look]
-CLIENT_KINDS = ("create", "join", "watch", "move", "undo", "undo_answer", "look")
+class Suggest(_Msg, tag="suggest"):
+    """Ask the server which move `agent` (NAME or NAME:LEVEL, one of the game's agents that sees only a seat) would
+    make for this seat now: it searches on the server, from what this seat may know, and answers `Suggested` to this
+    connection alone. `ply`: the plies the client has seen, as in Play."""
+    agent: Short
+    ply: Ply | None = None
+
+
+ClientMessage = Union[Create, Join, Watch, Play, Undo, UndoAnswer, Look, Suggest]
+CLIENT_KINDS = ("create", "join", "watch", "move", "undo", "undo_answer", "look", "suggest")
 
 
 # ---- server -> client --------------------------------------------------------------------------------------------
@@ -211,7 +219,14 @@ class Notice(_Msg, tag="notice"):
     text: str
 
 
-ServerMessage = Union[Created, Joined, View, Played, Refused, UndoAsked, UndoDone, Notice]
+class Suggested(_Msg, tag="suggested"):
+    """The move an agent chose for the asking seat at `ply`, in the game's notation (the seat may play it or not)."""
+    ply: int
+    text: str
+    agent: str
+
+
+ServerMessage = Union[Created, Joined, View, Played, Refused, UndoAsked, UndoDone, Notice, Suggested]
 
 _client_decoder = msgspec.json.Decoder(ClientMessage)
 _server_decoder = msgspec.json.Decoder(ServerMessage)

@@ -33,7 +33,7 @@ from towerworld.ai.agents import agent_names, agent_words, make_agent
 from towerworld.engine.agent import seat_view
 from towerworld.engine.driver import (AGENT, CHANCE_DRAW, END, PERSON, AgentFailed, Driver, ThreadRunner,
                                       live_chance)
-from towerworld.engine.game import CHANCE, SPECTATOR, TowerworldError, options_from_text
+from towerworld.engine.game import CHANCE, SEES_SEAT, SPECTATOR, TowerworldError, options_from_text
 from towerworld.engine.match import Match, PlayerSpec, write_atomic
 from towerworld.engine.record import RecordError, load_match, match_to_record, read_record_file
 from towerworld.engine.registry import get_game
@@ -101,6 +101,7 @@ class Connection:
         self.floods = 0
         self.creates = 0
         self.closing = False
+        self.thinking = False          # a suggestion for this connection's seat is being searched
 
     def send(self, message) -> None:
         self.send_bytes(P.encode(message))
@@ -273,6 +274,8 @@ class Server:
         elif isinstance(msg, P.Look):
             room = self._room_of(conn)
             conn.send(P.View(room.room_view(), conn.seat, room.table(conn.seat)))
+        elif isinstance(msg, P.Suggest):
+            await self.suggest(conn, msg)
 
     def create(self, conn: Connection, msg: P.Create) -> None:
         if len(self.rooms) >= self.max_rooms:
@@ -460,6 +463,40 @@ class Server:
                 return
             else:
                 return
+
+    async def suggest(self, conn: Connection, msg: P.Suggest) -> None:
+        """The move an agent that sees only this seat would make now, searched on the server (one request at a time
+        a connection): how a headless client plays as a searching agent without ever holding the state."""
+        from towerworld.ai.agents import agent_names, agent_spec, make_agent
+        room = self._room_of(conn)
+        if conn.seat == SPECTATOR:
+            raise Refusal("You are watching: only a seated player may ask for a move.")
+        if conn.thinking:
+            raise Refusal("A suggestion for this seat is still being searched.")
+        name, _, level = msg.agent.partition(":")
+        known = [n for n in agent_names(room.game) if agent_spec(n, room.game).sees == SEES_SEAT]
+        if name not in known:
+            raise Refusal(f"'{shown_text(msg.agent, 40)}' is not an agent that plays a seat here: "
+                          f"use one of {', '.join(known)}.", "agent")
+        spec = agent_spec(name, room.game)
+        if level and level not in spec.levels:
+            raise Refusal(f"The {spec.words} has no level '{shown_text(level, 20)}'"
+                          + (f": use {', '.join(spec.levels)}." if spec.levels else "; it has no levels."), "agent")
+        async with room.lock:
+            p = room.driver.pending()
+            if p.kind != PERSON or p.seat != conn.seat:
+                raise Refusal("It is not your turn.")
+            if msg.ply is not None and msg.ply != p.ply:
+                raise Refusal(f"The table has moved on (it is at ply {p.ply}).")
+            agent = make_agent(msg.agent, room.game)
+            view = seat_view(agent, room.game, room.match.state)
+        conn.thinking = True
+        try:            # searched in a thread, the room unlocked: the seat may still move meanwhile
+            move = await asyncio.get_running_loop().run_in_executor(self.thinkers, agent.choose, view)
+        finally:
+            conn.thinking = False
+        if room.driver.pending() == p and conn.room is room:
+            conn.send(P.Suggested(p.ply, room.game.format_move(room.match.state, move), msg.agent))
 
     async def _time_up(self, room: Room, ply: int) -> None:
         async with room.lock:

@@ -16,11 +16,12 @@ from dataclasses import dataclass, replace
 # the interval modules the stage uses, not IntervalGlobal (which also loads actor, particle, sound and motion-path
 # intervals: tens of milliseconds of every startup)
 from direct.interval.FunctionInterval import Func
+from direct.interval.LerpInterval import LerpFunc
 from direct.interval.MetaInterval import Parallel, Sequence
 from panda3d.core import (BitMask32, ColorWriteAttrib, CompassEffect, DepthTestAttrib, LPoint3f, LVecBase3f, NodePath,
                           TransformState, TransparencyAttrib, Vec4)
 
-from towerworld.engine.game import Event
+from towerworld.engine.game import CHANCE, Event
 from towerworld.engine.layout import Cell, Layout, Pose, shared_pose
 from towerworld.engine.pieces import size
 from towerworld.scene import components, marks, xray
@@ -254,6 +255,20 @@ def last_move(old: Layout, new: Layout, events: list[Event] = ()) -> LastMove:
         if a is not None and (b is None or abs(a.x - b.x) > 1.0 or abs(a.y - b.y) > 1.0 or abs(a.z - b.z) > 1.0):
             left.append((p, a))
     return LastMove(tuple(shown), tuple(left))
+
+
+def last_move_before(match, upto: int, viewer: int) -> LastMove | None:
+    """The mark of the last move a player chose before ply `upto` of `match` (chance draws are no one's move), as
+    `viewer` sees it: what the window's table marks at that ply, and what its pictures and videos mark; None before
+    the first move."""
+    plies = match.plies
+    for k in range(min(upto, len(plies)) - 1, -1, -1):
+        ply = plies[k]
+        if ply.mover != CHANCE:
+            game = match.game
+            return last_move(game.layout(match.state_at(k), viewer), game.layout(match.state_at(k + 1), viewer),
+                             [e for e in ply.events if e.seen_by(viewer)])
+    return None
 
 
 @dataclass
@@ -1091,11 +1106,15 @@ class Stage:
         changed = changes.keys()
         specials = rolled or toppled or crumbled
         # the phases one after another, each a Parallel as long as its longest step (the stage's own calls as
-        # functions with the stage among their arguments: no bound method made for each)
-        whole = Sequence(Func(Stage.uncombine, self, changed), name="stage-transition")
+        # functions with the stage among their arguments: no bound method made for each); the plain steps of a phase
+        # (pieces travelling, dropping in, crumbling away) play as one lerp (see _Phase)
+        parts: list[Step] = []
         lit: list[Event] = []      # events whose areas light up with their own phase (the rest walk after)
+        d = 0.45 / speed
+        seconds = d if d > 0 else 0.0
         for phase in phases:
-            together = Parallel()
+            together: list[Step] = []
+            plain: list[_Bare] | None = None        # the phase's plain steps so far, one after another
             # the usual change: a piece that moved travels in an arc (as _animate would send it); the pieces that do
             # so one after another in a phase travel in one step (see _travel)
             moves: list[tuple[str, Pose, Pose]] = []
@@ -1105,12 +1124,18 @@ class Stage:
                     moves.append((change.piece, a, b))
                     continue
                 if moves:
-                    together.append(self._travel(moves, 0.45 / speed))
+                    plain = _plain_step(plain, self._travel(moves, seconds))
                     moves = []
+                if action != "carry" and (b is None or a is None):
+                    # an arrival drops in, a departure crumbles away (as _animate sends them)
+                    plain = _plain_step(plain, self._drop_step(change.piece, b, seconds) if b is not None
+                                        else self._crumble_step(change.piece, seconds))
+                    continue
+                if plain is not None:
+                    together.append(_Phase.lerp(plain, seconds))
+                    plain = None
                 if action == "carry":
                     step = self._carry(change, speed)
-                elif change.new is None or change.old is None:
-                    step = self._animate(change, speed)
                 elif change.piece in toppled:
                     step = self._topple(change, speed)
                 elif change.piece in rolled:
@@ -1121,7 +1146,9 @@ class Stage:
                     step = self._animate(change, speed)
                 together.append(step)
             if moves:
-                together.append(self._travel(moves, 0.45 / speed))
+                plain = _plain_step(plain, self._travel(moves, seconds))
+            if plain is not None:
+                together.append(_Phase.lerp(plain, seconds))
             if showy:
                 in_phase = {c.piece for c in phase}
                 for event in showy:        # a score floats up from the first piece it names, as that piece moves
@@ -1135,13 +1162,12 @@ class Stage:
                         lit.append(event)
                     for step in extra:
                         together.append(step)
-            _add_phase(whole, together)
+            _add_phase(parts, together)
         if named_areas:
             walk = [e for e in events if e.areas and not any(e is done for done in lit)]
             if walk:
-                whole.append(self._scoring_walk(walk, new, speed))
-        whole.append(Func(Stage._show_changes, self, new, shown, changed))
-        return whole
+                parts.append(self._scoring_walk(walk, new, speed))
+        return _whole(parts, (Stage.uncombine, (self, changed)), (Stage._show_changes, (self, new, shown, changed)))
 
     def _plain(self, old: Layout, new: Layout, told: tuple[str, ...], events: list[Event], speed: float
                ) -> Sequence | None:
@@ -1221,13 +1247,13 @@ class Stage:
                     rest.append(pid)
             if rest:
                 phases.append(rest)
-        # composed as `transition` composes these phases: each a Parallel of lerps of d seconds
+        # composed as `transition` composes these phases: each one lerp of d seconds (see _Phase)
         changed = changes.keys()
-        whole = Sequence(Func(Stage.uncombine, self, changed), name="stage-transition")
+        parts: list[Step] = []
         d = 0.45 / speed
         seconds = d if d > 0 else 0.0       # (each step's, as a lerp keeps it)
         for phase in phases:
-            together = Parallel()
+            steps: list[_Bare] = []
             paths: list[Path] | None = None
             for pid in phase:
                 entry = changes[pid]
@@ -1239,14 +1265,13 @@ class Stage:
                         paths.append(entry)
                     continue
                 if paths is not None:
-                    together.append(self._travel_paths(paths, seconds))
+                    steps.append(self._travel_step(paths, seconds))
                     paths = None
-                together.append(self._drop(pid, b, seconds) if b is not None else self._crumble(pid, seconds))
+                steps.append(self._drop_step(pid, b, seconds) if b is not None else self._crumble_step(pid, seconds))
             if paths is not None:
-                together.append(self._travel_paths(paths, seconds))
-            _add_phase(whole, together)
-        whole.append(Func(Stage._show_changes, self, new, old, changed))
-        return whole
+                steps.append(self._travel_step(paths, seconds))
+            parts.append(_Phase.lerp(steps, seconds))
+        return _whole(parts, (Stage.uncombine, (self, changed)), (Stage._show_changes, (self, new, old, changed)))
 
     def _light_up(self, areas: tuple[tuple[str, str], ...], layout: Layout, speed: float,
                   duration: float = 1.4) -> Step:
@@ -1317,26 +1342,29 @@ class Stage:
                             a.z + (b.z - a.z) * t + h * math.sin(math.pi * t))
                 frac = t if b.face_up is False else 1 - t
                 self._orient(pid, a if t < 0.5 else b, flip=frac)
-            restyle_first = a.look != b.look
-            steps = [call(self._ensure, pid, a)]
-            if restyle_first:
-                steps.append(call(self._restyle_keep, pid, b))
-            steps += [lerp(turn, d), call(self._place, pid, b)]
-            return seq(*steps)
+            if a.look == b.look:
+                return lerp(turn, d, first=(self._ensure, (pid, a)), then=(self._place, (pid, b)))
+            return lerp(turn, d, first=(self._ensure_restyled, (pid, a, b)), then=(self._place, (pid, b)))
 
         return self._arc(pid, a, b, d, first=(self._ensure, (pid, a)))
 
     def _drop(self, pid: str, pose: Pose, d: float) -> Step:
         """A piece that arrives drops in from above onto `pose`."""
+        return _Phase.lerp([self._drop_step(pid, pose, d)], d if d > 0 else 0.0)
+
+    def _drop_step(self, pid: str, pose: Pose, d: float) -> "_Drop":
         step = _Drop()
         step.seconds, step.stage, step.pid, step.pose = d if d > 0 else 0.0, self, pid, pose
-        return lerp(step.fn, step.seconds)
+        return step
 
     def _crumble(self, pid: str, d: float) -> Step:
         """A piece that leaves shrinks and fades where it stands, then is taken away."""
+        return _Phase.lerp([self._crumble_step(pid, d)], d if d > 0 else 0.0)
+
+    def _crumble_step(self, pid: str, d: float) -> "_Crumble":
         step = _Crumble()
         step.seconds, step.stage, step.pid = d if d > 0 else 0.0, self, pid
-        return lerp(step.fn, step.seconds)
+        return step
 
     def _arc(self, pid: str, a: Pose, b: Pose, duration: float, turn_over: bool = False,
              first: tuple | None = None) -> Step:
@@ -1361,7 +1389,7 @@ class Stage:
                 self._orient(pid, b if t >= 0.5 else a, flip=flip, tilt=a.tilt + (b.tilt - a.tilt) * s)
         return lerp(arc, duration, first, (self._place, (pid, b)))
 
-    def _travel(self, moves: list[tuple[str, Pose, Pose]], duration: float) -> Step:
+    def _travel(self, moves: list[tuple[str, Pose, Pose]], duration: float) -> "_Travel":
         """Pieces (piece, from, to) that each travel in an arc, as `_arc` sends one, in one step: each is put where
         it starts as the step starts and placed where it ends as it ends, in their order (a step per piece, with its
         events to lay out and dispatch, cost more than the rest of a move's update: a move on a full board moves
@@ -1372,13 +1400,13 @@ class Stage:
             lift = 10 + math.hypot(b.x - a.x, b.y - a.y) * 0.3
             paths.append((pid, a, b, (b.heading - a.heading + 180.0) % 360.0 - 180.0,     # short_turn, inline
                           lift if lift < 60.0 else 60.0, a.tilt != b.tilt and abs(a.tilt - b.tilt) > 1e-6))
-        return self._travel_paths(paths, duration)
+        return self._travel_step(paths, duration)
 
-    def _travel_paths(self, paths: list[Path], duration: float) -> Step:
+    def _travel_step(self, paths: list[Path], duration: float) -> "_Travel":
         """The step of `_travel`, of the paths it works out: (piece, from, to, turn, lift, tilting) each."""
         step = _Travel()
         step.seconds, step.stage, step.paths = duration if duration > 0 else 0.0, self, paths
-        return lerp(step.fn, step.seconds)
+        return step
 
     def _carry(self, ch: Change, speed: float) -> Step:
         """The piece that left reappears as the one that arrives: it starts where the old one lay, with the old one's
@@ -1417,7 +1445,7 @@ class Stage:
             node.setPos(a.x + math.sin(rad) * shift, a.y - math.cos(rad) * shift, a.z)
             self._orient(pid, a, tilt=angle)
         tipped = replace(a, tilt=fall_to)
-        return seq(call(self._ensure, pid, a), lerp(tip, 0.5 / speed),
+        return seq(lerp(tip, 0.5 / speed, first=(self._ensure, (pid, a))),
                    self._arc(pid, replace(tipped, x=a.x + math.sin(rad) * half, y=a.y - math.cos(rad) * half),
                              b, 0.45 / speed))
 
@@ -1451,11 +1479,16 @@ class Stage:
             node = self.nodes[pid]
             node.setPos(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, a.z + (b.z - a.z) * t + 40 * math.sin(math.pi * t))
             node.setHpr(a.heading + 720 * t, 540 * t, 360 * t)
-        return seq(call(self._ensure, ch.piece, a), lerp(spin, 0.7 / speed), call(self._place, ch.piece, b))
+        return lerp(spin, 0.7 / speed, first=(self._ensure, (ch.piece, a)), then=(self._place, (ch.piece, b)))
 
     def _ensure(self, pid: str, pose: Pose) -> None:
         if pid not in self.nodes or pid not in self.models:
             self._place(pid, pose)
+
+    def _ensure_restyled(self, pid: str, pose: Pose, faces: Pose) -> None:
+        """A piece about to turn over: placed at `pose` if it has no node yet, then given the faces of `faces`."""
+        self._ensure(pid, pose)
+        self._restyle_keep(pid, faces)
 
     def _restyle_keep(self, pid: str, pose: Pose) -> None:
         """New faces (a revealed tile) before the turn-over animation, keeping the current orientation."""
@@ -1511,19 +1544,92 @@ class Stage:
             node.removeNode()
 
 
-def _add_phase(whole: Sequence, together: Parallel) -> None:
-    """A phase goes into the move's Sequence: nothing for no step, the step itself for one, else the Parallel."""
-    steps = together.ivals
-    if len(steps) == 1:
-        whole.append(steps[0])
-    elif steps:
-        whole.append(together)
+def _add_phase(parts: list[Step], together: list[Step]) -> None:
+    """A phase goes into the move's steps: nothing for no step, the step itself for one, else a Parallel of them."""
+    if len(together) == 1:
+        parts.append(together[0])
+    elif together:
+        parts.append(Parallel(*together))
+
+
+def _plain_step(steps: list | None, step: "_Bare") -> list:
+    """`step` after the plain steps of a phase so far (None for none yet)."""
+    if steps is None:
+        return [step]
+    steps.append(step)
+    return steps
+
+
+def _whole(parts: list[Step], first: tuple, then: tuple) -> Sequence:
+    """A move's steps in the one Sequence it plays, with `first` (function, args) called as it starts and `then` as
+    it ends: by the lerp that starts it (the first of a Parallel that does) and the one that ends it, where those are
+    the stage's own (a call of their own, each a Panda interval to make, start and end, cost more than a small
+    board's whole move), else by calls around them."""
+    if not parts:
+        return Sequence(Func(then[0], *then[1]), name="stage-transition")     # (nothing moves: nothing to uncombine)
+    head = parts[0]
+    if isinstance(head, Parallel) and head.ivals:
+        head = head.ivals[0]
+    ends = _ends_of(head)
+    if ends is None:
+        parts.insert(0, Func(first[0], *first[1]))
+    else:
+        ends.first = first if ends.first is None else (_both, (first, ends.first))
+    ends = _ends_of(parts[-1])
+    if ends is None:
+        parts.append(Func(then[0], *then[1]))
+    else:
+        ends.then = then if ends.then is None else (_both, (ends.then, then))
+    return Sequence(*parts, name="stage-transition")
+
+
+def _ends_of(step: Step):
+    """The object whose method is a lerp's function, where it calls something as the lerp starts and once it has
+    ended (a _Phase, or timeline's lerp with first or then), else None."""
+    if not isinstance(step, LerpFunc):
+        return None
+    owner = getattr(step.function, "__self__", None)
+    return owner if hasattr(owner, "begun") else None
+
+
+def _both(one: tuple, other: tuple) -> None:
+    """Call one (function, args), then the other."""
+    one[0](*one[1])
+    other[0](*other[1])
 
 
 class _Bare:
     """What a lerp of the stage's own moves (its `fn`, a method, is the LerpFunc's function), calling nothing as it
-    starts or after it ends. Made bare, its fields set by its maker (Stage._travel_paths, _drop and _crumble)."""
+    starts or after it ends, played in a _Phase. Made bare, its fields set by its maker (Stage._travel_step,
+    _drop_step and _crumble_step)."""
     __slots__ = ("seconds",)
+
+
+class _Phase:
+    """The plain steps of a phase (pieces that travel, drop in or crumble away, all as long), played as one lerp:
+    each step's function called in their order at every moment, as a Parallel of a lerp each would call them. The
+    phase that starts a move calls `first` (function, args) as it begins, and the one that ends it `then` once it has
+    ended, in place of calls of their own in the move's Sequence; `first` again after an end, as a call before it
+    would be once the move is played again."""
+    __slots__ = ("seconds", "steps", "first", "then", "begun")
+
+    @staticmethod
+    def lerp(steps: list[_Bare], seconds: float) -> Step:
+        phase = _Phase()
+        phase.seconds, phase.steps, phase.first, phase.then, phase.begun = seconds, steps, None, None, False
+        return lerp(phase.fn, seconds)
+
+    def fn(self, t: float) -> None:     # (the lerp's function, as a method)
+        if not self.begun:
+            self.begun = True
+            if self.first is not None:
+                self.first[0](*self.first[1])
+        for step in self.steps:
+            step.fn(t)
+        if t >= 1.0:
+            self.begun = False
+            if self.then is not None:
+                self.then[0](*self.then[1])
 
 
 class _Travel(_Bare):

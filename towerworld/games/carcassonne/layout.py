@@ -354,24 +354,30 @@ def feature_areas(s: CState, node: int) -> tuple[tuple[str, str], ...]:
         around = [pos + d for d in (-257, -256, -255, -1, 0, 1, 255, 256, 257)]
         return tuple((_tile_id(s, s.board[p]), "all") for p in around if p in s.board)
     root = E.find(s.parent, node)
+    parent = s.parent
     areas = []
-    for n in range(len(s.parent)):
-        if s.nkind[n] != kind or E.find(s.parent, n) != root:
-            continue
-        i = s.ntile[n]
-        t, base = s.tiles[i][0], s.tiles[i][3]
-        locs = ROTS[t][0].locs[n - base]
-        if kind == TL.FIELD:
-            words = "f:" + ",".join("I" if h < 0 else TL.HALVES[h] for h in locs)
-        else:
-            words = ("c:" if kind == TL.CITY else "r:") + "".join(TL.DIRS[d] for d in locs)
-        areas.append((_tile_id(s, i), words))
+    m = s.mask[root]                # the feature's tiles, in the order they were laid (their nodes' order)
+    while m:
+        low = m & -m
+        m ^= low
+        i = low.bit_length() - 1
+        t, _r, _pos, base, _k = s.tiles[i]
+        rot0 = ROTS[t][0]
+        for j, jkind in enumerate(rot0.kinds):
+            if jkind != kind or E.find(parent, base + j) != root:
+                continue
+            locs = rot0.locs[j]
+            if kind == TL.FIELD:
+                words = "f:" + ",".join("I" if h < 0 else TL.HALVES[h] for h in locs)
+            else:
+                words = ("c:" if kind == TL.CITY else "r:") + "".join(TL.DIRS[d] for d in locs)
+            areas.append((_tile_id(s, i), words))
     return tuple(areas)
 
 
 def _tile_id(s: CState, i: int) -> str:
     t, _r, _pos, _base, k = s.tiles[i]
-    return f"tile:{CODES[t]}:{k}"
+    return TL.TILE_IDS[t][k]
 
 
 def meeple_id(fid: int) -> str:
@@ -416,3 +422,37 @@ def hud(s: CState, result: str) -> dict[str, str]:
                else f"supply {last}")       # each line names its players in full
         out[key] = "; ".join(supply[first:last])
     return out
+
+
+# the followers' colours, seat by seat (the table paints them in this order): the panels' swatches
+SEAT_COLOURS = ("red", "blue", "green", "yellow", "purple", "black")
+
+
+def panels(s: CState) -> list:
+    """Each player's panel: points, followers left in the supply, tower pieces and prisoners (The Tower)."""
+    from towerworld.engine.game import Panel
+    out = []
+    for p in range(s.cfg.players):
+        free = sum(1 for loc in s.fl[p * FOLLOWERS:(p + 1) * FOLLOWERS] if loc == SUPPLY)
+        held = [counted(free, "follower") + " left"]
+        if s.cfg.tower:
+            a, b, c = s.tsup[3 * p:3 * p + 3]
+            held.append(counted(a + b + c, "tower piece") + (f" ({b} black, {c} white)" if s.cfg.black else ""))
+            prisoners = sum(1 for loc in s.fl if loc == -2 - p)
+            if prisoners:
+                held.append(counted(prisoners, "prisoner"))
+        out.append(Panel(p, f"Player {p + 1}", counted(s.scores[p], "point"), tuple(held),
+                         s.phase != OVER and s.player == p, SEAT_COLOURS[p % len(SEAT_COLOURS)]))
+    return out
+
+
+def prompt(s: CState) -> str:
+    if s.phase == PLACE:
+        return "click a glowing place for the tile; the R key turns it"
+    if s.phase == ACTION:
+        return "place a follower or a tower piece on the tile just laid, or pass"
+    if s.phase == E.CAPTURE:
+        return "choose a follower to capture, or none"
+    if s.phase == E.RANSOM:
+        return "pay a ransom for a prisoner, or not"
+    return "make your move"
