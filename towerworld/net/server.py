@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
-from towerworld.ai.agents import agent_names, agent_words, make_agent
+from towerworld.ai.agents import agent_names, agent_spec, agent_words, make_agent
 from towerworld.engine.agent import seat_view
 from towerworld.engine.driver import (AGENT, CHANCE_DRAW, END, PERSON, AgentFailed, Driver, ThreadRunner,
                                       live_chance)
@@ -467,7 +467,6 @@ class Server:
     async def suggest(self, conn: Connection, msg: P.Suggest) -> None:
         """The move an agent that sees only this seat would make now, searched on the server (one request at a time
         a connection): how a headless client plays as a searching agent without ever holding the state."""
-        from towerworld.ai.agents import agent_names, agent_spec, make_agent
         room = self._room_of(conn)
         if conn.seat == SPECTATOR:
             raise Refusal("You are watching: only a seated player may ask for a move.")

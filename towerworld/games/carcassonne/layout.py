@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 
+from towerworld.engine.game import Panel
 from towerworld.engine.layout import Layout, Pose, look, shared_cell, shared_pose
 from towerworld.engine.pieces import size
 from towerworld.engine.words import counted
@@ -430,7 +431,6 @@ SEAT_COLOURS = ("red", "blue", "green", "yellow", "purple", "black")
 
 def panels(s: CState) -> list:
     """Each player's panel: points, followers left in the supply, tower pieces and prisoners (The Tower)."""
-    from towerworld.engine.game import Panel
     out = []
     for p in range(s.cfg.players):
         free = sum(1 for loc in s.fl[p * FOLLOWERS:(p + 1) * FOLLOWERS] if loc == SUPPLY)
