@@ -140,7 +140,7 @@ def panels(state, over: bool) -> list:
     from towerworld.engine.game import Panel
     taken = [sum(1 for p in state.pos[6 * (1 - side):6 * (2 - side)] if p < 0) for side in (0, 1)]
     answering = state.mover ^ state.phase
-    return [Panel(side, SIDE_NAMES[side], f"took {taken[side]}", (_army(state, side),),
+    return [Panel(side, SIDE_NAMES[side], f"{taken[side]} taken", (_army(state, side) + " left",),
                   not over and answering == side, SIDE_NAMES[side].lower()) for side in (0, 1)]
 
 
