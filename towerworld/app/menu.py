@@ -92,8 +92,8 @@ class StartScreen:
             x = -1.5 + width * (i + 0.5)
             image = thumbnail(game.name)
             kwargs = dict(image=image, image_scale=(0.26, 1, 0.17), image_pos=(0, 0, 0.07)) if image else {}
-            b = DirectButton(parent=self.root, text=game.title, text_scale=0.032, text_pos=(0, -0.13),
-                             text_wordwrap=16, pos=(x, 0, 0.62), scale=0.8,
+            b = DirectButton(parent=self.root, text=game.title, text_scale=0.045, text_pos=(0, -0.125),
+                             text_wordwrap=12, pos=(x, 0, 0.62), scale=0.8,
                              frameSize=(-0.28, 0.28, -0.2, 0.26), frameColor=BUTTON, relief=DGG.FLAT,
                              command=self.pick, extraArgs=[game.name], **kwargs)
             self.game_buttons[game.name] = b
