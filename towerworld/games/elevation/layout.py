@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from towerworld.engine.game import BadNotation
 from towerworld.engine.layout import Layout, look, shared_cell, shared_pose
+from towerworld.engine.words import counted
 from towerworld.engine.pieces import size
 from towerworld.games.elevation.board import FILES, KIND_NAMES, PIECES, SIDE_NAMES, SIZE, SQUARES, square_name
 
@@ -140,8 +141,9 @@ def panels(state, over: bool) -> list:
     from towerworld.engine.game import Panel
     taken = [sum(1 for p in state.pos[6 * (1 - side):6 * (2 - side)] if p < 0) for side in (0, 1)]
     answering = state.mover ^ state.phase
-    return [Panel(side, SIDE_NAMES[side], f"{taken[side]} taken", (_army(state, side) + " left",),
-                  not over and answering == side, SIDE_NAMES[side].lower()) for side in (0, 1)]
+    return [Panel(side, SIDE_NAMES[side], counted(taken[side], "enemy piece") + " taken",
+                  (_army(state, side) + " left",), not over and answering == side, SIDE_NAMES[side].lower())
+            for side in (0, 1)]
 
 
 def prompt(state) -> str:
