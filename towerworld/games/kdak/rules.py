@@ -122,7 +122,7 @@ def advance(state: KState, move: tuple | None, ev: list | None, rand=None, polic
     (_, cols_t, up, ident_t, pawns_t, scores, tal, door, turn, stage, pending, roll, level, fell, free, discards,
      plies, tower_tal, end) = state
     cols = list(cols_t)
-    heights = [len(col) for col in cols_t]
+    heights = list(map(len, cols_t))
     standing = sum(heights)           # the tiles standing in the tower
     pawns = list(pawns_t)
     outs = pawns.count(OUT)           # the pawns out of the tower for good
