@@ -255,8 +255,8 @@ def _table_after(showbase, tmp_path, n: int, plies: int, seed: int):
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
 def test_the_status_lines_never_cover_a_hand_or_a_tower(showbase, tmp_path, n):
-    """The status text never covers a hand: at the default camera every hand card, every tower
-    pyramid and every tower's place lies on screen and clear of the status lines' box, at the start and later on."""
+    """The HUD's top band never covers a hand: at the default camera every hand card, every tower
+    pyramid and every tower's place lies on screen and clear of the panels, the instruction and the status lines, at the start and later on."""
     from towerworld.engine.layout import Pose
     try:
         from tabletools import overlap, piece_box, text_box
@@ -267,8 +267,10 @@ def test_the_status_lines_never_cover_a_hand_or_a_tower(showbase, tmp_path, n):
         try:
             table.reset_view()
             table.refresh()
-            status = text_box(table.hud.status, table.base)
-            assert status[3] - status[1] > 0.2, "the status lines are there to be covered"
+            # the top band: the players' panels, the instruction line and the status lines
+            band = table.hud.top_boxes()
+            status = (min(b[0] for b in band), min(b[1] for b in band), max(b[2] for b in band), 1.0)
+            assert status[3] - status[1] > 0.2, "the panels and status lines are there to be covered"
             lay = table.stage.layout
             shown = {pid: pose for pid, pose in lay.pieces.items()
                      if pid.startswith("card:hand:") or (pose.kind.startswith("pyramid_") and pose.tilt == 0)}

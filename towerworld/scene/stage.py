@@ -21,7 +21,7 @@ from direct.interval.MetaInterval import Parallel, Sequence
 from panda3d.core import (BitMask32, ColorWriteAttrib, CompassEffect, DepthTestAttrib, LPoint3f, LVecBase3f, NodePath,
                           TransformState, TransparencyAttrib, Vec4)
 
-from towerworld.engine.game import Event
+from towerworld.engine.game import CHANCE, Event
 from towerworld.engine.layout import Cell, Layout, Pose, shared_pose
 from towerworld.engine.pieces import size
 from towerworld.scene import components, marks, xray
@@ -255,6 +255,20 @@ def last_move(old: Layout, new: Layout, events: list[Event] = ()) -> LastMove:
         if a is not None and (b is None or abs(a.x - b.x) > 1.0 or abs(a.y - b.y) > 1.0 or abs(a.z - b.z) > 1.0):
             left.append((p, a))
     return LastMove(tuple(shown), tuple(left))
+
+
+def last_move_before(match, upto: int, viewer: int) -> LastMove | None:
+    """The mark of the last move a player chose before ply `upto` of `match` (chance draws are no one's move), as
+    `viewer` sees it: what the window's table marks at that ply, and what its pictures and videos mark; None before
+    the first move."""
+    plies = match.plies
+    for k in range(min(upto, len(plies)) - 1, -1, -1):
+        ply = plies[k]
+        if ply.mover != CHANCE:
+            game = match.game
+            return last_move(game.layout(match.state_at(k), viewer), game.layout(match.state_at(k + 1), viewer),
+                             [e for e in ply.events if e.seen_by(viewer)])
+    return None
 
 
 @dataclass
@@ -1328,12 +1342,9 @@ class Stage:
                             a.z + (b.z - a.z) * t + h * math.sin(math.pi * t))
                 frac = t if b.face_up is False else 1 - t
                 self._orient(pid, a if t < 0.5 else b, flip=frac)
-            restyle_first = a.look != b.look
-            steps = [call(self._ensure, pid, a)]
-            if restyle_first:
-                steps.append(call(self._restyle_keep, pid, b))
-            steps += [lerp(turn, d), call(self._place, pid, b)]
-            return seq(*steps)
+            if a.look == b.look:
+                return lerp(turn, d, first=(self._ensure, (pid, a)), then=(self._place, (pid, b)))
+            return lerp(turn, d, first=(self._ensure_restyled, (pid, a, b)), then=(self._place, (pid, b)))
 
         return self._arc(pid, a, b, d, first=(self._ensure, (pid, a)))
 
@@ -1434,7 +1445,7 @@ class Stage:
             node.setPos(a.x + math.sin(rad) * shift, a.y - math.cos(rad) * shift, a.z)
             self._orient(pid, a, tilt=angle)
         tipped = replace(a, tilt=fall_to)
-        return seq(call(self._ensure, pid, a), lerp(tip, 0.5 / speed),
+        return seq(lerp(tip, 0.5 / speed, first=(self._ensure, (pid, a))),
                    self._arc(pid, replace(tipped, x=a.x + math.sin(rad) * half, y=a.y - math.cos(rad) * half),
                              b, 0.45 / speed))
 
@@ -1468,11 +1479,16 @@ class Stage:
             node = self.nodes[pid]
             node.setPos(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, a.z + (b.z - a.z) * t + 40 * math.sin(math.pi * t))
             node.setHpr(a.heading + 720 * t, 540 * t, 360 * t)
-        return seq(call(self._ensure, ch.piece, a), lerp(spin, 0.7 / speed), call(self._place, ch.piece, b))
+        return lerp(spin, 0.7 / speed, first=(self._ensure, (ch.piece, a)), then=(self._place, (ch.piece, b)))
 
     def _ensure(self, pid: str, pose: Pose) -> None:
         if pid not in self.nodes or pid not in self.models:
             self._place(pid, pose)
+
+    def _ensure_restyled(self, pid: str, pose: Pose, faces: Pose) -> None:
+        """A piece about to turn over: placed at `pose` if it has no node yet, then given the faces of `faces`."""
+        self._ensure(pid, pose)
+        self._restyle_keep(pid, faces)
 
     def _restyle_keep(self, pid: str, pose: Pose) -> None:
         """New faces (a revealed tile) before the turn-over animation, keeping the current orientation."""
@@ -1546,19 +1562,40 @@ def _plain_step(steps: list | None, step: "_Bare") -> list:
 
 def _whole(parts: list[Step], first: tuple, then: tuple) -> Sequence:
     """A move's steps in the one Sequence it plays, with `first` (function, args) called as it starts and `then` as
-    it ends: by its first and last step where those are the stage's own phases (a call of their own, each a Panda
-    interval to make, start and end, cost more than a small board's whole move), else by calls around them."""
-    head = getattr(parts[0].function, "__self__", None) if parts and isinstance(parts[0], LerpFunc) else None
-    if isinstance(head, _Phase):
-        head.first = first
-    else:
+    it ends: by the lerp that starts it (the first of a Parallel that does) and the one that ends it, where those are
+    the stage's own (a call of their own, each a Panda interval to make, start and end, cost more than a small
+    board's whole move), else by calls around them."""
+    if not parts:
+        return Sequence(Func(then[0], *then[1]), name="stage-transition")     # (nothing moves: nothing to uncombine)
+    head = parts[0]
+    if isinstance(head, Parallel) and head.ivals:
+        head = head.ivals[0]
+    ends = _ends_of(head)
+    if ends is None:
         parts.insert(0, Func(first[0], *first[1]))
-    tail = getattr(parts[-1].function, "__self__", None) if isinstance(parts[-1], LerpFunc) else None
-    if isinstance(tail, _Phase):
-        tail.then = then
     else:
+        ends.first = first if ends.first is None else (_both, (first, ends.first))
+    ends = _ends_of(parts[-1])
+    if ends is None:
         parts.append(Func(then[0], *then[1]))
+    else:
+        ends.then = then if ends.then is None else (_both, (ends.then, then))
     return Sequence(*parts, name="stage-transition")
+
+
+def _ends_of(step: Step):
+    """The object whose method is a lerp's function, where it calls something as the lerp starts and once it has
+    ended (a _Phase, or timeline's lerp with first or then), else None."""
+    if not isinstance(step, LerpFunc):
+        return None
+    owner = getattr(step.function, "__self__", None)
+    return owner if hasattr(owner, "begun") else None
+
+
+def _both(one: tuple, other: tuple) -> None:
+    """Call one (function, args), then the other."""
+    one[0](*one[1])
+    other[0](*other[1])
 
 
 class _Bare:

@@ -12,9 +12,14 @@ game's rows never import the scene).
 """
 from __future__ import annotations
 
+import importlib
+import importlib.util
+import os
 import random
 import statistics
+import sys
 import time
+import types
 
 from towerworld.engine.game import CHANCE, TERMINAL
 from towerworld.engine.measure import checked_plies_per_second
@@ -78,10 +83,6 @@ class _PeerSeat:
 def load_peer(path: str):
     """The peer's game module from a checkout of 33fred33/CarcassonneAI at `path`. Its tiles import OpenCV for
     pictures only (never for play): a stand-in module answers that import where OpenCV is not installed."""
-    import importlib
-    import sys
-    import types
-    import importlib.util
     if "cv2" not in sys.modules and importlib.util.find_spec("cv2") is None:
         sys.modules["cv2"] = types.ModuleType("cv2")
     sys.path.insert(0, path)
@@ -204,7 +205,6 @@ def search_growth_rows(simulations: int = 1000, rounds: int = 3, games: int = 2)
 def bench_rows(seconds: float = 1.0, peer_path: str | None = None) -> list[tuple]:
     """(name, value, goal, unit[, note, spread]) rows; scripts/bench.py adds the generic ones (random games, the
     search rate on a fixed budget along whole games, stage, draw calls)."""
-    import os
     rows: list[tuple] = []
     gps, ms, _ = random_games(None, 2, seconds)
     rows.append(("carcassonne_tower_random_game_ms", round(ms, 3), "< 10", "ms"))

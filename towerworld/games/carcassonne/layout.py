@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 
+from towerworld.engine.game import Panel
 from towerworld.engine.layout import Layout, Pose, look, shared_cell, shared_pose
 from towerworld.engine.pieces import size
 from towerworld.engine.words import counted
@@ -354,24 +355,30 @@ def feature_areas(s: CState, node: int) -> tuple[tuple[str, str], ...]:
         around = [pos + d for d in (-257, -256, -255, -1, 0, 1, 255, 256, 257)]
         return tuple((_tile_id(s, s.board[p]), "all") for p in around if p in s.board)
     root = E.find(s.parent, node)
+    parent = s.parent
     areas = []
-    for n in range(len(s.parent)):
-        if s.nkind[n] != kind or E.find(s.parent, n) != root:
-            continue
-        i = s.ntile[n]
-        t, base = s.tiles[i][0], s.tiles[i][3]
-        locs = ROTS[t][0].locs[n - base]
-        if kind == TL.FIELD:
-            words = "f:" + ",".join("I" if h < 0 else TL.HALVES[h] for h in locs)
-        else:
-            words = ("c:" if kind == TL.CITY else "r:") + "".join(TL.DIRS[d] for d in locs)
-        areas.append((_tile_id(s, i), words))
+    m = s.mask[root]                # the feature's tiles, in the order they were laid (their nodes' order)
+    while m:
+        low = m & -m
+        m ^= low
+        i = low.bit_length() - 1
+        t, _r, _pos, base, _k = s.tiles[i]
+        rot0 = ROTS[t][0]
+        for j, jkind in enumerate(rot0.kinds):
+            if jkind != kind or E.find(parent, base + j) != root:
+                continue
+            locs = rot0.locs[j]
+            if kind == TL.FIELD:
+                words = "f:" + ",".join("I" if h < 0 else TL.HALVES[h] for h in locs)
+            else:
+                words = ("c:" if kind == TL.CITY else "r:") + "".join(TL.DIRS[d] for d in locs)
+            areas.append((_tile_id(s, i), words))
     return tuple(areas)
 
 
 def _tile_id(s: CState, i: int) -> str:
     t, _r, _pos, _base, k = s.tiles[i]
-    return f"tile:{CODES[t]}:{k}"
+    return TL.TILE_IDS[t][k]
 
 
 def meeple_id(fid: int) -> str:
@@ -424,7 +431,6 @@ SEAT_COLOURS = ("red", "blue", "green", "yellow", "purple", "black")
 
 def panels(s: CState) -> list:
     """Each player's panel: points, followers left in the supply, tower pieces and prisoners (The Tower)."""
-    from towerworld.engine.game import Panel
     out = []
     for p in range(s.cfg.players):
         free = sum(1 for loc in s.fl[p * FOLLOWERS:(p + 1) * FOLLOWERS] if loc == SUPPLY)

@@ -52,7 +52,8 @@ from towerworld.games.elevation.board import (
     ACCEPT, ADJACENT, ALL_SQUARES, BIT, DECLINE, DIG_DIG, DIG_MOVE, DRAGON, DRAW, DRAWN, FISH, FISH_DIG_LEAP,
     FISH_LEAP_DIG, LEAPS, LONE_STEP, MOVE_DIG, MOVE_MOVE, NEIGHBOUR_MASK, NEIGHBOURS, ONGOING, SAMURAI, SQUARES,
     UNDERMINE, State, distance)
-from towerworld.games.elevation.rules import NEAR2_MASK, _SQ, _Masks, all_turns, known_piece_groups, position_key
+from towerworld.games.elevation.rules import (NEAR2_MASK, _SQ, _Masks, all_turns, known_piece_groups, position_key,
+                                              turns_on)
 
 VALUE = (90.0, 120.0, 100.0)        # samurai, dragon, fish
 WIN = 10_000.0
@@ -450,7 +451,7 @@ def _hunt_reply(heights, board, kinds, me: int, rules) -> float:
     enemy = 1 - me
     worst = math.inf
     seen = set()
-    for reply in light_turns(heights, board, kinds, enemy, rules):
+    for reply in turns_on(heights, board, kinds, enemy, rules, _board_sides(board)):
         h, b, _ = successor(heights, board, reply)
         if (h, b) in seen:
             continue
@@ -765,21 +766,6 @@ def successor(heights, board, move):
     return heights, tuple(b), gain
 
 
-def light_turns(heights, board, kinds, me: int, rules) -> list:
-    """Every complete turn of `me` on a light state (no draw offers; the two-pieces game is searched as one piece
-    a turn)."""
-    sides = _SIDES.get(board)
-    if sides is None:
-        sides = _sides(board)
-    own = sides[2 + me]
-    masks = _Masks.light(heights, own, sides[3 - me])
-    out: list = []
-    for s in sides[me]:
-        for group in known_piece_groups(heights, masks, own, s, kinds[board[s]], rules):
-            out += group
-    return out
-
-
 # by the shape of a turn: where in its tuple the squares it steps onto are (see _stepped), and where the square it ends
 # on is (a turn that only digs ends where it started, item 0)
 _STEPS_AT = {DIG_MOVE: (4,), FISH_DIG_LEAP: (4,), MOVE_DIG: (2,), FISH_LEAP_DIG: (2,), LONE_STEP: (2,),
@@ -957,7 +943,7 @@ def forced_gain(heights, board, kinds, side: int, rules, floor: float, work: lis
     worst, done = _worst_reply(heights, board, kinds, side, rules, first, WIN, floor, work)
     if done:
         return worst
-    replies = light_turns(heights, board, kinds, enemy, rules)
+    replies = turns_on(heights, board, kinds, enemy, rules, _board_sides(board))
     if not replies:
         return WIN
     if work is not None:
@@ -997,7 +983,7 @@ def forcing_turn(heights, board, kinds, side: int, rules, floor: float, work: li
     takes plus forced_gain); (None, floor) when none does, or when `work` runs out first (then the scan is not
     trusted). The largest gain is not looked for: every further turn would cost a full scan of its replies."""
     seen: set = set()
-    turns = light_turns(heights, board, kinds, side, rules)
+    turns = turns_on(heights, board, kinds, side, rules, _board_sides(board))
     # the biggest captures first: they are the likeliest forcing turns, and the work may run out before the quiet ones
     taken = [_taken_value(board, kinds, m, side) for m in turns]
     for now, m in sorted(zip(taken, turns), key=itemgetter(0), reverse=True):    # (stable: ties keep their order)
@@ -1024,7 +1010,7 @@ def likely_replies(heights, board, kinds, side: int, rules, count: int, work: li
     """The `count` turns of `side` that rank best by the plain evaluation (the turns a one-ply player picks among),
     one per resulting position, best first."""
     seen = {}
-    turns = light_turns(heights, board, kinds, side, rules)
+    turns = turns_on(heights, board, kinds, side, rules, _board_sides(board))
     work[0] -= 5 * len(turns)           # a plain evaluation costs about five looks at a reply
     for m in turns:
         h, b, _ = successor(heights, board, m)
@@ -1395,7 +1381,7 @@ class ElevationMCTS(Agent):
         bar = VALUE[SAMURAI] - 10.0 - 1e-6
         won = _taken_value(state.board, self.kinds, move, me)
         landing = _landing(move)
-        for reply in light_turns(h, b, self.kinds, enemy, self.rules):
+        for reply in turns_on(h, b, self.kinds, enemy, self.rules, _board_sides(b)):
             if self._work[0] <= 0:
                 break
             self._work[0] -= 3          # a successor and a threat scan
@@ -1416,7 +1402,7 @@ class ElevationMCTS(Agent):
         """Whether some reply to `move` leads to a position whose key is in `keys`."""
         me = state.mover
         h, b, _ = successor(state.heights, state.board, move)
-        for reply in light_turns(h, b, self.kinds, 1 - me, self.rules):
+        for reply in turns_on(h, b, self.kinds, 1 - me, self.rules, _board_sides(b)):
             h2, b2, _ = successor(h, b, reply)
             if position_key(h2, b2, self.kinds, me, -1) in keys:
                 return True

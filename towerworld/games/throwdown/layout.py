@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-from towerworld.engine.game import OMNISCIENT
+from towerworld.engine.game import OMNISCIENT, Panel
 from towerworld.engine.layout import Layout, Pose, look, shared_cell, shared_pose
 from towerworld.engine.pieces import PYRAMID_NEST_LIFT, size
 from towerworld.engine.words import counted
@@ -264,7 +264,6 @@ def hud(game, state, viewer: int) -> dict:
 def panels(game, state, viewer: int) -> list:
     """Each seat's panel: points won from destroyed towers plus the pips still standing, the cards in hand (a count
     only: nobody's hand is named on another's panel), the towers left."""
-    from towerworld.engine.game import Panel
     cp = game.current_player(state)
     out = []
     for s in range(state.n):
@@ -272,7 +271,7 @@ def panels(game, state, viewer: int) -> list:
         pips = standing_pips(state, s)
         held = (f"{counted(bin(state.hands[s]).count('1'), 'card')} in hand",
                 f"{counted(standing, 'tower')} standing, {counted(pips, 'pip')}" if standing else "out of the battle",
-                f"{counted(state.points[s], 'point')} won")
+                f"{counted(state.points[s], 'point')} from towers destroyed")
         out.append(Panel(s, f"Player {s + 1}", counted(state.points[s] + pips, "point"), held, cp == s))
     return out
 
