@@ -219,10 +219,11 @@ SEARCH_WHY = {
     "kdak": "the climbing playouts (games/kdak/rules.py playout) are about 80% of a simulation",
     "ziggurat": "the placing playouts (games/ziggurat/rules.py) are about 80% of a simulation, "
                 "8 determinizations share the budget",
-    "elevation": "of the default opponent's move (strategy.py) the simulations are about three fifths (a node's "
-                 "candidates, and the evaluation at the leaf: static_eval, about two fifths of it _siege_parts), the "
-                 "forcing check and the plan search a quarter, ranking the root's children a tenth; turn generation "
-                 "(rules.py) is under a tenth",
+    "elevation": "profiled (cProfile, the row's six moves): the simulations are about seven tenths of a move (a "
+                 "node's candidates ranked by the evaluation, and the evaluation at the leaf: static_eval is about "
+                 "half of all the time, a third of it _siege_sum), ranking the root's children about a seventh, the "
+                 "forcing check, the plan search and the safety checks about a seventh; turn generation and the step "
+                 "(rules.py) under a tenth, so the factor must come out of the evaluation",
 }
 
 
@@ -846,9 +847,11 @@ def net_rows() -> list[Row]:
     f = measure(NET_ROOMS)
     pace = f"clients wait {THINK[0]:g}-{THINK[1]:g} s before each move"
     p99 = f["rtt_p99_ms"]
-    note = "" if p99 < 50 else (f"{p99 / 50:.1f}x over; the server (using {100 * f['server_cpu_share']:.0f}% of a "
-                                f"core) and its {2 * NET_ROOMS} clients share this machine's cores with whatever else "
-                                f"runs; {pace}")
+    note = "" if p99 < 50 else (f"{p99 / 50:.1f}x over; the server used {100 * f['server_cpu_share']:.0f}% of a "
+                                f"core and its {2 * NET_ROOMS} clients' process {100 * f['clients_cpu_share']:.0f}%, "
+                                f"on 2 cores at a load average of {f['load_average']:.1f}: a move's round trip is mostly "
+                                f"waiting, for a core and for the hand-offs between the event loop and the thread that "
+                                f"writes the room's record before the move is told; {pace}")
     return [Row("net_rooms", f["rooms"], f">= {NET_ROOMS}", "rooms"),
             Row("net_moves_per_s", f["moves_per_s"], "", "/s", ""),
             Row("net_rtt_median_ms", f["rtt_median_ms"], "", "ms"),

@@ -5,6 +5,8 @@ Notation is in notation.py, the table in layout.py, agents in strategy.py.
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
+from itertools import accumulate
 from typing import Sequence
 
 from towerworld.engine.game import CHANCE, TERMINAL, AgentSpec, BadOption, Event, EventKind, Game, GameInfo, Option
@@ -78,16 +80,13 @@ class Carcassonne(Game[CState, int]):
         """A tile drawn with its bag frequency: the draw of chance_outcomes (the same random number, the same
         running sum of probabilities), without building the list."""
         x = rng.random()
-        n = s.bagn
-        acc = 0.0
-        last = -1
-        for t, c in enumerate(s.bag):
-            if c:
-                acc += c / n
-                if x < acc:
-                    return M_DRAW | t
-                last = t
-        return M_DRAW | last
+        # the running sums of c / n in bag order (a type not in the bag adds 0.0, which changes no sum); the first
+        # type whose sum passes x
+        sums = list(accumulate(map(s.bagn.__rtruediv__, s.bag)))
+        t = bisect_right(sums, x)
+        if t == len(sums):                         # x at or above the last sum, by rounding: the last type left
+            t = max(i for i, c in enumerate(s.bag) if c)
+        return M_DRAW | t
 
     def legal_moves(self, s: CState) -> list:
         return rules.legal_moves(s)
