@@ -12,9 +12,11 @@ game's rows never import the scene).
 """
 from __future__ import annotations
 
+import cProfile
 import importlib
 import importlib.util
 import os
+import pstats
 import random
 import statistics
 import sys
@@ -150,9 +152,6 @@ def peer_rows(peer_path: str | None = None, rounds: int = 7, games: int = 5) -> 
 def equal_work_shares(games: int = 20) -> str:
     """Where a game on the equal-work path spends its time: each part's share of the profiled time of `games`
     games (cProfile; a part is the time inside the functions that do it)."""
-    import cProfile
-    import os
-    import pstats
     rng = random.Random(5)
     prof = cProfile.Profile()
     prof.enable()
