@@ -13,6 +13,13 @@ the group. In front of the groups, the piece tables remember each piece's groups
 around it (`_PIECE_LOOKUP`): one lookup a piece for a position seen before, and for the pieces a turn did not come
 near. Every table is emptied when it grows large. `reference.py` is the plain generator this one is tested and timed
 against.
+
+This is the one generator and the one step: `_gather` lists turns for `all_turns` (the game's legal moves, and so the
+checked apply), `piece_turns` (`is_legal`), `has_turn` (whether a side is stuck) and `turns_on` (the search's states:
+heights and board alone); the search reads single pieces through `known_piece_groups`, the same tables. `successor`
+applies a turn to heights and board (the search's step) and `advance` brings the tiles, the pieces' squares and the
+masks along. The refusals word the same rules one check at a time, and are tested to accept exactly the generated
+turns.
 """
 from __future__ import annotations
 
@@ -653,51 +660,99 @@ def has_turn(heights, board, kinds, me: int, rules: Rules, used: int = -1, sides
 
 # ---- applying a turn -------------------------------------------------------------------------------------------------
 
+def successor(heights, board, move):
+    """Heights and board after a piece's turn, and the value it captured; nothing else is kept. (What a turn leaves
+    as it was is handed back as it was: a turn that only digs keeps the board, one that only steps the heights.)"""
+    s, kind = move[0], move[1]
+    if kind == DIG_MOVE or kind == FISH_DIG_LEAP:
+        h = list(heights)
+        h[move[2]] -= 1
+        h[move[3]] += 1
+        heights = tuple(h)
+        to = move[4]
+    elif kind == MOVE_DIG or kind == FISH_LEAP_DIG:
+        h = list(heights)
+        h[move[3]] -= 1
+        h[move[4]] += 1
+        heights = tuple(h)
+        to = move[2]
+    elif kind == LONE_STEP:
+        to = move[2]
+    elif kind == MOVE_MOVE:
+        b = list(board)
+        piece = b[s]
+        gain = 0.0
+        here = s
+        for to in (move[2], move[3]):
+            if b[to] >= 0 and to != s:
+                gain += 1.0
+            b[here] = -1
+            b[to] = piece
+            here = to
+        return heights, tuple(b), gain
+    else:                                    # DIG_DIG, UNDERMINE: digs alone
+        h = list(heights)
+        h[move[2]] -= 1
+        h[move[3]] += 1
+        if kind == DIG_DIG:
+            h[move[4]] -= 1
+            h[move[5]] += 1
+        return tuple(h), board, 0.0
+    # one step, onto `to`
+    b = list(board)
+    gain = 1.0 if b[to] >= 0 else 0.0
+    b[to] = b[s]
+    b[s] = -1
+    return heights, tuple(b), gain
+
+
 def advance(st: State, move) -> State:
-    """The state after a legal turn (or draw move), without events: the search's apply."""
+    """The state after a legal turn (or draw move), without events: the step of `successor` (the search's, on heights
+    and board), with the tiles, the pieces' squares and the masks brought along."""
     if move[0] == DRAW:
         return _answer_draw(st, move[1])
-    stacks = list(st.stacks)
-    heights = list(st.heights)
-    board = list(st.board)
-    pos = list(st.pos)
-    occupied = list(st.occupied)
-    levels = list(st.levels)
-    piece = board[move[0]]
+    heights, board, _ = successor(st.heights, st.board, move)
+    s, shape = move[0], move[1]
+    piece = st.board[s]
     side = piece // 6
-    here = move[0]
-    captured = False
-    for act in turn_actions(move):
-        if act[0] in ("dig", "undermine"):
-            f, t = act[1], act[2]
-            src = stacks[f]
-            stacks[f] = src[:-1]
-            stacks[t] = stacks[t] + src[-1:]
-            hf, ht = heights[f], heights[t]
-            levels[hf] &= ~BIT[f]
-            levels[hf - 1] |= BIT[f]
-            levels[ht] &= ~BIT[t]
-            if ht + 1 == len(levels):
-                levels.append(0)
-            levels[ht + 1] |= BIT[t]
-            heights[f] = hf - 1
-            heights[t] = ht + 1
-        else:
-            to = act[1]
-            victim = board[to]
-            if victim >= 0:
-                pos[victim] = -1
-                occupied[1 - side] &= ~BIT[to]
+    stacks, levels = st.stacks, st.levels
+    if heights is not st.heights:
+        tiles, grown = list(stacks), list(levels)
+        for f, t in _DIGS_AT[shape]:
+            src = tiles[move[f]]
+            tiles[move[f]] = src[:-1]
+            tiles[move[t]] += src[-1:]
+        old = st.heights
+        for q in {move[i] for pair in _DIGS_AT[shape] for i in pair}:
+            grown[old[q]] &= ~BIT[q]
+            while heights[q] >= len(grown):
+                grown.append(0)
+            grown[heights[q]] |= BIT[q]
+        while not grown[-1]:            # the top level emptied: the levels end at the new top
+            grown.pop()
+        stacks, levels = tuple(tiles), tuple(grown)
+    pos, occupied, captured = st.pos, st.occupied, False
+    if board is not st.board:
+        where, mine, theirs = list(pos), occupied[side], occupied[1 - side]
+        for i in _STEPS_AT[shape]:
+            victim = st.board[move[i]]
+            if victim >= 0 and victim // 6 != side:
+                where[victim] = -1
+                theirs &= ~BIT[move[i]]
                 captured = True
-            board[here] = -1
-            board[to] = piece
-            pos[piece] = to
-            occupied[side] = occupied[side] & ~BIT[here] | BIT[to]
-            here = to
-    while not levels[-1]:            # the top level emptied: the levels end at the new top
-        levels.pop()
-    return _after_turn(st, tuple(stacks), tuple(heights), tuple(board), tuple(pos), piece, captured,
-                       (occupied[0], occupied[1]), tuple(levels))
+        landing = move[_STEPS_AT[shape][-1]]
+        where[piece] = landing
+        mine = mine & ~BIT[s] | BIT[landing]
+        pos, occupied = tuple(where), ((mine, theirs) if side == 0 else (theirs, mine))
+    return _after_turn(st, stacks, heights, board, pos, piece, captured, occupied, levels)
+
+
+# by the shape of a turn: where in its tuple its digs (from, onto) are, and the squares it steps onto (where it may
+# capture; the last is where the piece ends)
+_DIGS_AT = {DIG_MOVE: ((2, 3),), FISH_DIG_LEAP: ((2, 3),), MOVE_DIG: ((3, 4),), FISH_LEAP_DIG: ((3, 4),),
+            LONE_STEP: (), MOVE_MOVE: (), DIG_DIG: ((2, 3), (4, 5)), UNDERMINE: ((2, 3),)}
+_STEPS_AT = {DIG_MOVE: (4,), FISH_DIG_LEAP: (4,), MOVE_DIG: (2,), FISH_LEAP_DIG: (2,), LONE_STEP: (2,),
+             MOVE_MOVE: (2, 3), DIG_DIG: (), UNDERMINE: ()}
 
 
 def _after_turn(st: State, stacks, heights, board, pos, piece: int, captured: bool, occupied: tuple,
