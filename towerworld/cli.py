@@ -182,6 +182,8 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
         sp.add_argument("--agent", metavar="NAME[:LEVEL]",
                         help="play headless as an agent: random chooses among the legal moves here, any other agent "
                              "of the game is searched on the server from what this seat may know")
+        sp.add_argument("--window", action="store_true", help="with --agent: open the table and let the agent make "
+                                                              "the seat's moves there, through its buttons")
         sp.add_argument("--log", metavar="FILE", help="write every message received, one JSON object a line")
         sp.add_argument("--new-seat", action="store_true", help="take a new seat instead of rejoining the one "
                                                                 "this machine held at that invite")
@@ -866,11 +868,13 @@ def cmd_join(args) -> int:
         raise CliError("--watch and --agent do not go together: a watcher makes no moves.")
     if args.log:
         _writable_file(args.log)
-    if not args.agent and not (args.watch and args.log):
+    if args.window and not args.agent:
+        raise CliError("--window goes with --agent NAME: without an agent, join opens the table for you anyway.")
+    if args.window or (not args.agent and not (args.watch and args.log)):
         from towerworld.app.remote import run_remote
         token = None if args.watch or args.new_seat else net.remembered_token(args.invite)
         return run_remote(args.invite, name=args.name, seat=args.seat, watch=args.watch, log=args.log,
-                          size=_window_size(args.size), frames=args.frames, token=token)
+                          size=_window_size(args.size), frames=args.frames, token=token, agent=args.agent)
     token = None if args.watch or args.new_seat else net.remembered_token(args.invite)
     done = asyncio.run(net.play(args.invite, agent=None if args.watch else args.agent, watch=args.watch,
                                 name=args.name, seat=args.seat, token=token, log=args.log,

@@ -20,6 +20,7 @@ import time
 
 from towerworld.ai.simple import RandomAgent
 from towerworld.app import saves
+from towerworld.app.thinker import SeatSpec, Thinker
 from towerworld.engine.driver import Driver, answer_chance
 from towerworld.engine.match import Match, PlayerSpec
 from towerworld.engine.registry import get_game
@@ -78,7 +79,6 @@ def frame_ratio_rows(game_name: str, rounds: int = 5, frames: int = 20, level: s
 
 def _frame_ratio_rows(game_name: str, rounds: int, frames: int, level: str) -> list[tuple]:
     from towerworld.app.play import PlayTable
-    from towerworld.app.thinker import SeatSpec, Thinker
     match = played_match(game_name, 12)
     table = PlayTable(match, (960, 600), frames=0)
     m = table.match

@@ -13,7 +13,7 @@ import time
 from towerworld.ai import make_agent
 from towerworld.app import saves
 from towerworld.app.picks import next_picks, path_progress
-from towerworld.app.table import Table
+from towerworld.app.table import Table, names_an_ai
 from towerworld.app.thinker import WorkerRunner
 from towerworld.engine.agent import View
 from towerworld.engine.driver import AGENT, CHANCE_DRAW, PERSON, AgentFailed, Driver, live_chance
@@ -496,7 +496,8 @@ class PlayTable(Table):
         if self.handoff is not None:
             return f"Pass the screen to {m.players[self.handoff].name}: Space when only they are looking."
         if getattr(self, "driver", None) is not None and self.waiting_for is not None:
-            return f"Waiting for {m.players[self.waiting_for].name} (AI)\u2026"
+            name = m.players[self.waiting_for].name
+            return f"Waiting for {name}{'' if names_an_ai(name) else ' (AI)'}\u2026"
         if getattr(self, "offers", None):
             return "Resume your unfinished game, or start a new one."
         if 0 <= cp < len(m.players) and not m.players[cp].is_ai and cp == self.shown_seat:
@@ -505,7 +506,7 @@ class PlayTable(Table):
             who = f"{m.players[cp].name}, your turn" if len(self._humans()) > 1 else "Your turn"
             return f"{who}: {prompt}"
         if 0 <= cp < len(m.players):
-            kind = " (AI)" if m.players[cp].is_ai else ""
+            kind = " (AI)" if m.players[cp].is_ai and not names_an_ai(m.players[cp].name) else ""
             return f"Waiting for {m.players[cp].name}{kind}\u2026"
         return super().instruction(state)
 

@@ -20,6 +20,11 @@ from towerworld.scene.setup import add_table, dress, frame_light, undress
 from towerworld.scene.stage import Stage, last_move
 
 
+def names_an_ai(name: str) -> bool:
+    """Whether a player's name already says the seat is an AI's ("AI 2, random")."""
+    return "AI" in name.replace(",", " ").split()
+
+
 class Table:
     """Shared window setup: scene, stage, camera controls, HUD."""
     replaying = False         # a replay's table: its help lists the replay's keys
@@ -395,7 +400,7 @@ class Table:
             title = player.name if player is not None else self.with_names(panel.name)
             if panel.name != f"Player {panel.seat + 1}":
                 title += f" ({panel.name})"
-            if player is not None and player.is_ai:
+            if player is not None and player.is_ai and not names_an_ai(player.name):
                 title += " (AI)"
             views.append(PanelView(title, SWATCHES.get(panel.colour or ""), self.with_names(panel.score),
                                    [self.with_names(h) for h in panel.holdings], panel.to_move))

@@ -107,11 +107,13 @@ class Log:
 async def play(invite: str, *, agent: str | None = "random", watch: bool = False, name: str | None = None,
                seat: int | None = None, token: str | None = None, log: str | None = None,
                rng: random.Random | None = None, reconnect: float = 30.0, stop_after: int | None = None,
-               on_message=None, remember: str | None = None) -> Seat:
+               on_message=None, remember: str | None = None, layout: bool = True) -> Seat:
     """Join `invite` and play to the end (or watch with `watch`). `agent` "random" chooses among the legal moves
-    sent, any other agent of the game (NAME or NAME:LEVEL) is asked of the server each turn; None makes no moves. `stop_after`: leave after making that many moves (tests of rejoining). A dropped
-    connection is rejoined with the token for up to `reconnect` seconds. `remember`: keep the seat's token on this
-    machine under that invite (`remembered_token`), so that joining it again rejoins the seat."""
+    sent, any other agent of the game (NAME or NAME:LEVEL) is asked of the server each turn; None makes no moves.
+    `stop_after`: leave after making that many moves (tests of rejoining). A dropped connection is rejoined with the
+    token for up to `reconnect` seconds. `remember`: keep the seat's token on this machine under that invite
+    (`remembered_token`), so that joining it again rejoins the seat. `layout` False: ask for tables without pieces,
+    cells and labels (a client that draws nothing)."""
     url, room = parse_invite(invite)
     rng = rng or random.Random()
     out = Seat(room, token=token or "")
@@ -120,7 +122,7 @@ async def play(invite: str, *, agent: str | None = "random", watch: bool = False
         while True:
             try:
                 done = await _session(url, room, out, watch, name, seat, agent, rng, logbook, stop_after, on_message,
-                                      remember)
+                                      remember, layout)
             except (ConnectionClosed, ClientError) as e:
                 if isinstance(e, TurnedAway) or (isinstance(e, ClientError) and not out.token):
                     raise
@@ -150,15 +152,15 @@ async def _wait_for_server(url: str, seconds: float) -> bool:
 
 
 async def _session(url, room, out: Seat, watch, name, seat, agent, rng, logbook: Log, stop_after, on_message,
-                   remember):
+                   remember, layout=True):
     ws = await open_connection(url)
     try:
         if watch:
-            await ws.send(P.encode(P.Watch(room)), text=True)
+            await ws.send(P.encode(P.Watch(room, layout)), text=True)
         elif out.token:
-            await ws.send(P.encode(P.Join(room, token=out.token)), text=True)
+            await ws.send(P.encode(P.Join(room, token=out.token, layout=layout)), text=True)
         else:
-            await ws.send(P.encode(P.Join(room, name=name, seat=seat)), text=True)
+            await ws.send(P.encode(P.Join(room, name=name, seat=seat, layout=layout)), text=True)
         sent_at: float | None = None
         sent_ply = -1
         sent_text = ""

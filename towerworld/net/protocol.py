@@ -49,15 +49,18 @@ class Create(_Msg, tag="create"):
 
 class Join(_Msg, tag="join"):
     """Take a seat of `room`: with `token`, the seat that token holds (a rejoin); else seat `seat` (1-based) if it
-    is free, or the first free one."""
+    is free, or the first free one. `layout` False: a client that draws nothing (a headless agent) is sent its
+    tables without pieces, cells and labels (the HUD, the legal moves and the events still come)."""
     room: Code
     name: Short | None = None
     seat: Annotated[int, msgspec.Meta(ge=1, le=16)] | None = None
     token: Token | None = None
+    layout: bool = True
 
 
 class Watch(_Msg, tag="watch"):
     room: Code
+    layout: bool = True
 
 
 class Play(_Msg, tag="move"):
@@ -188,15 +191,24 @@ class View(_Msg, tag="view"):
     table: Table
 
 
+class Step(msgspec.Struct, array_like=True):
+    """One ply told with the move before it: who made it (CHANCE for a draw) and its events as the viewer may see
+    them."""
+    mover: int
+    events: list[WireEvent]
+
+
 class Played(_Msg, tag="played"):
     """A move was made: `mover` (a seat, or CHANCE), `events` as this viewer may see them, `text` the move's notation
-    (sent only to the mover), then the table after it."""
+    (sent only to the mover); `then` the chance draws that followed it at once (a roll, a tile drawn), in order; then
+    the table after them all. The move was ply `table.ply - 1 - len(then)`."""
     mover: int
     events: list[WireEvent]
     room: Room
     viewer: int
     table: Table
     text: str = ""
+    then: list[Step] = []
 
 
 class Refused(_Msg, tag="refused"):
@@ -264,15 +276,18 @@ def _short(text: str, limit: int = 160) -> str:
 
 
 # ---- what a viewer sees ------------------------------------------------------------------------------------------
-def table_for(game: Game, state: State, viewer: int, ply: int) -> Table:
+def table_for(game: Game, state: State, viewer: int, ply: int, layout: bool = True) -> Table:
     """The table `viewer` sees at `state`: the game's layout and HUD for that viewer, and its legal moves as notation
-    when it is to move. Nothing else of the state goes into it."""
-    layout = game.layout(state, viewer)
+    when it is to move. Nothing else of the state goes into it. `layout` False leaves out the pieces, cells and
+    labels (for a client that draws nothing)."""
     to_move = game.current_player(state)
-    pieces = [WirePiece(pid, p.kind, p.x, p.y, p.z, p.heading, p.face_up, p.look, p.tilt)
-              for pid, p in sorted(layout.pieces.items())]
-    cells = [WireCell(cid, c.x, c.y, c.z, c.w, c.d, c.label) for cid, c in sorted(layout.cells.items())]
-    labels = [WireLabel(lid, *value) for lid, value in sorted(layout.labels.items())]
+    pieces, cells, labels = [], [], []
+    if layout:
+        drawn = game.layout(state, viewer)
+        pieces = [WirePiece(pid, p.kind, p.x, p.y, p.z, p.heading, p.face_up, p.look, p.tilt)
+                  for pid, p in sorted(drawn.pieces.items())]
+        cells = [WireCell(cid, c.x, c.y, c.z, c.w, c.d, c.label) for cid, c in sorted(drawn.cells.items())]
+        labels = [WireLabel(lid, *value) for lid, value in sorted(drawn.labels.items())]
     legal = [game.format_move(state, m) for m in game.legal_moves(state)] if to_move == viewer else []
     result = game.result(state) if to_move == TERMINAL else ""
     return Table(ply, to_move, pieces, cells, labels, dict(game.hud(state, viewer)), legal, result)

@@ -101,6 +101,7 @@ class Connection:
         self.floods = 0
         self.creates = 0
         self.closing = False
+        self.layout = True             # False: it draws nothing, so its tables go without pieces, cells and labels
         self.thinking = False          # a suggestion for this connection's seat is being searched
 
     def send(self, message) -> None:
@@ -164,8 +165,8 @@ class Room:
             clock = P.Clock(cp, round(time.monotonic() - self.turn_started, 2), self.clock, self.clock_mode)
         return P.Room(self.code, self.game.name, self.game.title, self.match.variant or "", seats, clock, self.undo_by)
 
-    def table(self, viewer: int) -> P.Table:
-        return P.table_for(self.game, self.match.state, viewer, len(self.match.plies))
+    def table(self, viewer: int, layout: bool = True) -> P.Table:
+        return P.table_for(self.game, self.match.state, viewer, len(self.match.plies), layout)
 
     def meta(self) -> dict:
         return {"room": self.code, "kinds": self.kinds, "tokens": self.tokens, "clock": self.clock,
@@ -273,7 +274,7 @@ class Server:
             await self.answer_undo(conn, msg.agree)
         elif isinstance(msg, P.Look):
             room = self._room_of(conn)
-            conn.send(P.View(room.room_view(), conn.seat, room.table(conn.seat)))
+            conn.send(P.View(room.room_view(), conn.seat, room.table(conn.seat, conn.layout)))
         elif isinstance(msg, P.Suggest):
             await self.suggest(conn, msg)
 
@@ -357,7 +358,7 @@ class Server:
             if msg.name:
                 room.match.players[seat] = PlayerSpec(_clean_name(msg.name, seat), "human")
             self._save_meta(room)
-        conn.room, conn.seat = room, seat
+        conn.room, conn.seat, conn.layout = room, seat, msg.layout
         room.conns[seat] = conn
         conn.send(P.Joined(room.code, seat, token))
         self.broadcast_view(room)
@@ -366,10 +367,10 @@ class Server:
         if conn.room is not None:
             raise Refusal("This connection is already at a table; open another connection to watch another.")
         room = self._find(msg.room)
-        conn.room, conn.seat = room, SPECTATOR
+        conn.room, conn.seat, conn.layout = room, SPECTATOR, msg.layout
         room.watchers.add(conn)
         conn.send(P.Joined(room.code, SPECTATOR))
-        conn.send(P.View(room.room_view(), SPECTATOR, room.table(SPECTATOR)))
+        conn.send(P.View(room.room_view(), SPECTATOR, room.table(SPECTATOR, conn.layout)))
 
     async def leave(self, conn: Connection) -> None:
         room = conn.room
@@ -411,29 +412,39 @@ class Server:
                               "move")
             move = match.game.parse_move(match.state, msg.text)
             events = room.driver.answer(conn.seat, move, save=False)
-            await self.after_move(room, conn.seat, events)
+            await self.after_move(room, conn.seat, events, self._draws(room))
             await self.advance(room)
 
-    async def after_move(self, room: Room, mover: int, events: list) -> None:
-        """Save the room, then send every connection the move as its viewer may see it."""
-        self.stats["moves"] += 1
+    def _draws(self, room: Room) -> list[list]:
+        """Answer the chance draws that follow a move at once (a roll, a tile drawn): each draw's events, in order.
+        They go out in the move's one message, with one table after them all."""
+        driver, drawn = room.driver, []
+        while driver.pending().kind == CHANCE_DRAW:
+            drawn.append(driver.answer(CHANCE, driver.draw(), save=False))
+        return drawn
+
+    async def after_move(self, room: Room, mover: int, events: list, drawn: list[list] = ()) -> None:
+        """Save the room, then send every connection the move and the draws after it as its viewer may see them."""
+        self.stats["moves"] += 1 + len(drawn)
         room.undo_by, room.undo_agreed = None, set()
         if room.timer is not None:
             room.timer.cancel()
             room.timer = None
         room.turn_started = time.monotonic()
         await self._save(room)
-        text = room.match.plies[-1].text if mover != CHANCE else ""
+        text = room.match.plies[-1 - len(drawn)].text if mover != CHANCE else ""
         view = room.room_view()
-        shown: dict[int, bytes] = {}
+        shown: dict[tuple, bytes] = {}        # one message per viewer and kind of table, built once
         for conn in room.connections():
-            v = conn.seat
+            v, key = conn.seat, (conn.seat, conn.layout)
+            then = [P.Step(CHANCE, P.wire_events(e, v)) for e in drawn]
             if v == mover:
-                conn.send(P.Played(mover, P.wire_events(events, v), view, v, room.table(v), text))
+                conn.send(P.Played(mover, P.wire_events(events, v), view, v, room.table(v, conn.layout), text, then))
                 continue
-            if v not in shown:
-                shown[v] = P.encode(P.Played(mover, P.wire_events(events, v), view, v, room.table(v)))
-            conn.send_bytes(shown[v])
+            if key not in shown:
+                shown[key] = P.encode(P.Played(mover, P.wire_events(events, v), view, v, room.table(v, conn.layout),
+                                               "", then))
+            conn.send_bytes(shown[key])
 
     async def advance(self, room: Room) -> None:
         """Answer chance and the server's AIs until a person must move or the game ends (the room's lock held)."""
@@ -443,7 +454,7 @@ class Server:
             p = driver.pending()
             if p.kind == CHANCE_DRAW:
                 events = driver.answer(CHANCE, driver.draw(), save=False)
-                await self.after_move(room, CHANCE, events)
+                await self.after_move(room, CHANCE, events, self._draws(room))
             elif p.kind == AGENT:
                 try:            # the room's runner searches in a thread; the event loop serves the others meanwhile
                     events = driver.advance()
@@ -455,7 +466,7 @@ class Server:
                     return
                 if events is None:
                     return
-                await self.after_move(room, p.seat, events)
+                await self.after_move(room, p.seat, events, self._draws(room))
             elif p.kind == PERSON:
                 room.turn_started = time.monotonic()
                 if room.clock is not None and room.clock_mode == "ai":
@@ -509,7 +520,7 @@ class Server:
                 return
             self._notice(room, f"{room.match.players[p.seat].name}'s time ran out: an AI moved for them.")
             events = room.driver.answer(p.seat, move, save=False)
-            await self.after_move(room, p.seat, events)
+            await self.after_move(room, p.seat, events, self._draws(room))
             await self.advance(room)
 
     # ---- undo by seat, agreed by the others ------------------------------------------------------------------------
@@ -572,11 +583,12 @@ class Server:
     # ---- sending ---------------------------------------------------------------------------------------------------
     def broadcast_view(self, room: Room) -> None:
         view = room.room_view()
-        shown: dict[int, bytes] = {}
+        shown: dict[tuple, bytes] = {}
         for conn in room.connections():
-            if conn.seat not in shown:
-                shown[conn.seat] = P.encode(P.View(view, conn.seat, room.table(conn.seat)))
-            conn.send_bytes(shown[conn.seat])
+            key = (conn.seat, conn.layout)
+            if key not in shown:
+                shown[key] = P.encode(P.View(view, conn.seat, room.table(conn.seat, conn.layout)))
+            conn.send_bytes(shown[key])
 
     def _notice(self, room: Room, text: str) -> None:
         notice = P.Notice(text)

@@ -47,7 +47,7 @@ def _paragraphs(text: str) -> str:
 
 STATUS_SCALE = 0.038    # the status lines under the instruction (the game's general lines, the last move, picks)
 STATUS_TOP = 0.08       # from the window's top edge to the first status line's baseline, when no panel is shown
-PANEL_SCALE = 0.038     # a panel's letters
+PANEL_SCALE = 0.042     # a panel's letters
 PANEL_WIDTH = 0.85      # the widest a panel gets; many players share the window's width
 PANEL_GAP = 0.03
 PANEL_PAD = 0.025

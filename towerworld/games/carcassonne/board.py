@@ -113,13 +113,13 @@ class CState:
     board: dict
     frontier: dict
     parent: list
-    opn: list
+    opn: array
     mask: list
-    pen: list
-    occ: list
+    pen: array
+    occ: array
     fcity: list
-    nkind: list
-    ntile: list
+    nkind: array
+    ntile: array
     discarded: tuple
     fl: tuple
     towers: dict

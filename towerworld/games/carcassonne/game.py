@@ -5,6 +5,9 @@ Notation is in notation.py, the table in layout.py, agents in strategy.py.
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
+from dataclasses import fields
+from itertools import accumulate
 from typing import Sequence
 
 from towerworld.engine.game import CHANCE, TERMINAL, AgentSpec, BadOption, Event, EventKind, Game, GameInfo, Option
@@ -30,6 +33,33 @@ from .tiles import CODES, ROTS, TILE_IDS, feature_words, tile_words
 INFO = GameInfo(min_players=2, max_players=6, min_utility=-1.0, max_utility=1.0, zero_sum=False, chance=True,
                 perfect_information=True, max_plies=89 + 4 * 89, max_moves=800)
 
+
+def _event_builder():
+    """A maker of Events from (kind, pieces, text, areas), the other fields at their defaults: an Event built slot by
+    slot, the same value as Event(...) (whose frozen init sets each field through object.__setattr__, three times
+    the cost, on every tile laid). Where Event's fields are not the ones named here, Event itself."""
+    names = tuple(f.name for f in fields(Event))
+    if names != ("kind", "pieces", "text", "reveals", "visible_to", "areas"):
+        return lambda kind, pieces, text, areas: Event(kind, pieces, text, areas=areas)
+    new = object.__new__
+    slots = Event.__dict__                             # each field's slot descriptor, by name
+    set_kind, set_pieces, set_text = slots["kind"].__set__, slots["pieces"].__set__, slots["text"].__set__
+    set_reveals, set_visible, set_areas = (slots["reveals"].__set__, slots["visible_to"].__set__,
+                                           slots["areas"].__set__)
+
+    def placed(kind, pieces, text, areas):
+        e = new(Event)
+        set_kind(e, kind)
+        set_pieces(e, pieces)
+        set_text(e, text)
+        set_reveals(e, False)
+        set_visible(e, None)
+        set_areas(e, areas)
+        return e
+    return placed
+
+
+_placed = _event_builder()
 
 # the draw and follower events made so far: (kind, player, tile type or follower, copy) -> the event
 _MADE: dict[tuple, Event] = {}
@@ -78,16 +108,13 @@ class Carcassonne(Game[CState, int]):
         """A tile drawn with its bag frequency: the draw of chance_outcomes (the same random number, the same
         running sum of probabilities), without building the list."""
         x = rng.random()
-        n = s.bagn
-        acc = 0.0
-        last = -1
-        for t, c in enumerate(s.bag):
-            if c:
-                acc += c / n
-                if x < acc:
-                    return M_DRAW | t
-                last = t
-        return M_DRAW | last
+        # the running sums of c / n in bag order (a type not in the bag adds 0.0, which changes no sum); the first
+        # type whose sum passes x
+        sums = list(accumulate(map(s.bagn.__rtruediv__, s.bag)))
+        t = bisect_right(sums, x)
+        if t == len(sums):                         # x at or above the last sum, by rounding: the last type left
+            t = max(i for i, c in enumerate(s.bag) if c)
+        return M_DRAW | t
 
     def legal_moves(self, s: CState) -> list:
         return rules.legal_moves(s)
@@ -121,7 +148,8 @@ class Carcassonne(Game[CState, int]):
         if kind == "place":
             t, r, pos, _b, k = e[1]
             x, y = xy(pos)
-            return Event(EventKind.PLACE, (TILE_IDS[t][k],), f"Player {s.player + 1} laid {tile_words(t)} {place_words(x, y)}.")
+            return _placed(EventKind.PLACE, (TILE_IDS[t][k],),
+                           f"Player {s.player + 1} laid {tile_words(t)} {place_words(x, y)}.", ())
         if kind == "follower":
             fid = e[1]
             return Event(EventKind.PLACE, (meeple_id(fid),), f"Player {fid // FOLLOWERS + 1} deployed a follower.")
@@ -147,9 +175,9 @@ class Carcassonne(Game[CState, int]):
             who = " and ".join(f"Player {w + 1}" for w in win)
             # the scoring followers lift off home in this event's phase, before anything else moves, while the
             # feature's part of every tile lights up
-            return Event(EventKind.SCORE, tuple(meeple_id(f) for f in home),
-                         f"Completed {what}: {who} +{pts}." if win else f"Completed {what}.",
-                         areas=carc_layout.feature_areas(ns, node))
+            return _placed(EventKind.SCORE, tuple(meeple_id(f) for f in home),
+                           f"Completed {what}: {who} +{pts}." if win else f"Completed {what}.",
+                           carc_layout.feature_areas(ns, node))
         if kind == "final_feature":
             what, win, pts, node = e[1]
             return Event(EventKind.SCORE, (), f"{what.capitalize()}: " + " and ".join(f"Player {w + 1}" for w in win)

@@ -363,17 +363,24 @@ def feature_areas(s: CState, node: int) -> tuple[tuple[str, str], ...]:
         m ^= low
         i = low.bit_length() - 1
         t, _r, _pos, base, _k = s.tiles[i]
-        rot0 = ROTS[t][0]
-        for j, jkind in enumerate(rot0.kinds):
-            if jkind != kind or E.find(parent, base + j) != root:
-                continue
-            locs = rot0.locs[j]
-            if kind == TL.FIELD:
-                words = "f:" + ",".join("I" if h < 0 else TL.HALVES[h] for h in locs)
-            else:
-                words = ("c:" if kind == TL.CITY else "r:") + "".join(TL.DIRS[d] for d in locs)
-            areas.append((_tile_id(s, i), words))
+        for j, jkind, words in _AREA_WORDS[t]:
+            if jkind == kind and E.find(parent, base + j) == root:
+                areas.append((_tile_id(s, i), words))
     return tuple(areas)
+
+
+def _area_words(rot0) -> tuple:
+    """(local feature, kind, area words) for each road, city and field of a tile type at rotation 0."""
+    out = []
+    for j, (kind, locs) in enumerate(zip(rot0.kinds, rot0.locs)):
+        if kind == TL.FIELD:
+            out.append((j, kind, "f:" + ",".join("I" if h < 0 else TL.HALVES[h] for h in locs)))
+        elif kind != TL.CLOISTER:
+            out.append((j, kind, ("c:" if kind == TL.CITY else "r:") + "".join(TL.DIRS[d] for d in locs)))
+    return tuple(out)
+
+
+_AREA_WORDS = tuple(_area_words(rots[0]) for rots in ROTS)
 
 
 def _tile_id(s: CState, i: int) -> str:

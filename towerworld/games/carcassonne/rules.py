@@ -20,6 +20,8 @@ Speed notes (apply_unchecked is the hot loop of random play and MCTS):
 """
 from __future__ import annotations
 
+from typing import Sequence
+
 from towerworld.engine.game import IllegalMove
 
 from . import tiles as TL
@@ -73,7 +75,8 @@ def put_tile(ns: CState, t: int, r: int, pos: int, kk: int = 0) -> None:
     base = len(ns.parent)
     k = len(R.kinds)
     nopen, pennants, kinds, zeros, zlist = _NEW_NODES[t][r]
-    parent = ns.parent + list(range(base, base + k))
+    parent = ns.parent[:]
+    parent.extend(range(base, base + k))
     opn = ns.opn + nopen
     mask = ns.mask + [1 << i] * k
     pen = ns.pen + pennants
@@ -86,14 +89,13 @@ def put_tile(ns: CState, t: int, r: int, pos: int, kk: int = 0) -> None:
     tiles = ns.tiles + ((t, r, pos, base, kk),)
     frontier = ns.frontier.copy()
     frontier.pop(pos, None)
-    edges = R.edges
-    joins = R.joins
+    needs, joins = _SIDES[t][r]
     pj = None
     for d in (0, 1, 2, 3):
         npos = pos + DPOS[d]
         ni = board.get(npos)
         if ni is None:
-            frontier[npos] = frontier.get(npos, 0) | (edges[d] << (((d + 2) & 3) << 1))
+            frontier[npos] = frontier.get(npos, 0) | needs[d]
             continue
         nt, nr, _np, nbase, _k = tiles[ni]
         nslot = ROTS[nt][nr].slot
@@ -173,6 +175,24 @@ _FIELD_CITIES = tuple(tuple(tuple((j, cities) for j, cities in enumerate(rot.fci
 _NEW_NODES = tuple(tuple((NODES(rot.nopen), NODES(rot.pennants), NODES(rot.kinds), NODES((0,)) * len(rot.kinds),
                           [0] * len(rot.kinds)) for rot in rots) for rots in ROTS)
 
+
+def _sides(rot) -> tuple:
+    """(what each side asks of the empty place beyond it, as a frontier key part; the joins across each side). A field
+    side's two half-edges belong to one field on either tile (the tiles say so: checked here), so its second join
+    is left out; it would join the same two fields again."""
+    needs = tuple(rot.edges[d] << (((d + 2) & 3) << 1) for d in range(4))
+    joins = []
+    for d in range(4):
+        js = rot.joins[d]
+        if rot.edges[d] == TL.EDGE_CODE["F"]:
+            assert len(js) == 2 and js[0][0] == js[1][0], (TL.CODES[rot.t], rot.r, d)
+            js = js[:1]
+        joins.append(js)
+    return needs, tuple(joins)
+
+
+_SIDES = tuple(tuple(_sides(rot) for rot in rots) for rots in ROTS)
+
 # the eight places around a place
 _AROUND = frozenset((-257, -256, -255, -1, 1, 255, 256, 257))
 
@@ -197,10 +217,14 @@ def _close_city(c: int, parent: list, m: int, fcity: list, tiles: tuple) -> list
     return got
 
 
+# FIT_MOVES[t][key]: the placement moves of tile t at position 0 in each rotation that fits the frontier key
+FIT_MOVES = tuple(tuple(tuple(M_PLACE | r for r in rs) for rs in row) for row in FITS)
+
+
 def placements(frontier: dict, t: int) -> list:
     """Every placement move of tile type t, sorted."""
-    fits = FITS[t]
-    out = [M_PLACE | pos << 2 | r for pos, key in frontier.items() for r in fits[key]]
+    fits = FIT_MOVES[t]
+    out = [m | pos << 2 for pos, key in frontier.items() for m in fits[key]]
     out.sort()
     return out
 
@@ -334,7 +358,7 @@ def _winners(occ: int) -> tuple:
     return w
 
 
-def _points(a: int, nkind: list, mask: list, opn: list, pen: list, fcity: list) -> int:
+def _points(a: int, nkind: Sequence[int], mask: list, opn: Sequence[int], pen: Sequence[int], fcity: list) -> int:
     """What the road, city or field rooted at a is worth to its majority now (feature_points; a field 3 a completed
     city it touches)."""
     kind = nkind[a]

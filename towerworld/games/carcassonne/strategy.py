@@ -17,6 +17,7 @@ import gc
 import math
 import random
 import time
+from typing import Any
 
 from towerworld.engine.agent import Agent, parse_budget
 from towerworld.engine.game import AgentSpec
@@ -29,7 +30,7 @@ from .rules import legal_moves, step
 # strength (40% against it in docs/rules/carcassonne.md's curve): plausible moves a beginner can beat, as in K'Dak.
 LEVELS = {"easy": (1.0, 20), "fast": (1.0, 1_600), "normal": (4.0, 8_000), "strong": (12.0, 24_000)}
 DEFAULT_LEVEL = "normal"
-_np = None              # numpy, imported by the first search (the game itself never needs it)
+_np: Any = None         # numpy, imported by the first search (the game itself never needs it)
 SCALE = 20.0            # points of lead that count as most of a win in the squashed value
 UCT_C = 1.2
 
@@ -112,7 +113,8 @@ class Node:
         self.visits = 0
         self.total = [0.0] * players
         self.kids: list[Node] = []
-        self.qt = self.qv = None
+        self.qt: Any = None
+        self.qv: Any = None
         self.untried = []
         if state.phase not in (DRAW, OVER):
             self.untried = legal_moves(state)

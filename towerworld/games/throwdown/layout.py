@@ -265,6 +265,8 @@ def panels(game, state, viewer: int) -> list:
     """Each seat's panel: points won from destroyed towers plus the pips still standing, the cards in hand (a count
     only: nobody's hand is named on another's panel), the towers left."""
     cp = game.current_player(state)
+    if cp < 0 and state.stage == DRAW:       # the cards drawn are chance's moves, the turn is the drawer's
+        cp = state.receiver
     out = []
     for s in range(state.n):
         standing = sum(1 for t in state.towers[s] if t)
