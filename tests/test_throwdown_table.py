@@ -352,8 +352,9 @@ def test_with_two_people_at_one_screen_even_the_first_hand_waits_for_its_hand_of
 
 
 def test_each_towers_label_says_what_it_is_worth_at_every_ply():
-    """A tower's make-up shows on its faces only close up (1, 2 or 3 pips a pyramid): its label beside it says how
-    many pips it stands, "gone" once destroyed, and follows every change of a whole random game."""
+    """A tower's make-up shows on its faces only close up (1, 2 or 3 pips a pyramid): its label beside it gives its
+    letter and how many pips it stands ("b: 5 pips"), "gone" once destroyed, through every change of a whole random
+    game."""
     from towerworld.games.throwdown.board import tower_pips
     from towerworld.games.throwdown.layout import build_layout
     rng = random.Random(7)
@@ -366,7 +367,7 @@ def test_each_towers_label_says_what_it_is_worth_at_every_ply():
                 words = lay.labels[f"tower:{seat}:{t}"][3]
                 pips = tower_pips(tower)
                 want = "gone" if not tower else f"{pips} pip" + ("" if pips == 1 else "s")
-                assert words.endswith("\n" + want), (words, tower)
+                assert words == f"{'abcd'[t]}: {want}", (words, tower)
                 checked += 1
                 gone += not tower
         move = GAME.sample_chance(s, rng) if GAME.current_player(s) == CHANCE else rng.choice(GAME.legal_moves(s))
