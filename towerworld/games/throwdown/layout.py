@@ -271,7 +271,7 @@ def panels(game, state, viewer: int) -> list:
         standing = sum(1 for t in state.towers[s] if t)
         pips = standing_pips(state, s)
         held = (f"{counted(bin(state.hands[s]).count('1'), 'card')} in hand",
-                f"{counted(standing, 'tower')} standing, {counted(pips, 'pip')}: a point each at the end"
+                f"{counted(standing, 'tower')}, {counted(pips, 'pip')} standing"
                 if standing else "out of the battle")
         out.append(Panel(s, f"Player {s + 1}", counted(state.points[s], "point"), held, cp == s))
     return out
