@@ -80,6 +80,36 @@ def test_an_agent_plays_the_window_through_its_buttons(showbase, tmp_path, monke
         srv.stop()
 
 
+def test_the_window_animates_each_move_it_is_told_of(showbase, tmp_path, monkeypatch):
+    """A move told to the window plays through the stage's transition (as at the local table), from the table shown
+    before to the one sent after, and ends exactly on the layout the server sent."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    from towerworld.app.remote import RemoteTable
+    srv = ServerThread()
+    table = None
+    try:
+        code = srv.call(C.create_room(srv.url, "throwdown", ["remote", "random"]))
+        table = RemoteTable(f"{srv.url}/{code}", frames=1, agent="random")
+        table.pause, table.animate = 0.0, True
+        started = []
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and len(started) < 3:
+            showbase.taskMgr.step()
+            if table.anim is not None and (not started or table.anim is not started[-1][0]):
+                started.append((table.anim, table.view))
+        assert len(started) == 3, "no move was animated"
+        from panda3d.direct import CInterval
+        for anim, view in started[:-1]:
+            assert anim.getState() == CInterval.SFinal        # each was finished when the next table came
+        anim, view = started[-1]
+        anim.finish()
+        assert {pid for pid in table.stage.nodes} == {p.id for p in view.table.pieces}
+    finally:
+        if table is not None:
+            table.close()
+        srv.stop()
+
+
 def test_host_and_join_on_the_start_screen(showbase, tmp_path, monkeypatch):
     """Host serves the start screen's setup from this process and opens the table at the first person's seat, the
     invite above it; Join with that invite takes the next seat."""

@@ -20,7 +20,7 @@ import time
 from direct.showbase.DirectObject import DirectObject
 
 from towerworld.app.window import open_base, run_loop
-from towerworld.engine.game import SPECTATOR, TERMINAL
+from towerworld.engine.game import SPECTATOR, TERMINAL, Event, EventKind
 from towerworld.engine.layout import Cell, Layout, Pose
 from towerworld.engine.words import counted
 from towerworld.net import client as net
@@ -39,6 +39,19 @@ def _frozen(value):
     if isinstance(value, list):
         return tuple(_frozen(v) for v in value)
     return value
+
+
+def events_of(msg: P.Played) -> list[Event]:
+    """The events of a move and of the draws told with it, as the stage plays them (what this viewer was sent)."""
+    wire = list(msg.events) + [e for step in msg.then for e in step.events]
+    out = []
+    for e in wire:
+        try:
+            kind = EventKind(e.kind)
+        except ValueError:
+            kind = e.kind
+        out.append(Event(kind, tuple(e.pieces), e.text, e.reveals, areas=tuple(tuple(a) for a in e.areas)))
+    return out
 
 
 def layout_of(table: P.Table) -> Layout:
@@ -139,6 +152,10 @@ class RemoteTable:
         self.agent, self.rng = agent, random.Random()
         self.choice: str | None = None       # the move the agent will click at this ply
         self.chosen_ply, self.click_at, self.pause = -1, 0.0, AGENT_PAUSE
+        self.anim = None          # the stage's transition of the last move told, while it plays
+        self.animate = frames is None     # offscreen runs (tests) show each table at once
+        self.told: list[Event] = []       # the events of the move to animate next
+        self.drawn: P.Table | None = None  # the table the stage was last sent to
         self.conn = Connection(invite, name, seat, watch, token, log)
         self.task = self.base.taskMgr.add(self._poll, "remote-table-poll")
         self.events.accept("u", lambda: self.conn.send(P.Undo()))
@@ -163,6 +180,7 @@ class RemoteTable:
                 self.seat = msg.seat
             elif isinstance(msg, (P.View, P.Played)):
                 self.view = msg
+                self.told = events_of(msg) if isinstance(msg, P.Played) else []
                 told = [e.text for e in msg.events] + [e.text for step in msg.then for e in step.events] \
                     if isinstance(msg, P.Played) else []
                 if any(told):
@@ -204,13 +222,15 @@ class RemoteTable:
 
     def _click(self, text: str) -> None:
         """Press the button of move `text`, turning the pages with the More button until it shows."""
-        for b in self.hud.buttons:
-            if b["text"] == text:
-                self.choice = None
-                b["command"]()
+        for _ in range(len(self.view.table.legal) // PAGE + 2):
+            for b in self.hud.buttons:
+                if b["text"] == text:
+                    self.choice = None
+                    b["command"]()
+                    return
+            more = [b for b in self.hud.buttons if str(b["text"]).startswith("More (")]
+            if not more:
                 return
-        more = [b for b in self.hud.buttons if str(b["text"]).startswith("More (")]
-        if more:
             more[0]["command"]()
 
     def refresh(self) -> None:
@@ -225,8 +245,17 @@ class RemoteTable:
             framing(layout, aspect=self.aspect, top=self.hud.status_band(6),
                     keep_clear=self.hud.keep_clear()).apply(self.base.camera)
             self.framed = True
-        self.stage.show(layout)
-        self.layout = layout
+        if table is not self.drawn:           # a new table: the stage goes to it (a move's, by its transition)
+            if self.anim is not None:
+                self.anim.finish()
+                self.anim = None
+            if self.animate and self.told and self.layout is not None:
+                self.anim = self.stage.transition(self.layout, layout, self.told)   # as the local table moves
+                self.anim.start()
+            else:
+                self.stage.show(layout)
+            self.told, self.drawn = [], table
+            self.layout = layout
         who = "watching" if self.seat == SPECTATOR else f"you are Player {self.seat + 1}"
         seats = "  ".join(f"{s.name}{'' if s.connected or s.kind == 'ai' else ' (away)'}" for s in room.seats)
         lines = ([self.note] if self.note else []) + [f"{room.title}, room {room.code}: {who}", seats] + \
@@ -264,6 +293,8 @@ class RemoteTable:
         self.base.userExit()
 
     def close(self) -> None:
+        if self.anim is not None:
+            self.anim.finish()
         self.base.taskMgr.remove(self.task)
         self.events.ignoreAll()
         self.conn.close()
