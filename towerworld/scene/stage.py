@@ -18,8 +18,8 @@ from dataclasses import dataclass, replace
 from direct.interval.FunctionInterval import Func
 from direct.interval.LerpInterval import LerpFunc
 from direct.interval.MetaInterval import Parallel, Sequence
-from panda3d.core import (BitMask32, ColorWriteAttrib, CompassEffect, DepthTestAttrib, LPoint3f, LVecBase3f, NodePath,
-                          TransformState, TransparencyAttrib, Vec4)
+from panda3d.core import (BitMask32, ColorWriteAttrib, CompassEffect, DepthTestAttrib, GeomNode, LPoint3f, LVecBase3f,
+                          NodePath, PandaNode, RenderState, TransformState, TransparencyAttrib, Vec4)
 
 from towerworld.engine.game import CHANCE, Event
 from towerworld.engine.layout import Cell, Layout, Pose, shared_pose
@@ -521,8 +521,13 @@ class Stage:
             self.chunks.append(self._chunk(batch, poses))
 
     def _chunk(self, pids: list[str], poses: dict[str, Pose]) -> Chunk:
+        """A chunk of these pieces: their copies flattened together (a geom for each look they have: a card's face is
+        a texture of its own), hidden from the key light's shadow camera, beside one plain copy that only the
+        shadow camera draws (a shadow has no colour: one geom, where the drawn copy may have dozens, each a draw call
+        more of every frame's shadow pass)."""
         assert self.chunks_root is not None
-        node = self.chunks_root.attachNewNode("chunk")
+        holder = self.chunks_root.attachNewNode("chunk")
+        node = holder.attachNewNode("drawn")
         hidden = self.hidden
         for pid in pids:
             # a piece of a chunk dropped in this same combine still has its model hidden (combine shows it again
@@ -537,7 +542,9 @@ class Stage:
             copy.clearTag("piece")
             copy.clearPythonTag("piece")
         node.flattenStrong()
-        return Chunk(node, {pid: poses[pid] for pid in pids})
+        holder.attachNewNode(_shadow_caster(node))
+        node.hide(SHADOW_MASK)
+        return Chunk(holder, {pid: poses[pid] for pid in pids})
 
     @property
     def combined(self) -> NodePath | None:
@@ -1542,6 +1549,27 @@ class Stage:
             self.spare_pieces.append((node, model))
         else:
             node.removeNode()
+
+
+def _shadow_caster(drawn: NodePath) -> PandaNode:
+    """What `drawn` (flattened geometry) casts as a shadow: its geoms with no state of their own (no texture, colour
+    or shader input: the shadow camera draws depth alone), flattened into as few as their vertex formats allow, drawn
+    by the shadow camera only."""
+    caster = NodePath("shadow-caster")
+    for path in drawn.findAllMatches("**/+GeomNode"):
+        if path.isHidden(SHADOW_MASK):
+            continue        # (what casts no shadow where it is drawn: a memory aid's label)
+        source = path.node()
+        plain = GeomNode("caster")
+        empty = RenderState.makeEmpty()
+        for i in range(source.getNumGeoms()):
+            plain.addGeom(source.getGeom(i).makeCopy(), empty)
+        caster.attachNewNode(plain).setTransform(path.getTransform(drawn))
+    caster.flattenStrong()
+    # drawn by no camera but those that draw only the shadow camera's bits (Panda's overall bit, among the others,
+    # would hide it from every camera)
+    caster.hide(BitMask32.allOn() & ~SHADOW_MASK & ~PandaNode.getOverallBit())
+    return caster.node()
 
 
 def _add_phase(parts: list[Step], together: list[Step]) -> None:
