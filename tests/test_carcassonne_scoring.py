@@ -159,3 +159,121 @@ def test_game_end_adds_final_scores():
     assert s.scores == (2, 0)
     assert GAME.returns(s) == [1.0, -1.0]
     assert "Player 1 wins" in GAME.result(s)
+
+
+def walked_field_cities(s):
+    """For every field node, the completed cities its field touches, found from the tiles on the board alone (no
+    union-find of the state's): features joined across every matching edge, a city complete when each of its edges
+    meets a tile, a field touching the cities its tiles draw it beside. Each city is named by its nodes."""
+    parent = {}
+
+    def root(x):
+        while parent.setdefault(x, x) != x:
+            x = parent[x]
+        return x
+
+    for _t, _r, pos, base, _k in s.tiles:
+        rot = E.ROTS[_t][_r]
+        for d in range(4):
+            ni = s.board.get(pos + B.DPOS[d])
+            if ni is None:
+                continue
+            nt, nr, _np, nbase, _nk = s.tiles[ni]
+            for j, sl, _edge in rot.joins[d]:
+                a, b = root(base + j), root(nbase + E.ROTS[nt][nr].slot[sl])
+                if a != b:
+                    parent[b] = a
+    members = {}
+    for _t, _r, _pos, base, _k in s.tiles:
+        for j in range(len(E.ROTS[_t][_r].kinds)):
+            members.setdefault(root(base + j), set()).add(base + j)
+    open_city = set()
+    for t, r, pos, base, _k in s.tiles:
+        rot = E.ROTS[t][r]
+        for j, kind in enumerate(rot.kinds):
+            if kind == E.CITY and any(pos + B.DPOS[d] not in s.board for d in rot.locs[j]):
+                open_city.add(root(base + j))
+    touched = {}
+    for t, r, _pos, base, _k in s.tiles:
+        for j, cities in enumerate(E.ROTS[t][r].fcities):
+            for cj in cities:
+                if root(base + cj) not in open_city:
+                    touched.setdefault(root(base + j), set()).add(frozenset(members[root(base + cj)]))
+    return {node: touched.get(root(node), set()) for a, nodes in members.items() for node in nodes
+            if s.nkind[node] == E.FIELD}
+
+
+def check_field_cities(s):
+    """The completed cities the state keeps per field (what the final scoring and the search's projection read) are
+    the ones walked from the board."""
+    walked = walked_field_cities(s)
+    for node, cities in walked.items():
+        bits = s.fcity[B.find(s.parent, node)]
+        kept = {frozenset(n for n in range(len(s.parent)) if B.find(s.parent, n) == c)
+                for c in range(bits.bit_length()) if bits >> c & 1}
+        assert kept == cities, (f"field node {node}: kept {sorted(map(sorted, kept))}, "
+                                f"walked {sorted(map(sorted, cities))}")
+
+
+@pytest.mark.parametrize("options", [None, {"tower": False, "black_tower": False}])
+def test_the_cities_each_field_touches_are_kept_as_the_board_grows(options):
+    """Final scoring, farms: "3 points per completed city touching the field" (rulings: current farm rule); the
+    completed cities kept per field as tiles are placed match the ones walked from the whole board, at every tile of
+    random games."""
+    import random
+    rng = random.Random(5 if options is None else 6)
+    s = GAME.new_state(options, 2)
+    seen = 0
+    while GAME.current_player(s) != TERMINAL:
+        if GAME.current_player(s) == CHANCE:
+            s, _ = GAME.apply_unchecked(s, GAME.sample_chance(s, rng))
+            check_field_cities(s)
+            seen += any(walked_field_cities(s).values())
+            continue
+        moves = GAME.legal_moves(s)
+        s, _ = GAME.apply_unchecked(s, moves[rng.randrange(len(moves))])
+    check_field_cities(s)
+    assert seen > 20            # most of the game has fields beside completed cities
+
+
+def test_a_field_that_forgot_a_completed_city_is_caught():
+    """The check above fails on a state whose field lost a completed city it touches."""
+    s = build(tiles=[("E", 0, 1, 180)])        # closes the start tile's city, beside the field north of its road
+    check_field_cities(s)
+    broken = s.copy()
+    broken.fcity = [0] * len(s.fcity)
+    with pytest.raises(AssertionError, match="kept"):
+        check_field_cities(broken)
+    assert E.final_scores(build(tiles=[("E", 0, 1, 180)], followers=[(0, 0, 0, "field EL WR")]))[0] == [3, 0]
+
+
+@pytest.mark.parametrize("players, options", [(2, None), (4, None), (2, {"tower": False, "black_tower": False}),
+                                              (3, {"black_tower": False})])
+def test_the_projection_kept_move_by_move_is_the_final_scoring_of_what_stands(players, options):
+    """What each player's followers would bring at the final scoring (unfinished roads and cities, cloisters, farms)
+    is kept by every move, for the search's leaves: at every decision of random games it is what the final scoring
+    walked over the board gives, captures, ransoms and completed features included; so are the followers kept as
+    standing on cloisters."""
+    import random
+    rng = random.Random(players * 13 + len(options or {}))
+    for _game in range(2):
+        s = GAME.new_state(options, players)
+        while GAME.current_player(s) != TERMINAL:
+            assert list(s.proj) == E.final_scores(s)[0], s
+            assert s.monks == tuple(f for f, loc in enumerate(s.fl) if loc >= 0 and s.nkind[loc] == E.CLOISTER)
+            if GAME.current_player(s) == CHANCE:
+                s, _ = GAME.apply_unchecked(s, GAME.sample_chance(s, rng))
+                continue
+            moves = GAME.legal_moves(s)
+            s, _ = GAME.apply_unchecked(s, moves[rng.randrange(len(moves))])
+
+
+def test_a_projection_off_by_a_point_is_caught():
+    """The check above fails on a state whose kept projection lost the point of a cloister's new neighbour."""
+    s = build(tiles=[("B", 0, -1, 0)], followers=[(0, 0, -1, "cloister")])
+    assert list(s.proj) == E.final_scores(s)[0] == [2, 0]           # 1 + the start tile
+    s = play(s, "draw U", "U 1,0 r0")                               # a second neighbour, diagonally
+    assert list(s.proj) == E.final_scores(s)[0] == [3, 0]
+    broken = s.copy()
+    broken.proj = (2, 0)
+    assert list(broken.proj) != E.final_scores(broken)[0]

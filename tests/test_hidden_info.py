@@ -1,7 +1,7 @@
 """The hidden-information harness: for every registered game, by random play, nobody can tell the true state from a
 resample of what they know.
 
-For each player: the observation, layout, hud, the events they were shown, and (when they are to move) the
+For each player: the observation, layout, hud, panels, the events they were shown, and (when they are to move) the
 legal moves are identical in the true state and in many resamples. Spectators (public information only) are checked
 the same way. Events are compared for the viewer's own moves and for chance (another player's move may reveal
 their secret: that is new information). A deliberately leaky toy game proves that each check can fail.
@@ -65,6 +65,7 @@ def check_viewer(game: Game, state, move, viewer: int, rng: random.Random) -> No
     true_obs = game.observation(state, viewer)
     true_layout = _layout_key(game.layout(state, viewer))
     true_hud = game.hud(state, viewer)
+    true_panels = game.panels(state, viewer)
     mover = game.current_player(state)
     to_move = mover == viewer
     true_moves = game.legal_moves(state) if to_move else None
@@ -81,6 +82,10 @@ def check_viewer(game: Game, state, move, viewer: int, rng: random.Random) -> No
             raise Leak(f"viewer {viewer}: the layout differs in a resample")
         if game.hud(other, viewer) != true_hud:
             raise Leak(f"viewer {viewer}: the HUD differs in a resample")
+        if game.panels(other, viewer) != true_panels:
+            raise Leak(f"viewer {viewer}: the panels differ in a resample")
+        if to_move and game.prompt(other, viewer) != game.prompt(state, viewer):
+            raise Leak(f"viewer {viewer}: the instruction differs in a resample")
         if to_move and game.legal_moves(other) != true_moves:
             raise Leak(f"viewer {viewer}: the legal moves differ in a resample")
         if move is not None and _applies(game, other, move):
@@ -169,3 +174,18 @@ def test_omniscient_sees_the_true_state():
     assert TOY.resample(state, OMNISCIENT, random.Random(1)) == state
     lay = TOY.layout(state, OMNISCIENT)
     assert all(pose.face_up for pid, pose in lay.pieces.items() if pose.get("owner") is not None)
+
+
+def test_a_panel_that_names_another_hand_is_caught():
+    """A panel that lists every seat's cards (not only their count) must fail the panels check."""
+    from towerworld.engine.game import Panel
+
+    class LoudPanels(type(TOY)):
+        name = "loudpanels"
+
+        def panels(self, state, viewer):
+            return [Panel(i, f"Player {i + 1}", str(state.scores[i]), tuple(str(c[0]) for c in hand))
+                    for i, hand in enumerate(state.hands)]
+
+    with pytest.raises(Leak, match="panels"):
+        check_game(LoudPanels(), 2)

@@ -64,7 +64,7 @@ def check_log(lines: list[dict], record_path: str, rng: random.Random, resamples
     """Raise AssertionError when anything a client received differs across resamples of what its viewer may know:
     each table against the table built for that viewer from resampled states at the same ply; the events of the
     viewer's own moves and of chance against the same move applied to resampled states; the move's text only to its
-    mover. Returns the number of messages checked."""
+    mover. Returns the number of tables and plies checked."""
     match = load_match(record_path)
     game = match.game
     states = [match.state_at(i) for i in range(len(match.plies) + 1)]
@@ -75,27 +75,38 @@ def check_log(lines: list[dict], record_path: str, rng: random.Random, resamples
         viewer, table = msg["viewer"], msg["table"]
         ply = table["ply"]
         state = states[ply]
-        assert plain(P.table_for(game, state, viewer, ply)) == table, f"ply {ply}: not the table of its state"
+        drawn = any(table.get(part) for part in ("pieces", "cells", "labels"))   # a client may ask for no layout
+        assert plain(P.table_for(game, state, viewer, ply, drawn)) == table, f"ply {ply}: not the table of its state"
         for _ in range(resamples):
             other = game.resample(state, viewer, rng)
-            assert plain(P.table_for(game, other, viewer, ply)) == table, \
+            assert plain(P.table_for(game, other, viewer, ply, drawn)) == table, \
                 f"viewer {viewer}, ply {ply}: the table differs in a resample"
         if msg["kind"] == "played":
-            done = match.plies[ply - 1]
-            assert msg["mover"] == done.mover
-            assert ("text" in msg) == (done.mover == viewer), f"ply {ply}: the move's text went to another seat"
-            if done.mover in (viewer, CHANCE):
-                before = states[ply - 1]
-                assert msg["events"] == plain(P.wire_events(list(done.events), viewer))
-                for _ in range(resamples):
-                    other = game.resample(before, viewer, rng)
-                    cp = game.current_player(other)
-                    legal = {m for m, _ in game.chance_outcomes(other)} if cp == CHANCE else set(
-                        game.legal_moves(other))
-                    if done.move in legal:
-                        shown = P.wire_events(events_for(game.apply_unchecked(other, done.move)[1], viewer), viewer)
-                        assert plain(shown) == msg["events"], \
-                            f"viewer {viewer}, ply {ply}: the events differ in a resample"
+            # the move, then the chance draws told with it: ply table.ply - 1 - len(then) onwards
+            steps = [(msg["mover"], msg["events"])] + [(m, ev) for m, ev in msg.get("then", [])]
+            first = ply - len(steps)
+            assert "text" not in msg or msg["text"] == match.plies[first].text
+            for k, (mover, events) in enumerate(steps):
+                done = match.plies[first + k]
+                assert mover == done.mover, f"ply {first + k}: not the mover of the record"
+                assert k == 0 or mover == CHANCE, f"ply {first + k}: only chance draws follow a move in its message"
+                if k == 0:
+                    assert ("text" in msg) == (done.mover == viewer), \
+                        f"ply {first}: the move's text went to another seat"
+                if done.mover in (viewer, CHANCE):
+                    before = states[first + k]
+                    assert events == plain(P.wire_events(list(done.events), viewer))
+                    for _ in range(resamples):
+                        other = game.resample(before, viewer, rng)
+                        cp = game.current_player(other)
+                        legal = {m for m, _ in game.chance_outcomes(other)} if cp == CHANCE else set(
+                            game.legal_moves(other))
+                        if done.move in legal:
+                            shown = P.wire_events(events_for(game.apply_unchecked(other, done.move)[1], viewer),
+                                                  viewer)
+                            assert plain(shown) == events, \
+                                f"viewer {viewer}, ply {first + k}: the events differ in a resample"
+            checked += len(steps) - 1
         checked += 1
     return checked
 
@@ -105,12 +116,13 @@ def read_log(path) -> list[dict]:
         return [json.loads(line) for line in f]
 
 
-async def whole_game(tmp_path, game: str, players=("remote", "remote"), watchers: int = 1):
+async def whole_game(tmp_path, game: str, players=("remote", "remote"), watchers: int = 1, layouts=None):
     server, url = await started(tmp_path / "rooms")
     try:
         code = await C.create_room(url, game, list(players))
         invite = f"{url}/{code}"
-        seats = [C.play(invite, rng=random.Random(i), log=str(tmp_path / f"seat{i}.log"))
+        seats = [C.play(invite, rng=random.Random(i), log=str(tmp_path / f"seat{i}.log"), seat=i + 1,
+                        layout=layouts[i] if layouts else True)
                  for i, kind in enumerate(players) if kind == "remote"]
         watch = [C.play(invite, watch=True, agent=None, log=str(tmp_path / f"watch{i}.log")) for i in range(watchers)]
         done = await asyncio.gather(*seats, *watch)
@@ -136,6 +148,24 @@ def test_whole_games_through_the_server_leak_nothing(tmp_path, game):
         assert check_log(lines, record, rng) >= len(match.plies) // 2
 
 
+def test_a_client_that_draws_nothing_is_sent_no_layout_and_the_others_theirs(tmp_path):
+    """A headless seat asks for tables without the layout: it still gets the HUD, its legal moves and its events;
+    the other seat, drawing, gets its layout; both logs pass the leak check."""
+    code, done = run(whole_game(tmp_path, "throwdown", watchers=0, layouts=(False, True)))
+    record = str(tmp_path / "rooms" / f"{code}.tower.json")
+    match = load_match(record)
+    assert match.over and all(d.result == match.result_text() for d in done)
+    bare, drawn = read_log(tmp_path / "seat0.log"), read_log(tmp_path / "seat1.log")
+    tables = [m["table"] for m in bare if m["kind"] in ("view", "played")]
+    assert tables and all(not t.get("pieces") and not t.get("cells") and not t.get("labels") for t in tables)
+    assert all(t["hud"] for t in tables)
+    assert any(t["legal"] for t in tables if t["to_move"] == 0)
+    assert any(m["events"] for m in bare if m["kind"] == "played" and m["mover"] == 0)
+    assert all(m["table"]["pieces"] for m in drawn if m["kind"] in ("view", "played"))
+    for lines in (bare, drawn):
+        assert check_log(lines, record, random.Random(2), resamples=2)
+
+
 def test_the_leak_check_catches_a_table_shown_whole(tmp_path):
     """A server that sent one seat the whole truth at one ply (the other hand face up) is caught."""
     code, _ = run(whole_game(tmp_path, "throwdown", watchers=0))
@@ -157,16 +187,32 @@ def test_the_leak_check_catches_events_meant_for_another_seat(tmp_path):
     record = str(tmp_path / "rooms" / f"{code}.tower.json")
     match = load_match(record)
     lines = read_log(tmp_path / "seat1.log")
-    # the first chance draw that shows seat 0 something seat 1 may not see, sent to seat 1 unfiltered
+    # the first chance draw that shows seat 0 something seat 1 may not see, sent to seat 1 unfiltered (a draw told
+    # with the move before it, or one told on its own)
+    def draws(m):
+        then = m.get("then", [])
+        first = m["table"]["ply"] - 1 - len(then)
+        own = [(None, first)] if m["mover"] == CHANCE else []
+        return own + [(k, first + 1 + k) for k in range(len(then))]
     for i, m in enumerate(lines):
-        if m["kind"] == "played" and m["mover"] == CHANCE:
-            ply = match.plies[m["table"]["ply"] - 1]
-            if events_for(ply.events, 0) != events_for(ply.events, 1):
-                break
+        if m["kind"] != "played":
+            continue
+        hit = next(((k, match.plies[at]) for k, at in draws(m)
+                    if events_for(match.plies[at].events, 0) != events_for(match.plies[at].events, 1)), None)
+        if hit is not None:
+            break
     else:
         pytest.fail("no secret draw in this game")
-    unfiltered = [P.WireEvent(str(e.kind), e.text, tuple(e.pieces), e.reveals, tuple(e.areas)) for e in ply.events]
-    leaky = lines[:i] + [dict(lines[i], events=plain(unfiltered))] + lines[i + 1:]
+    k, ply = hit
+    unfiltered = plain([P.WireEvent(str(e.kind), e.text, tuple(e.pieces), e.reveals, tuple(e.areas))
+                        for e in ply.events])
+    if k is None:
+        changed = dict(lines[i], events=unfiltered)
+    else:
+        then = [list(step) for step in lines[i]["then"]]
+        then[k][1] = unfiltered
+        changed = dict(lines[i], then=then)
+    leaky = lines[:i] + [changed] + lines[i + 1:]
     with pytest.raises(AssertionError):
         check_log(leaky, record, random.Random(1))
 
@@ -343,8 +389,87 @@ def test_an_ai_seat_plays_on_the_server_and_its_moves_reach_the_person_as_events
     lines = read_log(tmp_path / "seat0.log")
     ai_moves = [m for m in lines if m["kind"] == "played" and m["mover"] == 1]
     since = next(m["table"]["ply"] for m in lines if m["kind"] in ("view", "played"))   # the AI may open before
-    assert [m["table"]["ply"] for m in ai_moves] == [i + 1 for i, p in enumerate(match.plies)
-                                                    if p.mover == 1 and i >= since]
+    assert [m["table"]["ply"] - len(m.get("then", [])) for m in ai_moves] == [
+        i + 1 for i, p in enumerate(match.plies) if p.mover == 1 and i >= since]
     assert ai_moves
     assert all("text" not in m for m in ai_moves)
     assert check_log(lines, record, random.Random(5))
+
+
+# ---- a headless client playing as a searching agent: the server searches from the seat's knowledge -----------------
+def test_a_headless_client_plays_as_a_searching_agent_asked_of_the_server(tmp_path):
+    """`join --agent NAME[:LEVEL]` joins headless as an agent: a client holds no state, so each turn it asks the
+    server (`suggest`), which searches from what that seat may know and answers that connection alone; the client
+    plays the move as its own, and a whole Throwdown game (hidden hands) finishes, its log leaking nothing."""
+    async def go():
+        server, url = await started(tmp_path / "rooms")
+        try:
+            code = await C.create_room(url, "throwdown", ["remote", "remote"])
+            invite = f"{url}/{code}"
+            done = await asyncio.gather(
+                C.play(invite, agent="throwdown-greedy", log=str(tmp_path / "seat0.log")),
+                C.play(invite, agent="random", rng=random.Random(2), log=str(tmp_path / "seat1.log")))
+        finally:
+            await server.stop()
+        return code, done
+    code, done = run(go(), timeout=300)
+    record = str(tmp_path / "rooms" / f"{code}.tower.json")
+    match = load_match(record)
+    assert match.over and done[0].result == match.result_text()
+    lines = read_log(tmp_path / "seat0.log")
+    suggested = [m for m in lines if m["kind"] == "suggested"]
+    mine = [p for p in match.plies if p.mover == done[0].seat]
+    assert len(suggested) == len(mine) == done[0].moves > 0
+    assert [m["text"] for m in suggested] == [p.text for p in mine]     # it played what the server searched
+    assert not any(m["kind"] == "suggested" for m in read_log(tmp_path / "seat1.log"))
+    assert check_log(lines, record, random.Random(5))
+
+
+def test_a_suggestion_is_refused_in_one_sentence_when_it_may_not_be_given(tmp_path):
+    """Only a seated player, on their turn, may ask, and only of an agent that sees a seat: Ziggurat's solver sees
+    the pile's order, so asking it would tell a seat what it may not know."""
+    async def go():
+        server, url = await started(None)
+        said = {}
+        try:
+            code = await C.create_room(url, "throwdown", ["remote", "remote"])
+            a, b, w = await Raw.open(url), await Raw.open(url), await Raw.open(url)
+            await w.send(P.Watch(code))
+            await w.recv(P.View)
+            await w.send(P.Suggest("random"))
+            said["watcher"] = (await w.recv(P.Refused)).text
+            await a.send(P.Join(code))
+            me = (await a.recv(P.Joined)).seat
+            await b.send(P.Join(code))
+            await b.recv(P.Joined)
+            view = await a.recv(P.View)
+            while view.table.to_move != me and view.table.to_move != 1 - me:
+                view = await a.recv((P.View, P.Played))
+            first, other = (a, b) if view.table.to_move == me else (b, a)
+            await other.send(P.Suggest("random"))
+            said["not your turn"] = (await other.recv(P.Refused)).text
+            await first.send(P.Suggest("nobody"))
+            said["unknown"] = (await first.recv(P.Refused)).of
+            await first.send(P.Suggest("mcts:mighty"))
+            said["level"] = (await first.recv(P.Refused)).text
+            await first.send(P.Suggest("random"))
+            said["given"] = (await first.recv(P.Suggested)).ply
+            zig = await C.create_room(url, "ziggurat", ["remote"])
+            z = await Raw.open(url)
+            await z.send(P.Join(zig))
+            await z.recv(P.Joined)
+            await z.send(P.Suggest("solver"))
+            said["oracle"] = (await z.recv(P.Refused)).text
+            for c in (a, b, w, z):
+                await c.close()
+        finally:
+            await server.stop()
+        return said
+    said = run(go())
+    assert said["watcher"] == "You are watching: only a seated player may ask for a move."
+    assert said["not your turn"] == "It is not your turn."
+    assert said["unknown"] == "agent"
+    assert said["level"].startswith("The search has no level 'mighty': use ")
+    assert said["given"] >= 0
+    assert said["oracle"].startswith("'solver' is not an agent that plays a seat here: use one of ")
+    assert "solver" not in said["oracle"].split("use one of ")[1]

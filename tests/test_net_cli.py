@@ -55,9 +55,6 @@ def test_bad_input_gets_one_sentence(tmp_path):
     cases = [
         (["join", "http://example.org/x", "--agent", "random"],
          "towerworld: An invite looks like ws://HOST:PORT/ROOM, not 'http://example.org/x'.\n"),
-        (["join", "ws://127.0.0.1:1/ROOM", "--agent", "mcts"],
-         "towerworld: A client agent chooses only among the moves it is sent (random); 'mcts' searches the game "
-         "itself, so seat it on the server (towerworld host GAME --players remote,mcts).\n"),
         (["host", "nogame", "--server", "ws://127.0.0.1:1"],
          "towerworld: There is no game called 'nogame' (games: carcassonne, elevation, kdak, throwdown, ziggurat).\n"),
         (["join", "ws://127.0.0.1:1/ROOM", "--watch", "--agent", "random"],

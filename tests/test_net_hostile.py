@@ -74,7 +74,7 @@ def test_malformed_messages_get_one_sentence_each_and_the_connection_goes_on(tmp
             answers, joined = await beside_a_game(server, url, misbehave)
         finally:
             await server.stop()
-        kinds = "create, join, watch, move, undo, undo_answer, look"
+        kinds = "create, join, watch, move, undo, undo_answer, look, suggest"
         assert answers[0] == "That message is not JSON."
         assert answers[1].startswith("That message is not valid: Expected `object`")
         assert answers[2] == answers[3] == f"Unknown message kind; a message's 'kind' is one of {kinds}."

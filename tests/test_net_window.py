@@ -46,6 +46,40 @@ def test_the_window_joins_as_its_seat_and_plays_a_whole_game(showbase, tmp_path,
         srv.stop()
 
 
+def test_an_agent_plays_the_window_through_its_buttons(showbase, tmp_path, monkeypatch):
+    """`join --agent random --window`: the window makes its seat's moves itself by pressing the buttons a person
+    clicks (turning pages with More where the move is not on the first), to the end of a Carcassonne game."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    from towerworld.app.remote import RemoteTable
+    srv = ServerThread()
+    table = None
+    try:
+        code = srv.call(C.create_room(srv.url, "carcassonne", ["remote", "random"]))
+        table = RemoteTable(f"{srv.url}/{code}", frames=1, agent="random")
+        table.pause = 0.0
+        pressed = []
+        hud_buttons = table.hud.set_buttons
+
+        def watched(actions, vertical=False):         # every button the window shows, and what pressing it did
+            hud_buttons([(label, (lambda label=label, f=f: (pressed.append(label), f())[1])) for label, f in actions],
+                        vertical)
+        table.hud.set_buttons = watched
+        room = srv.server.rooms[code]
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline and not room.match.over:
+            showbase.taskMgr.step()
+        for _ in range(20):
+            showbase.taskMgr.step()
+        assert room.match.over and table.view.table.to_move == TERMINAL
+        own = [p.text for p in room.match.plies if p.mover == table.seat]
+        assert own and [t for t in pressed if not t.startswith("More (")] == own
+        assert any(t.startswith("More (") for t in pressed), "no move needed a second page of buttons"
+    finally:
+        if table is not None:
+            table.close()
+        srv.stop()
+
+
 def test_host_and_join_on_the_start_screen(showbase, tmp_path, monkeypatch):
     """Host serves the start screen's setup from this process and opens the table at the first person's seat, the
     invite above it; Join with that invite takes the next seat."""

@@ -5,12 +5,17 @@ The connection runs in a thread of its own (an asyncio loop); the window's task 
 stage shows the viewer's layout, the status lines the HUD and the seats (who is connected, the clock of the person to
 move), and when the seat is to move its legal moves are buttons (a page at a time). Keys: U asks to take back your
 last move, Y and N answer another player's request, Q leaves.
+
+With an agent (`join --agent NAME --window`) the window makes the seat's moves itself, through the same buttons a
+person clicks: `random` picks among the legal moves, any other agent's move is asked of the server (`suggest`).
 """
 from __future__ import annotations
 
 import asyncio
 import queue
+import random
 import threading
+import time
 
 from direct.showbase.DirectObject import DirectObject
 
@@ -26,6 +31,7 @@ from towerworld.scene.setup import add_table, dress
 from towerworld.scene.stage import Stage
 
 PAGE = 8              # legal moves shown as buttons at once
+AGENT_PAUSE = 0.4     # seconds an agent playing the window waits before its click, so that each move is seen
 
 
 def _frozen(value):
@@ -110,7 +116,7 @@ class RemoteTable:
     """The table of one seat (or a watcher) at a room on a server."""
 
     def __init__(self, invite: str, *, name=None, seat=None, watch=False, log=None, size=(1280, 800), frames=None,
-                 token=None, note: str = ""):
+                 token=None, note: str = "", agent: str | None = None):
         self.note = note          # a line above the table's (the invite, at the table of the one who hosts)
         self.on_leave = None      # the app's way back to the start screen (None: Q quits)
         self.base = open_base(size, offscreen=frames is not None, title="towerworld: network table")
@@ -130,6 +136,9 @@ class RemoteTable:
         self.said = ""
         self.undo_asked: P.UndoAsked | None = None
         self.framed = False
+        self.agent, self.rng = agent, random.Random()
+        self.choice: str | None = None       # the move the agent will click at this ply
+        self.chosen_ply, self.click_at, self.pause = -1, 0.0, AGENT_PAUSE
         self.conn = Connection(invite, name, seat, watch, token, log)
         self.task = self.base.taskMgr.add(self._poll, "remote-table-poll")
         self.events.accept("u", lambda: self.conn.send(P.Undo()))
@@ -154,17 +163,55 @@ class RemoteTable:
                 self.seat = msg.seat
             elif isinstance(msg, (P.View, P.Played)):
                 self.view = msg
-                if isinstance(msg, P.Played) and msg.events:
-                    self.said = " ".join(e.text for e in msg.events if e.text)
+                told = [e.text for e in msg.events] + [e.text for step in msg.then for e in step.events] \
+                    if isinstance(msg, P.Played) else []
+                if any(told):
+                    self.said = " ".join(text for text in told if text)
+            elif isinstance(msg, P.Suggested):
+                if self.agent is not None and msg.ply == self.chosen_ply:
+                    self.choice = msg.text
             elif isinstance(msg, (P.Refused, P.Notice, P.UndoDone)):
                 self.said = msg.text
+                if isinstance(msg, P.Refused) and msg.of == "move":
+                    self.chosen_ply = -1          # the agent chooses again
             elif isinstance(msg, P.UndoAsked):
                 if msg.seat != self.seat and self.seat != SPECTATOR:
                     self.undo_asked = msg
                     self.said = msg.text + " (Y or N)"
         if changed:
             self.refresh()
+        if self.agent is not None:
+            self._agent_turn()
         return task.cont
+
+    def _agent_turn(self) -> None:
+        """The agent's move at this ply: chosen once, then clicked after a short pause."""
+        if self.view is None:
+            return
+        table = self.view.table
+        if table.to_move != self.seat or not table.legal:
+            return
+        if self.chosen_ply != table.ply:
+            self.chosen_ply, self.choice = table.ply, None
+            self.click_at = time.monotonic() + self.pause
+            if self.agent.split(":", 1)[0] in net.CLIENT_AGENTS:
+                self.choice = table.legal[self.rng.randrange(len(table.legal))]
+            else:
+                self.conn.send(P.Suggest(self.agent, table.ply))
+            return
+        if self.choice is not None and time.monotonic() >= self.click_at and self.choice in table.legal:
+            self._click(self.choice)
+
+    def _click(self, text: str) -> None:
+        """Press the button of move `text`, turning the pages with the More button until it shows."""
+        for b in self.hud.buttons:
+            if b["text"] == text:
+                self.choice = None
+                b["command"]()
+                return
+        more = [b for b in self.hud.buttons if str(b["text"]).startswith("More (")]
+        if more:
+            more[0]["command"]()
 
     def refresh(self) -> None:
         if self.view is None:
@@ -225,8 +272,9 @@ class RemoteTable:
 
 
 def run_remote(invite: str, *, name=None, seat=None, watch=False, log=None, size=(1280, 800), frames=None,
-               token=None) -> int:
-    table = RemoteTable(invite, name=name, seat=seat, watch=watch, log=log, size=size, frames=frames, token=token)
+               token=None, agent=None) -> int:
+    table = RemoteTable(invite, name=name, seat=seat, watch=watch, log=log, size=size, frames=frames, token=token,
+                        agent=agent)
     try:
         return run_loop(table.base, frames)
     finally:

@@ -252,15 +252,15 @@ class ReplayTable(Table):
     def refresh(self):
         state = self.match.state_at(self.ply)
         self.apply_cutaway(state)
-        lines = self.status_lines(state)
+        lines = self.info_lines(state)
         if self.last_words:
             lines.append(self.last_words)
         lines.append(f"replay: ply {self.ply}/{len(self.match.plies)}   "
                      f"{'playing' if self.playing else 'paused'}   physics {'on' if self.physics else 'off'}")
         lines.append(KEYS_LINE)
         if self.game.current_player(state) == TERMINAL:
-            lines.append(self.game.result(state))
-        self.hud.set_status(lines)
+            lines.append(self.with_names(self.game.result(state)))
+        self.show_hud(state, lines)
         self.play_button["text"] = "pause" if self.playing else "play"
         self.speed_label["text"] = f"speed {self.speed:g}x"
         self._show_slider()

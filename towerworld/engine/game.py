@@ -137,6 +137,22 @@ def events_for(events: Iterable[Event], viewer: int) -> list[Event]:
 
 
 @dataclass(frozen=True, slots=True)
+class Panel:
+    """One player's panel on the table, as a viewer may read it.
+
+    `name` is how the game speaks of the seat ("Player 2", or a side: "Blue"); `score` the score in words ("12
+    points"); `holdings` what the player holds or has left, a short phrase each ("5 cards", "7 followers"; another
+    seat's secret hand by its count only); `to_move` marks the seat whose turn it is; `colour` names the seat's colour
+    on the table ("red", "black"), None where the seat has none."""
+    seat: int
+    name: str
+    score: str
+    holdings: tuple[str, ...] = ()
+    to_move: bool = False
+    colour: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Option:
     """One game option. `choices` lists legal values; otherwise `kind` (int, bool, str) and the bounds say what is legal.
     `name` is for records and the command line; `label` is what a player reads on the start screen ("Talismans in
@@ -213,7 +229,7 @@ def package_help(package: str | None) -> str | None:
     """The text of `package`'s `help.md` (the help overlay's rules and keys), or None when it has none."""
     if not package:
         return None
-    from importlib import resources     # here, not at the top: a table starts without its help
+    from importlib import resources     # 20 ms, for the help overlay only: not on the way to a table's first frame
     try:
         return resources.files(package).joinpath("help.md").read_text(encoding="utf-8").strip()
     except (FileNotFoundError, OSError, ModuleNotFoundError):
@@ -421,6 +437,24 @@ class Game(Generic[S, M]):
         cp = self.current_player(state)
         who = "Game over" if cp == TERMINAL else "Chance" if cp == CHANCE else f"Player {cp + 1} to move"
         return {"turn": who, "scores": "  ".join(f"Player {i + 1}: {s}" for i, s in enumerate(self.scores(state)))}
+
+    # the `hud` lines the panels already show (a key, or a key's first word: "supply" covers "supply 1-2"): the table
+    # leaves them out of its status lines
+    panel_keys: tuple[str, ...] = ("scores",)
+
+    def panels(self, state: S, viewer: int) -> list[Panel]:
+        """One panel per player, as `viewer` may read them (what another seat holds in secret by its count only): name,
+        score, what they hold or have left, and whose turn it is. The default shows the scores and the seat to
+        move."""
+        cp = self.current_player(state)
+        return [Panel(i, f"Player {i + 1}", str(s), (), cp == i) for i, s in enumerate(self.scores(state))]
+
+    def prompt(self, state: S, viewer: int) -> str:
+        """What `viewer` is asked to do now when the decision is theirs, as a short instruction in their words
+        ("pick a tower to attack"); the table prints it after "Your turn: ". The default: the hud's "next" line, else
+        "make your move"."""
+        line = self.hud(state, viewer).get("next", "")
+        return line or "make your move"
 
     def cutaway(self, state: S, viewer: int) -> tuple[float, tuple[str, ...]] | None:
         """A view hint: (height, piece kinds) to ghost the stack pieces at or above that height, so pieces inside a

@@ -3,8 +3,9 @@ or as a watcher, write every message received to a log (one JSON object a line),
 when the connection drops (a server restarted on the same address goes on with the same table).
 
 The client knows only what the server sends its viewer: the table (layout, HUD, legal moves when it is to move) and
-the events it may see. So a headless agent here chooses among the legal moves it is sent (`random`); an agent that
-searches the game's states plays on the server (`towerworld host ... --players remote,mcts`).
+the events it may see. So `random` chooses here among the legal moves it is sent, and an agent that searches the
+game's states (`mcts`, `ismcts:strong`, a game's own) is asked of the server each turn (a `suggest` request): the server
+searches from what this seat may know and answers the move alone, which the client then plays as its own.
 """
 from __future__ import annotations
 
@@ -106,15 +107,13 @@ class Log:
 async def play(invite: str, *, agent: str | None = "random", watch: bool = False, name: str | None = None,
                seat: int | None = None, token: str | None = None, log: str | None = None,
                rng: random.Random | None = None, reconnect: float = 30.0, stop_after: int | None = None,
-               on_message=None, remember: str | None = None) -> Seat:
+               on_message=None, remember: str | None = None, layout: bool = True) -> Seat:
     """Join `invite` and play to the end (or watch with `watch`). `agent` "random" chooses among the legal moves
-    sent; None makes no moves. `stop_after`: leave after making that many moves (tests of rejoining). A dropped
-    connection is rejoined with the token for up to `reconnect` seconds. `remember`: keep the seat's token on this
-    machine under that invite (`remembered_token`), so that joining it again rejoins the seat."""
-    if agent is not None and agent.split(":", 1)[0] not in CLIENT_AGENTS:
-        raise ClientError(f"A client agent chooses only among the moves it is sent ({', '.join(CLIENT_AGENTS)}); "
-                          f"'{shown_text(agent, 40)}' searches the game itself, so seat it on the server "
-                          f"(towerworld host GAME --players remote,{shown_text(agent, 40)}).")
+    sent, any other agent of the game (NAME or NAME:LEVEL) is asked of the server each turn; None makes no moves.
+    `stop_after`: leave after making that many moves (tests of rejoining). A dropped connection is rejoined with the
+    token for up to `reconnect` seconds. `remember`: keep the seat's token on this machine under that invite
+    (`remembered_token`), so that joining it again rejoins the seat. `layout` False: ask for tables without pieces,
+    cells and labels (a client that draws nothing)."""
     url, room = parse_invite(invite)
     rng = rng or random.Random()
     out = Seat(room, token=token or "")
@@ -123,7 +122,7 @@ async def play(invite: str, *, agent: str | None = "random", watch: bool = False
         while True:
             try:
                 done = await _session(url, room, out, watch, name, seat, agent, rng, logbook, stop_after, on_message,
-                                      remember)
+                                      remember, layout)
             except (ConnectionClosed, ClientError) as e:
                 if isinstance(e, TurnedAway) or (isinstance(e, ClientError) and not out.token):
                     raise
@@ -153,15 +152,15 @@ async def _wait_for_server(url: str, seconds: float) -> bool:
 
 
 async def _session(url, room, out: Seat, watch, name, seat, agent, rng, logbook: Log, stop_after, on_message,
-                   remember):
+                   remember, layout=True):
     ws = await open_connection(url)
     try:
         if watch:
-            await ws.send(P.encode(P.Watch(room)), text=True)
+            await ws.send(P.encode(P.Watch(room, layout)), text=True)
         elif out.token:
-            await ws.send(P.encode(P.Join(room, token=out.token)), text=True)
+            await ws.send(P.encode(P.Join(room, token=out.token, layout=layout)), text=True)
         else:
-            await ws.send(P.encode(P.Join(room, name=name, seat=seat)), text=True)
+            await ws.send(P.encode(P.Join(room, name=name, seat=seat, layout=layout)), text=True)
         sent_at: float | None = None
         sent_ply = -1
         sent_text = ""
@@ -176,9 +175,16 @@ async def _session(url, room, out: Seat, watch, name, seat, agent, rng, logbook:
                 if remember and msg.token:
                     remember_token(remember, msg.token)
                 continue
+            if isinstance(msg, P.Suggested):
+                table = out.last.table if out.last is not None else None
+                if table is not None and msg.ply == table.ply == sent_ply and table.to_move == out.seat:
+                    sent_text, sent_at = msg.text, time.perf_counter()
+                    out.moves += 1
+                    await ws.send(P.encode(P.Play(sent_text, table.ply)), text=True)
+                continue
             if isinstance(msg, P.Refused):
                 out.refusals.append(msg.text)
-                if msg.of in ("join", "watch"):
+                if msg.of in ("join", "watch", "agent"):
                     raise TurnedAway(msg.text)
                 if msg.of == "rate" and sent_at is not None and out.last is not None:   # the same move, later
                     await asyncio.sleep(0.2)
@@ -207,9 +213,12 @@ async def _session(url, room, out: Seat, watch, name, seat, agent, rng, logbook:
                     and table.ply != sent_ply):
                 if stop_after is not None and out.moves >= stop_after:
                     return True
+                sent_ply, refused = table.ply, set()
+                if agent.split(":", 1)[0] not in CLIENT_AGENTS:      # searched on the server, for this seat
+                    await ws.send(P.encode(P.Suggest(agent, table.ply)), text=True)
+                    continue
                 sent_text = table.legal[rng.randrange(len(table.legal))]
-                sent_at, sent_ply = time.perf_counter(), table.ply
-                refused = set()
+                sent_at = time.perf_counter()
                 out.moves += 1
                 await ws.send(P.encode(P.Play(sent_text, table.ply)), text=True)
         raise ConnectionClosed(None, None)

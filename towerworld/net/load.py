@@ -5,13 +5,16 @@ turn: the server's round trip is then what a player waits at a busy server.
 
 Figures: rooms, moves a second over all rooms, the median and 99th percentile of a move's round trip (a client sends
 its move; the server checks it, saves the room and sends every connection its view; the mover has its own `played`
-back), and the server's memory per room (resident memory with the rooms open, less the server's before them).
+back), and the server's memory per room (resident memory with the rooms open, less the server's before them). Beside
+them, the share of a core the server and the clients' process used, and the machine's load average at the end (the
+machine may be shared: the round trip includes waiting for a core).
 """
 from __future__ import annotations
 
 import asyncio
 import os
 import random
+import shutil
 import socket
 import statistics
 import subprocess
@@ -23,6 +26,7 @@ from towerworld.net import protocol as P
 from towerworld.net.client import create_room, open_connection
 
 THINK = (0.5, 3.5)         # seconds a client waits before it moves: uniform in this span, 2 s on average
+LAYOUT = False             # headless clients draw nothing, so they ask for tables without the layout
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -51,7 +55,7 @@ async def _seat(url: str, room: str, rng: random.Random, until: float, trips: li
                 think: tuple[float, float] = THINK) -> None:
     ws = await open_connection(url + "/")
     try:
-        await ws.send(P.encode(P.Join(room)), text=True)
+        await ws.send(P.encode(P.Join(room, layout=LAYOUT)), text=True)
         seat, sent_at, sent_ply = None, None, -1
         while time.monotonic() < until:
             try:
@@ -91,18 +95,23 @@ async def _drive(url: str, rooms: int, seconds: float, game: str, pid: int) -> d
     await asyncio.sleep(max(0.0, warm - time.monotonic()))
     start_moves, start_trips = len(moves), len(trips)
     cpu0 = _cpu_s(pid)
+    own0 = _cpu_s(os.getpid())
     peak = 0
     while time.monotonic() < until:
         peak = max(peak, _rss_kb(pid))
         await asyncio.sleep(0.5)
     counted = len(moves) - start_moves
     cpu = _cpu_s(pid) - cpu0
+    clients_cpu = _cpu_s(os.getpid()) - own0
+    with open("/proc/loadavg", encoding="ascii") as f:
+        load = float(f.read().split()[0])
     await asyncio.gather(*tasks, return_exceptions=True)
     measured = sorted(trips[start_trips:])
     p99 = measured[min(len(measured) - 1, int(0.99 * len(measured)))] if measured else float("nan")
     return {"rooms": rooms, "moves_per_s": counted / seconds,
             "rtt_median_ms": 1000 * statistics.median(measured) if measured else float("nan"),
-            "rtt_p99_ms": 1000 * p99, "peak_kb": peak, "server_cpu_share": cpu / seconds}
+            "rtt_p99_ms": 1000 * p99, "peak_kb": peak, "server_cpu_share": cpu / seconds,
+            "clients_cpu_share": clients_cpu / seconds, "load_average": load}
 
 
 def measure(rooms: int = 200, seconds: float = 20.0, game: str = "throwdown") -> dict:
@@ -137,7 +146,6 @@ def measure(rooms: int = 200, seconds: float = 20.0, game: str = "throwdown") ->
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
-        import shutil
         shutil.rmtree(data, ignore_errors=True)
 
 

@@ -16,6 +16,7 @@ from typing import Annotated, Union
 import msgspec
 
 from towerworld.engine.game import CHANCE, TERMINAL, Event, Game, State, events_for
+from towerworld.engine.safe_text import shown_text
 
 MAX_CLIENT_FRAME = 16 * 1024          # bytes in one frame from a client: far above any move or request
 MAX_SERVER_FRAME = 4 * 1024 * 1024    # bytes in one frame from the server: a whole table with room to spare
@@ -48,15 +49,18 @@ class Create(_Msg, tag="create"):
 
 class Join(_Msg, tag="join"):
     """Take a seat of `room`: with `token`, the seat that token holds (a rejoin); else seat `seat` (1-based) if it
-    is free, or the first free one."""
+    is free, or the first free one. `layout` False: a client that draws nothing (a headless agent) is sent its
+    tables without pieces, cells and labels (the HUD, the legal moves and the events still come)."""
     room: Code
     name: Short | None = None
     seat: Annotated[int, msgspec.Meta(ge=1, le=16)] | None = None
     token: Token | None = None
+    layout: bool = True
 
 
 class Watch(_Msg, tag="watch"):
     room: Code
+    layout: bool = True
 
 
 class Play(_Msg, tag="move"):
@@ -78,8 +82,16 @@ class Look(_Msg, tag="look"):
     """Ask for the table again (a client that lost track)."""
 
 
-ClientMessage = Union[Create, Join, Watch, Play, Undo, UndoAnswer, Look]
-CLIENT_KINDS = ("create", "join", "watch", "move", "undo", "undo_answer", "look")
+class Suggest(_Msg, tag="suggest"):
+    """Ask the server which move `agent` (NAME or NAME:LEVEL, one of the game's agents that sees only a seat) would
+    make for this seat now: it searches on the server, from what this seat may know, and answers `Suggested` to this
+    connection alone. `ply`: the plies the client has seen, as in Play."""
+    agent: Short
+    ply: Ply | None = None
+
+
+ClientMessage = Union[Create, Join, Watch, Play, Undo, UndoAnswer, Look, Suggest]
+CLIENT_KINDS = ("create", "join", "watch", "move", "undo", "undo_answer", "look", "suggest")
 
 
 # ---- server -> client --------------------------------------------------------------------------------------------
@@ -179,15 +191,24 @@ class View(_Msg, tag="view"):
     table: Table
 
 
+class Step(msgspec.Struct, array_like=True):
+    """One ply told with the move before it: who made it (CHANCE for a draw) and its events as the viewer may see
+    them."""
+    mover: int
+    events: list[WireEvent]
+
+
 class Played(_Msg, tag="played"):
     """A move was made: `mover` (a seat, or CHANCE), `events` as this viewer may see them, `text` the move's notation
-    (sent only to the mover), then the table after it."""
+    (sent only to the mover); `then` the chance draws that followed it at once (a roll, a tile drawn), in order; then
+    the table after them all. The move was ply `table.ply - 1 - len(then)`."""
     mover: int
     events: list[WireEvent]
     room: Room
     viewer: int
     table: Table
     text: str = ""
+    then: list[Step] = []
 
 
 class Refused(_Msg, tag="refused"):
@@ -210,7 +231,14 @@ class Notice(_Msg, tag="notice"):
     text: str
 
 
-ServerMessage = Union[Created, Joined, View, Played, Refused, UndoAsked, UndoDone, Notice]
+class Suggested(_Msg, tag="suggested"):
+    """The move an agent chose for the asking seat at `ply`, in the game's notation (the seat may play it or not)."""
+    ply: int
+    text: str
+    agent: str
+
+
+ServerMessage = Union[Created, Joined, View, Played, Refused, UndoAsked, UndoDone, Notice, Suggested]
 
 _client_decoder = msgspec.json.Decoder(ClientMessage)
 _server_decoder = msgspec.json.Decoder(ServerMessage)
@@ -244,20 +272,22 @@ def decode_server(data: bytes | str):
 
 
 def _short(text: str, limit: int = 160) -> str:
-    from towerworld.engine.safe_text import shown_text
     return shown_text(text.rstrip("."), limit)
 
 
 # ---- what a viewer sees ------------------------------------------------------------------------------------------
-def table_for(game: Game, state: State, viewer: int, ply: int) -> Table:
+def table_for(game: Game, state: State, viewer: int, ply: int, layout: bool = True) -> Table:
     """The table `viewer` sees at `state`: the game's layout and HUD for that viewer, and its legal moves as notation
-    when it is to move. Nothing else of the state goes into it."""
-    layout = game.layout(state, viewer)
+    when it is to move. Nothing else of the state goes into it. `layout` False leaves out the pieces, cells and
+    labels (for a client that draws nothing)."""
     to_move = game.current_player(state)
-    pieces = [WirePiece(pid, p.kind, p.x, p.y, p.z, p.heading, p.face_up, p.look, p.tilt)
-              for pid, p in sorted(layout.pieces.items())]
-    cells = [WireCell(cid, c.x, c.y, c.z, c.w, c.d, c.label) for cid, c in sorted(layout.cells.items())]
-    labels = [WireLabel(lid, *value) for lid, value in sorted(layout.labels.items())]
+    pieces, cells, labels = [], [], []
+    if layout:
+        drawn = game.layout(state, viewer)
+        pieces = [WirePiece(pid, p.kind, p.x, p.y, p.z, p.heading, p.face_up, p.look, p.tilt)
+                  for pid, p in sorted(drawn.pieces.items())]
+        cells = [WireCell(cid, c.x, c.y, c.z, c.w, c.d, c.label) for cid, c in sorted(drawn.cells.items())]
+        labels = [WireLabel(lid, *value) for lid, value in sorted(drawn.labels.items())]
     legal = [game.format_move(state, m) for m in game.legal_moves(state)] if to_move == viewer else []
     result = game.result(state) if to_move == TERMINAL else ""
     return Table(ply, to_move, pieces, cells, labels, dict(game.hud(state, viewer)), legal, result)

@@ -29,11 +29,14 @@ from dataclasses import dataclass, field
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
+from towerworld.ai.agents import agent_names, agent_spec, agent_words, make_agent
 from towerworld.engine.agent import seat_view
 from towerworld.engine.driver import (AGENT, CHANCE_DRAW, END, PERSON, AgentFailed, Driver, ThreadRunner,
                                       live_chance)
-from towerworld.engine.game import CHANCE, SPECTATOR, TowerworldError, options_from_text
+from towerworld.engine.game import CHANCE, SEES_SEAT, SPECTATOR, TowerworldError, options_from_text
 from towerworld.engine.match import Match, PlayerSpec, write_atomic
+from towerworld.engine.record import RecordError, load_match, match_to_record, read_record_file
+from towerworld.engine.registry import get_game
 from towerworld.engine.safe_text import shown_text
 from towerworld.engine.words import counted
 from towerworld.net import protocol as P
@@ -98,6 +101,8 @@ class Connection:
         self.floods = 0
         self.creates = 0
         self.closing = False
+        self.layout = True             # False: it draws nothing, so its tables go without pieces, cells and labels
+        self.thinking = False          # a suggestion for this connection's seat is being searched
 
     def send(self, message) -> None:
         self.send_bytes(P.encode(message))
@@ -160,8 +165,8 @@ class Room:
             clock = P.Clock(cp, round(time.monotonic() - self.turn_started, 2), self.clock, self.clock_mode)
         return P.Room(self.code, self.game.name, self.game.title, self.match.variant or "", seats, clock, self.undo_by)
 
-    def table(self, viewer: int) -> P.Table:
-        return P.table_for(self.game, self.match.state, viewer, len(self.match.plies))
+    def table(self, viewer: int, layout: bool = True) -> P.Table:
+        return P.table_for(self.game, self.match.state, viewer, len(self.match.plies), layout)
 
     def meta(self) -> dict:
         return {"room": self.code, "kinds": self.kinds, "tokens": self.tokens, "clock": self.clock,
@@ -269,11 +274,11 @@ class Server:
             await self.answer_undo(conn, msg.agree)
         elif isinstance(msg, P.Look):
             room = self._room_of(conn)
-            conn.send(P.View(room.room_view(), conn.seat, room.table(conn.seat)))
+            conn.send(P.View(room.room_view(), conn.seat, room.table(conn.seat, conn.layout)))
+        elif isinstance(msg, P.Suggest):
+            await self.suggest(conn, msg)
 
     def create(self, conn: Connection, msg: P.Create) -> None:
-        from towerworld.ai.agents import agent_names, agent_words, make_agent
-        from towerworld.engine.registry import get_game
         if len(self.rooms) >= self.max_rooms:
             raise Refusal("This server holds as many rooms as it can; try again later.")
         if conn.creates >= MAX_CREATES:
@@ -353,7 +358,7 @@ class Server:
             if msg.name:
                 room.match.players[seat] = PlayerSpec(_clean_name(msg.name, seat), "human")
             self._save_meta(room)
-        conn.room, conn.seat = room, seat
+        conn.room, conn.seat, conn.layout = room, seat, msg.layout
         room.conns[seat] = conn
         conn.send(P.Joined(room.code, seat, token))
         self.broadcast_view(room)
@@ -362,10 +367,10 @@ class Server:
         if conn.room is not None:
             raise Refusal("This connection is already at a table; open another connection to watch another.")
         room = self._find(msg.room)
-        conn.room, conn.seat = room, SPECTATOR
+        conn.room, conn.seat, conn.layout = room, SPECTATOR, msg.layout
         room.watchers.add(conn)
         conn.send(P.Joined(room.code, SPECTATOR))
-        conn.send(P.View(room.room_view(), SPECTATOR, room.table(SPECTATOR)))
+        conn.send(P.View(room.room_view(), SPECTATOR, room.table(SPECTATOR, conn.layout)))
 
     async def leave(self, conn: Connection) -> None:
         room = conn.room
@@ -407,29 +412,39 @@ class Server:
                               "move")
             move = match.game.parse_move(match.state, msg.text)
             events = room.driver.answer(conn.seat, move, save=False)
-            await self.after_move(room, conn.seat, events)
+            await self.after_move(room, conn.seat, events, self._draws(room))
             await self.advance(room)
 
-    async def after_move(self, room: Room, mover: int, events: list) -> None:
-        """Save the room, then send every connection the move as its viewer may see it."""
-        self.stats["moves"] += 1
+    def _draws(self, room: Room) -> list[list]:
+        """Answer the chance draws that follow a move at once (a roll, a tile drawn): each draw's events, in order.
+        They go out in the move's one message, with one table after them all."""
+        driver, drawn = room.driver, []
+        while driver.pending().kind == CHANCE_DRAW:
+            drawn.append(driver.answer(CHANCE, driver.draw(), save=False))
+        return drawn
+
+    async def after_move(self, room: Room, mover: int, events: list, drawn: list[list] = ()) -> None:
+        """Save the room, then send every connection the move and the draws after it as its viewer may see them."""
+        self.stats["moves"] += 1 + len(drawn)
         room.undo_by, room.undo_agreed = None, set()
         if room.timer is not None:
             room.timer.cancel()
             room.timer = None
         room.turn_started = time.monotonic()
         await self._save(room)
-        text = room.match.plies[-1].text if mover != CHANCE else ""
+        text = room.match.plies[-1 - len(drawn)].text if mover != CHANCE else ""
         view = room.room_view()
-        shown: dict[int, bytes] = {}
+        shown: dict[tuple, bytes] = {}        # one message per viewer and kind of table, built once
         for conn in room.connections():
-            v = conn.seat
+            v, key = conn.seat, (conn.seat, conn.layout)
+            then = [P.Step(CHANCE, P.wire_events(e, v)) for e in drawn]
             if v == mover:
-                conn.send(P.Played(mover, P.wire_events(events, v), view, v, room.table(v), text))
+                conn.send(P.Played(mover, P.wire_events(events, v), view, v, room.table(v, conn.layout), text, then))
                 continue
-            if v not in shown:
-                shown[v] = P.encode(P.Played(mover, P.wire_events(events, v), view, v, room.table(v)))
-            conn.send_bytes(shown[v])
+            if key not in shown:
+                shown[key] = P.encode(P.Played(mover, P.wire_events(events, v), view, v, room.table(v, conn.layout),
+                                               "", then))
+            conn.send_bytes(shown[key])
 
     async def advance(self, room: Room) -> None:
         """Answer chance and the server's AIs until a person must move or the game ends (the room's lock held)."""
@@ -439,7 +454,7 @@ class Server:
             p = driver.pending()
             if p.kind == CHANCE_DRAW:
                 events = driver.answer(CHANCE, driver.draw(), save=False)
-                await self.after_move(room, CHANCE, events)
+                await self.after_move(room, CHANCE, events, self._draws(room))
             elif p.kind == AGENT:
                 try:            # the room's runner searches in a thread; the event loop serves the others meanwhile
                     events = driver.advance()
@@ -451,7 +466,7 @@ class Server:
                     return
                 if events is None:
                     return
-                await self.after_move(room, p.seat, events)
+                await self.after_move(room, p.seat, events, self._draws(room))
             elif p.kind == PERSON:
                 room.turn_started = time.monotonic()
                 if room.clock is not None and room.clock_mode == "ai":
@@ -460,8 +475,40 @@ class Server:
             else:
                 return
 
+    async def suggest(self, conn: Connection, msg: P.Suggest) -> None:
+        """The move an agent that sees only this seat would make now, searched on the server (one request at a time
+        a connection): how a headless client plays as a searching agent without ever holding the state."""
+        room = self._room_of(conn)
+        if conn.seat == SPECTATOR:
+            raise Refusal("You are watching: only a seated player may ask for a move.")
+        if conn.thinking:
+            raise Refusal("A suggestion for this seat is still being searched.")
+        name, _, level = msg.agent.partition(":")
+        known = [n for n in agent_names(room.game) if agent_spec(n, room.game).sees == SEES_SEAT]
+        if name not in known:
+            raise Refusal(f"'{shown_text(msg.agent, 40)}' is not an agent that plays a seat here: "
+                          f"use one of {', '.join(known)}.", "agent")
+        spec = agent_spec(name, room.game)
+        if level and level not in spec.levels:
+            raise Refusal(f"The {spec.words} has no level '{shown_text(level, 20)}'"
+                          + (f": use {', '.join(spec.levels)}." if spec.levels else "; it has no levels."), "agent")
+        async with room.lock:
+            p = room.driver.pending()
+            if p.kind != PERSON or p.seat != conn.seat:
+                raise Refusal("It is not your turn.")
+            if msg.ply is not None and msg.ply != p.ply:
+                raise Refusal(f"The table has moved on (it is at ply {p.ply}).")
+            agent = make_agent(msg.agent, room.game)
+            view = seat_view(agent, room.game, room.match.state)
+        conn.thinking = True
+        try:            # searched in a thread, the room unlocked: the seat may still move meanwhile
+            move = await asyncio.get_running_loop().run_in_executor(self.thinkers, agent.choose, view)
+        finally:
+            conn.thinking = False
+        if room.driver.pending() == p and conn.room is room:
+            conn.send(P.Suggested(p.ply, room.game.format_move(room.match.state, move), msg.agent))
+
     async def _time_up(self, room: Room, ply: int) -> None:
-        from towerworld.ai.agents import make_agent
         async with room.lock:
             p = room.driver.pending()
             if p.kind != PERSON or p.ply != ply or self.rooms.get(room.code) is not room:
@@ -473,7 +520,7 @@ class Server:
                 return
             self._notice(room, f"{room.match.players[p.seat].name}'s time ran out: an AI moved for them.")
             events = room.driver.answer(p.seat, move, save=False)
-            await self.after_move(room, p.seat, events)
+            await self.after_move(room, p.seat, events, self._draws(room))
             await self.advance(room)
 
     # ---- undo by seat, agreed by the others ------------------------------------------------------------------------
@@ -536,11 +583,12 @@ class Server:
     # ---- sending ---------------------------------------------------------------------------------------------------
     def broadcast_view(self, room: Room) -> None:
         view = room.room_view()
-        shown: dict[int, bytes] = {}
+        shown: dict[tuple, bytes] = {}
         for conn in room.connections():
-            if conn.seat not in shown:
-                shown[conn.seat] = P.encode(P.View(view, conn.seat, room.table(conn.seat)))
-            conn.send_bytes(shown[conn.seat])
+            key = (conn.seat, conn.layout)
+            if key not in shown:
+                shown[key] = P.encode(P.View(view, conn.seat, room.table(conn.seat, conn.layout)))
+            conn.send_bytes(shown[key])
 
     def _notice(self, room: Room, text: str) -> None:
         notice = P.Notice(text)
@@ -556,7 +604,6 @@ class Server:
         told to the room and play goes on."""
         if not self.data:
             return
-        from towerworld.engine.record import match_to_record
         text = json.dumps(match_to_record(room.match), indent=1, ensure_ascii=False)
         path = self._path(room.code, ".tower.json")
         try:
@@ -579,8 +626,6 @@ class Server:
 
     def resume_rooms(self) -> int:
         """Load every unfinished room saved in the data folder; a damaged one is reported and left alone."""
-        from towerworld.ai.agents import make_agent
-        from towerworld.engine.record import RecordError, load_match, read_record_file
         count = 0
         for name in sorted(os.listdir(self.data)):
             if not name.endswith(".room.json") or name.startswith("."):

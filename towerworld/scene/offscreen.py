@@ -1,6 +1,7 @@
 """Offscreen pictures of a layout: one shared ShowBase per process, a fresh stage per picture."""
 from __future__ import annotations
 
+import builtins
 import os
 import struct
 import zlib
@@ -20,7 +21,6 @@ def base(width: int = 1280, height: int = 800, window: bool = True):
     once, not a second time into a window nobody reads; a later caller that needs the window gets one then."""
     global _BASE
     if _BASE is None:
-        import builtins
         existing = getattr(builtins, "base", None)
         if existing is not None:
             _BASE = existing

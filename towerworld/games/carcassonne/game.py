@@ -5,6 +5,8 @@ Notation is in notation.py, the table in layout.py, agents in strategy.py.
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
+from itertools import accumulate
 from typing import Sequence
 
 from towerworld.engine.game import CHANCE, TERMINAL, AgentSpec, BadOption, Event, EventKind, Game, GameInfo, Option
@@ -21,7 +23,7 @@ from .board import (ACTION, CAPTURE, DRAW, FOLLOWERS, K_CAPTURE, K_DRAW, K_FOLLO
 from .layout import meeple_id, tower_id
 from .notation import place_words
 from .rules import step
-from .tiles import CODES, ROTS, feature_words, tile_words
+from .tiles import CODES, ROTS, TILE_IDS, feature_words, tile_words
 
 
 # 89 tiles can be drawn, each followed by at most 4 decisions (place, action, capture, ransom); at most 180 frontier
@@ -29,6 +31,10 @@ from .tiles import CODES, ROTS, feature_words, tile_words
 # rest 0 (a shared top is a shared win), so the returns need not sum to 0. The tiles drawn are chance; nothing is secret.
 INFO = GameInfo(min_players=2, max_players=6, min_utility=-1.0, max_utility=1.0, zero_sum=False, chance=True,
                 perfect_information=True, max_plies=89 + 4 * 89, max_moves=800)
+
+
+# the draw and follower events made so far: (kind, player, tile type or follower, copy) -> the event
+_MADE: dict[tuple, Event] = {}
 
 
 class Carcassonne(Game[CState, int]):
@@ -70,6 +76,18 @@ class Carcassonne(Game[CState, int]):
         n = s.bagn
         return [(M_DRAW | t, c / n) for t, c in enumerate(s.bag) if c]
 
+    def sample_chance(self, s: CState, rng: random.Random) -> int:
+        """A tile drawn with its bag frequency: the draw of chance_outcomes (the same random number, the same
+        running sum of probabilities), without building the list."""
+        x = rng.random()
+        # the running sums of c / n in bag order (a type not in the bag adds 0.0, which changes no sum); the first
+        # type whose sum passes x
+        sums = list(accumulate(map(s.bagn.__rtruediv__, s.bag)))
+        t = bisect_right(sums, x)
+        if t == len(sums):                         # x at or above the last sum, by rounding: the last type left
+            t = max(i for i, c in enumerate(s.bag) if c)
+        return M_DRAW | t
+
     def legal_moves(self, s: CState) -> list:
         return rules.legal_moves(s)
 
@@ -81,17 +99,28 @@ class Carcassonne(Game[CState, int]):
 
     def _event(self, s: CState, ns: CState, e: tuple) -> Event:
         kind = e[0]
+        if kind == "draw" or kind == "follower":
+            # events are immutable and these depend on a few small numbers only: each is made once
+            key = (kind, s.player, e[1], e[2] if kind == "draw" else 0)
+            made = _MADE.get(key)
+            if made is None:
+                made = _MADE[key] = self._make_event(s, ns, e)
+            return made
+        return self._make_event(s, ns, e)
+
+    def _make_event(self, s: CState, ns: CState, e: tuple) -> Event:
+        kind = e[0]
         if kind == "draw":
             t, k = e[1], e[2]
-            return Event(EventKind.DRAW, (f"tile:{CODES[t]}:{k}",), f"Player {s.player + 1} draws {tile_words(t)}.", reveals=True)
+            return Event(EventKind.DRAW, (TILE_IDS[t][k],), f"Player {s.player + 1} draws {tile_words(t)}.", reveals=True)
         if kind == "discard":
             t, k = e[1], e[2]
-            return Event(EventKind.DISCARD, (f"tile:{CODES[t]}:{k}",), f"{_capital(tile_words(t))} fits nowhere and is discarded.",
+            return Event(EventKind.DISCARD, (TILE_IDS[t][k],), f"{_capital(tile_words(t))} fits nowhere and is discarded.",
                          reveals=True)
         if kind == "place":
             t, r, pos, _b, k = e[1]
             x, y = xy(pos)
-            return Event(EventKind.PLACE, (f"tile:{CODES[t]}:{k}",), f"Player {s.player + 1} laid {tile_words(t)} {place_words(x, y)}.")
+            return Event(EventKind.PLACE, (TILE_IDS[t][k],), f"Player {s.player + 1} laid {tile_words(t)} {place_words(x, y)}.")
         if kind == "follower":
             fid = e[1]
             return Event(EventKind.PLACE, (meeple_id(fid),), f"Player {fid // FOLLOWERS + 1} deployed a follower.")
@@ -395,6 +424,14 @@ class Carcassonne(Game[CState, int]):
     # ---- what the table shows ----------------------------------------------------------------------------------------
     def hud(self, s: CState, viewer: int) -> dict:
         return carc_layout.hud(s, self.result(s))
+
+    panel_keys = ("scores", "supply")
+
+    def panels(self, s: CState, viewer: int) -> list:
+        return carc_layout.panels(s)
+
+    def prompt(self, s: CState, viewer: int) -> str:
+        return carc_layout.prompt(s)
 
     def layout(self, s: CState, viewer: int) -> Layout:
         return carc_layout.make_layout(s, viewer)

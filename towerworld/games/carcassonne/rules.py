@@ -12,19 +12,23 @@ Speed notes (apply_unchecked is the hot loop of random play and MCTS):
 - the frontier (empty places next to tiles) maps pos -> an 8-bit key of required edges, and tiles.FITS[t][key] lists
   the rotations that fit, so the placements of a drawn tile are one dict scan;
 - roads, cities and fields are an incremental union-find over feature nodes kept in flat lists (parent, open edges,
-  tile bitmask, pennants, follower counts packed 4 bits per player), copied (C speed) only by moves that change them;
+  tile bitmask, pennants, follower counts packed 4 bits per player, and per field the completed cities it touches as
+  a bitmask of their nodes), copied (C speed) only by moves that change them; so the final scoring (and the search's
+  projected score at every leaf) reads each follower's feature instead of walking the board;
 - a state shares every container it does not change with its parent; containers are never mutated once a state is
   built, except path halving in the union-find, which never changes any answer.
 """
 from __future__ import annotations
+
+from typing import Sequence
 
 from towerworld.engine.game import IllegalMove
 
 from . import tiles as TL
 from .board import (ACTION, BLACK, CAPTURE, DPOS, DRAW, FOLLOWERS, K_CAPTURE, K_DRAW, K_FOLLOW, K_NOCAPTURE,
                     K_NORANSOM, K_PASS, K_PLACE, K_RANSOM, K_TOP, K_TOWER, LOW, M_CAPTURE, M_FOLLOW, M_NOCAPTURE, M_NORANSOM, M_PASS, M_PLACE,
-                    M_RANSOM, M_TOP, M_TOWER, OVER, PLACE, RANSOM, SHIFT, SUPPLY, TOP0, WHITE, CState, Config, find,
-                    piece_code, pos_of)
+                    M_RANSOM, M_TOP, M_TOWER, NODES, OVER, PLACE, RANSOM, SHIFT, SUPPLY, TOP0, WHITE, CState, Config,
+                    find, piece_code, pos_of)
 from .tiles import CITY, CLOISTER, COUNT, FIELD, FITS, INDEX, IS_TOWER_TILE, NFITS, ROAD, ROTS
 
 
@@ -43,12 +47,15 @@ def initial_state(cfg: Config) -> CState:
     s.tiles = ()
     s.board = {}
     s.frontier = {}
-    s.parent, s.opn, s.mask, s.pen, s.occ, s.nkind, s.ntile = [], [], [], [], [], [], []
+    s.parent, s.mask, s.fcity = [], [], []
+    s.opn, s.pen, s.occ, s.nkind, s.ntile = NODES(), NODES(), NODES(), NODES(), NODES()
     s.discarded = ()
     s.fl = (SUPPLY,) * (FOLLOWERS * cfg.players)
     s.towers = {}
     s.tsup = cfg.pieces * cfg.players
     s.scores = (0,) * cfg.players
+    s.proj = (0,) * cfg.players
+    s.monks = ()
     s.cands = ()
     s.ransomed = False
     s._hash = None
@@ -57,30 +64,38 @@ def initial_state(cfg: Config) -> CState:
 
 
 def put_tile(ns: CState, t: int, r: int, pos: int, kk: int = 0) -> None:
-    """Place tile type t in rotation r at pos on a state being built (ns owns nothing yet: containers are copied)."""
+    """Place tile type t in rotation r at pos on a state being built (ns owns nothing yet: containers are copied).
+
+    The projection (ns.proj) follows: an occupied feature the tile joins stops counting as it was, the feature it
+    joins into counts as it is now, an occupied field beside a city the tile completes counts 3 more, an occupied
+    cloister beside the tile 1 more. Every feature the tile joins is rooted at one of the tile's own nodes (>= base);
+    a root below base is an old feature no join of this tile has touched yet."""
     R = ROTS[t][r]
     i = len(ns.tiles)
     base = len(ns.parent)
     k = len(R.kinds)
-    parent = ns.parent + list(range(base, base + k))
-    opn = ns.opn + list(R.nopen)
+    nopen, pennants, kinds, zeros, zlist = _NEW_NODES[t][r]
+    parent = ns.parent[:]
+    parent.extend(range(base, base + k))
+    opn = ns.opn + nopen
     mask = ns.mask + [1 << i] * k
-    pen = ns.pen + list(R.pennants)
-    occ = ns.occ + [0] * k
-    ns.nkind = ns.nkind + list(R.kinds)
-    ns.ntile = ns.ntile + [i] * k
+    pen = ns.pen + pennants
+    occ = ns.occ + zeros
+    fcity = ns.fcity + zlist
+    ns.nkind = ns.nkind + kinds
+    ns.ntile = ns.ntile + NODES((i,)) * k
     board = ns.board.copy()
     board[pos] = i
     tiles = ns.tiles + ((t, r, pos, base, kk),)
     frontier = ns.frontier.copy()
     frontier.pop(pos, None)
-    edges = R.edges
-    joins = R.joins
+    needs, joins = _SIDES[t][r]
+    pj = None
     for d in (0, 1, 2, 3):
         npos = pos + DPOS[d]
         ni = board.get(npos)
         if ni is None:
-            frontier[npos] = frontier.get(npos, 0) | (edges[d] << (((d + 2) & 3) << 1))
+            frontier[npos] = frontier.get(npos, 0) | needs[d]
             continue
         nt, nr, _np, nbase, _k = tiles[ni]
         nslot = ROTS[nt][nr].slot
@@ -94,14 +109,53 @@ def put_tile(ns: CState, t: int, r: int, pos: int, kk: int = 0) -> None:
                 parent[b] = parent[parent[b]]
                 b = parent[b]
             if a != b:
+                if b < base and occ[b]:
+                    if pj is None:
+                        pj = list(ns.proj)
+                    pts = _points(b, ns.nkind, mask, opn, pen, fcity)
+                    for w in _winners(occ[b]):
+                        pj[w] -= pts
                 parent[b] = a
                 opn[a] += opn[b]
                 mask[a] |= mask[b]
                 pen[a] += pen[b]
                 occ[a] += occ[b]
+                fcity[a] |= fcity[b]
             if isedge:
                 opn[a] -= 2
-    ns.parent = parent; ns.opn = opn; ns.mask = mask; ns.pen = pen; ns.occ = occ
+    closed = None
+    for j in _CITIES[t][r]:
+        a = find(parent, base + j)
+        if opn[a] == 0 and (closed is None or a not in closed):
+            # a city completed by this tile: it never grows again, so its node names it for good; every field
+            # beside it (on its own tiles, all placed now) records it
+            closed = [a] if closed is None else closed + [a]
+            for f in _close_city(a, parent, mask[a], fcity, tiles):
+                if f < base and occ[f]:
+                    if pj is None:
+                        pj = list(ns.proj)
+                    for w in _winners(occ[f]):
+                        pj[w] += 3
+    if pj is not None:
+        # what the tile's features count now (an occupied one holds an old occupied feature it joined)
+        seen = []
+        for j in range(k):
+            a = find(parent, base + j)
+            if occ[a] and a not in seen:
+                seen.append(a)
+                pts = _points(a, ns.nkind, mask, opn, pen, fcity)
+                for w in _winners(occ[a]):
+                    pj[w] += pts
+    if ns.monks:
+        fl, ntile = ns.fl, ns.ntile
+        for fid in ns.monks:
+            if tiles[ntile[fl[fid]]][2] - pos in _AROUND:
+                if pj is None:
+                    pj = list(ns.proj)
+                pj[fid // FOLLOWERS] += 1
+    if pj is not None:
+        ns.proj = tuple(pj)
+    ns.parent = parent; ns.opn = opn; ns.mask = mask; ns.pen = pen; ns.occ = occ; ns.fcity = fcity
     ns.board = board; ns.tiles = tiles; ns.frontier = frontier
     if R.tower:
         towers = ns.towers.copy()
@@ -109,10 +163,68 @@ def put_tile(ns: CState, t: int, r: int, pos: int, kk: int = 0) -> None:
         ns.towers = towers
 
 
+# each tile turned each way: its local cities; and (local field, the local cities it touches) for the fields that
+# touch a city
+_CITIES = tuple(tuple(tuple(j for j, kind in enumerate(rot.kinds) if kind == CITY) for rot in rots) for rots in ROTS)
+_FIELD_CITIES = tuple(tuple(tuple((j, cities) for j, cities in enumerate(rot.fcities) if cities) for rot in rots)
+                      for rots in ROTS)
+
+
+# what a tile adds to the node arrays: open edges, pennants, kinds, zeros (follower counts), and zeros as a list
+# (field cities: bitmasks over nodes, too wide for an array)
+_NEW_NODES = tuple(tuple((NODES(rot.nopen), NODES(rot.pennants), NODES(rot.kinds), NODES((0,)) * len(rot.kinds),
+                          [0] * len(rot.kinds)) for rot in rots) for rots in ROTS)
+
+
+def _sides(rot) -> tuple:
+    """(what each side asks of the empty place beyond it, as a frontier key part; the joins across each side). A field
+    side's two half-edges belong to one field on either tile (the tiles say so: checked here), so its second join
+    is left out; it would join the same two fields again."""
+    needs = tuple(rot.edges[d] << (((d + 2) & 3) << 1) for d in range(4))
+    joins = []
+    for d in range(4):
+        js = rot.joins[d]
+        if rot.edges[d] == TL.EDGE_CODE["F"]:
+            assert len(js) == 2 and js[0][0] == js[1][0], (TL.CODES[rot.t], rot.r, d)
+            js = js[:1]
+        joins.append(js)
+    return needs, tuple(joins)
+
+
+_SIDES = tuple(tuple(_sides(rot) for rot in rots) for rots in ROTS)
+
+# the eight places around a place
+_AROUND = frozenset((-257, -256, -255, -1, 1, 255, 256, 257))
+
+
+def _close_city(c: int, parent: list, m: int, fcity: list, tiles: tuple) -> list:
+    """Record the completed city c (root node, tiles bitmask m) in the fields that touch it on its tiles; returns
+    the roots of the fields that had not recorded it yet."""
+    bit = 1 << c
+    got = []
+    while m:
+        low = m & -m
+        m ^= low
+        t, r, _pos, b, _k = tiles[low.bit_length() - 1]
+        for j, cities in _FIELD_CITIES[t][r]:
+            for cj in cities:
+                if find(parent, b + cj) == c:
+                    f = find(parent, b + j)
+                    if not fcity[f] & bit:
+                        fcity[f] |= bit
+                        got.append(f)
+                    break
+    return got
+
+
+# FIT_MOVES[t][key]: the placement moves of tile t at position 0 in each rotation that fits the frontier key
+FIT_MOVES = tuple(tuple(tuple(M_PLACE | r for r in rs) for rs in row) for row in FITS)
+
+
 def placements(frontier: dict, t: int) -> list:
     """Every placement move of tile type t, sorted."""
-    fits = FITS[t]
-    out = [M_PLACE | pos << 2 | r for pos, key in frontier.items() for r in fits[key]]
+    fits = FIT_MOVES[t]
+    out = [m | pos << 2 for pos, key in frontier.items() for m in fits[key]]
     out.sort()
     return out
 
@@ -215,7 +327,7 @@ def ransom_offers(s: CState) -> list:
     """The ransoms the player to move may pay now (rulings: at any point of your own turn, once a turn, only with at
     least 3 points): one per captor holding one of their followers."""
     p = s.player
-    if s.ransomed or s.scores[p] < 3:
+    if not s.cfg.tower or s.ransomed or s.scores[p] < 3:          # prisoners are taken by towers only
         return []
     f0 = p * FOLLOWERS
     held = sorted({-2 - loc for loc in s.fl[f0:f0 + FOLLOWERS] if -2 >= loc > TOP0})
@@ -233,6 +345,28 @@ def majority(occ: int, n: int) -> list:
     counts = [(occ >> (4 * i)) & 15 for i in range(n)]
     best = max(counts)
     return [i for i in range(n) if counts[i] == best] if best else []
+
+
+_WINNERS: dict[int, tuple] = {0: ()}
+
+
+def _winners(occ: int) -> tuple:
+    """The players with the most followers in the packed counts occ (majority, remembered per value)."""
+    w = _WINNERS.get(occ)
+    if w is None:
+        w = _WINNERS[occ] = tuple(majority(occ, (occ.bit_length() + 3) >> 2))
+    return w
+
+
+def _points(a: int, nkind: Sequence[int], mask: list, opn: Sequence[int], pen: Sequence[int], fcity: list) -> int:
+    """What the road, city or field rooted at a is worth to its majority now (feature_points; a field 3 a completed
+    city it touches)."""
+    kind = nkind[a]
+    if kind == ROAD:
+        return mask[a].bit_count()
+    if kind == CITY:
+        return (1 if opn[a] else 2) * (mask[a].bit_count() + pen[a])
+    return 3 * fcity[a].bit_count()
 
 
 def feature_points(s: CState, root: int, complete: bool) -> int:
@@ -268,19 +402,18 @@ def score_completed(ns: CState, events: list) -> None:
                 done.append(a)
     fl = ns.fl
     monks = None
-    for fid, loc in enumerate(fl):
-        if loc >= 0 and ns.nkind[loc] == CLOISTER:
-            cpos = ns.tiles[ns.ntile[loc]][2]
-            d = cpos - pos
-            if d in (0, -257, -256, -255, -1, 1, 255, 256, 257) and cloister_neighbours(ns.board, cpos) == 8:
-                if monks is None:
-                    monks = []
-                monks.append(fid)
+    for fid in ns.monks:
+        cpos = ns.tiles[ns.ntile[fl[fid]]][2]
+        if (cpos == pos or cpos - pos in _AROUND) and cloister_neighbours(ns.board, cpos) == 8:
+            if monks is None:
+                monks = []
+            monks.append(fid)
     if done is None and monks is None:
         return
     scores = list(ns.scores)
+    proj = list(ns.proj)
     followers = list(fl)
-    occ = list(occ)
+    occ = occ[:]
     n = ns.cfg.players
     if done:
         for a in done:
@@ -288,6 +421,7 @@ def score_completed(ns: CState, events: list) -> None:
             win = majority(occ[a], n)
             for w in win:
                 scores[w] += pts
+                proj[w] -= pts
             occ[a] = 0
             home = []
             for fid, loc in enumerate(followers):
@@ -300,18 +434,16 @@ def score_completed(ns: CState, events: list) -> None:
         for fid in monks:
             owner = fid // FOLLOWERS
             scores[owner] += 9
+            proj[owner] -= 9
             occ[followers[fid]] = 0
             followers[fid] = SUPPLY
             if events is not None:
                 events.append(("score", [owner], 9, "cloister", [fid], fl[fid]))
+        ns.monks = tuple(fid for fid in ns.monks if fid not in monks)
     ns.scores = tuple(scores)
+    ns.proj = tuple(proj)
     ns.fl = tuple(followers)
     ns.occ = occ
-
-
-# each tile turned each way: (local field, the local cities it touches) for the fields that touch a city
-_FIELD_CITIES = tuple(tuple(tuple((j, cities) for j, cities in enumerate(rot.fcities) if cities) for rot in rots)
-                      for rots in ROTS)
 
 
 def final_scores(s: CState) -> tuple[list, list]:
@@ -334,23 +466,12 @@ def final_scores(s: CState) -> tuple[list, list]:
         else:
             roots.setdefault(find(parent, loc), 0)
             roots[find(parent, loc)] += 1 << (4 * (fid // FOLLOWERS))
-    fields: dict[int, set[int]] = {a: set() for a, _o in roots.items() if nkind[a] == FIELD}
-    if fields:
-        # only the fields that touch a city can count one: each tile's such fields, not every node on the board
-        field_cities = _FIELD_CITIES
-        for t, r, _pos, base, _k in s.tiles:
-            for j, cities in field_cities[t][r]:
-                a = find(parent, base + j)
-                if a not in fields:
-                    continue
-                for cj in cities:
-                    c = find(parent, base + cj)
-                    if opn[c] == 0:
-                        fields[a].add(c)
+    fcity = s.fcity
     for a, o in sorted(roots.items()):
         kind = nkind[a]
         if kind == FIELD:
-            pts = 3 * len(fields[a])
+            # 3 points a completed city the field touches, kept by put_tile as the board grows
+            pts = 3 * fcity[a].bit_count()
         else:
             pts = feature_points(s, a, opn[a] == 0)
         win = majority(o, n)
@@ -418,9 +539,14 @@ def step(s: CState, move: int, ev) -> CState:
         fl = list(s.fl)
         fl[fid] = base + j
         ns.fl = tuple(fl)
-        occ = list(s.occ)
-        occ[find(ns.parent, base + j)] += 1 << (4 * p)
+        occ = s.occ[:]
+        a = find(ns.parent, base + j)
+        was = occ[a]
+        occ[a] = was + (1 << (4 * p))
         ns.occ = occ
+        _reproject(ns, a, was)
+        if ns.nkind[a] == CLOISTER:
+            ns.monks = tuple(sorted(s.monks + (fid,)))
         if ev is not None:
             ev.append(("follower", fid))
         return _end_action(ns, ev)
@@ -482,14 +608,38 @@ def step(s: CState, move: int, ev) -> CState:
     raise IllegalMove(f"{move!r} is not a Carcassonne move.")
 
 
+def _reproject(ns: CState, a: int, was: int) -> None:
+    """Update the projection for a follower put on or taken off the feature rooted at a (its counts were `was`)."""
+    proj = list(ns.proj)
+    now = ns.occ[a]
+    if ns.nkind[a] == CLOISTER:
+        pts = 1 + cloister_neighbours(ns.board, ns.tiles[ns.ntile[a]][2])
+        if now:
+            proj[(now.bit_length() - 1) >> 2] += pts
+        else:
+            proj[(was.bit_length() - 1) >> 2] -= pts
+    else:
+        pts = _points(a, ns.nkind, ns.mask, ns.opn, ns.pen, ns.fcity)
+        for w in _winners(was):
+            proj[w] -= pts
+        for w in _winners(now):
+            proj[w] += pts
+    ns.proj = tuple(proj)
+
+
 def _capture(ns: CState, p: int, fid: int, ev) -> None:
     fl = list(ns.fl)
     loc = fl[fid]
     q = fid // FOLLOWERS
     if loc >= 0:
-        occ = list(ns.occ)
-        occ[find(ns.parent, loc)] -= 1 << (4 * q)
+        occ = ns.occ[:]
+        a = find(ns.parent, loc)
+        was = occ[a]
+        occ[a] = was - (1 << (4 * q))
         ns.occ = occ
+        _reproject(ns, a, was)
+        if ns.nkind[a] == CLOISTER:
+            ns.monks = tuple(f for f in ns.monks if f != fid)
     if q == p:
         fl[fid] = SUPPLY
         how = "own"

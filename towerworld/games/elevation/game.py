@@ -150,6 +150,14 @@ class Elevation(Game):
     def hud(self, state: State, viewer: int) -> dict:
         return layout.hud_lines(state, self.result(state))
 
+    panel_keys = ("scores", "pieces")
+
+    def panels(self, state: State, viewer: int) -> list:
+        return layout.panels(state, state.outcome != ONGOING)
+
+    def prompt(self, state: State, viewer: int) -> str:
+        return layout.prompt(state)
+
     def format_move(self, state: State, move) -> str:
         return notation.format_move(state, move)
 

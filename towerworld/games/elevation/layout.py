@@ -7,8 +7,9 @@ square at stack-top height.
 """
 from __future__ import annotations
 
-from towerworld.engine.game import BadNotation
+from towerworld.engine.game import BadNotation, Panel
 from towerworld.engine.layout import Layout, look, shared_cell, shared_pose
+from towerworld.engine.words import counted
 from towerworld.engine.pieces import size
 from towerworld.games.elevation.board import FILES, KIND_NAMES, PIECES, SIDE_NAMES, SIZE, SQUARES, square_name
 
@@ -133,3 +134,21 @@ def piece_on(state, s: int) -> str:
     if b < 0:
         return f"empty {square_name(s)}"
     return f"{SIDE_NAMES[b // 6]} {KIND_NAMES[state.kinds[b]]} on {square_name(s)}"
+
+
+def panels(state, over: bool) -> list:
+    """Each side's panel: the pieces it still has on the board and the enemies it has taken."""
+    taken = [sum(1 for p in state.pos[6 * (1 - side):6 * (2 - side)] if p < 0) for side in (0, 1)]
+    answering = state.mover ^ state.phase
+    return [Panel(side, SIDE_NAMES[side], counted(taken[side], "enemy piece") + " taken",
+                  (_army(state, side) + " left",), not over and answering == side, SIDE_NAMES[side].lower())
+            for side in (0, 1)]
+
+
+def prompt(state) -> str:
+    if state.phase == 1:
+        return f"accept or decline {SIDE_NAMES[state.mover]}'s draw offer"
+    if state.used >= 0:
+        return (f"click a second piece (not the {KIND_NAMES[state.kinds[state.used]]} on "
+                f"{square_name(state.pos[state.used])}), then its glowing squares")
+    return "click one of your pieces, then the glowing squares in order (dig from, dig to, move to)"

@@ -227,6 +227,14 @@ class KDakGame(Game):
     def hud(self, state, viewer):
         return layout.hud(self, state)
 
+    panel_keys = ("scores", "pawns", "talismans")
+
+    def panels(self, state, viewer):
+        return layout.panels(self, state)
+
+    def prompt(self, state, viewer):
+        return layout.prompt(state)
+
     def observation(self, state, viewer):
         """Everything in the state is public: identities of never-seen tiles are not in it (decided when revealed)."""
         return state

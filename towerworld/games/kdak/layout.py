@@ -12,6 +12,7 @@ tiles face up in rows in front of the track.
 """
 from __future__ import annotations
 
+from towerworld.engine.game import Panel
 from towerworld.engine.layout import Layout, look, shared_cell, shared_pose
 from towerworld.engine.pieces import size
 from towerworld.engine.words import counted
@@ -217,3 +218,44 @@ def hud(game, state) -> dict:
         lines["climb"] = f"{k} face-up tile{'s' if k != 1 else ''} on level {lv}" + (
             "" if k >= 2 else ": you need two to go up")
     return lines
+
+
+# suns pawns are red, moons pawns black: the panels' swatches in the pawns' colours
+PAWN_COLOUR_WORDS = {"suns": "red", "moons": "black"}
+
+
+def panels(game, state) -> list:
+    """Each player's panel: the score (the pool in cooperative play), where the pawn stands, talismans in hand."""
+    o = state.opts
+    out = []
+    for p in range(o.n):
+        slot = state.pawns[p]
+        if slot == NOT_IN:
+            where = "waiting to enter"
+        elif slot == OUT:
+            where = "out of the tower"
+        else:
+            where = "at " + place_words(*pawn_place(state, p))
+        held = [where]
+        if o.talisman or o.l5t:
+            held.append(counted(state.tal[p], "talisman"))
+        if o.l5t and state.tower_tal == p:
+            held.append("carries the level-5 talisman")
+        score = f"{counted(sum(state.scores), 'point')} pooled" if o.pooled else counted(state.scores[p], "point")
+        out.append(Panel(p, f"Player {p + 1}", score, tuple(held), state.stage != OVER and state.turn == p,
+                         PAWN_COLOUR_WORDS[PAWN_COLOURS[p % 2]]))
+    return out
+
+
+def prompt(state) -> str:
+    """What the player to move does now, as the table asks it."""
+    st = state.stage
+    if st == REMOVE:
+        return f"click a tile of level {state.level} to disintegrate it"
+    if st == SPEND:
+        return "spend a talisman for an extra turn, or pass"
+    if st == MOVE and state.pawns[state.turn] == NOT_IN:
+        return "enter the null level: click the glowing square beside a column"
+    if st == MOVE:
+        return "click a glowing tile to move your pawn" + (" (a talisman turn: no removal)" if state.free else "")
+    return "make your move"

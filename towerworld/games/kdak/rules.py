@@ -7,6 +7,7 @@ tile of the rolled level (the roller's decision); then, holding talismans, spend
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from towerworld.engine.game import Event, EventKind, IllegalMove
 from towerworld.engine.words import counted
@@ -24,59 +25,84 @@ REVEALS = tuple(("reveal", v) for v in range(TILES))
 
 
 # ---- move generation -------------------------------------------------------------------------------------------------
-def moves_from(cols, slot: int, up: int, fell: int, door: bool, up2: bool) -> list:
-    """The moves of a pawn on tile `slot` (or NOT_IN, OUT), sorted: `cols` the columns, `up` the face-up tiles, `fell`
-    whether the pawn fell onto its tile and has not moved since, `door` whether the door is open, `up2` whether going
-    up needs two face-up tiles on the level. The one pawn move generator: legal moves and playouts both ask here."""
-    if slot < 0:
-        return [ENTER[c] for c in range(4) if cols[c]] if slot == NOT_IN else []
-    c = slot & 3                 # tiles only ever fall straight down: a tile stays in its starting column
-    col = cols[c]
-    lv = col.index(slot)
-    n1, n2 = ORTH[c]             # the two neighbouring columns, n1 < n2; sorted order is by column, then level
-    reach1, reach2 = len(cols[n1]) > lv, len(cols[n2]) > lv
-    moves = []
+def _pawn_move_list(c: int, lv: int, reach1: bool, reach2: bool, climb: bool, out: bool, stay: bool) -> list:
+    """The sorted moves of a pawn on column c, level lv: `reach1`, `reach2` whether the two neighbouring columns reach
+    the level, `climb` whether going up is allowed, `out` whether stepping out is (the null level, the door open),
+    `stay` whether the pawn fell onto a face-down tile and has not moved since. Sorted order is by column, then
+    level; staying is last. Built once for every case into PAWN_MOVES."""
+    n1, n2 = ORTH[c]             # the two neighbouring columns, n1 < n2
+    moves: list[tuple] = []
     if reach1 and n1 < c:
         moves.append(GO[n1][lv])
     if reach2 and n2 < c:
         moves.append(GO[n2][lv])
     if lv:
         moves.append(GO[c][lv - 1])
-    if len(col) > lv + 1:
-        if not up2:
-            moves.append(GO[c][lv + 1])
-        else:                    # going up needs two face-up tiles on the level
-            count = 0
-            for other in cols:
-                if len(other) > lv and up >> other[lv] & 1:
-                    count += 1
-            if count >= 2:
-                moves.append(GO[c][lv + 1])
+    if climb and lv + 1 < LEVELS:     # (no case asks to climb from the top)
+        moves.append(GO[c][lv + 1])
     if reach1 and n1 > c:
         moves.append(GO[n1][lv])
     if reach2 and n2 > c:
         moves.append(GO[n2][lv])
-    if lv == 0 and door:
+    if out:
         moves.append(OUT_MOVE)
-    if not moves or (fell and not up >> slot & 1):
+    if not moves or stay:        # a pawn that cannot move stays
         moves.append(STAY)
     return moves
 
 
+# PAWN_MOVES[(6 * c + lv) << 5 | reach1 << 4 | reach2 << 3 | climb << 2 | out << 1 | stay]: every case's sorted move
+# list, built once (lists shared by every caller: not to be changed)
+PAWN_MOVES = tuple(_pawn_move_list((key >> 5) // LEVELS, (key >> 5) % LEVELS,
+                                   bool(key & 16), bool(key & 8), bool(key & 4), bool(key & 2), bool(key & 1))
+                   for key in range(4 * LEVELS << 5))
+# the entering moves for each set of columns that still stand (bit c: column c)
+_ENTERS = tuple([ENTER[c] for c in range(4) if mask >> c & 1] for mask in range(16))
+_NO_MOVES: list = []
+
+
+def moves_from(cols, heights, slot: int, up: int, fell: int, door: bool, up2: bool) -> list:
+    """The moves of a pawn on tile `slot` (or NOT_IN, OUT), sorted: `cols` the columns, `heights` their lengths, `up`
+    the face-up tiles, `fell` whether the pawn fell onto its tile and has not moved since, `door` whether the door is
+    open, `up2` whether going up needs two face-up tiles on the level. The one pawn move generator: legal moves and
+    playouts both ask here (a list shared by every caller: not to be changed)."""
+    if slot < 0:
+        if slot == NOT_IN:
+            return _ENTERS[(heights[0] > 0) | (heights[1] > 0) << 1 | (heights[2] > 0) << 2 | (heights[3] > 0) << 3]
+        return _NO_MOVES
+    c = slot & 3                 # tiles only ever fall straight down: a tile stays in its starting column
+    lv = cols[c].index(slot)
+    n1, n2 = ORTH[c]
+    key = (6 * c + lv) << 5 | (heights[n1] > lv) << 4 | (heights[n2] > lv) << 3
+    if heights[c] > lv + 1:
+        if not up2:
+            key |= 4
+        elif ((up >> slot & 1) + (heights[n1] > lv and up >> cols[n1][lv] & 1)    # going up needs two face-up
+              + (heights[n2] > lv and up >> cols[n2][lv] & 1)                     # tiles on the level (c ^ 2 is
+              + (heights[c ^ 2] > lv and up >> cols[c ^ 2][lv] & 1)) >= 2:       # the diagonal column)
+            key |= 4
+    if lv == 0 and door:
+        key |= 2
+    if fell and not up >> slot & 1:
+        key |= 1
+    return PAWN_MOVES[key]
+
+
 def pawn_moves(state: KState, p: int) -> list:
-    """The moves of player p's pawn, sorted."""
-    return moves_from(state.cols, state.pawns[p], state.up, state.fell >> p & 1, state.door, state.opts.up2)
+    """The moves of player p's pawn, sorted (a list shared by every caller: not to be changed)."""
+    return moves_from(state.cols, list(map(len, state.cols)), state.pawns[p], state.up, state.fell >> p & 1,
+                      state.door, state.opts.up2)
 
 
 # the removals for each set of columns that reach the rolled level (bit c: column c), built once
 _REMOVALS = tuple([REMOVES[c] for c in range(4) if mask >> c & 1] for mask in range(16))
 
 
-def removals(cols, level: int) -> list:
-    """The removals the die asks for: a tile of `level` in any column that still reaches it, sorted (a list shared
-    by every caller: not to be changed)."""
-    return _REMOVALS[(len(cols[0]) > level) | (len(cols[1]) > level) << 1 | (len(cols[2]) > level) << 2
-                     | (len(cols[3]) > level) << 3]
+def removals(heights, level: int) -> list:
+    """The removals the die asks for: a tile of `level` in any column that still reaches it (`heights` the columns'
+    lengths), sorted (a list shared by every caller: not to be changed)."""
+    return _REMOVALS[(heights[0] > level) | (heights[1] > level) << 1 | (heights[2] > level) << 2
+                     | (heights[3] > level) << 3]
 
 
 # ---- the one step function -------------------------------------------------------------------------------------------
@@ -84,89 +110,119 @@ def advance(state: KState, move: tuple | None, ev: list | None, rand=None, polic
     """The rules in play: `move` (a decision or a chance outcome, trusted to be legal) played on `state`, and what
     follows it (the flip, the switch, the end of the game, the roll or the end of the turn), the ply counted; events
     appended to `ev` (None: none). With `rand` (a random() function) play goes on to the end of the game or `limit`
-    plies, chance included: rolls and reveals uniformly at random, decisions by `policy(stage, slot, cols, door, up,
-    ident, moves, rand)` over the rules' own move generation (uniformly at random when None), from `move` or, when it
+    plies, chance included: rolls and reveals uniformly at random, decisions by `policy(stage, slot, cols, heights,
+    door, up, ident, moves, rand)` over the rules' own move generation (uniformly at random when None), from `move` or, when it
     is None, from the first choice.
 
     `apply_unchecked` (one move, with events), the checked `apply` and every search playout (no events) run through
-    this one function, on the state held in local variables (the columns and pawns in lists; a column, the identities,
-    scores and talismans rebuilt as tuples where they change, which is seldom)."""
+    this one function, on the state held in local variables: the columns, their heights, the pawns and the identities
+    in lists, the standing tiles and the pawns out counted; a column, the scores and the talismans rebuilt as tuples
+    where they change, which is seldom. Each ply goes by the stage to the one kind of move it can be."""
     o = state.opts
     n, talisman, crumble, l5t, up2, cap, pooled = o.n, o.talisman, o.crumble, o.l5t, o.up2, o.move_cap, o.pooled
-    (_, cols_t, up, ident_t, pawns_t, scores_t, tal_t, door, turn, stage, pending, roll, level, fell, free, discards,
+    (_, cols_t, up, ident_t, pawns_t, scores, tal, door, turn, stage, pending, roll, level, fell, free, discards,
      plies, tower_tal, end) = state
     cols = list(cols_t)
+    heights = list(map(len, cols_t))
+    standing = sum(heights)           # the tiles standing in the tower
     pawns = list(pawns_t)
-    ident, scores, tal = ident_t, scores_t, tal_t
+    outs = pawns.count(OUT)           # the pawns out of the tower for good
+    ident: Any = ident_t              # the state's tuple; a list once a reveal changes it
     left: list | None = None          # the identities not seen yet, ascending, once a random reveal asks
     steps = 0
     while steps < limit and stage != OVER:
         steps += 1
         p = turn
-        # ---- the move: given, a chance outcome, or the policy's decision ---------------------------------------------
-        if move is None:
-            if stage == ROLL:
-                move = ROLLS[int(rand() * 6)]
-            elif stage == REVEAL:
-                if left is None:
-                    left = unseen_identities(ident)
-                move = REVEALS[left[int(rand() * len(left))]]
-            else:
-                if stage == MOVE:
-                    moves = moves_from(cols, pawns[p], up, fell >> p & 1, door, up2)
-                elif stage == REMOVE:
-                    moves = removals(cols, level)
-                else:
-                    moves = SPEND_MOVES
-                if policy is None:
-                    move = moves[int(rand() * len(moves))]
-                else:
-                    move = policy(stage, pawns[p], cols, door, up, ident, moves, rand)
-        kind = move[0]
         move_on = False          # the pawn's move is done: the switch, the end check, then the roll or the end of turn
         removed = -1             # the slot of a tile to remove now (its identity known)
         flip = -1                # the slot of a tile to turn face up now (its identity known)
         next_turn = False
-        if kind == "go":
-            c, lv = move[1], move[2]
-            slot = cols[c][lv]
-            if ev is not None:
-                entering = pawns[p] == NOT_IN
-                ev.append(Event(EventKind.ENTER if entering else EventKind.MOVE, (f"pawn:{p}", tile_id(slot)),
-                                f"Player {p + 1} {'enters the tower at' if entering else 'moves to'} "
-                                f"{place_words(c, lv)}."))
-            pawns[p] = slot
-            fell &= ~(1 << p)
-            if up >> slot & 1:
+        # ---- the move (given, a chance outcome or the policy's decision), by the stage --------------------------------
+        if stage == MOVE:
+            if move is None:
+                moves = moves_from(cols, heights, pawns[p], up, fell >> p & 1, door, up2)
+                if policy is None:
+                    move = moves[int(rand() * len(moves))]
+                else:
+                    move = policy(MOVE, pawns[p], cols, heights, door, up, ident, moves, rand)
+            kind = move[0]
+            if kind == "go":
+                c, lv = move[1], move[2]
+                slot = cols[c][lv]
+                if ev is not None:
+                    entering = pawns[p] == NOT_IN
+                    ev.append(Event(EventKind.ENTER if entering else EventKind.MOVE, (f"pawn:{p}", tile_id(slot)),
+                                    f"Player {p + 1} {'enters the tower at' if entering else 'moves to'} "
+                                    f"{place_words(c, lv)}."))
+                pawns[p] = slot
+                fell &= ~(1 << p)
+                if up >> slot & 1:
+                    move_on = True
+                elif ident[slot] < 0:
+                    stage = REVEAL
+                    pending = (FLIP, slot)
+                else:
+                    flip = slot
+            elif kind == "stay":
+                slot = pawns[p]
+                was = fell >> p & 1
+                fell &= ~(1 << p)
+                if ev is not None:
+                    ev.append(Event(EventKind.STAY, (f"pawn:{p}",), f"Player {p + 1} stays."))
+                if was and slot >= 0 and not up >> slot & 1:     # staying on a face-down tile it fell onto turns it up
+                    if ident[slot] < 0:
+                        stage = REVEAL
+                        pending = (FLIP, slot)
+                    else:
+                        flip = slot
+                else:
+                    move_on = True
+            elif kind == "out":
+                pawns[p] = OUT
+                outs += 1
+                fell &= ~(1 << p)
+                if ev is not None:
+                    ev.append(Event(EventKind.LEAVE, (f"pawn:{p}",), f"Player {p + 1} leaves the tower for good."))
                 move_on = True
-            elif ident[slot] < 0:
-                stage = REVEAL
-                pending = (FLIP, slot)
             else:
-                flip = slot
-        elif kind == "roll":
-            r = move[1]
+                raise IllegalMove(_not_now(move, stage))
+        elif stage == ROLL:
+            if move is None:
+                r = int(rand() * 6)
+            elif move[0] == "roll":
+                r = move[1]
+            else:
+                raise IllegalMove(_not_now(move, stage))
             roll = r
-            h = max(map(len, cols))
+            h = max(heights)
             level = r if r < h else h - 1
             stage = REMOVE
             if ev is not None:
                 extra = "" if r < h else f"; no tile is left there, so level {level}"
                 ev.append(Event(EventKind.ROLL, ("die",), f"The die shows {RANKS[r]}: level {r}{extra} loses a tile."))
-        elif kind == "remove":
-            slot = cols[move[1]][level]
-            if ident[slot] < 0:
-                stage = REVEAL
-                pending = (DISCARD, slot)
-            else:
-                removed = slot
-        elif kind == "reveal":
+            move = None
+            plies += 1               # nothing follows a roll but the ply count (and the move cap, below)
+            if cap and plies >= cap:
+                end, stage = END_CAP, OVER
+                if ev is not None:
+                    ev.append(_capped(cap))
+            continue
+        elif stage == REVEAL:
             what, slot = pending
-            v = move[1]
+            if move is None:
+                if left is None:
+                    left = unseen_identities(ident)
+                v = left.pop(int(rand() * len(left)))
+            elif move[0] == "reveal":
+                v = move[1]
+                if left is not None:
+                    left.remove(v)
+            else:
+                raise IllegalMove(_not_now(move, stage))
             pending = ()
-            ident = ident[:slot] + (v,) + ident[slot + 1:]
-            if left is not None:
-                left.remove(v)
+            if ident is ident_t:
+                ident = list(ident_t)
+            ident[slot] = v
             if ev is not None:
                 c = slot & 3
                 ev.append(Event(EventKind.REVEAL, (tile_id(slot),), f"The tile at "
@@ -178,38 +234,41 @@ def advance(state: KState, move: tuple | None, ev: list | None, rand=None, polic
             else:
                 stage = REMOVE
                 removed = slot
-        elif kind == "stay":
-            slot = pawns[p]
-            was = fell >> p & 1
-            fell &= ~(1 << p)
-            if ev is not None:
-                ev.append(Event(EventKind.STAY, (f"pawn:{p}",), f"Player {p + 1} stays."))
-            if was and slot >= 0 and not up >> slot & 1:     # staying on a face-down tile it fell onto turns it up
-                if ident[slot] < 0:
-                    stage = REVEAL
-                    pending = (FLIP, slot)
+        elif stage == REMOVE:
+            if move is None:
+                moves = removals(heights, level)
+                if policy is None:
+                    move = moves[int(rand() * len(moves))]
                 else:
-                    flip = slot
+                    move = policy(REMOVE, pawns[p], cols, heights, door, up, ident, moves, rand)
+            elif move[0] != "remove":
+                raise IllegalMove(_not_now(move, stage))
+            slot = cols[move[1]][level]
+            if ident[slot] < 0:
+                stage = REVEAL
+                pending = (DISCARD, slot)
             else:
-                move_on = True
-        elif kind == "out":
-            pawns[p] = OUT
-            fell &= ~(1 << p)
-            if ev is not None:
-                ev.append(Event(EventKind.LEAVE, (f"pawn:{p}",), f"Player {p + 1} leaves the tower for good."))
-            move_on = True
-        elif kind == "spend":
-            tal = tal[:p] + (tal[p] - 1,) + tal[p + 1:]
-            free = l5t
-            stage = MOVE
-            if ev is not None:
-                ev.append(Event(EventKind.SPEND, ("talisman:tower" if tower_tal == p else f"talisman:{p}:{tal[p]}",),
-                                f"Player {p + 1} spends a talisman for an extra turn"
-                                f"{' without a removal' if free else ''}."))
-        elif kind == "pass":
-            next_turn = True
-        else:
-            raise IllegalMove(f"{move!r} is not a K'Dak move.")
+                removed = slot
+        else:                    # SPEND
+            if move is None:
+                if policy is None:
+                    move = SPEND_MOVES[int(rand() * 2)]
+                else:
+                    move = policy(SPEND, pawns[p], cols, heights, door, up, ident, SPEND_MOVES, rand)
+            kind = move[0]
+            if kind == "spend":
+                tal = tal[:p] + (tal[p] - 1,) + tal[p + 1:]
+                free = l5t
+                stage = MOVE
+                if ev is not None:
+                    ev.append(Event(EventKind.SPEND, ("talisman:tower" if tower_tal == p else
+                                                      f"talisman:{p}:{tal[p]}",),
+                                    f"Player {p + 1} spends a talisman for an extra turn"
+                                    f"{' without a removal' if free else ''}."))
+            elif kind == "pass":
+                next_turn = True
+            else:
+                raise IllegalMove(_not_now(move, stage))
         move = None
 
         # ---- what follows ------------------------------------------------------------------------------------------
@@ -237,6 +296,8 @@ def advance(state: KState, move: tuple | None, ev: list | None, rand=None, polic
             col = cols[c]
             lv = col.index(removed)
             cols[c] = col = col[:lv] + col[lv + 1:]
+            heights[c] -= 1
+            standing -= 1
             up &= ~(1 << removed)
             discards = discards + (removed,)
             if ev is not None:
@@ -254,6 +315,7 @@ def advance(state: KState, move: tuple | None, ev: list | None, rand=None, polic
                                                 f"Player {q + 1}'s pawn falls to {place_words(c, lv - 1)}."))
                         else:
                             pawns[q] = OUT
+                            outs += 1
                             fell &= ~(1 << q)
                             if ev is not None:
                                 ev.append(Event(EventKind.FALL, (f"pawn:{q}",),
@@ -263,31 +325,29 @@ def advance(state: KState, move: tuple | None, ev: list | None, rand=None, polic
                                 "The tiles above settle one level."))
         elif move_on and not door:   # the first pawn on level 5 hits the switch: every face-up tile turns face down
             slot = pawns[p]
-            if slot >= 0:
-                col = cols[slot & 3]
-                if len(col) == LEVELS and col[LEVELS - 1] == slot:
-                    door = True
-                    if tower_tal == -1:
-                        tower_tal = p
-                        tal = tal[:p] + (tal[p] + 1,) + tal[p + 1:]
-                        if ev is not None:
-                            ev.append(Event(EventKind.TALISMAN, ("talisman:tower",),
-                                            f"Player {p + 1} takes the talisman of level 5."))
+            if slot >= 0 and heights[slot & 3] == LEVELS and cols[slot & 3][LEVELS - 1] == slot:
+                door = True
+                if tower_tal == -1:
+                    tower_tal = p
+                    tal = tal[:p] + (tal[p] + 1,) + tal[p + 1:]
                     if ev is not None:
-                        ids = tuple(tile_id(s) for s in range(TILES) if up >> s & 1)
-                        ev.append(Event(EventKind.SWITCH, ids, f"Player {p + 1} hits the switch: the door opens and "
-                                        "every face-up tile turns face down. The tower starts to crumble!"))
-                    up = 0
+                        ev.append(Event(EventKind.TALISMAN, ("talisman:tower",),
+                                        f"Player {p + 1} takes the talisman of level 5."))
+                if ev is not None:
+                    ids = tuple(tile_id(s) for s in range(TILES) if up >> s & 1)
+                    ev.append(Event(EventKind.SWITCH, ids, f"Player {p + 1} hits the switch: the door opens and "
+                                    "every face-up tile turns face down. The tower starts to crumble!"))
+                up = 0
         if move_on or removed >= 0:
             # the end: every pawn out; under the solitaire rules, level 5 gone before its talisman was taken; else,
             # once the door is open, every standing tile face up
             ended = RUNNING
-            if pawns.count(OUT) == n:
+            if outs == n:
                 ended = END_NORMAL
             elif l5t:
-                if tower_tal == -1 and LEVELS not in map(len, cols):
+                if tower_tal == -1 and LEVELS not in heights:
                     ended = END_LOST
-            elif door and up.bit_count() == sum(map(len, cols)):
+            elif door and up.bit_count() == standing:
                 ended = END_NORMAL
             if ended:
                 end, stage = ended, OVER
@@ -313,10 +373,27 @@ def advance(state: KState, move: tuple | None, ev: list | None, rand=None, polic
         if cap and plies >= cap and stage != OVER:
             end, stage = END_CAP, OVER
             if ev is not None:
-                ev.append(Event(EventKind.END, (), f"The move cap of {counted(cap, 'ply', 'plies')} is reached: "
-                                "the game ends here."))
-    return KState(o, tuple(cols), up, ident, tuple(pawns), scores, tal, door, turn, stage, pending, roll, level, fell,
-                  free, discards, plies, tower_tal, end)
+                ev.append(_capped(cap))
+    return KState(o, tuple(cols), up, ident if ident is ident_t else tuple(ident), tuple(pawns), scores, tal, door, turn, stage, pending, roll, level,
+                  fell, free, discards, plies, tower_tal, end)
+
+
+def _capped(cap: int) -> Event:
+    """The end at the move cap."""
+    return Event(EventKind.END, (), f"The move cap of {counted(cap, 'ply', 'plies')} is reached: the game ends here.")
+
+
+def _not_now(move, stage: int) -> str:
+    """Why `move` cannot be played at `stage`, in one sentence."""
+    if not isinstance(move, tuple) or not move or move[0] not in KINDS:
+        return f"{move!r} is not a K'Dak move."
+    return f"{move!r} cannot be played now: the turn asks to {STAGE_ASKS[stage]}."
+
+
+# what each kind of move is, and what each stage asks for
+KINDS = ("go", "stay", "out", "roll", "reveal", "remove", "spend", "pass")
+STAGE_ASKS = {MOVE: "move a pawn", ROLL: "roll the die", REVEAL: "reveal a tile", REMOVE: "remove a tile",
+              SPEND: "spend a talisman or pass"}
 
 
 def playout(state: KState, rng: random.Random, limit: int, policy=None) -> KState:
@@ -336,9 +413,9 @@ def decision_moves(state: KState) -> list:
     """The legal decision moves, sorted; [] at chance or the end."""
     st = state.stage
     if st == MOVE:
-        return pawn_moves(state, state.turn)
+        return list(pawn_moves(state, state.turn))
     if st == REMOVE:
-        return list(removals(state.cols, state.level))
+        return list(removals(list(map(len, state.cols)), state.level))
     if st == SPEND:
         return list(SPEND_MOVES)
     return []

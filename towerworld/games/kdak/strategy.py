@@ -161,16 +161,49 @@ def patient_moves(state, moves: list) -> list:
 def policy_move(state, moves, rand):
     """A cheap rollout policy for the solitaire rules (uniform play almost never reaches level 5, so it says nothing):
     climb straight up, spare level 5 and your own column, then hunt face-down tiles on the way down; 15% uniform."""
-    return policy_choice(state.stage, state.pawns[state.turn], state.cols, state.door, state.up, state.ident, moves,
-                         rand)
+    return policy_choice(state.stage, state.pawns[state.turn], state.cols, [len(col) for col in state.cols],
+                         state.door, state.up, state.ident, moves, rand)
 
 
-def policy_choice(stage: int, slot: int, cols, door: bool, up: int, ident, moves: list, rand):
-    """`policy_move` on the parts of the state it reads (the stage, the mover's pawn, the columns, the door, the
-    face-up tiles, the identities seen), as the search playout (rules.playout) holds them."""
+def policy_choice(stage: int, slot: int, cols, heights, door: bool, up: int, ident, moves: list, rand):
+    """`policy_move` on the parts of the state it reads (the stage, the mover's pawn, the columns and their heights,
+    the door, the face-up tiles, the identities seen), as the search playout (rules.playout) holds them."""
     k = len(moves)
     if k == 1 or rand() < 0.15:
         return moves[int(rand() * k)]
+    if stage == MOVE:
+        if slot >= 0:
+            c = slot & 3
+            lv = cols[c].index(slot)
+            if not door:
+                if lv + 1 < LEVELS and GO[c][lv + 1] in moves:     # straight up: the one move a level higher
+                    return GO[c][lv + 1]
+                for m in moves:
+                    if m[0] == "go" and m[2] == lv and heights[m[1]] == LEVELS:
+                        return m
+            else:
+                best, best_v = None, -1.0
+                for m in moves:
+                    if m[0] == "stay":
+                        return m
+                    if m[0] == "go":
+                        s = cols[m[1]][m[2]]
+                        if not up >> s & 1:
+                            v = ident[s] % 6 if ident[s] >= 0 else 2.5
+                            if v > best_v:
+                                best, best_v = m, v
+                if best is not None:
+                    return best
+                if OUT_MOVE in moves and rand() < 0.5:
+                    return OUT_MOVE
+    elif stage == REMOVE:
+        mine = slot & 3 if slot >= 0 else -1      # a tile keeps its column: the pawn's column is its slot's
+        good = [m for m in moves if m[1] != mine and heights[m[1]] < LEVELS]
+        good = good or [m for m in moves if m[1] != mine] or moves
+        return good[int(rand() * len(good))]
+    elif stage == SPEND:
+        return SPEND_MOVES[1]
+    return moves[int(rand() * k)]
     if stage == SPEND:
         return SPEND_MOVES[1]
     if stage == REMOVE:

@@ -230,6 +230,14 @@ class ThrowdownGame(Game):
     def hud(self, state, viewer):
         return layout.hud(self, state, viewer)
 
+    panel_keys = ("scores", "hands")
+
+    def panels(self, state, viewer):
+        return layout.panels(self, state, viewer)
+
+    def prompt(self, state, viewer):
+        return layout.prompt_for(self, state, viewer)
+
     def hint(self, state, viewer, budget: float = 0.5):
         """The greedy agent's move for `viewer`, from the viewer's View (its own hand, the rest resampled)."""
         if self.current_player(state) != viewer or viewer < 0:

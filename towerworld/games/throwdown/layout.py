@@ -11,14 +11,14 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-from towerworld.engine.game import OMNISCIENT
+from towerworld.engine.game import OMNISCIENT, Panel
 from towerworld.engine.layout import Layout, Pose, look, shared_cell, shared_pose
 from towerworld.engine.pieces import PYRAMID_NEST_LIFT, size
 from towerworld.engine.words import counted
 from towerworld.games.throwdown.cards import (CARDS, COLOURS, EXCUSE, SUIT_NAMES, colour_of, pips_of, pyramid_id,
                                               stash_of)
 from towerworld.games.throwdown.board import (ATTRITION, CHANGE, DEAL, DEFEND, DRAW, OVER, SLOTS, START, TURN, bits,
-                                              top_colour)
+                                              top_colour, tower_pips)
 from towerworld.games.throwdown.rules import standing_pips
 
 CARD = size("card")
@@ -156,7 +156,9 @@ def build_layout(state, viewer: int) -> Layout:
             # the camera (towards the seat in front and the seats beside, towards the middle for the seats across)
             out = TOWER_LABEL_OUT if seat_frame(seat, n, front)[1] <= 0.3 else -TOWER_LABEL_OUT
             lx, ly = _at(seat, n, radii(n)[0] + out, (t - 1.5) * TOWER_SPACING, front)
-            lay.labels[f"tower:{seat}:{t}"] = (lx, ly, 0.0, f"tower {SLOTS[t]}")
+            # with what it is worth, which the pips on its faces show only close up
+            worth = counted(tower_pips(tower), "pip") if tower else "gone"
+            lay.labels[f"tower:{seat}:{t}"] = (lx, ly, 0.0, f"tower {SLOTS[t]}\n{worth}")
             # a click anywhere on the tower's pyramids picks the tower (where the tower is a target)
             lay.cells[f"tower:{seat}:{t}"] = shared_cell(x, y, 0.0, 40.0, 40.0,
                                                          f"Player {seat + 1}'s tower {SLOTS[t]}", reach=top)
@@ -257,3 +259,28 @@ def hud(game, state, viewer: int) -> dict:
         mine = bits(state.hands[viewer])
         lines["your hand"] = ", ".join(f"{CARDS[c].name} ({CARDS[c].rank})" for c in mine) or "no cards"
     return lines
+
+
+def panels(game, state, viewer: int) -> list:
+    """Each seat's panel: points won from destroyed towers plus the pips still standing, the cards in hand (a count
+    only: nobody's hand is named on another's panel), the towers left."""
+    cp = game.current_player(state)
+    if cp < 0 and state.stage == DRAW:       # the cards drawn are chance's moves, the turn is the drawer's
+        cp = state.receiver
+    out = []
+    for s in range(state.n):
+        standing = sum(1 for t in state.towers[s] if t)
+        pips = standing_pips(state, s)
+        held = (f"{counted(bin(state.hands[s]).count('1'), 'card')} in hand",
+                f"{counted(standing, 'tower')} standing, {counted(pips, 'pip')}" if standing else "out of the battle",
+                f"{counted(state.points[s], 'point')} from towers destroyed")
+        out.append(Panel(s, f"Player {s + 1}", counted(state.points[s] + pips, "point"), held, cp == s))
+    return out
+
+
+def prompt_for(game, state, viewer: int) -> str:
+    """What the seat to move is asked now, after "Your turn: "."""
+    if state.stage == TURN:
+        return "attack with a card (click it, then a tower), draw up to five, or remodel"
+    text = prompt(game, state, viewer)
+    return text[:1].lower() + text[1:]

@@ -217,6 +217,14 @@ class Ziggurat(Game):
     def hud(self, state, viewer):
         return layout.hud(self, state, viewer)
 
+    panel_keys = ("cheats", "hand", "pile")
+
+    def panels(self, state, viewer):
+        return layout.panels(self, state, viewer)
+
+    def prompt(self, state, viewer):
+        return layout.prompt(self, state, viewer)
+
     def layout(self, state, viewer):
         return layout.build_layout(state, viewer)
 
