@@ -866,6 +866,8 @@ def _timeline_steps(timeline):
             return ("node", v.getName())
         if type(v).__name__ == "_Ends":       # a lerp's function with its first and last calls
             return ("_Ends", value(v.fn), value(v.first), value(v.then))
+        if type(v).__name__ == "_Fn":
+            return ("_Fn", value(v.fn))
         if type(v).__name__ == "_Phase":      # the plain steps of a phase, one lerp: each step, and its calls
             return ("_Phase", v.seconds, value(v.steps), value(v.first), value(v.then))
         if type(v).__name__ in ("_Travel", "_Drop", "_Crumble"):    # a step that is its own function: what it holds

@@ -1573,11 +1573,48 @@ def _shadow_caster(drawn: NodePath) -> PandaNode:
 
 
 def _add_phase(parts: list[Step], together: list[Step]) -> None:
-    """A phase goes into the move's steps: nothing for no step, the step itself for one, else a Parallel of them."""
+    """A phase goes into the move's steps: nothing for no step, the step itself for one, else a Parallel of them,
+    where lerps one after another in it that last as long play as one (_fused)."""
+    if len(together) > 1:
+        together = _fused(together)
     if len(together) == 1:
         parts.append(together[0])
     elif together:
         parts.append(Parallel(*together))
+
+
+def _fused(together: list[Step]) -> list[Step]:
+    """Steps of a Parallel with each run of lerps (timeline.lerp's: t from 0 to 1) that last as long made one lerp
+    that calls their functions in their order: at every moment a Parallel calls each with the same t, in that order
+    (cards carried together from a hand: a lerp each, a Panda interval each to make, start and end)."""
+    out: list[Step] = []
+    run: list[Step] = []
+    for step in together + [None]:
+        if step is not None and isinstance(step, LerpFunc) and run and step.getDuration() == run[0].getDuration():
+            run.append(step)
+            continue
+        if len(run) > 1:
+            steps: list = []
+            for lerp_ in run:
+                owner = getattr(lerp_.function, "__self__", None)
+                if isinstance(owner, _Phase) and owner.first is None and owner.then is None:
+                    steps += owner.steps
+                else:
+                    held = _Fn()
+                    held.fn = lerp_.function
+                    steps.append(held)
+            out.append(_Phase.lerp(steps, run[0].getDuration()))
+        else:
+            out += run
+        run = [step] if isinstance(step, LerpFunc) else []
+        if step is not None and not run:
+            out.append(step)
+    return out
+
+
+class _Fn:
+    """A lerp's function among the steps of a _Phase (which calls each step's `fn`)."""
+    __slots__ = ("fn",)
 
 
 def _plain_step(steps: list | None, step: "_Bare") -> list:
