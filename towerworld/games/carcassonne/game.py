@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_right
+from dataclasses import fields
 from itertools import accumulate
 from typing import Sequence
 
@@ -32,6 +33,33 @@ from .tiles import CODES, ROTS, TILE_IDS, feature_words, tile_words
 INFO = GameInfo(min_players=2, max_players=6, min_utility=-1.0, max_utility=1.0, zero_sum=False, chance=True,
                 perfect_information=True, max_plies=89 + 4 * 89, max_moves=800)
 
+
+def _event_builder():
+    """A maker of Events from (kind, pieces, text, areas), the other fields at their defaults: an Event built slot by
+    slot, the same value as Event(...) (whose frozen init sets each field through object.__setattr__, three times
+    the cost, on every tile laid). Where Event's fields are not the ones named here, Event itself."""
+    names = tuple(f.name for f in fields(Event))
+    if names != ("kind", "pieces", "text", "reveals", "visible_to", "areas"):
+        return lambda kind, pieces, text, areas: Event(kind, pieces, text, areas=areas)
+    new = object.__new__
+    slots = Event.__dict__                             # each field's slot descriptor, by name
+    set_kind, set_pieces, set_text = slots["kind"].__set__, slots["pieces"].__set__, slots["text"].__set__
+    set_reveals, set_visible, set_areas = (slots["reveals"].__set__, slots["visible_to"].__set__,
+                                           slots["areas"].__set__)
+
+    def placed(kind, pieces, text, areas):
+        e = new(Event)
+        set_kind(e, kind)
+        set_pieces(e, pieces)
+        set_text(e, text)
+        set_reveals(e, False)
+        set_visible(e, None)
+        set_areas(e, areas)
+        return e
+    return placed
+
+
+_placed = _event_builder()
 
 # the draw and follower events made so far: (kind, player, tile type or follower, copy) -> the event
 _MADE: dict[tuple, Event] = {}
@@ -120,7 +148,8 @@ class Carcassonne(Game[CState, int]):
         if kind == "place":
             t, r, pos, _b, k = e[1]
             x, y = xy(pos)
-            return Event(EventKind.PLACE, (TILE_IDS[t][k],), f"Player {s.player + 1} laid {tile_words(t)} {place_words(x, y)}.")
+            return _placed(EventKind.PLACE, (TILE_IDS[t][k],),
+                           f"Player {s.player + 1} laid {tile_words(t)} {place_words(x, y)}.", ())
         if kind == "follower":
             fid = e[1]
             return Event(EventKind.PLACE, (meeple_id(fid),), f"Player {fid // FOLLOWERS + 1} deployed a follower.")
@@ -146,9 +175,9 @@ class Carcassonne(Game[CState, int]):
             who = " and ".join(f"Player {w + 1}" for w in win)
             # the scoring followers lift off home in this event's phase, before anything else moves, while the
             # feature's part of every tile lights up
-            return Event(EventKind.SCORE, tuple(meeple_id(f) for f in home),
-                         f"Completed {what}: {who} +{pts}." if win else f"Completed {what}.",
-                         areas=carc_layout.feature_areas(ns, node))
+            return _placed(EventKind.SCORE, tuple(meeple_id(f) for f in home),
+                           f"Completed {what}: {who} +{pts}." if win else f"Completed {what}.",
+                           carc_layout.feature_areas(ns, node))
         if kind == "final_feature":
             what, win, pts, node = e[1]
             return Event(EventKind.SCORE, (), f"{what.capitalize()}: " + " and ".join(f"Player {w + 1}" for w in win)
