@@ -8,7 +8,7 @@ import zlib
 
 from towerworld.engine.layout import Layout
 from towerworld.scene.camera import framing, label_scales
-from towerworld.scene.setup import add_table, configure, dress, gpu_device, undress
+from towerworld.scene.setup import add_table, configure, dress, gpu_device, table_camera, undress
 from towerworld.scene.stage import LastMove, Stage
 
 _BASE = None
@@ -69,6 +69,7 @@ def render_layout(layout: Layout, out: str, width: int = 1280, height: int = 800
         lens.setAspectRatio(width / height)
         lens.setNearFar(5, 20000)
         cam = b.render.attachNewNode(Camera("shot", lens))
+        table_camera(cam)
         cam.node().setScene(scene)
         view.apply(cam)
         region = buf.makeDisplayRegion()

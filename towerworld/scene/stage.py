@@ -18,8 +18,8 @@ from dataclasses import dataclass, replace
 from direct.interval.FunctionInterval import Func
 from direct.interval.LerpInterval import LerpFunc
 from direct.interval.MetaInterval import Parallel, Sequence
-from panda3d.core import (BitMask32, ColorWriteAttrib, CompassEffect, DepthTestAttrib, LPoint3f, LVecBase3f, NodePath,
-                          TransformState, TransparencyAttrib, Vec4)
+from panda3d.core import (BitMask32, ColorWriteAttrib, CompassEffect, DepthTestAttrib, GeomNode, LPoint3f, LVecBase3f,
+                          NodePath, PandaNode, RenderState, TransformState, TransparencyAttrib, Vec4)
 
 from towerworld.engine.game import CHANCE, Event
 from towerworld.engine.layout import Cell, Layout, Pose, shared_pose
@@ -39,7 +39,7 @@ HIGHLIGHT_COSTLY = (1.0, 0.3, 0.22, 0.5)     # a target that costs its player (a
 HIGHLIGHT_HOVER = (0.5, 0.8, 1.0, 0.3)
 CELL_FILL = 0.22       # a targeted cell's fill: a hint of colour under its frame (the picker reads it as pickable)
 XRAY_ALPHA = 0.3      # what hides a target from the camera is drawn this opaque
-COMBINE_FROM = 30      # a layout with at least this many pieces draws its resting pieces combined
+COMBINE_FROM = 20      # a layout with at least this many pieces draws its resting pieces combined
 CHUNK_SIZE = 12        # pieces flattened together: one that moves makes the other 11 draw themselves for a while
 CHUNK_CELL = 45.0      # mm: pieces are chunked with their neighbours on a grid this coarse (a tile, a stack)
 LOOSE_MAX = 16         # settled loose pieces (see Stage.combine) that wait before they are combined into new chunks
@@ -521,8 +521,13 @@ class Stage:
             self.chunks.append(self._chunk(batch, poses))
 
     def _chunk(self, pids: list[str], poses: dict[str, Pose]) -> Chunk:
+        """A chunk of these pieces: their copies flattened together (a geom for each look they have: a card's face is
+        a texture of its own), hidden from the key light's shadow camera, beside one plain copy that only the
+        shadow camera draws (a shadow has no colour: one geom, where the drawn copy may have dozens, each a draw call
+        more of every frame's shadow pass)."""
         assert self.chunks_root is not None
-        node = self.chunks_root.attachNewNode("chunk")
+        holder = self.chunks_root.attachNewNode("chunk")
+        node = holder.attachNewNode("drawn")
         hidden = self.hidden
         for pid in pids:
             # a piece of a chunk dropped in this same combine still has its model hidden (combine shows it again
@@ -537,7 +542,9 @@ class Stage:
             copy.clearTag("piece")
             copy.clearPythonTag("piece")
         node.flattenStrong()
-        return Chunk(node, {pid: poses[pid] for pid in pids})
+        holder.attachNewNode(_shadow_caster(node))
+        node.hide(SHADOW_MASK)
+        return Chunk(holder, {pid: poses[pid] for pid in pids})
 
     @property
     def combined(self) -> NodePath | None:
@@ -1544,12 +1551,70 @@ class Stage:
             node.removeNode()
 
 
+def _shadow_caster(drawn: NodePath) -> PandaNode:
+    """What `drawn` (flattened geometry) casts as a shadow: its geoms with no state of their own (no texture, colour
+    or shader input: the shadow camera draws depth alone), flattened into as few as their vertex formats allow, drawn
+    by the shadow camera only."""
+    caster = NodePath("shadow-caster")
+    for path in drawn.findAllMatches("**/+GeomNode"):
+        if path.isHidden(SHADOW_MASK):
+            continue        # (what casts no shadow where it is drawn: a memory aid's label)
+        source = path.node()
+        plain = GeomNode("caster")
+        empty = RenderState.makeEmpty()
+        for i in range(source.getNumGeoms()):
+            plain.addGeom(source.getGeom(i).makeCopy(), empty)
+        caster.attachNewNode(plain).setTransform(path.getTransform(drawn))
+    caster.flattenStrong()
+    # drawn by no camera but those that draw only the shadow camera's bits (Panda's overall bit, among the others,
+    # would hide it from every camera)
+    caster.hide(BitMask32.allOn() & ~SHADOW_MASK & ~PandaNode.getOverallBit())
+    return caster.node()
+
+
 def _add_phase(parts: list[Step], together: list[Step]) -> None:
-    """A phase goes into the move's steps: nothing for no step, the step itself for one, else a Parallel of them."""
+    """A phase goes into the move's steps: nothing for no step, the step itself for one, else a Parallel of them,
+    where lerps one after another in it that last as long play as one (_fused)."""
+    if len(together) > 1:
+        together = _fused(together)
     if len(together) == 1:
         parts.append(together[0])
     elif together:
         parts.append(Parallel(*together))
+
+
+def _fused(together: list[Step]) -> list[Step]:
+    """Steps of a Parallel with each run of lerps (timeline.lerp's: t from 0 to 1) that last as long made one lerp
+    that calls their functions in their order: at every moment a Parallel calls each with the same t, in that order
+    (cards carried together from a hand: a lerp each, a Panda interval each to make, start and end)."""
+    out: list[Step] = []
+    run: list[Step] = []
+    for step in together + [None]:
+        if step is not None and isinstance(step, LerpFunc) and run and step.getDuration() == run[0].getDuration():
+            run.append(step)
+            continue
+        if len(run) > 1:
+            steps: list = []
+            for lerp_ in run:
+                owner = getattr(lerp_.function, "__self__", None)
+                if isinstance(owner, _Phase) and owner.first is None and owner.then is None:
+                    steps += owner.steps
+                else:
+                    held = _Fn()
+                    held.fn = lerp_.function
+                    steps.append(held)
+            out.append(_Phase.lerp(steps, run[0].getDuration()))
+        else:
+            out += run
+        run = [step] if isinstance(step, LerpFunc) else []
+        if step is not None and not run:
+            out.append(step)
+    return out
+
+
+class _Fn:
+    """A lerp's function among the steps of a _Phase (which calls each step's `fn`)."""
+    __slots__ = ("fn",)
 
 
 def _plain_step(steps: list | None, step: "_Bare") -> list:
