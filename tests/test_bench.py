@@ -58,6 +58,15 @@ def test_the_sides_of_a_ratio_take_turns_and_the_ratio_is_the_rounds_median(benc
     assert row.value == 3.0 and row.spread == "2-9 over 3" and row.met() is False
 
 
+def test_a_startup_run_marks_wall_and_cpu_time(bench):
+    """A startup side's marks carry the wall clock from the process's start and the CPU time it had used: a side that
+    spends 50 ms of CPU before its mark shows at least that much of both."""
+    run = bench._run_script(bench._MARK + "t = time.process_time()\nwhile time.process_time() - t < 0.05:\n    pass\n"
+                            "_mark('shown')\n")
+    assert run.cpu["shown"] >= 0.05 and run.at("shown") >= 0.05
+    assert run.exit >= run.at("shown") and run.peak_kb > 0
+
+
 def test_rows_carry_their_spread_into_the_json(bench, tmp_path):
     row = bench.as_row(("a_ratio", 1.2, "<= 1.5", "x", "", "1.1-1.4 over 5"))
     assert row.spread == "1.1-1.4 over 5" and row.note == ""

@@ -261,3 +261,22 @@ def test_a_level_is_a_simulation_budget_and_a_ladder_takes_its_clock_away(monkey
     assert make_agent("mcts", GAME, 1, "300it").max_simulations == 300
     with pytest.raises(BadOption, match="Carcassonne search level must be one of easy"):
         make_agent("mcts", GAME, 1, "quick")
+
+
+def test_every_event_is_the_event_its_fields_make():
+    """The events of a random game with The Tower are whole Events: each equals the Event built from its fields
+    through the dataclass, every field set."""
+    from dataclasses import fields
+    from towerworld.engine.game import Event
+    rng = random.Random(9)
+    s = GAME.new_state(None, 3)
+    kinds = Counter()
+    while GAME.current_player(s) != TERMINAL:
+        moves = GAME.legal_moves(s)
+        move = GAME.sample_chance(s, rng) if GAME.current_player(s) == CHANCE else moves[rng.randrange(len(moves))]
+        s, events = GAME.apply_unchecked(s, move)
+        for e in events:
+            assert type(e) is Event
+            assert e == Event(*(getattr(e, f.name) for f in fields(Event)))
+            kinds[e.kind] += 1
+    assert kinds["place"] > 60 and kinds["score"] > 5

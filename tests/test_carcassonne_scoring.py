@@ -211,7 +211,8 @@ def check_field_cities(s):
         bits = s.fcity[B.find(s.parent, node)]
         kept = {frozenset(n for n in range(len(s.parent)) if B.find(s.parent, n) == c)
                 for c in range(bits.bit_length()) if bits >> c & 1}
-        assert kept == cities, f"field node {node}: kept {sorted(map(sorted, kept))}, walked {sorted(map(sorted, cities))}"
+        assert kept == cities, (f"field node {node}: kept {sorted(map(sorted, kept))}, "
+                                f"walked {sorted(map(sorted, cities))}")
 
 
 @pytest.mark.parametrize("options", [None, {"tower": False, "black_tower": False}])
@@ -251,13 +252,15 @@ def test_a_field_that_forgot_a_completed_city_is_caught():
 def test_the_projection_kept_move_by_move_is_the_final_scoring_of_what_stands(players, options):
     """What each player's followers would bring at the final scoring (unfinished roads and cities, cloisters, farms)
     is kept by every move, for the search's leaves: at every decision of random games it is what the final scoring
-    walked over the board gives, captures, ransoms and completed features included."""
+    walked over the board gives, captures, ransoms and completed features included; so are the followers kept as
+    standing on cloisters."""
     import random
     rng = random.Random(players * 13 + len(options or {}))
     for _game in range(2):
         s = GAME.new_state(options, players)
         while GAME.current_player(s) != TERMINAL:
             assert list(s.proj) == E.final_scores(s)[0], s
+            assert s.monks == tuple(f for f, loc in enumerate(s.fl) if loc >= 0 and s.nkind[loc] == E.CLOISTER)
             if GAME.current_player(s) == CHANCE:
                 s, _ = GAME.apply_unchecked(s, GAME.sample_chance(s, rng))
                 continue

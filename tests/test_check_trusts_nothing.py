@@ -157,7 +157,7 @@ def test_the_resume_list_reads_only_what_it_needs(tmp_path, monkeypatch):
     def counting(path):
         read.append(os.path.basename(path))
         return real(path)
-    monkeypatch.setattr(record, "read_record_file", counting)
+    monkeypatch.setattr(saves, "read_record_file", counting)      # the name the saves list reads records by
     for k, path in enumerate(wanted):
         os.utime(path, (time.time() - 100 + k, time.time() - 100 + k))
     shown = saves.unfinished("kdak", str(tmp_path), limit=3)

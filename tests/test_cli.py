@@ -294,7 +294,7 @@ def test_check_goes_on_after_a_crash_inside_towerworld(tmp_path, monkeypatch, ca
             raise ZeroDivisionError("a bug")
         return real(path, **kw)
 
-    monkeypatch.setattr(record, "load_match", crashing)
+    monkeypatch.setattr(cli, "load_match", crashing)  # check reads records by its own name
     assert cli.main(["check", first, second]) == 3
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith(f"{first}: could not be checked") and "ZeroDivisionError" in out[0]

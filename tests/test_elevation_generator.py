@@ -73,26 +73,20 @@ def test_the_reference_knows_the_rules():
 
 
 @pytest.mark.parametrize("n", range(len(OPTION_SETS)))
-def test_the_quick_step_then_dig_check_agrees_with_the_reference(n):
-    """`has_turn` first asks each piece whether it can step, then dig ("A "Basic Move" is to either dig, then
-    move...or...move, then dig") without generating turns; that answer must be exactly whether the reference finds
-    such a turn, for both sides, including crowded late positions where pieces are hemmed in."""
-    from towerworld.games.elevation.board import MOVE_DIG
-    from towerworld.games.elevation.reference import _piece_turns
-    from towerworld.games.elevation.rules import _steps_then_digs
+def test_whether_a_side_can_move_agrees_with_the_reference_for_both_sides(n):
+    """`has_turn` (what decides "left the opponent without a legal turn") asks the same generator as every list of
+    turns; for both sides of crowded late positions where pieces are hemmed in, and for each piece that could be the
+    one that already acted in the two-pieces game, it is exactly whether the reference finds a turn."""
     options = OPTION_SETS[n]
     checked = {True: 0, False: 0}
     for st in _positions(options, seed=200 + n, count=40):
         for side in (0, 1):
-            view = st if side == st.mover else replace(st, mover=side)
-            for s in st.pos[side * 6:side * 6 + 6]:
-                if s < 0:
-                    continue
-                kind = st.kinds[st.board[s]]
-                expected = any(m[1] == MOVE_DIG for m in _piece_turns(view, s, kind))
-                assert _steps_then_digs(st.heights, st.board, side, s, kind, st.rules) == expected, (options, s)
+            view = replace(st, mover=side, used=-1, phase=0)
+            for used in [-1] + [b for b in st.board if b >= 0 and b // 6 == side]:
+                expected = any(m[0] != DRAW for m in reference_turns(replace(view, used=used)))
+                assert has_turn(st.heights, st.board, st.kinds, side, st.rules, used) == expected, (options, used)
                 checked[expected] += 1
-    assert checked[True] > 100 and checked[False] > 0, checked
+    assert checked[True] > 100, checked
 
 
 def test_has_turn_on_a_hemmed_in_side():
@@ -155,3 +149,18 @@ def test_the_piece_tables_stay_bounded(monkeypatch):
         assert sum(len(table) for table in rules._PIECE_TABLES) <= 40
     assert rules._piece_keys == sum(len(table) for table in rules._PIECE_TABLES)
     clear_tables()
+
+
+@pytest.mark.parametrize("n", range(len(OPTION_SETS)))
+def test_the_search_lists_the_same_turns_from_heights_and_board_alone(n):
+    """The search's states hold heights and board only; `turns_on` lists their turns through the same generator as
+    the game's legal moves: on random positions exactly the reference's complete turns (no draw offers), for both
+    sides, with the tables cold and warm."""
+    from towerworld.games.elevation.rules import turns_on
+    positions = _positions(OPTION_SETS[n], seed=400 + n, count=20)
+    clear_tables()
+    for _ in range(2):
+        for st in positions:
+            for side in (0, 1):
+                expected = [m for m in reference_turns(replace(st, mover=side, used=-1, phase=0)) if m[0] != DRAW]
+                assert turns_on(st.heights, st.board, st.kinds, side, st.rules) == expected, (n, side)

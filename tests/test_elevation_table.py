@@ -261,7 +261,7 @@ def test_the_table_draws_every_piece_and_tile_when_play_begins(showbase, tmp_pat
         assert stage.targets and stage.chunks            # Red's pieces glow, and the board draws through chunks
         chunked = {}
         for chunk in stage.chunks:
-            hidden = [np.getName() for np in chunk.node.findAllMatches("**") if np.isHidden()]
+            hidden = [np.getName() for np in chunk.node.find("drawn").findAllMatches("**") if np.isHidden()]
             for pid in chunk.members:
                 chunked[pid] = hidden
         for pid in stage.layout.pieces:

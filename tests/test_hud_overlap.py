@@ -1,6 +1,7 @@
-"""Nothing the HUD draws lies over anything else it draws: the status, the message line, the action buttons, the help
-hint and the replay's timeline and buttons, each a screen rectangle from its aspect2d bounds, overlap none of the
-others at 1280x800 and at 900x600 (the issue: "a button covers Player 2's score in replay")."""
+"""Nothing the HUD draws lies over anything else it draws: the players' panels, the instruction line, the status, the
+message line, the action buttons, the help hint and the replay's timeline and buttons, each a screen rectangle from
+its aspect2d bounds, overlap none of the others at 1280x800, at 900x600 and at 1920x1080 (what full screen gives), in
+every game (the issue: "a button covers Player 2's score in replay"); nor does any lie over a table label."""
 import random
 
 import pytest
@@ -15,7 +16,7 @@ try:
 except ImportError:  # tests run as a package
     from tests.tabletools import settle
 
-SIZES = [(1280, 800), (900, 600)]
+SIZES = [(1280, 800), (900, 600), (1920, 1080)]
 
 
 def box(table, node):
@@ -82,30 +83,80 @@ def _resize(table, w, h):
 
 def _hud_items(table) -> dict:
     hud = table.hud
-    items = {"status": box(table, hud.status), "message": box(table, hud.message), "hint": box(table, hud.hint)}
+    items = {"status": box(table, hud.status), "message": box(table, hud.message), "hint": box(table, hud.hint),
+             "instruction": box(table, hud.instruction)}
     items.update({f"button {i}": box(table, b) for i, b in enumerate(hud.buttons)})
+    # a panel and the gold edge round the panel of the player to move are one thing on the screen
+    panels = [p for p in hud.panels if p["frameColor"] != hud_module().PANEL_TURN]
+    items.update({f"panel {i}": box(table, p) for i, p in enumerate(panels)})
     return items
 
 
-@pytest.mark.parametrize("name", ["kdak", "carcassonne", "elevation"])
-def test_the_play_hud_draws_nothing_over_anything_else(showbase, tmp_path, name):
+def hud_module():
+    from towerworld.scene import hud
+    return hud
+
+
+def _players(name):
+    """The most players the game seats (the widest row of panels), a person first."""
+    n = get_game(name).max_players
+    return [PlayerSpec("Ann")] + [PlayerSpec(f"Bot {i}", "ai", "random") for i in range(1, n)]
+
+
+def _table_in_play(tmp_path, name, plies=12):
+    """A table after some random moves (scores, holdings and the last move in words), a person to move."""
     from towerworld.app.play import PlayTable
-    t = PlayTable(Match(get_game(name), players=[PlayerSpec("Ann"), PlayerSpec("Bob")], seed=3,
-                        autosave=str(tmp_path / "o.tower.json")))
+    from towerworld.engine.game import CHANCE
+    game = get_game(name)
+    match = Match(game, players=_players(name), seed=3, autosave=str(tmp_path / "o.tower.json"))
+    rng = random.Random(3)
+    for _ in range(plies):
+        cp = game.current_player(match.state)
+        if match.over or cp == 0:
+            break
+        match.apply(game.sample_chance(match.state, rng) if cp == CHANCE else rng.choice(game.legal_moves(match.state)),
+                    save=False)
+    return PlayTable(match)
+
+
+@pytest.mark.parametrize("name", ["kdak", "carcassonne", "elevation", "throwdown", "ziggurat"])
+def test_the_play_hud_draws_nothing_over_anything_else(showbase, tmp_path, name):
+    t = _table_in_play(tmp_path, name)
     size = (t.base.win.getXSize(), t.base.win.getYSize())
     try:
         settle(t)
+        if t.handoff is not None:
+            t.confirm_handoff()
         t.hud.say("Nothing there to pick: click a highlighted piece or square, or press H for the keys.")
         t.hud.set_buttons([("pass", lambda: None), ("spend a talisman", lambda: None)])
         for w, h in SIZES:
             _resize(t, w, h)
-            assert not overlaps(_hud_items(t)), f"{name} at {w}x{h}: {overlaps(_hud_items(t))}"
+            items = _hud_items(t)
+            assert items["instruction"] is not None, "one line says what to do now"
+            assert sum(k.startswith("panel ") for k in items) == len(t.match.players), "a panel per player"
+            assert all(-1 <= v[0] and v[2] <= 1 and -1 <= v[1] and v[3] <= 1 for v in items.values() if v), \
+                f"{name} at {w}x{h}: a HUD item runs off the window"
+            assert not overlaps(items), f"{name} at {w}x{h}: {overlaps(items)}"
             labels = label_boxes(t)
             assert labels, "the table labels its places"
-            assert not under_hud(_hud_items(t), labels), f"{name} at {w}x{h}: {under_hud(_hud_items(t), labels)}"
+            assert not under_hud(items, labels), f"{name} at {w}x{h}: {under_hud(items, labels)}"
     finally:
         t.base.win.setSize(*size)
         t.base.adjustWindowAspectRatio(t.base.getAspectRatio())
+        t.close()
+
+
+def test_a_broken_panel_row_is_caught(showbase, tmp_path, monkeypatch):
+    """The check is shown to fail on a broken layout: panels as wide as the whole row, drawn over each other and
+    run off the window's edge."""
+    from towerworld.scene import hud
+    monkeypatch.setattr(hud, "PANEL_GAP", -0.5)
+    t = _table_in_play(tmp_path, "carcassonne")
+    try:
+        settle(t)
+        t.hud.arrange()
+        assert any(a.startswith("panel") and b.startswith("panel") for a, b in overlaps(_hud_items(t)))
+    finally:
         t.close()
 
 
@@ -128,6 +179,7 @@ def test_the_replay_hud_draws_nothing_over_anything_else(showbase):
             items.update({f"replay button {i}": box(t, b) for i, b in enumerate(t.buttons)})
             items["timeline"] = box(t, t.slider)
             items["speed"] = box(t, t.speed_label)
+            assert sum(k.startswith("panel ") for k in items) == len(match.players)
             assert not overlaps(items), f"replay at {w}x{h}: {overlaps(items)}"
             labels = label_boxes(t)
             assert len(labels) >= 2, "the players' score plaques are on the table"

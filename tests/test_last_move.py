@@ -151,3 +151,81 @@ def test_play_marks_a_persons_move_then_the_next(showbase, name):
         assert marks[0] and marks[1]
     finally:
         table.close()
+
+
+@pytest.mark.parametrize("name", ["carcassonne", "kdak", "throwdown"])
+def test_a_replay_video_marks_each_move_in_the_pause_after_it_as_the_window_does(showbase, name):
+    """A replay rendered offscreen (the video's frames, the still at --at) marks the last move as the replay window
+    does: in the pause after a player's move its marks are on what it changed, while the next player's move plays
+    they are gone, and a chance draw keeps the player's move marked."""
+    from towerworld.app.replay import ReplayFilm
+    match = _finished(name, PLIES[name])
+    film = ReplayFilm(showbase.render, match)
+    try:
+        segments = film.segments
+        film.seek(segments[0].duration / 2)
+        assert film.stage.last_marked() == {}, "nothing is marked before the first move"
+        last = None
+        marked: set[str] = set()
+        for i, seg in enumerate(segments[:-1]):
+            if seg.ply < 0:
+                continue
+            mover = match.plies[seg.ply].mover
+            film.seek(seg.start + seg.duration / 2)
+            if mover == CHANCE:
+                if last is not None:
+                    assert _marked_pieces(film.stage) == before, "a draw keeps the move before marked"
+                continue
+            assert film.stage.last_marked() == {}, "a move under way: the marks of the move before are gone"
+            after = segments[i + 1]
+            film.seek(after.start + after.duration / 2)
+            before = _check_marks(film, match, seg.ply)     # the move just played is marked (a pass marks nothing)
+            marked |= before
+            last = seg.ply
+        assert last is not None and marked
+        film.seek(film.duration)        # the still at the end: the last move marked
+        _check_marks(film, match, last)
+    finally:
+        film.destroy()
+
+
+def test_a_rendered_still_shows_the_last_move_in_its_colour(showbase, tmp_path):
+    """`towerworld render GAME --ply N` draws the last move's marks as the table does: the picture of a position
+    after a move holds the marks' violet, which the same position drawn without marks does not."""
+    from towerworld.scene import marks
+    from towerworld.scene.offscreen import render_layout
+    from towerworld.scene.stage import last_move_before
+
+    match = _finished("carcassonne", 9)
+    viewer = 0
+    layout = match.game.layout(match.state, viewer)
+    last = last_move_before(match, len(match.plies), viewer)
+    assert last is not None and last.pieces
+    marked = render_layout(layout, str(tmp_path / "marked.png"), 640, 400, last=last)
+    plain = render_layout(layout, str(tmp_path / "plain.png"), 640, 400)
+    r, g, b = (round(255 * c) for c in marks.LAST_MOVE[:3])
+
+    def violet(path: str) -> int:
+        width, height, rgb = _read_png(path)
+        return sum(1 for i in range(0, len(rgb), 3)
+                   if abs(rgb[i] - r) < 60 and rgb[i + 1] < g + 50 and rgb[i + 2] > b - 80
+                   and rgb[i + 2] - rgb[i + 1] > 90)
+    assert violet(marked) > 100, violet(marked)
+    assert violet(plain) < violet(marked) / 20
+
+
+def _read_png(path: str) -> tuple[int, int, bytes]:
+    """An 8-bit RGB PNG as offscreen.write_png writes it (unfiltered rows): width, height, the RGB bytes."""
+    import struct
+    import zlib
+    data = open(path, "rb").read()
+    width, height = struct.unpack(">II", data[16:24])
+    pos, idat = 8, b""
+    while pos < len(data):
+        length = struct.unpack(">I", data[pos:pos + 4])[0]
+        if data[pos + 4:pos + 8] == b"IDAT":
+            idat += data[pos + 8:pos + 8 + length]
+        pos += 12 + length
+    raw = zlib.decompress(idat)
+    stride = width * 3 + 1
+    return width, height, b"".join(raw[i * stride + 1:(i + 1) * stride] for i in range(height))

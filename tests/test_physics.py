@@ -12,6 +12,7 @@ from towerworld.demos.kdak_collapse import tower_layout
 from towerworld.engine.game import Event, EventKind
 from towerworld.engine.layout import Layout, Pose
 from towerworld.engine.pieces import PIECES, size
+from towerworld.scene import physics
 from towerworld.scene.physics import (STEP, World, crumble_plan, Crumble, overlapping, pyramid_nest_lift,
                                       start_heights, steps_for)
 
@@ -66,6 +67,60 @@ def test_how_the_caller_slices_time_does_not_change_the_result():
         frames.advance_to(i / 25)
     assert frames.world.steps == whole.world.steps
     assert frames.world.fingerprint() == whole.world.fingerprint()
+
+
+def _elevation_board() -> tuple[World, list[tuple[str, str]], list[tuple[str, str]]]:
+    """A world of Elevation's starting board (terrain three deep, 40 mm squares edge to edge), with the pairs of
+    terrain tiles side by side on one layer and those stacked one on the other."""
+    layout = get_demo("elevation-tip").build()
+    world = World(layout, skip=overlapping(layout))
+    terrain = [(pid, p) for pid, p in layout.pieces.items() if p.kind == "terrain"]
+    side, stacked = [], []
+    for i, (a, pa) in enumerate(terrain):
+        for b, pb in terrain[i + 1:]:
+            if pa.z == pb.z and math.isclose(math.hypot(pa.x - pb.x, pa.y - pb.y), size("terrain").w):
+                side.append((a, b))
+            elif (pa.x, pa.y) == (pb.x, pb.y) and abs(pa.z - pb.z) == size("terrain").h:
+                stacked.append((a, b))
+    return world, side, stacked
+
+
+def _touching(world: World, pairs) -> int:
+    """How many of `pairs` Bullet finds in contact after one call of steps (SUBSTEPS), every body awake."""
+    world.wake()
+    world.step(physics.SUBSTEPS)
+    touching = {frozenset((m.getNode0().getName(), m.getNode1().getName()))
+                for m in world.world.getManifolds() if m.getNumManifoldPoints()}
+    return sum(1 for a, b in pairs if frozenset((a, b)) in touching)
+
+
+def test_terrain_laid_edge_to_edge_touches_only_the_tiles_above_and_below(monkeypatch):
+    """Elevation's terrain fills its box edge to edge: side by side the collision boxes stand clear of each other, so
+    Bullet solves each stack's contacts and not those of every neighbouring pair (at full width the 180 side pairs
+    all touch, jam the layer into one mat, and cost most of a step)."""
+    world, side, stacked = _elevation_board()
+    assert len(side) == 3 * 2 * 6 * 5 and len(stacked) == 2 * 36
+    assert _touching(world, side) == 0
+    assert _touching(world, stacked) == len(stacked)
+    monkeypatch.setattr(physics, "GRID_INSET", {})       # full-width boxes: the check sees the neighbours touch
+    world, side, _ = _elevation_board()
+    assert _touching(world, side) == len(side)
+
+
+def test_the_tipped_elevation_box_reruns_bit_for_bit_and_its_top_layer_slides():
+    """Past the tiles' friction angle (wood on wood, friction 0.5: 26.6 degrees; at 4.5 s the box stands at 28.7) the
+    top layer of terrain slides downhill in the box, and a rerun ends on the same transforms to the last bit."""
+    runs = []
+    for _ in range(2):
+        run = DemoRun(get_demo("elevation-tip"), seed=1)
+        box = run.world.bodies["elev_box"]
+        top = sorted(pid for pid, p in run.layout.pieces.items() if p.kind == "terrain" and p.z > 15)
+        start = {pid: run.world.bodies[pid].getPos(box).x for pid in top}
+        run.advance_to(4.5)
+        runs.append(run.world.fingerprint())
+    slid = sorted((run.world.bodies[pid].getPos(box).x - start[pid]) / physics.SCALE for pid in top)
+    assert slid[len(slid) // 2] > 40.0          # the median tile of the top layer, mm toward the low side
+    assert runs[0] == runs[1]
 
 
 def test_pulling_tiles_brings_the_kdak_tower_down():

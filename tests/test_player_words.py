@@ -225,9 +225,14 @@ def test_every_option_has_a_players_label_and_one_line_of_help(name):
         assert opt.help and "\n" not in opt.help
 
 
+def _plain(text: str) -> str:
+    """A text as it reads on the screen: without the codes that colour a part of it."""
+    return re.sub(r"\x01[^\x01]*\x01|\x02", "", text)
+
+
 def test_the_start_screen_names_options_in_words_with_a_line_of_help_each(showbase):
     """The start screen showed raw option names ("level5_talisman: off"): it shows each option's label and value,
-    and under it one line explaining it, never the name."""
+    and after them its explanation, never the name."""
     from towerworld.app.main import App
     from towerworld.app.menu import option_line
     app = App(showbase, (640, 400), frames=1)
@@ -237,12 +242,118 @@ def test_the_start_screen_names_options_in_words_with_a_line_of_help_each(showba
         for name in registry.names():
             screen.pick(name)
             game = registry.get_game(name)
-            texts = [w.getText() if hasattr(w, "getText") else w["text"] for w in screen.widgets
+            texts = [_plain(w.getText()) if hasattr(w, "getText") else w["text"] for w in screen.widgets
                      if hasattr(w, "getText") or "text" in getattr(w, "keys", lambda: ())()]
             for opt in game.options:
-                assert any(t.startswith(f"{opt.words}: ") for t in texts), f"{name}: no label for {opt.name}"
-                assert option_line(opt.help) in texts and len(option_line(opt.help)) <= 72
+                assert any(t.startswith(f"{opt.words}: ") and option_line(opt.help) in t for t in texts), \
+                    f"{name}: no label and explanation for {opt.name}"
                 if "_" in opt.name or opt.name != opt.name.lower():
                     assert not any(opt.name in t for t in texts), f"{name}: {opt.name} shown"
+    finally:
+        app.request("Off")
+
+
+def _screen_box(node, base):
+    bounds = node.getTightBounds(base.render2d)
+    if bounds is None:
+        return None
+    lo, hi = bounds
+    return (lo.x, lo.z, hi.x, hi.z)
+
+
+def _button_box(button, base):
+    """A button's frame on the screen, from its own frame bounds (its text and frame are drawn by its gui item)."""
+    from panda3d.core import NodePath
+    left, right, bottom, top = button.getBounds()
+    scale = NodePath.getScale(button, base.render2d)
+    at = button.getPos(base.render2d)
+    return (at.x + left * scale.x, at.z + bottom * scale.z, at.x + right * scale.x, at.z + top * scale.z)
+
+
+def _meets(a, b) -> bool:
+    return a is not None and b is not None and a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def option_texts_and_buttons(screen):
+    texts = [w for w in screen.widgets if hasattr(w, "getPythonTag") and w.getPythonTag("help")]
+    buttons = [w for w in screen.widgets if hasattr(w, "guiItem")]
+    return texts, buttons
+
+
+def start_screen_faults(screen, base, height: int) -> list[str]:
+    """What a player could not read on the start screen as drawn: an option's explanation under 14 px, cut short
+    ("..."), off the window, or drawn over another option's words or over a button."""
+    faults = []
+    texts, buttons = option_texts_and_buttons(screen)
+    for t in texts:
+        words = _plain(t.getText())
+        # the letters' size: the text's own scale, times its parent's on the screen (render2d is 2 units high)
+        from panda3d.core import NodePath
+        sz = t.getScale()
+        sz = sz[1] if isinstance(sz, tuple) else sz
+        px = sz * NodePath.getScale(t.getParent(), base.render2d)[2] * height / 2
+        if px < 14:
+            faults.append(f"{words[:30]!r} is {px:.1f} px")
+        if words.endswith(("...", "\u2026")) or t.getPythonTag("help")[:1].upper() + t.getPythonTag("help")[1:] \
+                not in words:
+            faults.append(f"{words[:30]!r} is cut")
+        box = _screen_box(t, base)
+        if box is None or not (-1 <= box[0] and box[2] <= 1 and -1 <= box[1] and box[3] <= 1):
+            faults.append(f"{words[:30]!r} runs off the window")
+        for other in texts:
+            if other is not t and _meets(box, _screen_box(other, base)) and id(t) < id(other):
+                faults.append(f"{words[:30]!r} lies over another option")
+        for b in buttons:
+            if _meets(box, _button_box(b, base)):
+                faults.append(f"{words[:30]!r} lies over the button {b['text']!r}")
+    return faults
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (900, 600)])
+def test_every_options_explanation_is_readable_whole_and_clear(showbase, size):
+    """Each option's one line of help is at least 14 px tall at 1280x800 and at 900x600, never cut with "..." (it
+    wraps), inside the window and clear of every other option's words and every button, in every game and variant."""
+    from towerworld.app.main import App
+    was = (showbase.win.getXSize(), showbase.win.getYSize())
+    app = App(showbase, size, frames=1)
+    app.request("Menu")
+    try:
+        showbase.win.setSize(*size)
+        showbase.adjustWindowAspectRatio(showbase.getAspectRatio())
+        screen = app.screen
+        seen = 0
+        for name in registry.names():
+            screen.pick(name)
+            game = registry.get_game(name)
+            for variant in [None] + [v.name for v in game.variants]:
+                screen.set_variant(variant)
+                faults = start_screen_faults(screen, showbase, size[1])
+                assert not faults, f"{name} {variant or ''} at {size[0]}x{size[1]}: {faults[:4]}"
+                seen += len(option_texts_and_buttons(screen)[0])
+        assert seen
+    finally:
+        app.request("Off")
+        showbase.win.setSize(*was)
+        showbase.adjustWindowAspectRatio(showbase.getAspectRatio())
+
+
+def test_the_start_screen_check_sees_small_cut_and_covered_words(showbase):
+    """The check is shown to fail on the start screen as it was: explanations in 9 px letters, cut with "...", and
+    an explanation moved onto a button."""
+    from towerworld.app.main import App
+    app = App(showbase, (900, 600), frames=1)
+    app.request("Menu")
+    try:
+        showbase.win.setSize(900, 600)
+        showbase.adjustWindowAspectRatio(showbase.getAspectRatio())
+        screen = app.screen
+        screen.pick("elevation")
+        texts, buttons = option_texts_and_buttons(screen)
+        texts[0].setScale(0.028)
+        texts[1].setText(_plain(texts[1].getText())[:40] + "...")
+        at = buttons[0].getPos(texts[2].getParent())
+        texts[2].setPos(at.x, at.z)
+        faults = " ".join(start_screen_faults(screen, showbase, 600))
+        assert " px" in faults and "is cut" in faults and "over the button" in faults, faults
     finally:
         app.request("Off")

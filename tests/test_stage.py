@@ -518,7 +518,7 @@ def test_pieces_let_go_by_a_highlight_and_chunked_again_are_drawn():
     members = {pid for chunk in stage.chunks for pid in chunk.members}
     assert members and not members & set(stage.targets)
     for chunk in stage.chunks:
-        hidden = [np.getName() for np in chunk.node.findAllMatches("**") if np.isHidden()]
+        hidden = [np.getName() for np in chunk.node.find("drawn").findAllMatches("**") if np.isHidden()]
         assert not hidden, (sorted(chunk.members)[:3], hidden)
     for pid, model in stage.models.items():
         assert model.isHidden() == (pid in members), pid
@@ -864,6 +864,10 @@ def _timeline_steps(timeline):
             return "stage"
         if isinstance(v, NodePath):
             return ("node", v.getName())
+        if type(v).__name__ == "_Ends":       # a lerp's function with its first and last calls
+            return ("_Ends", value(v.fn), value(v.first), value(v.then))
+        if type(v).__name__ == "_Fn":
+            return ("_Fn", value(v.fn))
         if type(v).__name__ == "_Phase":      # the plain steps of a phase, one lerp: each step, and its calls
             return ("_Phase", v.seconds, value(v.steps), value(v.first), value(v.then))
         if type(v).__name__ in ("_Travel", "_Drop", "_Crumble"):    # a step that is its own function: what it holds
@@ -948,3 +952,37 @@ def test_a_plain_move_is_laid_out_and_played_as_the_general_path_lays_out_and_pl
                 assert _frame(ours) == _frame(theirs), name
                 shown = new
     assert sum(taken) >= 100 and not all(taken)     # the plain way taken on many moves, and turned down on some
+
+
+def test_a_chunk_casts_its_shadow_through_one_plain_copy_that_only_the_shadow_camera_draws():
+    """Resting pieces of many looks (each card face a texture of its own) draw through a chunk of a geom per look;
+    the key light's shadow camera draws instead one plain copy of the same geometry, in as few geoms as its vertex
+    formats allow (a shadow has no colour), which no other camera draws: every frame's shadow pass draws a few
+    geoms, not one per look."""
+    import random
+
+    from panda3d.core import BitMask32, NodePath
+
+    from towerworld.engine.game import OMNISCIENT
+    from towerworld.engine.registry import get_game
+    from towerworld.scene.setup import SHADOW_MASK
+    game = get_game("throwdown")
+    state = game.random_playout(game.new_state(None, 2), random.Random(5))
+    stage = Stage(NodePath("root"))
+    stage.show(game.layout(state, OMNISCIENT))
+    assert stage.chunks
+    main = BitMask32.bit(0)         # a camera of the table (any camera but the shadow camera)
+
+    def geoms(root, mask):
+        return sum(p.node().getNumGeoms() for p in root.findAllMatches("**/+GeomNode") if not p.isHidden(mask))
+    looks = shadows = 0
+    for chunk in stage.chunks:
+        drawn, caster = chunk.node.find("drawn"), chunk.node.find("shadow-caster")
+        assert not drawn.isEmpty() and not caster.isEmpty()
+        assert geoms(caster, main) == 0 and geoms(drawn, SHADOW_MASK) == 0     # each drawn by its camera alone
+        assert 1 <= geoms(caster, SHADOW_MASK) <= geoms(drawn, main)
+        a, b = drawn.getTightBounds(), caster.getTightBounds()
+        assert all(abs(u - v) < 0.01 for p, q in zip(a, b) for u, v in zip(p, q))   # the same geometry
+        looks += geoms(drawn, main)
+        shadows += geoms(caster, SHADOW_MASK)
+    assert shadows * 3 < looks, (shadows, looks)

@@ -255,8 +255,8 @@ def _table_after(showbase, tmp_path, n: int, plies: int, seed: int):
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
 def test_the_status_lines_never_cover_a_hand_or_a_tower(showbase, tmp_path, n):
-    """The status text never covers a hand: at the default camera every hand card, every tower
-    pyramid and every tower's place lies on screen and clear of the status lines' box, at the start and later on."""
+    """The HUD's top band never covers a hand: at the default camera every hand card, every tower
+    pyramid and every tower's place lies on screen and clear of the panels, the instruction and the status lines, at the start and later on."""
     from towerworld.engine.layout import Pose
     try:
         from tabletools import overlap, piece_box, text_box
@@ -267,8 +267,10 @@ def test_the_status_lines_never_cover_a_hand_or_a_tower(showbase, tmp_path, n):
         try:
             table.reset_view()
             table.refresh()
-            status = text_box(table.hud.status, table.base)
-            assert status[3] - status[1] > 0.2, "the status lines are there to be covered"
+            # the top band: the players' panels, the instruction line and the status lines
+            band = table.hud.top_boxes()
+            status = (min(b[0] for b in band), min(b[1] for b in band), max(b[2] for b in band), 1.0)
+            assert status[3] - status[1] > 0.2, "the panels and status lines are there to be covered"
             lay = table.stage.layout
             shown = {pid: pose for pid, pose in lay.pieces.items()
                      if pid.startswith("card:hand:") or (pose.kind.startswith("pyramid_") and pose.tilt == 0)}
@@ -350,8 +352,9 @@ def test_with_two_people_at_one_screen_even_the_first_hand_waits_for_its_hand_of
 
 
 def test_each_towers_label_says_what_it_is_worth_at_every_ply():
-    """A tower's make-up shows on its faces only close up (1, 2 or 3 pips a pyramid): its label beside it says how
-    many pips it stands, "gone" once destroyed, and follows every change of a whole random game."""
+    """A tower's make-up shows on its faces only close up (1, 2 or 3 pips a pyramid): its label beside it gives its
+    letter and how many pips it stands ("b: 5 pips"), "gone" once destroyed, through every change of a whole random
+    game."""
     from towerworld.games.throwdown.board import tower_pips
     from towerworld.games.throwdown.layout import build_layout
     rng = random.Random(7)
@@ -364,7 +367,7 @@ def test_each_towers_label_says_what_it_is_worth_at_every_ply():
                 words = lay.labels[f"tower:{seat}:{t}"][3]
                 pips = tower_pips(tower)
                 want = "gone" if not tower else f"{pips} pip" + ("" if pips == 1 else "s")
-                assert words.endswith("\n" + want), (words, tower)
+                assert words == f"{'abcd'[t]}: {want}", (words, tower)
                 checked += 1
                 gone += not tower
         move = GAME.sample_chance(s, rng) if GAME.current_player(s) == CHANCE else rng.choice(GAME.legal_moves(s))

@@ -4,18 +4,34 @@ from __future__ import annotations
 import argparse
 import gc
 import os
+import random
 import sys
 import time
+import traceback
 
 # The program starts here: what Python has made so far lives as long as it does, and goes out of the collector's
 # reach, so that the collections during startup walk only what startup makes (as app.main does for the window's)
 gc.freeze()
 
 from towerworld import __version__  # noqa: E402
-from towerworld.engine.game import (OMNISCIENT, TERMINAL, TowerworldError, allowed_values,  # noqa: E402
+from towerworld.ai import agent_names, agent_spec, make_agent  # noqa: E402
+from towerworld.ai.agents import agent_words, default_opponent  # noqa: E402
+from towerworld.ai.simple import RandomAgent  # noqa: E402
+from towerworld.app.saves import clean_stale_temps, remembered_window_size, unfinished  # noqa: E402
+from towerworld.demos import get_demo  # noqa: E402
+from towerworld.demos import names as demo_names  # noqa: E402
+from towerworld.engine.driver import Driver, play_match  # noqa: E402
+from towerworld.engine.game import (OMNISCIENT, SPECTATOR, TERMINAL, TowerworldError, allowed_values,  # noqa: E402
                                     options_from_text)
+from towerworld.engine.match import Match, PlayerSpec  # noqa: E402
+from towerworld.engine.record import MAX_SEED, is_temp_file, load_match, save_match, shown_path  # noqa: E402
+from towerworld.engine.registry import all_games, get_game  # noqa: E402
+from towerworld.engine.registry import names as game_names  # noqa: E402
 from towerworld.engine.safe_text import shown_text  # noqa: E402
 from towerworld.engine.words import counted  # noqa: E402
+
+# Imports inside the commands below are only of what loads a heavy library (Panda3D for a window or a picture,
+# asyncio and websockets for the network, numpy for the ladder): `check`, `simulate` and `games` never wait for them.
 
 EXIT_BAD_INPUT = 2
 DEFAULT_PORT = 8765
@@ -184,7 +200,6 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
 
 def _seed(text: str) -> int:
     """--seed: a whole number a record can hold (0 to 2**63 - 1); refused in one sentence otherwise."""
-    from towerworld.engine.record import MAX_SEED
     try:
         value = int(text.strip())
     except ValueError:
@@ -290,7 +305,6 @@ def _writable_folder(path: str, flag: str = "--out") -> None:
 
 def _takes_levels(game, name: str) -> bool:
     """Whether agent `name` of `game` plays at levels, as its AgentSpec declares."""
-    from towerworld.ai import agent_spec
     return bool(agent_spec(name, game).levels)
 
 
@@ -298,7 +312,6 @@ def check_agents(game, names: list[str], level: str | None) -> None:
     """Refuse, before any game or window starts, an agent that does not exist, a level an agent does not have
     ('mcts:bogus', '--level impossible'), a level given to an agent that has none ('random:strong'), and --level
     where no seat's agent plays at levels. `names` are seats: human or an agent, optionally with ':level'."""
-    from towerworld.ai import agent_names, make_agent
     known = agent_names(game)
     levelled = False
     for name in names:
@@ -326,12 +339,8 @@ def check_agents(game, names: list[str], level: str | None) -> None:
 def _seats(game, spec: str | None, variant: str | None, options: dict):
     """PlayerSpecs from 'human,mcts'; defaults: one human against the game's default opponent (or alone in solitaire
     games)."""
-    from towerworld.ai import agent_names
-    from towerworld.ai.agents import agent_words
-    from towerworld.engine.match import PlayerSpec
     _, n_default = game.resolve_options(options, variant)
     if spec is None:
-        from towerworld.ai.agents import default_opponent
         names = ["human"] + [default_opponent(game)] * (n_default - 1)
     else:
         names = _seat_names(spec, "--players")
@@ -349,7 +358,6 @@ def _seats(game, spec: str | None, variant: str | None, options: dict):
 
 # ---- commands ------------------------------------------------------------------------------------------------------------
 def cmd_games(args) -> int:
-    from towerworld.engine.registry import all_games
     games = all_games()
     if not games:
         print("No games are installed.")
@@ -390,7 +398,6 @@ def _window_size(text: str | None) -> tuple[int, int]:
     """--size, else the size the window had last time, else 1280x800."""
     if text:
         return _size(text)
-    from towerworld.app.saves import remembered_window_size
     return remembered_window_size() or (1280, 800)
 
 
@@ -406,9 +413,6 @@ def cmd_play(args) -> int:
 
 def _play(args) -> int:
     from towerworld.app.main import run_app
-    from towerworld.app.saves import clean_stale_temps, unfinished
-    from towerworld.engine.record import load_match
-    from towerworld.engine.registry import get_game
     w, h = _window_size(args.size)
     clean_stale_temps()         # what a save killed half-way left behind goes as the window starts
     if not args.load and not args.game:
@@ -436,7 +440,6 @@ def _play(args) -> int:
         opts = _options(game, args.option)
         seats = _seats(game, args.players, args.variant, opts)
         check_agents(game, [(p.agent or "human") if p.is_ai else "human" for p in seats], args.level)
-        from towerworld.engine.match import Match
         match = Match(game, options=opts, players=seats, seed=args.seed, variant=args.variant)
         if not args.new:
             resume = unfinished(game.name, limit=3)
@@ -456,7 +459,6 @@ def _load_fits(args, match) -> None:
 
 def cmd_replay(args) -> int:
     from towerworld.app.replay import check_pause, check_speed, render_replay, run_replay
-    from towerworld.engine.record import load_match
     check_speed(args.speed)
     check_pause(args.pause)
     fps = _film_checked(args)
@@ -477,7 +479,6 @@ def cmd_replay(args) -> int:
 def picture_viewer(text: str | None, players: int, finished: bool) -> int:
     """--viewer as the viewer a picture is drawn for: a seat (1-based on the command line), SPECTATOR, or OMNISCIENT
     (every hand) only for a finished game. The default: SPECTATOR, OMNISCIENT once the game is finished."""
-    from towerworld.engine.game import SPECTATOR
     if text is None:
         return OMNISCIENT if finished else SPECTATOR
     word = text.strip().lower()
@@ -495,9 +496,8 @@ def picture_viewer(text: str | None, players: int, finished: bool) -> int:
 
 
 def cmd_demo(args) -> int:
-    from towerworld.demos import get_demo, names
     if not args.name:
-        for name in names():
+        for name in demo_names():
             print(f"{name:22s} {get_demo(name).summary}")
         return 0
     fps = _film_checked(args)
@@ -522,8 +522,6 @@ def cmd_demo(args) -> int:
 def play_random_plies(match, plies: int, rng) -> None:
     """Play uniformly random moves and chance outcomes (both from `rng`) through the driver until `match` has `plies`
     plies; CliError when the game ends sooner (so 'render GAME --ply N' shows exactly N plies or says why not)."""
-    from towerworld.ai.simple import RandomAgent
-    from towerworld.engine.driver import Driver
     player = RandomAgent(rng=rng)
     Driver.with_agents(match, dict.fromkeys(range(len(match.players)), player), rng).run(plies - len(match.plies))
     if len(match.plies) < plies:
@@ -532,19 +530,13 @@ def play_random_plies(match, plies: int, rng) -> None:
 
 
 def cmd_render(args) -> int:
-    import random
-
-    from towerworld.engine.record import load_match
-    from towerworld.engine.registry import names
     w, h = _size(args.size)
     if not args.out.lower().endswith(".png"):
         raise CliError(f"--out must name a .png file, not '{shown_text(args.out)}'.")
     _writable_file(args.out)
     if args.ply is not None and args.ply < 0:
         raise CliError(f"--ply counts plies from the start, so it cannot be negative ({args.ply}).")
-    if args.source in names():
-        from towerworld.engine.match import Match, PlayerSpec
-        from towerworld.engine.registry import get_game
+    if args.source in game_names():
         game = get_game(args.source)
         if args.players is not None and not 1 <= args.players <= 16:
             raise CliError(f"--players must be a number of players, not {args.players}.")
@@ -553,6 +545,7 @@ def cmd_render(args) -> int:
         match = Match(game, options=_options(game, args.option), seed=seed, variant=args.variant, players=seats)
         play_random_plies(match, args.ply or 0, random.Random(seed))
         state = match.state
+        shown_ply = len(match.plies)
     elif os.path.exists(args.source):
         if args.variant or args.option or args.seed is not None or args.players is not None:
             raise CliError("A record brings its own variant, options, players and chance; "
@@ -562,14 +555,17 @@ def cmd_render(args) -> int:
         if ply > len(match.plies):
             raise CliError(f"--ply must be at most {len(match.plies)}: this record has {counted(len(match.plies), 'ply', 'plies')}.")
         state = match.state_at(ply)
+        shown_ply = ply
         game = match.game
     else:
         raise CliError(f"'{shown_text(args.source)}' is neither a game (see 'towerworld games') nor a record file.")
     from towerworld.scene.offscreen import render_layout
+    from towerworld.scene.stage import last_move_before
     _needs_scene(game, state)
     viewer = picture_viewer(args.viewer, len(match.players), match.over)     # the record's end, not the --ply shown
     try:
-        render_layout(game.layout(state, viewer), args.out, w, h, cutaway=game.cutaway(state, viewer))
+        render_layout(game.layout(state, viewer), args.out, w, h, cutaway=game.cutaway(state, viewer),
+                      last=last_move_before(match, shown_ply, viewer))
     except OSError as e:
         raise CliError(f"--out {shown_text(args.out, 300)} cannot be written: {e.strerror or e}.") from None
     print(f"wrote {shown_text(args.out, 200)}")
@@ -577,11 +573,6 @@ def cmd_render(args) -> int:
 
 
 def cmd_simulate(args) -> int:
-    from towerworld.ai import make_agent
-    from towerworld.engine.driver import play_match
-    from towerworld.engine.match import Match, PlayerSpec
-    from towerworld.engine.record import save_match
-    from towerworld.engine.registry import get_game
 
     game = get_game(args.game)
     opts = _options(game, args.option)
@@ -595,9 +586,7 @@ def cmd_simulate(args) -> int:
     if args.games < 1:
         raise CliError("--games must be at least 1.")
     check_agents(game, names, args.level)
-    from towerworld.engine.record import MAX_SEED
     if args.seed is None:       # fresh games every run; the seed is printed, so `--seed` repeats the run
-        import random
         base_seed = random.SystemRandom().randrange(1, 10 ** 9)
     else:
         base_seed = args.seed
@@ -733,7 +722,6 @@ def cmd_ladder(args) -> int:
 
 def _record_paths(sources: list[str]) -> list[str]:
     """The files to check: each file named, and every *.tower.json inside each folder named (sorted, not recursive)."""
-    from towerworld.engine.record import is_temp_file
     paths = []
     for source in sources:
         if os.path.isdir(source):
@@ -758,7 +746,6 @@ def check_one(path: str) -> tuple[bool, str]:
 
 def _check_one(path: str) -> tuple[bool, str, int]:
     """(ok, verdict, exit code) for one record file."""
-    from towerworld.engine.record import load_match
     try:
         match = load_match(path)
     except TowerworldError as e:
@@ -780,7 +767,6 @@ def _check_one(path: str) -> tuple[bool, str, int]:
 def cmd_check(args) -> int:
     """One verdict line per file; exit 0 when every file is a sound record, 2 when any is refused or cannot be read,
     3 when checking one failed inside towerworld."""
-    from towerworld.engine.record import shown_path
     paths = _record_paths(args.files)
     if not paths:
         print("No record files (*.tower.json) found.")
@@ -841,7 +827,6 @@ def cmd_serve(args) -> int:
 def cmd_host(args) -> int:
     import asyncio
 
-    from towerworld.engine.registry import get_game
     from towerworld.net.client import create_room, reachable_address, server_url
     game = get_game(args.game)
     _options(game, args.option)                          # refused here, in the command line's words
@@ -930,7 +915,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _log_crash() -> str:
-    import traceback
     folder = os.path.join(os.path.expanduser("~"), ".towerworld")
     path = os.path.join(folder, "error.log")
     try:

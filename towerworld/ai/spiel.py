@@ -12,6 +12,7 @@ OpenSpiel's own `ISMCTSBot` runs on the hidden-information games with no resampl
 """
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -323,7 +324,6 @@ def load_game(name: str, **params):
 def record_of_state(sstate) -> str:
     """JSON text of the record that leads from the game's initial state to `sstate`: game, variant, non-default
     options, player count and every move (chance outcomes included) in the game's notation."""
-    import json
 
     sgame = sstate.get_game()
     game = sgame.tw_game

@@ -18,13 +18,17 @@ import sys
 import tempfile
 import time
 
+from towerworld.ai.simple import RandomAgent
+from towerworld.app import saves
+from towerworld.app.thinker import SeatSpec, Thinker
+from towerworld.engine.driver import Driver, answer_chance
 from towerworld.engine.match import Match, PlayerSpec
+from towerworld.engine.registry import get_game
 
 
 def _with_save_dir(work):
     """Run `work()` with the tables' autosaves in a folder of their own: the bench's games must never turn up among a
     player's unfinished games."""
-    from towerworld.app import saves
     kept = saves.SAVE_DIR
     with tempfile.TemporaryDirectory(prefix="towerworld-bench-") as folder:
         saves.SAVE_DIR = folder
@@ -37,9 +41,6 @@ def _with_save_dir(work):
 def played_match(game_name: str, plies: int | None, seed: int = 3) -> Match:
     """A match between people (no AI seat: nothing thinks unless the bench asks), `plies` random plies in (None: to
     its end), chance and moves drawn from one seeded stream through the driver."""
-    from towerworld.ai.simple import RandomAgent
-    from towerworld.engine.driver import Driver, answer_chance
-    from towerworld.engine.registry import get_game
     game = get_game(game_name)
     n = max(2, game.min_players) if game.max_players >= 2 else game.min_players
     match = Match(game, players=[PlayerSpec(f"P{i + 1}") for i in range(n)], seed=seed)
@@ -78,7 +79,6 @@ def frame_ratio_rows(game_name: str, rounds: int = 5, frames: int = 20, level: s
 
 def _frame_ratio_rows(game_name: str, rounds: int, frames: int, level: str) -> list[tuple]:
     from towerworld.app.play import PlayTable
-    from towerworld.app.thinker import SeatSpec, Thinker
     match = played_match(game_name, 12)
     table = PlayTable(match, (960, 600), frames=0)
     m = table.match

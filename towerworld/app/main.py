@@ -8,6 +8,7 @@ load when it is first entered, so the start screen shows before the table's scen
 from __future__ import annotations
 
 import gc
+import os
 
 from direct.fsm.FSM import FSM
 
@@ -17,6 +18,7 @@ from direct.fsm.FSM import FSM
 gc.freeze()
 
 from towerworld.ai.agents import agent_words  # noqa: E402
+from towerworld.app import saves  # noqa: E402
 from towerworld.app.window import open_base, run_loop  # noqa: E402
 from towerworld.engine.game import TowerworldError  # noqa: E402
 from towerworld.engine.match import Match, PlayerSpec  # noqa: E402
@@ -106,9 +108,7 @@ class App(FSM):
         from towerworld.net.local import ServerThread
         try:
             if self.server is None:
-                from towerworld.app.saves import SAVE_DIR
-                import os
-                self.server = ServerThread(os.path.join(os.path.dirname(SAVE_DIR), "rooms"), "0.0.0.0", 8765)
+                self.server = ServerThread(os.path.join(os.path.dirname(saves.SAVE_DIR), "rooms"), "0.0.0.0", 8765)
             seats = ["remote" if seat == "human" else seat for seat in setup.seats]
             options = {k: ("true" if v is True else "false" if v is False else str(v))
                        for k, v in setup.options.items()}

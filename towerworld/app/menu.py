@@ -72,14 +72,14 @@ class StartScreen:
         self.on_host, self.on_join = on_host, on_join      # play across machines: host this setup, join an invite
         self.invite = None
         self.root = DirectFrame(frameColor=(0.07, 0.09, 0.13, 1), frameSize=(-3, 3, -1.5, 1.5))
-        OnscreenText(text="towerworld", parent=self.root, pos=(0, 0.85), scale=0.12, fg=(1, 0.92, 0.7, 1))
-        OnscreenText(text="Stacking board games in true 3D. Pick a game.", parent=self.root, pos=(0, 0.76),
-                     scale=0.045, fg=(0.85, 0.88, 0.95, 1))
+        OnscreenText(text="towerworld", parent=self.root, pos=(0, 0.9), scale=0.08, fg=(1, 0.92, 0.7, 1))
+        OnscreenText(text="Stacking board games in true 3D. Pick a game.", parent=self.root, pos=(0, 0.84),
+                     scale=0.04, fg=(0.85, 0.88, 0.95, 1))
         self.games = [registry.get_game(n) for n in registry.names()]
         self.game_buttons: dict[str, DirectButton] = {}
         self._game_row()
-        self.panel = DirectFrame(parent=self.root, frameColor=PANEL, frameSize=(-1.55, 1.55, -0.78, 0.2),
-                                 pos=(0, 0, -0.05))
+        self.panel = DirectFrame(parent=self.root, frameColor=PANEL, frameSize=(-1.55, 1.55, PANEL_BOTTOM, PANEL_TOP),
+                                 pos=(0, 0, 0))
         self.widgets: list = []
         self.setup: Setup | None = None
         self.pick(self.games[0].name)
@@ -92,8 +92,8 @@ class StartScreen:
             x = -1.5 + width * (i + 0.5)
             image = thumbnail(game.name)
             kwargs = dict(image=image, image_scale=(0.26, 1, 0.17), image_pos=(0, 0, 0.07)) if image else {}
-            b = DirectButton(parent=self.root, text=game.title, text_scale=0.032, text_pos=(0, -0.13),
-                             text_wordwrap=16, pos=(x, 0, 0.48),
+            b = DirectButton(parent=self.root, text=game.title, text_scale=0.045, text_pos=(0, -0.125),
+                             text_wordwrap=12, pos=(x, 0, 0.62), scale=0.8,
                              frameSize=(-0.28, 0.28, -0.2, 0.26), frameColor=BUTTON, relief=DGG.FLAT,
                              command=self.pick, extraArgs=[game.name], **kwargs)
             self.game_buttons[game.name] = b
@@ -127,8 +127,8 @@ class StartScreen:
         setup = self.setup
         assert setup is not None
         game = registry.get_game(setup.game)
-        self._text(game.title, -1.45, 0.1, scale=0.06, fg=(1, 0.92, 0.7, 1))
-        z = -0.02
+        self._text(game.title, -1.45, PANEL_TOP - 0.08, scale=0.055, fg=(1, 0.92, 0.7, 1))
+        z = PANEL_TOP - 0.18
         if game.variants:
             self._text("Variant:", -1.45, z)
             x = -1.05
@@ -156,52 +156,56 @@ class StartScreen:
         z = self._options(game, z) - 0.03
         # as many unfinished games as fit above the bottom row of buttons; with no room, the newest one resumes
         # from a button in that row
-        room = min(3, int((z + 0.66) / 0.08) + 1)
+        room = min(3, int((z - BOTTOM_ROW - 0.08) / 0.08) + 1)
         resumable = saves.unfinished(game.name, limit=max(1, room))
         if resumable and room < 1:
-            self._button("Resume the last game", 0.5, -0.74, self.on_resume, [resumable[0].path], scale=0.04)
+            self._button("Resume the last game", 0.5, BOTTOM_ROW, self.on_resume, [resumable[0].path], scale=0.04)
         elif resumable:
             self._text("Unfinished:", -1.45, z)
             for k, info in enumerate(resumable):
                 self._button(info.label, -1.05, z + 0.012 - 0.08 * k, self.on_resume, [info.path],
                              scale=0.035, text_align=TextNode.ALeft)
             z -= 0.08 * len(resumable)
-        self._button("Start", 1.3, -0.74, self.start, scale=0.07)
-        self._button("Quit", -1.35, -0.74, self.on_quit, scale=0.05)
+        self._button("Start", 1.3, BOTTOM_ROW, self.start, scale=0.07)
+        self._button("Quit", -1.35, BOTTOM_ROW, self.on_quit, scale=0.05)
         if self.on_host is not None:
-            self._button("Host", 0.95, -0.74, self.host, scale=0.05)
+            self._button("Host", 0.95, BOTTOM_ROW, self.host, scale=0.05)
         if self.on_join is not None:
             from direct.gui.DirectGui import DirectEntry
-            self.invite = DirectEntry(parent=self.panel, scale=0.04, pos=(-1.1, 0, -0.75), width=22,
+            self.invite = DirectEntry(parent=self.panel, scale=0.04, pos=(-1.1, 0, BOTTOM_ROW - 0.01), width=22,
                                       initialText="ws://HOST:PORT/ROOM", focusInCommand=self._clear_invite)
             self.widgets.append(self.invite)
-            self._button("Join", 0.0, -0.74, self.join, scale=0.05)
+            self._button("Join", 0.0, BOTTOM_ROW, self.join, scale=0.05)
 
     def _options(self, game: Game, z: float) -> float:
-        """A control per option: choices cycle, true/false toggles, numbers step within their bounds."""
+        """A control per option, two to a row: the buttons that change it (choices cycle, true/false toggles, numbers
+        step within their bounds), then its label and value and its explanation, whole, wrapped to the column's
+        width in letters as large as the explanation's (OPTION_SCALE); a row is as tall as its taller option."""
         setup = self.setup
         assert setup is not None
         merged, _ = game.resolve_options(None, setup.variant, setup.players)
         merged.update(setup.options)
-        x = -1.45
-        for opt in game.options:
+        _name_style()
+        row: list = []
+        for k, opt in enumerate(game.options):
             value = merged[opt.name]
             shown = "on" if value is True else "off" if value is False else str(value) if value != "" else "all"
             free_text = isinstance(opt.default, str) and not opt.choices     # typed: set on the command line
-            label = f"{opt.words}: {shown}"
-            text = self._text(label, x, z, scale=0.032)
-            text.setPythonTag("help", opt.help)
-            # the option's one line of explanation under its label, cut to the column's width
-            self._text(option_line(opt.help), x, z - 0.04, scale=0.028)
-            right = x + 0.05 + 0.0145 * len(label)
+            x = -1.45 if k % 2 == 0 else 0.05
+            top = z - OPTION_SCALE
             if not free_text:
-                self._button(">", right + 0.06, z + 0.01, self.step_option, [opt.name, 1], scale=0.035)
+                self._button(">", x + 0.13, top + 0.01, self.step_option, [opt.name, 1], scale=0.035)
             if not opt.choices and not isinstance(opt.default, (bool, str)):
-                self._button("<", right, z + 0.01, self.step_option, [opt.name, -1], scale=0.035)
-            x += 0.97
-            if x > 1.0:
-                x, z = -1.45, z - 0.095
-        return z - (0.095 if x > -1.45 else 0.0) - 0.01
+                self._button("<", x + 0.04, top + 0.01, self.step_option, [opt.name, -1], scale=0.035)
+            label = self._text(f"\1optionname\1{opt.words}: {shown}.\2  {option_line(opt.help)}", x + OPTION_INDENT,
+                               top, scale=OPTION_SCALE)
+            label.textNode.setWordwrap((OPTION_COLUMN - OPTION_INDENT) / OPTION_SCALE)
+            label.setPythonTag("help", opt.help)
+            row.append(label.textNode.getNumRows())
+            if k % 2 == 1 or k == len(game.options) - 1:
+                z -= max(row) * OPTION_LINE * OPTION_SCALE + 0.025
+                row = []
+        return z
 
     def step_option(self, name: str, direction: int):
         setup = self.setup
@@ -272,13 +276,25 @@ class StartScreen:
         self.root.destroy()
 
 
-OPTION_LINE = 62        # characters of an option's explanation that fit under it in its column
+PANEL_TOP = 0.42           # the setup panel under the row of games, down to the window's bottom edge
+PANEL_BOTTOM = -0.98
+BOTTOM_ROW = -0.91         # Start, Quit, Host and Join
+OPTION_SCALE = 0.048       # an option's label and explanation: 14 px and more at a window 600 px high
+OPTION_LINE = 1.2          # the font's line height, in letters' heights
+OPTION_COLUMN = 1.42       # two options to a row
+OPTION_INDENT = 0.2        # room for the option's < and > buttons before its words
+
+
+def _name_style() -> None:
+    """An option's label and value in gold, its explanation after them in white."""
+    from panda3d.core import TextProperties, TextPropertiesManager
+    manager = TextPropertiesManager.getGlobalPtr()
+    if not manager.hasProperties("optionname"):
+        gold = TextProperties()
+        gold.setTextColor(1, 0.85, 0.55, 1)
+        manager.setProperties("optionname", gold)
 
 
 def option_line(words: str) -> str:
-    """An option's explanation on one line: its first clause, cut at a word to fit the column."""
-    line = words[:1].upper() + words[1:]
-    if len(line) <= OPTION_LINE:
-        return line
-    cut = line[:OPTION_LINE - 3].rsplit(" ", 1)[0].rstrip(",;:")
-    return cut + "..."
+    """An option's explanation as the start screen prints it: whole, capitalised (the screen wraps it)."""
+    return words[:1].upper() + words[1:]

@@ -13,7 +13,7 @@ import time
 from towerworld.ai import make_agent
 from towerworld.app import saves
 from towerworld.app.picks import next_picks, path_progress
-from towerworld.app.table import Table
+from towerworld.app.table import Table, names_an_ai
 from towerworld.app.thinker import WorkerRunner
 from towerworld.engine.agent import View
 from towerworld.engine.driver import AGENT, CHANCE_DRAW, PERSON, AgentFailed, Driver, live_chance
@@ -39,6 +39,7 @@ class PlayTable(Table):
         super().__init__(match, size, frames)
         self.level = level
         self.picks: list[str] = []
+        self.asking = False                     # the message line holds a question the next pick answers
         self.offers: list = []                  # buttons offering to resume an unfinished game, until one is chosen
         self.hinted = None                      # the move T suggested, which Enter plays
         self.confirming = None                  # a move the game asks about first (a cheat); Enter plays it
@@ -141,8 +142,8 @@ class PlayTable(Table):
             was = self.driver.thinking
             self._play(self.driver.advance)
             seat = self.driver.thinking
-            if seat is not None and seat != was:
-                self.hud.say(f"{self.match.players[seat].name} is thinking...")
+            if seat != was:
+                self.hud.set_instruction(self.instruction(self.match.state))
         else:
             self._check_handoff()
         return task.cont
@@ -159,6 +160,7 @@ class PlayTable(Table):
             return
         if events is None:
             return
+        self._answered()
         warning = self._autosave()
         self.picks = []
         self.confirming = None
@@ -323,7 +325,7 @@ class PlayTable(Table):
             self.choose(valid[0] if valid else hits[0])
             return
         state = self.match.state
-        self.hud.say("That spot offers " + " or ".join(self.game.describe_pick(state, self.picks, v) for v in valid)
+        self.ask("That spot offers " + " or ".join(self.game.describe_pick(state, self.picks, v) for v in valid)
                      + ": choose below.")
         self.hud.set_buttons([(self._label(v), lambda v=v: self.choose(v)) for v in valid])
 
@@ -334,6 +336,7 @@ class PlayTable(Table):
     def choose(self, target: str):
         if not self._human_turn():
             return
+        self._answered()
         if self.confirming is not None:   # a click elsewhere instead of an answer: the question is dropped
             self.confirming = None
             self.picks = []
@@ -353,7 +356,7 @@ class PlayTable(Table):
             return
         self.picks = trial
         if exact:
-            self.hud.say("Press Enter or Confirm to " + self.game.describe_move(self.match.state, exact[0]) +
+            self.ask("Press Enter or Confirm to " + self.game.describe_move(self.match.state, exact[0]) +
                          ", or pick on.")
         self.refresh()
 
@@ -380,11 +383,12 @@ class PlayTable(Table):
             self._play(lambda: self.driver.answer(self.match.current_player, move, save=False))
             return
         self.confirming = move
-        self.hud.say(self.with_names(question) + " Enter to confirm, Esc to cancel.")
+        self.ask(self.with_names(question) + " Enter to confirm, Esc to cancel.")
         self.refresh()
 
     def cancel_confirm(self) -> None:
         self.confirming = None
+        self.asking = False
         self.hud.say("Not played.")
         self.clear_picks()
 
@@ -404,12 +408,14 @@ class PlayTable(Table):
         return entries[:-2] + [("Save", self.save), ("Load", self.open_saves)] + entries[-2:]
 
     def clear_picks(self):
+        self._answered()
         self.picks = []
         self.hinted = None
         self.confirming = None
         self.refresh()
 
     def back_pick(self):
+        self._answered()
         self.picks = self.picks[:-1]
         self.confirming = None
         self.refresh()
@@ -434,6 +440,7 @@ class PlayTable(Table):
         self._jump("Move replayed.")
 
     def _jump(self, text):
+        self.asking = False
         self.picks = []
         self.confirming = None
         self._check_handoff()
@@ -468,7 +475,7 @@ class PlayTable(Table):
                                                                     else [step])]
         self.stage.highlight({p: HIGHLIGHT_PICKED for p in lit})
         self.hinted = move
-        self.hud.say("Hint: " + self.game.describe_move(state, move) + " (click it, or Enter to play it; Esc clears).")
+        self.ask("Hint: " + self.game.describe_move(state, move) + " (click it, or Enter to play it; Esc clears).")
 
     def toggle_physics(self):
         self.physics = not self.physics
@@ -479,10 +486,45 @@ class PlayTable(Table):
         self.hud.say("Memory aid " + ("on" if self.stage.show_hidden else "off") + ".")
 
     # ---- display -------------------------------------------------------------------------------------------------------
+    def instruction(self, state) -> str:
+        """What to do now: the person to move is told what to click ("Your turn: ..."); otherwise whom the table
+        waits for: the AI that is thinking, the person the screen is to be passed to, the chance draw."""
+        m = self.match
+        cp = self.game.current_player(state)
+        if m.over:
+            return "The game is over: Z takes back the last move, Esc opens the menu."
+        if self.handoff is not None:
+            return f"Pass the screen to {m.players[self.handoff].name}: Space when only they are looking."
+        if getattr(self, "driver", None) is not None and self.waiting_for is not None:
+            name = m.players[self.waiting_for].name
+            return f"Waiting for {name}{'' if names_an_ai(name) else ' (AI)'}\u2026"
+        if getattr(self, "offers", None):
+            return "Resume your unfinished game, or start a new one."
+        if 0 <= cp < len(m.players) and not m.players[cp].is_ai and cp == self.shown_seat:
+            prompt = self.with_names(self.game.prompt(state, cp))
+            prompt = prompt[:1].lower() + prompt[1:] if prompt[1:2].islower() or not prompt[1:2] else prompt
+            who = f"{m.players[cp].name}, your turn" if len(self._humans()) > 1 else "Your turn"
+            return f"{who}: {prompt}"
+        if 0 <= cp < len(m.players):
+            kind = " (AI)" if m.players[cp].is_ai and not names_an_ai(m.players[cp].name) else ""
+            return f"Waiting for {m.players[cp].name}{kind}\u2026"
+        return super().instruction(state)
+
+    def ask(self, text: str) -> None:
+        """A question or offer on the message line that the next pick, move or Esc answers: it goes once answered."""
+        self.hud.say(text)
+        self.asking = True
+
+    def _answered(self) -> None:
+        """The question on the message line has its answer: it leaves the screen."""
+        if getattr(self, "asking", False):
+            self.asking = False
+            self.hud.say("")
+
     def refresh(self, highlight: bool = True):
         m = self.match
         state = m.state
-        lines = self.status_lines(state)
+        lines = self.info_lines(state)
         if self.last_words:
             lines.append(self.last_words)
         if self.picks:
@@ -492,7 +534,7 @@ class PlayTable(Table):
             result = self.with_names(m.result_text())
             if not any(result in line for line in lines):     # a game whose status already says it ("Game over: ...")
                 lines.append(result)
-        self.hud.set_status(lines)
+        self.show_hud(state, lines)
         targets: dict = {}
         buttons = []
         if highlight and self._human_turn() and self.confirming is not None:

@@ -20,7 +20,7 @@ from towerworld.engine.words import counted
 from towerworld.scene.camera import framing
 from towerworld.scene.offscreen import base as offscreen_base
 from towerworld.scene.setup import add_table, dress
-from towerworld.scene.stage import Stage
+from towerworld.scene.stage import Stage, last_move_before
 from towerworld.scene.video import FrameGrabber, check_fps, check_output, write_video
 
 SPEEDS = (0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0)
@@ -252,15 +252,15 @@ class ReplayTable(Table):
     def refresh(self):
         state = self.match.state_at(self.ply)
         self.apply_cutaway(state)
-        lines = self.status_lines(state)
+        lines = self.info_lines(state)
         if self.last_words:
             lines.append(self.last_words)
         lines.append(f"replay: ply {self.ply}/{len(self.match.plies)}   "
                      f"{'playing' if self.playing else 'paused'}   physics {'on' if self.physics else 'off'}")
         lines.append(KEYS_LINE)
         if self.game.current_player(state) == TERMINAL:
-            lines.append(self.game.result(state))
-        self.hud.set_status(lines)
+            lines.append(self.with_names(self.game.result(state)))
+        self.show_hud(state, lines)
         self.play_button["text"] = "pause" if self.playing else "play"
         self.speed_label["text"] = f"speed {self.speed:g}x"
         self._show_slider()
@@ -358,6 +358,7 @@ class ReplayFilm:
         self.segments = timeline(match, durations, self.speed, pause=check_pause(pause))
         self.current: tuple[int, Any] | None = None       # (segment index, interval)
         self.index = 0
+        self.marked: int | None = None      # the ply whose last move the marks show (see _mark)
 
     def _interval(self, ply: int):
         old, new, events = transition_of(self.match, ply, self.viewer)
@@ -375,12 +376,23 @@ class ReplayFilm:
         seg = self.segments[self.index]
         if seg.ply < 0:
             self._cut(self._ply_shown())
+            self._mark(self._ply_shown())
             return
         if self.current is None or self.current[0] != self.index:
             self.stage.show(self.match.game.layout(self.match.state_at(seg.ply), self.viewer))
             self._cut(seg.ply)
+            # as the replay window marks: a player's move takes the marks of the move before away as it plays, a
+            # chance draw keeps them
+            self._mark(seg.ply if self.match.plies[seg.ply].mover == CHANCE else None)
             self.current = (self.index, self._interval(seg.ply))
         self.current[1].setT(min(seg.duration, t - seg.start))
+
+    def _mark(self, upto: int | None) -> None:
+        """The last move before ply `upto` marked on the table (None: no marks), as the replay window marks it."""
+        if upto == self.marked:
+            return
+        self.marked = upto
+        self.stage.mark_last(None if upto is None else last_move_before(self.match, upto, self.viewer))
 
     def _ply_shown(self) -> int:
         """The position on show during a hold: after the last animation before it."""

@@ -7,6 +7,7 @@ import stat
 import time
 from dataclasses import dataclass
 
+from towerworld.engine.record import RecordError, is_temp_file, read_record_file
 from towerworld.engine.safe_text import shown_text
 
 SAVE_DIR = os.path.join(os.path.expanduser("~"), ".towerworld", "saves")
@@ -28,7 +29,6 @@ def writable_dir(folder: str | None = None) -> bool:
 def clean_stale_temps(folder: str | None = None) -> int:
     """Remove temp files left by a save that was killed half-way (older than a minute, so a save in progress in
     another window is left alone): the window does this as it starts. Returns how many went."""
-    from towerworld.engine.record import is_temp_file
     folder = folder or SAVE_DIR
     gone = 0
     try:
@@ -86,7 +86,6 @@ class SaveInfo:
 
 def _peek(path: str, mtime: float) -> SaveInfo | None:
     """The few facts a list needs, read cheaply and defensively (a damaged file is simply left out)."""
-    from towerworld.engine.record import RecordError, read_record_file
     try:
         data = read_record_file(path)      # regular files only, size and JSON limits: a FIFO does not hang the list
         # a seat's name whole ("AI 2, fair search (strong)"): the label cuts the whole list, with "..." where it does

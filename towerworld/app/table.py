@@ -20,6 +20,11 @@ from towerworld.scene.setup import add_table, dress, frame_light, undress
 from towerworld.scene.stage import Stage, last_move
 
 
+def names_an_ai(name: str) -> bool:
+    """Whether a player's name already says the seat is an AI's ("AI 2, random")."""
+    return "AI" in name.replace(",", " ").split()
+
+
 class Table:
     """Shared window setup: scene, stage, camera controls, HUD."""
     replaying = False         # a replay's table: its help lists the replay's keys
@@ -154,8 +159,12 @@ class Table:
         self.orbit.apply(self.base.camera)
 
     def home_view(self, layout, aspect: float, state):
-        """The default camera: the whole table, below the HUD's status lines (as many as it has shown yet)."""
-        self.status_rows = max(self.status_rows, len(self.status_lines(state)) + self.status_extra)
+        """The default camera: the whole table, below the HUD's panels, instruction and status lines (as many as it
+        has shown yet)."""
+        self.hud.set_panels(self.panel_views(state))
+        self.hud.set_instruction(self.instruction(state))
+        self.hud.arrange()                      # the window's shape may be new: the panels share its width
+        self.status_rows = max(self.status_rows, len(self.info_lines(state)) + self.status_extra)
         top, clear = self.hud.status_band(self.status_rows), self.hud.keep_clear()
         orbit = framing(layout, aspect=aspect, top=top, keep_clear=clear)
         # labels grow where the view shows them small (a wide table seen from afar), and the view keeps them clear
@@ -369,6 +378,44 @@ class Table:
         lines += [f"{v}" if k in ("turn", "next") or str(v).lower().startswith(k.lower()) else f"{k}: {v}"
                   for k, v in hud.items() if k != "next" or person]
         return [self.with_names(ln) for ln in lines]
+
+    def info_lines(self, state) -> list[str]:
+        """The status lines under the instruction: the game's title and its lines about the whole table (the bag,
+        the tiers, the door), run together on one line; what the panels show and the turn (the instruction says it)
+        are left out."""
+        covered = tuple(self.game.panel_keys) + ("turn", "next")
+        hud = self.game.hud(state, self.viewer)
+        parts = [self.game.title]
+        parts += [f"{v}" if str(v).lower().startswith(k.lower()) else f"{k}: {v}" for k, v in hud.items()
+                  if k not in covered and k.split(" ")[0] not in covered]
+        return [self.with_names("   |   ".join(parts))]
+
+    def panel_views(self, state) -> list:
+        """The players' panels as the table words them: each player's name (the game's name for the seat beside it
+        where the game names seats otherwise, "Ann (Red)"), the seat's colour, and the game's words with names."""
+        from towerworld.scene.hud import SWATCHES, PanelView
+        views = []
+        for panel in self.game.panels(state, self.viewer):
+            player = self.match.players[panel.seat] if 0 <= panel.seat < len(self.match.players) else None
+            title = player.name if player is not None else self.with_names(panel.name)
+            if panel.name != f"Player {panel.seat + 1}":
+                title += f" ({panel.name})"
+            if player is not None and player.is_ai and not names_an_ai(player.name):
+                title += " (AI)"
+            views.append(PanelView(title, SWATCHES.get(panel.colour or ""), self.with_names(panel.score),
+                                   [self.with_names(h) for h in panel.holdings], panel.to_move))
+        return views
+
+    def instruction(self, state) -> str:
+        """The one line saying what happens now: the game's turn line, with the players' names."""
+        hud = self.game.hud(state, self.viewer)
+        return self.with_names(str(hud.get("turn", "")))
+
+    def show_hud(self, state, lines: list[str]) -> None:
+        """The panels, the instruction and the status `lines` for `state`."""
+        self.hud.set_panels(self.panel_views(state))
+        self.hud.set_instruction(self.instruction(state))
+        self.hud.set_status(lines)
 
     def _person_to_move(self, state) -> bool:
         """Whether a person plays the seat to move here (a replay: nobody does, nothing is clicked)."""

@@ -8,7 +8,6 @@ driver's own in-process runner (the seat's View, exactly as the driver hands it)
 from __future__ import annotations
 
 import json
-import multiprocessing as mp
 import os
 from dataclasses import dataclass
 
@@ -92,7 +91,8 @@ class Thinker:
     ("move", text) or ("error", sentence)."""
 
     def __init__(self, spec: SeatSpec):
-        ctx = mp.get_context("spawn")     # a fresh interpreter: no Panda3D state copied into the worker
+        import multiprocessing     # 10 ms: loaded on an AI seat's first turn, not on the way to the table's first frame
+        ctx = multiprocessing.get_context("spawn")     # a fresh interpreter: no Panda3D state copied into the worker
         self.conn, child = ctx.Pipe()
         self.process = ctx.Process(target=serve, args=(child, spec), daemon=True, name=f"towerworld-ai-{spec.seat}")
         self.process.start()

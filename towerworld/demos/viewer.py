@@ -1,6 +1,7 @@
 """A demo in a window: orbit camera (drag, arrows, wheel), Space pause, R restart, S slow motion, Q quit."""
 from __future__ import annotations
 
+import builtins
 import os
 
 from towerworld.demos import get_demo
@@ -16,7 +17,6 @@ class DemoWindow:
     def __init__(self, name: str, size=(1280, 800), seed: int = 1, frames: int | None = None):
         demo = get_demo(name)
         configure(offscreen=frames is not None, width=size[0], height=size[1], title=f"towerworld demo: {demo.name}")
-        import builtins
 
         from direct.gui.OnscreenText import OnscreenText
         from direct.showbase.ShowBase import ShowBase

@@ -14,6 +14,7 @@ import datetime as _dt
 import json
 import os
 import random
+import tempfile
 from dataclasses import dataclass
 
 from towerworld import __version__
@@ -316,7 +317,6 @@ def write_atomic(path: str, text: str, sync: bool = True) -> None:
     """Write `text` to `path` atomically: a temp file in the same folder (never read as a record), fsync (unless
     `sync` is False: a killed process still leaves the old file or the new one whole, only a power cut may lose the
     latest), then os.replace."""
-    import tempfile     # here, not at the top: a table starts without saving
     folder = os.path.dirname(os.path.abspath(path))
     os.makedirs(folder, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX, dir=folder)

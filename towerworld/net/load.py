@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import shutil
 import socket
 import statistics
 import subprocess
@@ -145,7 +146,6 @@ def measure(rooms: int = 200, seconds: float = 20.0, game: str = "throwdown") ->
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
-        import shutil
         shutil.rmtree(data, ignore_errors=True)
 
 

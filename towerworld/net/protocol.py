@@ -16,6 +16,7 @@ from typing import Annotated, Union
 import msgspec
 
 from towerworld.engine.game import CHANCE, TERMINAL, Event, Game, State, events_for
+from towerworld.engine.safe_text import shown_text
 
 MAX_CLIENT_FRAME = 16 * 1024          # bytes in one frame from a client: far above any move or request
 MAX_SERVER_FRAME = 4 * 1024 * 1024    # bytes in one frame from the server: a whole table with room to spare
@@ -271,7 +272,6 @@ def decode_server(data: bytes | str):
 
 
 def _short(text: str, limit: int = 160) -> str:
-    from towerworld.engine.safe_text import shown_text
     return shown_text(text.rstrip("."), limit)
 
 

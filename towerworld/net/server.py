@@ -29,11 +29,14 @@ from dataclasses import dataclass, field
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
+from towerworld.ai.agents import agent_names, agent_spec, agent_words, make_agent
 from towerworld.engine.agent import seat_view
 from towerworld.engine.driver import (AGENT, CHANCE_DRAW, END, PERSON, AgentFailed, Driver, ThreadRunner,
                                       live_chance)
 from towerworld.engine.game import CHANCE, SEES_SEAT, SPECTATOR, TowerworldError, options_from_text
 from towerworld.engine.match import Match, PlayerSpec, write_atomic
+from towerworld.engine.record import RecordError, load_match, match_to_record, read_record_file
+from towerworld.engine.registry import get_game
 from towerworld.engine.safe_text import shown_text
 from towerworld.engine.words import counted
 from towerworld.net import protocol as P
@@ -276,8 +279,6 @@ class Server:
             await self.suggest(conn, msg)
 
     def create(self, conn: Connection, msg: P.Create) -> None:
-        from towerworld.ai.agents import agent_names, agent_words, make_agent
-        from towerworld.engine.registry import get_game
         if len(self.rooms) >= self.max_rooms:
             raise Refusal("This server holds as many rooms as it can; try again later.")
         if conn.creates >= MAX_CREATES:
@@ -477,7 +478,6 @@ class Server:
     async def suggest(self, conn: Connection, msg: P.Suggest) -> None:
         """The move an agent that sees only this seat would make now, searched on the server (one request at a time
         a connection): how a headless client plays as a searching agent without ever holding the state."""
-        from towerworld.ai.agents import agent_names, agent_spec, make_agent
         room = self._room_of(conn)
         if conn.seat == SPECTATOR:
             raise Refusal("You are watching: only a seated player may ask for a move.")
@@ -509,7 +509,6 @@ class Server:
             conn.send(P.Suggested(p.ply, room.game.format_move(room.match.state, move), msg.agent))
 
     async def _time_up(self, room: Room, ply: int) -> None:
-        from towerworld.ai.agents import make_agent
         async with room.lock:
             p = room.driver.pending()
             if p.kind != PERSON or p.ply != ply or self.rooms.get(room.code) is not room:
@@ -605,7 +604,6 @@ class Server:
         told to the room and play goes on."""
         if not self.data:
             return
-        from towerworld.engine.record import match_to_record
         text = json.dumps(match_to_record(room.match), indent=1, ensure_ascii=False)
         path = self._path(room.code, ".tower.json")
         try:
@@ -628,8 +626,6 @@ class Server:
 
     def resume_rooms(self) -> int:
         """Load every unfinished room saved in the data folder; a damaged one is reported and left alone."""
-        from towerworld.ai.agents import make_agent
-        from towerworld.engine.record import RecordError, load_match, read_record_file
         count = 0
         for name in sorted(os.listdir(self.data)):
             if not name.endswith(".room.json") or name.startswith("."):

@@ -45,8 +45,36 @@ def _paragraphs(text: str) -> str:
     return "\n".join(out)
 
 
-STATUS_SCALE = 0.045
-STATUS_TOP = 0.08       # from the window's top edge to the first status line's baseline
+STATUS_SCALE = 0.038    # the status lines under the instruction (the game's general lines, the last move, picks)
+STATUS_TOP = 0.08       # from the window's top edge to the first status line's baseline, when no panel is shown
+PANEL_SCALE = 0.042     # a panel's letters
+PANEL_WIDTH = 0.85      # the widest a panel gets; many players share the window's width
+PANEL_GAP = 0.03
+PANEL_PAD = 0.025
+EDGE = 0.04             # from the window's left, right and top edges to the HUD
+INSTRUCTION_SCALE = 0.05
+LINE = 1.2              # the default font's line height, in its own letters' heights
+
+# the colours the panels' swatches show, named as the games name their seats' colours (the pieces' own colours)
+SWATCHES = {"red": (0.85, 0.15, 0.12, 1), "blue": (0.15, 0.35, 0.85, 1), "green": (0.15, 0.62, 0.2, 1),
+            "yellow": (0.95, 0.78, 0.1, 1), "purple": (0.55, 0.25, 0.7, 1), "black": (0.1, 0.1, 0.11, 1),
+            "white": (0.95, 0.95, 0.91, 1)}
+PANEL_BACK = (0.1, 0.12, 0.18, 0.88)
+PANEL_TURN = (1.0, 0.78, 0.3, 1)       # the edge round the panel of the player whose turn it is
+INSTRUCTION_FG = (1, 0.92, 0.6, 1)
+
+
+class PanelView:
+    """One player's panel as the table words it: a title (the player's name), the seat's colour (RGBA, or None), the
+    score, what they hold or have left, and whether it is their turn."""
+    __slots__ = ("title", "colour", "score", "holdings", "to_move")
+
+    def __init__(self, title: str, colour, score: str, holdings=(), to_move: bool = False):
+        self.title, self.colour, self.score = title, colour, score
+        self.holdings, self.to_move = tuple(holdings), to_move
+
+    def key(self):
+        return (self.title, self.colour, self.score, self.holdings, self.to_move)
 
 
 MESSAGE_SCALE = 0.05    # the message line's letters, in aspect2d units
@@ -57,8 +85,15 @@ class Hud:
         self.base = base
         glsl_default_font()       # before any of the HUD's text is made: it is drawn through our shader (flat_2d)
         style = dict(fg=(1, 1, 1, 1), shadow=(0, 0, 0, 0.9), mayChange=True, scale=STATUS_SCALE)
-        self.status = OnscreenText(text="", pos=(0.05, -STATUS_TOP), align=TextNode.ALeft, parent=base.a2dTopLeft,
+        self.status = OnscreenText(text="", pos=(EDGE, -STATUS_TOP), align=TextNode.ALeft, parent=base.a2dTopLeft,
                                    **style)
+        # what to do now, one line under the panels ("Your turn: ...", "Waiting for Bob (AI)...")
+        self.instruction = OnscreenText(text="", pos=(EDGE, -STATUS_TOP), align=TextNode.ALeft,
+                                        parent=base.a2dTopLeft, **{**style, "fg": INSTRUCTION_FG,
+                                                                   "scale": INSTRUCTION_SCALE})
+        self.panels: list = []          # one DirectFrame per player, across the top
+        self.panel_views: list[PanelView] = []
+        self._panel_key = None
         self.message = OnscreenText(text="", pos=(0, MESSAGE_BOTTOM), align=TextNode.ACenter,
                                     parent=base.a2dBottomCenter,
                                     **{**style, "fg": (1, 0.92, 0.6, 1), "scale": MESSAGE_SCALE})
@@ -78,20 +113,109 @@ class Hud:
         self.cover_text = OnscreenText(text="", parent=self.cover, pos=(0, -0.08), scale=0.055,
                                        fg=(1, 0.92, 0.6, 1), mayChange=True)
         self.cover.hide()
-        flat_2d(self.status, self.message, self.hint, self.help, self.cover)
+        flat_2d(self.status, self.instruction, self.message, self.hint, self.help, self.cover)
         self.buttons: list = []
+
+    # ---- the top band: the players' panels, the instruction line and the status lines under it ------------------------
+    def set_panels(self, views: list[PanelView]) -> None:
+        """One panel per player across the top of the window, the panel of the player to move edged in gold."""
+        key = [v.key() for v in views]
+        if key == self._panel_key:
+            return
+        self._panel_key = key
+        self.panel_views = list(views)
+        self.arrange()
+
+    def set_instruction(self, text: str) -> None:
+        """The one line saying what to do now (or whom the table waits for)."""
+        if text != self.instruction.getText():
+            self.instruction.setText(text)
+            self.arrange()
+
+    def _panel_width(self) -> float:
+        n = max(1, len(self.panel_views))
+        room = 2 * self.base.getAspectRatio() - 2 * EDGE
+        return min(PANEL_WIDTH, (room - PANEL_GAP * (n - 1)) / n)
+
+    def arrange(self) -> None:
+        """Lay the top band out for the window's shape: the panels side by side under its top edge, each as tall as
+        the tallest (its words wrapped to its width), then the instruction and the status lines under them, each
+        wrapped to the window's width so that nothing runs off its edge."""
+        for frame in self.panels:
+            frame.destroy()
+        self.panels = []
+        width = self._panel_width()
+        wrap = (width - 2 * PANEL_PAD - 0.05) / PANEL_SCALE
+        texts = []
+        for i, view in enumerate(self.panel_views):
+            x = EDGE + i * (width + PANEL_GAP)
+            edge = None
+            if view.to_move:      # drawn before its panel, so the panel lies over it and leaves a gold rim
+                edge = DirectFrame(parent=self.base.a2dTopLeft, frameColor=PANEL_TURN, pos=(x, 0, -EDGE))
+                self.panels.append(edge)
+            frame = DirectFrame(parent=self.base.a2dTopLeft, frameColor=PANEL_BACK, pos=(x, 0, -EDGE))
+            body = "\n".join((view.score,) + view.holdings)
+            title = OnscreenText(text=view.title, parent=frame, align=TextNode.ALeft, scale=PANEL_SCALE * 1.1,
+                                 fg=(1, 1, 1, 1), pos=(PANEL_PAD + (0.05 if view.colour else 0), -PANEL_PAD - 0.035),
+                                 wordwrap=wrap / 1.1 - (1.3 if view.colour else 0), mayChange=True)
+            text = OnscreenText(text=body, parent=frame, align=TextNode.ALeft, scale=PANEL_SCALE,
+                                fg=(0.88, 0.9, 0.95, 1), wordwrap=wrap, mayChange=True)
+            texts.append((frame, title, text, view, edge))
+            self.panels.append(frame)
+        height = 0.0
+        for frame, title, text, view, edge in texts:
+            rows_title = max(1, title.textNode.getNumRows())
+            top = PANEL_PAD + 0.035 + (rows_title - 1) * LINE * PANEL_SCALE * 1.1 + LINE * PANEL_SCALE
+            text.setPos(PANEL_PAD, -top)
+            rows = max(1, text.textNode.getNumRows())
+            height = max(height, top + (rows - 1) * LINE * PANEL_SCALE + 0.4 * PANEL_SCALE + PANEL_PAD)
+        for frame, title, text, view, edge in texts:
+            frame["frameSize"] = (0, width, -height, 0)
+            if edge is not None:
+                frame["frameColor"] = (0.2, 0.18, 0.1, 0.95)
+                edge["frameSize"] = (-0.012, width + 0.012, -height - 0.012, 0.012)
+                flat_2d(edge)
+            if view.colour:
+                DirectFrame(parent=frame, frameColor=view.colour,
+                            frameSize=(PANEL_PAD, PANEL_PAD + 0.035, -PANEL_PAD - 0.04, -PANEL_PAD - 0.005))
+            flat_2d(frame)
+        wrap_all = (2 * self.base.getAspectRatio() - 2 * EDGE)
+        y = -(EDGE + height + (0.02 if texts else 0.0))
+        self.instruction.textNode.setWordwrap(wrap_all / INSTRUCTION_SCALE)
+        if self.instruction.getText():
+            y -= INSTRUCTION_SCALE
+            self.instruction.setPos(EDGE, y)
+            y -= (self.instruction.textNode.getNumRows() - 1) * LINE * INSTRUCTION_SCALE + 0.4 * INSTRUCTION_SCALE
+            y -= 0.015
+        self.status.textNode.setWordwrap(wrap_all / STATUS_SCALE)
+        self.status.setPos(EDGE, y - STATUS_SCALE)
+        self._status_top = y
+
+    def band_bottom(self, status_lines: int) -> float:
+        """How far below the window's top edge (aspect2d units) the top band reaches with `status_lines` status lines
+        (the panels and instruction as they are)."""
+        top = getattr(self, "_status_top", -STATUS_TOP + STATUS_SCALE)
+        return -top + (status_lines * LINE + 0.45) * STATUS_SCALE + 0.02
+
+    def top_boxes(self) -> list[tuple[float, float, float, float]]:
+        """The screen boxes of everything the top band draws (panels, instruction, status), as drawn."""
+        out = []
+        for node in self.panels + [self.instruction, self.status]:
+            bounds = node.getTightBounds(self.base.render2d) if not node.isHidden() else None
+            if bounds is not None and (node not in (self.instruction, self.status) or node.getText()):
+                out.append((bounds[0].x, bounds[0].z, bounds[1].x, bounds[1].z))
+        return out
 
     def keep_clear(self, spare_lines: int = 2) -> list[tuple[float, float, float, float]]:
         """Screen boxes (x0, y0, x1, y1, -1..1 across the window) where the HUD writes, for the camera to keep the
-        table's labels out of: the status lines as they are (six before the first) and `spare_lines` more (a pick,
-        a warning), the message line across the bottom (a long reason may take all of it) and the help hint."""
-        line = 0.045 * 1.2            # the status font's line, in render2d units (aspect2d keeps the height)
+        table's labels out of: the top band across the window (the panels, the instruction, the status lines as they
+        are and `spare_lines` more: a pick, a warning), the message line across the bottom (a long reason may take all
+        of it) and the help hint."""
         boxes = []
-        top = self.base.a2dTopLeft.getPos(self.base.render2d)
-        status = self.status.getTightBounds(self.base.render2d) if self.status.getText() else None
-        right = status[1].x if status else top.x + 1.0 / self.base.getAspectRatio()
-        bottom = status[0].z if status else top.z - 0.08 - 6 * line      # before the first status: six lines
-        boxes.append((-1.0, bottom - spare_lines * line, max(right, top.x + 0.6 / self.base.getAspectRatio()), 1.0))
+        rows = self.status.textNode.getNumRows() if self.status.getText() else 0
+        height = self.base.a2dTop - self.base.a2dBottom
+        bottom = 1.0 - 2 * self.band_bottom(rows + spare_lines) / height
+        boxes.append((-1.0, bottom, 1.0, 1.0))
         message_top = self.base.a2dBottomCenter.getPos(self.base.render2d).z + 0.1 + 0.05
         boxes.append((-1.0, -1.0, 1.0, message_top))
         hint = self.hint.getTightBounds(self.base.render2d)
@@ -103,11 +227,9 @@ class Hud:
         self.status.setText("\n".join(lines))
 
     def status_band(self, lines: int) -> float:
-        """The share of the window's height, from the top, that `lines` status lines cover (their descenders and a
-        small gap included): the camera frames the table below it."""
-        text = self.status.textNode
-        bottom = STATUS_TOP + ((lines - 1) * text.getLineHeight() + 0.45) * STATUS_SCALE + 0.02
-        return min(0.4, bottom / (self.base.a2dTop - self.base.a2dBottom))
+        """The share of the window's height, from the top, that the panels, the instruction and `lines` status lines
+        cover (their descenders and a small gap included): the camera frames the table below it."""
+        return min(0.45, self.band_bottom(lines) / (self.base.a2dTop - self.base.a2dBottom))
 
     def say(self, text: str) -> None:
         """The message line: wrapped to the window's width, its last line where a single line sits, so that a long
@@ -159,6 +281,9 @@ class Hud:
 
     def destroy(self) -> None:
         self.set_buttons([])
-        for item in (self.status, self.message, self.hint, self.help_text, self.help, self.cover_title,
+        for frame in self.panels:
+            frame.destroy()
+        self.panels = []
+        for item in (self.status, self.instruction, self.message, self.hint, self.help_text, self.help, self.cover_title,
                      self.cover_text, self.cover):
             item.destroy()

@@ -1,14 +1,15 @@
 """Offscreen pictures of a layout: one shared ShowBase per process, a fresh stage per picture."""
 from __future__ import annotations
 
+import builtins
 import os
 import struct
 import zlib
 
 from towerworld.engine.layout import Layout
 from towerworld.scene.camera import framing, label_scales
-from towerworld.scene.setup import add_table, configure, dress, gpu_device, undress
-from towerworld.scene.stage import Stage
+from towerworld.scene.setup import add_table, configure, dress, gpu_device, table_camera, undress
+from towerworld.scene.stage import LastMove, Stage
 
 _BASE = None
 _GSG: dict = {}       # the pictures' GL context where there is no window to share one with
@@ -20,7 +21,6 @@ def base(width: int = 1280, height: int = 800, window: bool = True):
     once, not a second time into a window nobody reads; a later caller that needs the window gets one then."""
     global _BASE
     if _BASE is None:
-        import builtins
         existing = getattr(builtins, "base", None)
         if existing is not None:
             _BASE = existing
@@ -37,8 +37,9 @@ def base(width: int = 1280, height: int = 800, window: bool = True):
 
 
 def render_layout(layout: Layout, out: str, width: int = 1280, height: int = 800, orbit=None,
-                  highlight: dict | None = None, cutaway=None, xray: bool = False) -> str:
-    """Draw `layout` and save a PNG to `out`; returns the path. `xray` fades what hides the highlighted targets."""
+                  highlight: dict | None = None, cutaway=None, xray: bool = False, last: LastMove | None = None) -> str:
+    """Draw `layout` and save a PNG to `out`; returns the path. `xray` fades what hides the highlighted targets;
+    `last` marks the last move as the window's table marks it (stage.last_move_before)."""
     from panda3d.core import Camera, GraphicsOutput, PerspectiveLens, Texture
 
     b = base(width, height, window=False)
@@ -57,6 +58,8 @@ def render_layout(layout: Layout, out: str, width: int = 1280, height: int = 800
             stage.set_cutaway(*cutaway)
         if xray:
             stage.see_from(view.eye())
+        if last is not None:
+            stage.mark_last(last)
         buf = _picture_buffer(b, width, height)
         tex = Texture()
         buf.addRenderTexture(tex, GraphicsOutput.RTMCopyRam)
@@ -66,6 +69,7 @@ def render_layout(layout: Layout, out: str, width: int = 1280, height: int = 800
         lens.setAspectRatio(width / height)
         lens.setNearFar(5, 20000)
         cam = b.render.attachNewNode(Camera("shot", lens))
+        table_camera(cam)
         cam.node().setScene(scene)
         view.apply(cam)
         region = buf.makeDisplayRegion()

@@ -32,6 +32,11 @@ HULL_MARGIN = 0.05          # mm: a hull's default margin would float a pyramid
 PYRAMID_WALL = 1.0          # mm: hollow pyramids nest; solid hulls cannot (their volumes overlap and explode)
 ROUND_FOOT = 0.5            # mm: the thin square foot under a pawn or coin, so a cylinder never rocks on its end
 TABLE_HALF = 2000.0         # mm: the static ground box reaches well past any layout
+# Kinds laid edge to edge on a grid (terrain tiles fill a box in 40 mm squares, three deep): each side of
+# their collision box stands this far (mm) inside the piece, so neighbours at rest do not touch and Bullet solves
+# only the contacts of each stack, not those of every side-by-side pair (the terrain's tipping demo steps 2.3x faster);
+# 1.2 mm between neighbours is too narrow to see, and the pieces are drawn at full size
+GRID_INSET = {"terrain": 0.6}
 
 
 @dataclass(frozen=True)
@@ -125,7 +130,8 @@ def add_shape(kind: str, node: BulletRigidBodyNode) -> None:
         _round_shape(kind, node)
     else:
         s = size(kind)
-        node.addShape(BulletBoxShape(Vec3(s.w / 2, s.d / 2, s.h / 2) * SCALE))
+        inset = GRID_INSET.get(kind, 0.0)
+        node.addShape(BulletBoxShape(Vec3(s.w / 2 - inset, s.d / 2 - inset, s.h / 2) * SCALE))
 
 
 # ---- the world -----------------------------------------------------------------------------------------------------------

@@ -4,12 +4,14 @@ from __future__ import annotations
 import os
 import sys
 
-from panda3d.core import (AmbientLight, DirectionalLight, DynamicTextFont, NodePath, Shader, TextNode, Vec4,
+from panda3d.core import (AmbientLight, DirectionalLight, DynamicTextFont, NodePath, PandaNode, Shader, TextNode, Vec4,
                           loadPrcFileData)
 
 from towerworld.engine.layout import Layout
 from towerworld.paths import shader_file
 from towerworld.scene.components.shapes import FONT_FG, SHADOW_MASK, box
+
+TABLE_CAMERA_MASK = PandaNode.getAllCameraMask() & ~SHADOW_MASK    # what the table's cameras draw (table_camera)
 
 _CONFIGURED = False
 
@@ -70,8 +72,19 @@ def lit_shader() -> Shader:
     return Shader.load(Shader.SL_GLSL, vertex=shader_file("lit.vert"), fragment=shader_file("lit.frag"))
 
 
+def table_camera(camera: NodePath) -> None:
+    """A camera that draws the table draws everything but what only the key light's shadow camera draws (the plain
+    copies that cast the shadows of combined pieces: see stage._shadow_caster)."""
+    camera.node().setCameraMask(TABLE_CAMERA_MASK)
+
+
 def dress(render: NodePath, layout: Layout | None = None) -> DirectionalLight:
-    """Our GLSL 330 shader, a shadow-casting key light and ambient light on `render`."""
+    """Our GLSL 330 shader, a shadow-casting key light and ambient light on `render`; the window's cameras, where
+    there is a window, draw the table (table_camera)."""
+    import builtins
+    for camera in getattr(getattr(builtins, "base", None), "camList", ()):
+        if not camera.isEmpty():        # (a camera taken away stays listed)
+            table_camera(camera)
     render.setShader(lit_shader())
     render.setShaderInput("highlight", Vec4(0, 0, 0, 0))
     render.setShaderInput("shadow_on", 1.0)

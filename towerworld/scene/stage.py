@@ -18,10 +18,10 @@ from dataclasses import dataclass, replace
 from direct.interval.FunctionInterval import Func
 from direct.interval.LerpInterval import LerpFunc
 from direct.interval.MetaInterval import Parallel, Sequence
-from panda3d.core import (BitMask32, ColorWriteAttrib, CompassEffect, DepthTestAttrib, LPoint3f, LVecBase3f, NodePath,
-                          TransformState, TransparencyAttrib, Vec4)
+from panda3d.core import (BitMask32, ColorWriteAttrib, CompassEffect, DepthTestAttrib, GeomNode, LPoint3f, LVecBase3f,
+                          NodePath, PandaNode, RenderState, TransformState, TransparencyAttrib, Vec4)
 
-from towerworld.engine.game import Event
+from towerworld.engine.game import CHANCE, Event
 from towerworld.engine.layout import Cell, Layout, Pose, shared_pose
 from towerworld.engine.pieces import size
 from towerworld.scene import components, marks, xray
@@ -39,7 +39,7 @@ HIGHLIGHT_COSTLY = (1.0, 0.3, 0.22, 0.5)     # a target that costs its player (a
 HIGHLIGHT_HOVER = (0.5, 0.8, 1.0, 0.3)
 CELL_FILL = 0.22       # a targeted cell's fill: a hint of colour under its frame (the picker reads it as pickable)
 XRAY_ALPHA = 0.3      # what hides a target from the camera is drawn this opaque
-COMBINE_FROM = 30      # a layout with at least this many pieces draws its resting pieces combined
+COMBINE_FROM = 20      # a layout with at least this many pieces draws its resting pieces combined
 CHUNK_SIZE = 12        # pieces flattened together: one that moves makes the other 11 draw themselves for a while
 CHUNK_CELL = 45.0      # mm: pieces are chunked with their neighbours on a grid this coarse (a tile, a stack)
 LOOSE_MAX = 16         # settled loose pieces (see Stage.combine) that wait before they are combined into new chunks
@@ -255,6 +255,20 @@ def last_move(old: Layout, new: Layout, events: list[Event] = ()) -> LastMove:
         if a is not None and (b is None or abs(a.x - b.x) > 1.0 or abs(a.y - b.y) > 1.0 or abs(a.z - b.z) > 1.0):
             left.append((p, a))
     return LastMove(tuple(shown), tuple(left))
+
+
+def last_move_before(match, upto: int, viewer: int) -> LastMove | None:
+    """The mark of the last move a player chose before ply `upto` of `match` (chance draws are no one's move), as
+    `viewer` sees it: what the window's table marks at that ply, and what its pictures and videos mark; None before
+    the first move."""
+    plies = match.plies
+    for k in range(min(upto, len(plies)) - 1, -1, -1):
+        ply = plies[k]
+        if ply.mover != CHANCE:
+            game = match.game
+            return last_move(game.layout(match.state_at(k), viewer), game.layout(match.state_at(k + 1), viewer),
+                             [e for e in ply.events if e.seen_by(viewer)])
+    return None
 
 
 @dataclass
@@ -507,8 +521,13 @@ class Stage:
             self.chunks.append(self._chunk(batch, poses))
 
     def _chunk(self, pids: list[str], poses: dict[str, Pose]) -> Chunk:
+        """A chunk of these pieces: their copies flattened together (a geom for each look they have: a card's face is
+        a texture of its own), hidden from the key light's shadow camera, beside one plain copy that only the
+        shadow camera draws (a shadow has no colour: one geom, where the drawn copy may have dozens, each a draw call
+        more of every frame's shadow pass)."""
         assert self.chunks_root is not None
-        node = self.chunks_root.attachNewNode("chunk")
+        holder = self.chunks_root.attachNewNode("chunk")
+        node = holder.attachNewNode("drawn")
         hidden = self.hidden
         for pid in pids:
             # a piece of a chunk dropped in this same combine still has its model hidden (combine shows it again
@@ -523,7 +542,9 @@ class Stage:
             copy.clearTag("piece")
             copy.clearPythonTag("piece")
         node.flattenStrong()
-        return Chunk(node, {pid: poses[pid] for pid in pids})
+        holder.attachNewNode(_shadow_caster(node))
+        node.hide(SHADOW_MASK)
+        return Chunk(holder, {pid: poses[pid] for pid in pids})
 
     @property
     def combined(self) -> NodePath | None:
@@ -1328,12 +1349,9 @@ class Stage:
                             a.z + (b.z - a.z) * t + h * math.sin(math.pi * t))
                 frac = t if b.face_up is False else 1 - t
                 self._orient(pid, a if t < 0.5 else b, flip=frac)
-            restyle_first = a.look != b.look
-            steps = [call(self._ensure, pid, a)]
-            if restyle_first:
-                steps.append(call(self._restyle_keep, pid, b))
-            steps += [lerp(turn, d), call(self._place, pid, b)]
-            return seq(*steps)
+            if a.look == b.look:
+                return lerp(turn, d, first=(self._ensure, (pid, a)), then=(self._place, (pid, b)))
+            return lerp(turn, d, first=(self._ensure_restyled, (pid, a, b)), then=(self._place, (pid, b)))
 
         return self._arc(pid, a, b, d, first=(self._ensure, (pid, a)))
 
@@ -1434,7 +1452,7 @@ class Stage:
             node.setPos(a.x + math.sin(rad) * shift, a.y - math.cos(rad) * shift, a.z)
             self._orient(pid, a, tilt=angle)
         tipped = replace(a, tilt=fall_to)
-        return seq(call(self._ensure, pid, a), lerp(tip, 0.5 / speed),
+        return seq(lerp(tip, 0.5 / speed, first=(self._ensure, (pid, a))),
                    self._arc(pid, replace(tipped, x=a.x + math.sin(rad) * half, y=a.y - math.cos(rad) * half),
                              b, 0.45 / speed))
 
@@ -1468,11 +1486,16 @@ class Stage:
             node = self.nodes[pid]
             node.setPos(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, a.z + (b.z - a.z) * t + 40 * math.sin(math.pi * t))
             node.setHpr(a.heading + 720 * t, 540 * t, 360 * t)
-        return seq(call(self._ensure, ch.piece, a), lerp(spin, 0.7 / speed), call(self._place, ch.piece, b))
+        return lerp(spin, 0.7 / speed, first=(self._ensure, (ch.piece, a)), then=(self._place, (ch.piece, b)))
 
     def _ensure(self, pid: str, pose: Pose) -> None:
         if pid not in self.nodes or pid not in self.models:
             self._place(pid, pose)
+
+    def _ensure_restyled(self, pid: str, pose: Pose, faces: Pose) -> None:
+        """A piece about to turn over: placed at `pose` if it has no node yet, then given the faces of `faces`."""
+        self._ensure(pid, pose)
+        self._restyle_keep(pid, faces)
 
     def _restyle_keep(self, pid: str, pose: Pose) -> None:
         """New faces (a revealed tile) before the turn-over animation, keeping the current orientation."""
@@ -1528,12 +1551,70 @@ class Stage:
             node.removeNode()
 
 
+def _shadow_caster(drawn: NodePath) -> PandaNode:
+    """What `drawn` (flattened geometry) casts as a shadow: its geoms with no state of their own (no texture, colour
+    or shader input: the shadow camera draws depth alone), flattened into as few as their vertex formats allow, drawn
+    by the shadow camera only."""
+    caster = NodePath("shadow-caster")
+    for path in drawn.findAllMatches("**/+GeomNode"):
+        if path.isHidden(SHADOW_MASK):
+            continue        # (what casts no shadow where it is drawn: a memory aid's label)
+        source = path.node()
+        plain = GeomNode("caster")
+        empty = RenderState.makeEmpty()
+        for i in range(source.getNumGeoms()):
+            plain.addGeom(source.getGeom(i).makeCopy(), empty)
+        caster.attachNewNode(plain).setTransform(path.getTransform(drawn))
+    caster.flattenStrong()
+    # drawn by no camera but those that draw only the shadow camera's bits (Panda's overall bit, among the others,
+    # would hide it from every camera)
+    caster.hide(BitMask32.allOn() & ~SHADOW_MASK & ~PandaNode.getOverallBit())
+    return caster.node()
+
+
 def _add_phase(parts: list[Step], together: list[Step]) -> None:
-    """A phase goes into the move's steps: nothing for no step, the step itself for one, else a Parallel of them."""
+    """A phase goes into the move's steps: nothing for no step, the step itself for one, else a Parallel of them,
+    where lerps one after another in it that last as long play as one (_fused)."""
+    if len(together) > 1:
+        together = _fused(together)
     if len(together) == 1:
         parts.append(together[0])
     elif together:
         parts.append(Parallel(*together))
+
+
+def _fused(together: list[Step]) -> list[Step]:
+    """Steps of a Parallel with each run of lerps (timeline.lerp's: t from 0 to 1) that last as long made one lerp
+    that calls their functions in their order: at every moment a Parallel calls each with the same t, in that order
+    (cards carried together from a hand: a lerp each, a Panda interval each to make, start and end)."""
+    out: list[Step] = []
+    run: list[Step] = []
+    for step in together + [None]:
+        if step is not None and isinstance(step, LerpFunc) and run and step.getDuration() == run[0].getDuration():
+            run.append(step)
+            continue
+        if len(run) > 1:
+            steps: list = []
+            for lerp_ in run:
+                owner = getattr(lerp_.function, "__self__", None)
+                if isinstance(owner, _Phase) and owner.first is None and owner.then is None:
+                    steps += owner.steps
+                else:
+                    held = _Fn()
+                    held.fn = lerp_.function
+                    steps.append(held)
+            out.append(_Phase.lerp(steps, run[0].getDuration()))
+        else:
+            out += run
+        run = [step] if isinstance(step, LerpFunc) else []
+        if step is not None and not run:
+            out.append(step)
+    return out
+
+
+class _Fn:
+    """A lerp's function among the steps of a _Phase (which calls each step's `fn`)."""
+    __slots__ = ("fn",)
 
 
 def _plain_step(steps: list | None, step: "_Bare") -> list:
@@ -1546,19 +1627,40 @@ def _plain_step(steps: list | None, step: "_Bare") -> list:
 
 def _whole(parts: list[Step], first: tuple, then: tuple) -> Sequence:
     """A move's steps in the one Sequence it plays, with `first` (function, args) called as it starts and `then` as
-    it ends: by its first and last step where those are the stage's own phases (a call of their own, each a Panda
-    interval to make, start and end, cost more than a small board's whole move), else by calls around them."""
-    head = getattr(parts[0].function, "__self__", None) if parts and isinstance(parts[0], LerpFunc) else None
-    if isinstance(head, _Phase):
-        head.first = first
-    else:
+    it ends: by the lerp that starts it (the first of a Parallel that does) and the one that ends it, where those are
+    the stage's own (a call of their own, each a Panda interval to make, start and end, cost more than a small
+    board's whole move), else by calls around them."""
+    if not parts:
+        return Sequence(Func(then[0], *then[1]), name="stage-transition")     # (nothing moves: nothing to uncombine)
+    head = parts[0]
+    if isinstance(head, Parallel) and head.ivals:
+        head = head.ivals[0]
+    ends = _ends_of(head)
+    if ends is None:
         parts.insert(0, Func(first[0], *first[1]))
-    tail = getattr(parts[-1].function, "__self__", None) if isinstance(parts[-1], LerpFunc) else None
-    if isinstance(tail, _Phase):
-        tail.then = then
     else:
+        ends.first = first if ends.first is None else (_both, (first, ends.first))
+    ends = _ends_of(parts[-1])
+    if ends is None:
         parts.append(Func(then[0], *then[1]))
+    else:
+        ends.then = then if ends.then is None else (_both, (ends.then, then))
     return Sequence(*parts, name="stage-transition")
+
+
+def _ends_of(step: Step):
+    """The object whose method is a lerp's function, where it calls something as the lerp starts and once it has
+    ended (a _Phase, or timeline's lerp with first or then), else None."""
+    if not isinstance(step, LerpFunc):
+        return None
+    owner = getattr(step.function, "__self__", None)
+    return owner if hasattr(owner, "begun") else None
+
+
+def _both(one: tuple, other: tuple) -> None:
+    """Call one (function, args), then the other."""
+    one[0](*one[1])
+    other[0](*other[1])
 
 
 class _Bare:

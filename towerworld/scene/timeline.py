@@ -1,7 +1,7 @@
 """The stage's transitions, composed of Panda3D's own intervals.
 
 `seq`, `par`, `call`, `lerp` and `wait` are Panda's Sequence, Parallel, Func, LerpFunc and Wait under short names;
-`lerp` also takes what a moving piece does as it starts and once it has ended, and `Timeline` names the whole
+`lerp` also takes what a moving piece does as it starts and once it has ended (called by the one LerpFunc), and `Timeline` names the whole
 composition as the one interval a move plays. Everything plays, seeks (`setT`, forwards and back), pauses and
 finishes as Panda's intervals do, in a Panda Sequence like any other, stepped by Panda's interval manager.
 """
@@ -27,17 +27,31 @@ def lerp(fn: Callable[[float], object], duration: float, first: tuple[Callable, 
          then: tuple[Callable, tuple] | None = None) -> Step:
     """Call `fn(t)` with t running from 0 to 1 over `duration` seconds, and with 1 at its end however it is reached
     (Panda's LerpFunc from 0 to 1). `first` and `then`, (function, args), are called as it starts and once it has
-    ended: seq(call(*first), lerp(fn), call(*then))."""
-    step = LerpFunc(fn, fromData=0.0, toData=1.0, duration=duration if duration > 0 else 0.0)
+    ended, by the one LerpFunc (a Sequence of a Func, the LerpFunc and a Func cost three intervals to make, start and
+    end, and a move makes one for each piece that moves its own way); `first` is called again when it plays again
+    after an end, seeked back or started anew."""
+    seconds = duration if duration > 0 else 0.0
     if first is None and then is None:
-        return step
-    steps: list[Step] = []
-    if first is not None:
-        steps.append(Func(first[0], *first[1]))
-    steps.append(step)
-    if then is not None:
-        steps.append(Func(then[0], *then[1]))
-    return Sequence(*steps)
+        return LerpFunc(fn, fromData=0.0, toData=1.0, duration=seconds, name="lerp")
+    ends = _Ends()
+    ends.fn, ends.first, ends.then, ends.begun = fn, first, then, False
+    return LerpFunc(ends.step, fromData=0.0, toData=1.0, duration=seconds, name="lerp")
+
+
+class _Ends:
+    """A lerp's function with what is called as it starts (`first`) and once it has ended (`then`)."""
+    __slots__ = ("fn", "first", "then", "begun")
+
+    def step(self, t: float) -> None:
+        if not self.begun:
+            self.begun = True
+            if self.first is not None:
+                self.first[0](*self.first[1])
+        self.fn(t)
+        if t >= 1.0:
+            self.begun = False
+            if self.then is not None:
+                self.then[0](*self.then[1])
 
 
 def wait(duration: float) -> Step:

@@ -24,6 +24,7 @@ from typing import Callable
 from panda3d.core import Filename, FrameBufferProperties, GraphicsOutput, GraphicsPipe, NodePath, Texture, WindowProperties
 
 from towerworld.engine.game import TowerworldError
+from towerworld.scene.setup import table_camera
 
 BACKGROUND = (0.78, 0.84, 0.9, 1)
 
@@ -62,6 +63,7 @@ class FrameGrabber:
         self.buffer.addRenderTexture(self.texture, GraphicsOutput.RTMCopyRam)
         self.buffer.setClearColor(BACKGROUND)
         self.camera = base.makeCamera(self.buffer, scene=base.render, lens=None)
+        table_camera(self.camera)
         self.camera.reparentTo(base.render)
         lens = self.camera.node().getLens()
         lens.setFov(fov)

@@ -12,13 +12,21 @@ game's rows never import the scene).
 """
 from __future__ import annotations
 
+import cProfile
+import importlib
+import importlib.util
+import os
+import pstats
 import random
 import statistics
+import sys
 import time
+import types
 
 from towerworld.engine.game import CHANCE, TERMINAL
 from towerworld.engine.measure import checked_plies_per_second
 from towerworld.games.carcassonne import GAME
+from towerworld.games.carcassonne.rules import legal_moves
 from towerworld.games.carcassonne.strategy import SearchAgent
 
 
@@ -78,10 +86,6 @@ class _PeerSeat:
 def load_peer(path: str):
     """The peer's game module from a checkout of 33fred33/CarcassonneAI at `path`. Its tiles import OpenCV for
     pictures only (never for play): a stand-in module answers that import where OpenCV is not installed."""
-    import importlib
-    import sys
-    import types
-    import importlib.util
     if "cv2" not in sys.modules and importlib.util.find_spec("cv2") is None:
         sys.modules["cv2"] = types.ModuleType("cv2")
     sys.path.insert(0, path)
@@ -138,11 +142,41 @@ def peer_rows(peer_path: str | None = None, rounds: int = 7, games: int = 5) -> 
     if factor < 10:
         note = (f"{10 / factor:.2f}x short of >=10: {ours:.2f} ms a game of {statistics.mean(plies):.0f} plies "
                 f"({ours / statistics.mean(plies) * 1000:.0f} us a ply: listing the moves and applying one); "
-                f"{where}")
+                f"{where}; where the time goes (profiled): {equal_work_shares()}")
     return [("carcassonne_equal_work_game_ms", round(ours, 3), "", "ms (cpu; legal_moves + apply a ply)", "",
              f"{min(ours_ms):.2f}-{max(ours_ms):.2f} over {rounds}"),
             ("carcassonne_vs_peer", round(factor, 2), PEER_GOAL, f"x ({where})", note,
              f"{min(factors):.2f}-{max(factors):.2f} over {rounds}")]
+
+
+def equal_work_shares(games: int = 20) -> str:
+    """Where a game on the equal-work path spends its time: each part's share of the profiled time of `games`
+    games (cProfile; a part is the time inside the functions that do it)."""
+    rng = random.Random(5)
+    prof = cProfile.Profile()
+    prof.enable()
+    for _ in range(games):
+        equal_work_game(rng)
+    prof.disable()
+    stats = pstats.Stats(prof).stats  # type: ignore[attr-defined]  # the table print_stats reads
+    inside = {(os.path.basename(path), name): row[3] for (path, _line, name), row in stats.items()}
+    total = max(row[3] for row in stats.values())       # the outermost call: the games themselves
+
+    def cum(file: str, name: str) -> float:
+        return inside.get((file, name), 0.0)
+
+    step = cum("rules.py", "step")
+    parts = [("listing the placements", cum("rules.py", "placements")),
+             ("placing a tile (unions, copying the node columns, the frontier)", cum("rules.py", "put_tile")),
+             ("the events' words and lit areas", cum("game.py", "apply_unchecked") - step),
+             ("building each new state and the turn's steps", step - cum("rules.py", "put_tile")
+              - cum("rules.py", "score_completed")),
+             ("scoring completed features", cum("rules.py", "score_completed")),
+             ("listing follower moves", cum("rules.py", "action_moves")),
+             ("drawing the tile", cum("game.py", "sample_chance"))]
+    named = sum(v for _label, v in parts)
+    parts.append(("the game loop", total - named))
+    return ", ".join(f"{label} {v / total:.0%}" for label, v in parts)
 
 
 def _decisions_of_a_game(seed: int) -> list:
@@ -191,10 +225,16 @@ def search_growth_rows(simulations: int = 1000, rounds: int = 3, games: int = 2)
     growth = statistics.median(ratios)
     note = ""
     if growth > 1.5:
+        # the leaf's projected score is read from the state (kept move by move); what still grows is the width of
+        # the tree (the moves at a decision, chosen among by UCT) and the node columns a placement copies
+        width = (statistics.mean(len(legal_moves(st)) for st in early),
+                 statistics.mean(len(legal_moves(st)) for st in late))
+        nodes = (statistics.mean(len(st.parent) for st in early), statistics.mean(len(st.parent) for st in late))
         note = (f"{growth / 1.5:.2f}x short of <=1.5: {statistics.median(first):.0f} us a simulation at the first "
-                f"tiles, {statistics.median(last):.0f} us at the last: the leaf's projected scores (final_scores) "
-                "still visit every placed tile's fields that touch a city to score the farmers' fields, and "
-                "every follower's feature")
+                f"tiles, {statistics.median(last):.0f} us at the last: the projected score is read, not walked; "
+                f"what grows is the choice among a decision's moves ({width[0]:.0f} at the first tiles, "
+                f"{width[1]:.0f} at the last) and the board's feature nodes each placement copies "
+                f"({nodes[0]:.0f}, {nodes[1]:.0f})")
     return [("carcassonne_search_us_per_sim_first_tiles", round(statistics.median(first), 1), "", "us (cpu)"),
             ("carcassonne_search_us_per_sim_last_tiles", round(statistics.median(last), 1), "", "us (cpu)"),
             ("carcassonne_search_cost_growth", round(growth, 2), "<= 1.5", "x (last tiles / first)", note,
@@ -204,7 +244,6 @@ def search_growth_rows(simulations: int = 1000, rounds: int = 3, games: int = 2)
 def bench_rows(seconds: float = 1.0, peer_path: str | None = None) -> list[tuple]:
     """(name, value, goal, unit[, note, spread]) rows; scripts/bench.py adds the generic ones (random games, the
     search rate on a fixed budget along whole games, stage, draw calls)."""
-    import os
     rows: list[tuple] = []
     gps, ms, _ = random_games(None, 2, seconds)
     rows.append(("carcassonne_tower_random_game_ms", round(ms, 3), "< 10", "ms"))

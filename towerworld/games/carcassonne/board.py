@@ -2,14 +2,17 @@
 
 Positions are ints, pos = (x + 128) << 8 | (y + 128); neighbours are pos +- 1 (north/south) and +- 256 (east/west).
 Moves are ints: kind << 20 | payload (see the M_* constants). Roads, cities and fields are an incremental union-find
-over feature nodes kept in flat lists (parent, open edges, tile bitmask, pennants, follower counts packed 4 bits per
-player, and for a field the completed cities it touches as a bitmask of their nodes); `proj` is what each player's
-followers would bring at a final scoring now, kept up to date by every move that changes it; a state shares every
-container it does not change with its parent (rules.py builds states).
+over feature nodes kept flat (parent, open edges, tile bitmask, pennants, follower counts packed 4 bits per player,
+and for a field the completed cities it touches as a bitmask of their nodes; the small ints in arrays). `proj` is
+what each player's followers would bring at a final scoring now, kept up to date by every move that changes it, and
+`monks` the followers standing on cloisters (their ids, in order). A state shares every container it does not change
+with its parent (rules.py builds states).
 """
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass
+from functools import partial
 
 from . import tiles as TL
 
@@ -81,6 +84,11 @@ class Config:
     pieces: tuple            # (normal, black, white) per player at the start
 
 
+# the node arrays of small ints (open edges, pennants, follower counts, kinds, tiles): copied without touching
+# each element, as a list copy would
+NODES = partial(array, "q")
+
+
 # ---- union-find ------------------------------------------------------------------------------------------------------
 def find(p: list, x: int) -> int:
     """The root of node x. Read-only: lists may be shared by several states (put_tile compresses its own copy)."""
@@ -93,7 +101,7 @@ class CState:
     """A Carcassonne state. Immutable by convention: apply builds a new one that shares unchanged containers."""
     __slots__ = ("cfg", "phase", "player", "bag", "bagn", "drawn", "tiles", "board", "frontier", "parent", "opn",
                  "mask", "pen", "occ", "fcity", "nkind", "ntile", "discarded", "fl", "towers", "tsup", "scores",
-                 "proj", "cands", "ransomed", "_hash")
+                 "proj", "monks", "cands", "ransomed", "_hash")
     # the slots' types (annotations only: no class attributes, so the slots stay as they are)
     cfg: Config
     phase: int
@@ -105,19 +113,20 @@ class CState:
     board: dict
     frontier: dict
     parent: list
-    opn: list
+    opn: array
     mask: list
-    pen: list
-    occ: list
+    pen: array
+    occ: array
     fcity: list
-    nkind: list
-    ntile: list
+    nkind: array
+    ntile: array
     discarded: tuple
     fl: tuple
     towers: dict
     tsup: tuple
     scores: tuple
     proj: tuple
+    monks: tuple
     cands: tuple
     ransomed: bool
     _hash: int | None
@@ -129,6 +138,7 @@ class CState:
         n.parent = self.parent; n.opn = self.opn; n.mask = self.mask; n.pen = self.pen; n.occ = self.occ
         n.fcity = self.fcity; n.nkind = self.nkind; n.ntile = self.ntile; n.discarded = self.discarded; n.fl = self.fl
         n.towers = self.towers; n.tsup = self.tsup; n.scores = self.scores; n.proj = self.proj
+        n.monks = self.monks
         n.cands = self.cands; n.ransomed = self.ransomed; n._hash = None
         return n
 

@@ -5,6 +5,9 @@ Notation is in notation.py, the table in layout.py, agents in strategy.py.
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
+from dataclasses import fields
+from itertools import accumulate
 from typing import Sequence
 
 from towerworld.engine.game import CHANCE, TERMINAL, AgentSpec, BadOption, Event, EventKind, Game, GameInfo, Option
@@ -21,7 +24,7 @@ from .board import (ACTION, CAPTURE, DRAW, FOLLOWERS, K_CAPTURE, K_DRAW, K_FOLLO
 from .layout import meeple_id, tower_id
 from .notation import place_words
 from .rules import step
-from .tiles import CODES, ROTS, feature_words, tile_words
+from .tiles import CODES, ROTS, TILE_IDS, feature_words, tile_words
 
 
 # 89 tiles can be drawn, each followed by at most 4 decisions (place, action, capture, ransom); at most 180 frontier
@@ -29,6 +32,37 @@ from .tiles import CODES, ROTS, feature_words, tile_words
 # rest 0 (a shared top is a shared win), so the returns need not sum to 0. The tiles drawn are chance; nothing is secret.
 INFO = GameInfo(min_players=2, max_players=6, min_utility=-1.0, max_utility=1.0, zero_sum=False, chance=True,
                 perfect_information=True, max_plies=89 + 4 * 89, max_moves=800)
+
+
+def _event_builder():
+    """A maker of Events from (kind, pieces, text, areas), the other fields at their defaults: an Event built slot by
+    slot, the same value as Event(...) (whose frozen init sets each field through object.__setattr__, three times
+    the cost, on every tile laid). Where Event's fields are not the ones named here, Event itself."""
+    names = tuple(f.name for f in fields(Event))
+    if names != ("kind", "pieces", "text", "reveals", "visible_to", "areas"):
+        return lambda kind, pieces, text, areas: Event(kind, pieces, text, areas=areas)
+    new = object.__new__
+    slots = Event.__dict__                             # each field's slot descriptor, by name
+    set_kind, set_pieces, set_text = slots["kind"].__set__, slots["pieces"].__set__, slots["text"].__set__
+    set_reveals, set_visible, set_areas = (slots["reveals"].__set__, slots["visible_to"].__set__,
+                                           slots["areas"].__set__)
+
+    def placed(kind, pieces, text, areas):
+        e = new(Event)
+        set_kind(e, kind)
+        set_pieces(e, pieces)
+        set_text(e, text)
+        set_reveals(e, False)
+        set_visible(e, None)
+        set_areas(e, areas)
+        return e
+    return placed
+
+
+_placed = _event_builder()
+
+# the draw and follower events made so far: (kind, player, tile type or follower, copy) -> the event
+_MADE: dict[tuple, Event] = {}
 
 
 class Carcassonne(Game[CState, int]):
@@ -70,6 +104,18 @@ class Carcassonne(Game[CState, int]):
         n = s.bagn
         return [(M_DRAW | t, c / n) for t, c in enumerate(s.bag) if c]
 
+    def sample_chance(self, s: CState, rng: random.Random) -> int:
+        """A tile drawn with its bag frequency: the draw of chance_outcomes (the same random number, the same
+        running sum of probabilities), without building the list."""
+        x = rng.random()
+        # the running sums of c / n in bag order (a type not in the bag adds 0.0, which changes no sum); the first
+        # type whose sum passes x
+        sums = list(accumulate(map(s.bagn.__rtruediv__, s.bag)))
+        t = bisect_right(sums, x)
+        if t == len(sums):                         # x at or above the last sum, by rounding: the last type left
+            t = max(i for i, c in enumerate(s.bag) if c)
+        return M_DRAW | t
+
     def legal_moves(self, s: CState) -> list:
         return rules.legal_moves(s)
 
@@ -81,17 +127,29 @@ class Carcassonne(Game[CState, int]):
 
     def _event(self, s: CState, ns: CState, e: tuple) -> Event:
         kind = e[0]
+        if kind == "draw" or kind == "follower":
+            # events are immutable and these depend on a few small numbers only: each is made once
+            key = (kind, s.player, e[1], e[2] if kind == "draw" else 0)
+            made = _MADE.get(key)
+            if made is None:
+                made = _MADE[key] = self._make_event(s, ns, e)
+            return made
+        return self._make_event(s, ns, e)
+
+    def _make_event(self, s: CState, ns: CState, e: tuple) -> Event:
+        kind = e[0]
         if kind == "draw":
             t, k = e[1], e[2]
-            return Event(EventKind.DRAW, (f"tile:{CODES[t]}:{k}",), f"Player {s.player + 1} draws {tile_words(t)}.", reveals=True)
+            return Event(EventKind.DRAW, (TILE_IDS[t][k],), f"Player {s.player + 1} draws {tile_words(t)}.", reveals=True)
         if kind == "discard":
             t, k = e[1], e[2]
-            return Event(EventKind.DISCARD, (f"tile:{CODES[t]}:{k}",), f"{_capital(tile_words(t))} fits nowhere and is discarded.",
+            return Event(EventKind.DISCARD, (TILE_IDS[t][k],), f"{_capital(tile_words(t))} fits nowhere and is discarded.",
                          reveals=True)
         if kind == "place":
             t, r, pos, _b, k = e[1]
             x, y = xy(pos)
-            return Event(EventKind.PLACE, (f"tile:{CODES[t]}:{k}",), f"Player {s.player + 1} laid {tile_words(t)} {place_words(x, y)}.")
+            return _placed(EventKind.PLACE, (TILE_IDS[t][k],),
+                           f"Player {s.player + 1} laid {tile_words(t)} {place_words(x, y)}.", ())
         if kind == "follower":
             fid = e[1]
             return Event(EventKind.PLACE, (meeple_id(fid),), f"Player {fid // FOLLOWERS + 1} deployed a follower.")
@@ -117,9 +175,9 @@ class Carcassonne(Game[CState, int]):
             who = " and ".join(f"Player {w + 1}" for w in win)
             # the scoring followers lift off home in this event's phase, before anything else moves, while the
             # feature's part of every tile lights up
-            return Event(EventKind.SCORE, tuple(meeple_id(f) for f in home),
-                         f"Completed {what}: {who} +{pts}." if win else f"Completed {what}.",
-                         areas=carc_layout.feature_areas(ns, node))
+            return _placed(EventKind.SCORE, tuple(meeple_id(f) for f in home),
+                           f"Completed {what}: {who} +{pts}." if win else f"Completed {what}.",
+                           carc_layout.feature_areas(ns, node))
         if kind == "final_feature":
             what, win, pts, node = e[1]
             return Event(EventKind.SCORE, (), f"{what.capitalize()}: " + " and ".join(f"Player {w + 1}" for w in win)

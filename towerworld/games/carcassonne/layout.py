@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 
+from towerworld.engine.game import Panel
 from towerworld.engine.layout import Layout, Pose, look, shared_cell, shared_pose
 from towerworld.engine.pieces import size
 from towerworld.engine.words import counted
@@ -354,24 +355,37 @@ def feature_areas(s: CState, node: int) -> tuple[tuple[str, str], ...]:
         around = [pos + d for d in (-257, -256, -255, -1, 0, 1, 255, 256, 257)]
         return tuple((_tile_id(s, s.board[p]), "all") for p in around if p in s.board)
     root = E.find(s.parent, node)
+    parent = s.parent
     areas = []
-    for n in range(len(s.parent)):
-        if s.nkind[n] != kind or E.find(s.parent, n) != root:
-            continue
-        i = s.ntile[n]
-        t, base = s.tiles[i][0], s.tiles[i][3]
-        locs = ROTS[t][0].locs[n - base]
-        if kind == TL.FIELD:
-            words = "f:" + ",".join("I" if h < 0 else TL.HALVES[h] for h in locs)
-        else:
-            words = ("c:" if kind == TL.CITY else "r:") + "".join(TL.DIRS[d] for d in locs)
-        areas.append((_tile_id(s, i), words))
+    m = s.mask[root]                # the feature's tiles, in the order they were laid (their nodes' order)
+    while m:
+        low = m & -m
+        m ^= low
+        i = low.bit_length() - 1
+        t, _r, _pos, base, _k = s.tiles[i]
+        for j, jkind, words in _AREA_WORDS[t]:
+            if jkind == kind and E.find(parent, base + j) == root:
+                areas.append((_tile_id(s, i), words))
     return tuple(areas)
+
+
+def _area_words(rot0) -> tuple:
+    """(local feature, kind, area words) for each road, city and field of a tile type at rotation 0."""
+    out = []
+    for j, (kind, locs) in enumerate(zip(rot0.kinds, rot0.locs)):
+        if kind == TL.FIELD:
+            out.append((j, kind, "f:" + ",".join("I" if h < 0 else TL.HALVES[h] for h in locs)))
+        elif kind != TL.CLOISTER:
+            out.append((j, kind, ("c:" if kind == TL.CITY else "r:") + "".join(TL.DIRS[d] for d in locs)))
+    return tuple(out)
+
+
+_AREA_WORDS = tuple(_area_words(rots[0]) for rots in ROTS)
 
 
 def _tile_id(s: CState, i: int) -> str:
     t, _r, _pos, _base, k = s.tiles[i]
-    return f"tile:{CODES[t]}:{k}"
+    return TL.TILE_IDS[t][k]
 
 
 def meeple_id(fid: int) -> str:
@@ -424,7 +438,6 @@ SEAT_COLOURS = ("red", "blue", "green", "yellow", "purple", "black")
 
 def panels(s: CState) -> list:
     """Each player's panel: points, followers left in the supply, tower pieces and prisoners (The Tower)."""
-    from towerworld.engine.game import Panel
     out = []
     for p in range(s.cfg.players):
         free = sum(1 for loc in s.fl[p * FOLLOWERS:(p + 1) * FOLLOWERS] if loc == SUPPLY)

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from towerworld.engine.game import BadNotation
 
@@ -131,6 +132,7 @@ def _tiles(n: int) -> str:
     return f"{count} tile{'s' if n > 1 else ''}"
 
 
+@lru_cache(maxsize=4096)
 def place_words(x: int, y: int) -> str:
     """A place of the landscape as a player finds it, from the start tile (north is away from the player):
     "north of the start tile", "two tiles east and one tile south of the start tile"."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from . import rules
 from . import tiles as TL
-from .board import (DRAW, FOLLOWERS, PIECE_NAMES, SUPPLY, TOP0, CState, Config, find, piece_code, pos_of,
+from .board import (DRAW, FOLLOWERS, NODES, PIECE_NAMES, SUPPLY, TOP0, CState, Config, find, piece_code, pos_of,
                     tower_pieces)
 
 
@@ -23,7 +23,8 @@ def build(players: int = 2, *, tiles=(), followers=(), towers=(), tops=(), priso
         bag[TL.INDEX[TL.START]] += 1
         s.bag, s.bagn = tuple(bag), s.bagn + 1
         s.tiles, s.board, s.frontier = (), {}, {}
-        s.parent, s.opn, s.mask, s.pen, s.occ, s.fcity, s.nkind, s.ntile = [], [], [], [], [], [], [], []
+        s.parent, s.mask, s.fcity = [], [], []
+        s.opn, s.pen, s.occ, s.nkind, s.ntile = NODES(), NODES(), NODES(), NODES(), NODES()
     else:
         s = s.copy()
     for code, x, y, rot in tiles:
@@ -44,7 +45,7 @@ def build(players: int = 2, *, tiles=(), followers=(), towers=(), tops=(), priso
         s.bag, s.bagn = tuple(bag), s.bagn - 1
         rules.put_tile(s, t, r, pos, TL.COUNT[t] - bag[t] - 1)
     fl = list(s.fl)
-    occ = list(s.occ)
+    occ = s.occ[:]
 
     def free(p):
         for fid in range(p * FOLLOWERS, (p + 1) * FOLLOWERS):
@@ -84,6 +85,7 @@ def build(players: int = 2, *, tiles=(), followers=(), towers=(), tops=(), priso
     if scores is not None:
         s.scores = tuple(scores)
     s.proj = tuple(rules.final_scores(s)[0])      # the followers were put on directly: their projection walked once
+    s.monks = tuple(fid for fid, loc in enumerate(s.fl) if loc >= 0 and s.nkind[loc] == TL.CLOISTER)
     s.player = player
     s.phase = DRAW
     s._hash = None

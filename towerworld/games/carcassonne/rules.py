@@ -20,13 +20,15 @@ Speed notes (apply_unchecked is the hot loop of random play and MCTS):
 """
 from __future__ import annotations
 
+from typing import Sequence
+
 from towerworld.engine.game import IllegalMove
 
 from . import tiles as TL
 from .board import (ACTION, BLACK, CAPTURE, DPOS, DRAW, FOLLOWERS, K_CAPTURE, K_DRAW, K_FOLLOW, K_NOCAPTURE,
                     K_NORANSOM, K_PASS, K_PLACE, K_RANSOM, K_TOP, K_TOWER, LOW, M_CAPTURE, M_FOLLOW, M_NOCAPTURE, M_NORANSOM, M_PASS, M_PLACE,
-                    M_RANSOM, M_TOP, M_TOWER, OVER, PLACE, RANSOM, SHIFT, SUPPLY, TOP0, WHITE, CState, Config, find,
-                    piece_code, pos_of)
+                    M_RANSOM, M_TOP, M_TOWER, NODES, OVER, PLACE, RANSOM, SHIFT, SUPPLY, TOP0, WHITE, CState, Config,
+                    find, piece_code, pos_of)
 from .tiles import CITY, CLOISTER, COUNT, FIELD, FITS, INDEX, IS_TOWER_TILE, NFITS, ROAD, ROTS
 
 
@@ -45,13 +47,15 @@ def initial_state(cfg: Config) -> CState:
     s.tiles = ()
     s.board = {}
     s.frontier = {}
-    s.parent, s.opn, s.mask, s.pen, s.occ, s.fcity, s.nkind, s.ntile = [], [], [], [], [], [], [], []
+    s.parent, s.mask, s.fcity = [], [], []
+    s.opn, s.pen, s.occ, s.nkind, s.ntile = NODES(), NODES(), NODES(), NODES(), NODES()
     s.discarded = ()
     s.fl = (SUPPLY,) * (FOLLOWERS * cfg.players)
     s.towers = {}
     s.tsup = cfg.pieces * cfg.players
     s.scores = (0,) * cfg.players
     s.proj = (0,) * cfg.players
+    s.monks = ()
     s.cands = ()
     s.ransomed = False
     s._hash = None
@@ -70,27 +74,28 @@ def put_tile(ns: CState, t: int, r: int, pos: int, kk: int = 0) -> None:
     i = len(ns.tiles)
     base = len(ns.parent)
     k = len(R.kinds)
-    parent = ns.parent + list(range(base, base + k))
-    opn = ns.opn + list(R.nopen)
+    nopen, pennants, kinds, zeros, zlist = _NEW_NODES[t][r]
+    parent = ns.parent[:]
+    parent.extend(range(base, base + k))
+    opn = ns.opn + nopen
     mask = ns.mask + [1 << i] * k
-    pen = ns.pen + list(R.pennants)
-    occ = ns.occ + [0] * k
-    fcity = ns.fcity + [0] * k
-    ns.nkind = ns.nkind + list(R.kinds)
-    ns.ntile = ns.ntile + [i] * k
+    pen = ns.pen + pennants
+    occ = ns.occ + zeros
+    fcity = ns.fcity + zlist
+    ns.nkind = ns.nkind + kinds
+    ns.ntile = ns.ntile + NODES((i,)) * k
     board = ns.board.copy()
     board[pos] = i
     tiles = ns.tiles + ((t, r, pos, base, kk),)
     frontier = ns.frontier.copy()
     frontier.pop(pos, None)
-    edges = R.edges
-    joins = R.joins
+    needs, joins = _SIDES[t][r]
     pj = None
     for d in (0, 1, 2, 3):
         npos = pos + DPOS[d]
         ni = board.get(npos)
         if ni is None:
-            frontier[npos] = frontier.get(npos, 0) | (edges[d] << (((d + 2) & 3) << 1))
+            frontier[npos] = frontier.get(npos, 0) | needs[d]
             continue
         nt, nr, _np, nbase, _k = tiles[ni]
         nslot = ROTS[nt][nr].slot
@@ -141,15 +146,13 @@ def put_tile(ns: CState, t: int, r: int, pos: int, kk: int = 0) -> None:
                 pts = _points(a, ns.nkind, mask, opn, pen, fcity)
                 for w in _winners(occ[a]):
                     pj[w] += pts
-    for dd in (-257, -256, -255, -1, 1, 255, 256, 257):
-        ni = board.get(pos + dd)
-        if ni is not None:
-            ct, _cr, _cp, cbase, _ck = tiles[ni]
-            cj = _CLOISTER[ct]
-            if cj >= 0 and occ[cbase + cj]:
+    if ns.monks:
+        fl, ntile = ns.fl, ns.ntile
+        for fid in ns.monks:
+            if tiles[ntile[fl[fid]]][2] - pos in _AROUND:
                 if pj is None:
                     pj = list(ns.proj)
-                pj[(occ[cbase + cj].bit_length() - 1) >> 2] += 1
+                pj[fid // FOLLOWERS] += 1
     if pj is not None:
         ns.proj = tuple(pj)
     ns.parent = parent; ns.opn = opn; ns.mask = mask; ns.pen = pen; ns.occ = occ; ns.fcity = fcity
@@ -167,8 +170,31 @@ _FIELD_CITIES = tuple(tuple(tuple((j, cities) for j, cities in enumerate(rot.fci
                       for rots in ROTS)
 
 
-# the local node of each tile type's cloister (the same in every rotation), -1 for none
-_CLOISTER = tuple(rots[0].kinds.index(CLOISTER) if CLOISTER in rots[0].kinds else -1 for rots in ROTS)
+# what a tile adds to the node arrays: open edges, pennants, kinds, zeros (follower counts), and zeros as a list
+# (field cities: bitmasks over nodes, too wide for an array)
+_NEW_NODES = tuple(tuple((NODES(rot.nopen), NODES(rot.pennants), NODES(rot.kinds), NODES((0,)) * len(rot.kinds),
+                          [0] * len(rot.kinds)) for rot in rots) for rots in ROTS)
+
+
+def _sides(rot) -> tuple:
+    """(what each side asks of the empty place beyond it, as a frontier key part; the joins across each side). A field
+    side's two half-edges belong to one field on either tile (the tiles say so: checked here), so its second join
+    is left out; it would join the same two fields again."""
+    needs = tuple(rot.edges[d] << (((d + 2) & 3) << 1) for d in range(4))
+    joins = []
+    for d in range(4):
+        js = rot.joins[d]
+        if rot.edges[d] == TL.EDGE_CODE["F"]:
+            assert len(js) == 2 and js[0][0] == js[1][0], (TL.CODES[rot.t], rot.r, d)
+            js = js[:1]
+        joins.append(js)
+    return needs, tuple(joins)
+
+
+_SIDES = tuple(tuple(_sides(rot) for rot in rots) for rots in ROTS)
+
+# the eight places around a place
+_AROUND = frozenset((-257, -256, -255, -1, 1, 255, 256, 257))
 
 
 def _close_city(c: int, parent: list, m: int, fcity: list, tiles: tuple) -> list:
@@ -191,10 +217,14 @@ def _close_city(c: int, parent: list, m: int, fcity: list, tiles: tuple) -> list
     return got
 
 
+# FIT_MOVES[t][key]: the placement moves of tile t at position 0 in each rotation that fits the frontier key
+FIT_MOVES = tuple(tuple(tuple(M_PLACE | r for r in rs) for rs in row) for row in FITS)
+
+
 def placements(frontier: dict, t: int) -> list:
     """Every placement move of tile type t, sorted."""
-    fits = FITS[t]
-    out = [M_PLACE | pos << 2 | r for pos, key in frontier.items() for r in fits[key]]
+    fits = FIT_MOVES[t]
+    out = [m | pos << 2 for pos, key in frontier.items() for m in fits[key]]
     out.sort()
     return out
 
@@ -297,7 +327,7 @@ def ransom_offers(s: CState) -> list:
     """The ransoms the player to move may pay now (rulings: at any point of your own turn, once a turn, only with at
     least 3 points): one per captor holding one of their followers."""
     p = s.player
-    if s.ransomed or s.scores[p] < 3:
+    if not s.cfg.tower or s.ransomed or s.scores[p] < 3:          # prisoners are taken by towers only
         return []
     f0 = p * FOLLOWERS
     held = sorted({-2 - loc for loc in s.fl[f0:f0 + FOLLOWERS] if -2 >= loc > TOP0})
@@ -328,7 +358,7 @@ def _winners(occ: int) -> tuple:
     return w
 
 
-def _points(a: int, nkind: list, mask: list, opn: list, pen: list, fcity: list) -> int:
+def _points(a: int, nkind: Sequence[int], mask: list, opn: Sequence[int], pen: Sequence[int], fcity: list) -> int:
     """What the road, city or field rooted at a is worth to its majority now (feature_points; a field 3 a completed
     city it touches)."""
     kind = nkind[a]
@@ -372,20 +402,18 @@ def score_completed(ns: CState, events: list) -> None:
                 done.append(a)
     fl = ns.fl
     monks = None
-    for fid, loc in enumerate(fl):
-        if loc >= 0 and ns.nkind[loc] == CLOISTER:
-            cpos = ns.tiles[ns.ntile[loc]][2]
-            d = cpos - pos
-            if d in (0, -257, -256, -255, -1, 1, 255, 256, 257) and cloister_neighbours(ns.board, cpos) == 8:
-                if monks is None:
-                    monks = []
-                monks.append(fid)
+    for fid in ns.monks:
+        cpos = ns.tiles[ns.ntile[fl[fid]]][2]
+        if (cpos == pos or cpos - pos in _AROUND) and cloister_neighbours(ns.board, cpos) == 8:
+            if monks is None:
+                monks = []
+            monks.append(fid)
     if done is None and monks is None:
         return
     scores = list(ns.scores)
     proj = list(ns.proj)
     followers = list(fl)
-    occ = list(occ)
+    occ = occ[:]
     n = ns.cfg.players
     if done:
         for a in done:
@@ -411,6 +439,7 @@ def score_completed(ns: CState, events: list) -> None:
             followers[fid] = SUPPLY
             if events is not None:
                 events.append(("score", [owner], 9, "cloister", [fid], fl[fid]))
+        ns.monks = tuple(fid for fid in ns.monks if fid not in monks)
     ns.scores = tuple(scores)
     ns.proj = tuple(proj)
     ns.fl = tuple(followers)
@@ -510,12 +539,14 @@ def step(s: CState, move: int, ev) -> CState:
         fl = list(s.fl)
         fl[fid] = base + j
         ns.fl = tuple(fl)
-        occ = list(s.occ)
+        occ = s.occ[:]
         a = find(ns.parent, base + j)
         was = occ[a]
         occ[a] = was + (1 << (4 * p))
         ns.occ = occ
         _reproject(ns, a, was)
+        if ns.nkind[a] == CLOISTER:
+            ns.monks = tuple(sorted(s.monks + (fid,)))
         if ev is not None:
             ev.append(("follower", fid))
         return _end_action(ns, ev)
@@ -601,12 +632,14 @@ def _capture(ns: CState, p: int, fid: int, ev) -> None:
     loc = fl[fid]
     q = fid // FOLLOWERS
     if loc >= 0:
-        occ = list(ns.occ)
+        occ = ns.occ[:]
         a = find(ns.parent, loc)
         was = occ[a]
         occ[a] = was - (1 << (4 * q))
         ns.occ = occ
         _reproject(ns, a, was)
+        if ns.nkind[a] == CLOISTER:
+            ns.monks = tuple(f for f in ns.monks if f != fid)
     if q == p:
         fl[fid] = SUPPLY
         how = "own"

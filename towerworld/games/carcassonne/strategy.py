@@ -13,9 +13,11 @@ with a clock that stops a very slow machine, so the same seed gives the same pla
 """
 from __future__ import annotations
 
+import gc
 import math
 import random
 import time
+from typing import Any
 
 from towerworld.engine.agent import Agent, parse_budget
 from towerworld.engine.game import AgentSpec
@@ -28,6 +30,7 @@ from .rules import legal_moves, step
 # strength (40% against it in docs/rules/carcassonne.md's curve): plausible moves a beginner can beat, as in K'Dak.
 LEVELS = {"easy": (1.0, 20), "fast": (1.0, 1_600), "normal": (4.0, 8_000), "strong": (12.0, 24_000)}
 DEFAULT_LEVEL = "normal"
+_np: Any = None         # numpy, imported by the first search (the game itself never needs it)
 SCALE = 20.0            # points of lead that count as most of a win in the squashed value
 UCT_C = 1.2
 
@@ -94,10 +97,14 @@ class GreedyAgent(Agent):
         return pick[self.rng.randrange(len(pick))]
 
 
+WIDE = 24              # from this many moves a node's UCT choice is one numpy expression over all its children
+
+
 class Node:
-    """A search node. A decision node also keeps its children's visits and totals for its own player in flat lists
-    (kids, qt, qv, in the order the children were made), so choosing among a few hundred placements is one list
-    expression instead of a call per child."""
+    """A search node. A decision node also keeps its children's totals for its own player and their visits (qt, qv,
+    in the order the children were made, kids): flat lists, or numpy arrays of one slot a move where there are WIDE
+    moves or more (a late game's placements), so the UCT choice is one expression instead of a call per child. The
+    UCT choice is made once every move has a child, over all of them."""
     __slots__ = ("state", "untried", "children", "visits", "total", "kids", "qt", "qv")
 
     def __init__(self, state: CState, players: int, rng: random.Random):
@@ -106,12 +113,18 @@ class Node:
         self.visits = 0
         self.total = [0.0] * players
         self.kids: list[Node] = []
-        self.qt: list[float] = []
-        self.qv: list[int] = []
+        self.qt: Any = None
+        self.qv: Any = None
         self.untried = []
         if state.phase not in (DRAW, OVER):
             self.untried = legal_moves(state)
             rng.shuffle(self.untried)
+            if len(self.untried) >= WIDE:
+                self.qt = _np.zeros(len(self.untried))
+                self.qv = _np.ones(len(self.untried))
+            else:
+                self.qt = []
+                self.qv = []
 
 
 class SearchAgent(Agent):
@@ -145,10 +158,24 @@ class SearchAgent(Agent):
         start = time.perf_counter()
         deadline = start + (math.inf if self.seconds is None else self.seconds)
         sims = 0
-        # the clock is read every 16 simulations, after the first 16: even a stalled machine gets a move it searched
-        while sims < self.max_simulations and (sims & 15 or not sims or time.perf_counter() < deadline):
-            self._simulate(root, n)
-            sims += 1
+        # The tree holds no reference cycles (nodes point down to their children and states, states to containers of
+        # ints), so reference counting frees all of it; the cyclic collector would only walk every state's board
+        # lists again and again, more of them the longer the game. It rests while the search runs.
+        global _np
+        if _np is None:
+            import numpy
+            _np = numpy
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            # the clock is read every 16 simulations, after the first 16: even a stalled machine gets a move it
+            # searched
+            while sims < self.max_simulations and (sims & 15 or not sims or time.perf_counter() < deadline):
+                self._simulate(root, n)
+                sims += 1
+        finally:
+            if collecting:
+                gc.enable()
         self.last_simulations = sims
         self.last_seconds = time.perf_counter() - start
         return root
@@ -177,15 +204,20 @@ class SearchAgent(Agent):
                 child = node.children[move] = Node(step(st, move, None), n, rng)
                 picks.append((node, len(node.kids)))
                 node.kids.append(child)
-                node.qt.append(0.0)
-                node.qv.append(0)
+                if type(node.qt) is list:
+                    node.qt.append(0.0)
+                    node.qv.append(0)
                 path.append(child)
                 value = values(child.state)
                 break
             # UCT: the child with the best mean for the player to move plus the exploration term (the first best)
             log_n = math.log(node.visits + 1)
-            ucb = [t / v + UCT_C * sqrt(log_n / v) for t, v in zip(node.qt, node.qv)]
-            i = ucb.index(max(ucb))
+            qt, qv = node.qt, node.qv
+            if type(qt) is list:
+                ucb = [t / v + UCT_C * sqrt(log_n / v) for t, v in zip(qt, qv)]
+                i = ucb.index(max(ucb))
+            else:                                      # the same arithmetic, element by element, the first best
+                i = int((qt / qv + UCT_C * _np.sqrt(log_n / qv)).argmax())
             picks.append((node, i))
             node = node.kids[i]
             path.append(node)

@@ -107,7 +107,12 @@ _COUNT_WORDS = ("", "one", "two", "three", "four")
 
 
 def tile_words(t: int) -> str:
-    """What a player sees on tile type `t`, in words ("a cloister and a road"), for the status and the log."""
+    """What a player sees on tile type `t`, in words ("a cloister and a road"), for the status and the log (worded
+    once per tile type: every draw and placement tells it)."""
+    return TILE_WORDS[t]
+
+
+def _tile_words(t: int) -> str:
     feats, cloister, tower = parse_features(TILES[t][4])
     parts = ["a cloister"] if cloister else []
     cities = Counter((len(locs), bool(pennants)) for kind, locs, pennants, _ in feats if kind == CITY)
@@ -124,6 +129,10 @@ def tile_words(t: int) -> str:
         return "only fields"
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
+
+TILE_WORDS = tuple(_tile_words(t) for t in range(len(TILES)))
+# the piece id of each copy of each tile type: TILE_IDS[t][k] == "tile:CODE:k"
+TILE_IDS = tuple(tuple(f"tile:{row[0]}:{k}" for k in range(row[2])) for row in TILES)
 
 SIDE_WORDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
 

@@ -5,7 +5,7 @@ the tables have not seen. `elevation_legal_moves_us` (the goal) is the search's 
 along random games, each generated for the first time right after its parent, with tables that hold only other games'
 positions, as in a process that has played before ("fresh"). Beside it: positions along those other games from emptied
 tables ("cold"), the same positions once more ("warm"), and the plain reference generator (reference.py) on them. CPU
-time per position, medians of three rounds. Applying a turn: with its events (`apply_unchecked`) and the search's
+time per position, medians of three rounds; beside them the floor: copying each finished list. Applying a turn: with its events (`apply_unchecked`) and the search's
 `advance`, CPU time a turn over 500 turns of one position, medians of three runs after one.
 """
 from __future__ import annotations
@@ -55,6 +55,17 @@ def _per_turn_us(apply_all, turns: int) -> float:
     return statistics.median(spent) / turns * 1e6
 
 
+def _copy_us(positions: list[State]) -> float:
+    """CPU microseconds per position to copy its finished list of turns into a new list: the floor of any generator
+    that hands out a new list of the same tuples."""
+    lists = [all_turns(st) for st in positions]
+    t0 = time.process_time()
+    for turns in lists:
+        out: list = []
+        out += turns
+    return (time.process_time() - t0) / len(lists) * 1e6
+
+
 def legal_moves_us(positions: list[State], rounds: int, generate=all_turns) -> float:
     t0 = time.process_time()
     for _ in range(rounds):
@@ -96,6 +107,7 @@ def rows(seconds: float = 2.0) -> list[tuple]:
         warm.append(legal_moves_us(positions, 2))
         fresh.append(fresh_legal_moves_us(families))        # the tables hold the positions above, never these
     reference = legal_moves_us(positions[::4], 1, reference_turns)
+    copy_us = statistics.median(_copy_us(positions) for _ in range(3))
     st = positions[len(positions) // 2]
     turns = all_turns(st)[1:501]
     apply_us = _per_turn_us(lambda: [GAME.apply_unchecked(st, m) for m in turns], len(turns))
@@ -107,12 +119,14 @@ def rows(seconds: float = 2.0) -> list[tuple]:
     return [
         ("elevation_legal_moves_per_position", round(moves), "", "moves"),
         ("elevation_legal_moves_us", legal_us, "<= 45", "us (fresh positions)",
-         _note(legal_us, 45, f"about {round(moves):,} turns a position; a fresh child looks up again the pieces its "
-                             "parent's turn came near (on a 6x6 board of king-move neighbours, about half) and "
-                             "gathers the groups of moves that are new, row by row in Python, with the garbage "
-                             f"collector visiting them ({max(legal_us - warm_us, 0):.0f} us over a warm position); "
-                             f"even when every piece is known (warm, {warm_us:.0f} us) a position costs six lookups "
-                             "and copying every turn into a new list")),
+         _note(legal_us, 45, f"about {round(moves):,} turns a position, each its own tuple: copying a position's "
+                             f"finished list into a new one alone takes {copy_us:.0f} us (a reference count touched "
+                             f"per turn); a position whose pieces are all known (warm) costs "
+                             f"{warm_us:.0f} us, that copy and six table lookups; a fresh child adds "
+                             f"{max(legal_us - warm_us, 0):.0f} us: the pieces its parent's turn came near (about "
+                             "half on a 6x6 board of king-move neighbours) have new keys, and their groups are looked "
+                             "up or generated (rules.piece_turn_groups). Under the goal only with fewer objects a "
+                             "turn: moves as ints, or the groups handed out without a flat list")),
         ("elevation_legal_moves_us_cold", round(statistics.median(cold), 1), "", "us (emptied tables)"),
         ("elevation_legal_moves_us_warm", round(statistics.median(warm), 1), "", "us (seen before)"),
         ("elevation_legal_moves_us_reference", round(reference), "", "us (plain generator)"),

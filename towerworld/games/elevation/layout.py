@@ -7,8 +7,9 @@ square at stack-top height.
 """
 from __future__ import annotations
 
-from towerworld.engine.game import BadNotation
+from towerworld.engine.game import BadNotation, Panel
 from towerworld.engine.layout import Layout, look, shared_cell, shared_pose
+from towerworld.engine.words import counted
 from towerworld.engine.pieces import size
 from towerworld.games.elevation.board import FILES, KIND_NAMES, PIECES, SIDE_NAMES, SIZE, SQUARES, square_name
 
@@ -137,11 +138,11 @@ def piece_on(state, s: int) -> str:
 
 def panels(state, over: bool) -> list:
     """Each side's panel: the pieces it still has on the board and the enemies it has taken."""
-    from towerworld.engine.game import Panel
     taken = [sum(1 for p in state.pos[6 * (1 - side):6 * (2 - side)] if p < 0) for side in (0, 1)]
     answering = state.mover ^ state.phase
-    return [Panel(side, SIDE_NAMES[side], f"took {taken[side]}", (_army(state, side),),
-                  not over and answering == side, SIDE_NAMES[side].lower()) for side in (0, 1)]
+    return [Panel(side, SIDE_NAMES[side], counted(taken[side], "enemy piece") + " taken",
+                  (_army(state, side) + " left",), not over and answering == side, SIDE_NAMES[side].lower())
+            for side in (0, 1)]
 
 
 def prompt(state) -> str:

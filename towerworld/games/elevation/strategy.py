@@ -52,7 +52,8 @@ from towerworld.games.elevation.board import (
     ACCEPT, ADJACENT, ALL_SQUARES, BIT, DECLINE, DIG_DIG, DIG_MOVE, DRAGON, DRAW, DRAWN, FISH, FISH_DIG_LEAP,
     FISH_LEAP_DIG, LEAPS, LONE_STEP, MOVE_DIG, MOVE_MOVE, NEIGHBOUR_MASK, NEIGHBOURS, ONGOING, SAMURAI, SQUARES,
     UNDERMINE, State, distance)
-from towerworld.games.elevation.rules import NEAR2_MASK, _SQ, _Masks, all_turns, known_piece_groups, position_key
+from towerworld.games.elevation.rules import (NEAR2_MASK, _SQ, _Masks, all_turns, known_piece_groups, position_key,
+                                              successor, turns_on)
 
 VALUE = (90.0, 120.0, 100.0)        # samurai, dragon, fish
 WIN = 10_000.0
@@ -212,7 +213,8 @@ def _sides(board) -> tuple:
     """(red's squares, blue's squares, ascending, then the same as bit masks, each square's empty neighbours, and by
     side the pairs (its piece, an enemy next to it), and threats' plans: [kinds, samurai rule, red's, blue's], filled
     when first asked for; the siege's codes and each side's getter of its key (see _siege_sum); [kinds, red's
-    material less blue's, blue's less red's], filled by static_eval), remembered for the board."""
+    material less blue's, blue's less red's], filled by static_eval; [red's, blue's] plans of _danger, filled by
+    static_eval), remembered for the board."""
     if len(_SIDES) >= _SIDES_LIMIT:
         _SIDES.clear()
     red: list[int] = []
@@ -238,7 +240,7 @@ def _sides(board) -> tuple:
     found = _SIDES[board] = (tuple(red), tuple(blue), red_mask, blue_mask, free,
                              (facing, tuple((e, a) for a, e in facing)), [None, None, None, None], tuple(codes),
                              (itemgetter(SQUARES + SQUARES, *red), itemgetter(SQUARES + SQUARES + 1, *blue)),
-                             [None, 0.0, 0.0])
+                             [None, 0.0, 0.0], [None, None])
     return found
 
 
@@ -450,7 +452,7 @@ def _hunt_reply(heights, board, kinds, me: int, rules) -> float:
     enemy = 1 - me
     worst = math.inf
     seen = set()
-    for reply in light_turns(heights, board, kinds, enemy, rules):
+    for reply in turns_on(heights, board, kinds, enemy, rules, _board_sides(board)):
         h, b, _ = successor(heights, board, reply)
         if (h, b) in seen:
             continue
@@ -605,8 +607,12 @@ def static_eval(heights, board, kinds, player: int, to_move: int, rules, hunting
     if hunting:
         # danger a turn or two before any threat: fitted, with edge and height, to how the lead moved over the next
         # ten plies in the ladder's games (docs/rules/elevation.md, "AI")
-        my_near, my_perches = _danger(heights, board, mine, theirs)
-        their_near, their_perches = _danger(heights, board, theirs, mine)
+        plans = sides[10]
+        if plans[0] is None:
+            plans[0] = _danger_plan(board, sides[0], sides[1])
+            plans[1] = _danger_plan(board, sides[1], sides[0])
+        my_near, my_perches = _planned_danger(heights, plans[player])
+        their_near, their_perches = _planned_danger(heights, plans[1 - player])
         score -= DANGER_NEAR * (my_near - their_near) + DANGER_PERCH * (my_perches - their_perches)
     return score
 
@@ -632,20 +638,40 @@ def _danger(heights, board, pieces, enemies) -> tuple[int, int]:
     them stand above them with an enemy next to that square at most one below it). A capture needs two levels up: an
     enemy one above and two squares off is a dig and a step from it, and such a square is a dig from being its
     perch."""
-    near = perches = 0
+    return _planned_danger(heights, _danger_plan(board, pieces, enemies))
+
+
+def _danger_plan(board, pieces, enemies) -> tuple:
+    """What `_danger` needs of the board: for each of `pieces`, the enemies within two squares, and each empty square
+    beside it that has an enemy next to it, with those enemies (the heights decide the rest)."""
+    plan = []
     for p in pieces:
-        up = heights[p] + 1
         distance = DIST1[p]
-        for q in enemies:
-            if distance[q] <= 1 and heights[q] >= up:
+        close = tuple(q for q in enemies if distance[q] <= 1)
+        perches = []
+        for s in NEIGHBOURS[p]:
+            if board[s] < 0:
+                beside = tuple(q for q in enemies if DIST1[s][q] == 0)
+                if beside:
+                    perches.append((s, beside))
+        plan.append((p, close, tuple(perches)))
+    return tuple(plan)
+
+
+def _planned_danger(heights, plan) -> tuple[int, int]:
+    """_danger from its board's plan."""
+    near = perches = 0
+    for p, close, beside_p in plan:
+        up = heights[p] + 1
+        for q in close:
+            if heights[q] >= up:
                 near += 1
                 break
-        for s in NEIGHBOURS[p]:
+        for s, beside in beside_p:
             height = heights[s]
-            if height >= up and board[s] < 0:
-                beside = DIST1[s]
-                for q in enemies:
-                    if beside[q] == 0 and heights[q] >= height - 1:
+            if height >= up:
+                for q in beside:
+                    if heights[q] >= height - 1:
                         perches += 1
                         break
     return near, perches
@@ -718,67 +744,6 @@ def _free_mobility(heights, free, squares) -> int:
 
 
 # ---- light search states ---------------------------------------------------------------------------------------------
-
-def successor(heights, board, move):
-    """Heights and board after a piece's turn, and the value it captured; nothing else is kept. (What a turn leaves
-    as it was is handed back as it was: a turn that only digs keeps the board, one that only steps the heights.)"""
-    s, kind = move[0], move[1]
-    if kind == DIG_MOVE or kind == FISH_DIG_LEAP:
-        h = list(heights)
-        h[move[2]] -= 1
-        h[move[3]] += 1
-        heights = tuple(h)
-        to = move[4]
-    elif kind == MOVE_DIG or kind == FISH_LEAP_DIG:
-        h = list(heights)
-        h[move[3]] -= 1
-        h[move[4]] += 1
-        heights = tuple(h)
-        to = move[2]
-    elif kind == LONE_STEP:
-        to = move[2]
-    elif kind == MOVE_MOVE:
-        b = list(board)
-        piece = b[s]
-        gain = 0.0
-        here = s
-        for to in (move[2], move[3]):
-            if b[to] >= 0 and to != s:
-                gain += 1.0
-            b[here] = -1
-            b[to] = piece
-            here = to
-        return heights, tuple(b), gain
-    else:                                    # DIG_DIG, UNDERMINE: digs alone
-        h = list(heights)
-        h[move[2]] -= 1
-        h[move[3]] += 1
-        if kind == DIG_DIG:
-            h[move[4]] -= 1
-            h[move[5]] += 1
-        return tuple(h), board, 0.0
-    # one step, onto `to`
-    b = list(board)
-    gain = 1.0 if b[to] >= 0 else 0.0
-    b[to] = b[s]
-    b[s] = -1
-    return heights, tuple(b), gain
-
-
-def light_turns(heights, board, kinds, me: int, rules) -> list:
-    """Every complete turn of `me` on a light state (no draw offers; the two-pieces game is searched as one piece
-    a turn)."""
-    sides = _SIDES.get(board)
-    if sides is None:
-        sides = _sides(board)
-    own = sides[2 + me]
-    masks = _Masks.light(heights, own, sides[3 - me])
-    out: list = []
-    for s in sides[me]:
-        for group in known_piece_groups(heights, masks, own, s, kinds[board[s]], rules):
-            out += group
-    return out
-
 
 # by the shape of a turn: where in its tuple the squares it steps onto are (see _stepped), and where the square it ends
 # on is (a turn that only digs ends where it started, item 0)
@@ -957,7 +922,7 @@ def forced_gain(heights, board, kinds, side: int, rules, floor: float, work: lis
     worst, done = _worst_reply(heights, board, kinds, side, rules, first, WIN, floor, work)
     if done:
         return worst
-    replies = light_turns(heights, board, kinds, enemy, rules)
+    replies = turns_on(heights, board, kinds, enemy, rules, _board_sides(board))
     if not replies:
         return WIN
     if work is not None:
@@ -997,7 +962,7 @@ def forcing_turn(heights, board, kinds, side: int, rules, floor: float, work: li
     takes plus forced_gain); (None, floor) when none does, or when `work` runs out first (then the scan is not
     trusted). The largest gain is not looked for: every further turn would cost a full scan of its replies."""
     seen: set = set()
-    turns = light_turns(heights, board, kinds, side, rules)
+    turns = turns_on(heights, board, kinds, side, rules, _board_sides(board))
     # the biggest captures first: they are the likeliest forcing turns, and the work may run out before the quiet ones
     taken = [_taken_value(board, kinds, m, side) for m in turns]
     for now, m in sorted(zip(taken, turns), key=itemgetter(0), reverse=True):    # (stable: ties keep their order)
@@ -1024,7 +989,7 @@ def likely_replies(heights, board, kinds, side: int, rules, count: int, work: li
     """The `count` turns of `side` that rank best by the plain evaluation (the turns a one-ply player picks among),
     one per resulting position, best first."""
     seen = {}
-    turns = light_turns(heights, board, kinds, side, rules)
+    turns = turns_on(heights, board, kinds, side, rules, _board_sides(board))
     work[0] -= 5 * len(turns)           # a plain evaluation costs about five looks at a reply
     for m in turns:
         h, b, _ = successor(heights, board, m)
@@ -1395,7 +1360,7 @@ class ElevationMCTS(Agent):
         bar = VALUE[SAMURAI] - 10.0 - 1e-6
         won = _taken_value(state.board, self.kinds, move, me)
         landing = _landing(move)
-        for reply in light_turns(h, b, self.kinds, enemy, self.rules):
+        for reply in turns_on(h, b, self.kinds, enemy, self.rules, _board_sides(b)):
             if self._work[0] <= 0:
                 break
             self._work[0] -= 3          # a successor and a threat scan
@@ -1416,7 +1381,7 @@ class ElevationMCTS(Agent):
         """Whether some reply to `move` leads to a position whose key is in `keys`."""
         me = state.mover
         h, b, _ = successor(state.heights, state.board, move)
-        for reply in light_turns(h, b, self.kinds, 1 - me, self.rules):
+        for reply in turns_on(h, b, self.kinds, 1 - me, self.rules, _board_sides(b)):
             h2, b2, _ = successor(h, b, reply)
             if position_key(h2, b2, self.kinds, me, -1) in keys:
                 return True

@@ -12,6 +12,7 @@ tiles face up in rows in front of the track.
 """
 from __future__ import annotations
 
+from towerworld.engine.game import Panel
 from towerworld.engine.layout import Layout, look, shared_cell, shared_pose
 from towerworld.engine.pieces import size
 from towerworld.engine.words import counted
@@ -225,7 +226,6 @@ PAWN_COLOUR_WORDS = {"suns": "red", "moons": "black"}
 
 def panels(game, state) -> list:
     """Each player's panel: the score (the pool in cooperative play), where the pawn stands, talismans in hand."""
-    from towerworld.engine.game import Panel
     o = state.opts
     out = []
     for p in range(o.n):

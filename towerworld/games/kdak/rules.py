@@ -7,6 +7,7 @@ tile of the rolled level (the roller's decision); then, holding talismans, spend
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from towerworld.engine.game import Event, EventKind, IllegalMove
 from towerworld.engine.words import counted
@@ -89,7 +90,7 @@ def moves_from(cols, heights, slot: int, up: int, fell: int, door: bool, up2: bo
 
 def pawn_moves(state: KState, p: int) -> list:
     """The moves of player p's pawn, sorted (a list shared by every caller: not to be changed)."""
-    return moves_from(state.cols, [len(col) for col in state.cols], state.pawns[p], state.up, state.fell >> p & 1,
+    return moves_from(state.cols, list(map(len, state.cols)), state.pawns[p], state.up, state.fell >> p & 1,
                       state.door, state.opts.up2)
 
 
@@ -122,11 +123,11 @@ def advance(state: KState, move: tuple | None, ev: list | None, rand=None, polic
     (_, cols_t, up, ident_t, pawns_t, scores, tal, door, turn, stage, pending, roll, level, fell, free, discards,
      plies, tower_tal, end) = state
     cols = list(cols_t)
-    heights = [len(col) for col in cols_t]
+    heights = list(map(len, cols_t))
     standing = sum(heights)           # the tiles standing in the tower
     pawns = list(pawns_t)
     outs = pawns.count(OUT)           # the pawns out of the tower for good
-    ident = list(ident_t)
+    ident: Any = ident_t              # the state's tuple; a list once a reveal changes it
     left: list | None = None          # the identities not seen yet, ascending, once a random reveal asks
     steps = 0
     while steps < limit and stage != OVER:
@@ -219,6 +220,8 @@ def advance(state: KState, move: tuple | None, ev: list | None, rand=None, polic
             else:
                 raise IllegalMove(_not_now(move, stage))
             pending = ()
+            if ident is ident_t:
+                ident = list(ident_t)
             ident[slot] = v
             if ev is not None:
                 c = slot & 3
@@ -371,7 +374,7 @@ def advance(state: KState, move: tuple | None, ev: list | None, rand=None, polic
             end, stage = END_CAP, OVER
             if ev is not None:
                 ev.append(_capped(cap))
-    return KState(o, tuple(cols), up, tuple(ident), tuple(pawns), scores, tal, door, turn, stage, pending, roll, level,
+    return KState(o, tuple(cols), up, ident if ident is ident_t else tuple(ident), tuple(pawns), scores, tal, door, turn, stage, pending, roll, level,
                   fell, free, discards, plies, tower_tal, end)
 
 
@@ -412,7 +415,7 @@ def decision_moves(state: KState) -> list:
     if st == MOVE:
         return list(pawn_moves(state, state.turn))
     if st == REMOVE:
-        return list(removals([len(col) for col in state.cols], state.level))
+        return list(removals(list(map(len, state.cols)), state.level))
     if st == SPEND:
         return list(SPEND_MOVES)
     return []

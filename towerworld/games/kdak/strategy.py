@@ -176,11 +176,8 @@ def policy_choice(stage: int, slot: int, cols, heights, door: bool, up: int, ide
             c = slot & 3
             lv = cols[c].index(slot)
             if not door:
-                if lv + 1 < LEVELS:
-                    climb = GO[c][lv + 1]        # straight up: the one move a level higher
-                    for m in moves:
-                        if m is climb:
-                            return m
+                if lv + 1 < LEVELS and GO[c][lv + 1] in moves:     # straight up: the one move a level higher
+                    return GO[c][lv + 1]
                 for m in moves:
                     if m[0] == "go" and m[2] == lv and heights[m[1]] == LEVELS:
                         return m

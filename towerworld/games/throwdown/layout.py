@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-from towerworld.engine.game import OMNISCIENT
+from towerworld.engine.game import OMNISCIENT, Panel
 from towerworld.engine.layout import Layout, Pose, look, shared_cell, shared_pose
 from towerworld.engine.pieces import PYRAMID_NEST_LIFT, size
 from towerworld.engine.words import counted
@@ -156,9 +156,9 @@ def build_layout(state, viewer: int) -> Layout:
             # the camera (towards the seat in front and the seats beside, towards the middle for the seats across)
             out = TOWER_LABEL_OUT if seat_frame(seat, n, front)[1] <= 0.3 else -TOWER_LABEL_OUT
             lx, ly = _at(seat, n, radii(n)[0] + out, (t - 1.5) * TOWER_SPACING, front)
-            # with what it is worth, which the pips on its faces show only close up
+            # its letter, with what it is worth (the pips on its faces show only close up)
             worth = counted(tower_pips(tower), "pip") if tower else "gone"
-            lay.labels[f"tower:{seat}:{t}"] = (lx, ly, 0.0, f"tower {SLOTS[t]}\n{worth}")
+            lay.labels[f"tower:{seat}:{t}"] = (lx, ly, 0.0, f"{SLOTS[t]}: {worth}")
             # a click anywhere on the tower's pyramids picks the tower (where the tower is a target)
             lay.cells[f"tower:{seat}:{t}"] = shared_cell(x, y, 0.0, 40.0, 40.0,
                                                          f"Player {seat + 1}'s tower {SLOTS[t]}", reach=top)
@@ -175,8 +175,7 @@ def build_layout(state, viewer: int) -> Layout:
         # the score plaque, at the right end of the seat's row of towers
         x, y = _at(seat, n, tower_r, 2.5 * TOWER_SPACING + 35.0, front)
         gone = "" if any(state.towers[seat]) else " (out)"
-        lay.labels[f"score:{seat}"] = (x, y, 0.0, f"Player {seat + 1}{gone}\n{counted(state.points[seat], 'point')}\n"
-                                                  f"{counted(standing_pips(state, seat), 'pip')} standing")
+        lay.labels[f"score:{seat}"] = (x, y, 0.0, f"Player {seat + 1}{gone}\n{counted(state.points[seat], 'point')}")
     if state.attack:
         # the attack waits above the target tower, where the defender looks
         _, card, excuse, target, tower, _ = state.attack
@@ -262,18 +261,19 @@ def hud(game, state, viewer: int) -> dict:
 
 
 def panels(game, state, viewer: int) -> list:
-    """Each seat's panel: points won from destroyed towers plus the pips still standing, the cards in hand (a count
-    only: nobody's hand is named on another's panel), the towers left."""
-    from towerworld.engine.game import Panel
+    """Each seat's panel: the points won from towers destroyed, the cards in hand (a count only: nobody's hand is
+    named on another's panel), the towers and pips left (a point a pip when the battle ends)."""
     cp = game.current_player(state)
+    if cp < 0 and state.stage == DRAW:       # the cards drawn are chance's moves, the turn is the drawer's
+        cp = state.receiver
     out = []
     for s in range(state.n):
         standing = sum(1 for t in state.towers[s] if t)
         pips = standing_pips(state, s)
         held = (f"{counted(bin(state.hands[s]).count('1'), 'card')} in hand",
-                f"{counted(standing, 'tower')} standing, {counted(pips, 'pip')}" if standing else "out of the battle",
-                f"{counted(state.points[s], 'point')} won")
-        out.append(Panel(s, f"Player {s + 1}", counted(state.points[s] + pips, "point"), held, cp == s))
+                f"{counted(standing, 'tower')}, {counted(pips, 'pip')} standing"
+                if standing else "out of the battle")
+        out.append(Panel(s, f"Player {s + 1}", counted(state.points[s], "point"), held, cp == s))
     return out
 
 

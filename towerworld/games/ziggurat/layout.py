@@ -9,7 +9,7 @@ from __future__ import annotations
 import weakref
 from itertools import islice
 
-from towerworld.engine.game import CHANCE, TERMINAL
+from towerworld.engine.game import CHANCE, TERMINAL, Panel
 from towerworld.engine.layout import Layout, LayoutChange, Pose, look, shared_cell, shared_pose
 from towerworld.engine.pieces import size
 from towerworld.games.ziggurat.board import (CHEAT, DEAL, DINDEX, DOMINOES, DRAW, GIVE_UP, IN_TIER, NCELLS, PLACE,
@@ -210,7 +210,6 @@ def build_layout(state, viewer) -> Layout:
 def panels(game, state, viewer) -> list:
     """The one player's panel: the cheats so far (the score, and the title they earn), the dominoes in hand, those
     still face down in the pile, and how many the ziggurat still needs."""
-    from towerworld.engine.game import Panel
     placed = sum(tier_counts(state.owner))
     hand = ", ".join(dname(d) for d in state.hand) or "empty"
     held = (f"hand: {hand}", f"{bin(state.unseen).count('1')} face down in the pile",

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import pkgutil
 from dataclasses import replace
 from typing import Callable
 
@@ -233,7 +234,6 @@ def load_families() -> None:
     """Import every family module once, so that BUILDERS, CAPTIONS and RESTS are complete."""
     if "*" in _loaded:
         return
-    import pkgutil      # here, not at the top: a table loads only its own families, by name
     _loaded.add("*")
     for info in pkgutil.iter_modules(__path__):
         importlib.import_module(f"{__name__}.{info.name}")
