@@ -59,6 +59,8 @@ def test_bad_input_gets_one_sentence(tmp_path):
          "towerworld: There is no game called 'nogame' (games: carcassonne, elevation, kdak, throwdown, ziggurat).\n"),
         (["join", "ws://127.0.0.1:1/ROOM", "--watch", "--agent", "random"],
          "towerworld: --watch and --agent do not go together: a watcher makes no moves.\n"),
+        (["join", "ws://127.0.0.1:1/ROOM", "--window"],
+         "towerworld: --window goes with --agent NAME: without an agent, join opens the table for you anyway.\n"),
     ]
     for args, said in cases:
         p = towerworld(*args, home=tmp_path)
