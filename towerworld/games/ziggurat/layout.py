@@ -12,6 +12,7 @@ from itertools import islice
 from towerworld.engine.game import CHANCE, TERMINAL, Panel
 from towerworld.engine.layout import Layout, LayoutChange, Pose, look, shared_cell, shared_pose
 from towerworld.engine.pieces import size
+from towerworld.engine.words import counted
 from towerworld.games.ziggurat.board import (CHEAT, DEAL, DINDEX, DOMINOES, DRAW, GIVE_UP, IN_TIER, NCELLS, PLACE,
                                              TIER_WORDS, cname, dname, heights, lifted_with, placements, position_of,
                                              tier_counts, title)
@@ -214,7 +215,7 @@ def panels(game, state, viewer) -> list:
     hand = ", ".join(dname(d) for d in state.hand) or "empty"
     held = (f"hand: {hand}", f"{bin(state.unseen).count('1')} face down in the pile",
             f"{28 - placed} of 28 still to place")
-    return [Panel(0, "Player 1", f"{state.cheats} cheats ({title(state.cheats)})", held,
+    return [Panel(0, "Player 1", f"{counted(state.cheats, 'cheat')} ({title(state.cheats)})", held,
                   game.current_player(state) == 0)]
 
 
