@@ -202,7 +202,7 @@ def hud(game, state) -> dict:
         "turn": turn,
         "phase": phase,
         "scores": scores,
-        "roll": "no roll yet" if state.roll < 0 else f"last roll: {RANKS[state.roll]}",
+        "roll": "no roll yet" if state.roll < 0 else f"last roll: {RANKS[state.roll]} (level {state.roll})",
         "door": "door open" if state.door else "door shut",
         "pawns": ", ".join(where),
         "tiles": f"{counted(TILES - len(state.discards), 'tile')} stand{'s' if TILES - len(state.discards) == 1 else ''}, {state.up.bit_count()} face up",
