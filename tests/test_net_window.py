@@ -48,7 +48,8 @@ def test_the_window_joins_as_its_seat_and_plays_a_whole_game(showbase, tmp_path,
 
 def test_an_agent_plays_the_window_through_its_buttons(showbase, tmp_path, monkeypatch):
     """`join --agent random --window`: the window makes its seat's moves itself by pressing the buttons a person
-    clicks (turning pages with More where the move is not on the first), to the end of a Carcassonne game."""
+    clicks, each naming its move in words (turning pages with More where the move is not on the first), to the end
+    of a Carcassonne game."""
     monkeypatch.setenv("HOME", str(tmp_path))
     from towerworld.app.remote import RemoteTable
     srv = ServerThread()
@@ -71,8 +72,16 @@ def test_an_agent_plays_the_window_through_its_buttons(showbase, tmp_path, monke
         for _ in range(20):
             showbase.taskMgr.step()
         assert room.match.over and table.view.table.to_move == TERMINAL
-        own = [p.text for p in room.match.plies if p.mover == table.seat]
+        game, match = room.match.game, room.match
+        # each button says its move in a player's words, never its notation
+        own = [game.describe_move(match.state_at(i), p.move) for i, p in enumerate(match.plies)
+               if p.mover == table.seat]
         assert own and [t for t in pressed if not t.startswith("More (")] == own
+        assert not set(pressed) & {p.text for p in match.plies}
+        # one panel a player, as the local table shows them, named as the room seats them
+        views = table.hud.panel_views
+        assert [v.title for v in views] == [p.name for p in match.players]
+        assert [v.score for v in views] == [p.score for p in game.panels(match.state, table.seat)]
         assert any(t.startswith("More (") for t in pressed), "no move needed a second page of buttons"
     finally:
         if table is not None:

@@ -20,13 +20,14 @@ import time
 from direct.showbase.DirectObject import DirectObject
 
 from towerworld.app.window import open_base, run_loop
-from towerworld.engine.game import SPECTATOR, TERMINAL, Event, EventKind
+from towerworld.engine.game import SPECTATOR, TERMINAL, Event, EventKind, TowerworldError
 from towerworld.engine.layout import Cell, Layout, Pose
+from towerworld.engine.registry import get_game
 from towerworld.engine.words import counted
 from towerworld.net import client as net
 from towerworld.net import protocol as P
 from towerworld.scene.camera import framing
-from towerworld.scene.hud import Hud
+from towerworld.scene.hud import SWATCHES, Hud, PanelView
 from towerworld.scene.setup import add_table, dress
 from towerworld.scene.stage import Stage
 
@@ -222,9 +223,11 @@ class RemoteTable:
 
     def _click(self, text: str) -> None:
         """Press the button of move `text`, turning the pages with the More button until it shows."""
-        for _ in range(len(self.view.table.legal) // PAGE + 2):
+        table = self.view.table
+        said = table.words[table.legal.index(text)] if len(table.words) == len(table.legal) else text
+        for _ in range(len(table.legal) // PAGE + 2):
             for b in self.hud.buttons:
-                if b["text"] == text:
+                if b["text"] == said:
                     self.choice = None
                     b["command"]()
                     return
@@ -258,8 +261,11 @@ class RemoteTable:
             self.layout = layout
         who = "watching" if self.seat == SPECTATOR else f"you are Player {self.seat + 1}"
         seats = "  ".join(f"{s.name}{'' if s.connected or s.kind == 'ai' else ' (away)'}" for s in room.seats)
+        covered = self._covered(room.game) if table.panels else ()
         lines = ([self.note] if self.note else []) + [f"{room.title}, room {room.code}: {who}", seats] + \
-            list(table.hud.values())
+            [v for k, v in table.hud.items() if k not in covered and k.split(" ")[0] not in covered]
+        self.hud.set_panels([self._panel(p, room) for p in table.panels])
+        self.hud.set_instruction(self._with_names(str(table.hud.get("turn", "")), room))
         if room.clock is not None:
             limit = f" of {room.clock.limit:g}" if room.clock.limit else ""
             lines.append(f"{room.seats[room.clock.seat].name} has thought {room.clock.elapsed:.0f} s{limit}")
@@ -271,10 +277,38 @@ class RemoteTable:
         if self.page * PAGE >= len(moves):
             self.page = 0
         shown = moves[self.page * PAGE:(self.page + 1) * PAGE]
-        buttons = [(text, lambda text=text: self.play(text)) for text in shown]
+        words = table.words if len(table.words) == len(moves) else moves
+        shown_words = words[self.page * PAGE:(self.page + 1) * PAGE]
+        buttons = [(said, lambda text=text: self.play(text)) for text, said in zip(shown, shown_words)]
         if len(moves) > PAGE:
             buttons.append((f"More ({counted(len(moves), 'move')})", self.next_page))
         self.hud.set_buttons(buttons, vertical=True)
+
+    @staticmethod
+    def _covered(game: str) -> tuple[str, ...]:
+        """The HUD lines the game's panels already show (and the turn line the instruction shows)."""
+        try:
+            return tuple(get_game(game).panel_keys) + ("turn", "next")
+        except TowerworldError:
+            return ("turn", "next")
+
+    @staticmethod
+    def _with_names(text: str, room: P.Room) -> str:
+        for i in range(len(room.seats) - 1, -1, -1):
+            if room.seats[i].name != f"Player {i + 1}":
+                text = text.replace(f"Player {i + 1}", room.seats[i].name)
+        return text
+
+    def _panel(self, panel: P.WirePanel, room: P.Room) -> PanelView:
+        """A player's panel as the local table words it: the seat's name at the table, its colour, the game's words."""
+        seat = room.seats[panel.seat] if 0 <= panel.seat < len(room.seats) else None
+        title = seat.name if seat is not None else panel.name
+        if seat is not None and panel.name != f"Player {panel.seat + 1}":
+            title += f" ({panel.name})"
+        if seat is not None and not seat.connected and seat.kind != "ai":
+            title += " (away)"
+        return PanelView(title, SWATCHES.get(panel.colour), self._with_names(panel.score, room),
+                         [self._with_names(h, room) for h in panel.holdings], panel.to_move)
 
     def next_page(self) -> None:
         self.page += 1

@@ -133,6 +133,16 @@ class WireLabel(msgspec.Struct, array_like=True):
     text: str
 
 
+class WirePanel(msgspec.Struct, array_like=True):
+    """One player's panel as the viewer may read it (engine.game.Panel)."""
+    seat: int
+    name: str
+    score: str
+    holdings: tuple[str, ...]
+    to_move: bool
+    colour: str = ""
+
+
 class Table(msgspec.Struct):
     """The game as one viewer sees it after `ply` plies."""
     ply: int
@@ -143,6 +153,8 @@ class Table(msgspec.Struct):
     hud: dict[str, str]
     legal: list[str] = []         # the viewer's legal moves, only when the viewer is to move
     result: str = ""              # the outcome, once the game is over
+    panels: list[WirePanel] = []  # one a player (for a client that draws)
+    words: list[str] = []         # the legal moves in a player's words, in the order of `legal` (for one that draws)
 
 
 class Seat(msgspec.Struct):
@@ -278,19 +290,23 @@ def _short(text: str, limit: int = 160) -> str:
 # ---- what a viewer sees ------------------------------------------------------------------------------------------
 def table_for(game: Game, state: State, viewer: int, ply: int, layout: bool = True) -> Table:
     """The table `viewer` sees at `state`: the game's layout and HUD for that viewer, and its legal moves as notation
-    when it is to move. Nothing else of the state goes into it. `layout` False leaves out the pieces, cells and
-    labels (for a client that draws nothing)."""
+    when it is to move. Nothing else of the state goes into it. `layout` False leaves out the pieces, cells, labels,
+    panels and the moves' words (for a client that draws nothing)."""
     to_move = game.current_player(state)
-    pieces, cells, labels = [], [], []
+    pieces, cells, labels, panels, words = [], [], [], [], []
+    moves = game.legal_moves(state) if to_move == viewer else []
     if layout:
+        panels = [WirePanel(p.seat, p.name, p.score, tuple(p.holdings), p.to_move, p.colour or "")
+                  for p in game.panels(state, viewer)]
+        words = [game.describe_move(state, m) for m in moves]
         drawn = game.layout(state, viewer)
         pieces = [WirePiece(pid, p.kind, p.x, p.y, p.z, p.heading, p.face_up, p.look, p.tilt)
                   for pid, p in sorted(drawn.pieces.items())]
         cells = [WireCell(cid, c.x, c.y, c.z, c.w, c.d, c.label) for cid, c in sorted(drawn.cells.items())]
         labels = [WireLabel(lid, *value) for lid, value in sorted(drawn.labels.items())]
-    legal = [game.format_move(state, m) for m in game.legal_moves(state)] if to_move == viewer else []
+    legal = [game.format_move(state, m) for m in moves]
     result = game.result(state) if to_move == TERMINAL else ""
-    return Table(ply, to_move, pieces, cells, labels, dict(game.hud(state, viewer)), legal, result)
+    return Table(ply, to_move, pieces, cells, labels, dict(game.hud(state, viewer)), legal, result, panels, words)
 
 
 def wire_events(events: list[Event], viewer: int) -> list[WireEvent]:
