@@ -1,6 +1,7 @@
 """Panda3D configuration and the look of the scene: offscreen settings, GLSL lighting with shadows, camera framing."""
 from __future__ import annotations
 
+import builtins
 import os
 import sys
 
@@ -81,7 +82,6 @@ def table_camera(camera: NodePath) -> None:
 def dress(render: NodePath, layout: Layout | None = None) -> DirectionalLight:
     """Our GLSL 330 shader, a shadow-casting key light and ambient light on `render`; the window's cameras, where
     there is a window, draw the table (table_camera)."""
-    import builtins
     for camera in getattr(getattr(builtins, "base", None), "camList", ()):
         if not camera.isEmpty():        # (a camera taken away stays listed)
             table_camera(camera)
