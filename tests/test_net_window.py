@@ -31,6 +31,10 @@ def test_the_window_joins_as_its_seat_and_plays_a_whole_game(showbase, tmp_path,
                 # what the stage shows is the seat's own layout, rebuilt from the wire
                 assert set(table.stage.nodes) == {p.id for p in view.table.pieces}
                 assert table.hud.buttons, "the legal moves are buttons"
+                # the instruction line tells this seat what to do, in the game's words
+                said = table._with_names(room.game.prompt(room.match.state, table.seat), view.room)
+                assert table.hud.instruction.getText() in ("Your turn: " + said, "Your turn: " + said[:1].lower()
+                                                           + said[1:])
                 shown_own = True
                 ply = view.table.ply
                 table.hud.buttons[0]["command"]()          # as a click on the first button does
@@ -82,6 +86,7 @@ def test_an_agent_plays_the_window_through_its_buttons(showbase, tmp_path, monke
         views = table.hud.panel_views
         assert [v.title for v in views] == [p.name for p in match.players]
         assert [v.score for v in views] == [p.score for p in game.panels(match.state, table.seat)]
+        assert table.hud.instruction.getText() == "The game is over."
         assert any(t.startswith("More (") for t in pressed), "no move needed a second page of buttons"
     finally:
         if table is not None:

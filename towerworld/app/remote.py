@@ -242,6 +242,7 @@ class RemoteTable:
             return
         table, room = self.view.table, self.view.room
         layout = layout_of(table)
+        self.hud.set_panels([self._panel(p, room) for p in table.panels])     # before the camera frames the table
         if not self.framed:
             dress(self.scene, layout)
             add_table(self.scene, layout)
@@ -264,8 +265,7 @@ class RemoteTable:
         covered = self._covered(room.game) if table.panels else ()
         lines = ([self.note] if self.note else []) + [f"{room.title}, room {room.code}: {who}", seats] + \
             [v for k, v in table.hud.items() if k not in covered and k.split(" ")[0] not in covered]
-        self.hud.set_panels([self._panel(p, room) for p in table.panels])
-        self.hud.set_instruction(self._with_names(str(table.hud.get("turn", "")), room))
+        self.hud.set_instruction(self._instruction(table, room))
         if room.clock is not None:
             limit = f" of {room.clock.limit:g}" if room.clock.limit else ""
             lines.append(f"{room.seats[room.clock.seat].name} has thought {room.clock.elapsed:.0f} s{limit}")
@@ -298,6 +298,19 @@ class RemoteTable:
             if room.seats[i].name != f"Player {i + 1}":
                 text = text.replace(f"Player {i + 1}", room.seats[i].name)
         return text
+
+    def _instruction(self, table: P.Table, room: P.Room) -> str:
+        """What to do now, as the local table says it: this seat is told what to click; otherwise whom the table
+        waits for."""
+        if table.to_move == TERMINAL:
+            return "The game is over."
+        if table.to_move == self.seat and table.prompt:
+            prompt = self._with_names(table.prompt, room)
+            return "Your turn: " + (prompt[:1].lower() + prompt[1:] if prompt[1:2].islower() else prompt)
+        if 0 <= table.to_move < len(room.seats):
+            seat = room.seats[table.to_move]
+            return f"Waiting for {seat.name}{' (AI)' if seat.kind == 'ai' and '(' not in seat.name else ''}\u2026"
+        return ""
 
     def _panel(self, panel: P.WirePanel, room: P.Room) -> PanelView:
         """A player's panel as the local table words it: the seat's name at the table, its colour, the game's words."""

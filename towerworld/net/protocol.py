@@ -155,6 +155,7 @@ class Table(msgspec.Struct):
     result: str = ""              # the outcome, once the game is over
     panels: list[WirePanel] = []  # one a player (for a client that draws)
     words: list[str] = []         # the legal moves in a player's words, in the order of `legal` (for one that draws)
+    prompt: str = ""              # what the viewer to move is asked now ("pick a tower to attack"; for one that draws)
 
 
 class Seat(msgspec.Struct):
@@ -294,11 +295,13 @@ def table_for(game: Game, state: State, viewer: int, ply: int, layout: bool = Tr
     panels and the moves' words (for a client that draws nothing)."""
     to_move = game.current_player(state)
     pieces, cells, labels, panels, words = [], [], [], [], []
+    prompt = ""
     moves = game.legal_moves(state) if to_move == viewer else []
     if layout:
         panels = [WirePanel(p.seat, p.name, p.score, tuple(p.holdings), p.to_move, p.colour or "")
                   for p in game.panels(state, viewer)]
         words = [game.describe_move(state, m) for m in moves]
+        prompt = game.prompt(state, viewer) if moves else ""
         drawn = game.layout(state, viewer)
         pieces = [WirePiece(pid, p.kind, p.x, p.y, p.z, p.heading, p.face_up, p.look, p.tilt)
                   for pid, p in sorted(drawn.pieces.items())]
@@ -306,7 +309,7 @@ def table_for(game: Game, state: State, viewer: int, ply: int, layout: bool = Tr
         labels = [WireLabel(lid, *value) for lid, value in sorted(drawn.labels.items())]
     legal = [game.format_move(state, m) for m in moves]
     result = game.result(state) if to_move == TERMINAL else ""
-    return Table(ply, to_move, pieces, cells, labels, dict(game.hud(state, viewer)), legal, result, panels, words)
+    return Table(ply, to_move, pieces, cells, labels, dict(game.hud(state, viewer)), legal, result, panels, words, prompt)
 
 
 def wire_events(events: list[Event], viewer: int) -> list[WireEvent]:
