@@ -204,34 +204,3 @@ def policy_choice(stage: int, slot: int, cols, heights, door: bool, up: int, ide
     elif stage == SPEND:
         return SPEND_MOVES[1]
     return moves[int(rand() * k)]
-    if stage == SPEND:
-        return SPEND_MOVES[1]
-    if stage == REMOVE:
-        mine = slot & 3 if slot >= 0 else -1      # a tile keeps its column: the pawn's column is its slot's
-        good = [m for m in moves if m[1] != mine and len(cols[m[1]]) < LEVELS]
-        good = good or [m for m in moves if m[1] != mine] or moves
-        return good[int(rand() * len(good))]
-    if stage == MOVE and slot >= 0:
-        lv = cols[slot & 3].index(slot)
-        if not door:
-            if lv + 1 < LEVELS and GO[slot & 3][lv + 1] in moves:      # straight up: the one move a level higher
-                return GO[slot & 3][lv + 1]
-            for m in moves:
-                if m[0] == "go" and m[2] == lv and len(cols[m[1]]) == LEVELS:
-                    return m
-        else:
-            best, best_v = None, -1.0
-            for m in moves:
-                if m[0] == "stay":
-                    return m
-                if m[0] == "go":
-                    s = cols[m[1]][m[2]]
-                    if not up >> s & 1:
-                        v = ident[s] % 6 if ident[s] >= 0 else 2.5
-                        if v > best_v:
-                            best, best_v = m, v
-            if best is not None:
-                return best
-            if OUT_MOVE in moves and rand() < 0.5:
-                return OUT_MOVE
-    return moves[int(rand() * k)]
