@@ -147,9 +147,8 @@ def circles(edges) -> list[list[str]]:
     return sorted(found)
 
 
-def lazy_imports(known: dict[str, str]) -> list[str]:
-    """'module:line name' for every import inside a function that is not a lazy heavy library."""
-    out = []
+def function_imports(known: dict[str, str]):
+    """(module, is_package, node) for every import statement inside a function of the `known` modules."""
     for module, path in known.items():
         tree = ast.parse(open(path, encoding="utf-8").read(), path)
         is_package = path.endswith("__init__.py")
@@ -157,15 +156,18 @@ def lazy_imports(known: dict[str, str]) -> list[str]:
             if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 continue
             for node in ast.walk(fn):
-                if isinstance(node, ast.Import):
-                    names = [a.name for a in node.names]
-                elif isinstance(node, ast.ImportFrom):
-                    names = [_resolve(module, is_package, node)]
-                else:
-                    continue
-                for name in names:
-                    if name.split(".")[0] == PACKAGE:
-                        out.append(f"{module}:{node.lineno} {name}")
+                if isinstance(node, (ast.Import, ast.ImportFrom)):
+                    yield module, is_package, node
+
+
+def lazy_imports(known: dict[str, str]) -> list[str]:
+    """'module:line name' for every import inside a function that is not a lazy heavy library."""
+    out = []
+    for module, is_package, node in function_imports(known):
+        names = [a.name for a in node.names] if isinstance(node, ast.Import) else [_resolve(module, is_package, node)]
+        for name in names:
+            if name.split(".")[0] == PACKAGE:
+                out.append(f"{module}:{node.lineno} {name}")
     return sorted(set(out))
 
 
@@ -277,21 +279,16 @@ def light_function_imports(known: dict[str, str]) -> list[str]:
     at the top of its module it says what the module needs."""
     heavy = heavy_modules(known)
     out = []
-    for module, path in known.items():
-        tree = ast.parse(open(path, encoding="utf-8").read(), path)
-        is_package = path.endswith("__init__.py")
-        for fn in ast.walk(tree):
-            if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+    for module, is_package, node in function_imports(known):
+        named = _named(module, is_package, node, known)
+        for name in named:
+            if name.split(".")[0] == PACKAGE:
+                if name == PACKAGE or name in heavy or name == module or any(
+                        other.startswith(name + ".") for other in named):
+                    continue        # heavy, or a package above the module named (that one is checked)
+            elif is_heavy(name):
                 continue
-            for node in ast.walk(fn):
-                for name in _named(module, is_package, node, known):
-                    if name.split(".")[0] == PACKAGE:
-                        if name == PACKAGE or name in heavy or name == module or any(
-                                other.startswith(name + ".") for other in _named(module, is_package, node, known)):
-                            continue        # heavy, or a package above the module named (that one is checked)
-                    elif is_heavy(name):
-                        continue
-                    out.append(f"{module}:{node.lineno} {name}")
+            out.append(f"{module}:{node.lineno} {name}")
     return sorted(set(out))
 
 
