@@ -23,7 +23,7 @@ from towerworld.app.window import open_base, run_loop
 from towerworld.engine.game import SPECTATOR, TERMINAL, Event, EventKind, TowerworldError
 from towerworld.engine.layout import Cell, Layout, Pose
 from towerworld.engine.registry import get_game
-from towerworld.engine.words import counted
+from towerworld.engine.words import counted, with_names
 from towerworld.net import client as net
 from towerworld.net import protocol as P
 from towerworld.scene.camera import framing
@@ -294,10 +294,7 @@ class RemoteTable:
 
     @staticmethod
     def _with_names(text: str, room: P.Room) -> str:
-        for i in range(len(room.seats) - 1, -1, -1):
-            if room.seats[i].name != f"Player {i + 1}":
-                text = text.replace(f"Player {i + 1}", room.seats[i].name)
-        return text
+        return with_names(text, [seat.name for seat in room.seats])
 
     def _instruction(self, table: P.Table, room: P.Room) -> str:
         """What to do now, as the local table says it: this seat is told what to click; otherwise whom the table

@@ -13,6 +13,7 @@ from towerworld.app.window import open_base, run_loop
 from towerworld.engine.game import CHANCE, OMNISCIENT, SPECTATOR
 from towerworld.engine.match import Match
 from towerworld.engine.pieces import size
+from towerworld.engine.words import with_names
 from towerworld.scene.camera import framing, label_scales
 from towerworld.scene.hud import Hud
 from towerworld.scene.picking import Picker
@@ -423,11 +424,7 @@ class Table:
 
     def with_names(self, text: str) -> str:
         """Games speak of "Player 2"; the table knows who that is."""
-        names = [p.name for p in self.match.players]
-        for i in range(len(names) - 1, -1, -1):
-            if names[i] != f"Player {i + 1}":
-                text = text.replace(f"Player {i + 1}", names[i])
-        return text
+        return with_names(text, [p.name for p in self.match.players])
 
     def run(self) -> int:
         return run_loop(self.base, self.frames)

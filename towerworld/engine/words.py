@@ -1,7 +1,16 @@
-"""Words shared by every sentence a person reads: a count with its noun in the right number."""
+"""Words shared by every sentence a person reads: a count with its noun in the right number, players by name."""
 from __future__ import annotations
 
 
 def counted(n: int, word: str, plural: str | None = None) -> str:
     """'1 player', '3 players', '0 cheats'; `plural` where adding an s is wrong ('1 domino', '2 dominoes')."""
     return f"{n} {word if n == 1 else (plural or word + 's')}"
+
+
+def with_names(text: str, names: list[str]) -> str:
+    """Games speak of "Player 2": `text` with each seat's name (`names`, seat by seat) in its place, where the seat
+    has a name of its own (the highest seat first, so that "Player 1" never eats the start of "Player 12")."""
+    for i in range(len(names) - 1, -1, -1):
+        if names[i] != f"Player {i + 1}":
+            text = text.replace(f"Player {i + 1}", names[i])
+    return text
