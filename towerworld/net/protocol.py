@@ -11,7 +11,7 @@ resampled state and prove the wire shows nothing the viewer may not know.
 """
 from __future__ import annotations
 
-from typing import Annotated, Union
+from typing import Annotated, Union, get_args
 
 import msgspec
 
@@ -91,7 +91,7 @@ class Suggest(_Msg, tag="suggest"):
 
 
 ClientMessage = Union[Create, Join, Watch, Play, Undo, UndoAnswer, Look, Suggest]
-CLIENT_KINDS = ("create", "join", "watch", "move", "undo", "undo_answer", "look", "suggest")
+CLIENT_KINDS = tuple(str(kind.__struct_config__.tag) for kind in get_args(ClientMessage))   # "create", "join", ...
 
 
 # ---- server -> client --------------------------------------------------------------------------------------------
