@@ -489,6 +489,8 @@ class Server:
             raise Refusal(f"'{shown_text(msg.agent, 40)}' is not an agent that plays a seat here: "
                           f"use one of {', '.join(known)}.", "agent")
         spec = agent_spec(name, room.game)
+        # only the named levels, each a fixed budget: a time or simulation count ("mcts:600") would let one client
+        # hold the server's search threads, which its AI seats share, for as long as it liked
         if level and level not in spec.levels:
             raise Refusal(f"The {spec.words} has no level '{shown_text(level, 20)}'"
                           + (f": use {', '.join(spec.levels)}." if spec.levels else "; it has no levels."), "agent")
