@@ -366,6 +366,49 @@ def test_undo_is_asked_of_the_other_player_and_done_only_when_agreed(tmp_path):
     run(scenario())
 
 
+def test_a_table_asked_for_while_a_move_is_saved_is_sent_after_the_move_and_never_told_it_again(tmp_path):
+    """A watcher who arrives while a move is being saved must not see the move in its first table and then be told
+    it again as a move (a window would play it twice)."""
+    async def scenario():
+        server, url = await started(tmp_path / "rooms")
+        saving, release = asyncio.Event(), asyncio.Event()
+        real = server._save
+
+        async def slow_save(room):
+            if room.match.plies:
+                saving.set()
+                await release.wait()
+            await real(room)
+        server._save = slow_save
+        try:
+            code = await C.create_room(url, "elevation", ["remote", "remote"])
+            a, b = await Raw.open(url), await Raw.open(url)
+            await a.send(P.Join(code, seat=1))
+            await b.send(P.Join(code, seat=2))
+            view = await a.recv(P.View)
+            while not all(s.held for s in view.room.seats):
+                view = await a.recv(P.View)
+            await a.send(P.Play(view.table.legal[0], view.table.ply))
+            await asyncio.wait_for(saving.wait(), 10)
+            w = await Raw.open(url)
+            await w.send(P.Watch(code))
+            await asyncio.sleep(0.1)            # the watch is at the server while the move is still being saved
+            release.set()
+            seen = []
+            try:
+                while True:
+                    seen.append(await w.recv((P.View, P.Played), timeout=0.5))
+            except asyncio.TimeoutError:
+                pass
+            tables = [m.table.ply for m in seen if isinstance(m, P.View)]
+            assert tables and tables[0] == 1
+            assert [m.table.ply for m in seen if isinstance(m, P.Played) and m.table.ply <= tables[0]] == []
+        finally:
+            release.set()
+            await server.stop()
+    run(scenario())
+
+
 @pytest.mark.parametrize("game", ["kdak", "elevation", "ziggurat"])
 def test_every_other_game_finishes_through_the_server_and_leaks_nothing(tmp_path, game):
     from towerworld.engine.registry import get_game

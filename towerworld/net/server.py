@@ -144,6 +144,9 @@ class Room:
     conns: dict = field(default_factory=dict)          # seat -> Connection
     watchers: set = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # Held while a move is saved and told: a view asked for meanwhile (a join, a look) waits for the move's message,
+    # so no client is shown a move in its table and then told it again.
+    telling: asyncio.Lock = field(default_factory=asyncio.Lock)
     turn_started: float = field(default_factory=time.monotonic)
     timer: asyncio.TimerHandle | None = None
     undo_by: int | None = None
@@ -265,7 +268,7 @@ class Server:
         elif isinstance(msg, P.Join):
             await self.join(conn, msg)
         elif isinstance(msg, P.Watch):
-            self.watch(conn, msg)
+            await self.watch(conn, msg)
         elif isinstance(msg, P.Play):
             await self.play(conn, msg)
         elif isinstance(msg, P.Undo):
@@ -274,7 +277,8 @@ class Server:
             await self.answer_undo(conn, msg.agree)
         elif isinstance(msg, P.Look):
             room = self._room_of(conn)
-            conn.send(P.View(room.room_view(), conn.seat, room.table(conn.seat, conn.layout)))
+            async with room.telling:
+                conn.send(P.View(room.room_view(), conn.seat, room.table(conn.seat, conn.layout)))
         elif isinstance(msg, P.Suggest):
             await self.suggest(conn, msg)
 
@@ -327,6 +331,10 @@ class Server:
         if conn.room is not None:
             raise Refusal("This connection is already at a table; open another connection to join another.")
         room = self._find(msg.room)
+        async with room.telling:
+            self._seat(conn, room, msg)
+
+    def _seat(self, conn: Connection, room: Room, msg: P.Join) -> None:
         if msg.token is not None:
             digest = _hash(msg.token)
             seat = next((i for i, t in enumerate(room.tokens) if t is not None and hmac.compare_digest(t, digest)),
@@ -363,14 +371,15 @@ class Server:
         conn.send(P.Joined(room.code, seat, token))
         self.broadcast_view(room)
 
-    def watch(self, conn: Connection, msg: P.Watch) -> None:
+    async def watch(self, conn: Connection, msg: P.Watch) -> None:
         if conn.room is not None:
             raise Refusal("This connection is already at a table; open another connection to watch another.")
         room = self._find(msg.room)
-        conn.room, conn.seat, conn.layout = room, SPECTATOR, msg.layout
-        room.watchers.add(conn)
-        conn.send(P.Joined(room.code, SPECTATOR))
-        conn.send(P.View(room.room_view(), SPECTATOR, room.table(SPECTATOR, conn.layout)))
+        async with room.telling:
+            conn.room, conn.seat, conn.layout = room, SPECTATOR, msg.layout
+            room.watchers.add(conn)
+            conn.send(P.Joined(room.code, SPECTATOR))
+            conn.send(P.View(room.room_view(), SPECTATOR, room.table(SPECTATOR, conn.layout)))
 
     async def leave(self, conn: Connection) -> None:
         room = conn.room
@@ -380,7 +389,8 @@ class Server:
         room.watchers.discard(conn)
         if room.conns.get(conn.seat) is conn:
             del room.conns[conn.seat]
-            self.broadcast_view(room)
+            async with room.telling:
+                self.broadcast_view(room)
         if room.match.over and not room.conns and not room.watchers and self.rooms.get(room.code) is room:
             del self.rooms[room.code]          # finished and empty: its record stays on disk
 
@@ -431,20 +441,22 @@ class Server:
             room.timer.cancel()
             room.timer = None
         room.turn_started = time.monotonic()
-        await self._save(room)
-        text = room.match.plies[-1 - len(drawn)].text if mover != CHANCE else ""
-        view = room.room_view()
-        shown: dict[tuple, bytes] = {}        # one message per viewer and kind of table, built once
-        for conn in room.connections():
-            v, key = conn.seat, (conn.seat, conn.layout)
-            then = [P.Step(CHANCE, P.wire_events(e, v)) for e in drawn]
-            if v == mover:
-                conn.send(P.Played(mover, P.wire_events(events, v), view, v, room.table(v, conn.layout), text, then))
-                continue
-            if key not in shown:
-                shown[key] = P.encode(P.Played(mover, P.wire_events(events, v), view, v, room.table(v, conn.layout),
-                                               "", then))
-            conn.send_bytes(shown[key])
+        async with room.telling:
+            await self._save(room)
+            text = room.match.plies[-1 - len(drawn)].text if mover != CHANCE else ""
+            view = room.room_view()
+            shown: dict[tuple, bytes] = {}        # one message per viewer and kind of table, built once
+            for conn in room.connections():
+                v, key = conn.seat, (conn.seat, conn.layout)
+                then = [P.Step(CHANCE, P.wire_events(e, v)) for e in drawn]
+                if v == mover:
+                    conn.send(P.Played(mover, P.wire_events(events, v), view, v, room.table(v, conn.layout), text,
+                                       then))
+                    continue
+                if key not in shown:
+                    shown[key] = P.encode(P.Played(mover, P.wire_events(events, v), view, v, room.table(v, conn.layout),
+                                                   "", then))
+                conn.send_bytes(shown[key])
 
     async def advance(self, room: Room) -> None:
         """Answer chance and the server's AIs until a person must move or the game ends (the room's lock held)."""
