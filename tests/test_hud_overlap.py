@@ -2,6 +2,7 @@
 message line, the action buttons, the help hint and the replay's timeline and buttons, each a screen rectangle from
 its aspect2d bounds, overlap none of the others at 1280x800, at 900x600 and at 1920x1080 (what full screen gives), in
 every game (the issue: "a button covers Player 2's score in replay"); nor does any lie over a table label."""
+import math
 import random
 
 import pytest
@@ -9,6 +10,7 @@ import pytest
 from towerworld.ai import make_agent
 from towerworld.engine.driver import play_match
 from towerworld.engine.match import Match, PlayerSpec
+from towerworld.engine.pieces import size
 from towerworld.engine.registry import get_game
 
 try:
@@ -158,6 +160,101 @@ def test_a_broken_panel_row_is_caught(showbase, tmp_path, monkeypatch):
         assert any(a.startswith("panel") and b.startswith("panel") for a, b in overlaps(_hud_items(t)))
     finally:
         t.close()
+
+
+def piece_box(table, pose):
+    """The screen rectangle (-1..1 across the window) of a piece's box (its catalog size, turned by its heading, from
+    its foot to its top) as the table's camera shows it; None where all of it lies behind the camera."""
+    from panda3d.core import Point2, Point3
+    s = size(pose.kind)
+    h = math.radians(pose.heading)
+    c, sn = math.cos(h), math.sin(h)
+    top = pose.z + max(s.h, abs(math.sin(math.radians(pose.tilt))) * max(s.w, s.d))
+    corners = []
+    for u in (-s.w / 2, s.w / 2):
+        for v in (-s.d / 2, s.d / 2):
+            for z in (pose.z, top):
+                at = table.base.cam.getRelativePoint(table.base.render,
+                                                     Point3(pose.x + u * c - v * sn, pose.y + u * sn + v * c, z))
+                film = Point2()
+                if at.y > table.base.camLens.getNear():
+                    table.base.camLens.project(at, film)
+                    corners.append(film)
+    if not corners:
+        return None
+    return (min(p.x for p in corners), min(p.y for p in corners), max(p.x for p in corners),
+            max(p.y for p in corners))
+
+
+def pieces_under_hud(table, prefixes: tuple[str, ...]) -> list:
+    """(piece, HUD item) pairs where a HUD item (a panel, the instruction, status or message line, a button, the help
+    hint) is drawn over a piece whose id starts with one of `prefixes`, through the table's camera as it is."""
+    items = _hud_items(table)
+    bad = []
+    for pid, pose in table.stage.layout.pieces.items():
+        if pid.startswith(prefixes):
+            p = piece_box(table, pose)
+            bad += [(pid, k) for k, q in items.items()
+                    if p and q and p[0] < q[2] and q[0] < p[2] and p[1] < q[3] and q[1] < p[3]]
+    return bad
+
+
+def _table_at(tmp_path, name, players, plies, seed, phase=None):
+    """A table after `plies` random moves or more, until the person (seat 0) is to move (in `phase`, where given)."""
+    from towerworld.app.play import PlayTable
+    from towerworld.engine.game import CHANCE
+    game = get_game(name)
+    specs = [PlayerSpec("Ann")] + [PlayerSpec(f"Bot {i}", "ai", "random") for i in range(1, players)]
+    match = Match(game, players=specs, seed=seed, autosave=str(tmp_path / f"{name}-{players}-{plies}.tower.json"))
+    rng = random.Random(seed)
+    done = 0
+    while not match.over and (done < plies or game.current_player(match.state) != 0
+                              or (phase is not None and match.state.phase != phase)):
+        cp = game.current_player(match.state)
+        match.apply(game.sample_chance(match.state, rng) if cp == CHANCE else rng.choice(game.legal_moves(match.state)),
+                    save=False)
+        done += 1
+    return PlayTable(match)
+
+
+def _pieces_clear_of_the_hud(tmp_path, name, prefixes, cases) -> list:
+    """Every (players, plies, seed, phase) case at 1280x800, 900x600 and 1920x1080, a long message said: the pieces
+    the HUD draws over, with where."""
+    found = []
+    for players, plies, seed, phase in cases:
+        t = _table_at(tmp_path, name, players, plies, seed, phase)
+        size_was = (t.base.win.getXSize(), t.base.win.getYSize())
+        try:
+            settle(t)
+            if t.handoff is not None:
+                t.confirm_handoff()
+            assert any(i.startswith(prefixes) for i in t.stage.layout.pieces), (name, players, plies)
+            t.hud.say("Nothing there to pick: click a highlighted piece or square, or press H for the keys.")
+            for w, h in SIZES:
+                _resize(t, w, h)
+                found += [(players, plies, f"{w}x{h}", pid, item) for pid, item in pieces_under_hud(t, prefixes)]
+        finally:
+            t.base.win.setSize(*size_was)
+            t.base.adjustWindowAspectRatio(t.base.getAspectRatio())
+            t.close()
+    return found
+
+
+def test_no_hud_line_covers_the_hand_of_cards(showbase, tmp_path):
+    """Throwdown: the message line at the bottom (and every other HUD item) leaves the person's own hand of cards in
+    sight, whatever the window's size (the issue: "nothing drawn over anything else at 1280x800, at 900x600 and
+    fullscreen")."""
+    cases = [(players, plies, 2, None) for players in (2, 3, 4) for plies in (0, 8)]
+    assert not _pieces_clear_of_the_hud(tmp_path, "throwdown", ("card:hand:0:",), cases)
+
+
+def test_the_check_sees_a_card_under_the_message_line(showbase, tmp_path, monkeypatch):
+    """The check is shown to fail where the default view lets the pieces reach the window's bottom edge, under the
+    message line (the camera told of no band kept clear there)."""
+    from towerworld.scene import camera
+    monkeypatch.setattr(camera, "bottom_band", lambda keep_clear: -1.0)
+    found = _pieces_clear_of_the_hud(tmp_path, "throwdown", ("card:hand:0:",), [(2, 0, 2, None)])
+    assert found and all(item == "message" for *_rest, item in found), found
 
 
 def test_the_replay_hud_draws_nothing_over_anything_else(showbase):

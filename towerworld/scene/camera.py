@@ -93,15 +93,16 @@ def framing(layout: Layout, fov: float = 40.0, aspect: float = 1.6, heading: flo
             label_scales: dict[str, float] | None = None) -> Orbit:
     """The default view, looking down at the given angles: the camera aims at the middle of the pieces as they appear
     on screen (not of their box) and comes as close as it can with every piece inside `fill` of the frame, below a
-    band of `top` (a fraction of the frame's height) kept clear for the HUD's status lines, and no label in a
-    `keep_clear` box (where the HUD writes)."""
+    band of `top` (a fraction of the frame's height) kept clear for the HUD's status lines and above any `keep_clear`
+    box that runs across the whole width from the bottom edge (the message line), and no label in a `keep_clear` box
+    (where the HUD writes)."""
     points = _outline(layout)
     if not points:
         return Orbit(0.0, 0.0, 0.0, heading, pitch, 500.0)
     tan_h = math.tan(math.radians(fov / 2))          # Panda's setFov(f) is the horizontal field of view
     tan_v = tan_h / max(aspect, 1e-3)
-    # screen heights run from -1 (bottom) to 1 (top): the pieces fit between -fill and fill less the band
-    above, below = fill - 2 * top, fill
+    # screen heights run from -1 (bottom) to 1 (top): the pieces fit between -fill and fill less the bands
+    above, below = fill - 2 * top, min(fill, -bottom_band(keep_clear))
     h, p = math.radians(heading), math.radians(pitch)
     fwd = (-math.sin(h) * math.cos(p), math.cos(h) * math.cos(p), -math.sin(p))   # eye -> target
     right = (math.cos(h), math.sin(h), 0.0)
@@ -130,7 +131,7 @@ def framing(layout: Layout, fov: float = 40.0, aspect: float = 1.6, heading: flo
                              - a for s, u, a in zip(side, lift, along)))
         sx = [s / (tan_h * (dist + a)) for s, a in zip(side, along)]
         sy = [u / (tan_v * (dist + a)) for u, a in zip(lift, along)]
-        mid_x, mid_y = (min(sx) + max(sx)) / 2, (min(sy) + max(sy)) / 2 + top
+        mid_x, mid_y = (min(sx) + max(sx)) / 2, (min(sy) + max(sy)) / 2 - (above - below) / 2
         if abs(mid_x) < 1e-3 and abs(mid_y) < 1e-3:
             break
         shift_r, shift_u = mid_x * tan_h * dist, mid_y * tan_v * dist
@@ -143,6 +144,12 @@ def framing(layout: Layout, fov: float = 40.0, aspect: float = 1.6, heading: flo
             break
         orbit.distance *= 1.02
     return orbit
+
+
+def bottom_band(keep_clear: list[ScreenBox]) -> float:
+    """The top edge (-1..1) of the highest box in `keep_clear` that spans the window's width from its bottom edge,
+    or -1 where none does: no piece of the default view goes below it."""
+    return max([b[3] for b in keep_clear if b[0] <= -1.0 and b[2] >= 1.0 and b[1] <= -1.0] + [-1.0])
 
 
 def screen_point(orbit: Orbit, fov: float, aspect: float, point) -> tuple[float, float, float]:
