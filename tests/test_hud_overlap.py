@@ -248,6 +248,17 @@ def test_no_hud_line_covers_the_hand_of_cards(showbase, tmp_path):
     assert not _pieces_clear_of_the_hud(tmp_path, "throwdown", ("card:hand:0:",), cases)
 
 
+def test_no_hud_item_covers_the_bag(showbase, tmp_path):
+    """Carcassonne: the face-down piles stay clear of the players' panels, the instruction, status and message lines
+    and the buttons at every window size, with two to six players, early and late, while a tile waits to be placed
+    (the whole table in view) and while the person picks its follower place (the view close round the tile just
+    laid) (the issue: "the supplies and bag at the edge")."""
+    from towerworld.games.carcassonne.board import ACTION, PLACE
+    cases = [(2, 60, 3, ACTION), (3, 30, 3, ACTION), (4, 150, 3, ACTION), (5, 20, 4, ACTION), (6, 5, 3, ACTION),
+             (6, 100, 3, ACTION), (2, 0, 3, PLACE), (6, 140, 3, PLACE)]
+    assert not _pieces_clear_of_the_hud(tmp_path, "carcassonne", ("bag:",), cases)
+
+
 def test_the_check_sees_a_card_under_the_message_line(showbase, tmp_path, monkeypatch):
     """The check is shown to fail where the default view lets the pieces reach the window's bottom edge, under the
     message line (the camera told of no band kept clear there)."""

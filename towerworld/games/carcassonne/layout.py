@@ -2,9 +2,10 @@
 
 The landscape grows from the start tile at the origin, one 45 mm tile per grid step. In front of it (south, nearest
 the default camera) each player has a row: followers in supply, prisoners they hold beside them, their tower pieces in
-little stacks of two behind; a label at the row's start shows the score. Left of the landscape the face-down draw piles (stacks of twelve), the drawn tile beside
-them (it flies onto the board when placed) and the discarded tiles. Towers stand storey by storey on their foundation
-tiles; a follower on top of a closed tower stands on its roof; farmers lie on their fields.
+little stacks of two behind; a label at the row's start shows the score. The face-down draw piles stand at the right
+end of the rows, at the table's near edge; behind the landscape the drawn tile waits (it flies onto the board when
+placed), the discarded tiles beside it. Towers stand storey by storey on their foundation tiles; a follower on top of a
+closed tower stands on its roof; farmers lie on their fields.
 
 A tile's face is described to the stage by its look `art` (see towerworld/scene/components' tile family): words at
 rotation 0 such as "c:NW:1" (a city over N and W, one pennant), "r:ES" (a road), "k" (cloister), "t" (foundation).
@@ -29,9 +30,13 @@ TILE_H = size("ccs_tile").h
 STOREY = size("tower_piece").h
 PILE = 18                  # tiles per face-down draw pile
 PILES = 5                  # piles side by side (enough for the base game and The Tower's tiles)
+PILE_STEP = 50.0           # mm between two piles' middles
+DRAWN_OUT = 2.8            # tiles: where the drawn tile waits, behind the landscape's last row
+PILES_OUT = 240.0          # mm: the piles stand this much nearer the default view's camera than the landscape does
 SLOT = 20.0                # mm between pieces in a supply row
 ROW = 62.0                 # mm between two players' supply rows
 VIEW_SKEW = math.tan(math.radians(25.0))   # the default view's heading (scene.camera.framing)
+VIEW_SIN, VIEW_COS = math.sin(math.radians(25.0)), math.cos(math.radians(25.0))
 MAKE_ROOM = 2              # tiles: the piles and the players' rows keep their places until the landscape grows this far
 
 
@@ -167,8 +172,14 @@ def _turn(point: tuple[float, float], r: int) -> tuple[float, float]:
 
 class Frame:
     """The landscape's extent in grid steps and the places around it, in mm: the landscape in the middle, the players'
-    rows in front of it (nearest the default camera) and the face-down piles behind it, both centred on it, and the
-    drawn tile and the discards at its left, so the default view frames the landscape in the middle of the table."""
+    rows in front of it (nearest the default camera) with the face-down piles at their right end, the whole band
+    centred under the landscape, and the drawn tile and the discards behind it, so the default view frames the
+    landscape in the middle of the table.
+
+    The piles stand at the table's near edge, not behind the landscape: when the view closes in on a tile just laid
+    (its follower places) what lies behind that tile shows at the top of the window, under the players' panels, and
+    tall piles there stood under the panels in most games; in front of the landscape, past the rows, they are out of
+    that close view."""
 
     def __init__(self, s: CState):
         xs = [xy(p)[0] for _t, _r, p, _b, _k in s.tiles] or [0]
@@ -186,12 +197,26 @@ class Frame:
         # a row: its score label (about six slots wide, left of slot 0), the followers, and behind them the tower
         # pieces in stacks of two
         slots = max(FOLLOWERS + 1, (sum(s.cfg.pieces) + 1) // 2 if s.cfg.tower else 0)
+        # the piles: one rank at the right end of the rows, past the followers, the tower stacks and room for three
+        # prisoners (more move them further right)
+        held = max((sum(1 for loc in s.fl if loc == -2 - p) for p in range(s.cfg.players)), default=0)
+        pile_slot = max(slots, FOLLOWERS + 0.5 + max(3, held)) + 1.5
+        # the band from the score label (about six slots left of slot 0) to the last pile, centred under the
+        # landscape: moved along the default view's horizon (west and a little north), so it stands no nearer the
+        # camera for the piles at its end
+        shift = (pile_slot * SLOT + (PILES - 1) * PILE_STEP * VIEW_COS + TILE_MM / 2 - slots * SLOT) / 2
         # far enough in front that a stack of two tower pieces hides no part of an open place from the default view
-        self.supply_y = (miny - 3.0) * TILE_MM
-        self.supply_x = self.middle_x - (slots - 6) * SLOT / 2 + self._skew(self.supply_y - ROW / 2)
-        self.top_y = (maxy + 1.8) * TILE_MM          # the piles: a row behind the landscape, clear of open places
-        self.pile_x = self.middle_x + self._skew(self.top_y)
-        self.drawn_x = (minx - 2.4) * TILE_MM       # clear of the open places left of the landscape
+        self.supply_y = (miny - 3.0) * TILE_MM + shift * VIEW_SKEW
+        self.supply_x = self.middle_x - (slots - 6) * SLOT / 2 + self._skew((miny - 3.0) * TILE_MM - ROW / 2) - shift
+        # level with the last row or further in front: at least PILES_OUT nearer the camera than the landscape's
+        # nearest corner, out of the close view of a tile just laid
+        self.pile_x = self.supply_x + pile_slot * SLOT
+        nearest = _depth((minx - 0.5) * TILE_MM, (miny - 0.5) * TILE_MM) - PILES_OUT
+        self.pile_y = min(self.supply_y - (s.cfg.players - 1) * ROW, (nearest - self.pile_x * VIEW_SIN) / VIEW_COS)
+        # the drawn tile waits behind the landscape, clear of its open places, the discards beside it: the table's far
+        # edge, as the piles and rows are its near one (the default view frames the landscape between them)
+        self.drawn_y = (maxy + DRAWN_OUT) * TILE_MM
+        self.drawn_x = self.middle_x + self._skew(self.drawn_y)
 
     def _skew(self, y: float) -> float:
         """How far east a thing `y` mm north of the table's origin goes to sit straight before or behind the
@@ -203,11 +228,20 @@ class Frame:
         return (self.supply_x + slot * SLOT, self.supply_y - player * ROW + row * 22.0)
 
     def pile(self, i: int) -> tuple[float, float, float]:
+        """Tile i of the bag: the piles side by side along the default view's horizon, the first one nearest the
+        rows, so that each stands as far from the camera as the others."""
         stack, level = divmod(i, PILE)
-        return (self.pile_x + (stack - (PILES - 1) / 2) * 50.0, self.top_y, level * TILE_H)
+        return (self.pile_x + stack * PILE_STEP * VIEW_COS, self.pile_y - stack * PILE_STEP * VIEW_SIN,
+                level * TILE_H)
 
     def drawn(self) -> tuple[float, float]:
-        return (self.drawn_x, self.middle_y)
+        return (self.drawn_x, self.drawn_y)
+
+
+def _depth(x: float, y: float) -> float:
+    """How far along the table a point lies from the default view's camera (mm, from the origin's): that view looks
+    north-north-east, so a point further east is further away as well as one further north."""
+    return x * VIEW_SIN + y * VIEW_COS
 
 
 FOCUS_TILES = 2.0          # the default view closes in to this many tiles round a tile just laid, for its follower
@@ -221,7 +255,7 @@ def make_layout(s: CState, viewer: int | None = None) -> Layout:
     _followers(lay, s, frame, tops)
     _supply_pieces(lay, s, frame)
     _labels(lay, s, frame)
-    _cells(lay, s, tops)
+    _cells(lay, s, frame, tops)
     if s.phase == ACTION and viewer == s.player:
         # the player who laid the tile picks a follower place on it: the view comes close enough to aim at each
         # (the towers further off, where a tower piece may go instead, are a turn of the wheel away)
@@ -242,14 +276,15 @@ def _tiles(lay: Layout, s: CState, frame: Frame) -> None:
         lay.place(f"tile:{CODES[t]}:{k}", tile_pose(t, r, x * TILE_MM, y * TILE_MM))
     for i in range(s.bagn):
         px, py, pz = frame.pile(i)
-        lay.place(f"bag:{i}", shared_pose("ccs_tile", px, py, pz, face_up=False, look=look(tile="back")))
+        lay.place(f"bag:{i}", shared_pose("ccs_tile", px, py, pz, heading=-25.0, face_up=False,   # square to the view
+                                          look=look(tile="back")))
     if s.phase == PLACE:
         k = COUNT[s.drawn] - s.bag[s.drawn] - 1
         dx, dy = frame.drawn()
         lay.place(f"tile:{CODES[s.drawn]}:{k}", tile_pose(s.drawn, 0, dx, dy))
     for i, (t, k) in enumerate(s.discarded):
         dx, dy = frame.drawn()
-        lay.place(f"tile:{CODES[t]}:{k}", tile_pose(t, 0, dx, dy - 55.0 - i * 48.0))
+        lay.place(f"tile:{CODES[t]}:{k}", tile_pose(t, 0, dx + 55.0 + i * 48.0, dy))
 
 
 def _towers(lay: Layout, s: CState) -> dict[int, float]:
@@ -317,8 +352,12 @@ def _labels(lay: Layout, s: CState, frame: Frame) -> None:
         lay.labels[f"score:{p + 1}"] = (x, y + 18.0, 10.0, f"Player {p + 1}: {s.scores[p]}{mark}")
 
 
-def _cells(lay: Layout, s: CState, tops: dict[int, float]) -> None:
-    """The places a click may pick: open places for the drawn tile, the features of the tile just placed, towers."""
+def _cells(lay: Layout, s: CState, frame: Frame, tops: dict[int, float]) -> None:
+    """The places a click may pick: open places for the drawn tile, the features of the tile just placed, towers; and
+    where the drawn tile waits, even while none does (the default view frames the table with it, so the landscape
+    keeps its place in the middle from one turn's phase to the next)."""
+    dx, dy = frame.drawn()
+    lay.cells["drawn"] = shared_cell(dx, dy, 0.0, TILE_MM, TILE_MM, "the drawn tile")
     if s.phase == PLACE:
         for pos in s.frontier:
             x, y = xy(pos)
