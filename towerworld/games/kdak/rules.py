@@ -94,14 +94,15 @@ def pawn_moves(state: KState, p: int) -> list:
                       state.door, state.opts.up2)
 
 
-# the removals for each set of columns that reach the rolled level (bit c: column c), built once
-_REMOVALS = tuple([REMOVES[c] for c in range(4) if mask >> c & 1] for mask in range(16))
+# REMOVALS_OF[mask]: the removals from the columns in `mask` (bit c: column c), sorted, built once (lists shared by
+# every caller: not to be changed)
+REMOVALS_OF = tuple([REMOVES[c] for c in range(4) if mask >> c & 1] for mask in range(16))
 
 
 def removals(heights, level: int) -> list:
     """The removals the die asks for: a tile of `level` in any column that still reaches it (`heights` the columns'
     lengths), sorted (a list shared by every caller: not to be changed)."""
-    return _REMOVALS[(heights[0] > level) | (heights[1] > level) << 1 | (heights[2] > level) << 2
+    return REMOVALS_OF[(heights[0] > level) | (heights[1] > level) << 1 | (heights[2] > level) << 2
                      | (heights[3] > level) << 3]
 
 
