@@ -73,14 +73,12 @@ def moves_from(cols, heights, slot: int, up: int, fell: int, door: bool, up2: bo
     c = slot & 3                 # tiles only ever fall straight down: a tile stays in its starting column
     lv = cols[c].index(slot)
     n1, n2 = ORTH[c]
-    key = (6 * c + lv) << 5 | (heights[n1] > lv) << 4 | (heights[n2] > lv) << 3
-    if heights[c] > lv + 1:
-        if not up2:
-            key |= 4
-        elif ((up >> slot & 1) + (heights[n1] > lv and up >> cols[n1][lv] & 1)    # going up needs two face-up
-              + (heights[n2] > lv and up >> cols[n2][lv] & 1)                     # tiles on the level (c ^ 2 is
-              + (heights[c ^ 2] > lv and up >> cols[c ^ 2][lv] & 1)) >= 2:       # the diagonal column)
-            key |= 4
+    reach1, reach2 = heights[n1] > lv, heights[n2] > lv      # the neighbouring columns reach the level
+    key = (6 * c + lv) << 5 | reach1 << 4 | reach2 << 3
+    if heights[c] > lv + 1 and (not up2 or up and (                  # going up needs two face-up tiles on the level
+            (up >> slot & 1) + (reach1 and up >> cols[n1][lv] & 1) + (reach2 and up >> cols[n2][lv] & 1)
+            + (heights[c ^ 2] > lv and up >> cols[c ^ 2][lv] & 1)) >= 2):      # (c ^ 2 is the diagonal column)
+        key |= 4
     if lv == 0 and door:
         key |= 2
     if fell and not up >> slot & 1:
