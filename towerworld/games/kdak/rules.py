@@ -101,7 +101,7 @@ def removals(heights, level: int) -> list:
     """The removals the die asks for: a tile of `level` in any column that still reaches it (`heights` the columns'
     lengths), sorted (a list shared by every caller: not to be changed)."""
     return REMOVALS_OF[(heights[0] > level) | (heights[1] > level) << 1 | (heights[2] > level) << 2
-                     | (heights[3] > level) << 3]
+                       | (heights[3] > level) << 3]
 
 
 # _AFTER[n][p]: the seats after seat p of n players (one or two), in turn order, p itself last
