@@ -277,14 +277,14 @@ FACINGS = ("up", "down", "front", "viewer")
 
 
 def text(s: str, height: float, colour, pos=(0.0, 0.0, 0.0), heading: float = 0.0, facing: str = "up",
-         standing: bool = False) -> NodePath:
+         standing: bool = False, drop: float = 0.0) -> NodePath:
     """Centred text `height` mm tall (one em) at `pos`, turned `heading` degrees about the vertical.
 
     facing "up": lying on a top face, read from above; "down": on a bottom face, read once the piece is turned over;
     "front": standing, read from -y (a side face); "viewer": a label edged in a pale halo that always faces the camera
     and is drawn over everything (read, never occluded; it casts no shadow), one geom. A viewer label hangs from its
     first line's baseline at `pos`, or, `standing`, rests its halo's bottom edge there (lines above a stack, growing
-    upwards).
+    upwards); `drop` lines lower on the screen than that (negative: higher), to clear another label.
     """
     if facing not in FACINGS:
         raise ValueError(f"text facing must be one of {', '.join(FACINGS)}, not '{facing}'")
@@ -296,8 +296,8 @@ def text(s: str, height: float, colour, pos=(0.0, 0.0, 0.0), heading: float = 0.
     tn.setAlign(TextNode.ACenter)
     # a label's ink is its font's (the halo round it must stay pale, and the text colour would tint both)
     tn.setTextColor(*((1, 1, 1, 1) if facing == "viewer" and f is not None else colour))
-    if facing == "viewer" and standing:
-        tn.setTransform(Mat4.translateMat(0, 0, -(tn.getBottom() - HALO_WIDTH / 10)))
+    if facing == "viewer" and (standing or drop):
+        tn.setTransform(Mat4.translateMat(0, 0, -(tn.getBottom() - HALO_WIDTH / 10 if standing else 0.0) - drop))
     glyphs = NodePath(tn.generate())
     glyphs.setScale(height)
     glyphs.setTransparency(TransparencyAttrib.MAlpha)
@@ -326,19 +326,19 @@ def text(s: str, height: float, colour, pos=(0.0, 0.0, 0.0), heading: float = 0.
 
 
 def shared_text(s: str, height: float, colour, pos=(0.0, 0.0, 0.0), heading: float = 0.0, facing: str = "up",
-                standing: bool = False, into: NodePath | None = None) -> NodePath:
+                standing: bool = False, into: NodePath | None = None, drop: float = 0.0) -> NodePath:
     """`text`, its glyphs generated once for these words and look and shared by every copy after: generating them
     costs tens of microseconds, and a table's labels come back (a pile's count, a score, after an undo or a seek).
     The copies share one node, so this is for labels, never for a model that will be flattened. `into`: a holder
     this made before, given these words in place of its own (a label that changes keeps its node: one freed and
     one made cost more than the words); with `pos` None it stays where it stands, turned as it is (a count that
     changes where it is shown)."""
-    key = (s, height, tuple(colour), facing, standing)
+    key = (s, height, tuple(colour), facing, standing, drop)
     proto = _TEXTS.get(key)
     if proto is None:
         if len(_TEXTS) >= TEXTS_KEPT:
             _TEXTS.clear()          # the copies on the table keep their glyphs; only the sharing is forgotten
-        proto = _TEXTS[key] = text(s, height, colour, facing=facing, standing=standing)
+        proto = _TEXTS[key] = text(s, height, colour, facing=facing, standing=standing, drop=drop)
     if into is None:
         holder = NodePath("label")
     else:
