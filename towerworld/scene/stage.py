@@ -431,7 +431,8 @@ class Stage:
         if self.chunks_root is None:
             self.chunks_root = self.root.attachNewNode("combined")
             self.chunks_root.setCollideMask(BitMask32.allOff())     # clicks go to the per-piece nodes
-        self.chunks_root.show()
+        if self.chunks_root.isHidden():     # (hidden by uncombine(), for all pieces to draw themselves)
+            self.chunks_root.show()
         kept, dropped = [], []
         resting_items = resting.items()
         for chunk in self.chunks:
@@ -1177,6 +1178,9 @@ class Stage:
                     plain = _plain_step(plain, self._drop_step(change.piece, b, seconds) if b is not None
                                         else self._crumble_step(change.piece, seconds))
                     continue
+                if action == "flip" and not specials:
+                    plain = _plain_step(plain, self._flip_step(change, seconds))      # (as _animate turns it over)
+                    continue
                 if plain is not None:
                     together.append(_Phase.lerp(plain, seconds))
                     plain = None
@@ -1393,6 +1397,16 @@ class Stage:
             return lerp(turn, d, first=(self._ensure_restyled, (pid, a, b)), then=(self._place, (pid, b)))
 
         return self._arc(pid, a, b, d, first=(self._ensure, (pid, a)))
+
+    def _flip_step(self, ch: Change, seconds: float) -> "_Flip":
+        """A piece turned over, as a plain step (see _Flip): what `_animate` makes of a flip."""
+        a, b = ch.old, ch.new
+        assert a is not None and b is not None      # a flip has both ends
+        step = _Flip()
+        step.seconds, step.stage, step.pid, step.a, step.b = seconds, self, ch.piece, a, b
+        step.h = max(size(b.kind).w, size(b.kind).d) / 2
+        step.begun = False
+        return step
 
     def _drop(self, pid: str, pose: Pose, d: float) -> Step:
         """A piece that arrives drops in from above onto `pose`."""
@@ -1812,6 +1826,31 @@ class _Carry(_Bare):
             if self.turn_over:
                 flip = s if b.face_up is False else 1 - s
             stage._orient(pid, b if t >= 0.5 else a, flip=flip, tilt=a.tilt + (b.tilt - a.tilt) * s)
+
+
+class _Flip(_Bare):
+    """The step of Stage._flip_step: a piece turns over an edge, rising by half its longer side on the way, and is
+    placed where it ends as the step ends. As it starts it is put where it starts, where it has no node, and given
+    its new faces (lying as the old ones lay) where they change. A flip jumped over is placed where it ends and
+    nowhere else (its new faces given once, by that place); its start is made again when it plays again after its
+    end."""
+    __slots__ = ("stage", "pid", "a", "b", "h", "begun")
+
+    def fn(self, t: float) -> None:     # (the lerp's function, as a method)
+        stage, pid, a, b = self.stage, self.pid, self.a, self.b
+        if t >= 1.0:
+            self.begun = False
+            stage._place(pid, b)
+            return
+        if not self.begun:
+            self.begun = True
+            if a.look == b.look:
+                stage._ensure(pid, a)
+            else:
+                stage._ensure_restyled(pid, a, b)
+        node = stage.nodes[pid]
+        node.setPos(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, a.z + (b.z - a.z) * t + self.h * math.sin(math.pi * t))
+        stage._orient(pid, a if t < 0.5 else b, flip=t if b.face_up is False else 1 - t)
 
 
 class _Drop(_Bare):
