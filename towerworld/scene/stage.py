@@ -12,6 +12,8 @@ from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from math import hypot
 from dataclasses import dataclass, replace
+from itertools import compress, filterfalse
+from operator import is_not
 
 # the interval modules the stage uses, not IntervalGlobal (which also loads actor, particle, sound and motion-path
 # intervals: tens of milliseconds of every startup)
@@ -134,8 +136,10 @@ def _changes(old: Layout | None, new: Layout) -> dict[str, Change]:
     changes: dict[str, Change] = {}
     get = new_pieces.get
     leaving = 0
-    # a piece whose pose object the new layout kept (shared_pose) is passed over by identity, its fields uncompared
-    for pid in [pid for pid, a in old_pieces.items() if get(pid) is not a]:
+    # a piece whose pose object the new layout kept (shared_pose) is passed over by identity, its fields uncompared,
+    # in C: the old ids whose new pose (None for one gone) is not their old one, as `[pid for pid, a in
+    # old_pieces.items() if get(pid) is not a]` lists them (no bytecode run per piece: most of a board stays put)
+    for pid in list(compress(old_pieces, map(is_not, old_pieces.values(), map(get, old_pieces)))):
         a, b = old_pieces[pid], get(pid)
         if b is not None and a.face_up == b.face_up and (abs(a.x - b.x) >= 1e-6 or abs(a.y - b.y) >= 1e-6):
             changes[pid] = Change(pid, "move", a, b)     # what _classify says of the usual change, told in a line
@@ -146,7 +150,7 @@ def _changes(old: Layout | None, new: Layout) -> dict[str, Change]:
             if b is None:
                 leaving += 1
     if len(old_pieces) - leaving < len(new_pieces):        # some arrived
-        for pid in [pid for pid in new_pieces if pid not in old_pieces]:
+        for pid in list(filterfalse(old_pieces.__contains__, new_pieces)):     # (the new ids not in old, in C)
             changes[pid] = Change(pid, "arrive", None, new_pieces[pid])
     return changes
 
@@ -820,9 +824,9 @@ class Stage:
             changed = went = []
         else:
             # the cells that came or changed, in the layout's order: a cell the layout kept (shared_cell) is passed
-            # over by identity, in one comprehension (a move that raises two cells pays for two, and for one pass
-            # over the rest)
-            changed = [cid for cid, cell in cells.items() if get(cid) is not cell]
+            # over by identity, in one pass in C, as _changes passes over pieces (a move that raises two cells pays
+            # for two, and for that pass over the rest)
+            changed = list(compress(cells, map(is_not, cells.values(), map(get, cells))))
             # cells gone, looked for only when some went: the cells that came number fewer than the stage's that
             # are not in the layout
             went = [c for c in own if c not in cells] \
@@ -1181,6 +1185,9 @@ class Stage:
                 if action == "flip" and not specials:
                     plain = _plain_step(plain, self._flip_step(change, seconds))      # (as _animate turns it over)
                     continue
+                if action == "restyle" and not specials:
+                    plain = _plain_step(plain, self._restyle_step(change, seconds))   # (as _animate places it)
+                    continue
                 if plain is not None:
                     together.append(_Phase.lerp(plain, seconds))
                     plain = None
@@ -1398,6 +1405,13 @@ class Stage:
 
         return self._arc(pid, a, b, d, first=(self._ensure, (pid, a)))
 
+    def _restyle_step(self, ch: Change, seconds: float) -> "_Restyle":
+        """A piece given new faces where it lies, as a plain step (see _Restyle): what `_animate` makes of a
+        restyle."""
+        step = _Restyle()
+        step.seconds, step.stage, step.pid, step.pose, step.begun = seconds, self, ch.piece, ch.new, False
+        return step
+
     def _flip_step(self, ch: Change, seconds: float) -> "_Flip":
         """A piece turned over, as a plain step (see _Flip): what `_animate` makes of a flip."""
         a, b = ch.old, ch.new
@@ -1525,7 +1539,7 @@ class Stage:
             if t >= 1.0:
                 node.clearTransparency()    # landed whole: drawn opaque again, as a fresh table draws it
         return seq(lerp(crumble, 0.6 / speed, first=(self._ensure, (pid, a)), then=(self._place, (pid, b))),
-                   lerp(land, 0.3 / speed))
+                   lerp(land, 0.3 / speed, ends=True))
 
     def _tumble(self, ch: Change, speed: float) -> Step:
         """A die roll: the die hops and spins, then lands showing its new face."""
@@ -1684,14 +1698,14 @@ def _whole(parts: list[Step], first: tuple, then: tuple) -> Sequence:
         # reference Panda keeps of each, cost three times as much to make, and its start and end twice a lerp's)
         return Sequence(lerp(_still, 0.0, then=then), name="stage-transition")
     head = parts[0]
-    if isinstance(head, Parallel) and head.ivals:
-        head = head.ivals[0]
+    while isinstance(head, (Parallel, Sequence)) and head.ivals:
+        head = head.ivals[0]        # (what starts first: a Parallel's first, at its very moment, or a Sequence's)
     ends = _ends_of(head)
     if ends is None:
         parts.insert(0, Func(first[0], *first[1]))
     else:
         ends.first = first if ends.first is None else (_both, (first, ends.first))
-    ends = _ends_of(parts[-1])
+    ends = _ends_of(_ends_last(parts[-1]))
     if ends is None:
         parts.append(Func(then[0], *then[1]))
     else:
@@ -1706,6 +1720,29 @@ def _ends_of(step: Step):
         return None
     owner = getattr(step.function, "__self__", None)
     return owner if hasattr(owner, "begun") else None
+
+
+def _ends_last(step: Step) -> Step | None:
+    """What ends after everything else in `step` has: a Sequence's last, recursively; the one of a Parallel that
+    lasts longer than all the others (Panda ends a Parallel's steps in the order they end), None where two last as
+    long; else the step itself."""
+    while isinstance(step, (Parallel, Sequence)) and step.ivals:
+        if isinstance(step, Sequence):
+            step = step.ivals[-1]
+            continue
+        longest, second = None, -1.0
+        for child in step.ivals:
+            seconds = child.getDuration()
+            if longest is None or seconds > longest.getDuration():
+                if longest is not None:
+                    second = longest.getDuration()
+                longest = child
+            elif seconds > second:
+                second = seconds
+        if longest is None or second >= longest.getDuration():
+            return None
+        step = longest
+    return step
 
 
 def _still(t: float) -> None:
@@ -1826,6 +1863,21 @@ class _Carry(_Bare):
             if self.turn_over:
                 flip = s if b.face_up is False else 1 - s
             stage._orient(pid, b if t >= 0.5 else a, flip=flip, tilt=a.tilt + (b.tilt - a.tilt) * s)
+
+
+class _Restyle(_Bare):
+    """The step of Stage._restyle_step: a piece placed with its new faces as its phase starts (a call of its own at
+    that moment, a Panda interval to make, start and end, parted the lerps of its phase that would play as one);
+    placed again as the phase ends only where a jump passed over its start. Placed again when it plays again after
+    its end."""
+    __slots__ = ("stage", "pid", "pose", "begun")
+
+    def fn(self, t: float) -> None:     # (the lerp's function, as a method)
+        if not self.begun:
+            self.begun = True
+            self.stage._place(self.pid, self.pose)
+        if t >= 1.0:
+            self.begun = False
 
 
 class _Flip(_Bare):
