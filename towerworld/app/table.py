@@ -46,7 +46,7 @@ class Table:
         self.game = match.game
         layout = self.game.layout(match.state, self.viewer)
         self.scene = self.base.render.attachNewNode("table-scene")
-        self.sun = dress(self.scene, layout)
+        self.sun = dress(self.scene, layout, shadows_after_first_frame=True)
         self._frame_light = frame_light
         add_table(self.scene, layout)
         self.stage = Stage(self.scene)
