@@ -70,9 +70,15 @@ def _names_in(folder: str, wanted) -> bool:
         return False
 
 
+_LIT: list[Shader] = []      # the one lit shader, once loaded
+
+
 def lit_shader() -> Shader:
-    """Our GLSL 330 shader (Panda3D keeps one copy of a shader loaded from the same files)."""
-    return Shader.load(Shader.SL_GLSL, vertex=shader_file("lit.vert"), fragment=shader_file("lit.frag"))
+    """Our GLSL 330 shader, loaded once (the HUD's text and panels and every table ask for it: each load found its
+    files on disk again before Panda3D handed back the copy it keeps)."""
+    if not _LIT:
+        _LIT.append(Shader.load(Shader.SL_GLSL, vertex=shader_file("lit.vert"), fragment=shader_file("lit.frag")))
+    return _LIT[0]
 
 
 def table_camera(camera: NodePath) -> None:
