@@ -279,6 +279,57 @@ def search_rows(name: str, game: Game) -> list[Row]:
     return rows
 
 
+KDAK_YARDSTICK_ROUNDS = 7      # rounds of the K'Dak playout comparison; the rows are the rounds' median ratios
+KDAK_YARDSTICK_ROLLOUTS = 800  # rollouts of each side a round
+
+
+def kdak_yardstick_rows(game: Game) -> list[Row]:
+    """K'Dak's search rollouts (the rules' one step function, rules.playout with the climbing policy) against the old
+    second copy of the rules kept as a yardstick (tests/yardsticks/kdak_policy_playout.py), two players and solitaire:
+    the same rollouts on both sides (the bench's search states, each from the same seed, which
+    tests/test_search_equivalence.py holds to the same ends), taking turns rollout by rollout, CPU time of this
+    process. The value is the median of the rounds' speed ratios (above 1: the one step function is faster)."""
+    try:
+        from yardsticks.kdak_policy_playout import policy_playout
+    except ImportError:
+        from tests.yardsticks.kdak_policy_playout import policy_playout
+    from towerworld.engine.measure import search_states
+    clock = time.process_time_ns
+    rows = []
+    for label, variant in (("", None), ("_solitaire", "solitaire")):
+        options, players = game.resolve_options(None, variant)
+        states = search_states(game, options=options, players=players)
+        ratios = []
+        for r in range(KDAK_YARDSTICK_ROUNDS + 1):        # the first round warms both sides up, untimed
+            ours = old = 0
+            for k in range(KDAK_YARDSTICK_ROLLOUTS):
+                state = states[k % len(states)]
+                seed = r * 100_000 + k
+                if (k + r) % 2:
+                    t0 = clock()
+                    game.rollout(state, random.Random(seed))
+                    t1 = clock()
+                    policy_playout(state, random.Random(seed), game.max_plies)
+                    t2 = clock()
+                    ours, old = ours + t1 - t0, old + t2 - t1
+                else:
+                    t0 = clock()
+                    policy_playout(state, random.Random(seed), game.max_plies)
+                    t1 = clock()
+                    game.rollout(state, random.Random(seed))
+                    t2 = clock()
+                    ours, old = ours + t2 - t1, old + t1 - t0
+            if r:
+                ratios.append(old / ours)
+        row = Row(f"kdak{label}_playout_speed_vs_old_copy", round(statistics.median(ratios), 3), ">= 1", "x",
+                  spread=spread_of(ratios))
+        if not row.met():
+            row = replace(row, note=f"{short_by(row.value, row.goal)}: the step function walks the stages and "
+                                    "asks the move tables and the policy by call, where the old copy inlined them")
+        rows.append(row)
+    return rows
+
+
 def default_opponent_rows(name: str, game: Game) -> list[Row]:
     """Seconds per move of the default opponent (MCTS, level normal): the level promises about one second."""
     from towerworld.ai.agents import make_agent
@@ -865,6 +916,8 @@ def sections() -> Iterable[tuple[str, Callable[[], list[Row]]]]:
     for name, game in games.items():
         yield f"random play ({name})", lambda n=name, g=game: random_play_rows(n, g)
         yield f"{name} bench rows", lambda n=name: game_rows(n)
+        if name == "kdak":
+            yield "kdak playouts against the old copy", lambda g=game: kdak_yardstick_rows(g)
         yield f"search ({name})", lambda n=name, g=game: search_rows(n, g)
         yield f"stage ({name})", lambda n=name: stage_rows_apart(n)
         yield f"draw calls ({name})", lambda n=name: draw_call_rows(n)
