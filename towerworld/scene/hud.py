@@ -137,20 +137,23 @@ class Hud:
         self.buttons: list = []
 
     # ---- the top band: the players' panels, the instruction line and the status lines under it ------------------------
-    def set_panels(self, views: list[PanelView]) -> None:
-        """One panel per player across the top of the window, the panel of the player to move edged in gold."""
+    def set_panels(self, views: list[PanelView], arrange: bool = True) -> None:
+        """One panel per player across the top of the window, the panel of the player to move edged in gold (laid
+        out now, or with `arrange` false by the caller's next `arrange`)."""
         key = [v.key() for v in views]
         if key == self._panel_key:
             return
         self._panel_key = key
         self.panel_views = list(views)
-        self.arrange()
+        if arrange:
+            self.arrange()
 
-    def set_instruction(self, text: str) -> None:
-        """The one line saying what to do now (or whom the table waits for)."""
+    def set_instruction(self, text: str, arrange: bool = True) -> None:
+        """The one line saying what to do now (or whom the table waits for); `arrange` as for set_panels."""
         if text != self.instruction.getText():
             self.instruction.setText(text)
-            self.arrange()
+            if arrange:
+                self.arrange()
 
     def _panel_width(self) -> float:
         n = max(1, len(self.panel_views))
