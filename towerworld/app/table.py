@@ -14,7 +14,7 @@ from towerworld.engine.game import CHANCE, OMNISCIENT, SPECTATOR
 from towerworld.engine.match import Match
 from towerworld.engine.pieces import size
 from towerworld.engine.words import with_names
-from towerworld.scene.camera import framing, label_scales
+from towerworld.scene.camera import framing, label_drops, label_scales
 from towerworld.scene.hud import Hud
 from towerworld.scene.picking import Picker
 from towerworld.scene.setup import add_table, dress, frame_light, undress
@@ -176,6 +176,8 @@ class Table:
         self.stage.set_label_scales(scales)
         if clear and any(v != 1.0 for v in scales.values()):
             orbit = framing(layout, aspect=aspect, top=top, keep_clear=clear, label_scales=scales)
+        # labels that would touch on the screen from this view stagger
+        self.stage.set_label_scales(scales, label_drops(layout, orbit, 40.0, aspect, scales))
         return orbit
 
     def refit(self, layout) -> None:
