@@ -383,6 +383,26 @@ def test_a_table_makes_its_shadow_buffer_once_its_first_frame_is_drawn(showbase,
     assert engine.getNumWindows() == before
 
 
+def test_a_new_table_lays_its_hud_out_once(showbase, tmp_path, monkeypatch):
+    """The panels, the instruction and the status lines are laid out once on the way to a table's first frame (each
+    layout builds every panel again), and laid out again when they change."""
+    from towerworld.app.play import PlayTable
+    from towerworld.scene.hud import Hud
+    laid = []
+    arrange = Hud.arrange
+    monkeypatch.setattr(Hud, "arrange", lambda self: (laid.append(1), arrange(self))[1])
+    table = PlayTable(Match(TOY, players=[PlayerSpec("Ann"), PlayerSpec("Bo")], seed=1,
+                            autosave=str(tmp_path / "a.tower.json")))
+    try:
+        assert len(laid) == 1
+        assert table.hud.panel_root is not None, "the players' panels are built"
+        table.hud.set_instruction("Something else to do")
+        assert len(laid) == 2
+    finally:
+        table.close()
+    step(showbase)
+
+
 def test_the_collector_waits_for_the_first_frame(showbase, monkeypatch):
     """Startup runs without collections (each one walked startup's hundred thousand objects again: tens of ms before
     the first frame); once the first frame is drawn the collector is back, with what startup made frozen out of its
