@@ -112,6 +112,18 @@ def test_a_page_of_faces_keeps_every_mipmap_level_true_to_its_faces():
     assert level(3).std() > 5          # the faces' ink shows in a far level
 
 
+def test_a_nested_tower_of_three_sizes_flattens_into_one_geom():
+    """The sizes share one render state (a smaller pyramid's faces stand proud in the geometry, not by a depth
+    offset), so a tower of a large, a medium and a small pyramid, combined, is one draw call, not three."""
+    tower = NodePath("tower")
+    lift = 0.0
+    for kind, colour in (("pyramid_3", "red"), ("pyramid_2", "blue"), ("pyramid_1", "yellow")):
+        components.build(Pose(kind, 0, 0, 0, look=look(colour=colour))).copyTo(tower).setZ(lift)
+        lift += PYRAMID_NEST_LIFT.get(int(kind[-1]), 0.0)
+    tower.flattenStrong()
+    assert _geoms(tower) == 1
+
+
 def test_no_scene_file_names_a_game():
     pattern = re.compile(r"kdak|k'dak|ziggurat|elevation|carcassonne|throwdown", re.IGNORECASE)
     offenders = []
