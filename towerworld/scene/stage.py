@@ -451,25 +451,23 @@ class Stage:
                 self.stirred[pid] = self.combines
         self.chunks = list(kept)        # `kept` stays the chunks that were there before: new ones are added after
         in_chunks: set[str] = set().union(*(chunk.members for chunk in kept))
-        # the loose pieces: which moved since the last combine (stirred now), which have cooled
+        # the loose pieces, in one pass: which moved since the last combine (stirred now), which have cooled
         combines, stirred, seen_loose = self.combines, self.stirred, self.loose_poses
         loose: list[str] = []
         settled: list[str] = []
         loose_poses: dict[str, Pose] = {}
         if len(in_chunks) < len(resting):
-            # where chunks hold some, the others found by a set difference in C (most of a big board rests in
+            # the loose pieces alone, where chunks hold some (a set difference, in C: most of a big board rests in
             # chunks), in no particular order: a chunking below takes them in the order of `resting`
-            loose_poses = {pid: resting[pid] for pid in (resting.keys() - in_chunks if in_chunks else resting)}
-            # stirred: those that moved since the last combine saw them, or were not loose then; a piece that held
-            # on to its pose object is passed over by identity in C (as _changes passes over pieces)
-            for pid in list(compress(loose_poses, map(is_not, loose_poses.values(),
-                                                      map(seen_loose.get, loose_poses)))):
-                if seen_loose.get(pid) != loose_poses[pid]:
+            for pid in resting.keys() - in_chunks if in_chunks else resting:
+                pose = resting[pid]
+                loose.append(pid)
+                loose_poses[pid] = pose
+                seen = seen_loose.get(pid)
+                if seen is not pose and seen != pose:
                     stirred[pid] = combines
-            cooled = combines - COOL_AFTER
-            get = stirred.get
-            settled = [pid for pid in loose_poses if get(pid, 0) <= cooled]
-            loose = list(loose_poses)
+                elif combines - stirred.get(pid, 0) >= COOL_AFTER:
+                    settled.append(pid)
         self.loose_poses = loose_poses
         if len(loose) > LOOSE_LIMIT or self.combines == 1:
             settled = loose         # too many wait, or a board just shown: nothing on it has moved yet
@@ -1903,8 +1901,7 @@ class _Flip(_Bare):
             else:
                 stage._ensure_restyled(pid, a, b)
         node = stage.nodes[pid]
-        node.setPos(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t,
-                    a.z + (b.z - a.z) * t + self.h * math.sin(math.pi * t))
+        node.setPos(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, a.z + (b.z - a.z) * t + self.h * math.sin(math.pi * t))
         stage._orient(pid, a if t < 0.5 else b, flip=t if b.face_up is False else 1 - t)
 
 
