@@ -1901,7 +1901,8 @@ class _Flip(_Bare):
             else:
                 stage._ensure_restyled(pid, a, b)
         node = stage.nodes[pid]
-        node.setPos(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, a.z + (b.z - a.z) * t + self.h * math.sin(math.pi * t))
+        node.setPos(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t,
+                    a.z + (b.z - a.z) * t + self.h * math.sin(math.pi * t))
         stage._orient(pid, a if t < 0.5 else b, flip=t if b.face_up is False else 1 - t)
 
 
