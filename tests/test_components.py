@@ -71,6 +71,21 @@ def test_shapes_are_built_once_and_flattened():
     assert _geoms(components.build(Pose("pyramid_2", 0, 0, 0, look=look(colour="green")))) == 1
 
 
+def test_cards_of_many_faces_flattened_together_draw_one_geom_a_page():
+    """A hand or a pile of different faces: their faces share a page of faces (one texture), so flattened together
+    they draw one geom for the faces of each page and one for the backs, not a geom per card."""
+    from towerworld.scene.components.decktet import PAGE_COLS, PAGE_ROWS, face_pages
+    names = [f"Face {i}" for i in range(PAGE_COLS * PAGE_ROWS + 2)]   # enough for a page and a part of the next
+    pile = NodePath("pile")
+    for i, name in enumerate(names):
+        card = components.build(Pose("card", 0, 0, 0, look=look(name=name, rank="A", suits="moons")))
+        card.copyTo(pile).setZ(i * 0.3)
+    pile.flattenStrong()
+    pages = {face_pages().face(name, "A", ("moons",))[0] for name in names}
+    assert len(pages) >= 2                         # the faces filled a page and went on to the next
+    assert _geoms(pile) == len(pages) + 1
+
+
 def test_no_scene_file_names_a_game():
     pattern = re.compile(r"kdak|k'dak|ziggurat|elevation|carcassonne|throwdown", re.IGNORECASE)
     offenders = []

@@ -316,6 +316,7 @@ class Stage:
         # the words a label shows, from the layout's: the table names the seats ("Ann", not "Player 1")
         self.label_words: Callable[[str], str] = lambda words: words
         self.label_scales: dict[str, float] = {}   # label id -> times LABEL_EM it is drawn (camera.label_scales)
+        self.label_drops: dict[str, float] = {}    # label id -> its lines below its anchor (camera.label_drops)
         self.layout: Layout | None = None
         self.show_hidden = False   # memory aid: label face-down pieces whose faces were seen
         self.memory_tags: dict[str, NodePath] = {}    # the piece each memory label hangs on -> the label
@@ -902,19 +903,28 @@ class Stage:
                 continue
             x, y, z, words = spec
             words = self.label_words(words)
+            drop = self.label_drops.get(lid, 0.0)
             if shown is not None:      # new words or a new place: the same node shows them (where it stands already)
                 place = None if shown[0][:3] == (x, y, z) else (x, y, z)
-                node = shared_text(words, LABEL_EM, (0.1, 0.1, 0.1, 1), place, facing="viewer", into=shown[1])
+                node = shared_text(words, LABEL_EM, (0.1, 0.1, 0.1, 1), place, facing="viewer", into=shown[1],
+                                   drop=drop)
             else:
-                node = shared_text(words, LABEL_EM, (0.1, 0.1, 0.1, 1), (x, y, z), facing="viewer")
+                node = shared_text(words, LABEL_EM, (0.1, 0.1, 0.1, 1), (x, y, z), facing="viewer", drop=drop)
                 node.reparentTo(self.labels_root)
                 scale = self.label_scales.get(lid, 1.0)
                 if scale != 1.0:
                     node.setScale(scale)
             self.label_nodes[lid] = (spec, node)
 
-    def set_label_scales(self, scales: dict[str, float]) -> None:
-        """Draw each label its scale times LABEL_EM tall, about its own anchor (the view keeps far ones readable)."""
+    def set_label_scales(self, scales: dict[str, float], drops: dict[str, float] | None = None) -> None:
+        """Draw each label its scale times LABEL_EM tall, about its own anchor (the view keeps far ones readable), and
+        `drops` of its lines below it (camera.label_drops: labels that would touch on the screen stagger)."""
+        if drops is not None and drops != self.label_drops:
+            old, self.label_drops = self.label_drops, dict(drops)
+            for lid, (spec, node) in self.label_nodes.items():
+                if old.get(lid, 0.0) != drops.get(lid, 0.0):
+                    shared_text(self.label_words(spec[3]), LABEL_EM, (0.1, 0.1, 0.1, 1), None, facing="viewer",
+                                into=node, drop=drops.get(lid, 0.0))
         if scales == self.label_scales:
             return
         self.label_scales = dict(scales)
