@@ -461,7 +461,8 @@ class Stage:
             loose = resting.keys() - in_chunks if in_chunks else resting.keys()
             poses_now = list(map(resting.__getitem__, loose))      # (a set iterates in the same order each time)
             for pid in list(compress(loose, map(is_not, poses_now, map(seen_loose.get, loose)))):
-                if seen_loose.get(pid) != resting[pid]:
+                seen = seen_loose.get(pid)
+                if seen is None or seen != resting[pid]:        # (a piece come loose is stirred: no fields read)
                     stirred[pid] = combines
             self.loose_poses = dict(zip(loose, poses_now))
             cooled = combines - COOL_AFTER        # a piece stirred at or before this combine has settled
