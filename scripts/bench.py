@@ -279,6 +279,57 @@ def search_rows(name: str, game: Game) -> list[Row]:
     return rows
 
 
+KDAK_YARDSTICK_ROUNDS = 7      # rounds of the K'Dak playout comparison; the rows are the rounds' median ratios
+KDAK_YARDSTICK_ROLLOUTS = 800  # rollouts of each side a round
+
+
+def kdak_yardstick_rows(game: Game) -> list[Row]:
+    """K'Dak's search rollouts (the rules' one step function, rules.playout with the climbing policy) against the old
+    second copy of the rules kept as a yardstick (tests/yardsticks/kdak_policy_playout.py), two players and solitaire:
+    the same rollouts on both sides (the bench's search states, each from the same seed, which
+    tests/test_search_equivalence.py holds to the same ends), taking turns rollout by rollout, CPU time of this
+    process. The value is the median of the rounds' speed ratios (above 1: the one step function is faster)."""
+    try:
+        from yardsticks.kdak_policy_playout import policy_playout
+    except ImportError:
+        from tests.yardsticks.kdak_policy_playout import policy_playout
+    from towerworld.engine.measure import search_states
+    clock = time.process_time_ns
+    rows = []
+    for label, variant in (("", None), ("_solitaire", "solitaire")):
+        options, players = game.resolve_options(None, variant)
+        states = search_states(game, options=options, players=players)
+        ratios = []
+        for r in range(KDAK_YARDSTICK_ROUNDS + 1):        # the first round warms both sides up, untimed
+            ours = old = 0
+            for k in range(KDAK_YARDSTICK_ROLLOUTS):
+                state = states[k % len(states)]
+                seed = r * 100_000 + k
+                if (k + r) % 2:
+                    t0 = clock()
+                    game.rollout(state, random.Random(seed))
+                    t1 = clock()
+                    policy_playout(state, random.Random(seed), game.max_plies)
+                    t2 = clock()
+                    ours, old = ours + t1 - t0, old + t2 - t1
+                else:
+                    t0 = clock()
+                    policy_playout(state, random.Random(seed), game.max_plies)
+                    t1 = clock()
+                    game.rollout(state, random.Random(seed))
+                    t2 = clock()
+                    ours, old = ours + t2 - t1, old + t1 - t0
+            if r:
+                ratios.append(old / ours)
+        row = Row(f"kdak{label}_playout_speed_vs_old_copy", round(statistics.median(ratios), 3), ">= 1", "x",
+                  spread=spread_of(ratios))
+        if not row.met():
+            row = replace(row, note=f"{short_by(row.value, row.goal)}: the step function walks the stages and "
+                                    "asks the move tables and the policy by call, where the old copy inlined them")
+        rows.append(row)
+    return rows
+
+
 def default_opponent_rows(name: str, game: Game) -> list[Row]:
     """Seconds per move of the default opponent (MCTS, level normal): the level promises about one second."""
     from towerworld.ai.agents import make_agent
@@ -521,6 +572,13 @@ _MARKS = (_MARK +
           "_showbase.ShowBase.__init__ = _timed_init\n")
 BARE_FRAME = _PRC + _MARKS + "b = _showbase.ShowBase()\nb.graphicsEngine.renderFrame()\n_mark('shown')\n"
 BARE_PICTURE = BARE_FRAME + "b.graphicsEngine.renderFrame()\nb.win.saveScreenshot({out!r})\n"
+# what any lit table's first frame costs whatever it holds: a bare ShowBase whose first frame draws one table top
+# through our lit shader and lights (the first draw sets up the GL driver's pipelines for the shader: in software GL,
+# Mesa's LLVM compiler and the code it builds or loads from its cache); its first frame runs from 'table' to 'shown'
+BARE_LIT_FRAME = (_PRC + _MARKS + "b = _showbase.ShowBase()\nfrom towerworld.scene.setup import add_table, dress\n"
+                  "dress(b.render, None, shadows_after_first_frame=True)\nadd_table(b.render, None)\n"
+                  "b.camera.setPos(0, -900, 600)\nb.camera.lookAt(0, 0, 0)\n_mark('table')\n"
+                  "b.graphicsEngine.renderFrame()\n_mark('shown')\n")
 # ours also marks when its table is built and the first frame begins (app.main's run_loop)
 OUR_FRAME = (_MARKS + "import towerworld.app.main as _app\n_run_loop = _app.run_loop\n"
              "def _timed_loop(*args, **kwargs):\n    _mark('table')\n    return _run_loop(*args, **kwargs)\n"
@@ -575,9 +633,10 @@ def _median_run(samples: list[Startup]) -> Startup:
                    {n: statistics.median(s.cpu[n] for s in samples) for n in names})
 
 
-def _phases(ours: Startup, bare: Startup, end: str) -> str:
+def _phases(ours: Startup, bare: Startup, end: str, lit: Startup | None = None) -> str:
     """Where the time goes, ours against bare: before the ShowBase, the ShowBase (its window), after it to `end`;
-    where ours marked its table built, that part apart from its first frame (bare builds nothing)."""
+    where ours marked its table built, that part apart from its first frame (bare builds nothing), beside the first
+    frame of a bare ShowBase drawing one lit table top (`lit`, BARE_LIT_FRAME)."""
     def split(run: Startup) -> tuple[float, float, float]:
         return run.at("showbase"), run.at("window") - run.at("showbase"), run.at(end) - run.at("window")
     parts = zip(("python and imports", "ShowBase and its GL context", "our table and frames" if end == "shown"
@@ -585,19 +644,24 @@ def _phases(ours: Startup, bare: Startup, end: str) -> str:
     text = "; ".join(f"{what} {a * 1000:.0f} ms (bare {b * 1000:.0f})" for what, a, b in parts)
     if "table" in ours.marks and end == "shown":
         text += (f" (the table {(ours.at('table') - ours.at('window')) * 1000:.0f} ms, its first frame "
-                 f"{(ours.at('shown') - ours.at('table')) * 1000:.0f} ms, against bare's empty frame: without what the "
-                 "lit shader draws, that frame takes about 10 ms)")
+                 f"{(ours.at('shown') - ours.at('table')) * 1000:.0f} ms, against bare's frame that draws nothing")
+        if lit is not None:
+            text += (f"; a bare ShowBase's first frame drawing one table top through the lit shader takes "
+                     f"{(lit.at('shown') - lit.at('table')) * 1000:.0f} ms: the GL driver sets up the shader's "
+                     "pipelines on the first draw, and each further kind of thing drawn (text, panels, see-through "
+                     "cells) adds pipelines of its own")
+        text += ")"
     return text
 
 
 def startup_rows() -> list[Row]:
     """Startup to the first frame shown and to a saved picture (the command's whole run), and the picture's peak
     memory, against a bare ShowBase doing the same. Medians of STARTUP_ROUNDS runs after a warm-up run (disk and
-    bytecode caches warm, as for a player who has run it before). The four commands take turns, round after round:
+    bytecode caches warm, as for a player who has run it before). The commands take turns, round after round:
     on a shared machine the load changes from second to second, and all of one side's runs in a row would meet a
     different load than the other side's (ratios of 1.4 and 1.8 from one unchanged tree on a loaded machine)."""
     scripts = {"bare_frame": BARE_FRAME, "our_frame": OUR_FRAME, "bare_picture": BARE_PICTURE,
-               "our_picture": OUR_PICTURE}
+               "our_picture": OUR_PICTURE, "bare_lit_frame": BARE_LIT_FRAME}
     for code in scripts.values():
         _run_script(code)
     samples: dict[str, list[Startup]] = {label: [] for label in scripts}
@@ -613,7 +677,8 @@ def startup_rows() -> list[Row]:
     play_cpu = ratio_row("startup_play_cpu_ratio", [s.cpu["shown"] for s in samples["our_frame"]],
                          [s.cpu["shown"] for s in samples["bare_frame"]], "")
     if not play.met():
-        play = replace(play, note=f"{short_by(play.value, play.goal)}: {_phases(ours, bare, 'shown')}")
+        play = replace(play, note=f"{short_by(play.value, play.goal)}: "
+                                  f"{_phases(ours, bare, 'shown', runs['bare_lit_frame'])}")
     bare_pic, our_pic = runs["bare_picture"], runs["our_picture"]
     render = ratio_row("startup_render_ratio", [s.exit for s in samples["our_picture"]],
                        [s.exit for s in samples["bare_picture"]], "<= 2")
@@ -627,8 +692,13 @@ def startup_rows() -> list[Row]:
         memory = replace(memory, note=f"{short_by(memory.value, memory.goal)}: {our_pic.peak_kb / 1024:.0f} MB against "
                                       f"{bare_pic.peak_kb / 1024:.0f} MB bare, whose one buffer has no multisampling "
                                       "and draws nothing")
+    lit = runs["bare_lit_frame"]
     return [Row("startup_bare_ms", round(bare.at("shown") * 1000), "", "ms"),
             Row("startup_play_ms", round(ours.at("shown") * 1000), "", "ms"),
+            Row("startup_play_first_frame_ms", round((ours.at("shown") - ours.at("table")) * 1000), "", "ms",
+                note=f"the table's first frame; a bare ShowBase's first frame drawing one table top through the lit "
+                     f"shader: {(lit.at('shown') - lit.at('table')) * 1000:.0f} ms, drawing nothing: "
+                     f"{(bare.at('shown') - bare.at('window')) * 1000:.0f} ms"),
             play,
             Row("startup_play_cpu_ms", round(ours.cpu["shown"] * 1000), "", "ms",
                 note=f"CPU time to the first frame (bare {bare.cpu['shown'] * 1000:.0f} ms)"),
@@ -865,6 +935,8 @@ def sections() -> Iterable[tuple[str, Callable[[], list[Row]]]]:
     for name, game in games.items():
         yield f"random play ({name})", lambda n=name, g=game: random_play_rows(n, g)
         yield f"{name} bench rows", lambda n=name: game_rows(n)
+        if name == "kdak":
+            yield "kdak playouts against the old copy", lambda g=game: kdak_yardstick_rows(g)
         yield f"search ({name})", lambda n=name, g=game: search_rows(n, g)
         yield f"stage ({name})", lambda n=name: stage_rows_apart(n)
         yield f"draw calls ({name})", lambda n=name: draw_call_rows(n)

@@ -331,6 +331,78 @@ def test_a_closed_table_leaves_no_shadow_pass_behind(showbase, tmp_path):
     assert engine.getNumWindows() == before
 
 
+def _first_frame(showbase, table):
+    from panda3d.core import PNMImage
+    step(showbase, 1)
+    image = PNMImage()
+    assert showbase.win.getScreenshot(image)
+    return image
+
+
+def test_a_table_makes_its_shadow_buffer_once_its_first_frame_is_drawn(showbase, tmp_path, monkeypatch):
+    """Panda3D draws a new shadow caster's buffer from the frame after the one that makes it, so a table's first frame
+    has no shadows whichever way: the buffer waits until that frame is drawn (its setup was a quarter of a table's
+    first frame in software GL), the first frame's pixels are the same as with the buffer made at once, the shadows
+    come on the frames after it, and a table closed before its first frame makes no buffer at all."""
+    from towerworld.app import table as table_module
+    from towerworld.app.play import PlayTable
+
+    def new_table(name: str):
+        return PlayTable(Match(TOY, players=[PlayerSpec("Ann"), PlayerSpec("Bo")], seed=1,
+                               autosave=str(tmp_path / f"{name}.tower.json")))
+    engine = showbase.graphicsEngine
+    before = engine.getNumWindows()
+    table = new_table("a")
+    try:
+        assert not table.sun.isShadowCaster()
+        lazy = _first_frame(showbase, table)
+        assert engine.getNumWindows() == before, "no shadow buffer is made for the first frame"
+        assert table.sun.isShadowCaster()
+        step(showbase, 2)
+        assert engine.getNumWindows() > before, "the frames after the first draw the shadows"
+    finally:
+        table.close()
+    step(showbase)
+    at_once = table_module.dress
+    monkeypatch.setattr(table_module, "dress", lambda scene, layout, **_: at_once(scene, layout))
+    table = new_table("b")
+    try:
+        assert table.sun.isShadowCaster()
+        eager = _first_frame(showbase, table)
+    finally:
+        table.close()
+    monkeypatch.undo()
+    step(showbase)
+    w, h = lazy.getXSize(), lazy.getYSize()
+    assert (w, h) == (eager.getXSize(), eager.getYSize())
+    assert all(lazy.getXel(x, y) == eager.getXel(x, y) for x in range(0, w, 2) for y in range(0, h, 2))
+    table = new_table("c")
+    table.close()
+    step(showbase)
+    assert not table.sun.isShadowCaster(), "a table closed before its first frame casts no shadows afterwards"
+    assert engine.getNumWindows() == before
+
+
+def test_a_new_table_lays_its_hud_out_once(showbase, tmp_path, monkeypatch):
+    """The panels, the instruction and the status lines are laid out once on the way to a table's first frame (each
+    layout builds every panel again), and laid out again when they change."""
+    from towerworld.app.play import PlayTable
+    from towerworld.scene.hud import Hud
+    laid = []
+    arrange = Hud.arrange
+    monkeypatch.setattr(Hud, "arrange", lambda self: (laid.append(1), arrange(self))[1])
+    table = PlayTable(Match(TOY, players=[PlayerSpec("Ann"), PlayerSpec("Bo")], seed=1,
+                            autosave=str(tmp_path / "a.tower.json")))
+    try:
+        assert len(laid) == 1
+        assert table.hud.panel_root is not None, "the players' panels are built"
+        table.hud.set_instruction("Something else to do")
+        assert len(laid) == 2
+    finally:
+        table.close()
+    step(showbase)
+
+
 def test_the_collector_waits_for_the_first_frame(showbase, monkeypatch):
     """Startup runs without collections (each one walked startup's hundred thousand objects again: tens of ms before
     the first frame); once the first frame is drawn the collector is back, with what startup made frozen out of its

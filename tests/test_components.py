@@ -71,6 +71,59 @@ def test_shapes_are_built_once_and_flattened():
     assert _geoms(components.build(Pose("pyramid_2", 0, 0, 0, look=look(colour="green")))) == 1
 
 
+def test_cards_of_many_faces_flattened_together_draw_one_geom_a_page():
+    """A hand or a pile of different faces: their faces share a page of faces (one texture), so flattened together
+    they draw one geom for the faces of each page and one for the backs, not a geom per card."""
+    from towerworld.scene.components.decktet import PAGE_COLS, PAGE_ROWS, face_pages
+    names = [f"Face {i}" for i in range(PAGE_COLS * PAGE_ROWS + 2)]   # enough for a page and a part of the next
+    pile = NodePath("pile")
+    for i, name in enumerate(names):
+        card = components.build(Pose("card", 0, 0, 0, look=look(name=name, rank="A", suits="moons")))
+        card.copyTo(pile).setZ(i * 0.3)
+    pile.flattenStrong()
+    pages = {face_pages().face(name, "A", ("moons",))[0] for name in names}
+    assert len(pages) >= 2                         # the faces filled a page and went on to the next
+    assert _geoms(pile) == len(pages) + 1
+
+
+def test_a_page_of_faces_keeps_every_mipmap_level_true_to_its_faces():
+    """A far card is drawn from the page's smaller levels, which the page keeps itself (a face at a time): after a
+    face is painted each level is the level above it averaged 2 x 2, all the way down, and the new face shows in
+    them (not the blank paper the page started as)."""
+    from towerworld.scene.components.decktet import face_pages
+    tex, _uv = face_pages().face("Mipmap Check", "9", ("wyrms", "knots"))
+    assert tex.getNumRamMipmapImages() == tex.getExpectedNumMipmapLevels()
+
+    def level(n):
+        w, h = max(1, tex.getXSize() >> n), max(1, tex.getYSize() >> n)
+        image = tex.getRamImage() if n == 0 else tex.getRamMipmapImage(n)
+        return np.frombuffer(bytes(image), np.uint8).reshape(h, w, 3).astype(int)
+
+    above = level(0)
+    for n in range(1, tex.getExpectedNumMipmapLevels()):
+        here = level(n)
+        h, w = here.shape[:2]
+        a = np.repeat(above, 2, axis=0) if above.shape[0] == 1 else above
+        a = np.repeat(a, 2, axis=1) if a.shape[1] == 1 else a
+        a = a[:2 * h, :2 * w]
+        expected = (a[0::2, 0::2] + a[1::2, 0::2] + a[0::2, 1::2] + a[1::2, 1::2] + 2) // 4
+        assert np.abs(here - expected).max() <= 1, f"mipmap level {n}"
+        above = here
+    assert level(3).std() > 5          # the faces' ink shows in a far level
+
+
+def test_a_nested_tower_of_three_sizes_flattens_into_one_geom():
+    """The sizes share one render state (a smaller pyramid's faces stand proud in the geometry, not by a depth
+    offset), so a tower of a large, a medium and a small pyramid, combined, is one draw call, not three."""
+    tower = NodePath("tower")
+    lift = 0.0
+    for kind, colour in (("pyramid_3", "red"), ("pyramid_2", "blue"), ("pyramid_1", "yellow")):
+        components.build(Pose(kind, 0, 0, 0, look=look(colour=colour))).copyTo(tower).setZ(lift)
+        lift += PYRAMID_NEST_LIFT.get(int(kind[-1]), 0.0)
+    tower.flattenStrong()
+    assert _geoms(tower) == 1
+
+
 def test_no_scene_file_names_a_game():
     pattern = re.compile(r"kdak|k'dak|ziggurat|elevation|carcassonne|throwdown", re.IGNORECASE)
     offenders = []

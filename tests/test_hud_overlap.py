@@ -89,14 +89,8 @@ def _hud_items(table) -> dict:
              "instruction": box(table, hud.instruction)}
     items.update({f"button {i}": box(table, b) for i, b in enumerate(hud.buttons)})
     # a panel and the gold edge round the panel of the player to move are one thing on the screen
-    panels = [p for p in hud.panels if p["frameColor"] != hud_module().PANEL_TURN]
-    items.update({f"panel {i}": box(table, p) for i, p in enumerate(panels)})
+    items.update({f"panel {i}": p for i, p in enumerate(hud.panel_boxes())})
     return items
-
-
-def hud_module():
-    from towerworld.scene import hud
-    return hud
 
 
 def _players(name):
@@ -266,6 +260,27 @@ def test_the_check_sees_a_card_under_the_message_line(showbase, tmp_path, monkey
     monkeypatch.setattr(camera, "bottom_band", lambda keep_clear: -1.0)
     found = _pieces_clear_of_the_hud(tmp_path, "throwdown", ("card:hand:0:",), [(2, 0, 2, None)])
     assert found and all(item == "message" for *_rest, item in found), found
+
+
+def test_the_panels_are_drawn_where_their_boxes_say_in_two_geoms(showbase, tmp_path):
+    """The panels' boxes (what the checks above read) are where the panels are drawn: the hull of the drawn panels is
+    the hull of the boxes, the gold rim round the panel of the player to move aside; and however many players, the
+    row of panels is two geoms (the cards, the words): two draw calls a frame."""
+    t = _table_in_play(tmp_path, "throwdown")
+    try:
+        settle(t)
+        boxes = t.hud.panel_boxes()
+        assert len(boxes) == len(t.match.players) == 5
+        lo, hi = t.hud.panel_root.getTightBounds(t.base.render2d)
+        rim = 0.013 / t.base.getAspectRatio(), 0.013
+        assert min(b[0] for b in boxes) - rim[0] <= lo.x <= min(b[0] for b in boxes) + 1e-6
+        assert max(b[2] for b in boxes) - 1e-6 <= hi.x <= max(b[2] for b in boxes) + rim[0]
+        assert min(b[1] for b in boxes) - rim[1] <= lo.z <= min(b[1] for b in boxes) + 1e-6
+        assert max(b[3] for b in boxes) - 1e-6 <= hi.z <= max(b[3] for b in boxes) + rim[1]
+        geoms = sum(n.node().getNumGeoms() for n in t.hud.panel_root.findAllMatches("**/+GeomNode"))
+        assert geoms == 2
+    finally:
+        t.close()
 
 
 def test_the_replay_hud_draws_nothing_over_anything_else(showbase):

@@ -1,16 +1,18 @@
 """Labels on the table are readable at the default view: every label's letters at least 14 px tall in a 1280 x 800
 window (the stage draws a far label larger, up to a limit, and leaves a near one as it is), Throwdown's seat labels
-included."""
+included; and no two labels touch (a row of them seen end-on from afar staggers)."""
 from __future__ import annotations
 
 import math
 import random
+import re
 
 import pytest
 
 from towerworld.engine.game import SPECTATOR
 from towerworld.engine.registry import get_game
-from towerworld.scene.camera import LABEL_EM, LEAST_LABEL_PX, MOST_LABEL_SCALE, framing, label_scales, screen_point
+from towerworld.scene.camera import (LABEL_DROPS, LABEL_EM, LEAST_LABEL_PX, MOST_LABEL_SCALE, framing, label_boxes,
+                                     label_drops, label_scales, labels_touch, screen_point)
 
 W, H = 1280, 800
 
@@ -74,3 +76,78 @@ def test_the_stage_draws_its_labels_at_the_scale_asked(showbase):
         assert all(abs(node.getScale()[0] - scales[lid]) < 1e-6 for lid, (_, node) in stage.label_nodes.items())
     finally:
         stage.root.getParent().removeNode()
+
+
+def _touching(layout, orbit, scales, drops=None, shown=None) -> list:
+    boxes = dict(zip(layout.labels, label_boxes(layout, orbit, 40.0, W / H, scales, drops, shown)))
+    line = {lid: (b[3] - b[1]) / (len(layout.labels[lid][3].split("\n")) + 0.4) for lid, b in boxes.items()}
+    ids = list(boxes)
+    return [(a, b) for i, a in enumerate(ids) for b in ids[i + 1:]
+            if labels_touch(boxes[a], line[a], boxes[b], line[b], W / H)]
+
+
+CASES = [("kdak", None), ("ziggurat", None), ("carcassonne", 4), ("elevation", None), ("throwdown", 2),
+         ("throwdown", 3), ("throwdown", 4), ("throwdown", 5)]
+
+
+@pytest.mark.parametrize("name,players", CASES)
+def test_no_two_labels_touch_at_the_default_view(name, players):
+    """At five Throwdown players the far seat's tower labels, seen end-on, ran into each other: staggered, no two
+    labels' boxes share more than a sliver, and a label moves only when it must (a label that touched nothing
+    stays at its anchor)."""
+    for seed in (1, 2):
+        for game, state in _positions(name, players, seed):
+            layout = game.layout(state, SPECTATOR)
+            if not layout.labels:
+                continue
+            orbit = framing(layout, aspect=W / H)
+            scales = label_scales(layout, orbit, 40.0, W / H, H)
+            drops = label_drops(layout, orbit, 40.0, W / H, scales)
+            assert set(drops.values()) <= set(LABEL_DROPS)
+            assert _touching(layout, orbit, scales, drops) == [], (name, players, seed)
+            touched = {lid for pair in _touching(layout, orbit, scales) for lid in pair}
+            assert {lid for lid, d in drops.items() if d} <= touched, (name, players, seed)
+
+
+def test_the_far_seats_labels_touched_where_they_were():
+    """The check can fail: the far seat's labels at five Throwdown players, each at its own anchor, touch."""
+    game, state = next(_positions("throwdown", 5))
+    layout = game.layout(state, SPECTATOR)
+    orbit = framing(layout, aspect=W / H)
+    assert _touching(layout, orbit, label_scales(layout, orbit, 40.0, W / H, H))
+
+
+def test_the_stage_draws_a_dropped_label_its_lines_lower(showbase):
+    from towerworld.scene.stage import Stage
+    game, state = next(_positions("throwdown", 5))
+    stage = Stage(showbase.render.attachNewNode("drops-test"))
+    try:
+        layout = game.layout(state, SPECTATOR)
+        stage.show(layout)
+        lid = next(iter(layout.labels))
+        node = stage.label_nodes[lid][1]
+        before = node.getTightBounds(node)
+        stage.set_label_scales({lid: 2.0}, {lid: LABEL_DROPS[1]})
+        after = node.getTightBounds(node)
+        shift = LABEL_DROPS[1] * LABEL_EM                  # lines of LABEL_EM in the label's own (unscaled) frame
+        assert after[0].z == pytest.approx(before[0].z - shift, abs=0.05)
+        assert after[1].z == pytest.approx(before[1].z - shift, abs=0.05)
+        stage.set_label_scales({lid: 2.0}, {})
+        back = node.getTightBounds(node)
+        assert back[1].z == pytest.approx(before[1].z, abs=0.05)
+    finally:
+        stage.root.getParent().removeNode()
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_labels_clear_each_other_in_the_words_the_table_draws(players):
+    """The table draws the players' names where the layout says "Player 2" ("AI 2, search (normal)" is far longer):
+    the stagger reads those words, and with them no two labels touch either."""
+    def shown(words):
+        return re.sub(r"Player (\d)", r"AI \1, search (normal)", words)
+    for game, state in _positions("throwdown", players):
+        layout = game.layout(state, SPECTATOR)
+        orbit = framing(layout, aspect=W / H)
+        scales = label_scales(layout, orbit, 40.0, W / H, H)
+        drops = label_drops(layout, orbit, 40.0, W / H, scales, shown)
+        assert _touching(layout, orbit, scales, drops, shown) == [], players

@@ -29,6 +29,11 @@ from towerworld.games.ziggurat.board import (CHEAT, DRAW, GIVE_UP, NEIGHBOUR_MAS
                                              WAYS_ROUND, ZState, board_masks, placements)
 from towerworld.games.ziggurat.rules import placing_playout
 
+try:
+    from yardsticks.kdak_policy_playout import policy_playout as kdak_old_playout
+except ImportError:  # tests run as a package
+    from tests.yardsticks.kdak_policy_playout import policy_playout as kdak_old_playout
+
 RECORDED = json.loads((Path(__file__).parent / "data" / "search_reference.json").read_text(encoding="utf-8"))
 CASES = [k for k in RECORDED if not k.startswith("_")]
 
@@ -76,6 +81,19 @@ def test_kdak_rollout_is_the_game_played_move_by_move(n):
             traced, fast = random.Random(limit * 1000 + i), random.Random(limit * 1000 + i)
             assert KDAK.rollout(state, fast, limit) == _kdak_traced_rollout(state, traced, limit), (n, i, limit)
             assert fast.random() == traced.random()
+
+
+@pytest.mark.parametrize("n", range(len(KDAK_RULE_SETS)))
+def test_kdak_speed_yardstick_plays_the_rollouts_games(n):
+    """The old second copy of the rules kept as scripts/bench.py's speed yardstick (tests/yardsticks) plays the
+    rollout's games: from the same seed the same end and as many random numbers drawn, so the bench's
+    `kdak_playout_speed_vs_old_copy` rows time the same work on both sides."""
+    options, players = KDAK.resolve_options(*KDAK_RULE_SETS[n])
+    for i, state in enumerate(_kdak_positions(options, players, seed=60 + n)):
+        for limit in (20_000, 9):
+            ours, old = random.Random(limit * 1000 + i), random.Random(limit * 1000 + i)
+            assert KDAK.rollout(state, ours, limit) == kdak_old_playout(state, old, limit), (n, i, limit)
+            assert ours.random() == old.random()
 
 
 @pytest.mark.parametrize("options", [{}, {"deal": 7}, {"cheat_limit": 3}])

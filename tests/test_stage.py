@@ -870,9 +870,10 @@ def _timeline_steps(timeline):
             return ("_Fn", value(v.fn))
         if type(v).__name__ == "_Phase":      # the plain steps of a phase, one lerp: each step, and its calls
             return ("_Phase", v.seconds, value(v.steps), value(v.first), value(v.then))
-        if type(v).__name__ in ("_Travel", "_Drop", "_Crumble"):    # a step that is its own function: what it holds
-            return (type(v).__name__, v.seconds, value(getattr(v, "stage", None)), value(getattr(v, "paths", None)),
-                    getattr(v, "pid", None), getattr(v, "pose", None))
+        if type(v).__name__ in ("_Travel", "_Drop", "_Crumble", "_Carry", "_Flip", "_Restyle"):
+            # a step that is its own function: what it holds
+            return (type(v).__name__, v.seconds,
+                    tuple((name, value(getattr(v, name))) for name in type(v).__slots__))
         if hasattr(v, "__func__"):
             return ("method", v.__func__.__name__, value(v.__self__))
         if type(v).__name__ == "builtin_function_or_method":

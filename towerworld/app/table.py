@@ -14,7 +14,7 @@ from towerworld.engine.game import CHANCE, OMNISCIENT, SPECTATOR
 from towerworld.engine.match import Match
 from towerworld.engine.pieces import size
 from towerworld.engine.words import with_names
-from towerworld.scene.camera import framing, label_scales
+from towerworld.scene.camera import framing, label_drops, label_scales
 from towerworld.scene.hud import Hud
 from towerworld.scene.picking import Picker
 from towerworld.scene.setup import add_table, dress, frame_light, undress
@@ -46,7 +46,7 @@ class Table:
         self.game = match.game
         layout = self.game.layout(match.state, self.viewer)
         self.scene = self.base.render.attachNewNode("table-scene")
-        self.sun = dress(self.scene, layout)
+        self.sun = dress(self.scene, layout, shadows_after_first_frame=True)
         self._frame_light = frame_light
         add_table(self.scene, layout)
         self.stage = Stage(self.scene)
@@ -162,9 +162,10 @@ class Table:
     def home_view(self, layout, aspect: float, state):
         """The default camera: the whole table, below the HUD's panels, instruction and status lines (as many as it
         has shown yet)."""
-        self.hud.set_panels(self.panel_views(state))
-        self.hud.set_instruction(self.instruction(state))
-        self.hud.arrange()                      # the window's shape may be new: the panels share its width
+        # laid out once, for the window's shape (it may be new: the panels share its width)
+        self.hud.set_panels(self.panel_views(state), arrange=False)
+        self.hud.set_instruction(self.instruction(state), arrange=False)
+        self.hud.arrange()
         self.status_rows = max(self.status_rows, len(self.info_lines(state)) + self.status_extra)
         top, clear = self.hud.status_band(self.status_rows), self.hud.keep_clear()
         orbit = framing(layout, aspect=aspect, top=top, keep_clear=clear)
@@ -175,6 +176,9 @@ class Table:
         self.stage.set_label_scales(scales)
         if clear and any(v != 1.0 for v in scales.values()):
             orbit = framing(layout, aspect=aspect, top=top, keep_clear=clear, label_scales=scales)
+        # labels that would touch on the screen from this view stagger
+        self.stage.set_label_scales(scales, label_drops(layout, orbit, 40.0, aspect, scales, self.stage.label_words,
+                                                        clear))
         return orbit
 
     def refit(self, layout) -> None:

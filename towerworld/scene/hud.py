@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from direct.gui.DirectGui import DirectButton, DirectFrame
 from direct.gui.OnscreenText import OnscreenText
-from panda3d.core import TextNode
+from panda3d.core import CardMaker, NodePath, Point3, TextNode, TransparencyAttrib
 
 from towerworld.scene.setup import flat_2d, glsl_default_font
 
@@ -61,6 +61,7 @@ SWATCHES = {"red": (0.85, 0.15, 0.12, 1), "blue": (0.15, 0.35, 0.85, 1), "green"
             "white": (0.95, 0.95, 0.91, 1)}
 PANEL_BACK = (0.1, 0.12, 0.18, 0.88)
 PANEL_TURN = (1.0, 0.78, 0.3, 1)       # the edge round the panel of the player whose turn it is
+PANEL_TURN_BACK = (0.2, 0.18, 0.1, 0.95)   # that panel's own colour, inside its edge
 INSTRUCTION_FG = (1, 0.92, 0.6, 1)
 
 
@@ -80,6 +81,24 @@ class PanelView:
 MESSAGE_SCALE = 0.05    # the message line's letters, in aspect2d units
 MESSAGE_BOTTOM = 0.1    # its last line's baseline above the window's bottom edge
 
+def _card(parent: NodePath, colour, left: float, right: float, bottom: float, top: float) -> NodePath:
+    """A flat rectangle in `colour` (its vertices': cards of every colour flatten into one geom)."""
+    maker = CardMaker("card")
+    maker.setFrame(left, right, bottom, top)
+    maker.setColor(*colour)
+    return parent.attachNewNode(maker.generate())
+
+
+def _words(text: str, scale: float, colour, wrap: float) -> TextNode:
+    """A panel's words, left aligned and wrapped to `wrap` letters' heights (drawn `scale` tall)."""
+    node = TextNode("panel-words")
+    node.setAlign(TextNode.ALeft)
+    node.setTextColor(*colour)
+    node.setWordwrap(wrap)
+    node.setText(text)
+    return node
+
+
 class Hud:
     def __init__(self, base):
         self.base = base
@@ -91,7 +110,8 @@ class Hud:
         self.instruction = OnscreenText(text="", pos=(EDGE, -STATUS_TOP), align=TextNode.ALeft,
                                         parent=base.a2dTopLeft, **{**style, "fg": INSTRUCTION_FG,
                                                                    "scale": INSTRUCTION_SCALE})
-        self.panels: list = []          # one DirectFrame per player, across the top
+        self.panel_root: NodePath | None = None    # the players' panels across the top, one flattened node
+        self.panel_rects: list[tuple[float, float, float, float]] = []   # each panel's, under a2dTopLeft
         self.panel_views: list[PanelView] = []
         self._panel_key = None
         self.message = OnscreenText(text="", pos=(0, MESSAGE_BOTTOM), align=TextNode.ACenter,
@@ -117,20 +137,23 @@ class Hud:
         self.buttons: list = []
 
     # ---- the top band: the players' panels, the instruction line and the status lines under it ------------------------
-    def set_panels(self, views: list[PanelView]) -> None:
-        """One panel per player across the top of the window, the panel of the player to move edged in gold."""
+    def set_panels(self, views: list[PanelView], arrange: bool = True) -> None:
+        """One panel per player across the top of the window, the panel of the player to move edged in gold (laid
+        out now, or with `arrange` false by the caller's next `arrange`)."""
         key = [v.key() for v in views]
         if key == self._panel_key:
             return
         self._panel_key = key
         self.panel_views = list(views)
-        self.arrange()
+        if arrange:
+            self.arrange()
 
-    def set_instruction(self, text: str) -> None:
-        """The one line saying what to do now (or whom the table waits for)."""
+    def set_instruction(self, text: str, arrange: bool = True) -> None:
+        """The one line saying what to do now (or whom the table waits for); `arrange` as for set_panels."""
         if text != self.instruction.getText():
             self.instruction.setText(text)
-            self.arrange()
+            if arrange:
+                self.arrange()
 
     def _panel_width(self) -> float:
         n = max(1, len(self.panel_views))
@@ -140,45 +163,53 @@ class Hud:
     def arrange(self) -> None:
         """Lay the top band out for the window's shape: the panels side by side under its top edge, each as tall as
         the tallest (its words wrapped to its width), then the instruction and the status lines under them, each
-        wrapped to the window's width so that nothing runs off its edge."""
-        for frame in self.panels:
-            frame.destroy()
-        self.panels = []
+        wrapped to the window's width so that nothing runs off its edge.
+
+        The panels are drawn, all of them, as one node flattened into two geoms (their cards, gold edge and colour
+        swatches; their words), two draw calls a frame however many players there are: made again whenever a panel
+        changes, which is once a move at most."""
+        if self.panel_root is not None:
+            self.panel_root.removeNode()
+        self.panel_root = None
+        self.panel_rects = []
         width = self._panel_width()
         wrap = (width - 2 * PANEL_PAD - 0.05) / PANEL_SCALE
         texts = []
-        for i, view in enumerate(self.panel_views):
-            x = EDGE + i * (width + PANEL_GAP)
-            edge = None
-            if view.to_move:      # drawn before its panel, so the panel lies over it and leaves a gold rim
-                edge = DirectFrame(parent=self.base.a2dTopLeft, frameColor=PANEL_TURN, pos=(x, 0, -EDGE))
-                self.panels.append(edge)
-            frame = DirectFrame(parent=self.base.a2dTopLeft, frameColor=PANEL_BACK, pos=(x, 0, -EDGE))
-            body = "\n".join((view.score,) + view.holdings)
-            title = OnscreenText(text=view.title, parent=frame, align=TextNode.ALeft, scale=PANEL_SCALE * 1.1,
-                                 fg=(1, 1, 1, 1), pos=(PANEL_PAD + (0.05 if view.colour else 0), -PANEL_PAD - 0.035),
-                                 wordwrap=wrap / 1.1 - (1.3 if view.colour else 0), mayChange=True)
-            text = OnscreenText(text=body, parent=frame, align=TextNode.ALeft, scale=PANEL_SCALE,
-                                fg=(0.88, 0.9, 0.95, 1), wordwrap=wrap, mayChange=True)
-            texts.append((frame, title, text, view, edge))
-            self.panels.append(frame)
+        for view in self.panel_views:
+            title = _words(view.title, PANEL_SCALE * 1.1, (1, 1, 1, 1), wrap / 1.1 - (1.3 if view.colour else 0))
+            body = _words("\n".join((view.score,) + view.holdings), PANEL_SCALE, (0.88, 0.9, 0.95, 1), wrap)
+            texts.append((title, body, view))
         height = 0.0
-        for frame, title, text, view, edge in texts:
-            rows_title = max(1, title.textNode.getNumRows())
+        tops = []
+        for title, body, view in texts:
+            rows_title = max(1, title.getNumRows())
             top = PANEL_PAD + 0.035 + (rows_title - 1) * LINE * PANEL_SCALE * 1.1 + LINE * PANEL_SCALE
-            text.setPos(PANEL_PAD, -top)
-            rows = max(1, text.textNode.getNumRows())
+            tops.append(top)
+            rows = max(1, body.getNumRows())
             height = max(height, top + (rows - 1) * LINE * PANEL_SCALE + 0.4 * PANEL_SCALE + PANEL_PAD)
-        for frame, title, text, view, edge in texts:
-            frame["frameSize"] = (0, width, -height, 0)
-            if edge is not None:
-                frame["frameColor"] = (0.2, 0.18, 0.1, 0.95)
-                edge["frameSize"] = (-0.012, width + 0.012, -height - 0.012, 0.012)
-                flat_2d(edge)
-            if view.colour:
-                DirectFrame(parent=frame, frameColor=view.colour,
-                            frameSize=(PANEL_PAD, PANEL_PAD + 0.035, -PANEL_PAD - 0.04, -PANEL_PAD - 0.005))
-            flat_2d(frame)
+        if texts:
+            root = self.panel_root = self.base.a2dTopLeft.attachNewNode("panels")
+            cards = root.attachNewNode("cards")
+            words = root.attachNewNode("words")
+            words.setY(-0.01)       # nearer the 2-D camera than the cards: drawn after them (back to front)
+            for i, ((title, body, view), top) in enumerate(zip(texts, tops)):
+                x = EDGE + i * (width + PANEL_GAP)
+                if view.to_move:      # under its panel, a little larger: a gold rim round it
+                    _card(cards, PANEL_TURN, x - 0.012, x + width + 0.012, -EDGE - height - 0.012, -EDGE + 0.012)
+                _card(cards, PANEL_TURN_BACK if view.to_move else PANEL_BACK, x, x + width, -EDGE - height, -EDGE)
+                if view.colour:
+                    _card(cards, view.colour, x + PANEL_PAD, x + PANEL_PAD + 0.035, -EDGE - PANEL_PAD - 0.04,
+                          -EDGE - PANEL_PAD - 0.005)
+                self.panel_rects.append((x, -EDGE - height, x + width, -EDGE))
+                shown = words.attachNewNode(title.generate())
+                shown.setPos(x + PANEL_PAD + (0.05 if view.colour else 0), 0, -EDGE - PANEL_PAD - 0.035)
+                shown.setScale(PANEL_SCALE * 1.1)
+                shown = words.attachNewNode(body.generate())
+                shown.setPos(x + PANEL_PAD, 0, -EDGE - top)
+                shown.setScale(PANEL_SCALE)
+            cards.setTransparency(TransparencyAttrib.MAlpha)
+            flat_2d(root)
+            root.flattenStrong()
         wrap_all = (2 * self.base.getAspectRatio() - 2 * EDGE)
         y = -(EDGE + height + (0.02 if texts else 0.0))
         self.instruction.textNode.setWordwrap(wrap_all / INSTRUCTION_SCALE)
@@ -191,6 +222,16 @@ class Hud:
         self.status.setPos(EDGE, y - STATUS_SCALE)
         self._status_top = y
 
+    def panel_boxes(self) -> list[tuple[float, float, float, float]]:
+        """Each player's panel on the screen (x0, y0, x1, y1, -1..1 across the window), its gold rim left out, in
+        the panels' order."""
+        out = []
+        for x0, y0, x1, y1 in self.panel_rects:
+            lo = self.base.render2d.getRelativePoint(self.base.a2dTopLeft, Point3(x0, 0, y0))
+            hi = self.base.render2d.getRelativePoint(self.base.a2dTopLeft, Point3(x1, 0, y1))
+            out.append((lo.x, lo.z, hi.x, hi.z))
+        return out
+
     def band_bottom(self, status_lines: int) -> float:
         """How far below the window's top edge (aspect2d units) the top band reaches with `status_lines` status lines
         (the panels and instruction as they are)."""
@@ -199,10 +240,10 @@ class Hud:
 
     def top_boxes(self) -> list[tuple[float, float, float, float]]:
         """The screen boxes of everything the top band draws (panels, instruction, status), as drawn."""
-        out = []
-        for node in self.panels + [self.instruction, self.status]:
+        out = list(self.panel_boxes())
+        for node in [self.instruction, self.status]:
             bounds = node.getTightBounds(self.base.render2d) if not node.isHidden() else None
-            if bounds is not None and (node not in (self.instruction, self.status) or node.getText()):
+            if bounds is not None and node.getText():
                 out.append((bounds[0].x, bounds[0].z, bounds[1].x, bounds[1].z))
         return out
 
@@ -281,9 +322,9 @@ class Hud:
 
     def destroy(self) -> None:
         self.set_buttons([])
-        for frame in self.panels:
-            frame.destroy()
-        self.panels = []
+        if self.panel_root is not None:
+            self.panel_root.removeNode()
+        self.panel_root = None
         for item in (self.status, self.instruction, self.message, self.hint, self.help_text, self.help, self.cover_title,
                      self.cover_text, self.cover):
             item.destroy()

@@ -7,7 +7,7 @@ import struct
 import zlib
 
 from towerworld.engine.layout import Layout
-from towerworld.scene.camera import framing, label_scales
+from towerworld.scene.camera import framing, label_drops, label_scales
 from towerworld.scene.setup import add_table, configure, dress, gpu_device, table_camera, undress
 from towerworld.scene.stage import LastMove, Stage
 
@@ -51,7 +51,8 @@ def render_layout(layout: Layout, out: str, width: int = 1280, height: int = 800
         add_table(scene, layout)
         stage = Stage(scene)
         stage.show(layout)
-        stage.set_label_scales(label_scales(layout, view, 40.0, width / height, height))
+        scales = label_scales(layout, view, 40.0, width / height, height)
+        stage.set_label_scales(scales, label_drops(layout, view, 40.0, width / height, scales))
         if highlight:
             stage.highlight(highlight)
         if cutaway is not None:

@@ -13,6 +13,8 @@ from towerworld.paths import shader_file
 from towerworld.scene.components.shapes import FONT_FG, SHADOW_MASK, box
 
 TABLE_CAMERA_MASK = PandaNode.getAllCameraMask() & ~SHADOW_MASK    # what the table's cameras draw (table_camera)
+SHADOW_SIZE = 1024            # the key light's shadow map, texels a side
+AFTER_DRAW_SORT = 55          # a task sorted here runs once ShowBase's igLoop (50) has drawn the frame
 
 _CONFIGURED = False
 
@@ -68,9 +70,15 @@ def _names_in(folder: str, wanted) -> bool:
         return False
 
 
+_LIT: list[Shader] = []      # the one lit shader, once loaded
+
+
 def lit_shader() -> Shader:
-    """Our GLSL 330 shader (Panda3D keeps one copy of a shader loaded from the same files)."""
-    return Shader.load(Shader.SL_GLSL, vertex=shader_file("lit.vert"), fragment=shader_file("lit.frag"))
+    """Our GLSL 330 shader, loaded once (the HUD's text and panels and every table ask for it: each load found its
+    files on disk again before Panda3D handed back the copy it keeps)."""
+    if not _LIT:
+        _LIT.append(Shader.load(Shader.SL_GLSL, vertex=shader_file("lit.vert"), fragment=shader_file("lit.frag")))
+    return _LIT[0]
 
 
 def table_camera(camera: NodePath) -> None:
@@ -79,9 +87,14 @@ def table_camera(camera: NodePath) -> None:
     camera.node().setCameraMask(TABLE_CAMERA_MASK)
 
 
-def dress(render: NodePath, layout: Layout | None = None) -> DirectionalLight:
+def dress(render: NodePath, layout: Layout | None = None, shadows_after_first_frame: bool = False) -> DirectionalLight:
     """Our GLSL 330 shader, a shadow-casting key light and ambient light on `render`; the window's cameras, where
-    there is a window, draw the table (table_camera)."""
+    there is a window, draw the table (table_camera).
+
+    Panda3D draws a shadow caster's buffer from the frame after the one that makes it, so a window's first frame of a
+    new scene has no shadows whichever way; `shadows_after_first_frame` makes the buffer once that frame is drawn
+    (its setup was a quarter of a table's first frame in software GL) instead of during it: the first frame's pixels
+    are the same, and the shadows come one frame later (see cast_shadows_after_the_frame)."""
     for camera in getattr(getattr(builtins, "base", None), "camList", ()):
         if not camera.isEmpty():        # (a camera taken away stays listed)
             table_camera(camera)
@@ -94,13 +107,27 @@ def dress(render: NodePath, layout: Layout | None = None) -> DirectionalLight:
     render.setLight(render.attachNewNode(amb))
     sun = DirectionalLight("key")
     sun.setColor((0.78, 0.76, 0.7, 1))
-    sun.setShadowCaster(True, 1024, 1024)
     sun.setCameraMask(SHADOW_MASK)
     sun_np = render.attachNewNode(sun)
     sun_np.setHpr(35, -58, 0)
     render.setLight(sun_np)
     frame_light(sun_np, layout)
+    if shadows_after_first_frame and getattr(builtins, "base", None) is not None:
+        cast_shadows_after_the_frame(builtins.base, render, sun)
+    else:
+        sun.setShadowCaster(True, SHADOW_SIZE, SHADOW_SIZE)
     return sun
+
+
+def cast_shadows_after_the_frame(base, scene: NodePath, sun: DirectionalLight) -> None:
+    """Make `sun` a shadow caster once the frame being drawn is done, unless `scene` was taken down by then (undress:
+    a caster turned on after that would leave its buffer drawn every frame with nothing to show)."""
+    def cast(task):
+        if not scene.isEmpty():
+            sun.setShadowCaster(True, SHADOW_SIZE, SHADOW_SIZE)
+        return task.done
+
+    base.taskMgr.add(cast, "cast-shadows", sort=AFTER_DRAW_SORT)
 
 
 def flat_2d(*nodes: NodePath) -> None:

@@ -12,6 +12,8 @@ from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from math import hypot
 from dataclasses import dataclass, replace
+from itertools import compress, filterfalse, repeat
+from operator import is_not, le
 
 # the interval modules the stage uses, not IntervalGlobal (which also loads actor, particle, sound and motion-path
 # intervals: tens of milliseconds of every startup)
@@ -46,6 +48,7 @@ LOOSE_MAX = 16         # settled loose pieces (see Stage.combine) that wait befo
 LOOSE_LIMIT = 40       # loose pieces beyond which all are combined, settled or not
 COOL_AFTER = 6         # combines a piece must stay put to count as settled
 CHUNKS_MAX = 16        # beyond this many chunks the two smallest are merged (draw calls stay within a few dozen)
+LET_GO_MAX = 8         # chunks let go by moves (detached) that wait to be freed with the next chunking, at most
 SPARE_PIECES = 32      # nodes of pieces gone (with their models) kept, detached, for pieces that arrive to take
 PLACES_KEPT = 8192     # transforms of poses placed, remembered (a few games' worth of every piece's places)
 # id(pose) -> (pose, the transform that places a piece so): the pose held, so that its id is not another's meanwhile
@@ -133,8 +136,10 @@ def _changes(old: Layout | None, new: Layout) -> dict[str, Change]:
     changes: dict[str, Change] = {}
     get = new_pieces.get
     leaving = 0
-    # a piece whose pose object the new layout kept (shared_pose) is passed over by identity, its fields uncompared
-    for pid in [pid for pid, a in old_pieces.items() if get(pid) is not a]:
+    # a piece whose pose object the new layout kept (shared_pose) is passed over by identity, its fields uncompared,
+    # in C: the old ids whose new pose (None for one gone) is not their old one, as `[pid for pid, a in
+    # old_pieces.items() if get(pid) is not a]` lists them (no bytecode run per piece: most of a board stays put)
+    for pid in list(compress(old_pieces, map(is_not, old_pieces.values(), map(get, old_pieces)))):
         a, b = old_pieces[pid], get(pid)
         if b is not None and a.face_up == b.face_up and (abs(a.x - b.x) >= 1e-6 or abs(a.y - b.y) >= 1e-6):
             changes[pid] = Change(pid, "move", a, b)     # what _classify says of the usual change, told in a line
@@ -145,7 +150,7 @@ def _changes(old: Layout | None, new: Layout) -> dict[str, Change]:
             if b is None:
                 leaving += 1
     if len(old_pieces) - leaving < len(new_pieces):        # some arrived
-        for pid in [pid for pid in new_pieces if pid not in old_pieces]:
+        for pid in list(filterfalse(old_pieces.__contains__, new_pieces)):     # (the new ids not in old, in C)
             changes[pid] = Change(pid, "arrive", None, new_pieces[pid])
     return changes
 
@@ -311,6 +316,7 @@ class Stage:
         # the words a label shows, from the layout's: the table names the seats ("Ann", not "Player 1")
         self.label_words: Callable[[str], str] = lambda words: words
         self.label_scales: dict[str, float] = {}   # label id -> times LABEL_EM it is drawn (camera.label_scales)
+        self.label_drops: dict[str, float] = {}    # label id -> its lines below its anchor (camera.label_drops)
         self.layout: Layout | None = None
         self.show_hidden = False   # memory aid: label face-down pieces whose faces were seen
         self.memory_tags: dict[str, NodePath] = {}    # the piece each memory label hangs on -> the label
@@ -318,6 +324,8 @@ class Stage:
         self.targets: dict[str, tuple] = {}
         self.chunks_root: NodePath | None = None  # the chunks' parent, hidden while every piece draws itself
         self.chunks: list[Chunk] = []
+        # chunks a move let go (see uncombine), detached and waiting to be freed with the next chunking
+        self.let_go: list[NodePath] = []
         self.combines = 0                          # combine() calls so far: the clock of `stirred`
         self.stirred: dict[str, int] = {}          # piece -> the combine at which it last moved or left a chunk
         self.loose_poses: dict[str, Pose] = {}     # loose pieces where the last combine saw them
@@ -428,46 +436,46 @@ class Stage:
         if self.chunks_root is None:
             self.chunks_root = self.root.attachNewNode("combined")
             self.chunks_root.setCollideMask(BitMask32.allOff())     # clicks go to the per-piece nodes
-        self.chunks_root.show()
+        if self.chunks_root.isHidden():     # (hidden by uncombine(), for all pieces to draw themselves)
+            self.chunks_root.show()
         kept, dropped = [], []
         resting_items = resting.items()
         for chunk in self.chunks:
             # a piece not placed again since still holds the very pose object it was chunked with, and the items'
             # containment test passes over identical values without comparing their fields
             if chunk.members.items() <= resting_items:
-                chunk.node.show()
                 kept.append(chunk)
                 continue
-            chunk.node.removeNode()
+            self._let_go(chunk.node)
             dropped.append(chunk)
             for pid in chunk.members:
                 self.stirred[pid] = self.combines
         self.chunks = list(kept)        # `kept` stays the chunks that were there before: new ones are added after
         in_chunks: set[str] = set().union(*(chunk.members for chunk in kept))
-        # the loose pieces, in one pass: which moved since the last combine (stirred now), which have cooled
+        # the loose pieces: which moved since the last combine saw them (stirred now), how many have cooled. A big
+        # board's loose pieces are many (a K'Dak move shifts rows of tiles) and most lie as they did: each is looked
+        # at in C (set differences, maps), and only those whose pose object changed, or that were not loose then,
+        # by bytecode (a loop over every loose piece was two fifths of a small move's update)
         combines, stirred, seen_loose = self.combines, self.stirred, self.loose_poses
-        loose: list[str] = []
-        settled: list[str] = []
-        loose_poses: dict[str, Pose] = {}
         if len(in_chunks) < len(resting):
-            for pid, pose in resting.items():
-                if pid in in_chunks:
-                    continue
-                loose.append(pid)
-                loose_poses[pid] = pose
+            loose = resting.keys() - in_chunks if in_chunks else resting.keys()
+            poses_now = list(map(resting.__getitem__, loose))      # (a set iterates in the same order each time)
+            for pid in list(compress(loose, map(is_not, poses_now, map(seen_loose.get, loose)))):
                 seen = seen_loose.get(pid)
-                if seen is not pose and seen != pose:
+                if seen is None or seen != resting[pid]:        # (a piece come loose is stirred: no fields read)
                     stirred[pid] = combines
-                elif combines - stirred.get(pid, 0) >= COOL_AFTER:
-                    settled.append(pid)
-        self.loose_poses = loose_poses
-        if len(loose) > LOOSE_LIMIT or self.combines == 1:
-            settled = loose         # too many wait, or a board just shown: nothing on it has moved yet
-        if len(settled) >= LOOSE_MAX or len(loose) > LOOSE_LIMIT:
-            self._chunk_up(settled, resting)
-            chunked = set(settled)
-            loose = [pid for pid in loose if pid not in chunked]
-            self.stirred = {pid: t for pid, t in self.stirred.items() if pid in self.nodes}   # forget the gone
+            self.loose_poses = dict(zip(loose, poses_now))
+            cooled = combines - COOL_AFTER        # a piece stirred at or before this combine has settled
+            # too many wait, or a board just shown (nothing on it has moved yet): every loose piece is combined
+            every = len(loose) > LOOSE_LIMIT or combines == 1
+            if len(loose) > LOOSE_LIMIT or (len(loose) if every else sum(map(le, map(stirred.get, loose, repeat(0)),
+                                                                             repeat(cooled)))) >= LOOSE_MAX:
+                # in the order of `resting`, as a fresh board's are
+                settled = [pid for pid in resting if pid in loose and (every or stirred.get(pid, 0) <= cooled)]
+                self._chunk_up(settled, resting)
+                self.stirred = {pid: t for pid, t in self.stirred.items() if pid in self.nodes}   # forget the gone
+        else:
+            self.loose_poses = {}
         while len(self.chunks) > CHUNKS_MAX:
             a, b = sorted(self.chunks, key=lambda c: len(c.members))[:2]
             self.chunks.remove(a)
@@ -506,6 +514,7 @@ class Stage:
     def _chunk_up(self, pids: list[str], poses: dict[str, Pose]) -> None:
         """New chunks of neighbours, a stack never split (the pieces drawn from a pile leave one chunk at a time):
         stacks in the order of a coarse grid, packed into chunks of about CHUNK_SIZE pieces."""
+        self._free_let_go()
         stacks: dict[tuple[float, float], list[str]] = {}
         for pid in pids:
             stacks.setdefault((round(poses[pid].x, 1), round(poses[pid].y, 1)), []).append(pid)
@@ -569,7 +578,10 @@ class Stage:
             released, kept = [], []
             for chunk in self.chunks:
                 if not pieces.isdisjoint(chunk.members):
-                    chunk.node.removeNode()
+                    # detached, not freed: freeing a chunk's flattened geometry costs several times a small move's
+                    # whole update, and a move lets a chunk go far more often than one is made; it is freed with the
+                    # next chunking, which costs milliseconds anyway (or once LET_GO_MAX wait)
+                    self._let_go(chunk.node)
                     released += chunk.members
                 else:
                     kept.append(chunk)
@@ -580,8 +592,21 @@ class Stage:
             if model is not None and not model.isEmpty():
                 model.show()
 
+    def _let_go(self, node: NodePath) -> None:
+        """A chunk no longer drawn: detached at once, freed with the next chunking (see _free_let_go)."""
+        node.detachNode()
+        self.let_go.append(node)
+        if len(self.let_go) > LET_GO_MAX:
+            self._free_let_go()
+
+    def _free_let_go(self) -> None:
+        for node in self.let_go:
+            node.removeNode()
+        self.let_go = []
+
     def _drop_chunks(self) -> None:
         """Forget every chunk (what they copied no longer looks like the pieces: the memory aid changed)."""
+        self._free_let_go()
         self.uncombine()
         if self.chunks_root is not None:
             self.chunks_root.removeNode()
@@ -796,9 +821,9 @@ class Stage:
             changed = went = []
         else:
             # the cells that came or changed, in the layout's order: a cell the layout kept (shared_cell) is passed
-            # over by identity, in one comprehension (a move that raises two cells pays for two, and for one pass
-            # over the rest)
-            changed = [cid for cid, cell in cells.items() if get(cid) is not cell]
+            # over by identity, in one pass in C, as _changes passes over pieces (a move that raises two cells pays
+            # for two, and for that pass over the rest)
+            changed = list(compress(cells, map(is_not, cells.values(), map(get, cells))))
             # cells gone, looked for only when some went: the cells that came number fewer than the stage's that
             # are not in the layout
             went = [c for c in own if c not in cells] \
@@ -879,19 +904,28 @@ class Stage:
                 continue
             x, y, z, words = spec
             words = self.label_words(words)
+            drop = self.label_drops.get(lid, 0.0)
             if shown is not None:      # new words or a new place: the same node shows them (where it stands already)
                 place = None if shown[0][:3] == (x, y, z) else (x, y, z)
-                node = shared_text(words, LABEL_EM, (0.1, 0.1, 0.1, 1), place, facing="viewer", into=shown[1])
+                node = shared_text(words, LABEL_EM, (0.1, 0.1, 0.1, 1), place, facing="viewer", into=shown[1],
+                                   drop=drop)
             else:
-                node = shared_text(words, LABEL_EM, (0.1, 0.1, 0.1, 1), (x, y, z), facing="viewer")
+                node = shared_text(words, LABEL_EM, (0.1, 0.1, 0.1, 1), (x, y, z), facing="viewer", drop=drop)
                 node.reparentTo(self.labels_root)
                 scale = self.label_scales.get(lid, 1.0)
                 if scale != 1.0:
                     node.setScale(scale)
             self.label_nodes[lid] = (spec, node)
 
-    def set_label_scales(self, scales: dict[str, float]) -> None:
-        """Draw each label its scale times LABEL_EM tall, about its own anchor (the view keeps far ones readable)."""
+    def set_label_scales(self, scales: dict[str, float], drops: dict[str, float] | None = None) -> None:
+        """Draw each label its scale times LABEL_EM tall, about its own anchor (the view keeps far ones readable), and
+        `drops` of its lines below it (camera.label_drops: labels that would touch on the screen stagger)."""
+        if drops is not None and drops != self.label_drops:
+            old, self.label_drops = self.label_drops, dict(drops)
+            for lid, (spec, node) in self.label_nodes.items():
+                if old.get(lid, 0.0) != drops.get(lid, 0.0):
+                    shared_text(self.label_words(spec[3]), LABEL_EM, (0.1, 0.1, 0.1, 1), None, facing="viewer",
+                                into=node, drop=drops.get(lid, 0.0))
         if scales == self.label_scales:
             return
         self.label_scales = dict(scales)
@@ -1119,9 +1153,12 @@ class Stage:
         lit: list[Event] = []      # events whose areas light up with their own phase (the rest walk after)
         d = 0.45 / speed
         seconds = d if d > 0 else 0.0
+        d = 0.55 / speed
+        carrying = d if d > 0 else 0.0      # a carry's seconds (it travels further than a move)
         for phase in phases:
             together: list[Step] = []
             plain: list[_Bare] | None = None        # the phase's plain steps so far, one after another
+            carried: list[_Bare] | None = None      # the phase's carries so far, one after another (as long as each)
             # the usual change: a piece that moved travels in an arc (as _animate would send it); the pieces that do
             # so one after another in a phase travel in one step (see _travel)
             moves: list[tuple[str, Pose, Pose]] = []
@@ -1130,20 +1167,37 @@ class Stage:
                 if action == "move" and not specials and a is not None and b is not None:
                     moves.append((change.piece, a, b))
                     continue
+                if action == "carry":
+                    # a piece under a new id travels from the old one's place (a plain step of its own length)
+                    if moves:
+                        plain = _plain_step(plain, self._travel(moves, seconds))
+                        moves = []
+                    if plain is not None:
+                        together.append(_Phase.lerp(plain, seconds))
+                        plain = None
+                    carried = _plain_step(carried, self._carry_step(change, carrying))
+                    continue
+                if carried is not None:
+                    together.append(_Phase.lerp(carried, carrying))
+                    carried = None
                 if moves:
                     plain = _plain_step(plain, self._travel(moves, seconds))
                     moves = []
-                if action != "carry" and (b is None or a is None):
+                if b is None or a is None:
                     # an arrival drops in, a departure crumbles away (as _animate sends them)
                     plain = _plain_step(plain, self._drop_step(change.piece, b, seconds) if b is not None
                                         else self._crumble_step(change.piece, seconds))
                     continue
+                if action == "flip" and not specials:
+                    plain = _plain_step(plain, self._flip_step(change, seconds))      # (as _animate turns it over)
+                    continue
+                if action == "restyle" and not specials:
+                    plain = _plain_step(plain, self._restyle_step(change, seconds))   # (as _animate places it)
+                    continue
                 if plain is not None:
                     together.append(_Phase.lerp(plain, seconds))
                     plain = None
-                if action == "carry":
-                    step = self._carry(change, speed)
-                elif change.piece in toppled:
+                if change.piece in toppled:
                     step = self._topple(change, speed)
                 elif change.piece in rolled:
                     step = self._tumble(change, speed)
@@ -1152,6 +1206,8 @@ class Stage:
                 else:
                     step = self._animate(change, speed)
                 together.append(step)
+            if carried is not None:
+                together.append(_Phase.lerp(carried, carrying))
             if moves:
                 plain = _plain_step(plain, self._travel(moves, seconds))
             if plain is not None:
@@ -1355,6 +1411,23 @@ class Stage:
 
         return self._arc(pid, a, b, d, first=(self._ensure, (pid, a)))
 
+    def _restyle_step(self, ch: Change, seconds: float) -> "_Restyle":
+        """A piece given new faces where it lies, as a plain step (see _Restyle): what `_animate` makes of a
+        restyle."""
+        step = _Restyle()
+        step.seconds, step.stage, step.pid, step.pose, step.begun = seconds, self, ch.piece, ch.new, False
+        return step
+
+    def _flip_step(self, ch: Change, seconds: float) -> "_Flip":
+        """A piece turned over, as a plain step (see _Flip): what `_animate` makes of a flip."""
+        a, b = ch.old, ch.new
+        assert a is not None and b is not None      # a flip has both ends
+        step = _Flip()
+        step.seconds, step.stage, step.pid, step.a, step.b = seconds, self, ch.piece, a, b
+        step.h = max(size(b.kind).w, size(b.kind).d) / 2
+        step.begun = False
+        return step
+
     def _drop(self, pid: str, pose: Pose, d: float) -> Step:
         """A piece that arrives drops in from above onto `pose`."""
         return _Phase.lerp([self._drop_step(pid, pose, d)], d if d > 0 else 0.0)
@@ -1415,24 +1488,20 @@ class Stage:
         step.seconds, step.stage, step.paths = duration if duration > 0 else 0.0, self, paths
         return step
 
-    def _carry(self, ch: Change, speed: float) -> Step:
+    def _carry_step(self, ch: Change, seconds: float) -> "_Carry":
         """The piece that left reappears as the one that arrives: it starts where the old one lay, with the old one's
-        faces, and travels to its new place (turning over on the way when it is revealed or hidden)."""
-        a, b, pid = ch.old, ch.new, ch.piece
-        assert a is not None and b is not None      # a carry has both ends
-        d = 0.55 / speed
-
-        def start(pid=pid, a=a, b=b, src=ch.source):
-            if not self._rename(src, pid):
-                self._remove(src)
-            if a.look != b.look and a.kind == b.kind:
-                # the new faces at once, lying as the old one lay
-                self._place(pid, shared_pose(a.kind, a.x, a.y, a.z, a.heading, a.face_up, b.look, a.tilt))
-            else:
-                self._place(pid, a)
-                if a.look != b.look:
-                    self._restyle_keep(pid, b)
-        return self._arc(pid, a, b, d, turn_over=a.face_up != b.face_up, first=(start, ()))
+        faces, and travels to its new place (turning over on the way when it is revealed or hidden): see _Carry."""
+        a, b = ch.old, ch.new
+        assert a is not None and b is not None and ch.source is not None      # a carry has both ends
+        step = _Carry()
+        lift = 10 + math.hypot(b.x - a.x, b.y - a.y) * 0.3
+        step.seconds, step.stage, step.pid, step.src, step.a, step.b = seconds, self, ch.piece, ch.source, a, b
+        step.turn = (b.heading - a.heading + 180.0) % 360.0 - 180.0     # short_turn, inline
+        step.lift = lift if lift < 60.0 else 60.0
+        step.tilting = abs(a.tilt - b.tilt) > 1e-6
+        step.turn_over = a.face_up != b.face_up
+        step.begun = False
+        return step
 
     def _topple(self, ch: Change, speed: float) -> Step:
         """The last piece of a destroyed stack tips over about an edge of its base where it stood, then travels on to
@@ -1476,7 +1545,7 @@ class Stage:
             if t >= 1.0:
                 node.clearTransparency()    # landed whole: drawn opaque again, as a fresh table draws it
         return seq(lerp(crumble, 0.6 / speed, first=(self._ensure, (pid, a)), then=(self._place, (pid, b))),
-                   lerp(land, 0.3 / speed))
+                   lerp(land, 0.3 / speed, ends=True))
 
     def _tumble(self, ch: Change, speed: float) -> Step:
         """A die roll: the die hops and spins, then lands showing its new face."""
@@ -1631,16 +1700,18 @@ def _whole(parts: list[Step], first: tuple, then: tuple) -> Sequence:
     the stage's own (a call of their own, each a Panda interval to make, start and end, cost more than a small
     board's whole move), else by calls around them."""
     if not parts:
-        return Sequence(Func(then[0], *then[1]), name="stage-transition")     # (nothing moves: nothing to uncombine)
+        # nothing moves (nothing to uncombine): the end alone, called by a lerp of no length (a Func, with the weak
+        # reference Panda keeps of each, cost three times as much to make, and its start and end twice a lerp's)
+        return Sequence(lerp(_still, 0.0, then=then), name="stage-transition")
     head = parts[0]
-    if isinstance(head, Parallel) and head.ivals:
-        head = head.ivals[0]
+    while isinstance(head, (Parallel, Sequence)) and head.ivals:
+        head = head.ivals[0]        # (what starts first: a Parallel's first, at its very moment, or a Sequence's)
     ends = _ends_of(head)
     if ends is None:
         parts.insert(0, Func(first[0], *first[1]))
     else:
         ends.first = first if ends.first is None else (_both, (first, ends.first))
-    ends = _ends_of(parts[-1])
+    ends = _ends_of(_ends_last(parts[-1]))
     if ends is None:
         parts.append(Func(then[0], *then[1]))
     else:
@@ -1655,6 +1726,33 @@ def _ends_of(step: Step):
         return None
     owner = getattr(step.function, "__self__", None)
     return owner if hasattr(owner, "begun") else None
+
+
+def _ends_last(step: Step) -> Step | None:
+    """What ends after everything else in `step` has: a Sequence's last, recursively; the one of a Parallel that
+    lasts longer than all the others (Panda ends a Parallel's steps in the order they end), None where two last as
+    long; else the step itself."""
+    while isinstance(step, (Parallel, Sequence)) and step.ivals:
+        if isinstance(step, Sequence):
+            step = step.ivals[-1]
+            continue
+        longest, second = None, -1.0
+        for child in step.ivals:
+            seconds = child.getDuration()
+            if longest is None or seconds > longest.getDuration():
+                if longest is not None:
+                    second = longest.getDuration()
+                longest = child
+            elif seconds > second:
+                second = seconds
+        if longest is None or second >= longest.getDuration():
+            return None
+        step = longest
+    return step
+
+
+def _still(t: float) -> None:
+    """A lerp's function that does nothing (the one of a move that changes nothing: see _whole)."""
 
 
 def _both(one: tuple, other: tuple) -> None:
@@ -1726,6 +1824,92 @@ class _Travel(_Bare):
             node.setH(a.heading + turn * s)
             if tilting:
                 stage._orient(pid, b if t >= 0.5 else a, tilt=a.tilt + (b.tilt - a.tilt) * s)
+
+
+class _Carry(_Bare):
+    """The step of Stage._carry_step: one thing under two ids (a card that was a back in a hand and lies face up on
+    the discards) travels in an arc, as _arc sends a piece, from where the piece that left lay. As it starts, the
+    node of the one that left becomes the arriving one's (see Stage._rename) and shows its new faces, lying as the
+    old one lay; it is placed where it ends as the step ends. A carry jumped over (a hurried player's move, a seek
+    past it) takes the node over and places it where it ends, and nowhere else: putting it where it starts, with new
+    faces to turn over, cost as much as the landing. Its start is made again when it plays again after its end."""
+    __slots__ = ("stage", "pid", "src", "a", "b", "turn", "lift", "tilting", "turn_over", "begun")
+
+    def start(self) -> None:
+        stage, pid, a, b = self.stage, self.pid, self.a, self.b
+        if not stage._rename(self.src, pid):
+            stage._remove(self.src)
+        if a.look != b.look and a.kind == b.kind:
+            # the new faces at once, lying as the old one lay
+            stage._place(pid, shared_pose(a.kind, a.x, a.y, a.z, a.heading, a.face_up, b.look, a.tilt))
+        else:
+            stage._place(pid, a)
+            if a.look != b.look:
+                stage._restyle_keep(pid, b)
+
+    def fn(self, t: float) -> None:     # (the lerp's function, as a method)
+        stage, pid = self.stage, self.pid
+        if t >= 1.0:
+            if not self.begun and not stage._rename(self.src, pid):      # (jumped over: see the class)
+                stage._remove(self.src)
+            self.begun = False
+            stage._place(pid, self.b)
+            return
+        if not self.begun:
+            self.begun = True
+            self.start()
+        a, b = self.a, self.b
+        node = stage.nodes[pid]
+        s = t * t * (3 - 2 * t)
+        node.setPos(a.x + (b.x - a.x) * s, a.y + (b.y - a.y) * s,
+                    a.z + (b.z - a.z) * s + self.lift * math.sin(math.pi * t))
+        node.setH(a.heading + self.turn * s)
+        if self.tilting or self.turn_over:
+            flip = None
+            if self.turn_over:
+                flip = s if b.face_up is False else 1 - s
+            stage._orient(pid, b if t >= 0.5 else a, flip=flip, tilt=a.tilt + (b.tilt - a.tilt) * s)
+
+
+class _Restyle(_Bare):
+    """The step of Stage._restyle_step: a piece placed with its new faces as its phase starts (a call of its own at
+    that moment, a Panda interval to make, start and end, parted the lerps of its phase that would play as one);
+    placed again as the phase ends only where a jump passed over its start. Placed again when it plays again after
+    its end."""
+    __slots__ = ("stage", "pid", "pose", "begun")
+
+    def fn(self, t: float) -> None:     # (the lerp's function, as a method)
+        if not self.begun:
+            self.begun = True
+            self.stage._place(self.pid, self.pose)
+        if t >= 1.0:
+            self.begun = False
+
+
+class _Flip(_Bare):
+    """The step of Stage._flip_step: a piece turns over an edge, rising by half its longer side on the way, and is
+    placed where it ends as the step ends. As it starts it is put where it starts, where it has no node, and given
+    its new faces (lying as the old ones lay) where they change. A flip jumped over is placed where it ends and
+    nowhere else (its new faces given once, by that place); its start is made again when it plays again after its
+    end."""
+    __slots__ = ("stage", "pid", "a", "b", "h", "begun")
+
+    def fn(self, t: float) -> None:     # (the lerp's function, as a method)
+        stage, pid, a, b = self.stage, self.pid, self.a, self.b
+        if t >= 1.0:
+            self.begun = False
+            stage._place(pid, b)
+            return
+        if not self.begun:
+            self.begun = True
+            if a.look == b.look:
+                stage._ensure(pid, a)
+            else:
+                stage._ensure_restyled(pid, a, b)
+        node = stage.nodes[pid]
+        node.setPos(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t,
+                    a.z + (b.z - a.z) * t + self.h * math.sin(math.pi * t))
+        stage._orient(pid, a if t < 0.5 else b, flip=t if b.face_up is False else 1 - t)
 
 
 class _Drop(_Bare):

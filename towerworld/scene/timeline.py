@@ -24,14 +24,15 @@ def call(fn: Callable, *args) -> Step:
 
 
 def lerp(fn: Callable[[float], object], duration: float, first: tuple[Callable, tuple] | None = None,
-         then: tuple[Callable, tuple] | None = None) -> Step:
+         then: tuple[Callable, tuple] | None = None, ends: bool = False) -> Step:
     """Call `fn(t)` with t running from 0 to 1 over `duration` seconds, and with 1 at its end however it is reached
     (Panda's LerpFunc from 0 to 1). `first` and `then`, (function, args), are called as it starts and once it has
     ended, by the one LerpFunc (a Sequence of a Func, the LerpFunc and a Func cost three intervals to make, start and
     end, and a move makes one for each piece that moves its own way); `first` is called again when it plays again
-    after an end, seeked back or started anew."""
+    after an end, seeked back or started anew. `ends`: made to be given a `first` or `then` later (the stage's move
+    calls what starts and ends it by the lerps that start and end it), where it has neither yet."""
     seconds = duration if duration > 0 else 0.0
-    if first is None and then is None:
+    if first is None and then is None and not ends:
         return LerpFunc(fn, fromData=0.0, toData=1.0, duration=seconds, name="lerp")
     ends = _Ends()
     ends.fn, ends.first, ends.then, ends.begun = fn, first, then, False

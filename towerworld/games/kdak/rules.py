@@ -73,14 +73,12 @@ def moves_from(cols, heights, slot: int, up: int, fell: int, door: bool, up2: bo
     c = slot & 3                 # tiles only ever fall straight down: a tile stays in its starting column
     lv = cols[c].index(slot)
     n1, n2 = ORTH[c]
-    key = (6 * c + lv) << 5 | (heights[n1] > lv) << 4 | (heights[n2] > lv) << 3
-    if heights[c] > lv + 1:
-        if not up2:
-            key |= 4
-        elif ((up >> slot & 1) + (heights[n1] > lv and up >> cols[n1][lv] & 1)    # going up needs two face-up
-              + (heights[n2] > lv and up >> cols[n2][lv] & 1)                     # tiles on the level (c ^ 2 is
-              + (heights[c ^ 2] > lv and up >> cols[c ^ 2][lv] & 1)) >= 2:       # the diagonal column)
-            key |= 4
+    reach1, reach2 = heights[n1] > lv, heights[n2] > lv      # the neighbouring columns reach the level
+    key = (6 * c + lv) << 5 | reach1 << 4 | reach2 << 3
+    if heights[c] > lv + 1 and (not up2 or up and (                  # going up needs two face-up tiles on the level
+            (up >> slot & 1) + (reach1 and up >> cols[n1][lv] & 1) + (reach2 and up >> cols[n2][lv] & 1)
+            + (heights[c ^ 2] > lv and up >> cols[c ^ 2][lv] & 1)) >= 2):      # (c ^ 2 is the diagonal column)
+        key |= 4
     if lv == 0 and door:
         key |= 2
     if fell and not up >> slot & 1:
@@ -94,15 +92,20 @@ def pawn_moves(state: KState, p: int) -> list:
                       state.door, state.opts.up2)
 
 
-# the removals for each set of columns that reach the rolled level (bit c: column c), built once
-_REMOVALS = tuple([REMOVES[c] for c in range(4) if mask >> c & 1] for mask in range(16))
+# REMOVALS_OF[mask]: the removals from the columns in `mask` (bit c: column c), sorted, built once (lists shared by
+# every caller: not to be changed)
+REMOVALS_OF = tuple([REMOVES[c] for c in range(4) if mask >> c & 1] for mask in range(16))
 
 
 def removals(heights, level: int) -> list:
     """The removals the die asks for: a tile of `level` in any column that still reaches it (`heights` the columns'
     lengths), sorted (a list shared by every caller: not to be changed)."""
-    return _REMOVALS[(heights[0] > level) | (heights[1] > level) << 1 | (heights[2] > level) << 2
-                     | (heights[3] > level) << 3]
+    return REMOVALS_OF[(heights[0] > level) | (heights[1] > level) << 1 | (heights[2] > level) << 2
+                       | (heights[3] > level) << 3]
+
+
+# _AFTER[n][p]: the seats after seat p of n players (one or two), in turn order, p itself last
+_AFTER = tuple(tuple(tuple((p + i) % n for i in range(1, n + 1)) for p in range(n)) for n in range(3))
 
 
 # ---- the one step function -------------------------------------------------------------------------------------------
@@ -115,12 +118,13 @@ def advance(state: KState, move: tuple | None, ev: list | None, rand=None, polic
     is None, from the first choice.
 
     `apply_unchecked` (one move, with events), the checked `apply` and every search playout (no events) run through
-    this one function, on the state held in local variables: the columns, their heights, the pawns and the identities
-    in lists, the standing tiles and the pawns out counted; a column, the scores and the talismans rebuilt as tuples
-    where they change, which is seldom. Each ply goes by the stage to the one kind of move it can be."""
+    this one function, on the state held in local variables: the columns, their heights and the pawns in lists, the
+    standing tiles and the pawns out counted; the identities, the scores and the discards kept as the state's tuples
+    until a ply changes them, then as lists; a column and the talismans rebuilt as tuples where they change, which is
+    seldom. Each ply goes by the stage to the one kind of move it can be."""
     o = state.opts
     n, talisman, crumble, l5t, up2, cap, pooled = o.n, o.talisman, o.crumble, o.l5t, o.up2, o.move_cap, o.pooled
-    (_, cols_t, up, ident_t, pawns_t, scores, tal, door, turn, stage, pending, roll, level, fell, free, discards,
+    (_, cols_t, up, ident_t, pawns_t, scores_t, tal, door, turn, stage, pending, roll, level, fell, free, discards_t,
      plies, tower_tal, end) = state
     cols = list(cols_t)
     heights = list(map(len, cols_t))
@@ -128,6 +132,8 @@ def advance(state: KState, move: tuple | None, ev: list | None, rand=None, polic
     pawns = list(pawns_t)
     outs = pawns.count(OUT)           # the pawns out of the tower for good
     ident: Any = ident_t              # the state's tuple; a list once a reveal changes it
+    scores: Any = scores_t            # the state's tuple; a list once a tile scores
+    discards: Any = discards_t        # the state's tuple; a list once a tile is removed
     left: list | None = None          # the identities not seen yet, ascending, once a random reveal asks
     steps = 0
     while steps < limit and stage != OVER:
@@ -277,7 +283,9 @@ def advance(state: KState, move: tuple | None, ev: list | None, rand=None, polic
             v = ident[flip]
             rank = v % 6
             if door and rank:
-                scores = scores[:p] + (scores[p] + rank,) + scores[p + 1:]
+                if scores is scores_t:
+                    scores = list(scores_t)
+                scores[p] += rank
             if rank == 0 and talisman:
                 tal = tal[:p] + (tal[p] + 1,) + tal[p + 1:]
             if ev is not None:
@@ -299,7 +307,9 @@ def advance(state: KState, move: tuple | None, ev: list | None, rand=None, polic
             heights[c] -= 1
             standing -= 1
             up &= ~(1 << removed)
-            discards = discards + (removed,)
+            if discards is discards_t:
+                discards = list(discards_t)
+            discards.append(removed)
             if ev is not None:
                 v = ident[removed]
                 ev.append(Event(EventKind.REMOVE, (tile_id(removed),), f"The tile at {place_words(c, lv)} "
@@ -361,8 +371,7 @@ def advance(state: KState, move: tuple | None, ev: list | None, rand=None, polic
             else:
                 next_turn = True
         if next_turn:
-            for i in range(1, n + 1):
-                q = (p + i) % n
+            for q in _AFTER[n][p]:
                 if pawns[q] != OUT:
                     turn, stage, free = q, MOVE, False
                     break
@@ -374,8 +383,9 @@ def advance(state: KState, move: tuple | None, ev: list | None, rand=None, polic
             end, stage = END_CAP, OVER
             if ev is not None:
                 ev.append(_capped(cap))
-    return KState(o, tuple(cols), up, ident if ident is ident_t else tuple(ident), tuple(pawns), scores, tal, door, turn, stage, pending, roll, level,
-                  fell, free, discards, plies, tower_tal, end)
+    return KState(o, tuple(cols), up, ident if ident is ident_t else tuple(ident), tuple(pawns),
+                  scores if scores is scores_t else tuple(scores), tal, door, turn, stage, pending, roll, level, fell,
+                  free, discards if discards is discards_t else tuple(discards), plies, tower_tal, end)
 
 
 def _capped(cap: int) -> Event:

@@ -6,7 +6,7 @@ import random
 from towerworld.engine.agent import Agent
 from towerworld.engine.game import CHANCE, AgentSpec, BadOption
 from towerworld.games.kdak.board import LEVELS, MOVE, OUT, OVER, REMOVE, SPEND, crumbling, pawn_place
-from towerworld.games.kdak.rules import GO, OUT_MOVE, SPEND_MOVES
+from towerworld.games.kdak.rules import GO, OUT_MOVE, REMOVALS_OF, SPEND_MOVES
 
 DOOR_OPEN = 5.0      # the switch is progress: only behind the open door is there gold to score
 
@@ -197,9 +197,14 @@ def policy_choice(stage: int, slot: int, cols, heights, door: bool, up: int, ide
                 if OUT_MOVE in moves and rand() < 0.5:
                     return OUT_MOVE
     elif stage == REMOVE:
-        mine = slot & 3 if slot >= 0 else -1      # a tile keeps its column: the pawn's column is its slot's
-        good = [m for m in moves if m[1] != mine and heights[m[1]] < LEVELS]
-        good = good or [m for m in moves if m[1] != mine] or moves
+        columns = 0              # the columns offered (bit c: column c), then those spared taken out
+        for m in moves:
+            columns |= 1 << m[1]
+        if slot >= 0:            # a tile keeps its column: the pawn's column is its slot's
+            columns &= ~(1 << (slot & 3))
+        full = ((heights[0] == LEVELS) | (heights[1] == LEVELS) << 1 | (heights[2] == LEVELS) << 2
+                | (heights[3] == LEVELS) << 3)
+        good = REMOVALS_OF[columns & ~full] or REMOVALS_OF[columns] or moves
         return good[int(rand() * len(good))]
     elif stage == SPEND:
         return SPEND_MOVES[1]

@@ -8,8 +8,10 @@ name runs across the middle (with the rank's word for the Crown, Pawn and Court)
 is drawn face down all over: a patterned back that names nothing. Every suit has one colour and one symbol drawn in
 code: a crescent, a rayed sun, three waves, a leaf, a serpent and a knot. Unknown suit names are left out.
 
-A card is two geoms: its face, and its back with its edges (one texture). Faces are cached per look, the back
-once.
+A card is two geoms: its face, and its back with its edges (one texture). Each face is painted once, the first
+time it is drawn, into the next free slot of a page of PAGE_COLS x PAGE_ROWS faces (one texture), so the cards whose
+faces share a page share their texture too and a hand or a pile flattened together draws a geom per page, not one
+per card; the back is painted once.
 """
 from __future__ import annotations
 
@@ -287,9 +289,116 @@ def paint_back() -> Canvas:
     return sheet
 
 
-@lru_cache(maxsize=None)
-def face_texture(name: str, rank: str, suits: tuple[str, ...]) -> Texture:
-    return paint_face(name, rank, list(suits)).texture(f"card-face:{name}")
+PAGE_COLS, PAGE_ROWS = 4, 4      # faces a page holds across and down (4 x 4 faces: 1440 x 2016 px)
+SLOT_INSET = 0.5                 # texels: a face's texture coordinates stay this far inside its slot (no bleeding)
+
+
+class FacePages:
+    """The faces painted so far, in pages: one texture for every PAGE_COLS x PAGE_ROWS faces, each face in the next
+    free slot of the last page, painted on its first use and kept for the whole process. Every face's border is the
+    same paper, so what a far (mipmapped) view blends across a slot's edge is paper into paper."""
+
+    def __init__(self):
+        self.pages: list[Texture] = []
+        self.mipmaps: list[list[np.ndarray]] = []     # each page's smaller levels, 1 and on (see _shrink)
+        self.slots: dict[tuple, tuple[Texture, tuple[float, float, float, float]]] = {}
+
+    def _page(self) -> Texture:
+        w, h = FACE_PX
+        tex = Texture(f"card-faces:{len(self.pages)}")
+        tex.setup2dTexture(w * PAGE_COLS, h * PAGE_ROWS, Texture.T_unsigned_byte, Texture.F_rgb8)
+        tex.makeRamImage()
+        _pixels(tex)[:] = np.array([int(c * 255 + 0.5) for c in PAPER], np.uint8)
+        tex.setMinfilter(SamplerState.FT_linear_mipmap_linear)
+        tex.setMagfilter(SamplerState.FT_linear)
+        tex.setAnisotropicDegree(8)
+        tex.setWrapU(SamplerState.WM_clamp)
+        tex.setWrapV(SamplerState.WM_clamp)
+        self.pages.append(tex)
+        paper = _level(tex, 0, False)
+        self.mipmaps.append([np.empty((max(1, paper.shape[0] >> n), max(1, paper.shape[1] >> n), 3), np.uint8)
+                             for n in range(1, tex.getExpectedNumMipmapLevels())])
+        for mip in self.mipmaps[-1]:
+            mip[:] = paper[0, 0]
+        return tex
+
+    def face(self, name: str, rank: str, suits: tuple[str, ...]) -> tuple[Texture, tuple[float, float, float, float]]:
+        """The page holding this face and the face's (u0, v0, u1, v1) on it, painting it on first use."""
+        key = (name, rank, suits)
+        found = self.slots.get(key)
+        if found is not None:
+            return found
+        index = len(self.slots) % (PAGE_COLS * PAGE_ROWS)
+        page = self._page() if index == 0 else self.pages[-1]
+        row, col = divmod(index, PAGE_COLS)
+        w, h = FACE_PX
+        rgb = np.clip(paint_face(name, rank, list(suits)).rgb, 0, 1) * 255 + 0.5
+        # only this slot's pixels are written, in place (the page is sent to the card again as a whole)
+        _pixels(page)[row * h:(row + 1) * h, col * w:(col + 1) * w] = rgb.astype(np.uint8)
+        _shrink(page, self.mipmaps[self.pages.index(page)], row, col)
+        width, height = w * PAGE_COLS, h * PAGE_ROWS
+        u0, u1 = (col * w + SLOT_INSET) / width, ((col + 1) * w - SLOT_INSET) / width
+        v1, v0 = 1 - (row * h + SLOT_INSET) / height, 1 - ((row + 1) * h - SLOT_INSET) / height
+        found = self.slots[key] = (page, (u0, v0, u1, v1))
+        return found
+
+
+def _pixels(tex: Texture) -> np.ndarray:
+    """A page as an image, rows from the top, red first: a view of the texture's own memory (stored bottom row first,
+    blue first)."""
+    return _level(tex, 0, True)[::-1, :, ::-1]
+
+
+def _level(tex: Texture, n: int, writing: bool) -> np.ndarray:
+    """Mipmap level n of a page as stored (bottom row first, blue first), a view of the texture's memory. (Writing
+    level 0 drops the smaller levels: they are written after it.)"""
+    w, h = max(1, tex.getXSize() >> n), max(1, tex.getYSize() >> n)
+    if writing:
+        ram = tex.modifyRamImage() if n == 0 else tex.modifyRamMipmapImage(n)
+    else:
+        ram = tex.getRamImage() if n == 0 else tex.getRamMipmapImage(n)
+    return np.asarray(memoryview(ram)).reshape(h, w, 3)
+
+
+def _halved(image: np.ndarray, h: int, w: int) -> np.ndarray:
+    """`image` averaged down to h x w, 2 x 2 texels each (a side one texel long counts twice)."""
+    if image.shape[0] == 1:
+        image = np.repeat(image, 2, axis=0)
+    if image.shape[1] == 1:
+        image = np.repeat(image, 2, axis=1)
+    a = image[:2 * h, :2 * w].astype(np.uint16)
+    return ((a[0::2, 0::2] + a[1::2, 0::2] + a[0::2, 1::2] + a[1::2, 1::2] + 2) // 4).astype(np.uint8)
+
+
+def _shrink(tex: Texture, mipmaps: list[np.ndarray], row: int, col: int) -> None:
+    """The page's smaller levels (`mipmaps`, kept beside it) made again after slot (row, col) was painted, and given
+    to the page: the slot's own texels, level by level, while a slot is a whole number of texels (its corner too),
+    then the small levels whole. Panda3D sends the levels with the image; without them the driver would make them
+    from the whole page, about 25 ms more of Mesa's software renderer a new face."""
+    w, h = FACE_PX
+    page_h = tex.getYSize()
+    levels = [_level(tex, 0, False)] + mipmaps
+    n = 1
+    while n < len(levels) and (w >> n) << n == w and (h >> n) << n == h:
+        sw, sh = w >> n, h >> n
+        top = (page_h >> n) - (row + 1) * sh      # stored bottom row first: the slot's first stored row
+        above = levels[n - 1][2 * top:2 * (top + sh), 2 * col * sw:2 * (col + 1) * sw]
+        levels[n][top:top + sh, col * sw:(col + 1) * sw] = _halved(above, sh, sw)
+        n += 1
+    for n in range(n, len(levels)):
+        levels[n][:] = _halved(levels[n - 1], *levels[n].shape[:2])
+    for n, mip in enumerate(mipmaps, 1):
+        _level(tex, n, True)[:] = mip
+
+
+_PAGES: FacePages | None = None
+
+
+def face_pages() -> FacePages:
+    global _PAGES
+    if _PAGES is None:
+        _PAGES = FacePages()
+    return _PAGES
 
 
 @lru_cache(maxsize=None)
@@ -298,14 +407,16 @@ def back_texture() -> Texture:
 
 
 # ---- the card -------------------------------------------------------------------------------------------------------
-def _sheet(w: float, d: float, z: float, up: bool, texture: Texture, v0: float = 0.0) -> NodePath:
-    """A textured rectangle at height z facing up (the face) or down (the back, read once turned over); the picture
-    fills the texture from v0 up."""
+def _sheet(w: float, d: float, z: float, up: bool, texture: Texture,
+           uv: tuple[float, float, float, float] = (0.0, 0.0, 1.0, 1.0)) -> NodePath:
+    """A textured rectangle at height z facing up (the face) or down (the back, read once turned over), showing the
+    picture at `uv` (u0, v0, u1, v1: its bottom left and top right on the texture)."""
     x, y = w / 2, d / 2
+    u0, v0, u1, v1 = uv
     if up:
-        points, uvs = [(-x, -y, z), (x, -y, z), (x, y, z), (-x, y, z)], [(0, v0), (1, v0), (1, 1), (0, 1)]
+        points, uvs = [(-x, -y, z), (x, -y, z), (x, y, z), (-x, y, z)], [(u0, v0), (u1, v0), (u1, v1), (u0, v1)]
     else:   # turned over about the y axis, the picture must still read the right way round
-        points, uvs = [(-x, y, z), (x, y, z), (x, -y, z), (-x, -y, z)], [(1, 1), (0, 1), (0, v0), (1, v0)]
+        points, uvs = [(-x, y, z), (x, y, z), (x, -y, z), (-x, -y, z)], [(u1, v1), (u0, v1), (u0, v0), (u1, v0)]
     sheet = facets([((0.0, 0.0, 1.0 if up else -1.0), points, (1, 1, 1, 1), uvs)], "card-sheet")
     sheet.setTexture(texture)
     return sheet
@@ -332,11 +443,12 @@ def build_card(pose: Pose) -> NodePath:
     s = size("card")
     root = NodePath("card")
     _edges(s.w, s.d, s.h).reparentTo(root)
+    back = (0.0, BACK_V0, 1.0, 1.0)
     if is_back(pose):
-        _sheet(s.w, s.d, s.h, True, back_texture(), BACK_V0).reparentTo(root)
+        _sheet(s.w, s.d, s.h, True, back_texture(), back).reparentTo(root)
     else:
         suits = tuple(x for x in suits_of(pose) if x in SUIT_COLOURS)
-        face = face_texture(str(pose.get("name")), str(pose.get("rank", "")), suits)
-        _sheet(s.w, s.d, s.h, True, face).reparentTo(root)
-    _sheet(s.w, s.d, 0.0, False, back_texture(), BACK_V0).reparentTo(root)
+        page, uv = face_pages().face(str(pose.get("name")), str(pose.get("rank", "")), suits)
+        _sheet(s.w, s.d, s.h, True, page, uv).reparentTo(root)
+    _sheet(s.w, s.d, 0.0, False, back_texture(), back).reparentTo(root)
     return root

@@ -248,32 +248,56 @@ def font():
     return _FONT
 
 
+# A label facing the viewer is one geom: its letters in their ink, each edged in a pale halo painted into the glyphs
+# themselves (a card behind the words would be a second geom, a draw call more a label every frame)
+HALO = (1.0, 1.0, 0.98, 0.92)
+HALO_WIDTH = 2.2        # points beyond each letter (the font's em is about 10 points)
+HALO_FEATHER = 0.25
+LABEL_PAGE = 1024        # px: a label font's glyph page (haloed glyphs are large; a page of 256 held a dozen)
+_LABEL_FONTS: dict[tuple, object] = {}
+
+
+def label_font(ink):
+    """The bold font with its letters in `ink` edged in HALO, one copy for each ink (its glyph pages its own)."""
+    key = tuple(ink)
+    f = _LABEL_FONTS.get(key)
+    if f is None:
+        base = font()
+        if base is None:
+            return None
+        f = _LABEL_FONTS[key] = base.makeCopy()
+        f.clear()
+        f.setFg(tuple(ink))
+        f.setOutline(HALO, HALO_WIDTH, HALO_FEATHER)
+        f.setPageSize(LABEL_PAGE, LABEL_PAGE)     # every glyph a table's labels use on one page: one geom a label
+    return f
+
+
 FACINGS = ("up", "down", "front", "viewer")
 
 
 def text(s: str, height: float, colour, pos=(0.0, 0.0, 0.0), heading: float = 0.0, facing: str = "up",
-         standing: bool = False) -> NodePath:
+         standing: bool = False, drop: float = 0.0) -> NodePath:
     """Centred text `height` mm tall (one em) at `pos`, turned `heading` degrees about the vertical.
 
     facing "up": lying on a top face, read from above; "down": on a bottom face, read once the piece is turned over;
-    "front": standing, read from -y (a side face); "viewer": a label on a pale card that always faces the camera and is
-    drawn over everything (read, never occluded; it casts no shadow). A viewer label hangs from its first line's
-    baseline at `pos`, or, `standing`, rests its card's bottom edge there (lines above a stack, growing upwards).
+    "front": standing, read from -y (a side face); "viewer": a label edged in a pale halo that always faces the camera
+    and is drawn over everything (read, never occluded; it casts no shadow), one geom. A viewer label hangs from its
+    first line's baseline at `pos`, or, `standing`, rests its halo's bottom edge there (lines above a stack, growing
+    upwards); `drop` lines lower on the screen than that (negative: higher), to clear another label.
     """
     if facing not in FACINGS:
         raise ValueError(f"text facing must be one of {', '.join(FACINGS)}, not '{facing}'")
     tn = TextNode("text")
-    f = font()
+    f = label_font(colour) if facing == "viewer" else font()
     if f is not None:
         tn.setFont(f)
     tn.setText(s)
     tn.setAlign(TextNode.ACenter)
-    tn.setTextColor(*colour)
-    if facing == "viewer":
-        tn.setCardColor(1, 1, 1, 0.75)
-        tn.setCardAsMargin(0.15, 0.15, 0.05, 0.05)
-    if facing == "viewer" and standing:
-        tn.setTransform(Mat4.translateMat(0, 0, -tn.getCardActual()[2]))
+    # a label's ink is its font's (the halo round it must stay pale, and the text colour would tint both)
+    tn.setTextColor(*((1, 1, 1, 1) if facing == "viewer" and f is not None else colour))
+    if facing == "viewer" and (standing or drop):
+        tn.setTransform(Mat4.translateMat(0, 0, -(tn.getBottom() - HALO_WIDTH / 10 if standing else 0.0) - drop))
     glyphs = NodePath(tn.generate())
     glyphs.setScale(height)
     glyphs.setTransparency(TransparencyAttrib.MAlpha)
@@ -288,9 +312,6 @@ def text(s: str, height: float, colour, pos=(0.0, 0.0, 0.0), heading: float = 0.
         glyphs.setDepthWrite(False)
         holder.hide(SHADOW_MASK)
         glyphs.setBin("fixed", 40)
-        children = glyphs.getChildren()
-        for i in range(children.getNumPaths()):   # the card first, then its text
-            children[i].setBin("fixed", 40 + i)
         return holder
     # centre vertically on the glyph box
     card = tn.getCardActual()
@@ -305,19 +326,19 @@ def text(s: str, height: float, colour, pos=(0.0, 0.0, 0.0), heading: float = 0.
 
 
 def shared_text(s: str, height: float, colour, pos=(0.0, 0.0, 0.0), heading: float = 0.0, facing: str = "up",
-                standing: bool = False, into: NodePath | None = None) -> NodePath:
+                standing: bool = False, into: NodePath | None = None, drop: float = 0.0) -> NodePath:
     """`text`, its glyphs generated once for these words and look and shared by every copy after: generating them
     costs tens of microseconds, and a table's labels come back (a pile's count, a score, after an undo or a seek).
     The copies share one node, so this is for labels, never for a model that will be flattened. `into`: a holder
     this made before, given these words in place of its own (a label that changes keeps its node: one freed and
     one made cost more than the words); with `pos` None it stays where it stands, turned as it is (a count that
     changes where it is shown)."""
-    key = (s, height, tuple(colour), facing, standing)
+    key = (s, height, tuple(colour), facing, standing, drop)
     proto = _TEXTS.get(key)
     if proto is None:
         if len(_TEXTS) >= TEXTS_KEPT:
             _TEXTS.clear()          # the copies on the table keep their glyphs; only the sharing is forgotten
-        proto = _TEXTS[key] = text(s, height, colour, facing=facing, standing=standing)
+        proto = _TEXTS[key] = text(s, height, colour, facing=facing, standing=standing, drop=drop)
     if into is None:
         holder = NodePath("label")
     else:
