@@ -211,9 +211,14 @@ def _table_at(tmp_path, name, players, plies, seed, phase=None):
     return PlayTable(match)
 
 
-def _pieces_clear_of_the_hud(tmp_path, name, prefixes, cases) -> list:
-    """Every (players, plies, seed, phase) case at 1280x800, 900x600 and 1920x1080, a long message said: the pieces
-    the HUD draws over, with where."""
+LONG = "Nothing there to pick: click a highlighted piece or square, or press H for the keys."
+TWO_LINES = ("AI 2, search (normal) remodels, discarding the Penitent (6), the Mill (8), the Calamity (Crown), and "
+             "swaps the black 1-pip pyramid on tower d for the green 1-pip pyramid.")    # two lines on the message line
+
+
+def _pieces_clear_of_the_hud(tmp_path, name, prefixes, cases, message=LONG) -> list:
+    """Every (players, plies, seed, phase) case at 1280x800, 900x600 and 1920x1080, `message` said: the pieces the HUD
+    draws over, with where."""
     found = []
     for players, plies, seed, phase in cases:
         t = _table_at(tmp_path, name, players, plies, seed, phase)
@@ -223,7 +228,7 @@ def _pieces_clear_of_the_hud(tmp_path, name, prefixes, cases) -> list:
             if t.handoff is not None:
                 t.confirm_handoff()
             assert any(i.startswith(prefixes) for i in t.stage.layout.pieces), (name, players, plies)
-            t.hud.say("Nothing there to pick: click a highlighted piece or square, or press H for the keys.")
+            t.hud.say(message)
             for w, h in SIZES:
                 _resize(t, w, h)
                 found += [(players, plies, f"{w}x{h}", pid, item) for pid, item in pieces_under_hud(t, prefixes)]
@@ -240,6 +245,7 @@ def test_no_hud_line_covers_the_hand_of_cards(showbase, tmp_path):
     fullscreen")."""
     cases = [(players, plies, 2, None) for players in (2, 3, 4) for plies in (0, 8)]
     assert not _pieces_clear_of_the_hud(tmp_path, "throwdown", ("card:hand:0:",), cases)
+    assert not _pieces_clear_of_the_hud(tmp_path, "throwdown", ("card:hand:0:",), cases[:2], TWO_LINES)
 
 
 def test_no_hud_item_covers_the_bag(showbase, tmp_path):

@@ -102,8 +102,9 @@ def framing(layout: Layout, fov: float = 40.0, aspect: float = 1.6, heading: flo
         return Orbit(0.0, 0.0, 0.0, heading, pitch, 500.0)
     tan_h = math.tan(math.radians(fov / 2))          # Panda's setFov(f) is the horizontal field of view
     tan_v = tan_h / max(aspect, 1e-3)
-    # screen heights run from -1 (bottom) to 1 (top): the pieces fit between -fill and fill less the bands
-    above, below = fill - 2 * top, min(fill, -bottom_band(keep_clear))
+    # screen heights run from -1 (bottom) to 1 (top): the pieces fit between -fill and fill less the bands, as far
+    # from a band as from the frame's edge (a message grown to two lines still clears them)
+    above, below = fill - 2 * top, fill - (1.0 + bottom_band(keep_clear))
     h, p = math.radians(heading), math.radians(pitch)
     fwd = (-math.sin(h) * math.cos(p), math.cos(h) * math.cos(p), -math.sin(p))   # eye -> target
     right = (math.cos(h), math.sin(h), 0.0)
