@@ -12,8 +12,8 @@ from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from math import hypot
 from dataclasses import dataclass, replace
-from itertools import compress, filterfalse
-from operator import is_not
+from itertools import compress, filterfalse, repeat
+from operator import is_not, le
 
 # the interval modules the stage uses, not IntervalGlobal (which also loads actor, particle, sound and motion-path
 # intervals: tens of milliseconds of every startup)
@@ -452,34 +452,30 @@ class Stage:
                 self.stirred[pid] = self.combines
         self.chunks = list(kept)        # `kept` stays the chunks that were there before: new ones are added after
         in_chunks: set[str] = set().union(*(chunk.members for chunk in kept))
-        # the loose pieces, in one pass: which moved since the last combine (stirred now), which have cooled
+        # the loose pieces: which moved since the last combine saw them (stirred now), how many have cooled. A big
+        # board's loose pieces are many (a K'Dak move shifts rows of tiles) and most lie as they did: each is looked
+        # at in C (set differences, maps), and only those whose pose object changed, or that were not loose then,
+        # by bytecode (a loop over every loose piece was two fifths of a small move's update)
         combines, stirred, seen_loose = self.combines, self.stirred, self.loose_poses
-        loose: list[str] = []
-        settled: list[str] = []
-        loose_poses: dict[str, Pose] = {}
         if len(in_chunks) < len(resting):
-            # the loose pieces alone, where chunks hold some (a set difference, in C: most of a big board rests in
-            # chunks), in no particular order: a chunking below takes them in the order of `resting`
-            for pid in resting.keys() - in_chunks if in_chunks else resting:
-                pose = resting[pid]
-                loose.append(pid)
-                loose_poses[pid] = pose
+            loose = resting.keys() - in_chunks if in_chunks else resting.keys()
+            poses_now = list(map(resting.__getitem__, loose))      # (a set iterates in the same order each time)
+            for pid in list(compress(loose, map(is_not, poses_now, map(seen_loose.get, loose)))):
                 seen = seen_loose.get(pid)
-                if seen is not pose and seen != pose:
+                if seen is None or seen != resting[pid]:        # (a piece come loose is stirred: no fields read)
                     stirred[pid] = combines
-                elif combines - stirred.get(pid, 0) >= COOL_AFTER:
-                    settled.append(pid)
-        self.loose_poses = loose_poses
-        if len(loose) > LOOSE_LIMIT or self.combines == 1:
-            settled = loose         # too many wait, or a board just shown: nothing on it has moved yet
-        if len(settled) >= LOOSE_MAX or len(loose) > LOOSE_LIMIT:
-            if in_chunks:       # (found in no order above) chunked in the order a fresh board's are
-                chosen = set(settled)
-                settled = [pid for pid in resting if pid in chosen]
-            self._chunk_up(settled, resting)
-            chunked = set(settled)
-            loose = [pid for pid in loose if pid not in chunked]
-            self.stirred = {pid: t for pid, t in self.stirred.items() if pid in self.nodes}   # forget the gone
+            self.loose_poses = dict(zip(loose, poses_now))
+            cooled = combines - COOL_AFTER        # a piece stirred at or before this combine has settled
+            # too many wait, or a board just shown (nothing on it has moved yet): every loose piece is combined
+            every = len(loose) > LOOSE_LIMIT or combines == 1
+            if len(loose) > LOOSE_LIMIT or (len(loose) if every else sum(map(le, map(stirred.get, loose, repeat(0)),
+                                                                             repeat(cooled)))) >= LOOSE_MAX:
+                # in the order of `resting`, as a fresh board's are
+                settled = [pid for pid in resting if pid in loose and (every or stirred.get(pid, 0) <= cooled)]
+                self._chunk_up(settled, resting)
+                self.stirred = {pid: t for pid, t in self.stirred.items() if pid in self.nodes}   # forget the gone
+        else:
+            self.loose_poses = {}
         while len(self.chunks) > CHUNKS_MAX:
             a, b = sorted(self.chunks, key=lambda c: len(c.members))[:2]
             self.chunks.remove(a)
@@ -1911,7 +1907,8 @@ class _Flip(_Bare):
             else:
                 stage._ensure_restyled(pid, a, b)
         node = stage.nodes[pid]
-        node.setPos(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, a.z + (b.z - a.z) * t + self.h * math.sin(math.pi * t))
+        node.setPos(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t,
+                    a.z + (b.z - a.z) * t + self.h * math.sin(math.pi * t))
         stage._orient(pid, a if t < 0.5 else b, flip=t if b.face_up is False else 1 - t)
 
 
