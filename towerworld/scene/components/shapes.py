@@ -260,8 +260,10 @@ HALO_STEPS = 12         # copies round the letters: fewer leave notches on the h
 LABEL_PAGE = 512        # px: the label font's glyph page (every glyph the table's labels use, for one geom a label)
 _LABEL_FONT: list = []
 _REDUCER = SceneGraphReducer()
-_RING = [(HALO_WIDTH / 10 * math.cos(2 * math.pi * i / HALO_STEPS), HALO_WIDTH / 10 * math.sin(2 * math.pi * i / HALO_STEPS))
-         for i in range(HALO_STEPS)]
+_RING = [(HALO_WIDTH / 10 * math.cos(2 * math.pi * i / HALO_STEPS),
+          HALO_WIDTH / 10 * math.sin(2 * math.pi * i / HALO_STEPS)) for i in range(HALO_STEPS)]
+
+
 def label_font():
     """The bold font for labels facing the viewer, on glyph pages of their own (LABEL_PAGE square)."""
     if not _LABEL_FONT:
