@@ -256,7 +256,7 @@ def font():
 # cost four times a plain glyph.
 HALO = (1.0, 1.0, 0.98, 0.92)
 HALO_WIDTH = 1.6        # points beyond each letter (the font's em is about 10 points)
-HALO_STEPS = 12         # copies round the letters: fewer leave notches on the halo's edge where two copies part
+HALO_STEPS = 8          # copies round the letters (every 45 degrees: at a label's size on screen, no notch shows)
 LABEL_PAGE = 512        # px: the label font's glyph page (every glyph the table's labels use, for one geom a label)
 _LABEL_FONT: list = []
 _REDUCER = SceneGraphReducer()
