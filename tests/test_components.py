@@ -86,6 +86,44 @@ def test_cards_of_many_faces_flattened_together_draw_one_geom_a_page():
     assert _geoms(pile) == len(pages) + 1
 
 
+def test_a_page_of_faces_keeps_every_mipmap_level_true_to_its_faces():
+    """A far card is drawn from the page's smaller levels, which the page keeps itself (a face at a time): after a
+    face is painted each level is the level above it averaged 2 x 2, all the way down, and the new face shows in
+    them (not the blank paper the page started as)."""
+    from towerworld.scene.components.decktet import face_pages
+    tex, _uv = face_pages().face("Mipmap Check", "9", ("wyrms", "knots"))
+    assert tex.getNumRamMipmapImages() == tex.getExpectedNumMipmapLevels()
+
+    def level(n):
+        w, h = max(1, tex.getXSize() >> n), max(1, tex.getYSize() >> n)
+        image = tex.getRamImage() if n == 0 else tex.getRamMipmapImage(n)
+        return np.frombuffer(bytes(image), np.uint8).reshape(h, w, 3).astype(int)
+
+    above = level(0)
+    for n in range(1, tex.getExpectedNumMipmapLevels()):
+        here = level(n)
+        h, w = here.shape[:2]
+        a = np.repeat(above, 2, axis=0) if above.shape[0] == 1 else above
+        a = np.repeat(a, 2, axis=1) if a.shape[1] == 1 else a
+        a = a[:2 * h, :2 * w]
+        expected = (a[0::2, 0::2] + a[1::2, 0::2] + a[0::2, 1::2] + a[1::2, 1::2] + 2) // 4
+        assert np.abs(here - expected).max() <= 1, f"mipmap level {n}"
+        above = here
+    assert level(3).std() > 5          # the faces' ink shows in a far level
+
+
+def test_a_nested_tower_of_three_sizes_flattens_into_one_geom():
+    """The sizes share one render state (a smaller pyramid's faces stand proud in the geometry, not by a depth
+    offset), so a tower of a large, a medium and a small pyramid, combined, is one draw call, not three."""
+    tower = NodePath("tower")
+    lift = 0.0
+    for kind, colour in (("pyramid_3", "red"), ("pyramid_2", "blue"), ("pyramid_1", "yellow")):
+        components.build(Pose(kind, 0, 0, 0, look=look(colour=colour))).copyTo(tower).setZ(lift)
+        lift += PYRAMID_NEST_LIFT.get(int(kind[-1]), 0.0)
+    tower.flattenStrong()
+    assert _geoms(tower) == 1
+
+
 def test_no_scene_file_names_a_game():
     pattern = re.compile(r"kdak|k'dak|ziggurat|elevation|carcassonne|throwdown", re.IGNORECASE)
     offenders = []

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 
 import pytest
 
@@ -77,8 +78,8 @@ def test_the_stage_draws_its_labels_at_the_scale_asked(showbase):
         stage.root.getParent().removeNode()
 
 
-def _touching(layout, orbit, scales, drops=None) -> list:
-    boxes = dict(zip(layout.labels, label_boxes(layout, orbit, 40.0, W / H, scales, drops)))
+def _touching(layout, orbit, scales, drops=None, shown=None) -> list:
+    boxes = dict(zip(layout.labels, label_boxes(layout, orbit, 40.0, W / H, scales, drops, shown)))
     line = {lid: (b[3] - b[1]) / (len(layout.labels[lid][3].split("\n")) + 0.4) for lid, b in boxes.items()}
     ids = list(boxes)
     return [(a, b) for i, a in enumerate(ids) for b in ids[i + 1:]
@@ -136,3 +137,17 @@ def test_the_stage_draws_a_dropped_label_its_lines_lower(showbase):
         assert back[1].z == pytest.approx(before[1].z, abs=0.05)
     finally:
         stage.root.getParent().removeNode()
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_labels_clear_each_other_in_the_words_the_table_draws(players):
+    """The table draws the players' names where the layout says "Player 2" ("AI 2, search (normal)" is far longer):
+    the stagger reads those words, and with them no two labels touch either."""
+    def shown(words):
+        return re.sub(r"Player (\d)", r"AI \1, search (normal)", words)
+    for game, state in _positions("throwdown", players):
+        layout = game.layout(state, SPECTATOR)
+        orbit = framing(layout, aspect=W / H)
+        scales = label_scales(layout, orbit, 40.0, W / H, H)
+        drops = label_drops(layout, orbit, 40.0, W / H, scales, shown)
+        assert _touching(layout, orbit, scales, drops, shown) == [], players

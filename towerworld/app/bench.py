@@ -235,16 +235,20 @@ def _draw_call_rows(game_name: str) -> list[tuple]:
         regions = sum(1 for i in range(base.graphicsEngine.getNumWindows())
                       for dr in base.graphicsEngine.getWindow(i).getActiveDisplayRegions())
         buffers = base.graphicsEngine.getNumWindows()
+        labels = table.stage.labels_root
         geoms = {name: sum(np.node().getNumGeoms() for np in root.findAllMatches("**/+GeomNode")
-                           if not np.isHidden())
-                 for name, root in (("the 3D scene", base.render), ("the HUD", base.render2d))}
+                           if not np.isHidden() and not (skip and skip.isAncestorOf(np)))
+                 for name, root, skip in (("the 3D scene", base.render, labels), ("its labels", labels, None),
+                                          ("the HUD", base.render2d, None))}
         texts = sum(1 for np in base.render2d.findAllMatches("**/+TextNode") if not np.isHidden())
+        frames = sum(1 for np in base.render2d.findAllMatches("**/+PGItem") if not np.isHidden())
     finally:
         table.close()
     calls = statistics.median(counted)
     note = ""
     if calls > 60:
-        shares = ", ".join(f"{what} {n} geoms" for what, n in geoms.items()) + f", {texts} text nodes on the HUD"
+        shares = (", ".join(f"{what} {n} geoms" for what, n in geoms.items())
+                  + f", {texts} text nodes and {frames} frames or buttons on the HUD")
         note = (f"{calls / 60:.2f}x short of <=60: {buffers} buffers, {regions} display regions drawn a frame "
                 f"(the 3D scene is drawn once more into the shadow map); {shares}")
     return [(f"{game_name}_draw_calls_per_frame", calls, "<= 60", "calls", note,

@@ -177,7 +177,8 @@ class Table:
         if clear and any(v != 1.0 for v in scales.values()):
             orbit = framing(layout, aspect=aspect, top=top, keep_clear=clear, label_scales=scales)
         # labels that would touch on the screen from this view stagger
-        self.stage.set_label_scales(scales, label_drops(layout, orbit, 40.0, aspect, scales))
+        self.stage.set_label_scales(scales, label_drops(layout, orbit, 40.0, aspect, scales, self.stage.label_words,
+                                                        clear))
         return orbit
 
     def refit(self, layout) -> None:

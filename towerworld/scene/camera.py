@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Callable
 
 from towerworld.engine.layout import Layout
 from towerworld.engine.pieces import size
@@ -176,14 +177,15 @@ def label_scales(layout: Layout, orbit: Orbit, fov: float, aspect: float, height
 LABEL_DROPS = (0.0, 1.45, -1.45)   # lines (of a label's own height) a label may move down (up) to clear another
 
 
-def label_drops(layout: Layout, orbit: Orbit, fov: float, aspect: float,
-                scales: dict[str, float] | None = None) -> dict[str, float]:
+def label_drops(layout: Layout, orbit: Orbit, fov: float, aspect: float, scales: dict[str, float] | None = None,
+                shown: Callable[[str], str] | None = None, keep_clear: list[ScreenBox] = ()) -> dict[str, float]:
     """How many of its own lines each label is drawn below its anchor so that no two labels touch on the screen: a
     row of labels seen end-on from afar (the far seat's tower letters at a wide table) alternates, every other one a
     line lower (or higher). Labels are taken from the top of the screen down, left to right; each takes the first of
     LABEL_DROPS that clears the labels placed before it (none clearing: where it is); see labels_touch. Most labels
-    stay at 0."""
-    boxes = dict(zip(layout.labels, label_boxes(layout, orbit, fov, aspect, scales)))
+    stay at 0. `shown`: the words the stage draws for a label's words (the players' names in place of seats');
+    `keep_clear`: where the HUD writes (framing's), which a label moves into for no other."""
+    boxes = dict(zip(layout.labels, label_boxes(layout, orbit, fov, aspect, scales, shown=shown)))
     order = sorted(boxes, key=lambda lid: (-round(boxes[lid][3], 2), boxes[lid][0]))
     placed: list[tuple[ScreenBox, float]] = []
     out: dict[str, float] = {}
@@ -192,7 +194,8 @@ def label_drops(layout: Layout, orbit: Orbit, fov: float, aspect: float,
         line = (y1 - y0) / (len(layout.labels[lid][3].split("\n")) + 0.4)
         for drop in LABEL_DROPS:
             moved = (x0, y0 - drop * line, x1, y1 - drop * line)
-            if not any(labels_touch(moved, line, other, other_line, aspect) for other, other_line in placed):
+            if not any(labels_touch(moved, line, other, other_line, aspect) for other, other_line in placed) \
+                    and (drop == 0.0 or not any(_overlap(moved, hud) for hud in keep_clear)):
                 break
         else:
             drop, moved = 0.0, boxes[lid]
@@ -213,10 +216,10 @@ def labels_touch(a: ScreenBox, a_line: float, b: ScreenBox, b_line: float, aspec
             and min(a[2], b[2]) - max(a[0], b[0]) > LABEL_TOUCH[0] * line / max(aspect, 1e-3))
 
 
-def label_boxes(layout: Layout, orbit: Orbit, fov: float, aspect: float,
-                scales: dict[str, float] | None = None, drops: dict[str, float] | None = None) -> list[ScreenBox]:
+def label_boxes(layout: Layout, orbit: Orbit, fov: float, aspect: float, scales: dict[str, float] | None = None,
+                drops: dict[str, float] | None = None, shown: Callable[[str], str] | None = None) -> list[ScreenBox]:
     """Where each label shows on the screen (text LABEL_EM mm tall, times its scale, facing the camera, `drops`
-    lines below its anchor)."""
+    lines below its anchor; its words as `shown` gives them, where given)."""
     tan_h = math.tan(math.radians(fov / 2))
     tan_v = tan_h / max(aspect, 1e-3)
     out = []
@@ -225,6 +228,8 @@ def label_boxes(layout: Layout, orbit: Orbit, fov: float, aspect: float,
         sx, sy, depth = screen_point(orbit, fov, aspect, (x, y, z))
         if drops:
             sy -= drops.get(lid, 0.0) * em_mm / (tan_v * depth)
+        if shown is not None:
+            words = shown(words)
         lines = words.split("\n")
         half_w = (0.32 * max(len(line) for line in lines) + 0.2) * em_mm / (tan_h * depth)
         em = em_mm / (tan_v * depth)

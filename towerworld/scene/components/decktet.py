@@ -300,6 +300,7 @@ class FacePages:
 
     def __init__(self):
         self.pages: list[Texture] = []
+        self.mipmaps: list[list[np.ndarray]] = []     # each page's smaller levels, 1 and on (see _shrink)
         self.slots: dict[tuple, tuple[Texture, tuple[float, float, float, float]]] = {}
 
     def _page(self) -> Texture:
@@ -314,6 +315,11 @@ class FacePages:
         tex.setWrapU(SamplerState.WM_clamp)
         tex.setWrapV(SamplerState.WM_clamp)
         self.pages.append(tex)
+        paper = _level(tex, 0, False)
+        self.mipmaps.append([np.empty((max(1, paper.shape[0] >> n), max(1, paper.shape[1] >> n), 3), np.uint8)
+                             for n in range(1, tex.getExpectedNumMipmapLevels())])
+        for mip in self.mipmaps[-1]:
+            mip[:] = paper[0, 0]
         return tex
 
     def face(self, name: str, rank: str, suits: tuple[str, ...]) -> tuple[Texture, tuple[float, float, float, float]]:
@@ -329,6 +335,7 @@ class FacePages:
         rgb = np.clip(paint_face(name, rank, list(suits)).rgb, 0, 1) * 255 + 0.5
         # only this slot's pixels are written, in place (the page is sent to the card again as a whole)
         _pixels(page)[row * h:(row + 1) * h, col * w:(col + 1) * w] = rgb.astype(np.uint8)
+        _shrink(page, self.mipmaps[self.pages.index(page)], row, col)
         width, height = w * PAGE_COLS, h * PAGE_ROWS
         u0, u1 = (col * w + SLOT_INSET) / width, ((col + 1) * w - SLOT_INSET) / width
         v1, v0 = 1 - (row * h + SLOT_INSET) / height, 1 - ((row + 1) * h - SLOT_INSET) / height
@@ -339,8 +346,49 @@ class FacePages:
 def _pixels(tex: Texture) -> np.ndarray:
     """A page as an image, rows from the top, red first: a view of the texture's own memory (stored bottom row first,
     blue first)."""
-    ram = np.asarray(memoryview(tex.modifyRamImage())).reshape(tex.getYSize(), tex.getXSize(), 3)
-    return ram[::-1, :, ::-1]
+    return _level(tex, 0, True)[::-1, :, ::-1]
+
+
+def _level(tex: Texture, n: int, writing: bool) -> np.ndarray:
+    """Mipmap level n of a page as stored (bottom row first, blue first), a view of the texture's memory. (Writing
+    level 0 drops the smaller levels: they are written after it.)"""
+    w, h = max(1, tex.getXSize() >> n), max(1, tex.getYSize() >> n)
+    if writing:
+        ram = tex.modifyRamImage() if n == 0 else tex.modifyRamMipmapImage(n)
+    else:
+        ram = tex.getRamImage() if n == 0 else tex.getRamMipmapImage(n)
+    return np.asarray(memoryview(ram)).reshape(h, w, 3)
+
+
+def _halved(image: np.ndarray, h: int, w: int) -> np.ndarray:
+    """`image` averaged down to h x w, 2 x 2 texels each (a side one texel long counts twice)."""
+    if image.shape[0] == 1:
+        image = np.repeat(image, 2, axis=0)
+    if image.shape[1] == 1:
+        image = np.repeat(image, 2, axis=1)
+    a = image[:2 * h, :2 * w].astype(np.uint16)
+    return ((a[0::2, 0::2] + a[1::2, 0::2] + a[0::2, 1::2] + a[1::2, 1::2] + 2) // 4).astype(np.uint8)
+
+
+def _shrink(tex: Texture, mipmaps: list[np.ndarray], row: int, col: int) -> None:
+    """The page's smaller levels (`mipmaps`, kept beside it) made again after slot (row, col) was painted, and given
+    to the page: the slot's own texels, level by level, while a slot is a whole number of texels (its corner too),
+    then the small levels whole. Panda3D sends the levels with the image; without them the driver would make them
+    from the whole page, about 25 ms more of Mesa's software renderer a new face."""
+    w, h = FACE_PX
+    page_h = tex.getYSize()
+    levels = [_level(tex, 0, False)] + mipmaps
+    n = 1
+    while n < len(levels) and (w >> n) << n == w and (h >> n) << n == h:
+        sw, sh = w >> n, h >> n
+        top = (page_h >> n) - (row + 1) * sh      # stored bottom row first: the slot's first stored row
+        above = levels[n - 1][2 * top:2 * (top + sh), 2 * col * sw:2 * (col + 1) * sw]
+        levels[n][top:top + sh, col * sw:(col + 1) * sw] = _halved(above, sh, sw)
+        n += 1
+    for n in range(n, len(levels)):
+        levels[n][:] = _halved(levels[n - 1], *levels[n].shape[:2])
+    for n, mip in enumerate(mipmaps, 1):
+        _level(tex, n, True)[:] = mip
 
 
 _PAGES: FacePages | None = None

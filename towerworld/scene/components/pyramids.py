@@ -37,7 +37,11 @@ PIP_GAP = 3.6        # mm between pip centres
 PIP_HEIGHT = 0.13    # of the face's height, above the base
 TIP_LIGHT = 0.3      # how much lighter the tip is than the base
 FACE_GLOW = 0.28     # and the middle of a face than its edges
-NEST_DEPTH_OFFSET = {"pyramid_1": 2, "pyramid_2": 1, "pyramid_3": 0}
+# nested, a smaller pyramid's faces lie almost in the plane of the larger one's below it: the smaller one's faces
+# stand this far (mm) out along their normals, so that it wins the depth test where they meet, as its walls really lie
+# outside the larger one's (in the geometry, not a depth offset: every size shares one render state, and a tower's
+# pyramids flatten into one geom)
+NEST_PROUD = {"pyramid_1": 0.24, "pyramid_2": 0.12, "pyramid_3": 0.0}
 
 
 def pips_of(kind: str) -> int:
@@ -57,10 +61,10 @@ def _mix(colour, other, k: float) -> tuple:
     return tuple(a + (b - a) * k for a, b in zip(colour[:3], other[:3])) + (colour[3],)
 
 
-def _faces(half: float, height: float, body) -> list:
-    """The four sloping faces of a square pyramid (base from -half to +half, apex at `height`). Each face is a fan
-    about a point a third of the way up, lighter there than at its edges and lighter at the tip than at the base: thin
-    plastic with light coming through."""
+def _faces(half: float, height: float, body, proud: float = 0.0) -> list:
+    """The four sloping faces of a square pyramid (base from -half to +half, apex at `height`), each `proud` mm out
+    along its normal. Each face is a fan about a point a third of the way up, lighter there than at its edges and
+    lighter at the tip than at the base: thin plastic with light coming through."""
     corners = [(-half, -half), (half, -half), (half, half), (-half, half)]
     glow, tip = _mix(body, (1, 1, 1), FACE_GLOW), _mix(body, (1, 1, 1), TIP_LIGHT)
     faces = []
@@ -71,9 +75,12 @@ def _faces(half: float, height: float, body) -> list:
         normal.normalize()
         centre = (mid_x * 2 / 3, mid_y * 2 / 3, height / 3)
         rim = [((x0, y0, 0.0), body), ((x1, y1, 0.0), body), ((0.0, 0.0, height), tip)]
+
+        def out(p):
+            return (p[0] + normal.x * proud, p[1] + normal.y * proud, p[2] + normal.z * proud)
         for k in range(3):
             (a, ca), (b, cb) = rim[k], rim[(k + 1) % 3]
-            faces.append((tuple(normal), [centre, a, b], [glow, ca, cb]))
+            faces.append((tuple(normal), [out(centre), out(a), out(b)], [glow, ca, cb]))
     return faces
 
 
@@ -97,8 +104,8 @@ def _open_base(outer: float, inner: float, depth: float, body) -> list:
     return faces
 
 
-def _pips(root: NodePath, count: int, half: float, height: float, colour) -> None:
-    """`count` pips in a row near the bottom of each face, standing a hair proud of it."""
+def _pips(root: NodePath, count: int, half: float, height: float, colour, proud: float = 0.0) -> None:
+    """`count` pips in a row near the bottom of each face, standing a hair proud of it (the face `proud` mm out)."""
     slant = math.hypot(half, height)
     up = Vec3(0, half / slant, height / slant)          # up the -y face
     outward = Vec3(0, -height / slant, half / slant)
@@ -108,7 +115,7 @@ def _pips(root: NodePath, count: int, half: float, height: float, colour) -> Non
         face = NodePath("face")
         for i in range(count):
             x = (i - (count - 1) / 2) * PIP_GAP
-            centre = Vec3(x, y, z) + outward * 0.08
+            centre = Vec3(x, y, z) + outward * (0.08 + proud)
             disc_on(tuple(centre), (1, 0, 0), tuple(up), PIP_R, colour).reparentTo(face)
         face.setH(90 * side)
         face.reparentTo(root)
@@ -120,14 +127,12 @@ def build_pyramid(pose: Pose) -> NodePath:
     body = plastic(colour_name)
     half, height = s.w / 2, s.h
     inner_half = half - WALL * 1.3
-    faces = _faces(half, height, body)
+    proud = NEST_PROUD[pose.kind]
+    faces = _faces(half, height, body, proud)
     faces += _open_base(half, inner_half, height * HOLLOW_DEPTH, body)
     root = NodePath(pose.kind)
     facets(faces, "pyramid").reparentTo(root)
-    # nested, a smaller pyramid's faces lie almost in the plane of the larger one's below it: the smaller one wins the
-    # depth test where they meet, as its walls really lie outside the larger one's
-    root.setDepthOffset(NEST_DEPTH_OFFSET[pose.kind])
-    _pips(root, pips_of(pose.kind), half, height, PIP_COLOURS.get(colour_name, PIP_LIGHT))
+    _pips(root, pips_of(pose.kind), half, height, PIP_COLOURS.get(colour_name, PIP_LIGHT), proud)
     return root
 
 
