@@ -453,9 +453,9 @@ class Stage:
         self.chunks = list(kept)        # `kept` stays the chunks that were there before: new ones are added after
         in_chunks: set[str] = set().union(*(chunk.members for chunk in kept))
         # the loose pieces: which moved since the last combine saw them (stirred now), how many have cooled. A big
-        # board's loose pieces are many (a K'Dak move shifts rows of tiles) and most lie as they did: each is looked
-        # at in C (set differences, maps), and only those whose pose object changed, or that were not loose then,
-        # by bytecode (a loop over every loose piece was two fifths of a small move's update)
+        # board's loose pieces are many (a move that shifts rows of tiles lets go of chunks) and most lie as they did:
+        # each is looked at in C (set differences, maps), and only those whose pose object changed, or that were not
+        # loose then, by bytecode (a loop over every loose piece was two fifths of a small move's update)
         combines, stirred, seen_loose = self.combines, self.stirred, self.loose_poses
         if len(in_chunks) < len(resting):
             loose = resting.keys() - in_chunks if in_chunks else resting.keys()
