@@ -254,6 +254,39 @@ def test_text_takes_its_own_colour(showbase, tmp_path):
     assert (centre.max(axis=-1) < 0.2).mean() < 0.02     # and nothing of it is black
 
 
+def test_a_label_of_any_ink_is_one_geom_its_ink_drawn_over_a_pale_halo_round_it():
+    """A label facing the viewer is one geom: its letters in their ink, drawn last, over copies of them in the pale
+    halo colour that stand out HALO_WIDTH beyond them on every side; labels of every ink share one glyph page (a
+    font for each ink rasterised the same glyphs again, on pages of its own)."""
+    from panda3d.core import GeomVertexReader, TextureAttrib
+
+    from towerworld.scene.components.shapes import HALO, HALO_WIDTH, INK, PLAYER_COLOURS, text
+    pages = []
+    for ink in (INK, PLAYER_COLOURS[0], PLAYER_COLOURS[3]):
+        label = text("K4", 5.0, ink, facing="viewer")
+        nodes = label.findAllMatches("**/+GeomNode")
+        assert sum(n.node().getNumGeoms() for n in nodes) == 1, ink
+        node = nodes[0].node()
+        pages.append(node.getGeomState(0).getAttrib(TextureAttrib).getTexture())
+        geom = node.getGeom(0)
+        vertex, colour = (GeomVertexReader(geom.getVertexData(), c) for c in ("vertex", "color"))
+        rows = [(tuple(vertex.getData3()), tuple(colour.getData4())) for _ in range(geom.getVertexData().getNumRows())]
+
+        def like(a, b):
+            return all(abs(u - v) < 1.5 / 255 for u, v in zip(a, b))
+        inked = {i for i, (_, c) in enumerate(rows) if like(c, ink)}
+        haloed = {i for i, (_, c) in enumerate(rows) if like(c, HALO)}
+        assert inked and haloed and len(inked) + len(haloed) == len(rows), ink
+        order = [geom.getPrimitive(0).getVertex(i) for i in range(geom.getPrimitive(0).getNumVertices())]
+        assert max(order.index(i) for i in order if i in haloed) < min(order.index(i) for i in order if i in inked)
+        for axis in (0, 2):         # across and up the label (its letters stand in x and z)
+            ink_lo, ink_hi = min(rows[i][0][axis] for i in inked), max(rows[i][0][axis] for i in inked)
+            halo_lo, halo_hi = min(rows[i][0][axis] for i in haloed), max(rows[i][0][axis] for i in haloed)
+            assert halo_lo == pytest.approx(ink_lo - HALO_WIDTH / 10, abs=0.01)
+            assert halo_hi == pytest.approx(ink_hi + HALO_WIDTH / 10, abs=0.01)
+    assert pages[0] == pages[1] == pages[2]
+
+
 def test_the_catalog_names_the_family_that_draws_each_kind():
     """The catalog's `family` lets a table import only its own families: every kind is drawn by the module named."""
     components.load_families()

@@ -453,9 +453,9 @@ class Stage:
         self.chunks = list(kept)        # `kept` stays the chunks that were there before: new ones are added after
         in_chunks: set[str] = set().union(*(chunk.members for chunk in kept))
         # the loose pieces: which moved since the last combine saw them (stirred now), how many have cooled. A big
-        # board's loose pieces are many (a K'Dak move shifts rows of tiles) and most lie as they did: each is looked
-        # at in C (set differences, maps), and only those whose pose object changed, or that were not loose then,
-        # by bytecode (a loop over every loose piece was two fifths of a small move's update)
+        # board's loose pieces are many (a move that shifts rows of tiles lets go of chunks) and most lie as they did:
+        # each is looked at in C (set differences, maps), and only those whose pose object changed, or that were not
+        # loose then, by bytecode (a loop over every loose piece was two fifths of a small move's update)
         combines, stirred, seen_loose = self.combines, self.stirred, self.loose_poses
         if len(in_chunks) < len(resting):
             loose = resting.keys() - in_chunks if in_chunks else resting.keys()
@@ -1145,7 +1145,8 @@ class Stage:
                 showy.append(e)
         # what the phases move, the sources of carries with them (the dict's own view: nothing changes it now)
         changed = changes.keys()
-        specials = rolled or toppled or crumbled
+        # the pieces events move their own way (a die rolled, a piece toppled or crumbled): the others move as usual
+        special = rolled | toppled | crumbled if rolled or toppled or crumbled else NO_PIECES
         # the phases one after another, each a Parallel as long as its longest step (the stage's own calls as
         # functions with the stage among their arguments: no bound method made for each); the plain steps of a phase
         # (pieces travelling, dropping in, crumbling away) play as one lerp (see _Phase)
@@ -1164,7 +1165,7 @@ class Stage:
             moves: list[tuple[str, Pose, Pose]] = []
             for change in phase:
                 action, a, b = change.action, change.old, change.new
-                if action == "move" and not specials and a is not None and b is not None:
+                if action == "move" and a is not None and b is not None and change.piece not in special:
                     moves.append((change.piece, a, b))
                     continue
                 if action == "carry":
@@ -1188,10 +1189,10 @@ class Stage:
                     plain = _plain_step(plain, self._drop_step(change.piece, b, seconds) if b is not None
                                         else self._crumble_step(change.piece, seconds))
                     continue
-                if action == "flip" and not specials:
+                if action == "flip" and change.piece not in special:
                     plain = _plain_step(plain, self._flip_step(change, seconds))      # (as _animate turns it over)
                     continue
-                if action == "restyle" and not specials:
+                if action == "restyle" and change.piece not in special:
                     plain = _plain_step(plain, self._restyle_step(change, seconds))   # (as _animate places it)
                     continue
                 if plain is not None:

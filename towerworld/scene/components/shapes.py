@@ -10,8 +10,9 @@ import functools
 import math
 from typing import Callable, TypeVar, cast
 
-from panda3d.core import (BitMask32, FontPool, Filename, Geom, GeomNode, GeomTriangles, GeomVertexData,
-                          GeomVertexFormat, GeomVertexWriter, Mat4, NodePath, TextNode, TransparencyAttrib, Vec3)
+from panda3d.core import (BitMask32, ColorAttrib, FontPool, Filename, Geom, GeomNode, GeomTriangles, GeomVertexData,
+                          GeomVertexFormat, GeomVertexWriter, Mat4, NodePath, SceneGraphReducer,
+                          TextNode, TransparencyAttrib, Vec3)
 
 from towerworld.paths import model_file
 
@@ -248,29 +249,57 @@ def font():
     return _FONT
 
 
-# A label facing the viewer is one geom: its letters in their ink, each edged in a pale halo painted into the glyphs
-# themselves (a card behind the words would be a second geom, a draw call more a label every frame)
+# A label facing the viewer is one geom: its letters in their ink over copies of themselves in a pale halo colour,
+# shifted a little every way round, all in one vertex buffer on one glyph page (a card behind the words would be a
+# second geom, a draw call more a label every frame). One plain font serves every ink (the colours are the vertices'):
+# a font outline painted into the glyphs took a font, and its glyph pages, for each ink, and rasterising the outline
+# cost four times a plain glyph.
 HALO = (1.0, 1.0, 0.98, 0.92)
-HALO_WIDTH = 2.2        # points beyond each letter (the font's em is about 10 points)
-HALO_FEATHER = 0.25
-LABEL_PAGE = 1024        # px: a label font's glyph page (haloed glyphs are large; a page of 256 held a dozen)
-_LABEL_FONTS: dict[tuple, object] = {}
+HALO_WIDTH = 1.6        # points beyond each letter (the font's em is about 10 points)
+HALO_STEPS = 8          # copies round the letters (every 45 degrees: at a label's size on screen, no notch shows)
+LABEL_PAGE = 512        # px: the label font's glyph page (every glyph the table's labels use, for one geom a label)
+_LABEL_FONT: list = []
+_REDUCER = SceneGraphReducer()
+_RING = [(HALO_WIDTH / 10 * math.cos(2 * math.pi * i / HALO_STEPS),
+          HALO_WIDTH / 10 * math.sin(2 * math.pi * i / HALO_STEPS)) for i in range(HALO_STEPS)]
 
 
-def label_font(ink):
-    """The bold font with its letters in `ink` edged in HALO, one copy for each ink (its glyph pages its own)."""
-    key = tuple(ink)
-    f = _LABEL_FONTS.get(key)
-    if f is None:
+def label_font():
+    """The bold font for labels facing the viewer, on glyph pages of their own (LABEL_PAGE square)."""
+    if not _LABEL_FONT:
         base = font()
         if base is None:
             return None
-        f = _LABEL_FONTS[key] = base.makeCopy()
+        f = base.makeCopy()
         f.clear()
-        f.setFg(tuple(ink))
-        f.setOutline(HALO, HALO_WIDTH, HALO_FEATHER)
-        f.setPageSize(LABEL_PAGE, LABEL_PAGE)     # every glyph a table's labels use on one page: one geom a label
-    return f
+        f.setPageSize(LABEL_PAGE, LABEL_PAGE)
+        _LABEL_FONT.append(f)
+    return _LABEL_FONT[0]
+
+
+def _with_vertices(geom: Geom, vdata) -> Geom:
+    made = geom.makeCopy()
+    made.setVertexData(vdata)
+    return made
+
+
+def _haloed(letters: GeomNode, ink) -> GeomNode:
+    """`letters` (a TextNode's glyphs) as one geom a glyph page: HALO_STEPS copies in HALO shifted round a circle
+    HALO_WIDTH wide, then the letters in `ink` over them (drawn in that order, depth testing off)."""
+    out = GeomNode("label")
+    for i in range(letters.getNumGeoms()):
+        geom, state = letters.getGeom(i), letters.getGeomState(i).setAttrib(ColorAttrib.makeVertex())
+        plain = geom.getVertexData().convertTo(GeomVertexFormat.getV3c4t2())
+        halo = plain.setColor(HALO)
+        for dx, dz in _RING:
+            shifted = GeomVertexData(halo)
+            shifted.transformVertices(Mat4.translateMat(dx, 0, dz))
+            out.addGeom(_with_vertices(geom, shifted), state)
+        out.addGeom(_with_vertices(geom, plain.setColor(tuple(ink))), state)
+    # into one geom a page, in the order added (the ink last, over its halo): their rows into one vertex buffer first
+    _REDUCER.collectVertexData(out)
+    _REDUCER.unify(out, True)
+    return out
 
 
 FACINGS = ("up", "down", "front", "viewer")
@@ -289,16 +318,20 @@ def text(s: str, height: float, colour, pos=(0.0, 0.0, 0.0), heading: float = 0.
     if facing not in FACINGS:
         raise ValueError(f"text facing must be one of {', '.join(FACINGS)}, not '{facing}'")
     tn = TextNode("text")
-    f = label_font(colour) if facing == "viewer" else font()
+    f = label_font() if facing == "viewer" else font()
     if f is not None:
         tn.setFont(f)
     tn.setText(s)
     tn.setAlign(TextNode.ACenter)
-    # a label's ink is its font's (the halo round it must stay pale, and the text colour would tint both)
-    tn.setTextColor(*((1, 1, 1, 1) if facing == "viewer" and f is not None else colour))
+    # a label's colours are its vertices' (its ink, and the pale halo round it, which a text colour would tint)
+    tn.setTextColor(*((1, 1, 1, 1) if facing == "viewer" else colour))
     if facing == "viewer" and (standing or drop):
         tn.setTransform(Mat4.translateMat(0, 0, -(tn.getBottom() - HALO_WIDTH / 10 if standing else 0.0) - drop))
-    glyphs = NodePath(tn.generate())
+    made = tn.generate()
+    if facing == "viewer":
+        letters = made if isinstance(made, GeomNode) else NodePath(made).find("**/+GeomNode").node()
+        made = _haloed(letters, colour)
+    glyphs = NodePath(made)
     glyphs.setScale(height)
     glyphs.setTransparency(TransparencyAttrib.MAlpha)
     glyphs.setShaderInput("unlit", 1.0)
