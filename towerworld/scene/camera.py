@@ -212,7 +212,7 @@ def label_drops(layout: Layout, orbit: Orbit, fov: float, aspect: float, scales:
     return out
 
 
-LABEL_TOUCH = (0.25, 0.5)   # of a line, across and up: two labels sharing more than both touch (side by side in a
+LABEL_TOUCH = (0.25, 0.6)   # of a line, across and up: two labels sharing more than both touch (side by side in a
                             # row); a column of labels a little closer than their lines (a stair of rows) is left be
 
 
