@@ -23,6 +23,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import zlib
 import time
 
 import numpy as np
@@ -173,7 +174,6 @@ class Screen:
 
     def shot(self, path: str) -> str:
         """The whole screen as a PNG (xwd's 32-bit ZPixmap read directly, no ImageMagick needed)."""
-        from PIL import Image
         raw = subprocess.run(["xwd", "-root", "-silent", "-display", self.display], capture_output=True,
                              check=True, timeout=30).stdout
         head = struct.unpack(">25I", raw[:100])
@@ -185,8 +185,21 @@ class Screen:
         pixels = rows.reshape(height, per_line)[:, :width * 4].reshape(height, width, 4)
         rgb = pixels[..., [2, 1, 0]] if byte_order == 0 else pixels[..., [1, 2, 3]]
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-        Image.fromarray(np.ascontiguousarray(rgb)).save(path)
+        write_png(path, np.ascontiguousarray(rgb))
         return path
+
+
+def write_png(path: str, rgb) -> None:
+    """An RGB image (height x width x 3 bytes) as a PNG file, with the standard library's zlib alone."""
+    height, width = rgb.shape[:2]
+    rows = np.zeros((height, width * 3 + 1), np.uint8)       # each row: filter type 0, then its pixels
+    rows[:, 1:] = rgb.reshape(height, width * 3)
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    with open(path, "wb") as f:
+        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+                + chunk(b"IDAT", zlib.compress(rows.tobytes(), 6)) + chunk(b"IEND", b""))
 
 
 class Player:
