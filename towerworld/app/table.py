@@ -173,7 +173,6 @@ class Table:
         # of the HUD as drawn
         win = self.base.win
         scales = label_scales(layout, orbit, 40.0, aspect, win.getYSize() if win is not None else 800)
-        self.stage.set_label_scales(scales)
         if clear and any(v != 1.0 for v in scales.values()):
             orbit = framing(layout, aspect=aspect, top=top, keep_clear=clear, label_scales=scales)
         # labels that would touch on the screen from this view stagger

@@ -35,6 +35,7 @@ from towerworld.scene.timeline import Step, call, lerp, par, seq, wait
 CRUMBLE_EVENTS = {"remove", "disintegrate", "destroy"}   # named pieces crumble where they stood, then go aside
 OWN_WAY_EVENTS = CRUMBLE_EVENTS | {"roll", "topple"}     # events whose pieces move their own way (see transition)
 NO_PIECES: frozenset[str] = frozenset()
+LABEL_INK = (0.1, 0.1, 0.1, 1)          # a place label's letters (over their pale halo)
 HIGHLIGHT_TARGET = (0.2, 0.9, 0.35, 0.45)
 HIGHLIGHT_PICKED = (1.0, 0.8, 0.1, 0.5)
 HIGHLIGHT_COSTLY = (1.0, 0.3, 0.22, 0.5)     # a target that costs its player (a cheat): red, unlike a legal place's green
@@ -907,10 +908,10 @@ class Stage:
             drop = self.label_drops.get(lid, 0.0)
             if shown is not None:      # new words or a new place: the same node shows them (where it stands already)
                 place = None if shown[0][:3] == (x, y, z) else (x, y, z)
-                node = shared_text(words, LABEL_EM, (0.1, 0.1, 0.1, 1), place, facing="viewer", into=shown[1],
+                node = shared_text(words, LABEL_EM, LABEL_INK, place, facing="viewer", into=shown[1],
                                    drop=drop)
             else:
-                node = shared_text(words, LABEL_EM, (0.1, 0.1, 0.1, 1), (x, y, z), facing="viewer", drop=drop)
+                node = shared_text(words, LABEL_EM, LABEL_INK, (x, y, z), facing="viewer", drop=drop)
                 node.reparentTo(self.labels_root)
                 scale = self.label_scales.get(lid, 1.0)
                 if scale != 1.0:
@@ -924,7 +925,7 @@ class Stage:
             old, self.label_drops = self.label_drops, dict(drops)
             for lid, (spec, node) in self.label_nodes.items():
                 if old.get(lid, 0.0) != drops.get(lid, 0.0):
-                    shared_text(self.label_words(spec[3]), LABEL_EM, (0.1, 0.1, 0.1, 1), None, facing="viewer",
+                    shared_text(self.label_words(spec[3]), LABEL_EM, LABEL_INK, None, facing="viewer",
                                 into=node, drop=drops.get(lid, 0.0))
         if scales == self.label_scales:
             return
