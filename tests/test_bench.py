@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 
 import pytest
 
@@ -106,3 +107,48 @@ def test_draw_calls_are_read_from_the_pstats_report_frame_by_frame():
     ])
     assert batches_per_frame(report) == [37, 40]
     assert batches_per_frame("nothing here") == []
+
+
+@pytest.fixture(scope="module")
+def against(script):
+    return script("bench_against")
+
+
+def test_a_row_is_better_or_worse_only_where_the_two_sides_rounds_do_not_meet(against):
+    faster = {"goal": ">= 20", "unit": "x"}
+    assert against.better_when(faster) == "higher"
+    assert against.better_when({"goal": "<= 1.5", "unit": "x"}) == "lower"
+    assert against.better_when({"goal": "", "unit": "ms"}) == "lower"
+    assert against.better_when({"goal": "", "unit": "sims/s"}) == "higher"
+    assert against.better_when({"goal": "", "unit": "x"}) is None
+    # higher is better: every round now above every round before
+    assert against.verdict([20.0, 22.0], [23.0, 25.0], "higher") == "better"
+    assert against.verdict([20.0, 22.0], [17.0, 19.5], "higher") == "worse"
+    # the ranges meet: no bigger than what one side gives from round to round
+    assert against.verdict([20.0, 22.0], [19.0, 20.5], "higher") == "within noise"
+    assert against.verdict([0.30, 0.34], [0.40, 0.44], "lower") == "worse"
+    assert against.verdict([0.30, 0.34], [0.33, 0.44], "lower") == "within noise"
+    assert against.verdict([0.30, 0.34], [0.20, 0.29], "lower") == "better"
+    assert against.verdict([1.0], [2.0], None) == ""
+
+
+def test_a_commit_measured_beside_itself_gives_every_row_on_both_sides(against, tmp_path, capsys):
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    if not os.path.exists(os.path.join(root, ".git")):
+        pytest.skip("not a git checkout: there is no other commit to measure")
+    out = tmp_path / "against.json"
+    assert against.main(["HEAD", "--rounds", "1", "--only", "random play (ziggurat)", "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    row = data["rows"]["random_games_per_s_ziggurat"]
+    assert row["before"] > 0 and row["now"] > 0 and row["unit"] == "/s"
+    assert row["verdict"] in ("better", "worse", "within noise")
+    assert data["only_now"] == [] and data["only_before"] == []
+    table = capsys.readouterr().out
+    assert "random_games_per_s_ziggurat" in table and "now/before" in table
+
+
+def test_a_name_that_is_no_commit_is_one_sentence(against, capsys):
+    with pytest.raises(SystemExit):
+        against.main(["no-such-commit-anywhere"])
+    err = capsys.readouterr().err
+    assert "no-such-commit-anywhere names no commit of this repository." in err and "Traceback" not in err
