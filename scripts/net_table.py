@@ -1,7 +1,7 @@
 """Network play end to end, every game: one `towerworld serve` on localhost, a room per game opened with
 `towerworld host --server`, two headless agent clients (`towerworld join --agent random`) and one window client
-(`towerworld join --agent random --window`, a real window on an Xvfb display, its moves made through its buttons)
-playing it to the end. Pictures of the window mid-game and at the end are taken from the display (`import`).
+(`towerworld join --agent random --window`, a real window on an Xvfb display, its moves made through its clicks and
+buttons) playing it to the end. Pictures of the window mid-game and at the end are taken from the display (`import`).
 
 Seats: a game that seats three (Throwdown, Carcassonne) seats all three clients; a two-seat game seats the window and
 one headless client while the other headless client watches; a solitaire game seats the window while both headless
@@ -190,7 +190,7 @@ def main(argv=None) -> int:
     parser.add_argument("--out", default=os.path.join(ROOT, "build", "net_table"))
     parser.add_argument("--games", default=",".join(GAMES))
     parser.add_argument("--window-agent", default="random",
-                        help="the agent that plays the window's seat through its buttons (any other than random is "
+                        help="the agent that plays the window's seat through its clicks (any other than random is "
                              "asked of the server: greedy finishes Ziggurat's solitaire far sooner)")
     args = parser.parse_args(argv)
     for tool in ("Xvfb", "import"):

@@ -516,3 +516,46 @@ def test_a_suggestion_is_refused_in_one_sentence_when_it_may_not_be_given(tmp_pa
     assert said["given"] >= 0
     assert said["oracle"].startswith("'solver' is not an agent that plays a seat here: use one of ")
     assert "solver" not in said["oracle"].split("use one of ")[1]
+
+
+@pytest.mark.parametrize("game", ["kdak", "elevation", "ziggurat", "throwdown", "carcassonne"])
+def test_a_drawn_table_tells_the_clicks_of_each_legal_move_in_its_own_pieces_and_places(game):
+    """A client that draws is sent, for each legal move, the clicks that make it at the local table: every pick is a
+    piece or place of the table that viewer is sent, or a button's word that names no piece or place at all (never
+    a piece only another seat may see); followed click by click, each path is its own move's and no other's."""
+    from towerworld.app.picks import path_progress
+    from towerworld.engine.registry import get_game
+    rules = get_game(game)
+    rng = random.Random(4)
+    state = rules.new_state()
+    checked = 0
+    for ply in range(24):
+        cp = rules.current_player(state)
+        if cp < 0:
+            if cp != CHANCE:
+                break
+            outcomes = rules.chance_outcomes(state)
+            state, _ = rules.apply(state, rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0])
+            continue
+        table = P.table_for(rules, state, cp, ply)
+        assert len(table.paths) == len(table.legal) > 0
+        whole = rules.layout(state, OMNISCIENT)
+        everything = set(whole.pieces) | set(whole.cells)
+        seen = {p.id for p in table.pieces} | {c.id for c in table.cells}
+        made: dict[tuple, list[str]] = {}       # the clicks in full -> the moves whose paths they complete
+        for text, wire in zip(table.legal, table.paths):
+            path = P.path_of(wire)
+            for step in path:
+                for pick in (step if isinstance(step, frozenset) else (step,)):
+                    assert pick in seen or pick not in everything, f"{text}: the path names {pick}, unseen"
+            picks = [p for step in path for p in (sorted(step) if isinstance(step, frozenset) else (step,))]
+            progress = path_progress(path, picks)
+            assert progress is not None and progress.done, f"{text}: its own clicks do not make it"
+            made.setdefault(tuple(picks), []).append(text)
+        assert all(len(moves) == 1 for moves in made.values()), "one set of clicks makes two moves"
+        assert set(table.asks) <= set(table.legal)
+        checked += 1
+        state, _ = rules.apply(state, rng.choice(rules.legal_moves(state)))
+    assert checked >= 5
+    # a table for a client that draws nothing has no paths
+    assert P.table_for(rules, rules.new_state(), rules.current_player(rules.new_state()), 0, layout=False).paths == []

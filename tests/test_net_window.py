@@ -30,16 +30,33 @@ def test_the_window_joins_as_its_seat_and_plays_a_whole_game(showbase, tmp_path,
             if view.table.to_move == table.seat and view.table.legal:
                 # what the stage shows is the seat's own layout, rebuilt from the wire
                 assert set(table.stage.nodes) == {p.id for p in view.table.pieces}
-                assert table.hud.buttons, "the legal moves are buttons"
                 # the instruction line tells this seat what to do, in the game's words
                 said = table._with_names(room.game.prompt(room.match.state, table.seat), view.room)
                 assert table.hud.instruction.getText() in ("Your turn: " + said, "Your turn: " + said[:1].lower()
                                                            + said[1:])
                 shown_own = True
                 ply = view.table.ply
-                table.hud.buttons[0]["command"]()          # as a click on the first button does
+                # the first legal move, made as a person makes it at the local table: each pick lit (a piece or
+                # place) or a button in the game's words, clicked in turn
+                state = room.match.state
+                move = room.game.legal_moves(state)[0]
+                spatial = set(table.stage.nodes) | set(table.stage.cells)
+                for step in room.game.picks(state, move):
+                    for pick in (sorted(step) if isinstance(step, frozenset) else (step,)):
+                        if pick in spatial:
+                            assert pick in table.stage.targets, f"{pick} is not lit"
+                            table.choose(pick)
+                        else:
+                            words = room.game.describe_pick(state, table.picks, pick)
+                            button = next(b for b in table.hud.buttons
+                                          if b["text"] == words[:1].upper() + words[1:])
+                            button["command"]()
+                if table.picks:
+                    table.commit_exact()
                 while table.view.table.ply == ply and time.monotonic() < deadline:
                     showbase.taskMgr.step()
+                if table.view.table.to_move != TERMINAL:
+                    assert room.match.plies[ply].text == room.game.format_move(state, move)
         assert table.seat == 0 and shown_own
         assert table.view.table.to_move == TERMINAL and room.match.over
         assert table.view.table.result == room.match.result_text()
@@ -50,10 +67,10 @@ def test_the_window_joins_as_its_seat_and_plays_a_whole_game(showbase, tmp_path,
         srv.stop()
 
 
-def test_an_agent_plays_the_window_through_its_buttons(showbase, tmp_path, monkeypatch):
-    """`join --agent random --window`: the window makes its seat's moves itself by pressing the buttons a person
-    clicks, each naming its move in words (turning pages with More where the move is not on the first), to the end
-    of a Carcassonne game."""
+def test_an_agent_plays_the_window_through_its_clicks_and_the_words_a_move_needs(showbase, tmp_path, monkeypatch):
+    """`join --agent random --window` at a Carcassonne table: the window makes its seat's moves as a person makes
+    them, a click on the lit place, then the buttons of the words the tile needs (which way it lies, no follower),
+    never a move's notation."""
     monkeypatch.setenv("HOME", str(tmp_path))
     from towerworld.app.remote import RemoteTable
     srv = ServerThread()
@@ -62,6 +79,46 @@ def test_an_agent_plays_the_window_through_its_buttons(showbase, tmp_path, monke
         code = srv.call(C.create_room(srv.url, "carcassonne", ["remote", "random"]))
         table = RemoteTable(f"{srv.url}/{code}", frames=1, agent="random")
         table.pause = 0.0
+        pressed = []
+        hud_buttons = table.hud.set_buttons
+
+        def watched(actions, vertical=False):         # every button the window shows, and what pressing it did
+            hud_buttons([(label, (lambda label=label, f=f: (pressed.append(label), f())[1])) for label, f in actions],
+                        vertical)
+        table.hud.set_buttons = watched
+        chosen = []
+        choose = table.choose
+        table.choose = lambda pick: (chosen.append(pick), choose(pick))[1]
+        room = srv.server.rooms[code]
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and sum(p.mover == 0 for p in room.match.plies) < 6:
+            showbase.taskMgr.step()
+        match = room.match
+        own = [p for p in match.plies if p.mover == 0]
+        assert len(own) >= 6
+        assert any(w == "As drawn" or w.startswith("Turned ") for w in pressed), pressed
+        assert any(pick.startswith("at:") for pick in chosen), "no tile was placed by a click on its place"
+        assert not set(pressed) & {p.text for p in match.plies}, "a button named a move's notation"
+        assert not any(w.startswith("More (") for w in pressed)
+    finally:
+        if table is not None:
+            table.close()
+        srv.stop()
+
+
+def test_an_agent_plays_the_window_through_the_list_of_moves(showbase, tmp_path, monkeypatch):
+    """M at the window lists the legal moves as buttons: the window makes its seat's moves itself by pressing the
+    buttons a person clicks, each naming its move in words (turning pages with More where the move is not on the
+    first), to the end of a Carcassonne game."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    from towerworld.app.remote import RemoteTable
+    srv = ServerThread()
+    table = None
+    try:
+        code = srv.call(C.create_room(srv.url, "carcassonne", ["remote", "random"]))
+        table = RemoteTable(f"{srv.url}/{code}", frames=1, agent="random")
+        table.pause = 0.0
+        table.toggle_list()
         pressed = []
         hud_buttons = table.hud.set_buttons
 
@@ -80,7 +137,7 @@ def test_an_agent_plays_the_window_through_its_buttons(showbase, tmp_path, monke
         # each button says its move in a player's words, never its notation
         own = [game.describe_move(match.state_at(i), p.move) for i, p in enumerate(match.plies)
                if p.mover == table.seat]
-        assert own and [t for t in pressed if not t.startswith("More (")] == own
+        assert own and [t for t in pressed if not t.startswith("More (") and t != "Pick on the table"] == own
         assert not set(pressed) & {p.text for p in match.plies}
         # one panel a player, as the local table shows them, named as the room seats them
         views = table.hud.panel_views
@@ -158,3 +215,74 @@ def test_host_and_join_on_the_start_screen(showbase, tmp_path, monkeypatch):
         app.request("Off")
         if app.server is not None:
             app.server.stop()
+
+
+def test_a_click_on_a_lit_place_picks_it_a_wrong_pick_is_told_and_a_cheat_is_asked_first(showbase, tmp_path,
+                                                                                          monkeypatch):
+    """A solitaire Ziggurat at the network window. A mouse click on a lit piece picks it; a pick that leads to no
+    legal move is told in a sentence and nothing is sent. Seed: "Every domino picked up from the ziggurat and
+    replaced is counted as a cheat": the window asks before a cheat, as the local table does, and sends it only
+    once the player confirms."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    from panda3d.core import Point2, Point3
+
+    from towerworld.app.remote import RemoteTable
+    srv = ServerThread()
+    table = None
+    try:
+        code = srv.call(C.create_room(srv.url, "ziggurat", ["remote"]))
+        table = RemoteTable(f"{srv.url}/{code}", frames=1)
+        room = srv.server.rooms[code]
+        deadline = time.monotonic() + 60
+
+        def settle(after):
+            """Until the window shows the table after ply `after` (a move and the draws told with it)."""
+            while time.monotonic() < deadline and (table.view is None or table.view.table.ply <= after):
+                showbase.taskMgr.step()
+            assert table.view.table.ply > after, "the window was never sent the table after the move"
+        settle(-1)
+        # a mouse click on the first lit piece picks it
+        lit = next(pid for pid in table.stage.targets if pid in table.stage.nodes)
+        node = table.stage.nodes[lit]
+        seen = table.base.cam.getRelativePoint(table.base.render, node.getPos(table.base.render) + Point3(0, 0, 3))
+        film = Point2()
+        assert table.base.camLens.project(seen, film)
+        table.on_click((film.x, film.y))
+        assert table.picks == [lit]
+        table.clear_picks()
+        # a pick no legal move starts with: one sentence, nothing sent
+        ply = table.view.table.ply
+        table.choose("pile:0")
+        assert table.hud.message.getText() == "That is not a legal move here: pick one of the lit pieces or places."
+        assert table.picks == [] and len(room.match.plies) == ply
+        # moves without a question until one with a question (a cheat) is legal
+        while not table.view.table.asks and time.monotonic() < deadline:
+            free = next(t for t in table.view.table.legal if t not in table.view.table.asks)
+            table._click(free)
+            settle(ply)
+            ply = table.view.table.ply
+        cheat, question = next(iter(table.view.table.asks.items()))
+        assert question == room.game.confirm_text(room.match.state, room.game.parse_move(room.match.state, cheat), 0)
+        path = table.view.table.paths[table.view.table.legal.index(cheat)]
+        for step in path:
+            for pick in (step if isinstance(step, list) else [step]):
+                table.choose(pick)
+        assert table.confirming == cheat and question in table.hud.message.getText()
+        for _ in range(5):
+            showbase.taskMgr.step()
+        assert len(room.match.plies) == ply, "a cheat was sent before it was confirmed"
+        assert [b["text"] for b in table.hud.buttons][:2] == ["Confirm", "Cancel"]
+        table.commit_exact()
+        settle(ply)
+        assert room.match.plies[ply].text == cheat
+        # H: the game's rules in its own words, then this window's keys
+        table.toggle_help()
+        shown = table.hud.help_text.getText()
+        assert not table.hud.help.isHidden() and "M: list the legal moves as buttons" in shown
+        assert room.game.help_text().strip().splitlines()[0].strip() in shown
+        table.toggle_help()
+        assert table.hud.help.isHidden()
+    finally:
+        if table is not None:
+            table.close()
+        srv.stop()

@@ -3,11 +3,14 @@ with --watch), drawn from what the server sends that viewer and nothing else.
 
 The connection runs in a thread of its own (an asyncio loop); the window's task takes what arrived each frame: the
 stage shows the viewer's layout, the status lines the HUD and the seats (who is connected, the clock of the person to
-move), and when the seat is to move its legal moves are buttons (a page at a time). Keys: U asks to take back your
-last move, Y and N answer another player's request, Q leaves.
+move). When the seat is to move, it plays as at the local table: the pieces and places that carry a move on light up,
+a click picks one, and the words a move needs (pass, or which way) are buttons; the server sends the clicks of every
+legal move with the table, so nothing of the game runs here. M lists the legal moves as buttons instead (a page at a
+time), as does a server that sends no clicks. Keys: Enter plays the move the picks make, Backspace takes back the last
+pick and Esc all of them, U asks to take back your last move, Y and N answer another player's request, Q leaves.
 
-With an agent (`join --agent NAME --window`) the window makes the seat's moves itself, through the same buttons a
-person clicks: `random` picks among the legal moves, any other agent's move is asked of the server (`suggest`).
+With an agent (`join --agent NAME --window`) the window makes the seat's moves itself, through the same clicks a
+person makes: `random` picks among the legal moves, any other agent's move is asked of the server (`suggest`).
 """
 from __future__ import annotations
 
@@ -19,6 +22,7 @@ import time
 
 from direct.showbase.DirectObject import DirectObject
 
+from towerworld.app.picks import next_picks, path_progress
 from towerworld.app.window import open_base, run_loop
 from towerworld.engine.game import SPECTATOR, TERMINAL, Event, EventKind, TowerworldError
 from towerworld.engine.layout import Cell, Layout, Pose
@@ -26,12 +30,20 @@ from towerworld.engine.registry import get_game
 from towerworld.engine.words import counted, with_names
 from towerworld.net import client as net
 from towerworld.net import protocol as P
-from towerworld.scene.camera import framing
-from towerworld.scene.hud import SWATCHES, Hud, PanelView
+from towerworld.scene.camera import framing, label_drops, label_scales
+from towerworld.scene.hud import SWATCHES, Hud, PanelView, help_text
+from towerworld.scene.picking import Picker
 from towerworld.scene.setup import add_table, dress
-from towerworld.scene.stage import Stage
+from towerworld.scene.stage import HIGHLIGHT_COSTLY, HIGHLIGHT_PICKED, HIGHLIGHT_TARGET, Stage
 
 PAGE = 8              # legal moves shown as buttons at once
+KEYS = ("Click a lit piece or place: pick it (the words a move needs are buttons)",
+        "Enter: play the move the picks make, or confirm",
+        "Backspace: take back the last pick; Esc: all of them",
+        "M: list the legal moves as buttons, or back to the table",
+        "U: ask to take back your last move; Y or N: answer such a request",
+        "Q: leave the table",
+        "H or F1 closes this help")
 AGENT_PAUSE = 0.4     # seconds an agent playing the window waits before its click, so that each move is seen
 
 
@@ -157,8 +169,19 @@ class RemoteTable:
         self.animate = frames is None     # offscreen runs (tests) show each table at once
         self.told: list[Event] = []       # the events of the move to animate next
         self.drawn: P.Table | None = None  # the table the stage was last sent to
+        self.picker = Picker(self.base, self.stage)
+        self.picks: list[str] = []          # the clicks of the move being made so far
+        self.confirming: str | None = None  # a move the table asks about before it is sent (Enter confirms)
+        self.listing = False                # the legal moves as buttons (M), not clicks on the table
         self.conn = Connection(invite, name, seat, watch, token, log)
         self.task = self.base.taskMgr.add(self._poll, "remote-table-poll")
+        self.events.accept("mouse1", self.on_click)
+        self.events.accept("enter", self.commit_exact)
+        self.events.accept("backspace", self.back_pick)
+        self.events.accept("escape", self.clear_picks)
+        self.events.accept("m", self.toggle_list)
+        self.events.accept("h", self.toggle_help)
+        self.events.accept("f1", self.toggle_help)
         self.events.accept("u", lambda: self.conn.send(P.Undo()))
         self.events.accept("y", self._answer, [True])
         self.events.accept("n", self._answer, [False])
@@ -180,6 +203,8 @@ class RemoteTable:
             if isinstance(msg, P.Joined):
                 self.seat = msg.seat
             elif isinstance(msg, (P.View, P.Played)):
+                if self.view is None or msg.table.ply != self.view.table.ply:
+                    self.picks, self.confirming = [], None      # picks were for the position before
                 self.view = msg
                 self.told = events_of(msg) if isinstance(msg, P.Played) else []
                 told = [e.text for e in msg.events] + [e.text for step in msg.then for e in step.events] \
@@ -199,6 +224,11 @@ class RemoteTable:
                     self.said = msg.text + " (Y or N)"
         if changed:
             self.refresh()
+        elif self.anim is not None and self.anim.isStopped():
+            # the move's transition has ended: the places it brought (a tile's features) are the stage's now, to light
+            self.anim = None
+            if self._clickable():
+                self.refresh()
         if self.agent is not None:
             self._agent_turn()
         return task.cont
@@ -222,8 +252,25 @@ class RemoteTable:
             self._click(self.choice)
 
     def _click(self, text: str) -> None:
-        """Press the button of move `text`, turning the pages with the More button until it shows."""
+        """Make move `text` as a person would: its clicks on the table, one by one (and the Confirm the table asks
+        for), or in the list of moves, its button, turning the pages with the More button until it shows."""
         table = self.view.table
+        if self._clickable():
+            self.clear_picks()
+            spatial = self._spatial()
+            for step in P.path_of(table.paths[table.legal.index(text)]):
+                for pick in (sorted(step) if isinstance(step, frozenset) else (step,)):
+                    said = self._pick_words(pick)
+                    button = None if pick in spatial else next(
+                        (b for b in self.hud.buttons if b["text"] == said), None)
+                    if button is not None:
+                        button["command"]()         # a word the move needs: its button, as a person presses it
+                    else:
+                        self.choose(pick)           # a piece or place: as a click on it
+            if self.picks or self.confirming is not None:
+                self.commit_exact()         # a move the table asks about, or one whose clicks also begin others
+            self.choice = None
+            return
         said = table.words[table.legal.index(text)] if len(table.words) == len(table.legal) else text
         for _ in range(len(table.legal) // PAGE + 2):
             for b in self.hud.buttons:
@@ -246,8 +293,16 @@ class RemoteTable:
         if not self.framed:
             dress(self.scene, layout)
             add_table(self.scene, layout)
-            framing(layout, aspect=self.aspect, top=self.hud.status_band(6),
-                    keep_clear=self.hud.keep_clear()).apply(self.base.camera)
+            top, clear = self.hud.status_band(6), self.hud.keep_clear()
+            orbit = framing(layout, aspect=self.aspect, top=top, keep_clear=clear)
+            # labels grow where the view shows them small and stagger where they would touch, as at the local table
+            win = self.base.win
+            scales = label_scales(layout, orbit, 40.0, self.aspect, win.getYSize() if win is not None else 800)
+            if clear and any(v != 1.0 for v in scales.values()):
+                orbit = framing(layout, aspect=self.aspect, top=top, keep_clear=clear, label_scales=scales)
+            self.stage.set_label_scales(scales, label_drops(layout, orbit, 40.0, self.aspect, scales,
+                                                            self.stage.label_words, clear))
+            orbit.apply(self.base.camera)
             self.framed = True
         if table is not self.drawn:           # a new table: the stage goes to it (a move's, by its transition)
             if self.anim is not None:
@@ -273,6 +328,10 @@ class RemoteTable:
             lines.append(table.result)
         self.hud.set_status(lines)
         self.hud.say(self.said)
+        if self._clickable():
+            self._show_picks()
+            return
+        self.stage.highlight({})
         moves = table.legal if table.to_move == self.seat else []
         if self.page * PAGE >= len(moves):
             self.page = 0
@@ -282,7 +341,149 @@ class RemoteTable:
         buttons = [(said, lambda text=text: self.play(text)) for text, said in zip(shown, shown_words)]
         if len(moves) > PAGE:
             buttons.append((f"More ({counted(len(moves), 'move')})", self.next_page))
+        if moves and self.listing and len(table.paths) == len(moves):
+            buttons.append(("Pick on the table", self.toggle_list))
         self.hud.set_buttons(buttons, vertical=True)
+
+    # ---- the move made by clicks, as at the local table -------------------------------------------------------------
+    def _clickable(self) -> bool:
+        """This seat is to move, the server sent the clicks of its moves, and the list of moves is not asked for."""
+        if self.view is None or self.listing:
+            return False
+        table = self.view.table
+        return table.to_move == self.seat and bool(table.legal) and len(table.paths) == len(table.legal)
+
+    def _candidates(self, picks: list[str]) -> list[tuple[str, object]]:
+        """(move, progress) for every legal move whose clicks the picks so far follow."""
+        table = self.view.table
+        out = []
+        for text, wire in zip(table.legal, table.paths):
+            progress = path_progress(P.path_of(wire), picks)
+            if progress is not None:
+                out.append((text, progress))
+        return out
+
+    def _words(self, text: str) -> str:
+        table = self.view.table
+        return table.words[table.legal.index(text)] if len(table.words) == len(table.legal) else text
+
+    def _spatial(self) -> set[str]:
+        """The pieces and places of the table sent (the stage has them once the move's transition has ended)."""
+        table = self.view.table
+        return {p.id for p in table.pieces} | {c.id for c in table.cells}
+
+    def _pick_words(self, pick: str) -> str:
+        """A button's words for a pick that is no piece or place ("Turned 90°", "No swap")."""
+        said = self.view.table.pick_words.get(pick) or pick.replace(":", " ").replace("_", " ")
+        return said[:1].upper() + said[1:]
+
+    def _show_picks(self) -> None:
+        """Light what carries a move on (red where every move it leads to costs its player), the picks made so far
+        in yellow, and the words a move needs as buttons, as the local table does."""
+        table = self.view.table
+        targets: dict[str, tuple] = {p: HIGHLIGHT_PICKED for p in self.picks}
+        buttons: list = []
+        if self.confirming is not None:
+            buttons = [("Confirm", self.commit_exact), ("Cancel", self.clear_picks)]
+        else:
+            spatial = self._spatial()
+            cands = self._candidates(self.picks)
+            regret: dict[str, bool] = {}
+            for text, progress in cands:
+                for pick in progress.next():
+                    regret[pick] = regret.get(pick, True) and text in table.asks
+            for pick in next_picks(progress for _, progress in cands):
+                if pick in spatial:
+                    targets.setdefault(pick, HIGHLIGHT_COSTLY if regret.get(pick) else HIGHLIGHT_TARGET)
+                else:
+                    buttons.append((self._pick_words(pick), lambda pick=pick: self.choose(pick)))
+            if self.picks and any(progress.done for _, progress in cands) and len(cands) > 1:
+                buttons.insert(0, ("Confirm", self.commit_exact))
+            if self.picks:
+                buttons.append(("Clear picks", self.clear_picks))
+        buttons.append((f"List the moves ({counted(len(table.legal), 'move')})", self.toggle_list))
+        self.stage.highlight(targets)
+        self.hud.set_buttons(buttons[:9])
+
+    def on_click(self, at: tuple[float, float] | None = None) -> None:
+        """A click on the table (under the pointer, or at the film point `at`, -1..1): the legal next pick there, the
+        nearest where several are."""
+        if not self._clickable():
+            return
+        hits = self.picker.pick_all(at)
+        if not hits:
+            self.hud.say("Nothing there to pick: click a highlighted piece or place.")
+            return
+        valid = [h for h in hits if self._candidates(self.picks + [h])]
+        self.choose(valid[0] if valid else hits[0])
+
+    def choose(self, pick: str) -> None:
+        """Pick `pick` next: the move is sent once the picks make exactly one; a wrong pick is told, not sent."""
+        if not self._clickable():
+            return
+        self.confirming = None
+        if pick in self.picks:              # a second click on a card of a set takes it back out
+            self.picks = [p for p in self.picks if p != pick]
+            self.refresh()
+            return
+        trial = self.picks + [pick]
+        cands = self._candidates(trial)
+        if not cands:
+            self.said = "That is not a legal move here: pick one of the lit pieces or places."
+            self.hud.say(self.said)
+            return
+        exact = [text for text, progress in cands if progress.done]
+        self.picks = trial
+        if exact and len(cands) == 1:
+            self.submit(exact[0])
+            return
+        if exact:
+            self.said = f"Press Enter or Confirm to {self._words(exact[0])}, or pick on."
+        self.refresh()
+
+    def submit(self, text: str) -> None:
+        """Send a complete move, or first ask the table's question about it (Enter or Confirm sends it)."""
+        question = self.view.table.asks.get(text)
+        if question is not None and self.confirming != text:
+            self.confirming = text
+            self.said = self._with_names(question, self.view.room) + " Enter to confirm, Esc to cancel."
+            self.refresh()
+            return
+        self.picks, self.confirming = [], None
+        self.play(text)
+
+    def commit_exact(self) -> None:
+        """Enter: send the move waiting to be confirmed, or the complete move the picks make."""
+        if not self._clickable():
+            return
+        if self.confirming is not None:
+            self.submit(self.confirming)
+            return
+        exact = [text for text, progress in self._candidates(self.picks) if progress.done]
+        if exact:
+            self.submit(exact[0])
+
+    def back_pick(self) -> None:
+        self.picks, self.confirming = self.picks[:-1], None
+        self.refresh()
+
+    def clear_picks(self) -> None:
+        self.picks, self.confirming = [], None
+        self.refresh()
+
+    def toggle_help(self) -> None:
+        """H or F1: the game's rules summary in its own words, then this window's keys."""
+        try:
+            text = help_text(get_game(self.view.room.game), keys=KEYS) if self.view is not None else None
+        except TowerworldError:          # a game this copy of towerworld does not know: its keys alone
+            text = None
+        self.hud.toggle_help(text or "Keys\n" + "\n".join(KEYS))
+
+    def toggle_list(self) -> None:
+        """M: the legal moves as buttons, a page at a time, or back to clicks on the table."""
+        self.listing = not self.listing
+        self.picks, self.confirming, self.page = [], None, 0
+        self.refresh()
 
     @staticmethod
     def _covered(game: str) -> tuple[str, ...]:
@@ -327,6 +528,7 @@ class RemoteTable:
     def play(self, text: str) -> None:
         if self.view is not None:
             self.page = 0
+            self.picks, self.confirming = [], None
             self.conn.send(P.Play(text, self.view.table.ply))
 
     def quit(self) -> None:
@@ -343,6 +545,7 @@ class RemoteTable:
         self.events.ignoreAll()
         self.conn.close()
         self.hud.destroy()
+        self.picker.ray_np.removeNode()
         self.scene.removeNode()
 
 

@@ -156,6 +156,11 @@ class Table(msgspec.Struct):
     panels: list[WirePanel] = []  # one a player (for a client that draws)
     words: list[str] = []         # the legal moves in a player's words, in the order of `legal` (for one that draws)
     prompt: str = ""              # what the viewer to move is asked now ("pick a tower to attack"; for one that draws)
+    # the clicks that make each legal move on the table, in the order of `legal` (for one that draws): a step is a
+    # piece or cell id of this viewer's table or a button's word, or a list of such picks made in any order
+    paths: list[list[Union[str, list[str]]]] = []
+    asks: dict[str, str] = {}     # legal move -> the question the table asks before playing it (a cheat's cost)
+    pick_words: dict[str, str] = {}   # a pick that is a button, not a piece or place -> the button's words
 
 
 class Seat(msgspec.Struct):
@@ -292,9 +297,12 @@ def _short(text: str, limit: int = 160) -> str:
 def table_for(game: Game, state: State, viewer: int, ply: int, layout: bool = True) -> Table:
     """The table `viewer` sees at `state`: the game's layout and HUD for that viewer, and its legal moves as notation
     when it is to move. Nothing else of the state goes into it. `layout` False leaves out the pieces, cells, labels,
-    panels and the moves' words (for a client that draws nothing)."""
+    panels, the moves' words and their clicks (for a client that draws nothing)."""
     to_move = game.current_player(state)
     pieces, cells, labels, panels, words = [], [], [], [], []
+    paths: list[list[Union[str, list[str]]]] = []
+    asks: dict[str, str] = {}
+    pick_words: dict[str, str] = {}
     prompt = ""
     moves = game.legal_moves(state) if to_move == viewer else []
     if layout:
@@ -302,14 +310,38 @@ def table_for(game: Game, state: State, viewer: int, ply: int, layout: bool = Tr
                   for p in game.panels(state, viewer)]
         words = [game.describe_move(state, m) for m in moves]
         prompt = game.prompt(state, viewer) if moves else ""
+        paths = [wire_path(game.picks(state, m)) for m in moves]
+        for m in moves:
+            question = game.confirm_text(state, m, viewer)
+            if question is not None:
+                asks[game.format_move(state, m)] = question
         drawn = game.layout(state, viewer)
+        spatial = drawn.pieces.keys() | drawn.cells.keys()
+        for path in paths:
+            before: list[str] = []          # the picks before this step, as the words of a pick may depend on them
+            for step in path:
+                for pick in (step if isinstance(step, list) else (step,)):
+                    if pick not in spatial and pick not in pick_words:
+                        pick_words[pick] = game.describe_pick(state, before, pick)
+                before += step if isinstance(step, list) else [step]
         pieces = [WirePiece(pid, p.kind, p.x, p.y, p.z, p.heading, p.face_up, p.look, p.tilt)
                   for pid, p in sorted(drawn.pieces.items())]
         cells = [WireCell(cid, c.x, c.y, c.z, c.w, c.d, c.label) for cid, c in sorted(drawn.cells.items())]
         labels = [WireLabel(lid, *value) for lid, value in sorted(drawn.labels.items())]
     legal = [game.format_move(state, m) for m in moves]
     result = game.result(state) if to_move == TERMINAL else ""
-    return Table(ply, to_move, pieces, cells, labels, dict(game.hud(state, viewer)), legal, result, panels, words, prompt)
+    return Table(ply, to_move, pieces, cells, labels, dict(game.hud(state, viewer)), legal, result, panels, words, prompt,
+                 paths, asks, pick_words)
+
+
+def wire_path(picks) -> list[Union[str, list[str]]]:
+    """A move's pick path as sent: its steps in order, a set of picks made in any order as a sorted list."""
+    return [sorted(step) if isinstance(step, (set, frozenset)) else step for step in picks]
+
+
+def path_of(wire: list[Union[str, list[str]]]) -> tuple:
+    """A pick path as sent, back as the path app.picks follows (a list: a set of picks made in any order)."""
+    return tuple(frozenset(step) if isinstance(step, list) else step for step in wire)
 
 
 def wire_events(events: list[Event], viewer: int) -> list[WireEvent]:

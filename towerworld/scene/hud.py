@@ -27,9 +27,11 @@ def keys_help(game, replay: bool = False) -> str:
     return "\n".join(lines + ["H, F1 or Esc closes this help"])
 
 
-def help_text(game, replay: bool = False) -> str:
-    """The help overlay's text: the game's rules summary in its own words, then its keys."""
-    return f"{_paragraphs(game.help_text())}\n\nKeys\n{keys_help(game, replay)}"
+def help_text(game, replay: bool = False, keys: tuple[str, ...] | None = None) -> str:
+    """The help overlay's text: the game's rules summary in its own words, then its keys (a table's own `keys`, such
+    as the network window's, in place of the local table's)."""
+    listed = keys_help(game, replay) if keys is None else "\n".join(keys)
+    return f"{_paragraphs(game.help_text())}\n\nKeys\n{listed}"
 
 
 def _paragraphs(text: str) -> str:
