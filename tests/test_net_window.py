@@ -286,3 +286,52 @@ def test_a_click_on_a_lit_place_picks_it_a_wrong_pick_is_told_and_a_cheat_is_ask
         if table is not None:
             table.close()
         srv.stop()
+
+
+def test_the_pointer_shows_the_tile_where_it_rests_r_turns_it_and_a_click_lays_it_so(showbase, tmp_path, monkeypatch):
+    """Carcassonne at the network window, as at the local table ("click a glowing place for the tile; the R key
+    turns it"): the drawn tile's ghost shows on the place under the pointer, R turns it to its next legal way, and a
+    click there lays the tile that way."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    from panda3d.core import Point2, Point3
+
+    from towerworld.app.remote import RemoteTable
+    srv = ServerThread()
+    table = None
+    try:
+        code = srv.call(C.create_room(srv.url, "carcassonne", ["remote", "random"]))
+        table = RemoteTable(f"{srv.url}/{code}", frames=1)
+        room = srv.server.rooms[code]
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and (table.view is None or not table.view.table.previews):
+            showbase.taskMgr.step()
+        sent = table.view.table
+        ways: dict[str, list[str]] = {}
+        for key in sent.previews:
+            place, way = key.split(" ", 1)
+            ways.setdefault(place, []).append(way)
+        place = max(ways, key=lambda p: len(ways[p]))        # a place where the tile may lie more than one way
+        assert len(ways[place]) >= 2, ways
+        table.preview_at(place)
+        first = {n.getPos() for n in table.stage.ghosts_root.getChildren()}
+        assert first and table.stage.ghost_poses, "no ghost where the pointer rests"
+        table.turn_preview(1)
+        assert table.hover_choice == 1 and table.stage.ghost_poses != {}
+        turned = {pid: pose.heading for pid, pose in table.stage.ghost_poses.items()}
+        want = sent.previews[f"{place} {ways[place][1]}"]
+        assert turned == {p.id: p.heading for p in want}
+        # a click on that place lays the tile as the ghost shows it
+        cell = next(c for c in sent.cells if c.id == place)
+        seen = table.base.cam.getRelativePoint(table.base.render, Point3(cell.x, cell.y, cell.z))
+        film = Point2()
+        assert table.base.camLens.project(seen, film)
+        ply = sent.ply
+        table.on_click((film.x, film.y))
+        while time.monotonic() < deadline and len(room.match.plies) <= ply:
+            showbase.taskMgr.step()
+        made = sent.legal[[P_path[:2] for P_path in sent.paths].index([place, ways[place][1]])]
+        assert room.match.plies[ply].text == made
+    finally:
+        if table is not None:
+            table.close()
+        srv.stop()

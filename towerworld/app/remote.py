@@ -40,6 +40,7 @@ PAGE = 8              # legal moves shown as buttons at once
 KEYS = ("Click a lit piece or place: pick it (the words a move needs are buttons)",
         "Enter: play the move the picks make, or confirm",
         "Backspace: take back the last pick; Esc: all of them",
+        "R or the wheel: turn what the pointer previews (a tile's way)",
         "M: list the legal moves as buttons, or back to the table",
         "U: ask to take back your last move; Y or N: answer such a request",
         "Q: leave the table",
@@ -175,7 +176,15 @@ class RemoteTable:
         self.listing = False                # the legal moves as buttons (M), not clicks on the table
         self.conn = Connection(invite, name, seat, watch, token, log)
         self.task = self.base.taskMgr.add(self._poll, "remote-table-poll")
+        self.pointer_task = self.base.taskMgr.add(self._pointer_task, "remote-table-pointer")
+        # the place under the pointer whose move needs a word next (a tile's way), the ways it offers, the one shown
+        self.hover: str | None = None
+        self.hover_options: list[str] = []
+        self.hover_choice = 0
         self.events.accept("mouse1", self.on_click)
+        self.events.accept("r", self.turn_preview, [1])
+        self.events.accept("wheel_up", self.turn_preview, [1])
+        self.events.accept("wheel_down", self.turn_preview, [-1])
         self.events.accept("enter", self.commit_exact)
         self.events.accept("backspace", self.back_pick)
         self.events.accept("escape", self.clear_picks)
@@ -205,6 +214,7 @@ class RemoteTable:
             elif isinstance(msg, (P.View, P.Played)):
                 if self.view is None or msg.table.ply != self.view.table.ply:
                     self.picks, self.confirming = [], None      # picks were for the position before
+                    self.hover, self.hover_options = None, []
                 self.view = msg
                 self.told = events_of(msg) if isinstance(msg, P.Played) else []
                 told = [e.text for e in msg.events] + [e.text for step in msg.then for e in step.events] \
@@ -414,8 +424,49 @@ class RemoteTable:
         if not hits:
             self.hud.say("Nothing there to pick: click a highlighted piece or place.")
             return
+        if self.hover in hits and self.hover_options:
+            # the previewed place, with the way the ghost shows it
+            place, option = self.hover, self.hover_options[self.hover_choice]
+            self.preview_at(None)
+            self.choose(place)
+            if self.picks and self.picks[-1] == place:
+                self.choose(option)
+            return
         valid = [h for h in hits if self._candidates(self.picks + [h])]
         self.choose(valid[0] if valid else hits[0])
+
+    # ---- the pointer preview: the ghost of the move under the pointer, turned with R or the wheel, as at the local
+    # table (for a first pick that needs a word next, whose ghosts the server sent)
+    def _pointer_task(self, task):
+        watcher = self.base.mouseWatcherNode
+        if watcher is None:
+            return task.cont
+        place = None
+        if self._clickable() and not self.picks and self.view.table.previews and watcher.hasMouse():
+            place = next((h for h in self.picker.pick_all() if any(k.startswith(h + " ")
+                                                                  for k in self.view.table.previews)), None)
+        self.preview_at(place)
+        return task.cont
+
+    def preview_at(self, place: str | None) -> None:
+        """Ghosts of the move that picking `place` with the way chosen would make; None clears them."""
+        if place != self.hover:
+            self.hover, self.hover_choice = place, 0
+            self.hover_options = [] if place is None else [
+                key.split(" ", 1)[1] for key in self.view.table.previews if key.startswith(place + " ")]
+        if place is None or not self.hover_options:
+            self.stage.show_ghosts({})
+            return
+        ghosts = self.view.table.previews.get(f"{place} {self.hover_options[self.hover_choice]}", [])
+        self.stage.show_ghosts({p.id: Pose(p.kind, p.x, p.y, p.z, p.heading, p.face_up, _frozen(list(p.look)), p.tilt)
+                                for p in ghosts})
+
+    def turn_preview(self, step: int) -> None:
+        """R or the wheel over a previewed place: the next way it may lie."""
+        if self.hover is None or len(self.hover_options) < 2:
+            return
+        self.hover_choice = (self.hover_choice + step) % len(self.hover_options)
+        self.preview_at(self.hover)
 
     def choose(self, pick: str) -> None:
         """Pick `pick` next: the move is sent once the picks make exactly one; a wrong pick is told, not sent."""
@@ -542,6 +593,7 @@ class RemoteTable:
         if self.anim is not None:
             self.anim.finish()
         self.base.taskMgr.remove(self.task)
+        self.base.taskMgr.remove(self.pointer_task)
         self.events.ignoreAll()
         self.conn.close()
         self.hud.destroy()

@@ -161,6 +161,9 @@ class Table(msgspec.Struct):
     paths: list[list[Union[str, list[str]]]] = []
     asks: dict[str, str] = {}     # legal move -> the question the table asks before playing it (a cheat's cost)
     pick_words: dict[str, str] = {}   # a pick that is a button, not a piece or place -> the button's words
+    # "place option" (a first click on a place, then the button that says how: a tile's way) -> where that move would
+    # put pieces, shown as ghosts while the pointer rests on the place (the game's preview)
+    previews: dict[str, list[WirePiece]] = {}
 
 
 class Seat(msgspec.Struct):
@@ -303,6 +306,7 @@ def table_for(game: Game, state: State, viewer: int, ply: int, layout: bool = Tr
     paths: list[list[Union[str, list[str]]]] = []
     asks: dict[str, str] = {}
     pick_words: dict[str, str] = {}
+    previews: dict[str, list[WirePiece]] = {}
     prompt = ""
     moves = game.legal_moves(state) if to_move == viewer else []
     if layout:
@@ -324,6 +328,11 @@ def table_for(game: Game, state: State, viewer: int, ply: int, layout: bool = Tr
                     if pick not in spatial and pick not in pick_words:
                         pick_words[pick] = game.describe_pick(state, before, pick)
                 before += step if isinstance(step, list) else [step]
+            if len(path) >= 2 and isinstance(path[0], str) and isinstance(path[1], str) and path[0] in spatial \
+                    and path[1] not in spatial and f"{path[0]} {path[1]}" not in previews:
+                ghosts = game.preview(state, viewer, [path[0], path[1]])
+                previews[f"{path[0]} {path[1]}"] = [WirePiece(pid, g.kind, g.x, g.y, g.z, g.heading, g.face_up, g.look,
+                                                              g.tilt) for pid, g in sorted(ghosts.items())]
         pieces = [WirePiece(pid, p.kind, p.x, p.y, p.z, p.heading, p.face_up, p.look, p.tilt)
                   for pid, p in sorted(drawn.pieces.items())]
         cells = [WireCell(cid, c.x, c.y, c.z, c.w, c.d, c.label) for cid, c in sorted(drawn.cells.items())]
@@ -331,7 +340,7 @@ def table_for(game: Game, state: State, viewer: int, ply: int, layout: bool = Tr
     legal = [game.format_move(state, m) for m in moves]
     result = game.result(state) if to_move == TERMINAL else ""
     return Table(ply, to_move, pieces, cells, labels, dict(game.hud(state, viewer)), legal, result, panels, words, prompt,
-                 paths, asks, pick_words)
+                 paths, asks, pick_words, previews)
 
 
 def wire_path(picks) -> list[Union[str, list[str]]]:
