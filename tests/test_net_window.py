@@ -9,6 +9,19 @@ from towerworld.net import client as C
 from towerworld.net.local import ServerThread
 
 
+def watch_buttons(table) -> list[str]:
+    """The words of every button of `table` pressed from now on, in order (each button the window shows still does
+    what it did)."""
+    pressed: list[str] = []
+    set_buttons = table.hud.set_buttons
+
+    def watched(actions, vertical=False):
+        set_buttons([(label, (lambda label=label, f=f: (pressed.append(label), f())[1])) for label, f in actions],
+                    vertical)
+    table.hud.set_buttons = watched
+    return pressed
+
+
 def test_the_window_joins_as_its_seat_and_plays_a_whole_game(showbase, tmp_path, monkeypatch):
     monkeypatch.setenv("HOME", str(tmp_path))
     from towerworld.app.remote import RemoteTable
@@ -79,13 +92,7 @@ def test_an_agent_plays_the_window_through_its_clicks_and_the_words_a_move_needs
         code = srv.call(C.create_room(srv.url, "carcassonne", ["remote", "random"]))
         table = RemoteTable(f"{srv.url}/{code}", frames=1, agent="random")
         table.pause = 0.0
-        pressed = []
-        hud_buttons = table.hud.set_buttons
-
-        def watched(actions, vertical=False):         # every button the window shows, and what pressing it did
-            hud_buttons([(label, (lambda label=label, f=f: (pressed.append(label), f())[1])) for label, f in actions],
-                        vertical)
-        table.hud.set_buttons = watched
+        pressed = watch_buttons(table)
         chosen = []
         choose = table.choose
         table.choose = lambda pick: (chosen.append(pick), choose(pick))[1]
@@ -119,13 +126,7 @@ def test_an_agent_plays_the_window_through_the_list_of_moves(showbase, tmp_path,
         table = RemoteTable(f"{srv.url}/{code}", frames=1, agent="random")
         table.pause = 0.0
         table.toggle_list()
-        pressed = []
-        hud_buttons = table.hud.set_buttons
-
-        def watched(actions, vertical=False):         # every button the window shows, and what pressing it did
-            hud_buttons([(label, (lambda label=label, f=f: (pressed.append(label), f())[1])) for label, f in actions],
-                        vertical)
-        table.hud.set_buttons = watched
+        pressed = watch_buttons(table)
         room = srv.server.rooms[code]
         deadline = time.monotonic() + 240
         while time.monotonic() < deadline and not room.match.over:

@@ -53,3 +53,28 @@ def next_picks(progresses: Iterable[Progress]) -> list[str]:
         for pick in progress.next():
             seen.setdefault(pick, None)
     return list(seen)
+
+
+@dataclass(frozen=True)
+class Taken:
+    """What one more pick makes of the picks so far (take_pick)."""
+    picks: list[str]          # the picks after it (unchanged when it is refused)
+    refused: bool = False     # no legal move follows these picks: the pick is not taken
+    move: object = None       # the one move the picks now make, to send
+    exact: object = None      # a move the picks make while they also begin others (Enter confirms it)
+
+
+def take_pick(picks: Sequence[str], pick: str, candidates) -> Taken:
+    """`pick` after `picks`, given `candidates(picks)` -> [(move, Progress)] of the legal moves those picks follow: a
+    pick already made inside a set is taken back out; a pick that no legal move follows is refused; a pick that makes
+    exactly one move is that move; otherwise the picks grow (with the complete move among several, if any)."""
+    if pick in picks:
+        return Taken([p for p in picks if p != pick])
+    trial = list(picks) + [pick]
+    cands = candidates(trial)
+    if not cands:
+        return Taken(list(picks), refused=True)
+    exact = [move for move, progress in cands if progress.done]
+    if exact and len(cands) == 1:
+        return Taken(trial, move=exact[0])
+    return Taken(trial, exact=exact[0] if exact else None)

@@ -12,7 +12,7 @@ import time
 
 from towerworld.ai import make_agent
 from towerworld.app import saves
-from towerworld.app.picks import next_picks, path_progress
+from towerworld.app.picks import next_picks, path_progress, take_pick
 from towerworld.app.table import Table, names_an_ai
 from towerworld.app.thinker import WorkerRunner
 from towerworld.engine.agent import View
@@ -340,24 +340,17 @@ class PlayTable(Table):
         if self.confirming is not None:   # a click elsewhere instead of an answer: the question is dropped
             self.confirming = None
             self.picks = []
-        if target in self.picks:          # a second click on a card of a set takes it back out
-            self.picks = [p for p in self.picks if p != target]
-            self.refresh()
+        taken = take_pick(self.picks, target, self._candidates)
+        if taken.refused:
+            self.hud.say(self.game.explain(self.match.state, self.picks + [target]))
             return
-        trial = self.picks + [target]
-        cands = self._candidates(trial)
-        if not cands:
-            self.hud.say(self.game.explain(self.match.state, trial))
+        self.picks = taken.picks
+        if taken.move is not None:
+            self.submit(taken.move)
             return
-        exact = [m for m, progress in cands if progress.done]
-        if exact and len(cands) == 1:
-            self.picks = trial
-            self.submit(exact[0])
-            return
-        self.picks = trial
-        if exact:
-            self.ask("Press Enter or Confirm to " + self.game.describe_move(self.match.state, exact[0]) +
-                         ", or pick on.")
+        if taken.exact is not None:
+            self.ask("Press Enter or Confirm to " + self.game.describe_move(self.match.state, taken.exact) +
+                     ", or pick on.")
         self.refresh()
 
     def commit_exact(self):

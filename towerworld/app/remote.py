@@ -22,7 +22,7 @@ import time
 
 from direct.showbase.DirectObject import DirectObject
 
-from towerworld.app.picks import next_picks, path_progress
+from towerworld.app.picks import next_picks, path_progress, take_pick
 from towerworld.app.window import open_base, run_loop
 from towerworld.engine.game import SPECTATOR, TERMINAL, Event, EventKind, TowerworldError
 from towerworld.engine.layout import Cell, Layout, Pose
@@ -172,6 +172,7 @@ class RemoteTable:
         self.drawn: P.Table | None = None  # the table the stage was last sent to
         self.picker = Picker(self.base, self.stage)
         self.picks: list[str] = []          # the clicks of the move being made so far
+        self._paths: tuple = (None, [])     # (a table, its legal moves' paths as read from the wire)
         self.confirming: str | None = None  # a move the table asks about before it is sent (Enter confirms)
         self.listing = False                # the legal moves as buttons (M), not clicks on the table
         self.conn = Connection(invite, name, seat, watch, token, log)
@@ -268,7 +269,7 @@ class RemoteTable:
         if self._clickable():
             self.clear_picks()
             spatial = self._spatial()
-            for step in P.path_of(table.paths[table.legal.index(text)]):
+            for step in self._wire_paths()[table.legal.index(text)]:
                 for pick in (sorted(step) if isinstance(step, frozenset) else (step,)):
                     said = self._pick_words(pick)
                     button = None if pick in spatial else next(
@@ -365,13 +366,19 @@ class RemoteTable:
 
     def _candidates(self, picks: list[str]) -> list[tuple[str, object]]:
         """(move, progress) for every legal move whose clicks the picks so far follow."""
-        table = self.view.table
         out = []
-        for text, wire in zip(table.legal, table.paths):
-            progress = path_progress(P.path_of(wire), picks)
+        for text, path in zip(self.view.table.legal, self._wire_paths()):
+            progress = path_progress(path, picks)
             if progress is not None:
                 out.append((text, progress))
         return out
+
+    def _wire_paths(self) -> list:
+        """The legal moves' pick paths of the table shown, read from the wire once for each table received."""
+        table = self.view.table
+        if self._paths[0] is not table:
+            self._paths = (table, [P.path_of(wire) for wire in table.paths])
+        return self._paths[1]
 
     def _words(self, text: str) -> str:
         table = self.view.table
@@ -473,23 +480,17 @@ class RemoteTable:
         if not self._clickable():
             return
         self.confirming = None
-        if pick in self.picks:              # a second click on a card of a set takes it back out
-            self.picks = [p for p in self.picks if p != pick]
-            self.refresh()
-            return
-        trial = self.picks + [pick]
-        cands = self._candidates(trial)
-        if not cands:
+        taken = take_pick(self.picks, pick, self._candidates)
+        if taken.refused:
             self.said = "That is not a legal move here: pick one of the lit pieces or places."
             self.hud.say(self.said)
             return
-        exact = [text for text, progress in cands if progress.done]
-        self.picks = trial
-        if exact and len(cands) == 1:
-            self.submit(exact[0])
+        self.picks = taken.picks
+        if taken.move is not None:
+            self.submit(taken.move)
             return
-        if exact:
-            self.said = f"Press Enter or Confirm to {self._words(exact[0])}, or pick on."
+        if taken.exact is not None:
+            self.said = f"Press Enter or Confirm to {self._words(taken.exact)}, or pick on."
         self.refresh()
 
     def submit(self, text: str) -> None:
