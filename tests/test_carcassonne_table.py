@@ -207,7 +207,20 @@ def test_every_viewer_sees_the_same_table():
 
 def test_scores_show_on_the_table():
     lay = GAME.layout(build(scores=(12, 7)), OMNISCIENT)
-    assert [text for _x, _y, _z, text in lay.labels.values()] == ["Player 1: 12 (to play)", "Player 2: 7"]
+    assert [text for lid, (_x, _y, _z, text) in lay.labels.items() if lid.startswith("score:")] == \
+        ["Player 1: 12 (to play)", "Player 2: 7"]
+
+
+def test_the_bag_tells_its_count_and_the_drawn_tile_is_named_while_it_waits():
+    s = play(GAME.new_state(), "draw V")
+    lay = GAME.layout(s, SPECTATOR)
+    assert lay.labels["bag"][3] == f"bag: {s.bagn} tiles"
+    # over the piles, which stand nearer the camera than the landscape
+    assert lay.labels["bag"][2] > max(p.z for pid, p in lay.pieces.items() if pid.startswith("bag:"))
+    assert lay.labels["drawn"][3] == "tile to place"
+    assert abs(lay.labels["drawn"][0] - lay.pieces["tile:V:0"].x) < 1.0
+    placed = play(s, "V 0,-1 r270")
+    assert "drawn" not in GAME.layout(placed, SPECTATOR).labels
 
 
 # ---- models ---------------------------------------------------------------------------------------------------------

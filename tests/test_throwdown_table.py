@@ -373,3 +373,27 @@ def test_each_towers_label_says_what_it_is_worth_at_every_ply():
         move = GAME.sample_chance(s, rng) if GAME.current_player(s) == CHANCE else rng.choice(GAME.legal_moves(s))
         s, _ = GAME.apply(s, move)
     assert checked and gone
+
+
+def test_the_middle_heaps_are_named_with_their_counts_at_every_ply():
+    """The draw pile's label tells its count ("pile: 21"), the discards' theirs once there are any, and the
+    scrapyard is named, through every change of a whole random game."""
+    from towerworld.games.throwdown.layout import build_layout, heaps
+    rng = random.Random(3)
+    s = GAME.new_state(None, 3)
+    pile_at, discard_at, _, _ = heaps(3)
+    seen_discards = False
+    while not GAME.is_terminal(s):
+        lay = build_layout(s, SPECTATOR)
+        x, y, _z, words = lay.labels["pile"]
+        assert words == f"pile: {bin(s.pile).count('1')}" and x == pile_at[0] and y < pile_at[1]
+        if s.discards:
+            assert lay.labels["discards"][3] == f"discards: {len(s.discards)}"
+            assert lay.labels["discards"][0] == discard_at[0]
+            seen_discards = True
+        else:
+            assert "discards" not in lay.labels
+        assert lay.labels["scrapyard"][3] == "scrapyard"
+        move = GAME.sample_chance(s, rng) if GAME.current_player(s) == CHANCE else rng.choice(GAME.legal_moves(s))
+        s, _ = GAME.apply(s, move)
+    assert seen_discards

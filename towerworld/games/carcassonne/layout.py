@@ -350,6 +350,16 @@ def _labels(lay: Layout, s: CState, frame: Frame) -> None:
         x, y = frame.supply(p, -3.5, 0)
         mark = " (to play)" if s.player == p and s.phase != OVER else ""
         lay.labels[f"score:{p + 1}"] = (x, y + 18.0, 10.0, f"Player {p + 1}: {s.scores[p]}{mark}")
+    if s.bagn:
+        # the bag's count over its piles (the tallest stands first in line; the label moves as a pile empties)
+        stacks = -(-s.bagn // PILE)
+        x0, y0, _ = frame.pile(0)
+        x1, y1, _ = frame.pile((stacks - 1) * PILE)
+        lay.labels["bag"] = ((x0 + x1) / 2, (y0 + y1) / 2, min(s.bagn, PILE) * TILE_H + 24.0,
+                             f"bag: {counted(s.bagn, 'tile')}")
+    if s.phase == PLACE:
+        dx, dy = frame.drawn()
+        lay.labels["drawn"] = (dx, dy + TILE_MM / 2 + 12.0, 0.0, "tile to place")
 
 
 def _cells(lay: Layout, s: CState, frame: Frame, tops: dict[int, float]) -> None:

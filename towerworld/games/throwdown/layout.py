@@ -32,13 +32,16 @@ FAN_TURN = 4.0
 PLAY_LIFT = 40.0               # a waiting attack card hovers over the target tower (the tallest tower is ~45 mm)
 PLAY_BEHIND = 40.0
 PLAY_TILT = 55.0
-PILE_AT = (-230.0, 0.0)
+PILE_AT = (-230.0, 0.0)        # the draw pile and the discards side by side, up to three players
 DISCARD_AT = (-150.0, 0.0)
+CROWDED_PILE_AT = (-170.0, -45.0)    # from four players on (a seat's row of towers stands at x -270 or near it), one
+CROWDED_DISCARD_AT = (-170.0, 55.0)  # behind the other, further in
 SCRAP_AT = (-85.0, -55.0)      # the scrapyard's first spot; pyramids lie in rows by size, large ones nearest player 1
 SCRAP_STEP = 28.0
 SCRAP_ROW = 10
 SCRAP_DEPTH = {1: 28.0, 2: 36.0, 3: 46.0}   # a row's depth: the length of a pyramid of that size lying flat
 BACK = look(back="decktet")
+HEAP_LABEL_OUT = CARD.d / 2 + 8.0         # the draw pile's and the discards' labels, this far in front or behind
 
 
 def radii(n: int) -> tuple[float, float]:
@@ -137,6 +140,30 @@ def hand_poses(seat: int, n: int, cards: list, shown: bool, own: bool, front: in
     return poses
 
 
+@lru_cache(maxsize=None)
+def heaps(n: int) -> tuple[tuple[float, float], tuple[float, float], tuple[float, float], tuple[float, float]]:
+    """Where the draw pile and the discards lie at `n` players, and where their labels stand: up to three players
+    side by side, each named in front of it; from four on, clear of the row of towers that then stands beside them,
+    the pile in front of the discards, the pile named in front and the discards behind."""
+    if n <= 3:
+        return (PILE_AT, DISCARD_AT, (PILE_AT[0], PILE_AT[1] - HEAP_LABEL_OUT),
+                (DISCARD_AT[0], DISCARD_AT[1] - HEAP_LABEL_OUT))
+    return (CROWDED_PILE_AT, CROWDED_DISCARD_AT, (CROWDED_PILE_AT[0], CROWDED_PILE_AT[1] - HEAP_LABEL_OUT),
+            (CROWDED_DISCARD_AT[0], CROWDED_DISCARD_AT[1] + HEAP_LABEL_OUT))
+
+
+@lru_cache(maxsize=None)
+def scrapyard_label(n: int) -> tuple:
+    """The scrapyard's name in front of its first row; at two players, past its last row instead (the front seat's
+    towers stand close, and an attack on them hovers over the near side, its card raised towards the camera; from
+    three players on, the far side is where the seats across crowd in)."""
+    x = SCRAP_AT[0] + (SCRAP_ROW - 1) * SCRAP_STEP / 2
+    if n > 2:
+        return (x, SCRAP_AT[1] - 30.0, 0.0, "scrapyard")
+    rows = -(-n * len(COLOURS) // SCRAP_ROW)
+    return (x, SCRAP_AT[1] + rows * sum(SCRAP_DEPTH.values()) + 12.0, 0.0, "scrapyard")
+
+
 def build_layout(state, viewer: int) -> Layout:
     lay = Layout()
     n = state.n
@@ -187,19 +214,25 @@ def build_layout(state, viewer: int) -> Layout:
             lay.place(f"card:play:{k}", shared_pose("card", tx + k * 30.0, ty + PLAY_BEHIND + k * 4.0,
                                                     PLAY_LIFT + k * 2.0, reading, True, card_look(c), tilt=PLAY_TILT))
     # the draw pile: one back for every five cards, so its height follows the count
+    pile_at, discard_at, pile_label, discard_label = heaps(n)
     count = bin(state.pile).count("1")
     for k in range((count + 4) // 5):
-        lay.place(f"card:pile:{k}", shared_pose("card", *PILE_AT, k * 5 * CARD.h, reading, False, BACK))
-    lay.cells["pile"] = shared_cell(*PILE_AT, 0.0, CARD.w, CARD.d, "draw pile")
+        lay.place(f"card:pile:{k}", shared_pose("card", *pile_at, k * 5 * CARD.h, reading, False, BACK))
+    lay.cells["pile"] = shared_cell(*pile_at, 0.0, CARD.w, CARD.d, "draw pile")
+    # the middle's heaps named on the table (their counts change only as cards are drawn or spent)
+    lay.labels["pile"] = (*pile_label, 0.0, f"pile: {count}")
+    if state.discards:
+        lay.labels["discards"] = (*discard_label, 0.0, f"discards: {len(state.discards)}")
     for k, card in enumerate(state.discards):
         turn = ((k * 37) % 13) - 6.0           # a loose heap, the top card readable
-        lay.place(f"card:discard:{k}", shared_pose("card", *DISCARD_AT, k * CARD.h, reading + turn, True,
+        lay.place(f"card:discard:{k}", shared_pose("card", *discard_at, k * CARD.h, reading + turn, True,
                                                    card_look(card)))
     for code, (x, y) in scrap_spots(state.scrap, n):
         pips = pips_of(code)
         # tilted pieces rest their lowest point at pose.z: a pyramid lying on a face rests on the table
         lay.place(pyramid_id(code), shared_pose(f"pyramid_{pips}", x, y, 0.0, reading, True,
                                                 look(colour=COLOURS[colour_of(code)]), tilt=90.0))
+    lay.labels["scrapyard"] = scrapyard_label(n)
     lay.cells["scrapyard"] = shared_cell(SCRAP_AT[0] + (SCRAP_ROW - 1) * SCRAP_STEP / 2, SCRAP_AT[1] + 50.0, 0.0,
                                          SCRAP_ROW * SCRAP_STEP, 120.0, "scrapyard")
     return lay
