@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import random
 import re
+from contextlib import contextmanager
 
 import pytest
 
@@ -61,21 +62,28 @@ def test_throwdown_seat_labels_were_too_small_unscaled():
     assert min(_px(layout, framing(layout, aspect=W / H)).values()) < LEAST_LABEL_PX
 
 
-def test_the_stage_draws_its_labels_at_the_scale_asked(showbase):
+@contextmanager
+def _stage_showing(showbase, name: str, players: int):
+    """(game, state, stage, layout): a stage showing a game's first position (see _positions), removed after."""
     from towerworld.scene.stage import Stage
-    game, state = next(_positions("throwdown", 3))
+    game, state = next(_positions(name, players))
     stage = Stage(showbase.render.attachNewNode("labels-test"))
     try:
         layout = game.layout(state, SPECTATOR)
         stage.show(layout)
+        yield game, state, stage, layout
+    finally:
+        stage.root.getParent().removeNode()
+
+
+def test_the_stage_draws_its_labels_at_the_scale_asked(showbase):
+    with _stage_showing(showbase, "throwdown", 3) as (game, state, stage, layout):
         scales = {lid: 1.0 + k for k, lid in enumerate(layout.labels)}
         stage.set_label_scales(scales)
         assert stage.label_nodes
         assert all(abs(node.getScale()[0] - scales[lid]) < 1e-6 for lid, (_, node) in stage.label_nodes.items())
         stage.show(game.layout(state, SPECTATOR))
         assert all(abs(node.getScale()[0] - scales[lid]) < 1e-6 for lid, (_, node) in stage.label_nodes.items())
-    finally:
-        stage.root.getParent().removeNode()
 
 
 def _touching(layout, orbit, scales, drops=None, shown=None) -> list:
@@ -118,12 +126,7 @@ def test_the_far_seats_labels_touched_where_they_were():
 
 
 def test_the_stage_draws_a_dropped_label_its_lines_lower(showbase):
-    from towerworld.scene.stage import Stage
-    game, state = next(_positions("throwdown", 5))
-    stage = Stage(showbase.render.attachNewNode("drops-test"))
-    try:
-        layout = game.layout(state, SPECTATOR)
-        stage.show(layout)
+    with _stage_showing(showbase, "throwdown", 5) as (_game, _state, stage, layout):
         lid = next(iter(layout.labels))
         node = stage.label_nodes[lid][1]
         before = node.getTightBounds(node)
@@ -135,8 +138,6 @@ def test_the_stage_draws_a_dropped_label_its_lines_lower(showbase):
         stage.set_label_scales({lid: 2.0}, {})
         back = node.getTightBounds(node)
         assert back[1].z == pytest.approx(before[1].z, abs=0.05)
-    finally:
-        stage.root.getParent().removeNode()
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
