@@ -153,3 +153,19 @@ def test_a_press_on_the_timeline_reaches_the_replay_not_the_bar(replay):
     r2d = table.base.render2d
     assert r2d.getRelativePoint(table.grip, (grip[0], 0, 0)).x <= left
     assert r2d.getRelativePoint(table.grip, (grip[1], 0, 0)).x >= right
+
+
+def test_the_message_line_stands_over_the_timeline_and_its_buttons(replay):
+    """What a move says ("You draw the 2-4.") is written over the replay's controls, never across them, one line or
+    several."""
+    table = replay
+    r2d = table.base.render2d
+    # each control's frame top (its PGItem frame: left, right, bottom, top in its own units) on the window
+    top = max(r2d.getRelativePoint(item, (0, 0, item.guiItem.getFrame()[3])).z
+              for item in table.buttons + [table.slider, table.speed_label])
+    assert top > -0.9
+    for words in ("Player 1 draws the 2-4.", " ".join(["Player 2 scores a long line of points."] * 6)):
+        table.hud.say(words)
+        said = table.hud.message.getTightBounds(r2d)
+        assert said is not None and said[0].z > top, (words[:30], said[0].z, top)
+    table.hud.say("")

@@ -25,6 +25,7 @@ from towerworld.scene.video import FrameGrabber, check_fps, check_output, write_
 
 SPEEDS = (0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0)
 PAUSE_BETWEEN = 0.35          # seconds (at speed 1) between one ply's animation and the next
+MESSAGE_OVER_TIMELINE = 0.3    # the message line's baseline (aspect2d units over the bottom edge): over the buttons
 KEYS_LINE = "Space play/pause   , . step   [ ] speed   Home/End first/last   P physics   drag the timeline"
 
 
@@ -71,7 +72,7 @@ class ReplayTable(Table):
         self._moving_slider = False
         self._scrubbing = False         # the button is held on the timeline: the replay follows the pointer
         self.stage.show(self.game.layout(match.state_at(0), self.viewer))
-        self.hud.message.setPos(0, 0.32)
+        self.hud.message_bottom = MESSAGE_OVER_TIMELINE     # the message line above the buttons, whatever it says
         self._build_timeline()
         b = self.events
         b.accept("space", self.toggle)

@@ -116,6 +116,7 @@ class Hud:
         self.panel_rects: list[tuple[float, float, float, float]] = []   # each panel's, under a2dTopLeft
         self.panel_views: list[PanelView] = []
         self._panel_key = None
+        self.message_bottom = MESSAGE_BOTTOM      # a window with controls along its bottom (the replay's) raises it
         self.message = OnscreenText(text="", pos=(0, MESSAGE_BOTTOM), align=TextNode.ACenter,
                                     parent=base.a2dBottomCenter,
                                     **{**style, "fg": (1, 0.92, 0.6, 1), "scale": MESSAGE_SCALE})
@@ -259,7 +260,7 @@ class Hud:
         height = self.base.a2dTop - self.base.a2dBottom
         bottom = 1.0 - 2 * self.band_bottom(rows + spare_lines) / height
         boxes.append((-1.0, bottom, 1.0, 1.0))
-        message_top = self.base.a2dBottomCenter.getPos(self.base.render2d).z + 0.1 + 0.05
+        message_top = self.base.a2dBottomCenter.getPos(self.base.render2d).z + self.message_bottom + MESSAGE_SCALE
         boxes.append((-1.0, -1.0, 1.0, message_top))
         hint = self.hint.getTightBounds(self.base.render2d)
         if hint is not None:
@@ -281,7 +282,7 @@ class Hud:
         node.setWordwrap(max(20.0, 1.9 * self.base.getAspectRatio() / MESSAGE_SCALE))
         self.message.setText(text)
         rows = max(1, node.getNumRows())
-        self.message.setPos(0, MESSAGE_BOTTOM + (rows - 1) * node.getLineHeight() * MESSAGE_SCALE)
+        self.message.setPos(0, self.message_bottom + (rows - 1) * node.getLineHeight() * MESSAGE_SCALE)
 
     def toggle_help(self, text: str) -> None:
         """Show `text` (help_text: the rules summary and the keys) over everything but the hand-off cover, or hide
