@@ -3,8 +3,9 @@
 Seats sit around the table (player 1 in front, at -y; the others counter-clockwise). In front of each seat, from the
 centre outwards: the card in play (while an attack waits), the four towers (slots a-d from the owner's left), the
 hand fanned towards its owner (face up only for its owner), and a plaque with the score. In the middle: the draw pile
-(a few backs, its height growing with the count), the discards face up, and the scrapyard with its pyramids lying flat
-(one column per colour, one row per size).
+(a few backs, its height growing with the count), the discards face up (side by side up to three players, one behind
+the other from four on), each named with its count, and the scrapyard with its pyramids lying flat (one column per
+colour, one row per size), named too.
 """
 from __future__ import annotations
 
