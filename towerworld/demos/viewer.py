@@ -43,7 +43,9 @@ class DemoWindow:
         self.paused = False
         self._drag = None
         style = dict(fg=(1, 1, 1, 1), shadow=(0, 0, 0, 0.9), mayChange=True, scale=0.045)
-        self.status = OnscreenText(text="", pos=(0.05, -0.08), align=TextNode.ALeft, parent=b.a2dTopLeft, **style)
+        # the caption on a dark card: a close view (a demo's focus) may show pieces under it
+        self.status = OnscreenText(text="", pos=(0.05, -0.08), align=TextNode.ALeft, parent=b.a2dTopLeft,
+                                   bg=(0.1, 0.12, 0.14, 0.6), **style)
         self.keys = OnscreenText(text=KEYS, pos=(0, 0.05), align=TextNode.ACenter, parent=b.a2dBottomCenter,
                                  **{**style, "scale": 0.035})
         self._bind()
