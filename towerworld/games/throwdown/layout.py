@@ -41,6 +41,7 @@ SCRAP_AT = (-85.0, -55.0)      # the scrapyard's first spot; pyramids lie in row
 SCRAP_STEP = 28.0
 SCRAP_ROW = 10
 SCRAP_DEPTH = {1: 28.0, 2: 36.0, 3: 46.0}   # a row's depth: the length of a pyramid of that size lying flat
+SCRAP_MIDDLE_X = SCRAP_AT[0] + (SCRAP_ROW - 1) * SCRAP_STEP / 2     # across the scrapyard's middle
 BACK = look(back="decktet")
 HEAP_LABEL_OUT = CARD.d / 2 + 8.0         # the draw pile's and the discards' labels, this far in front or behind
 
@@ -88,12 +89,17 @@ def nest_heights(tower: tuple) -> list[float]:
     return heights
 
 
+def scrap_rows(n: int) -> int:
+    """Rows per pyramid size in the scrapyard at `n` players: every stash's pyramids of that size, SCRAP_ROW a row."""
+    return -(-n * len(COLOURS) // SCRAP_ROW)
+
+
 def scrap_spots(scrap: int, n: int) -> list[tuple[int, tuple[float, float]]]:
     """Where each scrapyard pyramid lies: every pyramid has its own spot (a row per size, large ones nearest the
     front; along a row the colours in stash order, ten to a row), so one that arrives or leaves never shifts the
     others."""
     spots = []
-    rows = -(-n * len(COLOURS) // SCRAP_ROW)      # rows per size: every stash's pyramids of that size
+    rows = scrap_rows(n)
     for code in bits(scrap):
         pips = pips_of(code)
         place = stash_of(code) * len(COLOURS) + colour_of(code)
@@ -158,11 +164,9 @@ def scrapyard_label(n: int) -> tuple:
     """The scrapyard's name in front of its first row; at two players, past its last row instead (the front seat's
     towers stand close, and an attack on them hovers over the near side, its card raised towards the camera; from
     three players on, the far side is where the seats across crowd in)."""
-    x = SCRAP_AT[0] + (SCRAP_ROW - 1) * SCRAP_STEP / 2
     if n > 2:
-        return (x, SCRAP_AT[1] - 30.0, 0.0, "scrapyard")
-    rows = -(-n * len(COLOURS) // SCRAP_ROW)
-    return (x, SCRAP_AT[1] + rows * sum(SCRAP_DEPTH.values()) + 12.0, 0.0, "scrapyard")
+        return (SCRAP_MIDDLE_X, SCRAP_AT[1] - 30.0, 0.0, "scrapyard")
+    return (SCRAP_MIDDLE_X, SCRAP_AT[1] + scrap_rows(n) * sum(SCRAP_DEPTH.values()) + 12.0, 0.0, "scrapyard")
 
 
 def build_layout(state, viewer: int) -> Layout:
@@ -234,7 +238,7 @@ def build_layout(state, viewer: int) -> Layout:
         lay.place(pyramid_id(code), shared_pose(f"pyramid_{pips}", x, y, 0.0, reading, True,
                                                 look(colour=COLOURS[colour_of(code)]), tilt=90.0))
     lay.labels["scrapyard"] = scrapyard_label(n)
-    lay.cells["scrapyard"] = shared_cell(SCRAP_AT[0] + (SCRAP_ROW - 1) * SCRAP_STEP / 2, SCRAP_AT[1] + 50.0, 0.0,
+    lay.cells["scrapyard"] = shared_cell(SCRAP_MIDDLE_X, SCRAP_AT[1] + 50.0, 0.0,
                                          SCRAP_ROW * SCRAP_STEP, 120.0, "scrapyard")
     return lay
 
