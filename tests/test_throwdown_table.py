@@ -397,3 +397,21 @@ def test_the_middle_heaps_are_named_with_their_counts_at_every_ply():
         move = GAME.sample_chance(s, rng) if GAME.current_player(s) == CHANCE else rng.choice(GAME.legal_moves(s))
         s, _ = GAME.apply(s, move)
     assert seen_discards
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_the_draw_pile_and_the_discards_lie_clear_of_every_tower(n):
+    """At four players the draw pile lay inside the last seat's row of towers: the pile's and the discards' card
+    footprints overlap no tower's large pyramid at any table size (at three players the pile stands 3 mm from the
+    third seat's tower d)."""
+    from towerworld.engine.pieces import size
+    from towerworld.games.throwdown.layout import CARD, heaps, tower_spot
+    half = size("pyramid_3").w / 2
+    pile_at, discard_at, _, _ = heaps(n)
+    for x, y in (pile_at, discard_at):
+        for seat in range(n):
+            for t in range(4):
+                tx, ty = tower_spot(seat, n, t)
+                clear_x = abs(tx - x) - CARD.w / 2 - half
+                clear_y = abs(ty - y) - CARD.d / 2 - half
+                assert max(clear_x, clear_y) > 0.0, (n, (x, y), seat, t)
