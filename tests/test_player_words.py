@@ -17,6 +17,7 @@ import pytest
 
 from towerworld.engine import registry
 from towerworld.engine.game import CHANCE, SPECTATOR, TERMINAL
+from towerworld.engine.words import status_part
 
 GENERIC = (
     (re.compile(r"[A-Za-z_]\w*:\w"), "a piece or cell id"),
@@ -68,7 +69,7 @@ def texts_of_a_game(game, variant, seed: int, plies: int = 1500):
     for _ in range(plies):
         for viewer in list(range(n)) + [SPECTATOR]:
             for key, line in game.hud(state, viewer).items():
-                yield f"hud {key}", f"{key}: {line}"       # the status shows a line's key before it
+                yield f"hud {key}", status_part(key, line)     # as the status line shows it
             for panel in game.panels(state, viewer):       # each player's panel: its name, score and holdings
                 for line in (panel.name, panel.score) + panel.holdings:
                     yield "panel", line
@@ -130,6 +131,32 @@ def test_the_scan_catches_engine_names(name, text):
 ])
 def test_the_scan_lets_words_pass(name, text):
     assert not offences(registry.get_game(name), text)
+
+
+@pytest.mark.parametrize("name", sorted(registry.all_games()))
+def test_no_status_part_says_its_key_twice(name):
+    """The status line names a line about the table once: "last roll: 2 (level 2)", not "roll: last roll: 2";
+    "23 tiles stand", not "tiles: 23 tiles stand"."""
+    game = registry.get_game(name)
+    twice = {}
+    for where, text in texts_of_a_game(game, None, seed=7, plies=400):
+        if where.startswith("hud "):
+            key = where[4:].split()[0].lower()
+            if len(re.findall(rf"\b{re.escape(key)}\b", text.lower())) > 1:
+                twice.setdefault(key, text)
+    assert not twice, twice
+
+
+@pytest.mark.parametrize("key,value,shown", [
+    ("roll", "last roll: 2 (level 2)", "last roll: 2 (level 2)"),
+    ("tiles", "23 tiles stand, 1 face up", "23 tiles stand, 1 face up"),
+    ("phase", "climbing the tower", "phase: climbing the tower"),
+    ("your hand", "Journey (3), Discovery (5)", "your hand: Journey (3), Discovery (5)"),
+    ("tiers", "Tiers: bottom 1/18", "Tiers: bottom 1/18"),
+    ("cap", "turn 14 of the 200-turn cap", "turn 14 of the 200-turn cap"),
+])
+def test_a_status_part_keeps_its_key_only_where_its_value_does_not_name_it(key, value, shown):
+    assert status_part(key, value) == shown
 
 
 # ---- the table labelled in those words ---------------------------------------------------------------------------------

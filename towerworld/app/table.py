@@ -13,7 +13,7 @@ from towerworld.app.window import open_base, run_loop
 from towerworld.engine.game import CHANCE, OMNISCIENT, SPECTATOR
 from towerworld.engine.match import Match
 from towerworld.engine.pieces import size
-from towerworld.engine.words import with_names
+from towerworld.engine.words import status_part, with_names
 from towerworld.scene.camera import framing, label_drops, label_scales
 from towerworld.scene.hud import Hud
 from towerworld.scene.picking import Picker
@@ -379,8 +379,8 @@ class Table:
         # "next" tells a person what to click: shown only while a person is to move, as the sentence it is; a value
         # that already names itself ("Cheats: 0") is shown as it is
         person = self._person_to_move(state)
-        lines += [f"{v}" if k in ("turn", "next") or str(v).lower().startswith(k.lower()) else f"{k}: {v}"
-                  for k, v in hud.items() if k != "next" or person]
+        lines += [f"{v}" if k in ("turn", "next") else status_part(k, v) for k, v in hud.items()
+                  if k != "next" or person]
         return [self.with_names(ln) for ln in lines]
 
     def info_lines(self, state) -> list[str]:
@@ -390,8 +390,7 @@ class Table:
         covered = tuple(self.game.panel_keys) + ("turn", "next")
         hud = self.game.hud(state, self.viewer)
         parts = [self.game.title]
-        parts += [f"{v}" if str(v).lower().startswith(k.lower()) else f"{k}: {v}" for k, v in hud.items()
-                  if k not in covered and k.split(" ")[0] not in covered]
+        parts += [status_part(k, v) for k, v in hud.items() if k not in covered and k.split(" ")[0] not in covered]
         return [self.with_names("   |   ".join(parts))]
 
     def panel_views(self, state) -> list:

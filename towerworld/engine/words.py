@@ -1,5 +1,8 @@
-"""Words shared by every sentence a person reads: a count with its noun in the right number, players by name."""
+"""Words shared by every sentence a person reads: a count with its noun in the right number, players by name, a
+status line's parts."""
 from __future__ import annotations
+
+import re
 
 
 def counted(n: int, word: str, plural: str | None = None) -> str:
@@ -14,3 +17,12 @@ def with_names(text: str, names: list[str]) -> str:
         if names[i] != f"Player {i + 1}":
             text = text.replace(f"Player {i + 1}", names[i])
     return text
+
+
+def status_part(key: str, value) -> str:
+    """One of a game's lines about the table, as the status line shows it: the value alone where it already names
+    what it is ("23 tiles stand" for "tiles", "last roll: 2" for "roll"), else "key: value" ("phase: climbing the
+    tower")."""
+    text = str(value)
+    words = set(re.findall(r"[a-z']+", text.lower()))
+    return text if all(word in words for word in key.lower().split()) else f"{key}: {text}"

@@ -120,7 +120,7 @@ def hud_lines(state, result: str) -> dict:
         "turn": turn,
         "pieces": "   ".join(f"{SIDE_NAMES[side]}: {_army(state, side)}" for side in (0, 1)),
         "scores": "   ".join(f"{SIDE_NAMES[side]} took {taken[side]}" for side in (0, 1)),
-        "cap": f"turn {state.turns + 1} of {state.rules.move_cap}",
+        "cap": f"turn {state.turns + 1} of the {state.rules.move_cap}-turn cap",
     }
     repeats = state.history.count(state.history[-1])
     if repeats >= 2 and result == "in progress":
