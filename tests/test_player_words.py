@@ -16,7 +16,7 @@ import re
 import pytest
 
 from towerworld.engine import registry
-from towerworld.engine.game import CHANCE, SPECTATOR, TERMINAL
+from towerworld.engine.game import CHANCE, OMNISCIENT, SPECTATOR, TERMINAL
 from towerworld.engine.words import status_part
 
 GENERIC = (
@@ -145,6 +145,37 @@ def test_no_status_part_says_its_key_twice(name):
             if len(re.findall(rf"\b{re.escape(key)}\b", text.lower())) > 1:
                 twice.setdefault(key, text)
     assert not twice, twice
+
+
+YOU = re.compile(r"\byou(r|rs)?\b", re.I)
+
+
+@pytest.mark.parametrize("name", sorted(registry.all_games()))
+def test_what_everyone_reads_speaks_of_the_players_not_to_them(name):
+    """The words every viewer reads (the status, the panels, the events, the last move's description, which the
+    table shows as "Last move, Ann: ...") name the player: a replay or an onlooker would read "You draw the 2-4"
+    of somebody else. Only what is said to the person to move (the "next" line, a pick, a refusal) says "you"."""
+    game = registry.get_game(name)
+    opts, n = game.resolve_options(None, None)
+    state = game.new_state(opts, n)
+    rng = random.Random(7)
+    said: dict[str, str] = {}
+    for _ in range(600):
+        for viewer in (SPECTATOR, OMNISCIENT):
+            for key, line in game.hud(state, viewer).items():
+                if key != "next" and YOU.search(str(line)):
+                    said.setdefault(f"hud {key}", str(line))
+            for panel in game.panels(state, viewer):
+                said.update({"panel": line for line in (panel.name, panel.score) + panel.holdings if YOU.search(line)})
+        cp = game.current_player(state)
+        if cp == TERMINAL:
+            break
+        move = game.sample_chance(state, rng) if cp == CHANCE else rng.choice(game.legal_moves(state))
+        if YOU.search(game.describe_move(state, move)):
+            said.setdefault("last move", game.describe_move(state, move))
+        state, events = game.apply(state, move)
+        said.update({f"event {e.kind}": e.text for e in events if YOU.search(e.text)})
+    assert not said, said
 
 
 @pytest.mark.parametrize("key,value,shown", [

@@ -156,7 +156,7 @@ def test_a_press_on_the_timeline_reaches_the_replay_not_the_bar(replay):
 
 
 def test_the_message_line_stands_over_the_timeline_and_its_buttons(replay):
-    """What a move says ("You draw the 2-4.") is written over the replay's controls, never across them, one line or
+    """What a move says ("Ann draws the 2-4.") is written over the replay's controls, never across them, one line or
     several."""
     table = replay
     r2d = table.base.render2d

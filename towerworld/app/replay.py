@@ -256,7 +256,7 @@ class ReplayTable(Table):
         lines = self.info_lines(state)
         if self.last_words:
             lines.append(self.last_words)
-        lines.append(f"replay: ply {self.ply}/{len(self.match.plies)}   "
+        lines.append(f"replay: step {self.ply} of {len(self.match.plies)}   "
                      f"{'playing' if self.playing else 'paused'}   physics {'on' if self.physics else 'off'}")
         lines.append(KEYS_LINE)
         if self.game.current_player(state) == TERMINAL:

@@ -433,7 +433,7 @@ class Carcassonne(Game[CState, int]):
             what = pick[6:]
             return "a follower on top (closes it)" if what == "follower" else f"a {what} tower piece"
         if pick.startswith("ransom:"):
-            return f"ransom: pay Player {pick[7:]} 3 points for your follower"
+            return f"ransom: pay Player {pick[7:]} 3 points to free a follower"
         if pick == "pass":
             return {ACTION: "no follower or tower", CAPTURE: "no capture", RANSOM: "no ransom"}.get(s.phase, "pass")
         if pick.startswith("feature:") and s.phase == ACTION and s.tiles:

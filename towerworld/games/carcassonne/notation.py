@@ -174,7 +174,7 @@ def describe_move(s: CState, move: int) -> str:
     if k == K_NOCAPTURE:
         return "capture nothing"
     if k == K_RANSOM:
-        return f"pay Player {v + 1} 3 points of ransom for your follower"
+        return f"pay Player {v + 1} 3 points of ransom to free a follower"
     if k == K_NORANSOM:
         return "pay no ransom"
     return "a move"

@@ -216,7 +216,7 @@ def hud(game, state) -> dict:
         c, lv = pawn_place(state, state.turn)
         k = face_up_on_level(state.cols, state.up, lv)
         lines["climb"] = f"{k} face-up tile{'s' if k != 1 else ''} on level {lv}" + (
-            "" if k >= 2 else ": you need two to go up")
+            "" if k >= 2 else ": two are needed to go up")
     return lines
 
 

@@ -48,7 +48,7 @@ def describe_move(state, move) -> str:
     if kind == "reveal":
         v = move[1]
         return f"turn up the {RANKS[v % 6]} of {SUITS[v // 6]}"
-    return {"out": "leave the tower", "stay": "stay where you are", "spend": "spend a talisman for an extra turn",
+    return {"out": "leave the tower", "stay": "stay put", "spend": "spend a talisman for an extra turn",
             "pass": "pass"}.get(kind, kind)
 
 

@@ -63,7 +63,7 @@ def _cards_words(cards) -> str:
 def _own_tower(state, seat: int, tower: int) -> str:
     standing = state.towers[seat][tower]
     colour = f"{COLOURS[top_colour(standing)]} " if standing else ""
-    return f"your {colour}tower {SLOTS[tower]}"
+    return f"the {colour}tower {SLOTS[tower]}"      # the mover's own: an attack names whose
 
 
 def describe_move(state, move) -> str:

@@ -209,14 +209,14 @@ def _receive(w: _W, card: int, verb: str) -> None:
     w.pile &= ~(1 << card)
     w.hands = _set(w.hands, seat, w.hands[seat] | 1 << card)
     if w.ev is not None:
-        w.say(EventKind.DRAW, f"You {verb} {card_words(card)}.", (_hand_id(w, seat, card),), (seat,), reveals=True)
+        said = f"{_name(seat)} {'is dealt' if verb == 'are dealt' else verb + 's'}"      # "Player 2 is dealt"
+        w.say(EventKind.DRAW, f"{said} {card_words(card)}.", (_hand_id(w, seat, card),), (seat,), reveals=True)
         others = tuple(s for s in range(w.n) if s != seat)
         if others:
             # to the others every card in that hand is a back: the new one shows at the end of the fan (its place in
             # the sorted hand would tell them something about it)
             last = f"card:hand:{seat}:{bin(w.hands[seat]).count('1') - 1}"
-            w.say(EventKind.DRAW, f"{_name(seat)} {'is dealt' if verb == 'are dealt' else verb + 's'} a card.",
-                  (last,), others)
+            w.say(EventKind.DRAW, f"{said} a card.", (last,), others)
 
 
 def _discard(w: _W, cards) -> None:

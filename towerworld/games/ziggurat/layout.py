@@ -55,7 +55,8 @@ def hud(game, state, viewer) -> dict[str, str]:
     t0, t1, t2 = tier_counts(state.owner)
     lines = {
         "turn": ("Game over: " + game.result(state)) if cp == TERMINAL else
-                "Drawing from the pile" if cp == CHANCE else "Place a domino from your hand, or cheat",
+                "Drawing from the pile" if cp == CHANCE else
+                "Place a domino from your hand, or cheat" if viewer == 0 else "Player 1 to place a domino or cheat",
         "cheats": f"Cheats: {state.cheats} ({title(state.cheats)} so far)",
         "tiers": f"Tiers: bottom {t0}/18, middle {t1}/8, top {t2}/2",
         "hand": "Hand: " + (" ".join(f"[{dname(d)}]" for d in state.hand) or "empty"),
@@ -64,7 +65,9 @@ def hud(game, state, viewer) -> dict[str, str]:
     if cp == 0:
         moves = placements(state.vals, state.hand)
         if not moves:
-            lines["turn"] = "No domino in your hand fits anywhere: cheat (pick up a placed domino) or give up."
+            lines["turn"] = ("No domino in your hand fits anywhere: cheat (pick up a placed domino) or give up."
+                             if viewer == 0 else "No domino in Player 1's hand fits anywhere: Player 1 cheats or "
+                             "gives up.")
             lines["next"] = "Click a placed domino to pick it up (a cheat), with whatever rests on it."
         else:
             fits = sorted({DINDEX[(m[4], m[5])] for m in moves})
@@ -92,7 +95,7 @@ def describe_move(state, move) -> str:
         extra = f" and the {resting} resting on it" if resting > 1 else " and the one resting on it" if resting else ""
         return (f"cheat: pick up the {v1}-{v2} from {cname(c1)}-{cname(c2)} of the {TIER_WORDS[t]} tier{extra}")
     if kind == GIVE_UP:
-        return "give up (nothing in your hand fits and no cheat can save this deal)"
+        return "give up (nothing in the hand fits and no cheat can save this deal)"
     if kind == DRAW:
         return f"draw the {dname(move[1])} from the pile"
     if kind == DEAL:

@@ -72,7 +72,7 @@ def step(state, move):
             deal, pile, deals = _pin(state, d)
         new = ZState(state.vals, state.owner, hand, state.unseen & ~(1 << d), pile, state.cheats, state.limit,
                      deal, False, deals)
-        return new, [Event(EventKind.DRAW, (f"domino:{dname(d)}",), f"You draw the {dname(d)}.", reveals=True)]
+        return new, [Event(EventKind.DRAW, (f"domino:{dname(d)}",), f"Player 1 draws the {dname(d)}.", reveals=True)]
     if kind == CHEAT:
         d = move[1]
         nv, no, lifted = lift(state.vals, state.owner, d)
@@ -87,7 +87,7 @@ def step(state, move):
     if kind == GIVE_UP:
         new = ZState(state.vals, state.owner, state.hand, state.unseen, state.pile, state.cheats, state.limit,
                      state.deal, True, state.deals)
-        return new, [Event(EventKind.GIVE_UP, (), "You give up: the gods are not pleased.")]
+        return new, [Event(EventKind.GIVE_UP, (), "Player 1 gives up: the gods are not pleased.")]
     if kind == DEAL:
         n = move[1]
         new = ZState(state.vals, state.owner, state.hand, state.unseen, deal_order(n), state.cheats,
