@@ -399,11 +399,14 @@ def test_the_middle_heaps_are_named_with_their_counts_at_every_ply():
     assert seen_discards
 
 
+CLEAR = 20.0       # mm between a heap's cards and a tower's large pyramid
+
+
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
 def test_the_draw_pile_and_the_discards_lie_clear_of_every_tower(n):
-    """At four players the draw pile lay inside the last seat's row of towers: the pile's and the discards' card
-    footprints overlap no tower's large pyramid at any table size (at three players the pile stands 3 mm from the
-    third seat's tower d)."""
+    """At four players the draw pile lay inside the last seat's row of towers, and at three 3 mm from the third
+    seat's tower d: the pile's and the discards' card footprints stand at least CLEAR mm from every tower's large
+    pyramid at any table size, room for a hand reaching in and for the towers' labels."""
     from towerworld.engine.pieces import size
     from towerworld.games.throwdown.layout import CARD, heaps, tower_spot
     half = size("pyramid_3").w / 2
@@ -414,4 +417,4 @@ def test_the_draw_pile_and_the_discards_lie_clear_of_every_tower(n):
                 tx, ty = tower_spot(seat, n, t)
                 clear_x = abs(tx - x) - CARD.w / 2 - half
                 clear_y = abs(ty - y) - CARD.d / 2 - half
-                assert max(clear_x, clear_y) > 0.0, (n, (x, y), seat, t)
+                assert max(clear_x, clear_y) >= CLEAR, (n, (x, y), seat, t, max(clear_x, clear_y))
