@@ -152,3 +152,17 @@ def test_labels_clear_each_other_in_the_words_the_table_draws(players):
         scales = label_scales(layout, orbit, 40.0, W / H, H)
         drops = label_drops(layout, orbit, 40.0, W / H, scales, shown)
         assert _touching(layout, orbit, scales, drops, shown) == [], players
+
+
+@pytest.mark.parametrize("words", ["a: 6 pips", "AI 2, search (normal): 0 (to play)", "iiii", "WWWW", "bag: 79 tiles"])
+def test_a_labels_box_is_as_wide_as_the_words_drawn(showbase, words):
+    """The boxes the stagger and the framing reckon with are as wide as the stage draws the words, halo included
+    (a width guessed from the count of letters made "WWWW" as wide as "iiii" and most labels a quarter too wide)."""
+    from towerworld.scene.camera import label_width
+    from towerworld.scene.components.shapes import shared_text
+    node = shared_text(words, LABEL_EM, (0.1, 0.1, 0.1, 1.0), facing="viewer")
+    try:
+        low, high = node.getTightBounds(node)
+        assert label_width(words) == pytest.approx((high.x - low.x) / LABEL_EM, abs=0.1)
+    finally:
+        node.removeNode()

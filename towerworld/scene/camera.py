@@ -224,6 +224,28 @@ def labels_touch(a: ScreenBox, a_line: float, b: ScreenBox, b_line: float, aspec
             and min(a[2], b[2]) - max(a[0], b[0]) > LABEL_TOUCH[0] * line / max(aspect, 1e-3))
 
 
+_WIDTHS: dict[str, float] = {}
+
+
+def label_width(line: str) -> float:
+    """How wide one line of a label is, in ems: the label font's own advance widths (an "i" is a quarter of a "W"),
+    with the pale halo round the letters on both sides (shapes.HALO_WIDTH points, of an em of about 10)."""
+    width = _WIDTHS.get(line)
+    if width is None:
+        from panda3d.core import TextNode
+
+        from towerworld.scene.components.shapes import HALO_WIDTH, label_font
+        node = TextNode("measure")
+        font = label_font()
+        if font is not None:
+            node.setFont(font)
+        width = node.calcWidth(line) or 0.64 * len(line)   # without a font: about 0.64 em a letter
+        if len(_WIDTHS) > 4096:
+            _WIDTHS.clear()
+        width = _WIDTHS[line] = width + 2 * HALO_WIDTH / 10
+    return width
+
+
 def label_boxes(layout: Layout, orbit: Orbit, fov: float, aspect: float, scales: dict[str, float] | None = None,
                 drops: dict[str, float] | None = None, shown: Callable[[str], str] | None = None) -> list[ScreenBox]:
     """Where each label shows on the screen (text LABEL_EM mm tall, times its scale, facing the camera, `drops`
@@ -239,7 +261,7 @@ def label_boxes(layout: Layout, orbit: Orbit, fov: float, aspect: float, scales:
         if shown is not None:
             words = shown(words)
         lines = words.split("\n")
-        half_w = (0.32 * max(len(line) for line in lines) + 0.2) * em_mm / (tan_h * depth)
+        half_w = (max(label_width(line) for line in lines) / 2 + 0.1) * em_mm / (tan_h * depth)
         em = em_mm / (tan_v * depth)
         # the card: from above the first line's capitals (its baseline is at the anchor) to below the last line
         out.append((sx - half_w, sy - (len(lines) - 1 + 0.35) * em, sx + half_w, sy + 1.05 * em))
