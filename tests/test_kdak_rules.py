@@ -317,7 +317,7 @@ def test_no_climb_limit_and_an_optional_move_cap():
         assert G.current_player(s) != TERMINAL, f"ended after {k} plies"
         s = do(s, "b0" if s.pawns[s.turn] == slot("a0") else "a0")
     assert G.current_player(s) == TERMINAL and s.end == END_CAP and s.plies == 10
-    assert G.returns(s) == [0.0, 0.0] and G.result(s) == "The move cap of 10 plies was reached: draw, 0 to 0."
+    assert G.returns(s) == [0.0, 0.0] and G.result(s) == "The move limit of 10 moves (die rolls included) was reached: draw, 0 to 0."
     solo = do(start("solitaire", options={"move_cap": 2}), "enter a0", "reveal a0=suns:2")
     assert G.current_player(solo) == TERMINAL and G.returns(solo) == [-1.0] and "lost" in G.result(solo)
 

@@ -303,10 +303,35 @@ def test_the_start_screen_names_options_in_words_with_a_line_of_help_each(showba
             texts = [_plain(w.getText()) if hasattr(w, "getText") else w["text"] for w in screen.widgets
                      if hasattr(w, "getText") or "text" in getattr(w, "keys", lambda: ())()]
             for opt in game.options:
-                assert any(t.startswith(f"{opt.words}: ") and option_line(opt.help) in t for t in texts), \
+                named = f"{opt.words}." if isinstance(opt.default, bool) else f"{opt.words}: "
+                assert any(t.startswith(named) and option_line(opt.help) in t for t in texts), \
                     f"{name}: no label and explanation for {opt.name}"
                 if "_" in opt.name or opt.name != opt.name.lower():
                     assert not any(opt.name in t for t in texts), f"{name}: {opt.name} shown"
+    finally:
+        app.request("Off")
+
+
+def test_a_true_or_false_option_is_a_switch_that_says_on_or_off(showbase):
+    """A true/false option's button said ">" beside "The Tower expansion: on.": the button says "on" or "off" (gold
+    while on), and a click turns the option over and the button with it."""
+    from towerworld.app.main import App
+    app = App(showbase, (1280, 800), frames=1)
+    app.request("Menu")
+    try:
+        screen = app.screen
+        screen.pick("carcassonne")
+        game = registry.get_game("carcassonne")
+        switches = [o for o in game.options if isinstance(o.default, bool)]
+        assert switches
+        for opt in switches:
+            def button():
+                return next(w for w in screen.widgets if hasattr(w, "guiItem") and w["extraArgs"] == [opt.name, 1])
+            before = button()["text"]
+            assert before == ("on" if opt.default else "off")
+            button().commandFunc(None)
+            assert button()["text"] == ("off" if opt.default else "on")
+            assert screen.setup.options[opt.name] is (not opt.default)
     finally:
         app.request("Off")
 

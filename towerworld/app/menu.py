@@ -161,7 +161,7 @@ class StartScreen:
         if resumable and room < 1:
             self._button("Resume the last game", 0.5, BOTTOM_ROW, self.on_resume, [resumable[0].path], scale=0.04)
         elif resumable:
-            self._text("Unfinished:", -1.45, z)
+            self._text("Resume:", -1.45, z)
             for k, info in enumerate(resumable):
                 self._button(info.label, -1.05, z + 0.012 - 0.08 * k, self.on_resume, [info.path],
                              scale=0.035, text_align=TextNode.ALeft)
@@ -178,8 +178,9 @@ class StartScreen:
             self._button("Join", 0.0, BOTTOM_ROW, self.join, scale=0.05)
 
     def _options(self, game: Game, z: float) -> float:
-        """A control per option, two to a row: the buttons that change it (choices cycle, true/false toggles, numbers
-        step within their bounds), then its label and value and its explanation, whole, wrapped to the column's
+        """A control per option, two to a row: the buttons that change it (choices cycle, numbers step within their
+        bounds, a true/false option is a switch whose button says "on" or "off"), then its label and value and its
+        explanation, whole, wrapped to the column's
         width in letters as large as the explanation's (OPTION_SCALE); a row is as tall as its taller option."""
         setup = self.setup
         assert setup is not None
@@ -193,12 +194,16 @@ class StartScreen:
             free_text = isinstance(opt.default, str) and not opt.choices     # typed: set on the command line
             x = -1.45 if k % 2 == 0 else 0.05
             top = z - OPTION_SCALE
-            if not free_text:
+            switch = isinstance(opt.default, bool)        # a switch: its button says "on" or "off", gold when on
+            if switch:
+                self._button(shown, x + 0.1, top + 0.01, self.step_option, [opt.name, 1], chosen=value, scale=0.035)
+            elif not free_text:
                 self._button(">", x + 0.13, top + 0.01, self.step_option, [opt.name, 1], scale=0.035)
             if not opt.choices and not isinstance(opt.default, (bool, str)):
                 self._button("<", x + 0.04, top + 0.01, self.step_option, [opt.name, -1], scale=0.035)
-            label = self._text(f"\1optionname\1{opt.words}: {shown}.\2  {option_line(opt.help)}", x + OPTION_INDENT,
-                               top, scale=OPTION_SCALE)
+            named = f"{opt.words}." if switch else f"{opt.words}: {shown}."
+            label = self._text(f"\1optionname\1{named}\2  {option_line(opt.help)}", x + OPTION_INDENT, top,
+                               scale=OPTION_SCALE)
             label.textNode.setWordwrap((OPTION_COLUMN - OPTION_INDENT) / OPTION_SCALE)
             label.setPythonTag("help", opt.help)
             row.append(label.textNode.getNumRows())

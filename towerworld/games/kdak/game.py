@@ -35,9 +35,9 @@ class KDakGame(Game):
         Option("up_needs_two", True, "going up needs at least two face-up tiles on your level",
                label="Going up needs two face-up tiles"),
         Option("pooled", False, "the players pool their points (cooperative)", label="Pooled score"),
-        Option("move_cap", 0, "0: no cap (the seed sets none); n: the game ends after n plies, chance moves "
-                              "included, scored as it stands (solitaire / cooperative: lost, nobody escaped)", low=0,
-               high=100_000, label="Plies before the game ends"),
+        Option("move_cap", 0, "0: none (the rules set none); n: the game ends after n moves, die rolls included, "
+                              "scored as it stands (solitaire / cooperative: lost, nobody escaped)", low=0,
+               high=100_000, label="Move limit"),
     )
     _SOLO = {"crumble_from_start": True, "level5_talisman": True, "up_needs_two": False}
     variants = (
@@ -163,7 +163,7 @@ class KDakGame(Game):
             return "in progress"
         o = state.opts
         who = "Kaka" if o.n == 1 else "Kaka and Baba"
-        capped = f"The move cap of {counted(o.move_cap, 'ply', 'plies')} was reached"
+        capped = f"The move limit of {counted(o.move_cap, 'move')} (die rolls included) was reached"
         if o.l5t:
             if state.end == END_CAP:
                 return f"{capped} before {who} escaped: lost."
