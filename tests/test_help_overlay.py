@@ -1,5 +1,7 @@
 """The help overlay: opaque, above the table's buttons, per game (its rules summary in its own words, then the keys
 that do something in that game), inside the window at 1280x800 and 900x600, closed by H or Esc."""
+import re
+
 import pytest
 
 from towerworld.engine.match import Match, PlayerSpec
@@ -47,7 +49,13 @@ def test_the_overlay_is_opaque_above_the_buttons_and_inside_the_window(showbase,
         assert not t.hud.help.isHidden()
         assert t.hud.help["frameColor"][3] == 1.0, "the table must not show through the help"
         assert all(t.hud.help["sortOrder"] > b["sortOrder"] for b in t.hud.buttons), "no button over the help"
-        assert game.help_text().strip().splitlines()[0] in t.hud.help_text.getText()
+        shown = re.sub(r"\x01[^\x01]*\x01|\x02", "", t.hud.help_text.getText())      # the words, not the colours
+        name, rest = game.help_text().strip().splitlines()[0].split(" - ", 1)
+        assert shown.startswith(f"{name}\n{rest[:1].upper()}{rest[1:]}")
+        assert "\x01helphead\x01Keys\x02" in t.hud.help_text.getText(), "the keys' heading stands out"
+        f0, g0, f1, g1 = _boxes(t, t.hud.help)
+        x0, y0, x1, y1 = _boxes(t, t.hud.help_text)
+        assert y0 - g0 < 0.15, "the card ends under the last line, not far below it"
         for w, h in [(1280, 800), (900, 600)]:
             t.base.win.setSize(w, h)
             t.base.adjustWindowAspectRatio(t.base.getAspectRatio())

@@ -34,6 +34,31 @@ def help_text(game, replay: bool = False, keys: tuple[str, ...] | None = None) -
     return f"{_paragraphs(game.help_text())}\n\nKeys\n{listed}"
 
 
+HELP_TOP = 0.9          # the help card's first line stands under this (aspect2d units); the card ends under the last
+HELP_PAD = 0.05
+
+
+def _help_styles() -> None:
+    """The help's headings: the game's name and "Keys", in the gold of the option names on the start screen."""
+    from panda3d.core import TextProperties, TextPropertiesManager
+    manager = TextPropertiesManager.getGlobalPtr()
+    if not manager.hasProperties("helphead"):
+        head = TextProperties()
+        head.setTextColor(1, 0.85, 0.55, 1)
+        head.setTextScale(1.25)
+        manager.setProperties("helphead", head)
+
+
+def styled_help(text: str) -> str:
+    """help_text as the overlay draws it: the game's name (before the first line's " - ") on a line of its own and
+    the "Keys" line as headings, the rest as it is."""
+    lines = text.split("\n")
+    if lines and " - " in lines[0]:
+        name, rest = lines[0].split(" - ", 1)
+        lines[0:1] = [f"\1helphead\1{name}\2", rest[:1].upper() + rest[1:]]
+    return "\n".join(f"\1helphead\1{line}\2" if line == "Keys" else line for line in lines)
+
+
 def _paragraphs(text: str) -> str:
     """The help file's lines as the overlay's paragraphs: a line that goes on with the sentence before it (it starts
     with a space, or the line before ends mid-sentence) joins it, so the overlay wraps to its own width."""
@@ -125,8 +150,9 @@ class Hud:
         # opaque, and drawn above the table's buttons and panels (the cover, for hand-offs, stays above it)
         self.help = DirectFrame(frameColor=(0.06, 0.07, 0.1, 1), frameSize=(-1.5, 1.5, -0.95, 0.95), pos=(0, 0, 0),
                                 sortOrder=8)
-        self.help_text = OnscreenText(text="", parent=self.help, align=TextNode.ALeft, pos=(-1.4, 0.85), scale=0.04,
-                                      fg=(1, 1, 1, 1), mayChange=True, wordwrap=68)
+        _help_styles()
+        self.help_text = OnscreenText(text="", parent=self.help, align=TextNode.ALeft, pos=(-1.4, HELP_TOP - 0.05),
+                                      scale=0.04, fg=(1, 1, 1, 1), mayChange=True, wordwrap=68)
         self.help.hide()
         # the hand-off cover: opaque, above the table, so nobody's secrets show while the screen changes hands
         self.cover = DirectFrame(frameColor=(0.08, 0.1, 0.16, 1), frameSize=(-3, 3, -1.2, 1.2), pos=(0, 0, 0),
@@ -286,9 +312,12 @@ class Hud:
 
     def toggle_help(self, text: str) -> None:
         """Show `text` (help_text: the rules summary and the keys) over everything but the hand-off cover, or hide
-        it."""
+        it: the game's name and the "Keys" heading in gold, on a card as tall as the words."""
         if self.help.isHidden():
-            self.help_text.setText(text)
+            self.help_text.setText(styled_help(text))
+            bounds = self.help_text.getTightBounds(self.help)
+            bottom = HELP_TOP - 0.1 if bounds is None else bounds[0].z - HELP_PAD
+            self.help["frameSize"] = (-1.5, 1.5, max(-0.95, bottom), HELP_TOP + HELP_PAD)
             self.help.show()
         else:
             self.help.hide()
