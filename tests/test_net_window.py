@@ -2,6 +2,7 @@
 and plays a whole game (its legal moves are its buttons) against an AI seated on the server."""
 from __future__ import annotations
 
+import re
 import time
 
 from towerworld.engine.game import TERMINAL
@@ -280,7 +281,8 @@ def test_a_click_on_a_lit_place_picks_it_a_wrong_pick_is_told_and_a_cheat_is_ask
         table.toggle_help()
         shown = table.hud.help_text.getText()
         assert not table.hud.help.isHidden() and "M: list the legal moves as buttons" in shown
-        assert room.game.help_text().strip().splitlines()[0].strip() in shown
+        name, rest = room.game.help_text().strip().splitlines()[0].strip().split(" - ", 1)
+        assert re.sub(r"\x01[^\x01]*\x01|\x02", "", shown).startswith(f"{name}\n{rest[:1].upper()}{rest[1:]}")
         table.toggle_help()
         assert table.hud.help.isHidden()
     finally:
