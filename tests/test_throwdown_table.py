@@ -418,3 +418,60 @@ def test_the_draw_pile_and_the_discards_lie_clear_of_every_tower(n):
                 clear_x = abs(tx - x) - CARD.w / 2 - half
                 clear_y = abs(ty - y) - CARD.d / 2 - half
                 assert max(clear_x, clear_y) >= CLEAR, (n, (x, y), seat, t, max(clear_x, clear_y))
+
+
+def _card_quad(base, node):
+    """The screen corners of a card's face as it lies (turned and tilted), in render2d units."""
+    from panda3d.core import Point2, Point3
+    low, high = node.getTightBounds(node)
+    quad = []
+    for x, y in ((low.x, low.y), (high.x, low.y), (high.x, high.y), (low.x, high.y)):
+        seen = base.cam.getRelativePoint(node, Point3(x, y, high.z))
+        film = Point2()
+        base.camLens.project(seen, film)
+        quad.append((film.x, film.y))
+    return quad
+
+
+def _meets(box, quad) -> bool:
+    """Whether a screen rectangle and a convex quadrilateral share area (no axis of either separates them)."""
+    rect = [(box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3])]
+    for shape in (rect, quad):
+        for i in range(4):
+            (x0, y0), (x1, y1) = shape[i], shape[(i + 1) % 4]
+            nx, ny = y1 - y0, x0 - x1
+            a = [nx * x + ny * y for x, y in rect]
+            b = [nx * x + ny * y for x, y in quad]
+            if max(a) <= min(b) or max(b) <= min(a):
+                return False
+    return True
+
+
+def test_the_overlap_of_a_card_and_a_label_is_seen():
+    quad = [(0.0, 0.0), (1.0, 0.2), (0.8, 1.2), (-0.2, 1.0)]
+    assert _meets((0.5, 0.5, 0.6, 0.6), quad) and not _meets((1.1, -0.5, 1.5, 0.1), quad)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_a_persons_own_hand_stands_clear_of_their_tower_labels(showbase, tmp_path, n):
+    """The raised tops of a person's own fanned hand stood under their towers' labels at two players, the labels'
+    halos hiding the cards' ranks: at the first turn, no card of the hand in front meets a label of the towers before
+    it on the screen."""
+    from towerworld.app.play import PlayTable
+    try:
+        from tabletools import label_box
+    except ImportError:  # tests run as a package
+        from tests.tabletools import label_box
+    match = Match(GAME, players=[PlayerSpec("Ann")] + [PlayerSpec(f"AI {i + 1}", "ai", "greedy") for i in range(1, n)],
+                  seed=3, autosave=str(tmp_path / "auto.tower.json"))
+    table = PlayTable(match)
+    try:
+        settle(table)
+        cards = {pid: _card_quad(table.base, node) for pid, node in table.stage.nodes.items()
+                 if pid.startswith("card:hand:0:")}
+        labels = {lid: label_box(table.base, node) for lid, (_, node) in table.stage.label_nodes.items()
+                  if lid.startswith("tower:0:")}
+        assert len(cards) == 5 and len(labels) == 4
+        assert [(c, lid) for c, quad in cards.items() for lid, box in labels.items() if _meets(box, quad)] == []
+    finally:
+        table.close()

@@ -28,6 +28,8 @@ TOWER_LABEL_OUT = 28.0         # a tower's letter this far from its middle (a la
 OWN_FAN_RADIUS = 300.0         # the viewer's own hand: an arc about a point behind it, the cards leaning towards them
 OWN_FAN_TURN = 12.0
 OWN_TILT = 40.0
+OWN_HAND_OUT = 35.0            # the viewer's own hand lies this much further out than a hand lying flat: its cards'
+#                                raised tops stand clear of the tower labels before it, whose halos hid their ranks
 FAN_STEP = 30.0                # the others' hands: backs lying flat in a shallow fan
 FAN_TURN = 4.0
 PLAY_LIFT = 40.0               # a waiting attack card hovers over the target tower (the tallest tower is ~45 mm)
@@ -125,7 +127,7 @@ def hand_poses(seat: int, n: int, cards: list, shown: bool, own: bool, front: in
     that every rank, suit and name reads; the others lie flat, close together."""
     ox, oy, heading = seat_frame(seat, n, front)
     rx, ry = -oy, ox
-    hand_r = radii(n)[1]
+    hand_r = radii(n)[1] + (OWN_HAND_OUT if own else 0.0)
     poses = []
     for j, card in enumerate(cards):
         off = j - (len(cards) - 1) / 2
@@ -200,7 +202,7 @@ def build_layout(state, viewer: int) -> Layout:
         # where the hand lies, even while it is empty (the camera frames the table with it from the first deal)
         wide = 2 * OWN_FAN_RADIUS * math.sin(math.radians(2 * OWN_FAN_TURN)) + CARD.w
         ox, oy, _ = seat_frame(seat, n, front)
-        hx, hy = _at(seat, n, hand_r, 0.0, front)
+        hx, hy = _at(seat, n, hand_r + (OWN_HAND_OUT if shown and seat == front else 0.0), 0.0, front)
         rx, ry = -oy, ox
         lay.cells[f"hand:{seat}"] = shared_cell(hx, hy, 0.0, abs(rx) * wide + abs(ox) * CARD.d,
                                                 abs(ry) * wide + abs(oy) * CARD.d, f"Player {seat + 1}'s hand")
