@@ -226,10 +226,13 @@ def _anchors(name, state, lay):
             out[f"rank:{k + 1}"] = (rows[k], rows)
     elif name == "ziggurat":
         from towerworld.games.ziggurat.layout import CELL_MM, CELL_XY, MAP_H
-        # the map prints each cell's name in it; its files are labelled large along its front edge as well
+        # the map prints each cell's name in it; its files are labelled large along its front edge as well, and its
+        # rows along its left edge
         files = [(CELL_XY[c][0], CELL_XY[c][1] - CELL_MM / 2, MAP_H) for c in range(6)]
+        rows = [(CELL_XY[6 * r][0] - CELL_MM / 2, CELL_XY[6 * r][1], MAP_H) for r in range(6)]
         for k in range(6):
             out[f"file:{'abcdef'[k]}"] = (files[k], files)
+            out[f"rank:{k + 1}"] = (rows[k], rows)
     return out
 
 
@@ -258,7 +261,7 @@ def test_every_place_the_words_name_is_labelled_beside_it(name):
     terrain, where the camera sees it a row off), and nearer to it than to any other of its kind (a file's letter to
     its file, "tower b" to tower b), at every sampled position of a random game."""
     wanted = {"kdak": ("column:", "level:"), "throwdown": ("tower:",), "elevation": ("file:", "rank:"),
-              "ziggurat": ("file:",)}[name]
+              "ziggurat": ("file:", "rank:")}[name]
     checked = 0
     for game, state in _positions(name, seed=3):
         lay = game.layout(state, 0)

@@ -38,9 +38,11 @@ DOMINO_IDS = tuple(f"domino:{dname(d)}" for d in range(len(DOMINOES)))
 PILE_IDS = tuple(f"pile:{i}" for i in range(len(DOMINOES)))
 CELL_IDS = tuple(tuple(f"cell:t{t}:{cname(c)}" for c in range(NCELLS)) for t in range(3))
 CELL_LABELS = tuple(tuple(f"{cname(c)} on the {TIER_WORDS[t]} tier" for c in range(NCELLS)) for t in range(3))
-# the map prints each cell's name in its corner (a1 ... f6), where the hints' "c1-c2" is read; its files (a-f) are
-# printed large along its front edge too, on the table in line with their cells (the pile stands at the left edge)
+# the map prints each cell's name in its corner (a1 ... f6), where the hints' "c1-c2" is read, too small to read from
+# the default view: its files (a-f) are printed large along its front edge too, and its rows (1-6) along its left
+# edge, on the table in line with their cells (the pile stands further left, at PILE_X)
 MAP_LABELS = {f"file:{'abcdef'[k]}": ((k - 2.5) * CELL_MM, -3 * CELL_MM - 9.0, 0.0, "abcdef"[k]) for k in range(6)}
+MAP_LABELS.update({f"rank:{k + 1}": (-3 * CELL_MM - 9.0, (k - 2.5) * CELL_MM, 0.0, str(k + 1)) for k in range(6)})
 # the pile's count stands just in front of its front stack, and moves back with it as the stacks go (four stacks of up
 # to seven, front to back: pile piece i lies in stack i // 7 at y = 45 - 30 * stack)
 PILE_LABELS = tuple((PILE_X, 45.0 - 30.0 * ((max(n, 1) - 1) // 7) - 30.0, 0.0, f"pile: {n}")
