@@ -40,8 +40,8 @@ class ThrowdownScrapyard(Demo):
     seconds: float = 5.0
     heading: float = -15.0
     pitch: float = 38.0
-    zoom: float = 1.0
-    focus: tuple = (20.0, -130.0, 0.0)
+    zoom: float = 1.1
+    focus: tuple = (20.0, -75.0, 0.0)
 
     def build(self) -> Layout:
         return throwdown_layout()
