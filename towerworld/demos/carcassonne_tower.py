@@ -100,13 +100,14 @@ class CarcassonneTower(Demo):
     seconds: float = 5.0
     heading: float = 25.0          # from the front right: the pile of tiles to draw stands out of the way
     pitch: float = 30.0
-    zoom: float = 1.0
+    zoom: float = 0.55             # the landscape and the tower fill the picture; the supplies and the bag lie outside
 
     def build(self) -> Layout:
         lay = _start_layout()
         (x, y), _ = tallest_tower(lay)
         cx, cy = landscape_centre(lay)
-        self.focus = ((x + cx) / 2, (y + cy) / 2, 30.0)
+        # between the tower and the landscape's middle, a tower's height up: the standing tower whole in the picture
+        self.focus = ((x + cx) / 2, (y + cy) / 2 + 40.0, 60.0)
         return Layout(dict(lay.pieces), dict(lay.cells), dict(lay.labels))
 
     def script(self, rng):

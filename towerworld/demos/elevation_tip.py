@@ -44,8 +44,8 @@ class ElevationTip(Demo):
     seconds: float = 8.0
     heading: float = -20.0
     pitch: float = 28.0
-    zoom: float = 1.3
-    focus: tuple = (40.0, 0.0, 20.0)
+    zoom: float = 1.7
+    focus: tuple = (130.0, -10.0, 20.0)
 
     def build(self) -> Layout:
         game = get_game("elevation")
