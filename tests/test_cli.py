@@ -54,6 +54,11 @@ def test_simulate_writes_records_that_check_accepts(tmp_path):
     c = run("check", *files)
     assert c.returncode == 0, c.stdout
     assert c.stdout.count(": ok,") == 3
+    # the seats are named as the app names its AI seats, so that a replay reads as the table did ("greedy (2) (AI)"
+    # stood in the panels)
+    import json
+    names = [[p["name"] for p in json.load(open(f))["players"]] for f in files]
+    assert names[0] == ["AI 1, random", "AI 2, greedy"] and names[1] == ["AI 1, greedy", "AI 2, random"], names
 
 
 def test_check_names_the_file_and_the_ply(tmp_path):

@@ -603,7 +603,8 @@ def cmd_simulate(args) -> int:
     for g in range(args.games):
         shift = 0 if args.no_swap or n_players == 1 else g % n_players
         seat_names = names[shift:] + names[:shift]
-        seats = [PlayerSpec(f"{n} ({i + 1})", "ai", n) for i, n in enumerate(seat_names)]
+        # named as the app names its AI seats ("AI 2, greedy"): a replay of the record reads the same as a table
+        seats = [PlayerSpec(f"AI {i + 1}, {agent_words(n, game)}", "ai", n) for i, n in enumerate(seat_names)]
         match = Match(game, options=opts, players=seats, seed=base_seed + g, variant=args.variant)
         agents = [make_agent(n, game, seed=base_seed * 1000 + g * 10 + i, level=args.level)
                   for i, n in enumerate(seat_names)]

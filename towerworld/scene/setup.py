@@ -175,7 +175,9 @@ def frame_light(sun_np: NodePath, layout: Layout | None) -> None:
 def add_table(render: NodePath, layout: Layout | None) -> NodePath:
     """A table top under everything: pieces cast their shadows onto it."""
     x0, y0, _z0, x1, y1, _z1 = layout.bounds() if layout and layout.pieces else (-150, -150, 0, 150, 150, 0)
-    w = max(x1 - x0, y1 - y0) * 4.0 + 2000     # to the frame's far corners, past a tall stack's sight line and the HUD
+    # to the frame's far corners, past a tall stack's sight line and the HUD, and at least 6 m each way: a view from
+    # afar (a replay's, above its timeline) saw past a small table's edge into the sky
+    w = max(max(x1 - x0, y1 - y0) * 4.0 + 2000, 12000.0)
     table = box(w, w, 10, (0.33, 0.42, 0.36, 1), z0=-10.02)
     table.setPos((x0 + x1) / 2, (y0 + y1) / 2, 0)
     table.reparentTo(render)
