@@ -169,3 +169,20 @@ def test_the_message_line_stands_over_the_timeline_and_its_buttons(replay):
         said = table.hud.message.getTightBounds(r2d)
         assert said is not None and said[0].z > top, (words[:30], said[0].z, top)
     table.hud.say("")
+
+
+@pytest.mark.parametrize("name", ["throwdown", "elevation", "kdak", "ziggurat", "carcassonne"])
+def test_a_finished_games_result_is_said_once(showbase, name):
+    """At the end of a replay the result stood twice, in the turn line ("The battle is over: Ann wins with 20
+    points.") and again under the status lines: it is said once."""
+    from towerworld.app.replay import ReplayTable
+    table = ReplayTable(_finished(name, plies=3000), SIZE, frames=1)
+    try:
+        table.playing = False
+        assert table.match.over
+        table.jump_end()
+        result = table.with_names(table.game.result(table.match.state))
+        shown = table.hud.instruction.textNode.getText() + "\n" + table.hud.status.textNode.getText()
+        assert shown.count(result) == 1, shown
+    finally:
+        table.close()

@@ -260,7 +260,9 @@ class ReplayTable(Table):
                      f"{'playing' if self.playing else 'paused'}   physics {'on' if self.physics else 'off'}")
         lines.append(KEYS_LINE)
         if self.game.current_player(state) == TERMINAL:
-            lines.append(self.with_names(self.game.result(state)))
+            result = self.with_names(self.game.result(state))
+            if result not in self.instruction(state) and not any(result in line for line in lines):
+                lines.append(result)        # a game whose turn line says it already ("The battle is over: ...")
         self.show_hud(state, lines)
         self.play_button["text"] = "pause" if self.playing else "play"
         self.speed_label["text"] = f"speed {self.speed:g}x"
