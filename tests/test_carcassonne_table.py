@@ -687,3 +687,36 @@ def test_the_default_view_frames_the_landscape_in_the_middle_with_the_piles_and_
             rows = box({i for i in lay.pieces if i.startswith(("meeple", "tower:")) and lay.pieces[i].z == 0.0})
             if rows:
                 assert rows[3] < land[1], (seed, len(s.tiles))
+
+
+def test_the_floating_points_name_the_player_as_the_table_does(showbase, monkeypatch):
+    """The words rising from a score said "Player 1 scores 4" where every other word on the table named the player:
+    they take the table's names, and grow with the labels when the view is far."""
+    from towerworld.scene import stage as stage_module
+    from towerworld.scene.stage import Stage
+    said = []
+    real = stage_module.shared_text
+
+    def recording(words, *args, **kwargs):
+        said.append(words)
+        return real(words, *args, **kwargs)
+    monkeypatch.setattr(stage_module, "shared_text", recording)
+    before = build(followers=[(0, 0, 0, "city N")])
+    s = play(before, "draw E", "E 0,1 r180")
+    s, events = GAME.apply(s, GAME.parse_move(s, "pass"))
+    scored = [e.text for e in events if e.kind == "score" and "Player 1" in e.text]
+    assert scored
+    stage = Stage(showbase.render)
+    try:
+        stage.label_words = lambda words: words.replace("Player 1", "Ann")
+        stage.show(GAME.layout(before, OMNISCIENT))
+        stage.set_label_scales({"bag": 1.8})
+        said.clear()
+        ival = stage.transition(GAME.layout(before, OMNISCIENT), GAME.layout(s, OMNISCIENT), events)
+        ival.start()
+        ival.setT(0.3)
+        assert scored[0].replace("Player 1", "Ann") in said and not any("Player 1" in w for w in said)
+        assert stage.root.find("float").getScale()[0] == pytest.approx(1.8)
+        ival.finish()
+    finally:
+        stage.root.removeNode()

@@ -1370,15 +1370,17 @@ class Stage:
         return walk
 
     def _float_text(self, words: str, where: Pose, speed: float) -> Step:
-        """Words (the points scored) rising from a piece's place and fading."""
+        """Words (the points scored) rising from a piece's place and fading, in the table's words ("Ann scores 5",
+        not "Player 1 scores 5") and as large as the largest label (a view from afar grows them)."""
         holder = self.root.attachNewNode("float")
         holder.hide()
+        holder.setScale(max(self.label_scales.values(), default=1.0))
 
         def rise(t, holder=holder):
             holder.show()
             holder.setPos(where.x, where.y, where.z + 20 + 50 * t)
             holder.setAlphaScale(1 - t * t)
-        shared_text(words, 9, (0.1, 0.08, 0.05, 1), facing="viewer").reparentTo(holder)
+        shared_text(self.label_words(words), 9, (0.1, 0.08, 0.05, 1), facing="viewer").reparentTo(holder)
         return seq(lerp(rise, 1.2 / speed), call(holder.removeNode))
 
     def _animate(self, ch: Change, speed: float) -> Step:
