@@ -289,9 +289,11 @@ def advance(state: KState, move: tuple | None, ev: list | None, rand=None, polic
             if rank == 0 and talisman:
                 tal = tal[:p] + (tal[p] + 1,) + tal[p + 1:]
             if ev is not None:
-                text = f"Player {p + 1} turns up the {RANKS[rank]} of {SUITS[v // 6]}"
-                if door and rank:
-                    text += f" and scores {rank}"
+                # the tile's face told just now ("The tile at ... is the 5 of arms.") is not told again; the points
+                # are the score event's
+                told = bool(ev) and ev[-1].kind == EventKind.REVEAL and ev[-1].pieces == (tile_id(flip),)
+                text = f"Player {p + 1} turns it up" if told else \
+                    f"Player {p + 1} turns up the {RANKS[rank]} of {SUITS[v // 6]}"
                 if rank == 0 and talisman:
                     text += " and takes a talisman"
                 ev.append(Event(EventKind.FLIP, (tile_id(flip),), text + "."))
@@ -390,7 +392,7 @@ def advance(state: KState, move: tuple | None, ev: list | None, rand=None, polic
 
 def _capped(cap: int) -> Event:
     """The end at the move cap."""
-    return Event(EventKind.END, (), f"The move cap of {counted(cap, 'ply', 'plies')} is reached: the game ends here.")
+    return Event(EventKind.END, (), f"The move limit of {counted(cap, 'move')} is reached: the game ends here.")
 
 
 def _not_now(move, stage: int) -> str:
