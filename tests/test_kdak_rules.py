@@ -666,3 +666,27 @@ def test_solitaire_rollout_policy_reaches_the_talisman_often():
     assert sum(e.tower_tal >= 0 for e in ends) > 100
     uniform = [G.random_playout(s0, rng) for _ in range(200)]
     assert sum(e.tower_tal >= 0 for e in uniform) < sum(e.tower_tal >= 0 for e in ends)
+
+
+def test_a_step_names_a_tile_and_its_points_once():
+    """What a step says reads once: "The tile at column c, level 4 is the 5 of arms. Ann turns it up. Ann scores
+    5." (the face and the points each stood twice: "... turns up the 5 of arms and scores 5. Ann scores 5.")."""
+    import random
+    import re
+    from towerworld.engine.game import CHANCE, TERMINAL
+    s = G.new_state()
+    rng = random.Random(4)
+    faces = scores = 0
+    for _ in range(2000):
+        cp = G.current_player(s)
+        if cp == TERMINAL:
+            break
+        s, events = G.apply(s, G.sample_chance(s, rng) if cp == CHANCE else rng.choice(G.legal_moves(s)))
+        said = " ".join(e.text for e in events)
+        for face in set(re.findall(r"the (?:null|ace|\d) of \w+", said)):
+            assert said.count(face) == 1, said
+            faces += 1
+        for points in set(re.findall(r"scores \d", said)):
+            assert said.count(points) == 1, said
+            scores += 1
+    assert faces and scores
