@@ -168,7 +168,7 @@ def describe_move(s: CState, move: int) -> str:
         x, y = xy(v)
         return f"close the tower {place_words(x, y)} with a follower on top"
     if k == K_PASS:
-        return "deploy nothing"
+        return "place no follower and no tower piece"
     if k == K_CAPTURE:
         return f"capture a follower of Player {v // FOLLOWERS + 1}"
     if k == K_NOCAPTURE:
