@@ -355,3 +355,15 @@ def test_a_command_named_sets_up_only_its_own_parser():
     assert (args.command, args.game, args.players, args.new) == ("play", "kdak", "human,random", True)
     choices = parser._subparsers._group_actions[0].choices       # type: ignore[union-attr]
     assert set(choices) == {"play"} and set(_parser()._subparsers._group_actions[0].choices) == set(COMMANDS)
+
+
+def test_without_a_screen_the_window_commands_say_one_sentence(tmp_path):
+    """Panda3D's own ":ShowBase(warning): Unable to open 'onscreen' window." stood before the sentence (the network
+    window's modules load Panda3D's before the table's settings quiet it)."""
+    env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
+    env.update(EGL_PLATFORM="surfaceless", PYTHONPATH=ROOT, HOME=str(tmp_path))
+    for args in (["play", "kdak", "--new"], ["join", "ws://127.0.0.1:9/room"]):
+        r = subprocess.run([sys.executable, "-m", "towerworld", *args], capture_output=True, text=True, timeout=120,
+                           env=env, cwd=ROOT)
+        assert r.returncode != 0 and one_sentence(r.stderr + r.stdout), r.stderr + r.stdout
+        assert "Could not open a window" in r.stderr

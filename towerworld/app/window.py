@@ -14,6 +14,8 @@ def open_base(size=(1280, 800), offscreen: bool = False, title: str = "towerworl
     if getattr(builtins, "base", None) is not None:
         return builtins.base
     from direct.showbase.ShowBase import ShowBase
+    # while the window opens, Panda3D's own "Unable to open 'onscreen' window" stays unsaid: the sentence below says it
+    ShowBase.notify.setWarning(False)
     try:
         return ShowBase(windowType="offscreen" if offscreen else None)
     except Exception:  # no display, no GL: say so in one sentence
@@ -21,6 +23,8 @@ def open_base(size=(1280, 800), offscreen: bool = False, title: str = "towerworl
         raise TowerworldError("Could not open a window" + (f" on display {where}" if where else
                               " (no display is set)") + "; the table needs a desktop session, and "
                               "'towerworld render' makes a picture without one.") from None
+    finally:
+        ShowBase.notify.setWarning(True)
 
 
 def run_loop(base, frames: int | None = None) -> int:
