@@ -167,3 +167,21 @@ def test_one_person_against_two_ais_goes_back_across_their_replies(name):
         assert target == (mine[-1] if mine else None)
         crossed += target is not None and target < len(m.plies) - 1
     assert crossed
+
+
+def test_undo_says_whose_moves_it_takes_back():
+    """"Move taken back." said nothing of the AI's reply that went with it: the table names what went."""
+    from types import SimpleNamespace
+
+    from towerworld.app.play import PlayTable
+    m = relay(ANN, PlayerSpec("AI 2, random", "ai", "random"))
+    play(m, T1, T1, T1, T1)                  # Ann's turn, then the AI's
+    assert m.undo_takes() == [0, 1, 1] and m.undo_takes(1) == []
+    words = PlayTable.taken_back_words(SimpleNamespace(match=m), m.undo_takes())
+    assert words == "Taken back: your move and the reply of AI 2, random."
+    assert m.undo() and m.undo_takes() == [0]
+    assert PlayTable.taken_back_words(SimpleNamespace(match=m), m.undo_takes()) == "Taken back: your move."
+    three = relay(ANN, PlayerSpec("Bo", "ai", "random"), PlayerSpec("Cy", "ai", "random"))
+    play(three, T1, T1, T1, T1, T1, T1)
+    assert PlayTable.taken_back_words(SimpleNamespace(match=three), three.undo_takes()) == \
+        "Taken back: your move and the replies of Bo and Cy."

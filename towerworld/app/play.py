@@ -419,11 +419,26 @@ class PlayTable(Table):
             return
         if self.animating:
             return
+        taken = self.match.undo_takes()
         if not self.match.undo():
             self.hud.say(self.match.why_no_undo())
             return
         self.driver.taken_back()    # a search under way is for a position that is gone
-        self._jump("Move taken back.")
+        self._jump(self.taken_back_words(taken))
+
+    def taken_back_words(self, movers: list[int]) -> str:
+        """What an undo took back, in the players' names ("Taken back: your move and the reply of AI 2, greedy.")."""
+        players = self.match.players
+        own = movers[0] if movers and 0 <= movers[0] < len(players) else None
+        others = []
+        for seat in movers[1:]:
+            name = players[seat].name if 0 <= seat < len(players) else None
+            if name is not None and seat != own and name not in others:
+                others.append(name)
+        if not others:
+            return "Taken back: your move." if own is not None else "Move taken back."
+        return (f"Taken back: your move and the {'replies' if len(others) > 1 else 'reply'} of "
+                + " and ".join(others) + ".")
 
     def redo(self):
         if self.animating or not self.match.redo():

@@ -181,6 +181,11 @@ class Match:
     def can_undo(self, seat: int | None = None) -> bool:
         return self._undo_target(seat) is not None
 
+    def undo_takes(self, seat: int | None = None) -> list[int]:
+        """The seats whose moves undo would take back now, in order (CHANCE for an outcome): [] when it may not."""
+        target = self._undo_target(seat)
+        return [] if target is None else [p.mover for p in self.plies[target:]]
+
     def why_no_undo(self, seat: int | None = None) -> str:
         if not self.plies:
             return "Nothing to undo yet."
