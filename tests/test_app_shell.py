@@ -537,3 +537,30 @@ def test_seat_choices_read_in_players_words():
         for label in labels:
             assert not [agent for agent in ids if agent in label], (name, label)
             assert len(label) <= 24, f"{label!r} is too long for a seat button"
+
+
+KEY_EVENTS = {"Backspace": "backspace", "Esc": "escape", "Enter": "enter", "Home": "home", "Ctrl-S": "control-s",
+              "Ctrl-O": "control-o", "F1": "f1", "F11": "f11", "+": "+", "-": "-"}
+
+
+def test_every_key_the_readme_lists_at_the_table_does_something(showbase, tmp_path):
+    """The README listed PgUp and PgDn, which no game's table answered: every key in its table of keys at the table
+    is one the play table listens to."""
+    import os
+    import re
+
+    from towerworld.app.play import PlayTable
+    readme = open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "README.md")).read()
+    rows = [row for row in readme[readme.index("| at the table |"):readme.index("In a replay:")].splitlines()
+            if row.startswith("|")][2:]
+    keys = [k for row in rows for k in re.findall(r"`([^`]+)`", row.split("|")[1])]
+    keys += re.findall(r"`([^`]+)`", rows[0].split("|")[2])         # the view's keys, in the first row
+    names = [KEY_EVENTS.get(part, part.lower()) for key in keys for part in key.replace("/", " ").split()]
+    assert "z" in names and "home" in names and len(names) > 15
+    table = PlayTable(Match(registry.get_game("kdak"), players=[PlayerSpec("Ann"), PlayerSpec("Bob")],
+                            autosave=str(tmp_path / "k.tower.json")))
+    try:
+        unbound = [name for name in names if not table.events.isAccepting(name)]
+        assert unbound == [], unbound
+    finally:
+        table.close()

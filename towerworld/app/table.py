@@ -12,7 +12,6 @@ from towerworld.app.saves import remember_window_size
 from towerworld.app.window import open_base, run_loop
 from towerworld.engine.game import CHANCE, OMNISCIENT, SPECTATOR
 from towerworld.engine.match import Match
-from towerworld.engine.pieces import size
 from towerworld.engine.words import status_part, with_names
 from towerworld.scene.camera import framing, label_drops, label_scales
 from towerworld.scene.hud import Hud
@@ -70,18 +69,11 @@ class Table:
         self.events.accept("escape-up", lambda: None)
         self.events.accept("f11", self.toggle_fullscreen)
         self.events.accept("window-event", self._window_event)
-        self.cut_offset = 0          # page up/down move the cutaway storey by storey
-        self.events.accept("page_up", self.move_cut, [1])
-        self.events.accept("page_down", self.move_cut, [-1])
 
     @property
     def viewer(self) -> int:
         """Who is looking at the table: everything once a game is over, public information otherwise."""
         return OMNISCIENT if self.match.over else SPECTATOR
-
-    def move_cut(self, d):
-        self.cut_offset += d
-        self.apply_cutaway(self.current_state())
 
     def current_state(self):
         return self.match.state
@@ -91,9 +83,7 @@ class Table:
         if hint is None:
             self.stage.set_cutaway(None)
             return
-        height, kinds = hint
-        step = min(size(k).h for k in kinds) if kinds else 1.0
-        self.stage.set_cutaway(height + self.cut_offset * step, kinds)
+        self.stage.set_cutaway(*hint)
 
     # ---- camera -------------------------------------------------------------------------------------------------------
     def _bind_camera(self):
