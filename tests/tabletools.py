@@ -64,3 +64,16 @@ def label_box(base, holder):
             xs.append(film.x)
             ys.append(film.y)
     return (min(xs), min(ys), max(xs), max(ys))
+
+
+def convex_apart(a, b) -> bool:
+    """Whether two convex polygons (lists of screen points in order) are apart: a separating axis exists."""
+    for poly in (a, b):
+        for i in range(len(poly)):
+            (x0, y0), (x1, y1) = poly[i], poly[(i + 1) % len(poly)]
+            nx, ny = y1 - y0, x0 - x1
+            pa = [nx * x + ny * y for x, y in a]
+            pb = [nx * x + ny * y for x, y in b]
+            if max(pa) <= min(pb) or max(pb) <= min(pa):
+                return True
+    return False

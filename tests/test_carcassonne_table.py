@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 try:
-    from tabletools import settle
+    from tabletools import convex_apart, settle
 except ImportError:  # tests run as a package
-    from tests.tabletools import settle
+    from tests.tabletools import convex_apart, settle
 
 from towerworld.engine.driver import answer_chance
 from towerworld.engine.game import OMNISCIENT, SPECTATOR, TERMINAL
@@ -120,19 +120,6 @@ def _decisions(seed: int, players: int):
         s = GAME.apply(s, rng.choice(GAME.legal_moves(s)))[0]
 
 
-def _convex_apart(a, b) -> bool:
-    """Whether two convex polygons (lists of screen points in order) are apart: a separating axis exists."""
-    for poly in (a, b):
-        for i in range(len(poly)):
-            (x0, y0), (x1, y1) = poly[i], poly[(i + 1) % len(poly)]
-            nx, ny = y1 - y0, x0 - x1
-            pa = [nx * x + ny * y for x, y in a]
-            pb = [nx * x + ny * y for x, y in b]
-            if max(pa) <= min(pb) or max(pb) <= min(pa):
-                return True
-    return False
-
-
 def test_every_follower_target_is_24_px_across_at_the_default_camera_and_none_overlap():
     """While a player chooses where a follower goes, the default view comes close to the tile just laid: at 1280 x 800
     each place on it is at least 24 px across on the screen, and no two places' squares overlap there."""
@@ -160,7 +147,7 @@ def test_every_follower_target_is_24_px_across_at_the_default_camera_and_none_ov
                     assert all(0 <= x <= width and 0 <= y <= height for x, y in quad)
                 for i, a in enumerate(quads):
                     for b in quads[i + 1:]:
-                        assert _convex_apart(a, b), (seed, len(s.tiles))
+                        assert convex_apart(a, b), (seed, len(s.tiles))
                 seen += 1
     assert seen > 60
 

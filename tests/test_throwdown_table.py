@@ -8,9 +8,9 @@ import time
 import pytest
 
 try:
-    from tabletools import settle
+    from tabletools import convex_apart, settle
 except ImportError:  # tests run as a package
-    from tests.tabletools import settle
+    from tests.tabletools import convex_apart, settle
 
 from towerworld.engine.game import CHANCE, SPECTATOR, EventKind
 from towerworld.engine.match import Match, PlayerSpec
@@ -434,17 +434,8 @@ def _card_quad(base, node):
 
 
 def _meets(box, quad) -> bool:
-    """Whether a screen rectangle and a convex quadrilateral share area (no axis of either separates them)."""
-    rect = [(box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3])]
-    for shape in (rect, quad):
-        for i in range(4):
-            (x0, y0), (x1, y1) = shape[i], shape[(i + 1) % 4]
-            nx, ny = y1 - y0, x0 - x1
-            a = [nx * x + ny * y for x, y in rect]
-            b = [nx * x + ny * y for x, y in quad]
-            if max(a) <= min(b) or max(b) <= min(a):
-                return False
-    return True
+    """Whether a screen rectangle and a convex quadrilateral share area."""
+    return not convex_apart([(box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3])], quad)
 
 
 def test_the_overlap_of_a_card_and_a_label_is_seen():
