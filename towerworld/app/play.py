@@ -540,7 +540,7 @@ class PlayTable(Table):
                                                 for i, p in enumerate(self.picks)))
         if m.over:
             result = self.with_names(m.result_text())
-            if not any(result in line for line in lines):     # a game whose status already says it ("Game over: ...")
+            if not any(result in line for line in lines):     # a game whose status already says it ("Game over. ...")
                 lines.append(result)
         self.show_hud(state, lines)
         targets: dict = {}

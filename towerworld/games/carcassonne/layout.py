@@ -450,7 +450,7 @@ def tower_id(code: int) -> str:
 def hud(s: CState, result: str) -> dict[str, str]:
     n = s.cfg.players
     if s.phase == OVER:
-        turn = "Game over: " + result
+        turn = "Game over. " + result
     elif s.phase == DRAW:
         turn = f"Player {s.player + 1} draws a tile"
     else:

@@ -107,7 +107,7 @@ def _army(state, side: int) -> str:
 def hud_lines(state, result: str) -> dict:
     """The HUD: whose turn, what each side has left and has taken, the move cap, a repetition warning."""
     if result != "in progress":
-        turn = "Game over: " + result
+        turn = "Game over. " + result
     elif state.phase == 1:
         turn = f"{SIDE_NAMES[1 - state.mover]}: accept or decline {SIDE_NAMES[state.mover]}'s draw offer"
     else:

@@ -171,7 +171,7 @@ def hud(game, state) -> dict:
     n = o.n
     st = state.stage
     if st == OVER:
-        turn = "Game over: " + game.result(state)
+        turn = "Game over. " + game.result(state)
     elif st == ROLL:
         turn = f"Player {state.turn + 1} rolls the die"
     elif st == REVEAL:

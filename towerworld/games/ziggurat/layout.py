@@ -56,7 +56,7 @@ def hud(game, state, viewer) -> dict[str, str]:
     cp = game.current_player(state)
     t0, t1, t2 = tier_counts(state.owner)
     lines = {
-        "turn": ("Game over: " + game.result(state)) if cp == TERMINAL else
+        "turn": ("Game over. " + game.result(state)) if cp == TERMINAL else
                 "Drawing from the pile" if cp == CHANCE else
                 "Place a domino from your hand, or cheat" if viewer == 0 else "Player 1 to place a domino or cheat",
         "cheats": f"Cheats: {state.cheats} ({title(state.cheats)} so far)",
