@@ -108,6 +108,15 @@ def test_esc_opens_a_menu_when_nothing_is_picked(showbase, tmp_path):
         table.escape()
         labels = [w["text"] for w in table.menu[1:]]
         assert labels[0] == "Resume" and "Save" in labels and "Quit" in labels and "Rules and keys" in labels
+        # the card names the game over its buttons and holds them all
+        panel = table.menu[0]
+        titles = [t for t in panel.findAllMatches("**/+TextNode") if t.node().getText() == game.title]
+        assert titles, "the menu does not name the game"
+        left, right, bottom, top = panel["frameSize"]
+        for button in table.menu[1:]:
+            b = button.getBounds()
+            z, s = button.getZ(), button.getScale().z
+            assert bottom < z + b[2] * s and z + b[3] * s < top, button["text"]
         assert not table._human_turn(), "clicks reach the table under the menu"
         table.escape()
         assert not table.menu
