@@ -265,3 +265,22 @@ def test_the_picker_finds_what_is_under_the_cursor(showbase, tmp_path):
         assert any(h.startswith("terr:") for h in hits[1:])
     finally:
         t.close()
+
+
+def test_a_moves_message_says_whole_sentences_one_space_apart():
+    """The message line cut a long run of events at 200 characters, mid-word, and put two spaces between sentences:
+    it keeps whole sentences (a run too long for the line ends with "..." after the last that fits), one space apart,
+    in the players' names, and only those the viewer may see."""
+    from types import SimpleNamespace
+
+    from towerworld.app.table import Table
+    from towerworld.engine.game import Event
+    table = SimpleNamespace(viewer=0, TOLD_CHARS=Table.TOLD_CHARS, with_names=lambda t: t.replace("Player 1", "Ann"))
+    events = [Event("score", ("score:0",), "Player 1 scores 5."), Event("draw", ("card:1",), "A secret.", visible_to=(1,)),
+              Event("move", ("pawn:0",), "Player 1 steps up.")]
+    assert Table.told(table, events) == "Ann scores 5. Ann steps up."
+    long = [Event("score", ("score:0",), f"Completed city number {k}: Player 1 scores {k} points.") for k in range(12)]
+    said = Table.told(table, long)
+    assert said.endswith(" points. \u2026") and len(said) <= Table.TOLD_CHARS + 2 and "  " not in said
+    whole = " ".join(e.text.replace("Player 1", "Ann") for e in long)
+    assert whole.startswith(said[:-2]) and whole[len(said) - 2] == " " and said.count("Completed city") >= 3

@@ -167,10 +167,7 @@ class PlayTable(Table):
         self._check_handoff()
         new = self.game.layout(self.match.state, self.viewer)
         self.refit(new)
-        # a scoring walk's words float up from each feature as it lights up on the table; the message keeps the rest
-        # (a final scoring's totals), one line instead of two over the bottom of the table
-        shown = [e.text for e in events if e.text and e.seen_by(self.viewer) and not (e.areas and not e.pieces)]
-        self.hud.say(self.with_names("  ".join(shown)[:200]) + (f"\n{warning}" if warning else ""))
+        self.hud.say(self.told(events) + (f"\n{warning}" if warning else ""))
         if self.last_decision(len(self.match.plies)) == len(self.match.plies) - 1:
             self.stage.mark_last(None)      # a player moved: the marks of the move before go as this one plays
             self.show_last_move(mark=False)

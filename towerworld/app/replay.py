@@ -218,7 +218,7 @@ class ReplayTable(Table):
             self.stage.mark_last(None)      # a player moved: the marks of the move before go as this one plays
             self.show_last_move(target, mark=False)
         self.animate_to(old, new, events, speed=self.speed, then=self._moved)
-        self.hud.say(self.with_names("  ".join(e.text for e in events if e.text)))
+        self.hud.say(self.told(events))
         self.refresh()
 
     def _moved(self) -> None:

@@ -371,6 +371,22 @@ class Table:
         words = self.with_names(self.game.describe_move(before, ply.move))
         self.last_words = f"Last move, {name}: {words}" if name else f"Last move: {words}"
 
+    TOLD_CHARS = 240      # the most a move's message says: a long final scoring ends after its last whole sentence
+
+    def told(self, events) -> str:
+        """What a move's events say on the message line, in the players' names: the sentences the viewer may see,
+        one space apart, whole (a long run ends with "..." after the last sentence that fits); a scoring walk's words
+        float up from each feature as it lights up on the table instead (an event with areas and no pieces)."""
+        out = ""
+        for e in events:
+            if not e.text or not e.seen_by(self.viewer) or (e.areas and not e.pieces):
+                continue
+            text = self.with_names(e.text)
+            if out and len(out) + 1 + len(text) > self.TOLD_CHARS:
+                return out + " \u2026"
+            out = f"{out} {text}" if out else text
+        return out
+
     def status_lines(self, state) -> list[str]:
         lines = [self.game.title]
         hud = self.game.hud(state, self.viewer)
