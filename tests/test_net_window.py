@@ -51,7 +51,7 @@ def test_the_window_joins_as_its_seat_and_plays_a_whole_game(showbase, tmp_path,
                 # the lines about the whole table read as the local table's do: "36 cards in the draw pile" (its
                 # value names itself), "your hand: Forest (5), ..." (the cards alone said nothing of whose they are)
                 status = table.hud.status.textNode.getText()
-                assert "cards in the draw pile" in status and "pile: " not in status and "your hand: " in status
+                assert "in the draw pile" in status and "pile: " not in status and "your hand: " in status
                 shown_own = True
                 ply = view.table.ply
                 # the first legal move, made as a person makes it at the local table: each pick lit (a piece or
