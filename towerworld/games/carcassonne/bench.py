@@ -100,7 +100,7 @@ def peer_rows(peer_path: str | None = None, rounds: int = 7, games: int = 5) -> 
     """Ours on equal work (carcassonne_equal_work_game_ms) and the factor over the peer (carcassonne_vs_peer): with
     `peer_path`, both measured here, a peer game and one of ours taking turns, `rounds` rounds of `games` games a
     side, the factor the median of the rounds' factors; without it, against the peer's figure recorded in
-    docs/measurements/carcassonne-peer.md (PEER_MS)."""
+    docs/measurements/carcassonne-peer.md (PEER_MS), shown but not judged against the goal."""
     rng = random.Random(11)
     peer = load_peer(peer_path) if peer_path else None
     ours_ms: list[float] = []
@@ -136,16 +136,19 @@ def peer_rows(peer_path: str | None = None, rounds: int = 7, games: int = 5) -> 
         where = f"the peer measured beside it: {statistics.median(peer_ms):.1f} ms a game"
     else:
         factors = [PEER_MS / o for o in ours_ms]
-        where = f"the peer's {PEER_MS:g} ms a game recorded in docs/measurements/carcassonne-peer.md"
+        where = (f"the peer's {PEER_MS:g} ms a game recorded in docs/measurements/carcassonne-peer.md on another "
+                 "machine: not judged against the goal; --carcassonne-peer DIR measures both here")
     factor = statistics.median(factors)
     note = ""
-    if factor < 10:
+    if factor < 10 and peer is not None:
         note = (f"{10 / factor:.2f}x short of >=10: {ours:.2f} ms a game of {statistics.mean(plies):.0f} plies "
                 f"({ours / statistics.mean(plies) * 1000:.0f} us a ply: listing the moves and applying one); "
                 f"{where}; where the time goes (profiled): {equal_work_shares()}")
     return [("carcassonne_equal_work_game_ms", round(ours, 3), "", "ms (cpu; legal_moves + apply a ply)", "",
              f"{min(ours_ms):.2f}-{max(ours_ms):.2f} over {rounds}"),
-            ("carcassonne_vs_peer", round(factor, 2), PEER_GOAL, f"x ({where})", note,
+            # a ratio is judged only where both sides were measured in the same minutes: the recorded figure comes
+            # from another machine, and a faster one would pass the goal on its speed alone
+            ("carcassonne_vs_peer", round(factor, 2), PEER_GOAL if peer is not None else "", f"x ({where})", note,
              f"{min(factors):.2f}-{max(factors):.2f} over {rounds}")]
 
 
