@@ -170,18 +170,18 @@ def test_one_person_against_two_ais_goes_back_across_their_replies(name):
 
 
 def test_undo_says_whose_moves_it_takes_back():
-    """"Move taken back." said nothing of the AI's reply that went with it: the table names what went."""
-    from types import SimpleNamespace
-
-    from towerworld.app.play import PlayTable
+    """"Move taken back." said nothing of the AI's reply that went with it: the table names what went, to the person
+    who asked and (at a network table) to everyone else."""
+    from towerworld.engine.words import taken_back
     m = relay(ANN, PlayerSpec("AI 2, random", "ai", "random"))
+    names = [p.name for p in m.players]
     play(m, T1, T1, T1, T1)                  # Ann's turn, then the AI's
     assert m.undo_takes() == [0, 1, 1] and m.undo_takes(1) == []
-    words = PlayTable.taken_back_words(SimpleNamespace(match=m), m.undo_takes())
-    assert words == "Taken back: your move and the reply of AI 2, random."
+    assert taken_back(m.undo_takes(), names) == "Taken back: your move and the reply of AI 2, random."
+    assert taken_back(m.undo_takes(), names, "Ann") == "Ann took back their last move and the reply of AI 2, random."
     assert m.undo() and m.undo_takes() == [0]
-    assert PlayTable.taken_back_words(SimpleNamespace(match=m), m.undo_takes()) == "Taken back: your move."
+    assert taken_back(m.undo_takes(), names) == "Taken back: your move."
     three = relay(ANN, PlayerSpec("Bo", "ai", "random"), PlayerSpec("Cy", "ai", "random"))
     play(three, T1, T1, T1, T1, T1, T1)
-    assert PlayTable.taken_back_words(SimpleNamespace(match=three), three.undo_takes()) == \
+    assert taken_back(three.undo_takes(), [p.name for p in three.players]) == \
         "Taken back: your move and the replies of Bo and Cy."

@@ -20,6 +20,7 @@ from towerworld.engine.driver import AGENT, CHANCE_DRAW, PERSON, AgentFailed, Dr
 from towerworld.engine.game import OMNISCIENT, SPECTATOR, TowerworldError
 from towerworld.engine.match import Match
 from towerworld.engine.record import load_match, save_match
+from towerworld.engine.words import taken_back
 from towerworld.scene.stage import HIGHLIGHT_COSTLY, HIGHLIGHT_PICKED, HIGHLIGHT_TARGET
 
 __all__ = ["PlayTable", "Table", "run_play"]
@@ -421,21 +422,7 @@ class PlayTable(Table):
             self.hud.say(self.match.why_no_undo())
             return
         self.driver.taken_back()    # a search under way is for a position that is gone
-        self._jump(self.taken_back_words(taken))
-
-    def taken_back_words(self, movers: list[int]) -> str:
-        """What an undo took back, in the players' names ("Taken back: your move and the reply of AI 2, greedy.")."""
-        players = self.match.players
-        own = movers[0] if movers and 0 <= movers[0] < len(players) else None
-        others = []
-        for seat in movers[1:]:
-            name = players[seat].name if 0 <= seat < len(players) else None
-            if name is not None and seat != own and name not in others:
-                others.append(name)
-        if not others:
-            return "Taken back: your move." if own is not None else "Move taken back."
-        return (f"Taken back: your move and the {'replies' if len(others) > 1 else 'reply'} of "
-                + " and ".join(others) + ".")
+        self._jump(taken_back(taken, [p.name for p in self.match.players]))
 
     def redo(self):
         if self.animating or not self.match.redo():

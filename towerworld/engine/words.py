@@ -26,3 +26,19 @@ def status_part(key: str, value) -> str:
     text = str(value)
     words = set(re.findall(r"[a-z']+", text.lower()))
     return text if all(word in words for word in key.lower().split()) else f"{key}: {text}"
+
+
+def taken_back(movers: list[int], names: list[str], who: str | None = None) -> str:
+    """What an undo took back (`movers`: the seats of the plies it took, Match.undo_takes), in the players' names:
+    to the person who asked, "Taken back: your move and the reply of AI 2, greedy."; with `who`, for everyone
+    else, "Ann took back their last move and the replies of Bo and Cy.".
+    """
+    own = movers[0] if movers and 0 <= movers[0] < len(names) else None
+    others: list[str] = []
+    for seat in movers[1:]:
+        if 0 <= seat < len(names) and seat != own and names[seat] not in others:
+            others.append(names[seat])
+    replies = (f" and the {'replies' if len(others) > 1 else 'reply'} of " + " and ".join(others)) if others else ""
+    if who is not None:
+        return f"{who} took back their last move{replies}."
+    return f"Taken back: your move{replies}." if own is not None else "Move taken back."

@@ -38,7 +38,7 @@ from towerworld.engine.match import Match, PlayerSpec, write_atomic
 from towerworld.engine.record import RecordError, load_match, match_to_record, read_record_file
 from towerworld.engine.registry import get_game
 from towerworld.engine.safe_text import shown_text
-from towerworld.engine.words import counted
+from towerworld.engine.words import counted, taken_back
 from towerworld.net import protocol as P
 
 RATE = 100.0             # messages a second a connection may send, on average (a bot plays as fast as it is sent)
@@ -583,11 +583,12 @@ class Server:
     async def _undo(self, room: Room, seat: int) -> None:
         room.undo_by, room.undo_agreed = None, set()
         name = room.match.players[seat].name
+        taken = room.match.undo_takes(seat)
         if not room.match.undo(seat):
             done = P.UndoDone(False, room.match.why_no_undo(seat))
         else:
             room.driver.taken_back()
-            done = P.UndoDone(True, f"{name} took back their last move.")
+            done = P.UndoDone(True, taken_back(taken, [p.name for p in room.match.players], name))
             await self._save(room)
         for c in room.connections():
             c.send(done)
