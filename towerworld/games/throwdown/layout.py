@@ -197,12 +197,13 @@ def build_layout(state, viewer: int) -> Layout:
             lay.cells[f"tower:{seat}:{t}"] = shared_cell(x, y, 0.0, 40.0, 40.0,
                                                          f"Player {seat + 1}'s tower {SLOTS[t]}", reach=top)
         shown = _sees_hand(viewer, seat)
-        for j, pose in enumerate(hand_poses(seat, n, bits(state.hands[seat]), shown, shown and seat == front, front)):
+        own = shown and seat == front           # the viewer's own hand: fanned towards them, further out
+        for j, pose in enumerate(hand_poses(seat, n, bits(state.hands[seat]), shown, own, front)):
             lay.place(f"card:hand:{seat}:{j}", pose)
         # where the hand lies, even while it is empty (the camera frames the table with it from the first deal)
         wide = 2 * OWN_FAN_RADIUS * math.sin(math.radians(2 * OWN_FAN_TURN)) + CARD.w
         ox, oy, _ = seat_frame(seat, n, front)
-        hx, hy = _at(seat, n, hand_r + (OWN_HAND_OUT if shown and seat == front else 0.0), 0.0, front)
+        hx, hy = _at(seat, n, hand_r + (OWN_HAND_OUT if own else 0.0), 0.0, front)
         rx, ry = -oy, ox
         lay.cells[f"hand:{seat}"] = shared_cell(hx, hy, 0.0, abs(rx) * wide + abs(ox) * CARD.d,
                                                 abs(ry) * wide + abs(oy) * CARD.d, f"Player {seat + 1}'s hand")
