@@ -290,6 +290,20 @@ def test_autosave_writes_after_every_move(tmp_path):
     assert json.loads(path.read_text("utf-8"))["moves"] == []
 
 
+def test_no_autosave_is_written_before_a_seat_has_moved(tmp_path):
+    """A game only chance has moved in (the first tile drawn) leaves no file among the unfinished games; the first
+    seat's move writes one, and from then on the file follows the game, back to its start after an undo."""
+    path = tmp_path / "auto.tower.json"
+    game = registry.get_game("carcassonne")
+    m = Match(game, players=[PlayerSpec("me"), PlayerSpec("you")], seed=3, autosave=str(path))
+    m.apply(m.next_chance(random.Random(3)))
+    assert m.plies[-1].mover == CHANCE and not path.exists()
+    first = m.game.legal_moves(m.state)[0]
+    m.apply(first)
+    assert json.loads(path.read_text("utf-8"))["moves"] == [p.text for p in m.plies]
+    assert m.undo() and json.loads(path.read_text("utf-8"))["moves"] == [m.plies[0].text]
+
+
 # ---- undo / redo ----------------------------------------------------------------------------------------------------------
 def test_undo_against_an_ai_is_free():
     """Against an AI undo goes back to before the person's latest decision, AI replies included; redo restores."""

@@ -246,8 +246,12 @@ class Match:
     # ---- saving ----------------------------------------------------------------------------------------------------------
     def autosave(self) -> bool:
         """Save to the autosave path, if any. A failure (disk full, read-only folder) never stops play: it is kept
-        as a sentence in `save_error` for the table to show, and the next move tries again."""
+        as a sentence in `save_error` for the table to show, and the next move tries again. Until a seat has moved
+        or a line was taken back there is nothing to resume (a deal, a first draw: a new game is the same), so no file
+        is written for it: the list of unfinished games does not fill with games nobody played."""
         if not self.autosave_path:
+            return True
+        if not self.begun and not os.path.exists(self.autosave_path):
             return True
         try:
             save_match(self, self.autosave_path)
@@ -256,6 +260,11 @@ class Match:
             return False
         self.save_error = None
         return True
+
+    @property
+    def begun(self) -> bool:
+        """Whether a seat has made a move (or one was taken back): a game only chance has moved in is not begun."""
+        return bool(self.undone_lines) or any(p.mover != CHANCE for p in self.plies)
 
     def result_text(self) -> str:
         return self.game.result(self.state) if self.over else "in progress"
