@@ -155,6 +155,8 @@ def test_play_offers_to_resume_an_unfinished_game(showbase, tmp_path, monkeypatc
         table.offer_resume(waiting, resumed.append)
         assert [b["text"] for b in table.hud.buttons][-1] == "New game"
         assert not table._human_turn()
+        said = [table.hud.instruction.getText(), table.hud.message.getText()]
+        assert sum("unfinished" in line for line in said) == 1, f"the choice is asked once, not twice: {said}"
         table.offers[0][1]()
         assert resumed == [waiting[0].path]
     finally:

@@ -211,8 +211,7 @@ class PlayTable(Table):
     def offer_resume(self, infos, resume):
         """Unfinished games of this game are waiting: offer them before the new one is played."""
         self.offers = [(f"Resume: {info.label}", lambda info=info: resume(info.path)) for info in infos]
-        self.offers.append(("New game", self.decline_resume))
-        self.hud.say("You have an unfinished game. Resume it, or start a new one.")
+        self.offers.append(("New game", self.decline_resume))     # the instruction line asks to choose
         self.refresh()
 
     def decline_resume(self):
