@@ -707,3 +707,59 @@ def test_the_floating_points_name_the_player_as_the_table_does(showbase, monkeyp
         ival.finish()
     finally:
         stage.root.removeNode()
+
+
+def test_the_tile_to_place_is_shown_enlarged_beside_the_panels_and_goes_with_the_table(showbase, tmp_path):
+    """The tile to place waits behind the landscape, far from the camera (about 65 px wide at 1280x800): the table
+    also shows it enlarged at the window's right edge, clear of the HUD, until it is placed; closing the table takes
+    the picture's display region away."""
+    from panda3d.core import PNMImage, Point2, Point3
+
+    from towerworld.app.play import PlayTable
+    regions = showbase.win.getNumDisplayRegions()
+    table = PlayTable(_two_people(tmp_path))
+    try:
+        settle(table)
+        s = table.match.state
+        assert s.phase == B.PLACE
+        pid, caption = table.stage.layout.closeup
+        pose = table.stage.layout.pieces[pid]
+        assert pose.get("tile") == TL.CODES[s.drawn] and caption == "Tile to place"
+        picture = table.hud.closeup
+        assert picture.active and picture.model is not None
+        box = picture.box()
+        assert -1 <= box[0] < box[2] <= 1 and -1 <= box[1] < box[3] <= 1
+        for other in table.hud.panel_boxes() + table.hud.top_boxes():
+            assert not (box[0] < other[2] and other[0] < box[2] and box[1] < other[3] and other[1] < box[3]), \
+                f"the picture {box} covers the HUD's {other}"
+        # the tile in the picture against the tile on the table, in pixels across
+        w, h = showbase.win.getXSize(), showbase.win.getYSize()
+        left, right, bottom, top = picture.region.getDimensions()
+        half = TILE_MM / 2
+        corners = [(x, y, 0.0) for x in (-half, half) for y in (-half, half)]
+
+        def across(camera, lens, render_from, width_px, at):
+            xs = []
+            for x, y, z in corners:
+                seen = camera.getRelativePoint(render_from, Point3(at[0] + x, at[1] + y, z))
+                film = Point2()
+                lens.project(seen, film)
+                xs.append(film.x)
+            return (max(xs) - min(xs)) / 2 * width_px
+        big = across(picture.camera, picture.lens, picture.model, (right - left) * w, (0, 0))
+        small = across(showbase.cam, showbase.camLens, showbase.render, w, (pose.x, pose.y))
+        assert big >= 0.2 * h and big >= 2 * small, f"the picture's tile is {big:.0f} px across, the table's {small:.0f}"
+        image = PNMImage()
+        showbase.graphicsEngine.renderFrame()
+        assert showbase.win.getScreenshot(image)
+        middle = image.getXel(int((left + right) / 2 * w), int((1 - (bottom + top) / 2) * h))
+        assert max(abs(a - b) for a, b in zip(middle, (0.1, 0.12, 0.18))) > 0.15, "the picture's middle is empty"
+        move = next(m for m in GAME.legal_moves(s) if m >> B.SHIFT == B.K_PLACE)
+        for pick in GAME.picks(s, move):
+            table.choose(pick)
+        settle(table)
+        assert table.match.state.phase == B.ACTION
+        assert not picture.active and not picture.region.isActive()
+    finally:
+        table.close()
+    assert showbase.win.getNumDisplayRegions() == regions

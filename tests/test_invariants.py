@@ -353,7 +353,8 @@ def test_hidden_information_stays_hidden(name, variant, players):
 
 @pytest.mark.parametrize("name,variant,players", CASES)
 def test_layout_and_picks(name, variant, players):
-    """layout() places every piece at a finite pose of a known kind; each move has its own path of picks; picks that
+    """layout() places every piece at a finite pose of a known kind (its close-up, if any, is one of them, with a
+    caption); each move has its own path of picks; picks that
     are not layout pieces or cells become buttons on the play screen, which shows at most MAX_BUTTONS at a time."""
     game = games()[name]
     for _, i, state in sampled_states(name, variant, players):
@@ -370,6 +371,9 @@ def test_layout_and_picks(name, variant, players):
         for cid, cell in lay.cells.items():
             assert all(math.isfinite(v) for v in (cell.x, cell.y, cell.z, cell.w, cell.d)), f"cell {cid}"
         assert all(math.isfinite(v) for v in lay.bounds())
+        if lay.closeup is not None:
+            shown, caption = lay.closeup
+            assert shown in lay.pieces and caption.strip(), f"the close-up {lay.closeup} names no piece of the layout"
         if game.current_player(state) < 0:
             continue
         paths = {}

@@ -313,6 +313,7 @@ def test_the_pointer_shows_the_tile_where_it_rests_r_turns_it_and_a_click_lays_i
         while time.monotonic() < deadline and (table.view is None or not table.view.table.previews):
             showbase.taskMgr.step()
         sent = table.view.table
+        assert table.hud.closeup is not None and table.hud.closeup.active, "the tile to place is not shown enlarged"
         ways: dict[str, list[str]] = {}
         for key in sent.previews:
             place, way = key.split(" ", 1)
@@ -342,3 +343,35 @@ def test_the_pointer_shows_the_tile_where_it_rests_r_turns_it_and_a_click_lays_i
         if table is not None:
             table.close()
         srv.stop()
+
+
+def test_the_window_rebuilds_the_close_up_and_the_close_view_the_server_sends():
+    """The network window draws the layout the server sends: the tile to place, shown enlarged at the local table
+    (`Layout.closeup`), and the close view of the tile just laid while its player picks a follower place
+    (`Layout.focus`) come through the wire as the game made them; a table without them has neither."""
+    import random
+
+    import msgspec
+
+    from towerworld.app.remote import layout_of
+    from towerworld.engine.game import CHANCE, draw_outcome
+    from towerworld.engine.registry import get_game
+    from towerworld.net import protocol as P
+    game = get_game("carcassonne")
+    state, rng = game.new_state(None, 2), random.Random(4)
+    seen = {"closeup": 0, "focus": 0}
+    for ply in range(40):
+        mover = game.current_player(state)
+        if mover == TERMINAL:
+            break
+        viewer = mover if mover != CHANCE else 0
+        made = game.layout(state, viewer)
+        wire = msgspec.json.encode(P.table_for(game, state, viewer, ply))
+        rebuilt = layout_of(msgspec.json.decode(wire, type=P.Table))
+        assert (rebuilt.closeup, rebuilt.focus) == (made.closeup, made.focus)
+        seen["closeup"] += made.closeup is not None
+        seen["focus"] += made.focus is not None
+        move = draw_outcome(game.chance_outcomes(state), rng) if mover == CHANCE else \
+            rng.choice(game.legal_moves(state))
+        state, _ = game.apply(state, move)
+    assert seen["closeup"] and seen["focus"], seen

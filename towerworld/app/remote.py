@@ -77,6 +77,11 @@ def layout_of(table: P.Table) -> Layout:
         layout.cells[c.id] = Cell(c.x, c.y, c.z, c.w, c.d, c.label)
     for lab in table.labels:
         layout.labels[lab.id] = (lab.x, lab.y, lab.z, lab.text)
+    if len(table.closeup) == 2:
+        layout.closeup = (table.closeup[0], table.closeup[1])
+    if len(table.focus) == 6:
+        x0, y0, z0, x1, y1, z1 = table.focus
+        layout.focus = (x0, y0, z0, x1, y1, z1)
     return layout
 
 
@@ -155,6 +160,7 @@ class RemoteTable:
         self.scene = self.base.render.attachNewNode("remote-table")
         self.stage = Stage(self.scene)
         self.hud = Hud(self.base)
+        self.stage.on_settle = self.hud.show_closeup
         self.events = DirectObject()
         self.seat = SPECTATOR
         self.view: P.View | P.Played | None = None
@@ -598,6 +604,7 @@ class RemoteTable:
         self.base.taskMgr.remove(self.pointer_task)
         self.events.ignoreAll()
         self.conn.close()
+        self.stage.on_settle = None
         self.hud.destroy()
         self.picker.ray_np.removeNode()
         self.scene.removeNode()

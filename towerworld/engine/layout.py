@@ -112,6 +112,9 @@ class Layout:
     # (xmin, ymin, zmin, xmax, ymax, zmax): the part of the table the default view frames instead of the whole, while
     # the player it is made for must aim closely (the follower places on a tile just laid); None: the whole table
     focus: tuple[float, float, float, float, float, float] | None = None
+    # (piece id, caption): the one piece the player to move decides about, which the table also shows enlarged in a
+    # corner of its window, whatever the view (Carcassonne's tile to place); None: none
+    closeup: tuple[str, str] | None = None
     # what changed from the layout this one was made after, where the game that made it tells (see LayoutChange);
     # None: a stage compares every piece and cell. Not part of what a layout shows: equal layouts may differ here
     changes: LayoutChange | None = field(default=None, compare=False, repr=False)

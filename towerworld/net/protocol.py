@@ -164,6 +164,10 @@ class Table(msgspec.Struct):
     # "place option" (a first click on a place, then the button that says how: a tile's way) -> where that move would
     # put pieces, shown as ghosts while the pointer rests on the place (the game's preview)
     previews: dict[str, list[WirePiece]] = {}
+    # the layout's close-up, [piece id, caption] (the tile to place, enlarged), and the part of the table the view
+    # frames closely, [xmin, ymin, zmin, xmax, ymax, zmax]; empty: none (for a client that draws)
+    closeup: list[str] = []
+    focus: list[float] = []
 
 
 class Seat(msgspec.Struct):
@@ -307,6 +311,8 @@ def table_for(game: Game, state: State, viewer: int, ply: int, layout: bool = Tr
     asks: dict[str, str] = {}
     pick_words: dict[str, str] = {}
     previews: dict[str, list[WirePiece]] = {}
+    closeup: list[str] = []
+    focus: list[float] = []
     prompt = ""
     moves = game.legal_moves(state) if to_move == viewer else []
     if layout:
@@ -337,10 +343,12 @@ def table_for(game: Game, state: State, viewer: int, ply: int, layout: bool = Tr
                   for pid, p in sorted(drawn.pieces.items())]
         cells = [WireCell(cid, c.x, c.y, c.z, c.w, c.d, c.label) for cid, c in sorted(drawn.cells.items())]
         labels = [WireLabel(lid, *value) for lid, value in sorted(drawn.labels.items())]
+        closeup = list(drawn.closeup) if drawn.closeup is not None else []
+        focus = list(drawn.focus) if drawn.focus is not None else []
     legal = [game.format_move(state, m) for m in moves]
     result = game.result(state) if to_move == TERMINAL else ""
     return Table(ply, to_move, pieces, cells, labels, dict(game.hud(state, viewer)), legal, result, panels, words, prompt,
-                 paths, asks, pick_words, previews)
+                 paths, asks, pick_words, previews, closeup, focus)
 
 
 def wire_path(picks) -> list[Union[str, list[str]]]:

@@ -5,6 +5,8 @@ from direct.gui.DirectGui import DirectButton, DirectFrame
 from direct.gui.OnscreenText import OnscreenText
 from panda3d.core import CardMaker, NodePath, Point3, TextNode, TransparencyAttrib
 
+from towerworld.scene import closeup
+from towerworld.scene.closeup import Closeup
 from towerworld.scene.setup import flat_2d, glsl_default_font
 
 # the keys every table has, then each game's own: the help lists only keys that do something in the game shown
@@ -164,6 +166,7 @@ class Hud:
         self.cover.hide()
         flat_2d(self.status, self.instruction, self.message, self.hint, self.help, self.cover)
         self.buttons: list = []
+        self.closeup: Closeup | None = None     # the enlarged piece at the right edge, made when a layout asks
 
     # ---- the top band: the players' panels, the instruction line and the status lines under it ------------------------
     def set_panels(self, views: list[PanelView], arrange: bool = True) -> None:
@@ -240,6 +243,15 @@ class Hud:
             flat_2d(root)
             root.flattenStrong()
         wrap_all = (2 * self.base.getAspectRatio() - 2 * EDGE)
+        if self.closeup is not None and self.closeup.active:
+            # the close-up stands under the panels over its own width, or in the corner beside them; the lines
+            # under the panels wrap short of it
+            wide = 2 * closeup.HEIGHT * closeup.WIDTH
+            x0 = 2 * self.base.getAspectRatio() - EDGE - wide
+            over = [-y0 for x, y0, x1, _ in self.panel_rects if x1 > x0 - PANEL_GAP]
+            self.closeup.right = EDGE
+            self.closeup.place(max(over) + PANEL_GAP if over else EDGE)
+            wrap_all -= wide + PANEL_GAP
         y = -(EDGE + height + (0.02 if texts else 0.0))
         self.instruction.textNode.setWordwrap(wrap_all / INSTRUCTION_SCALE)
         if self.instruction.getText():
@@ -250,6 +262,17 @@ class Hud:
         self.status.textNode.setWordwrap(wrap_all / STATUS_SCALE)
         self.status.setPos(EDGE, y - STATUS_SCALE)
         self._status_top = y
+
+    def show_closeup(self, layout) -> None:
+        """The layout's close-up piece enlarged at the window's right edge, or none (see scene/closeup.py)."""
+        if layout.closeup is None and self.closeup is None:
+            return
+        if self.closeup is None:
+            self.closeup = Closeup(self.base)
+        was = self.closeup.active
+        self.closeup.show_layout(layout)
+        if self.closeup.active != was:
+            self.arrange()
 
     def panel_boxes(self) -> list[tuple[float, float, float, float]]:
         """Each player's panel on the screen (x0, y0, x1, y1, -1..1 across the window), its gold rim left out, in
@@ -291,6 +314,9 @@ class Hud:
         hint = self.hint.getTightBounds(self.base.render2d)
         if hint is not None:
             boxes.append((hint[0].x, -1.0, 1.0, hint[1].z))
+        picture = self.closeup.box() if self.closeup is not None else None
+        if picture is not None:
+            boxes.append(picture)
         return boxes
 
     def set_status(self, lines: list[str]) -> None:
@@ -354,6 +380,9 @@ class Hud:
 
     def destroy(self) -> None:
         self.set_buttons([])
+        if self.closeup is not None:
+            self.closeup.destroy()
+            self.closeup = None
         if self.panel_root is not None:
             self.panel_root.removeNode()
         self.panel_root = None

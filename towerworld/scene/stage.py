@@ -319,6 +319,8 @@ class Stage:
         self.label_scales: dict[str, float] = {}   # label id -> times LABEL_EM it is drawn (camera.label_scales)
         self.label_drops: dict[str, float] = {}    # label id -> its lines below its anchor (camera.label_drops)
         self.layout: Layout | None = None
+        # told of every layout the stage comes to rest on (the HUD's close-up of the piece to decide about)
+        self.on_settle: Callable[[Layout], None] | None = None
         self.show_hidden = False   # memory aid: label face-down pieces whose faces were seen
         self.memory_tags: dict[str, NodePath] = {}    # the piece each memory label hangs on -> the label
         self.memory_shown: dict[str, tuple[str, float]] = {}   # what those labels say, and how high they stand
@@ -382,6 +384,8 @@ class Stage:
         if shown is None or shown.labels != layout.labels:
             self._sync_labels(layout)
         self.layout = layout
+        if self.on_settle is not None:
+            self.on_settle(layout)
         if self.show_hidden or self.memory_tags or self.memory_shown:    # (else _sync_memory has nothing to do)
             self._sync_memory()
         if self.moving:

@@ -282,6 +282,7 @@ def _tiles(lay: Layout, s: CState, frame: Frame) -> None:
         k = COUNT[s.drawn] - s.bag[s.drawn] - 1
         dx, dy = frame.drawn()
         lay.place(f"tile:{CODES[s.drawn]}:{k}", tile_pose(s.drawn, 0, dx, dy))
+        lay.closeup = (f"tile:{CODES[s.drawn]}:{k}", "Tile to place")
     for i, (t, k) in enumerate(s.discarded):
         dx, dy = frame.drawn()
         lay.place(f"tile:{CODES[t]}:{k}", tile_pose(t, 0, dx + 55.0 + i * 48.0, dy))
