@@ -160,7 +160,7 @@ class RemoteTable:
         self.scene = self.base.render.attachNewNode("remote-table")
         self.stage = Stage(self.scene)
         self.hud = Hud(self.base)
-        self.stage.on_settle = self.hud.show_closeup
+        self.stage.on_layout = self.hud.show_closeup
         self.events = DirectObject()
         self.seat = SPECTATOR
         self.view: P.View | P.Played | None = None
@@ -604,7 +604,7 @@ class RemoteTable:
         self.base.taskMgr.remove(self.pointer_task)
         self.events.ignoreAll()
         self.conn.close()
-        self.stage.on_settle = None
+        self.stage.on_layout = None
         self.hud.destroy()
         self.picker.ray_np.removeNode()
         self.scene.removeNode()

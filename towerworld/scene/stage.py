@@ -319,8 +319,9 @@ class Stage:
         self.label_scales: dict[str, float] = {}   # label id -> times LABEL_EM it is drawn (camera.label_scales)
         self.label_drops: dict[str, float] = {}    # label id -> its lines below its anchor (camera.label_drops)
         self.layout: Layout | None = None
-        # told of every layout the stage comes to rest on (the HUD's close-up of the piece to decide about)
-        self.on_settle: Callable[[Layout], None] | None = None
+        # told of every layout the stage shows or moves to, at a transition's start and again at its end (the HUD's
+        # close-up of the piece to decide about: the tile laid leaves it as it flies to its place)
+        self.on_layout: Callable[[Layout], None] | None = None
         self.show_hidden = False   # memory aid: label face-down pieces whose faces were seen
         self.memory_tags: dict[str, NodePath] = {}    # the piece each memory label hangs on -> the label
         self.memory_shown: dict[str, tuple[str, float]] = {}   # what those labels say, and how high they stand
@@ -384,8 +385,8 @@ class Stage:
         if shown is None or shown.labels != layout.labels:
             self._sync_labels(layout)
         self.layout = layout
-        if self.on_settle is not None:
-            self.on_settle(layout)
+        if self.on_layout is not None:
+            self.on_layout(layout)
         if self.show_hidden or self.memory_tags or self.memory_shown:    # (else _sync_memory has nothing to do)
             self._sync_memory()
         if self.moving:
@@ -1111,6 +1112,8 @@ class Stage:
         or drop move under Bullet for a moment first (scene/physics.py), then everything snaps onto `new`."""
         if self.layout is None and old is not None:
             self.show(old)
+        if self.on_layout is not None:
+            self.on_layout(new)
         if physics and (old is not None or self.layout is not None):
             from towerworld.scene.physics import crumble_interval
             crumble = crumble_interval(self, old if old is not None else self.layout, new, events, speed=speed)
