@@ -187,6 +187,22 @@ def test_the_drawn_tile_waits_beside_the_board_then_flies_to_its_place():
     assert events[0].pieces == ("tile:V:0",)
 
 
+def test_a_finished_games_view_frames_what_was_built_not_where_a_tile_would_wait():
+    """Where the drawn tile waits stays in the view between turns (the landscape keeps its place); once the game is
+    over no tile is drawn, and the view of the landscape comes closer without that place behind it."""
+    from dataclasses import replace
+
+    from towerworld.engine.layout import Cell
+    from towerworld.games.carcassonne.layout import Frame
+    from towerworld.scene.camera import framing
+    done = finished_game()
+    lay = GAME.layout(done, OMNISCIENT)
+    assert "drawn" not in lay.cells and "drawn" in GAME.layout(play(GAME.new_state(), "draw V"), OMNISCIENT).cells
+    dx, dy = Frame(done).drawn()
+    waiting = replace(lay, cells={**lay.cells, "drawn": Cell(dx, dy, 0.0, TILE_MM, TILE_MM)})
+    assert framing(lay).distance < 0.95 * framing(waiting).distance
+
+
 def test_every_viewer_sees_the_same_table():
     s = play(GAME.new_state(), "draw V")
     assert GAME.layout(s, SPECTATOR) == GAME.layout(s, 0) == GAME.layout(s, OMNISCIENT)
@@ -711,8 +727,8 @@ def test_the_floating_points_name_the_player_as_the_table_does(showbase, monkeyp
 
 def test_the_tile_to_place_is_shown_enlarged_beside_the_panels_and_goes_with_the_table(showbase, tmp_path):
     """The tile to place waits behind the landscape, far from the camera (about 65 px wide at 1280x800): the table
-    also shows it enlarged at the window's right edge, clear of the HUD, until it is placed; closing the table takes
-    the picture's display region away."""
+    also shows it enlarged at the window's right edge, clear of the HUD, until it is laid (it leaves the picture as
+    it flies to its place); closing the table takes the picture's display region away."""
     from panda3d.core import PNMImage, Point2, Point3
 
     from towerworld.app.play import PlayTable
@@ -757,6 +773,7 @@ def test_the_tile_to_place_is_shown_enlarged_beside_the_panels_and_goes_with_the
         move = next(m for m in GAME.legal_moves(s) if m >> B.SHIFT == B.K_PLACE)
         for pick in GAME.picks(s, move):
             table.choose(pick)
+        assert table.animating and not picture.active, "the tile laid stays in the picture while it flies"
         settle(table)
         assert table.match.state.phase == B.ACTION
         assert not picture.active and not picture.region.isActive()

@@ -365,10 +365,11 @@ def _labels(lay: Layout, s: CState, frame: Frame) -> None:
 
 def _cells(lay: Layout, s: CState, frame: Frame, tops: dict[int, float]) -> None:
     """The places a click may pick: open places for the drawn tile, the features of the tile just placed, towers; and
-    where the drawn tile waits, even while none does (the default view frames the table with it, so the landscape
-    keeps its place in the middle from one turn's phase to the next)."""
+    where the drawn tile waits, even while none does, until the game is over (the default view frames the table with
+    it, so the landscape keeps its place in the middle from one turn's phase to the next)."""
     dx, dy = frame.drawn()
-    lay.cells["drawn"] = shared_cell(dx, dy, 0.0, TILE_MM, TILE_MM, "the drawn tile")
+    if s.phase != OVER:     # (a finished game draws no tile: the view frames what was built)
+        lay.cells["drawn"] = shared_cell(dx, dy, 0.0, TILE_MM, TILE_MM, "the drawn tile")
     if s.phase == PLACE:
         for pos in s.frontier:
             x, y = xy(pos)
