@@ -26,7 +26,6 @@ from towerworld.scene.video import FrameGrabber, check_fps, check_output, write_
 SPEEDS = (0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0)
 PAUSE_BETWEEN = 0.35          # seconds (at speed 1) between one ply's animation and the next
 MESSAGE_OVER_TIMELINE = 0.3    # the message line's baseline (aspect2d units over the bottom edge): over the buttons
-KEYS_LINE = "Space play/pause   , . step   [ ] speed   Home/End first/last   P physics   drag the timeline"
 
 
 class ReplayError(TowerworldError):
@@ -54,7 +53,8 @@ class ReplayTable(Table):
     replaying = True
     """Animated replay with a timeline along the bottom of the window."""
     fixed_viewer: int | None = None      # one player's view of a finished game (--viewer N)
-    status_extra = 4                     # the last move, the ply, the keys and the result under the game's lines
+    status_extra = 2                     # the last move and the result under the game's lines (where the replay
+                                         # stands is said beside its buttons, its keys in the help)
 
     @property
     def viewer(self) -> int:
@@ -91,6 +91,7 @@ class ReplayTable(Table):
     # ---- the timeline ----------------------------------------------------------------------------------------------
     def _build_timeline(self) -> None:
         from direct.gui.DirectGui import DGG, DirectButton, DirectFrame, DirectLabel, DirectSlider
+        from panda3d.core import TextNode
         parent = self.base.a2dBottomCenter
         n = len(self.match.plies)
         self.slider = DirectSlider(parent=parent, range=(0, max(1, n)), value=0, pageSize=0, scale=(1.2, 1, 0.6),
@@ -113,8 +114,10 @@ class ReplayTable(Table):
         self.grip = DirectFrame(parent=parent, frameColor=(0, 0, 0, 0), frameSize=(-1.22, 1.22, 0.01, 0.13),
                                 state=DGG.NORMAL, sortOrder=1)
         self.grip.bind(DGG.B1PRESS, self._grab_timeline)
-        self.speed_label = DirectLabel(parent=parent, text="", scale=0.045, pos=(0.56, 0, 0.17),
-                                       frameColor=(0, 0, 0, 0), text_fg=(1, 1, 1, 1), text_shadow=(0, 0, 0, 0.9))
+        # where the replay stands and how fast it goes, beside the buttons
+        self.speed_label = DirectLabel(parent=parent, text="", scale=0.045, pos=(0.4, 0, 0.17),
+                                       text_align=TextNode.ALeft, frameColor=(0, 0, 0, 0), text_fg=(1, 1, 1, 1),
+                                       text_shadow=(0, 0, 0, 0.9))
 
     def _grab_timeline(self, _event=None) -> None:
         """The button pressed on the timeline (its bar or its thumb): from now until it is let go, the replay follows
@@ -256,16 +259,14 @@ class ReplayTable(Table):
         lines = self.info_lines(state)
         if self.last_words:
             lines.append(self.last_words)
-        lines.append(f"replay: step {self.ply} of {len(self.match.plies)}   "
-                     f"{'playing' if self.playing else 'paused'}   physics {'on' if self.physics else 'off'}")
-        lines.append(KEYS_LINE)
         if self.game.current_player(state) == TERMINAL:
             result = self.with_names(self.game.result(state))
             if result not in self.instruction(state) and not any(result in line for line in lines):
                 lines.append(result)        # a game whose turn line says it already ("The battle is over: ...")
         self.show_hud(state, lines)
         self.play_button["text"] = "pause" if self.playing else "play"
-        self.speed_label["text"] = f"speed {self.speed:g}x"
+        self.speed_label["text"] = (f"step {self.ply} of {len(self.match.plies)}   speed {self.speed:g}x"
+                                    + ("   physics on" if self.physics else ""))
         self._show_slider()
 
     def close(self):
