@@ -84,6 +84,13 @@ def test_the_stage_draws_its_labels_at_the_scale_asked(showbase):
         assert all(abs(node.getScale()[0] - scales[lid]) < 1e-6 for lid, (_, node) in stage.label_nodes.items())
         stage.show(game.layout(state, SPECTATOR))
         assert all(abs(node.getScale()[0] - scales[lid]) < 1e-6 for lid, (_, node) in stage.label_nodes.items())
+        # the scales of a next layout that lacks a label (its words go as the move that takes it plays): the label
+        # keeps its size until it goes, rather than shrinking to LABEL_EM for the length of the move
+        going = list(scales)[-1]             # (drawn larger than LABEL_EM)
+        stage.set_label_scales({lid: v + 0.5 for lid, v in scales.items() if lid != going})
+        assert abs(stage.label_nodes[going][1].getScale()[0] - scales[going]) < 1e-6
+        assert all(abs(node.getScale()[0] - scales[lid] - 0.5) < 1e-6
+                   for lid, (_, node) in stage.label_nodes.items() if lid != going)
 
 
 def _touching(layout, orbit, scales, drops=None, shown=None) -> list:

@@ -936,7 +936,8 @@ class Stage:
             return
         self.label_scales = dict(scales)
         for lid, (_spec, node) in self.label_nodes.items():
-            node.setScale(scales.get(lid, 1.0))
+            if lid in scales:       # (one the scales leave out is the last layout's, kept as it is until it goes)
+                node.setScale(scales[lid])
 
     # ---- highlighting -----------------------------------------------------------------------------------------------
     def highlight(self, targets: dict[str, tuple]) -> None:
