@@ -17,7 +17,7 @@ import pytest
 
 from towerworld.engine import registry
 from towerworld.engine.game import CHANCE, OMNISCIENT, SPECTATOR, TERMINAL
-from towerworld.engine.words import status_part
+from towerworld.engine.words import status_part, with_names
 
 GENERIC = (
     (re.compile(r"[A-Za-z_]\w*:\w"), "a piece or cell id"),
@@ -252,6 +252,15 @@ def _positions(name, seed, every=7, plies=600):
 
 
 NEAR_MM = 35.0     # a label's middle at most this far from what it names (a label is about 7 mm tall, 40 wide)
+
+
+def test_an_ais_name_before_a_possessive_goes_without_its_kind():
+    """"AI 2, greedy's yellow tower c" read as a list; the AI's own name carries the possessive, and the whole name
+    stays everywhere else. A person's name with a comma in it is theirs, whole."""
+    names = ["Ann", "AI 2, greedy", "Smith, Jo"]
+    assert with_names("Player 2's yellow tower c falls. Player 2 attacks Player 3's tower.", names) == \
+        "AI 2's yellow tower c falls. AI 2, greedy attacks Smith, Jo's tower."
+    assert with_names("Player 12's turn", [f"AI {i + 1}, random" for i in range(12)]) == "AI 12's turn"
 
 
 @pytest.mark.parametrize("name", ["kdak", "throwdown", "elevation", "ziggurat"])

@@ -10,12 +10,20 @@ def counted(n: int, word: str, plural: str | None = None) -> str:
     return f"{n} {word if n == 1 else (plural or word + 's')}"
 
 
+AI_NAME = re.compile(r"(AI \d+), ")      # how the app names an AI's seat: "AI 2, greedy"
+
+
 def with_names(text: str, names: list[str]) -> str:
     """Games speak of "Player 2": `text` with each seat's name (`names`, seat by seat) in its place, where the seat
-    has a name of its own (the highest seat first, so that "Player 1" never eats the start of "Player 12")."""
+    has a name of its own (the highest seat first, so that "Player 1" never eats the start of "Player 12"). Before
+    "'s" an AI's name goes without what kind of AI it is: "AI 2's yellow tower c", not "AI 2, greedy's"."""
     for i in range(len(names) - 1, -1, -1):
-        if names[i] != f"Player {i + 1}":
-            text = text.replace(f"Player {i + 1}", names[i])
+        seat, name = f"Player {i + 1}", names[i]
+        if name != seat:
+            ai = AI_NAME.match(name)
+            if ai is not None:
+                text = text.replace(f"{seat}'s", f"{ai.group(1)}'s")
+            text = text.replace(seat, name)
     return text
 
 
