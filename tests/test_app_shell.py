@@ -7,7 +7,7 @@ import pytest
 from towerworld.app.picks import next_picks, path_progress
 from towerworld.engine import registry
 from towerworld.engine.driver import answer_chance
-from towerworld.engine.game import OMNISCIENT, SPECTATOR
+from towerworld.engine.game import CHANCE, OMNISCIENT, SPECTATOR
 from towerworld.engine.match import Match, PlayerSpec
 
 try:
@@ -91,7 +91,7 @@ def test_the_start_screens_unfinished_games_read_in_words_and_fit(showbase, tmp_
         text = resume[0]["text"]
         when = time.strftime("%d %b %H:%M", time.localtime(saves.unfinished("carcassonne")[0].mtime))
         assert text.startswith("Alexandra the Great, Barth") and "carcassonne" not in text
-        assert text.endswith(f"move {len(old.plies)}, {when} (autosave)")
+        assert text.endswith(f"no move yet, {when} (autosave)")     # (the first tile is drawn: chance's move)
         left, right, _, _ = resume[0].getBounds()          # the button's frame, in its own units
         x, scale = resume[0].getX(), resume[0].getScale().x
         assert -1.55 <= x + scale * left and x + scale * right <= 1.55, "the button runs off the setup panel"
@@ -134,7 +134,32 @@ def test_an_unfinished_games_label_names_an_ai_seat_whole(tmp_path, monkeypatch)
     match = Match(game, players=[PlayerSpec("Player 1"), PlayerSpec("AI 2, search (normal)", "ai", "mcts")])
     save_match(match, saves.autosave_path("kdak"))
     (info,) = saves.unfinished("kdak")
-    assert info.label.startswith("Player 1, AI 2, search (normal): move 0, ")
+    assert info.label.startswith("Player 1, AI 2, search (normal): no move yet, ")
+
+
+def test_a_saves_count_of_moves_played_is_believed_only_within_its_moves(tmp_path, monkeypatch):
+    """The label's count of the players' moves comes from the file: a count that is not a whole number between 0
+    and the moves listed is not shown; the moves listed are counted instead (a chance draw among them)."""
+    import json
+
+    from towerworld.app import saves
+    from towerworld.engine.record import save_match
+    monkeypatch.setattr(saves, "SAVE_DIR", str(tmp_path))
+    game = registry.get_game("carcassonne")
+    match = Match(game, players=[PlayerSpec("Ann"), PlayerSpec("Bob")])
+    answer_chance(match)
+    match.apply(game.legal_moves(match.state)[0], save=False)
+    path = saves.autosave_path("carcassonne")
+    save_match(match, path)
+    assert [p.mover for p in match.plies] == [CHANCE, 0]          # the first tile drawn, then laid
+    for said, shown in ((1, "1 move played"), (10 ** 9, "2 moves played"), ("1", "2 moves played"),
+                        (-1, "2 moves played"), (True, "2 moves played"), (0, "no move yet")):
+        data = json.loads(open(path, encoding="utf-8").read())
+        data["result"]["played"] = said
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(data, f)
+        (info,) = saves.unfinished("carcassonne")
+        assert f": {shown}, " in info.label, (said, info.label)
 
 
 def test_play_offers_to_resume_an_unfinished_game(showbase, tmp_path, monkeypatch):
@@ -149,6 +174,7 @@ def test_play_offers_to_resume_an_unfinished_game(showbase, tmp_path, monkeypatc
     save_match(old, saves.autosave_path("kdak"))
     waiting = saves.unfinished("kdak")
     assert len(waiting) == 1 and waiting[0].plies == len(old.plies)
+    assert ": 1 move played, " in waiting[0].label
     resumed = []
     table = PlayTable(Match(game, players=[PlayerSpec("Ann"), PlayerSpec("Bob")]))
     try:

@@ -442,7 +442,8 @@ def test_a_v2_record_holds_the_result_and_the_seed_only_for_seeded_runs():
     m = played(NIM, plies=100)
     data = match_to_record(m)
     assert data["format_version"] == FORMAT_VERSION and "seed" not in data and data["seeded"] == 5
-    assert data["result"] == {"text": NIM.result(m.state), "scores": NIM.scores(m.state), "finished": True}
+    assert data["result"] == {"text": NIM.result(m.state), "scores": NIM.scores(m.state), "finished": True,
+                              "played": len(m.plies)}        # (Nim has no chance: every ply is a player's move)
     m.seed = None                                     # a live game: chance came from OS entropy, nothing to record
     assert "seeded" not in match_to_record(m)
 

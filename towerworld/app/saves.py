@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from towerworld.engine.record import RecordError, is_temp_file, read_record_file
 from towerworld.engine.safe_text import shown_text
+from towerworld.engine.words import counted
 
 SAVE_DIR = os.path.join(os.path.expanduser("~"), ".towerworld", "saves")
 STALE_TEMP_SECONDS = 60.0
@@ -73,6 +74,7 @@ class SaveInfo:
     finished: bool
     mtime: float
     autosave: bool
+    played: int = 0         # the players' moves (chance draws left out)
 
     @property
     def label(self) -> str:
@@ -80,7 +82,8 @@ class SaveInfo:
         (the list is already that game's), and only the players are shortened, so the date is never cut."""
         when = time.strftime("%d %b %H:%M", time.localtime(self.mtime))
         kind = "autosave" if self.autosave else "save"
-        state = "finished" if self.finished else f"move {self.plies}"
+        state = "finished" if self.finished else counted(self.played, "move") + " played" if self.played else \
+            "no move yet"
         return f"{shown_text(self.players, LABEL_PLAYERS)}: {state}, {when} ({kind})"
 
 
@@ -91,12 +94,17 @@ def _peek(path: str, mtime: float) -> SaveInfo | None:
         # a seat's name whole ("AI 2, fair search (strong)"): the label cuts the whole list, with "..." where it does
         players = ", ".join(str(p.get("name", "?"))[:32] for p in data.get("players", [])[:6])
         result = data.get("result")
-        if isinstance(result, dict):       # format v2: {text, scores, finished}
+        plies = len(data.get("moves", []))
+        played = plies
+        if isinstance(result, dict):       # format v2: {text, scores, finished}, and since v3 `played`
             finished = bool(result.get("finished"))
+            said = result.get("played")
+            if type(said) is int and 0 <= said <= plies:
+                played = said
         else:
             finished = bool(result) and result != "in progress"
-        return SaveInfo(path, str(data["game"])[:30], players, len(data.get("moves", [])), finished,
-                        mtime, os.path.basename(path).startswith("autosave-"))
+        return SaveInfo(path, str(data["game"])[:30], players, plies, finished,
+                        mtime, os.path.basename(path).startswith("autosave-"), played)
     except (RecordError, OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
 

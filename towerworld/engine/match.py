@@ -281,10 +281,12 @@ def _now() -> str:
 
 
 def result_of(match: Match) -> dict:
-    """The `result` field: the engine's sentence and the visible scores (titles are part of the sentence)."""
+    """The `result` field: the engine's sentence, the visible scores (titles are part of the sentence), whether the
+    game is over, and how many moves the players have made (chance left out: what a list of saves says of it)."""
     game, state = match.game, match.state
     return {"text": match.result_text(), "scores": list(game.scores(state)),
-            "finished": game.current_player(state) == TERMINAL}
+            "finished": game.current_player(state) == TERMINAL,
+            "played": sum(1 for p in match.plies if p.mover != CHANCE)}
 
 
 def match_to_record(match: Match) -> dict:
