@@ -1,4 +1,4 @@
-"""The close-up: the one piece the player to move decides about (a layout's `closeup`: Carcassonne's tile to place)
+"""The close-up: the one piece the player to move decides about (a layout's `closeup`: a tile drawn, to place)
 drawn again, enlarged, at the window's right edge under the players' panels, whatever the view: its faces read while
 the camera frames the whole table or looks elsewhere.
 
