@@ -27,7 +27,7 @@ from towerworld.app.window import open_base, run_loop
 from towerworld.engine.game import SPECTATOR, TERMINAL, Event, EventKind, TowerworldError
 from towerworld.engine.layout import Cell, Layout, Pose
 from towerworld.engine.registry import get_game
-from towerworld.engine.words import counted, status_part, with_names
+from towerworld.engine.words import counted, table_parts, with_names
 from towerworld.net import client as net
 from towerworld.net import protocol as P
 from towerworld.scene.camera import framing, label_drops, label_scales
@@ -336,8 +336,7 @@ class RemoteTable:
         seats = "  ".join(f"{s.name}{'' if s.connected or s.kind == 'ai' else ' (away)'}" for s in room.seats)
         covered = self._covered(room.game) if table.panels else ()
         lines = ([self.note] if self.note else []) + [f"{room.title}, room {room.code}: {who}", seats] + \
-            [self._with_names(status_part(k, v), room) for k, v in table.hud.items()
-             if k not in covered and k.split(" ")[0] not in covered]
+            [self._with_names(part, room) for part in table_parts(table.hud, covered)]
         self.hud.set_instruction(self._instruction(table, room))
         if room.clock is not None:
             limit = f" of {room.clock.limit:g}" if room.clock.limit else ""

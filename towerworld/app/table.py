@@ -12,7 +12,7 @@ from towerworld.app.saves import remember_window_size
 from towerworld.app.window import open_base, run_loop
 from towerworld.engine.game import CHANCE, OMNISCIENT, SPECTATOR
 from towerworld.engine.match import Match
-from towerworld.engine.words import status_part, with_names
+from towerworld.engine.words import status_part, table_parts, with_names
 from towerworld.scene.camera import framing, label_drops, label_scales
 from towerworld.scene.hud import Hud
 from towerworld.scene.picking import Picker
@@ -407,7 +407,7 @@ class Table:
         covered = tuple(self.game.panel_keys) + ("turn", "next")
         hud = self.game.hud(state, self.viewer)
         parts = [self.game.title]
-        parts += [status_part(k, v) for k, v in hud.items() if k not in covered and k.split(" ")[0] not in covered]
+        parts += table_parts(hud, covered)
         return [self.with_names("   |   ".join(parts))]
 
     def panel_views(self, state) -> list:

@@ -36,6 +36,13 @@ def status_part(key: str, value) -> str:
     return text if all(word in words for word in key.lower().split()) else f"{key}: {text}"
 
 
+def table_parts(hud: dict, covered: tuple[str, ...]) -> list[str]:
+    """A game's HUD lines about the whole table as the status line shows them (status_part), leaving out what is
+    shown elsewhere (`covered`: the keys the players' panels show, the turn the instruction says); a key is covered
+    by itself or by its first word ("hand" covers "hand 2")."""
+    return [status_part(k, v) for k, v in hud.items() if k not in covered and k.split(" ")[0] not in covered]
+
+
 def taken_back(movers: list[int], names: list[str], who: str | None = None) -> str:
     """What an undo took back (`movers`: the seats of the plies it took, Match.undo_takes), in the players' names:
     to the person who asked, "Taken back: your move and the reply of AI 2, greedy."; with `who`, for everyone
