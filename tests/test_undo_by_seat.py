@@ -179,7 +179,7 @@ def test_undo_says_whose_moves_it_takes_back():
     assert m.undo_takes() == [0, 1, 1] and m.undo_takes(1) == []
     assert taken_back(m.undo_takes(), names) == "Taken back: your move and the reply of AI 2, random."
     assert taken_back(m.undo_takes(), names, "Ann") == "Ann took back their last move and the reply of AI 2, random."
-    assert m.undo() and m.undo_takes() == [0]
+    assert m.undo() == [0, 1, 1] and m.undo_takes() == [0]       # (undo says what it took, as undo_takes did)
     assert taken_back(m.undo_takes(), names) == "Taken back: your move."
     three = relay(ANN, PlayerSpec("Bo", "ai", "random"), PlayerSpec("Cy", "ai", "random"))
     play(three, T1, T1, T1, T1, T1, T1)

@@ -416,8 +416,8 @@ class PlayTable(Table):
             return
         if self.animating:
             return
-        taken = self.match.undo_takes()
-        if not self.match.undo():
+        taken = self.match.undo()
+        if not taken:
             self.hud.say(self.match.why_no_undo())
             return
         self.driver.taken_back()    # a search under way is for a position that is gone

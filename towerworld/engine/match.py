@@ -198,10 +198,12 @@ class Match:
             return "That move revealed hidden information, so it cannot be taken back."
         return "Only your own last move can be taken back, and only before anyone else has acted."
 
-    def undo(self, seat: int | None = None) -> bool:
+    def undo(self, seat: int | None = None) -> list[int]:
+        """Take back what `seat` (default: `undoer()`) may take back now; the seats whose plies went, in order (CHANCE
+        for an outcome), as `undo_takes` says them: [] when it may not (nothing changes)."""
         target = self._undo_target(seat)
         if target is None:
-            return False
+            return []
         taken = self.plies[target:]
         undone = [p.move for p in taken]
         self.truncate(target)
@@ -209,7 +211,7 @@ class Match:
             self.keep_line(target, self.state, [p.text for p in taken], undone)
         self._redo.append(undone)
         self.autosave()
-        return True
+        return [p.mover for p in taken]
 
     def can_redo(self) -> bool:
         return bool(self._redo)

@@ -583,8 +583,8 @@ class Server:
     async def _undo(self, room: Room, seat: int) -> None:
         room.undo_by, room.undo_agreed = None, set()
         name = room.match.players[seat].name
-        taken = room.match.undo_takes(seat)
-        if not room.match.undo(seat):
+        taken = room.match.undo(seat)
+        if not taken:
             done = P.UndoDone(False, room.match.why_no_undo(seat))
         else:
             room.driver.taken_back()
