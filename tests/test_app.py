@@ -83,8 +83,13 @@ def test_undo_against_an_ai_takes_back_to_your_last_decision(showbase, tmp_path)
         assert any(p.mover == 1 for p in match.plies), "the AI seat never moved"
         assert match.can_undo()
         last_mine = max(i for i, p in enumerate(match.plies) if p.mover == 0)
+        plies = len(match.plies)
         table.undo()
         assert len(match.plies) == last_mine
+        assert table.stage.layout.pieces == game.layout(match.state, table.viewer).pieces
+        assert table.hud.message.getText().startswith("Taken back: your move")
+        table.redo()                      # Y: the same plies again, and the words say whose
+        assert len(match.plies) == plies and table.hud.message.getText().startswith("Played again: your move")
         assert table.stage.layout.pieces == game.layout(match.state, table.viewer).pieces
     finally:
         table.close()

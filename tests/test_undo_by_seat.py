@@ -172,7 +172,7 @@ def test_one_person_against_two_ais_goes_back_across_their_replies(name):
 def test_undo_says_whose_moves_it_takes_back():
     """"Move taken back." said nothing of the AI's reply that went with it: the table names what went, to the person
     who asked and (at a network table) to everyone else."""
-    from towerworld.engine.words import taken_back
+    from towerworld.engine.words import played_again, taken_back
     m = relay(ANN, PlayerSpec("AI 2, random", "ai", "random"))
     names = [p.name for p in m.players]
     play(m, T1, T1, T1, T1)                  # Ann's turn, then the AI's
@@ -180,6 +180,9 @@ def test_undo_says_whose_moves_it_takes_back():
     assert taken_back(m.undo_takes(), names) == "Taken back: your move and the reply of AI 2, random."
     assert taken_back(m.undo_takes(), names, "Ann") == "Ann took back their last move and the reply of AI 2, random."
     assert m.undo() == [0, 1, 1] and m.undo_takes() == [0]       # (undo says what it took, as undo_takes did)
+    # redo says what it played again ("Move replayed." said nothing of the AI's reply that came back with it)
+    assert played_again(m.redo(), names) == "Played again: your move and the reply of AI 2, random."
+    assert m.redo() == [] and m.undo() == [0, 1, 1]
     assert taken_back(m.undo_takes(), names) == "Taken back: your move."
     three = relay(ANN, PlayerSpec("Bo", "ai", "random"), PlayerSpec("Cy", "ai", "random"))
     play(three, T1, T1, T1, T1, T1, T1)

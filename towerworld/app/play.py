@@ -20,7 +20,7 @@ from towerworld.engine.driver import AGENT, CHANCE_DRAW, PERSON, AgentFailed, Dr
 from towerworld.engine.game import OMNISCIENT, SPECTATOR, TowerworldError
 from towerworld.engine.match import Match
 from towerworld.engine.record import load_match, save_match
-from towerworld.engine.words import taken_back
+from towerworld.engine.words import played_again, taken_back
 from towerworld.scene.stage import HIGHLIGHT_COSTLY, HIGHLIGHT_PICKED, HIGHLIGHT_TARGET
 
 __all__ = ["PlayTable", "Table", "run_play"]
@@ -424,11 +424,12 @@ class PlayTable(Table):
         self._jump(taken_back(taken, [p.name for p in self.match.players]))
 
     def redo(self):
-        if self.animating or not self.match.redo():
+        played = [] if self.animating else self.match.redo()
+        if not played:
             self.hud.say("Nothing to redo.")
             return
         self.driver.taken_back()
-        self._jump("Move replayed.")
+        self._jump(played_again(played, [p.name for p in self.match.players]))
 
     def _jump(self, text):
         self.asking = False

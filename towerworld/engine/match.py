@@ -216,14 +216,16 @@ class Match:
     def can_redo(self) -> bool:
         return bool(self._redo)
 
-    def redo(self) -> bool:
+    def redo(self) -> list[int]:
+        """Play again the plies the latest undo took back; the seats whose plies they are, in order (CHANCE for an
+        outcome): [] when there is none to play again."""
         if not self._redo:
-            return False
+            return []
         chunk = self._redo.pop()
         for move in chunk:
             self.apply(move, save=False, keep_redo=True)
         self.autosave()
-        return True
+        return [p.mover for p in self.plies[len(self.plies) - len(chunk):]]
 
     def truncate(self, ply: int) -> None:
         """Forget every ply after `ply` (undo, and workers following a table that took moves back)."""

@@ -48,12 +48,25 @@ def taken_back(movers: list[int], names: list[str], who: str | None = None) -> s
     to the person who asked, "Taken back: your move and the reply of AI 2, greedy."; with `who`, for everyone
     else, "Ann took back their last move and the replies of Bo and Cy.".
     """
+    own, replies = _own_and_replies(movers, names)
+    if who is not None:
+        return f"{who} took back their last move{replies}."
+    return f"Taken back: your move{replies}." if own is not None else "Move taken back."
+
+
+def played_again(movers: list[int], names: list[str]) -> str:
+    """What a redo played again (`movers`: the seats of its plies, Match.redo), to the person who asked: "Played
+    again: your move and the reply of AI 2, greedy."."""
+    own, replies = _own_and_replies(movers, names)
+    return f"Played again: your move{replies}." if own is not None else "Move played again."
+
+
+def _own_and_replies(movers: list[int], names: list[str]) -> tuple[int | None, str]:
+    """The seat of the first ply (None for chance) and " and the reply of ..." naming every other seat after it."""
     own = movers[0] if movers and 0 <= movers[0] < len(names) else None
     others: list[str] = []
     for seat in movers[1:]:
         if 0 <= seat < len(names) and seat != own and names[seat] not in others:
             others.append(names[seat])
     replies = (f" and the {'replies' if len(others) > 1 else 'reply'} of " + " and ".join(others)) if others else ""
-    if who is not None:
-        return f"{who} took back their last move{replies}."
-    return f"Taken back: your move{replies}." if own is not None else "Move taken back."
+    return own, replies
