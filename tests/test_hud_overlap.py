@@ -14,9 +14,9 @@ from towerworld.engine.pieces import size
 from towerworld.engine.registry import get_game
 
 try:
-    from tabletools import settle
+    from tabletools import overlap, projected_box, settle
 except ImportError:  # tests run as a package
-    from tests.tabletools import settle
+    from tests.tabletools import overlap, projected_box, settle
 
 SIZES = [(1280, 800), (900, 600), (1920, 1080)]
 
@@ -90,6 +90,8 @@ def _hud_items(table) -> dict:
     items.update({f"button {i}": box(table, b) for i, b in enumerate(hud.buttons)})
     # a panel and the gold edge round the panel of the player to move are one thing on the screen
     items.update({f"panel {i}": p for i, p in enumerate(hud.panel_boxes())})
+    if hud.closeup is not None and hud.closeup.active:     # the piece to decide about, enlarged (the tile to place)
+        items["close-up"] = hud.closeup.box()
     return items
 
 
@@ -335,3 +337,44 @@ def test_the_table_labels_name_the_players(showbase, tmp_path):
         assert not any(w.startswith("Player ") for w in drawn), drawn
     finally:
         t.close()
+
+
+def _under_the_close_up(t) -> list[str]:
+    """The pieces (the bag's piles aside) and pickable places of `t`'s table that its close-up picture covers."""
+    box = t.hud.closeup.box() if t.hud.closeup is not None else None
+    if box is None:
+        return []
+    found = []
+    for pid, pose in t.stage.layout.pieces.items():
+        p = piece_box(t, pose)
+        if p and not pid.startswith("bag:") and overlap(p, box):
+            found.append(pid)
+    for cid, c in t.stage.layout.cells.items():
+        p = projected_box(t.base, [(c.x + u, c.y + v, c.z) for u in (-c.w / 2, c.w / 2) for v in (-c.d / 2, c.d / 2)])
+        if p and overlap(p, box):
+            found.append(cid)
+    return found
+
+
+def test_the_close_up_covers_no_piece_and_no_place_of_the_table(showbase, tmp_path):
+    """Carcassonne's tile to place, enlarged at the window's right edge under the panels, stands where the default
+    view shows nothing: no tile of the landscape, no open place, no follower or tower piece, with two to six players,
+    early and late, at every window size. (The check does see a picture put over the landscape.)"""
+    from towerworld.games.carcassonne.board import PLACE
+    found = []
+    for players, plies, seed in [(2, 0, 3), (2, 200, 5), (4, 150, 3), (6, 140, 3)]:
+        t = _table_at(tmp_path, "carcassonne", players, plies, seed, PLACE)
+        size_was = (t.base.win.getXSize(), t.base.win.getYSize())
+        try:
+            settle(t)
+            assert t.hud.closeup is not None and t.hud.closeup.active
+            for w, h in SIZES:
+                _resize(t, w, h)
+                found += [(players, plies, f"{w}x{h}", what) for what in _under_the_close_up(t)]
+            t.hud.closeup.region.setDimensions(0.4, 0.6, 0.35, 0.65)      # the picture in the window's middle
+            assert _under_the_close_up(t), "the check sees nothing under a picture over the landscape"
+        finally:
+            t.base.win.setSize(*size_was)
+            t.base.adjustWindowAspectRatio(t.base.getAspectRatio())
+            t.close()
+    assert not found, found
