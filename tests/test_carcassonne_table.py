@@ -429,15 +429,16 @@ def test_the_view_and_the_table_grow_with_the_landscape(showbase, tmp_path):
     match = _two_people(tmp_path)
     table = PlayTable(match)
     try:
-        start_home = table.home
+        view = table.camera
+        start_home = view.home
         grown = GAME.layout(finished_game(), OMNISCIENT)
         table.refit(grown)
-        assert table.home.distance > start_home.distance and table.orbit == table.home   # untouched camera follows
+        assert view.home.distance > start_home.distance and view.orbit == view.home     # untouched camera follows
         assert table.table_bounds == grown.bounds()
-        table._zoom(0.8)                                             # a player who moved the camera keeps it
-        moved = table.orbit
+        view.zoom(0.8)                                               # a player who moved the camera keeps it
+        moved = view.orbit
         table.refit(GAME.layout(finished_game(seed=6), OMNISCIENT))
-        assert table.orbit == moved
+        assert view.orbit == moved
     finally:
         table.close()
 

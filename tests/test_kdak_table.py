@@ -34,7 +34,7 @@ def _table_at(played: Match, ply: int, tmp_path):
     table = PlayTable(match)
     settle(table)
     table.toggle_memory()
-    table.reset_view()
+    table.camera.reset()
     return table
 
 

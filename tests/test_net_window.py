@@ -375,3 +375,52 @@ def test_the_window_rebuilds_the_close_up_and_the_close_view_the_server_sends():
             rng.choice(game.legal_moves(state))
         state, _ = game.apply(state, move)
     assert seen["closeup"] and seen["focus"], seen
+
+
+def test_the_window_moves_its_camera_as_the_local_table_does_and_follows_the_landscape(showbase, tmp_path,
+                                                                                       monkeypatch):
+    """The network window framed its first table once and could not be turned, zoomed or panned, so a growing
+    landscape went out of sight: it moves its camera as the local table does (the keys here; the mouse drives the
+    same view), its home view follows the table while the player has not moved the camera, and closing the window
+    takes its tasks and its shadow buffer away."""
+    import copy
+    import random
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    from towerworld.app.remote import RemoteTable
+    from towerworld.engine.registry import get_game
+    game = get_game("carcassonne")
+    engine = showbase.graphicsEngine
+    windows = engine.getNumWindows()
+    srv = ServerThread()
+    table = None
+    try:
+        code = srv.call(C.create_room(srv.url, "carcassonne", ["remote", "random"]))
+        table = RemoteTable(f"{srv.url}/{code}", frames=1)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and table.camera is None:
+            showbase.taskMgr.step()
+        camera = table.camera
+        assert camera is not None and camera.orbit == camera.home
+        showbase.messenger.send("arrow_left")
+        showbase.messenger.send("-")
+        assert camera.orbit.heading != camera.home.heading and camera.orbit.distance > camera.home.distance
+        showbase.messenger.send("home")
+        assert camera.orbit == camera.home
+        start = copy.copy(camera.home)
+        grown = game.layout(game.random_playout(game.new_state(None, 2), random.Random(5)), 0)
+        table._refit(grown)
+        assert camera.home.distance > start.distance and camera.orbit == camera.home    # untouched: it follows
+        camera.zoom(0.8)
+        moved = copy.copy(camera.orbit)
+        table._refit(game.layout(game.random_playout(game.new_state(None, 2), random.Random(6)), 0))
+        assert camera.orbit == moved                                                     # moved: it stays
+        ours = list(table.tasks)
+        assert {t.name for t in ours} == {"camera-drag", "xray"}
+    finally:
+        if table is not None:
+            table.close()
+        srv.stop()
+    assert all(t not in showbase.taskMgr.getAllTasks() for t in ours)
+    showbase.graphicsEngine.renderFrame()
+    assert engine.getNumWindows() == windows, "the window's shadow buffer outlived it"

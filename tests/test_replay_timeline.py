@@ -34,7 +34,7 @@ class Hand:
     def __init__(self, table):
         self.at: tuple[float, float] | None = None
         self.held = False
-        table._mouse = lambda: self.at
+        table.camera.mouse = lambda: self.at
         table._button_held = lambda: self.held
 
 
@@ -124,18 +124,18 @@ def test_the_wheel_zooms_toward_the_point_under_the_pointer(replay, pointer):
         box = projected_box(table.base, [point])
         return max(abs(box[0] - pointer[0]) * w / 2, abs(box[1] - pointer[1]) * h / 2)
 
-    point = table.table_point_under_pointer()
+    point = table.camera.point_under_pointer()
     assert point is not None and pixels_off(point) < 0.5
     if table.picker.pick_all(pointer):
         assert point[2] > 0.0, "over a piece, the point is on the piece (its top), not on the table below it"
-    before = table.orbit.distance
+    before = table.camera.orbit.distance
     for f in (0.9, 0.9, 1.1, 0.9):
-        table.wheel_zoom(f)
+        table.camera.wheel_zoom(f)
         assert pixels_off(point) <= 2.0
-    assert table.orbit.distance < before
+    assert table.camera.orbit.distance < before
     # the middle of the view is not where the pointer is: zooming toward it would have moved that point away
-    table.reset_view()
-    table._zoom(0.9 ** 3)
+    table.camera.reset()
+    table.camera.zoom(0.9 ** 3)
     assert pixels_off(point) > 5.0
 
 

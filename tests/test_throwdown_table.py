@@ -265,7 +265,7 @@ def test_the_status_lines_never_cover_a_hand_or_a_tower(showbase, tmp_path, n):
     for plies in (n + 3, 40):
         table = _table_after(showbase, tmp_path, n, plies, seed=n)
         try:
-            table.reset_view()
+            table.camera.reset()
             table.refresh()
             # the top band: the players' panels, the instruction line and the status lines
             band = table.hud.top_boxes()

@@ -66,9 +66,9 @@ class PlayTable(Table):
         self.hover: str | None = None           # the next-pick cell under the pointer, shown with the game's preview
         self.hover_options: list[str] = []      # the button picks that may follow it (a tile's rotations)
         self.hover_choice = 0                   # which of them the preview shows (R or the wheel turn it)
-        b.accept("r", self._turn_preview, [1, self.reset_view])
-        b.accept("wheel_up", self._turn_preview, [1, lambda: self.wheel_zoom(0.9)])
-        b.accept("wheel_down", self._turn_preview, [-1, lambda: self.wheel_zoom(1.1)])
+        b.accept("r", self._turn_preview, [1, self.camera.reset])
+        b.accept("wheel_up", self._turn_preview, [1, lambda: self.camera.wheel_zoom(0.9)])
+        b.accept("wheel_down", self._turn_preview, [-1, lambda: self.camera.wheel_zoom(1.1)])
         self.add_task(self._pointer_task, "pointer-preview")
         self.show_last_move()
         self.refresh()
@@ -281,7 +281,7 @@ class PlayTable(Table):
     # ---- the pointer preview: a ghost of the move under the pointer, turned with R or the wheel -------------------
     def _pointer_task(self, task):
         watcher = self.base.mouseWatcherNode
-        if watcher is None or self._drag is not None:     # offscreen (no pointer), or a click or drag under way
+        if watcher is None or self.camera.drag is not None:     # offscreen (no pointer), or a click or drag under way
             return task.cont
         cell = None
         if self._human_turn() and watcher.hasMouse():

@@ -23,6 +23,7 @@ import time
 from direct.showbase.DirectObject import DirectObject
 
 from towerworld.app.picks import next_picks, path_progress, take_pick
+from towerworld.app.view import CameraView
 from towerworld.app.window import open_base, run_loop
 from towerworld.engine.game import SPECTATOR, TERMINAL, Event, EventKind, TowerworldError
 from towerworld.engine.layout import Cell, Layout, Pose
@@ -33,11 +34,13 @@ from towerworld.net import protocol as P
 from towerworld.scene.camera import framing, label_drops, label_scales
 from towerworld.scene.hud import SWATCHES, Hud, PanelView, help_text
 from towerworld.scene.picking import Picker
-from towerworld.scene.setup import add_table, dress
+from towerworld.scene.setup import add_table, dress, frame_light, undress
 from towerworld.scene.stage import HIGHLIGHT_COSTLY, HIGHLIGHT_PICKED, HIGHLIGHT_TARGET, Stage
 
 PAGE = 8              # legal moves shown as buttons at once
-KEYS = ("Click a lit piece or place: pick it (the words a move needs are buttons)",
+KEYS = ("Mouse: left-drag orbits, right-drag pans, the wheel zooms toward the pointer",
+        "Arrows orbit, + and - zoom, W A S D pan, R or Home resets the view",
+        "Click a lit piece or place: pick it (the words a move needs are buttons)",
         "Enter: play the move the picks make, or confirm",
         "Backspace: take back the last pick; Esc: all of them",
         "R or the wheel: turn what the pointer previews (a tile's way)",
@@ -168,7 +171,8 @@ class RemoteTable:
         self.page = 0
         self.said = ""
         self.undo_asked: P.UndoAsked | None = None
-        self.framed = False
+        self.camera: CameraView | None = None   # made with the first table: the home view frames it
+        self.tasks: list = []                     # the camera's tasks, removed at close
         self.agent, self.rng = agent, random.Random()
         self.choice: str | None = None       # the move the agent will click at this ply
         self.chosen_ply, self.click_at, self.pause = -1, 0.0, AGENT_PAUSE
@@ -188,10 +192,6 @@ class RemoteTable:
         self.hover: str | None = None
         self.hover_options: list[str] = []
         self.hover_choice = 0
-        self.events.accept("mouse1", self.on_click)
-        self.events.accept("r", self.turn_preview, [1])
-        self.events.accept("wheel_up", self.turn_preview, [1])
-        self.events.accept("wheel_down", self.turn_preview, [-1])
         self.events.accept("enter", self.commit_exact)
         self.events.accept("backspace", self.back_pick)
         self.events.accept("escape", self.clear_picks)
@@ -307,20 +307,13 @@ class RemoteTable:
         table, room = self.view.table, self.view.room
         layout = layout_of(table)
         self.hud.set_panels([self._panel(p, room) for p in table.panels])     # before the camera frames the table
-        if not self.framed:
+        if self.camera is None:
             dress(self.scene, layout)
             add_table(self.scene, layout)
-            top, clear = self.hud.status_band(6), self.hud.keep_clear()
-            orbit = framing(layout, aspect=self.aspect, top=top, keep_clear=clear)
-            # labels grow where the view shows them small and stagger where they would touch, as at the local table
-            win = self.base.win
-            scales = label_scales(layout, orbit, 40.0, self.aspect, win.getYSize() if win is not None else 800)
-            if clear and any(v != 1.0 for v in scales.values()):
-                orbit = framing(layout, aspect=self.aspect, top=top, keep_clear=clear, label_scales=scales)
-            self.stage.set_label_scales(scales, label_drops(layout, orbit, 40.0, self.aspect, scales,
-                                                            self.stage.label_words, clear))
-            orbit.apply(self.base.camera)
-            self.framed = True
+            self.table_bounds = layout.bounds()
+            self._make_camera(self._home_view(layout))
+        elif table is not self.drawn:         # the table grew (a landscape), or the view closes in on a tile laid
+            self._refit(layout)
         if table is not self.drawn:           # a new table: the stage goes to it (a move's, by its transition)
             if self.anim is not None:
                 self.anim.finish()
@@ -428,6 +421,46 @@ class RemoteTable:
         self.stage.highlight(targets)
         self.hud.set_buttons(buttons[:9])
 
+    # ---- the camera (app/view.py moves it) --------------------------------------------------------------------------
+    def _home_view(self, layout: Layout):
+        """The default view of `layout`: the whole table (or the part its focus names) below the HUD's top band,
+        its labels grown where the view shows them small and staggered where they would touch, as at the local
+        table."""
+        top, clear = self.hud.status_band(6), self.hud.keep_clear()
+        orbit = framing(layout, aspect=self.aspect, top=top, keep_clear=clear)
+        win = self.base.win
+        scales = label_scales(layout, orbit, 40.0, self.aspect, win.getYSize() if win is not None else 800)
+        if clear and any(v != 1.0 for v in scales.values()):
+            orbit = framing(layout, aspect=self.aspect, top=top, keep_clear=clear, label_scales=scales)
+        self.stage.set_label_scales(scales, label_drops(layout, orbit, 40.0, self.aspect, scales,
+                                                        self.stage.label_words, clear))
+        return orbit
+
+    def _make_camera(self, home) -> None:
+        def add_task(function, name):
+            task = self.base.taskMgr.add(function, name)
+            self.tasks.append(task)
+            return task
+        self.camera = CameraView(self.base, self.events, add_task, self.picker, self.stage, home, self.on_click)
+        # R and the wheel turn what the pointer previews (a tile's way); elsewhere they reset the view and zoom
+        camera = self.camera
+        self.events.accept("r", self.turn_preview, [1, camera.reset])
+        self.events.accept("wheel_up", self.turn_preview, [1, lambda: camera.wheel_zoom(0.9)])
+        self.events.accept("wheel_down", self.turn_preview, [-1, lambda: camera.wheel_zoom(1.1)])
+
+    def _refit(self, layout: Layout) -> None:
+        """A new table: the key light and the table top fit it, and the camera follows its home view while the
+        player has not moved it (see CameraView.follow)."""
+        frame_light(self.scene.find("**/key"), layout)
+        x0, y0, _z0, x1, y1, _z1 = layout.bounds()
+        t0, u0, _w0, t1, u1, _w1 = self.table_bounds
+        if x0 < t0 or y0 < u0 or x1 > t1 or y1 > u1:
+            self.scene.find("table").removeNode()
+            add_table(self.scene, layout)
+            self.table_bounds = layout.bounds()
+        assert self.camera is not None
+        self.camera.follow(self._home_view(layout))
+
     def on_click(self, at: tuple[float, float] | None = None) -> None:
         """A click on the table (under the pointer, or at the film point `at`, -1..1): the legal next pick there, the
         nearest where several are."""
@@ -452,7 +485,7 @@ class RemoteTable:
     # table (for a first pick that needs a word next, whose ghosts the server sent)
     def _pointer_task(self, task):
         watcher = self.base.mouseWatcherNode
-        if watcher is None:
+        if watcher is None or self.camera is not None and self.camera.drag is not None:   # (a drag under way)
             return task.cont
         place = None
         if self._clickable() and not self.picks and self.view.table.previews and watcher.hasMouse():
@@ -474,9 +507,12 @@ class RemoteTable:
         self.stage.show_ghosts({p.id: Pose(p.kind, p.x, p.y, p.z, p.heading, p.face_up, _frozen(list(p.look)), p.tilt)
                                 for p in ghosts})
 
-    def turn_preview(self, step: int) -> None:
-        """R or the wheel over a previewed place: the next way it may lie."""
+    def turn_preview(self, step: int, otherwise=None) -> None:
+        """R or the wheel over a previewed place: the next way it may lie; anywhere else the key keeps its usual job
+        (`otherwise`: the view's)."""
         if self.hover is None or len(self.hover_options) < 2:
+            if otherwise is not None:
+                otherwise()
             return
         self.hover_choice = (self.hover_choice + step) % len(self.hover_options)
         self.preview_at(self.hover)
@@ -601,12 +637,15 @@ class RemoteTable:
             self.anim.finish()
         self.base.taskMgr.remove(self.task)
         self.base.taskMgr.remove(self.pointer_task)
+        for task in self.tasks:
+            self.base.taskMgr.remove(task)
+        self.tasks = []
         self.events.ignoreAll()
         self.conn.close()
         self.stage.on_layout = None
         self.hud.destroy()
         self.picker.ray_np.removeNode()
-        self.scene.removeNode()
+        undress(self.scene)         # (its shadow-casting light keeps a buffer drawn every frame until told not to)
 
 
 def run_remote(invite: str, *, name=None, seat=None, watch=False, log=None, size=(1280, 800), frames=None,

@@ -140,7 +140,7 @@ class ReplayTable(Table):
     def _follow_pointer(self) -> None:
         if not self._scrubbing:
             return
-        m = self._mouse()
+        m = self.camera.mouse()
         if m is None:
             return
         target = self.timeline_ply(m[0])

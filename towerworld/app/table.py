@@ -4,11 +4,11 @@ ShowBase outlives every table).
 """
 from __future__ import annotations
 
-from dataclasses import replace
 
 from direct.showbase.DirectObject import DirectObject
 
 from towerworld.app.saves import remember_window_size
+from towerworld.app.view import CameraView
 from towerworld.app.window import open_base, run_loop
 from towerworld.engine.game import CHANCE, OMNISCIENT, SPECTATOR
 from towerworld.engine.match import Match
@@ -56,15 +56,12 @@ class Table:
         self.hud.show_closeup(layout)
         self.last_words = ""      # the last move in words, with its player's name (see show_last_move)
         self.status_rows = 0      # the most status lines shown yet: the home view keeps the table below them
-        self.home = self.home_view(layout, size[0] / size[1], match.state)
-        self.orbit = replace(self.home)
-        self.orbit.apply(self.base.camera)
+        home = self.home_view(layout, size[0] / size[1], match.state)
         self.table_bounds = layout.bounds()
         self.picker = Picker(self.base, self.stage)
         self.anim = None
         self.frames = frames
-        self._drag = None
-        self._bind_camera()
+        self.camera = CameraView(self.base, self.events, self.add_task, self.picker, self.stage, home, self.on_click)
         self.events.accept("h", self.toggle_help)
         self.events.accept("f1", self.toggle_help)
         self.events.accept("q", self.quit)
@@ -87,70 +84,7 @@ class Table:
             return
         self.stage.set_cutaway(*hint)
 
-    # ---- camera -------------------------------------------------------------------------------------------------------
-    def _bind_camera(self):
-        b = self.events
-        for key, (dh, dp) in {"arrow_left": (-6, 0), "arrow_right": (6, 0), "arrow_up": (0, 4),
-                              "arrow_down": (0, -4)}.items():
-            b.accept(key, self._orbit, [dh, dp])
-            b.accept(key + "-repeat", self._orbit, [dh, dp])
-        for key, f in {"+": 0.9, "=": 0.9, "-": 1.1}.items():
-            b.accept(key, self._zoom, [f])
-            b.accept(key + "-repeat", self._zoom, [f])
-        b.accept("wheel_up", self.wheel_zoom, [0.9])
-        b.accept("wheel_down", self.wheel_zoom, [1.1])
-        for key, (r, f) in {"a": (-0.04, 0), "d": (0.04, 0), "w": (0, 0.04), "s": (0, -0.04)}.items():
-            b.accept(key, self._pan, [r, f])
-            b.accept(key + "-repeat", self._pan, [r, f])
-        b.accept("r", self.reset_view)
-        b.accept("home", self.reset_view)
-        b.accept("mouse1", self._press, ["orbit"])
-        b.accept("mouse3", self._press, ["pan"])
-        b.accept("mouse2", self._press, ["pan"])
-        b.accept("mouse1-up", self._release, ["orbit"])
-        b.accept("mouse3-up", self._release, ["pan"])
-        b.accept("mouse2-up", self._release, ["pan"])
-        self.add_task(self._drag_task, "camera-drag")
-        self.add_task(self._xray_task, "xray")
-
-    def _orbit(self, dh, dp):
-        self.orbit.orbit(dh, dp)
-        self.orbit.apply(self.base.camera)
-
-    def _zoom(self, f, toward=None):
-        self.orbit.zoom(f, toward)
-        self.orbit.apply(self.base.camera)
-
-    def wheel_zoom(self, f):
-        """The wheel zooms toward the table point under the pointer (keys zoom toward the middle of the view)."""
-        self._zoom(f, self.table_point_under_pointer())
-
-    def table_point_under_pointer(self, height: float = 0.0) -> tuple[float, float, float] | None:
-        """Where the line from the camera through the pointer first meets a piece, else the table top (z = `height`
-        in the scene); None without a pointer, or where that line does not come down to the table."""
-        from panda3d.core import Point2, Point3
-        m = self._mouse()
-        if m is None:
-            return None
-        on_piece = self.picker.surface_point(m, self.base.render)
-        if on_piece is not None:
-            return on_piece
-        near, far = Point3(), Point3()
-        if not self.base.camLens.extrude(Point2(*m), near, far):
-            return None
-        a = self.base.render.getRelativePoint(self.base.cam, near)
-        b = self.base.render.getRelativePoint(self.base.cam, far)
-        if abs(b.z - a.z) < 1e-9:
-            return None
-        t = (height - a.z) / (b.z - a.z)
-        if t <= 0:
-            return None
-        return (a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, height)
-
-    def _pan(self, r, f):
-        self.orbit.pan(r, f)
-        self.orbit.apply(self.base.camera)
-
+    # ---- camera (app/view.py moves it) ----------------------------------------------------------------------------
     def home_view(self, layout, aspect: float, state):
         """The default camera: the whole table, below the HUD's panels, instruction and status lines (as many as it
         has shown yet)."""
@@ -182,57 +116,7 @@ class Table:
             self.scene.find("table").removeNode()
             add_table(self.scene, layout)
             self.table_bounds = layout.bounds()
-        home = self.home_view(layout, self.base.getAspectRatio(), self.current_state())
-        if home != self.home:
-            at_home = self.orbit == self.home
-            self.home = home
-            if at_home:
-                self.orbit = replace(home)
-                self.orbit.apply(self.base.camera)
-
-    def reset_view(self):
-        self.orbit = replace(self.home)
-        self.orbit.apply(self.base.camera)
-
-    def _mouse(self):
-        mw = self.base.mouseWatcherNode
-        return (mw.getMouseX(), mw.getMouseY()) if mw.hasMouse() else None
-
-    def _press(self, mode):
-        m = self._mouse()
-        if m:
-            self._drag = (mode, m, m, False)
-
-    def _release(self, mode):
-        drag = self._drag
-        self._drag = None
-        if drag and drag[0] == mode == "orbit" and not drag[3]:
-            self.on_click()
-
-    def _drag_task(self, task):
-        if self._drag:
-            mode, start, last, moved = self._drag
-            m = self._mouse()
-            if m:
-                dx, dy = m[0] - last[0], m[1] - last[1]
-                moved = moved or abs(m[0] - start[0]) + abs(m[1] - start[1]) > 0.01
-                if moved:
-                    if mode == "orbit":
-                        self.orbit.orbit(dx * 120, -dy * 80)
-                    else:
-                        self.orbit.pan(-dx * 0.5, -dy * 0.5)
-                    self.orbit.apply(self.base.camera)
-                self._drag = (mode, start, m, moved)
-        return task.cont
-
-    def _xray_task(self, task):
-        """The stage fades what stands between the camera and the highlighted targets; it follows the camera once a
-        drag ends (working out what hides what takes ~20 ms on a grown board of 121 pieces, too long for every frame)."""
-        if self._drag is not None:
-            return task.cont
-        eye = self.base.camera.getPos(self.stage.root)
-        self.stage.see_from((round(eye.x, 1), round(eye.y, 1), round(eye.z, 1)))
-        return task.cont
+        self.camera.follow(self.home_view(layout, self.base.getAspectRatio(), self.current_state()))
 
     # ---- shared -------------------------------------------------------------------------------------------------------
     def add_task(self, function, name: str, **kwargs):
