@@ -303,6 +303,8 @@ def test_the_pointer_shows_the_tile_where_it_rests_r_turns_it_and_a_click_lays_i
     from panda3d.core import Point2, Point3
 
     from towerworld.app.remote import RemoteTable
+    from towerworld.scene.components import shapes
+    shapes._TEXTS.clear()                     # the words of every label drawn from here on
     srv = ServerThread()
     table = None
     try:
@@ -314,6 +316,10 @@ def test_the_pointer_shows_the_tile_where_it_rests_r_turns_it_and_a_click_lays_i
             showbase.taskMgr.step()
         sent = table.view.table
         assert table.hud.closeup is not None and table.hud.closeup.active, "the tile to place is not shown enlarged"
+        # the score plaques name the players as the panels do ("AI 2, random: 0"; they said "Player 2: 0")
+        drawn = [key[0] for key in shapes._TEXTS]
+        ai = room.match.players[1].name
+        assert any(w.startswith(f"{ai}: ") for w in drawn) and not any(w.startswith("Player 2") for w in drawn), drawn
         ways: dict[str, list[str]] = {}
         for key in sent.previews:
             place, way = key.split(" ", 1)

@@ -164,6 +164,8 @@ class RemoteTable:
         self.stage = Stage(self.scene)
         self.hud = Hud(self.base)
         self.stage.on_layout = self.hud.show_closeup
+        # the score plaques and seat labels name the players, as the panels do ("AI 2, greedy: 0", not "Player 2: 0")
+        self.stage.label_words = lambda words: self._with_names(words, self.view.room) if self.view else words
         self.events = DirectObject()
         self.seat = SPECTATOR
         self.view: P.View | P.Played | None = None
