@@ -430,3 +430,28 @@ def test_the_window_moves_its_camera_as_the_local_table_does_and_follows_the_lan
     assert all(t not in showbase.taskMgr.getAllTasks() for t in ours)
     showbase.graphicsEngine.renderFrame()
     assert engine.getNumWindows() == windows, "the window's shadow buffer outlived it"
+
+
+def test_the_windows_status_speaks_of_the_room_in_one_line_as_the_local_table_does():
+    """The network window stacked five lines over the table ("Carcassonne ..., room X: you are Player 1", the seats
+    the panels already name, then each of the game's lines): the room, who this window is (by name) and the game's
+    lines about the table run together on one line, as at the local table; the seats get a line only where no panels
+    name them, or to say who is away."""
+    from towerworld.app.remote import RemoteTable
+    from towerworld.engine.game import SPECTATOR
+    from towerworld.net import protocol as P
+    window = object.__new__(RemoteTable)
+    window.seat = 0
+    seats = [P.Seat("Ann", "remote", held=True, connected=True), P.Seat("AI 2, greedy", "ai"),
+             P.Seat("Bob", "remote", held=True, connected=False)]
+    room = P.Room("R4XZ", "carcassonne", "Carcassonne with The Tower", seats=seats)
+    hud = {"turn": "Player 1: place a tile", "bag": "88 tiles in the bag, 0 discarded", "tile": "Tile to place: a road"}
+    panel = P.WirePanel(0, "Player 1", "0 points", (), True)
+    drawn = P.Table(1, 0, [], [], [], hud, panels=[panel])
+    assert window._room_lines(drawn, room) == [
+        "Carcassonne with The Tower, room R4XZ: you are Ann   |   88 tiles in the bag, 0 discarded   |   "
+        "Tile to place: a road", "Away: Bob"]
+    bare = P.Table(1, 0, [], [], [], hud)
+    assert window._room_lines(bare, room)[1] == "Ann  AI 2, greedy  Bob (away)"
+    window.seat = SPECTATOR
+    assert ": watching   |   " in window._room_lines(drawn, room)[0]

@@ -327,11 +327,7 @@ class RemoteTable:
                 self.stage.show(layout)
             self.told, self.drawn = [], table
             self.layout = layout
-        who = "watching" if self.seat == SPECTATOR else f"you are Player {self.seat + 1}"
-        seats = "  ".join(f"{s.name}{'' if s.connected or s.kind == 'ai' else ' (away)'}" for s in room.seats)
-        covered = self._covered(room.game) if table.panels else ()
-        lines = ([self.note] if self.note else []) + [f"{room.title}, room {room.code}: {who}", seats] + \
-            [self._with_names(part, room) for part in table_parts(table.hud, covered)]
+        lines = ([self.note] if self.note else []) + self._room_lines(table, room)
         self.hud.set_instruction(self._instruction(table, room))
         if room.clock is not None:
             limit = f" of {room.clock.limit:g}" if room.clock.limit else ""
@@ -580,6 +576,22 @@ class RemoteTable:
         self.listing = not self.listing
         self.picks, self.confirming, self.page = [], None, 0
         self.refresh()
+
+    def _room_lines(self, table: P.Table, room: P.Room) -> list[str]:
+        """The status lines about the room and the table, as the local table words its own: the game, the room and
+        who this window is, then the game's lines about the whole table, run together on one line; the seats on a
+        line of their own only where no panels name them, else only the people away."""
+        mine = room.seats[self.seat].name if 0 <= self.seat < len(room.seats) else f"Player {self.seat + 1}"
+        who = "watching" if self.seat == SPECTATOR else f"you are {mine}"
+        covered = self._covered(room.game) if table.panels else ()
+        parts = [f"{room.title}, room {room.code}: {who}"] + \
+            [self._with_names(part, room) for part in table_parts(table.hud, covered)]
+        away = [s.name for s in room.seats if not s.connected and s.kind != "ai"]
+        if not table.panels:
+            seats = "  ".join(f"{s.name}{' (away)' if s.name in away else ''}" for s in room.seats)
+        else:
+            seats = f"Away: {', '.join(away)}" if away else ""
+        return ["   |   ".join(parts)] + ([seats] if seats else [])
 
     @staticmethod
     def _covered(game: str) -> tuple[str, ...]:

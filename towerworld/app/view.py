@@ -133,7 +133,8 @@ class CameraView:
 
     def _xray_task(self, task):
         """The stage fades what stands between the camera and the highlighted targets; it follows the camera once a
-        drag ends (working out what hides what takes ~20 ms on a grown board of 121 pieces, too long for every frame)."""
+        drag ends (working out what hides what takes ~20 ms on a grown board of 121 pieces, too long for every
+        frame)."""
         if self.drag is not None:
             return task.cont
         eye = self.base.camera.getPos(self.stage.root)
