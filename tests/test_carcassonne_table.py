@@ -467,10 +467,19 @@ def test_a_ghost_of_the_drawn_tile_follows_the_pointer_and_turns_through_legal_r
         assert (ghost.x, ghost.y) == (cx, cy)
         assert table.hover_options == sorted(rotations)               # only the legal rotations are offered
         headings = []
+        picture = table.hud.closeup
         for _ in rotations:
             headings.append(next(iter(table.stage.ghost_poses.values())).heading)
+            # the enlarged tile at the window's edge lies as its ghost does
+            assert abs((picture.model.getH() - headings[-1]) % 360) < 1e-6
             table._turn_preview(1, lambda: None)
         assert sorted(headings) == sorted(-int(r[4:]) for r in rotations)
+        assert len(set(h % 360 for h in headings)) >= 2
+        table.preview_at(None)
+        assert picture.model.getH() == 0                              # no ghost: the tile as it was drawn
+        table.preview_at(cell)
+        for _ in rotations:
+            table._turn_preview(1, lambda: None)
         table._turn_preview(1, lambda: None)                          # the second rotation offered
         table.choose_previewed()
         assert GAME.format_move(s, match.plies[-1].move).endswith(" r" + sorted(rotations)[1][4:])

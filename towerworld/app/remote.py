@@ -164,6 +164,7 @@ class RemoteTable:
         self.stage = Stage(self.scene)
         self.hud = Hud(self.base)
         self.stage.on_layout = self.hud.show_closeup
+        self.stage.on_ghosts = self.hud.closeup_ghosts
         # the score plaques and seat labels name the players, as the panels do ("AI 2, greedy: 0", not "Player 2: 0")
         self.stage.label_words = lambda words: self._with_names(words, self.view.room) if self.view else words
         self.events = DirectObject()
@@ -656,7 +657,7 @@ class RemoteTable:
         self.tasks = []
         self.events.ignoreAll()
         self.conn.close()
-        self.stage.on_layout = None
+        self.stage.on_layout = self.stage.on_ghosts = None
         self.hud.destroy()
         self.picker.ray_np.removeNode()
         undress(self.scene)         # (its shadow-casting light keeps a buffer drawn every frame until told not to)

@@ -53,6 +53,7 @@ class Table:
         self.stage.show(layout)
         self.hud = Hud(self.base)
         self.stage.on_layout = self.hud.show_closeup
+        self.stage.on_ghosts = self.hud.closeup_ghosts
         self.hud.show_closeup(layout)
         self.last_words = ""      # the last move in words, with its player's name (see show_last_move)
         self.status_rows = 0      # the most status lines shown yet: the home view keeps the table below them
@@ -201,7 +202,7 @@ class Table:
             self.base.taskMgr.remove(task)
         self.tasks = []
         self.events.ignoreAll()
-        self.stage.on_layout = None
+        self.stage.on_layout = self.stage.on_ghosts = None
         self.hud.destroy()
         self.picker.ray_np.removeNode()
         undress(self.scene)

@@ -64,6 +64,8 @@ class Closeup:
         self.caption.hide()
         self.model: NodePath | None = None
         self.shown: tuple | None = None     # what is drawn: (kind, look, face up, tilt, caption), or None
+        self.piece: str | None = None       # the layout's id of the piece drawn
+        self.pose: Pose | None = None       # its pose on the table
         self.top = 0.04                     # aspect2d units from the window's top edge to the picture's
         self.right = 0.04                   # and from its right edge
 
@@ -75,9 +77,19 @@ class Closeup:
         """Show the layout's close-up piece, or nothing where it names none (or a piece it does not place)."""
         want = layout.closeup
         pose = layout.pieces.get(want[0]) if want is not None else None
+        self.piece = want[0] if pose is not None else None
         self.show(pose, want[1] if want is not None and pose is not None else "")
 
+    def follow_ghosts(self, ghosts: dict[str, Pose]) -> None:
+        """The table shows where the pointer would put pieces (ghosts): the piece in the picture turns as its ghost
+        lies (the way R turns a tile over the place it would take), and back when its ghost goes."""
+        ghost = ghosts.get(self.piece) if self.piece is not None else None
+        turn = 0.0 if ghost is None or self.pose is None else ghost.heading - self.pose.heading
+        if self.model is not None and self.model.getH() != turn:
+            self.model.setH(turn)
+
     def show(self, pose: Pose | None, caption: str = "") -> None:
+        self.pose = pose
         key = None if pose is None else (pose.kind, pose.look, pose.face_up, pose.tilt, caption)
         if key == self.shown:
             return

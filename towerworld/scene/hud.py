@@ -274,6 +274,11 @@ class Hud:
         if self.closeup.active != was:
             self.arrange()
 
+    def closeup_ghosts(self, ghosts: dict) -> None:
+        """The table's ghosts changed: the close-up's piece turns as its ghost lies (see Closeup.follow_ghosts)."""
+        if self.closeup is not None and self.closeup.active:
+            self.closeup.follow_ghosts(ghosts)
+
     def panel_boxes(self) -> list[tuple[float, float, float, float]]:
         """Each player's panel on the screen (x0, y0, x1, y1, -1..1 across the window), its gold rim left out, in
         the panels' order."""

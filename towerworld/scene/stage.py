@@ -322,6 +322,7 @@ class Stage:
         # told of every layout the stage shows or moves to, at a transition's start and again at its end (the HUD's
         # close-up of the piece to decide about: the tile laid leaves it as it flies to its place)
         self.on_layout: Callable[[Layout], None] | None = None
+        self.on_ghosts: Callable[[dict[str, Pose]], None] | None = None    # told of every change of the ghosts
         self.show_hidden = False   # memory aid: label face-down pieces whose faces were seen
         self.memory_tags: dict[str, NodePath] = {}    # the piece each memory label hangs on -> the label
         self.memory_shown: dict[str, tuple[str, float]] = {}   # what those labels say, and how high they stand
@@ -401,6 +402,8 @@ class Stage:
             return
         self.ghosts_root.getChildren().detach()
         self.ghost_poses = dict(poses)
+        if self.on_ghosts is not None:
+            self.on_ghosts(self.ghost_poses)
         for pose in poses.values():
             ghost = self.ghosts_root.attachNewNode("ghost")
             model = components.build(pose)
