@@ -375,6 +375,33 @@ def test_each_towers_label_says_what_it_is_worth_at_every_ply():
     assert checked and gone
 
 
+def test_a_finished_battles_panels_and_plaques_give_the_points_the_result_gives():
+    """Rules: "A player with pyramids remaining scores 1 point for each pip of pyramid they have left. The player
+    with the most points is the winner." A finished battle's panel said "9 points" of the player the result said
+    "wins with 11 points": once it is over, each seat's panel and plaque give the final count, the pips left
+    named; while it goes on, the points won."""
+    from towerworld.engine.game import OMNISCIENT
+    from towerworld.games.throwdown.layout import build_layout
+    from towerworld.games.throwdown.rules import standing_pips
+    found = 0
+    for seed in range(12):
+        s = GAME.random_playout(GAME.new_state(None, 3), random.Random(seed))
+        finals = GAME.scores(s)
+        lay = build_layout(s, OMNISCIENT)
+        for panel in GAME.panels(s, OMNISCIENT):
+            seat = panel.seat
+            assert panel.score.startswith(f"{finals[seat]} point"), (panel.score, finals)
+            assert lay.labels[f"score:{seat}"][3].split("\n")[1] == f"{finals[seat]} point" + "s" * (finals[seat] != 1)
+            if standing_pips(s, seat):
+                found += 1
+                assert panel.score.endswith(f"({s.points[seat]} won, {standing_pips(s, seat)} pip"
+                                            f"{'' if standing_pips(s, seat) == 1 else 's'} standing)")
+        best = max(finals)
+        if finals.count(best) == 1:
+            assert f"wins with {best} point" in GAME.result(s)
+    assert found, "no battle ended with pyramids standing"
+
+
 def test_the_middle_heaps_are_named_with_their_counts_at_every_ply():
     """The draw pile's label tells its count ("pile: 21"), the discards' theirs once there are any, and the
     scrapyard is named, through every change of a whole random game."""

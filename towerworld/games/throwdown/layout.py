@@ -210,7 +210,7 @@ def build_layout(state, viewer: int) -> Layout:
         # the score plaque, at the right end of the seat's row of towers
         x, y = _at(seat, n, tower_r, 2.5 * TOWER_SPACING + 35.0, front)
         gone = "" if any(state.towers[seat]) else " (out)"
-        lay.labels[f"score:{seat}"] = (x, y, 0.0, f"Player {seat + 1}{gone}\n{counted(state.points[seat], 'point')}")
+        lay.labels[f"score:{seat}"] = (x, y, 0.0, f"Player {seat + 1}{gone}\n{score_words(state, seat, why=False)}")
     if state.attack:
         # the attack waits above the target tower, where the defender looks
         _, card, excuse, target, tower, _ = state.attack
@@ -314,8 +314,19 @@ def panels(game, state, viewer: int) -> list:
         held = (f"{counted(bin(state.hands[s]).count('1'), 'card')} in hand",
                 f"{counted(standing, 'tower')}, {counted(pips, 'pip')} standing"
                 if standing else "out of the battle")
-        out.append(Panel(s, f"Player {s + 1}", counted(state.points[s], "point"), held, cp == s))
+        out.append(Panel(s, f"Player {s + 1}", score_words(state, s), held, cp == s))
     return out
+
+
+def score_words(state, seat: int, why: bool = True) -> str:
+    """A seat's points: those won from towers destroyed while the battle goes on; once it is over, the final count,
+    its pips still standing added ("A player with pyramids remaining scores 1 point for each pip of pyramid they have
+    left"), as the result says it: "11 points (9 won, 2 pips standing)" (`why` false: "11 points")."""
+    won = state.points[seat]
+    pips = standing_pips(state, seat) if state.stage == OVER else 0
+    if not pips:
+        return counted(won, "point")
+    return counted(won + pips, "point") + (f" ({won} won, {counted(pips, 'pip')} standing)" if why else "")
 
 
 def prompt_for(game, state, viewer: int) -> str:
