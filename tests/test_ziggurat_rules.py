@@ -246,6 +246,11 @@ def test_give_up_only_when_stuck_and_cheat_limit():
     assert G.current_player(end) == TERMINAL and "Given up" in G.result(end)
     assert G.returns(end) == [-1.0 + 1 / 28]          # unfinished: -1 plus a share for the one domino standing
     assert not G.solitaire_won(end)
+    # the panel gives the title the result gives: a ziggurat given up earns the lowest, whatever the cheats (it
+    # said "Legendary Architect of the Divine" beside "Given up with 0 cheats, ...: Disgraceful Blundering Saboteur")
+    assert G.panels(s, OMNISCIENT)[0].score == "0 cheats (Legendary Architect of the Divine)"
+    assert G.panels(end, OMNISCIENT)[0].score == "0 cheats (Disgraceful Blundering Saboteur)"
+    assert G.result(end).endswith("Disgraceful Blundering Saboteur.")
     # cheat limit: lifting and re-placing the same domino counts every time
     s = G.new_state({"cheat_limit": 5})
     s = play(s, "draw 3-4", "draw 0-6", "draw 1-5", "3-4 @c3-d3 t0", "draw 1-1")

@@ -215,12 +215,15 @@ def build_layout(state, viewer) -> Layout:
 
 def panels(game, state, viewer) -> list:
     """The one player's panel: the cheats so far (the score, and the title they earn), the dominoes in hand, those
-    still face down in the pile, and how many the ziggurat still needs."""
+    still face down in the pile, and how many the ziggurat still needs. A ziggurat given up unfinished earns the
+    lowest title, whatever the cheats, as the result says."""
     placed = sum(tier_counts(state.owner))
     hand = ", ".join(dname(d) for d in state.hand) or "empty"
     held = (f"hand: {hand}", f"{bin(state.unseen).count('1')} face down in the pile",
             f"{28 - placed} of 28 still to place")
-    return [Panel(0, "Player 1", f"{counted(state.cheats, 'cheat')} ({title(state.cheats)})", held,
+    unfinished = game.current_player(state) == TERMINAL and not game.complete(state)
+    earned = title(5) if unfinished else title(state.cheats)
+    return [Panel(0, "Player 1", f"{counted(state.cheats, 'cheat')} ({earned})", held,
                   game.current_player(state) == 0)]
 
 
