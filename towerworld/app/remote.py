@@ -34,7 +34,7 @@ from towerworld.net import protocol as P
 from towerworld.scene.camera import framing, label_drops, label_scales
 from towerworld.scene.hud import SWATCHES, Hud, PanelView, help_text
 from towerworld.scene.picking import Picker
-from towerworld.scene.setup import add_table, dress, frame_light, undress
+from towerworld.scene.setup import add_table, dress, fit_scene, undress
 from towerworld.scene.stage import HIGHLIGHT_COSTLY, HIGHLIGHT_PICKED, HIGHLIGHT_TARGET, Stage
 
 PAGE = 8              # legal moves shown as buttons at once
@@ -450,13 +450,7 @@ class RemoteTable:
     def _refit(self, layout: Layout) -> None:
         """A new table: the key light and the table top fit it, and the camera follows its home view while the
         player has not moved it (see CameraView.follow)."""
-        frame_light(self.scene.find("**/key"), layout)
-        x0, y0, _z0, x1, y1, _z1 = layout.bounds()
-        t0, u0, _w0, t1, u1, _w1 = self.table_bounds
-        if x0 < t0 or y0 < u0 or x1 > t1 or y1 > u1:
-            self.scene.find("table").removeNode()
-            add_table(self.scene, layout)
-            self.table_bounds = layout.bounds()
+        self.table_bounds = fit_scene(self.scene, layout, self.table_bounds)
         assert self.camera is not None
         self.camera.follow(self._home_view(layout))
 

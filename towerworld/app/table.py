@@ -16,7 +16,7 @@ from towerworld.engine.words import status_part, table_parts, with_names
 from towerworld.scene.camera import framing, label_drops, label_scales
 from towerworld.scene.hud import Hud
 from towerworld.scene.picking import Picker
-from towerworld.scene.setup import add_table, dress, frame_light, undress
+from towerworld.scene.setup import add_table, dress, fit_scene, undress
 from towerworld.scene.stage import Stage, last_move
 
 
@@ -46,7 +46,6 @@ class Table:
         layout = self.game.layout(match.state, self.viewer)
         self.scene = self.base.render.attachNewNode("table-scene")
         self.sun = dress(self.scene, layout, shadows_after_first_frame=True)
-        self._frame_light = frame_light
         add_table(self.scene, layout)
         self.stage = Stage(self.scene)
         self.stage.label_words = self.with_names     # the score plaques and seat labels name the players
@@ -110,13 +109,7 @@ class Table:
     def refit(self, layout) -> None:
         """A layout that grows (a landscape of tiles): the key light's shadow frustum fits it, the table top grows
         under it, and the home view frames it; the camera follows only while the player has not moved it."""
-        self._frame_light(self.scene.find("**/key"), layout)
-        x0, y0, _z0, x1, y1, _z1 = layout.bounds()
-        t0, u0, _w0, t1, u1, _w1 = self.table_bounds
-        if x0 < t0 or y0 < u0 or x1 > t1 or y1 > u1:
-            self.scene.find("table").removeNode()
-            add_table(self.scene, layout)
-            self.table_bounds = layout.bounds()
+        self.table_bounds = fit_scene(self.scene, layout, self.table_bounds)
         self.camera.follow(self.home_view(layout, self.base.getAspectRatio(), self.current_state()))
 
     # ---- shared -------------------------------------------------------------------------------------------------------

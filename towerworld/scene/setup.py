@@ -172,6 +172,20 @@ def frame_light(sun_np: NodePath, layout: Layout | None) -> None:
     sun_np.setPos((x0 + x1) / 2, (y0 + y1) / 2, (z0 + z1) / 2)
 
 
+def fit_scene(scene: NodePath, layout: Layout, table_bounds: tuple) -> tuple:
+    """A dressed scene after its layout grew (a landscape of tiles): the key light's shadow frustum fits the layout,
+    and the table top grows under it where the layout reaches past `table_bounds` (the bounds it was laid under).
+    Returns the bounds the table top is laid under now."""
+    frame_light(scene.find("**/key"), layout)
+    x0, y0, _z0, x1, y1, _z1 = layout.bounds()
+    t0, u0, _w0, t1, u1, _w1 = table_bounds
+    if x0 < t0 or y0 < u0 or x1 > t1 or y1 > u1:
+        scene.find("table").removeNode()
+        add_table(scene, layout)
+        return layout.bounds()
+    return table_bounds
+
+
 def add_table(render: NodePath, layout: Layout | None) -> NodePath:
     """A table top under everything: pieces cast their shadows onto it."""
     x0, y0, _z0, x1, y1, _z1 = layout.bounds() if layout and layout.pieces else (-150, -150, 0, 150, 150, 0)
