@@ -455,3 +455,49 @@ def test_the_windows_status_speaks_of_the_room_in_one_line_as_the_local_table_do
     assert window._room_lines(bare, room)[1] == "Ann  AI 2, greedy  Bob (away)"
     window.seat = SPECTATOR
     assert ": watching   |   " in window._room_lines(drawn, room)[0]
+
+
+def test_t_asks_the_server_for_a_hint_that_lights_the_move_and_enter_plays_it(showbase, tmp_path, monkeypatch):
+    """At the local table T suggests a move and Enter plays it; the network window had no hint. T asks the server
+    (`suggest`, searched from what this seat may know): the move is named, its picks light up, Enter plays it, and
+    a hint asked out of turn is refused in a sentence. Z takes back, as at the local table (U too)."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    from towerworld.app.remote import RemoteTable
+    from towerworld.net import protocol as P
+    srv = ServerThread()
+    table = None
+    try:
+        code = srv.call(C.create_room(srv.url, "kdak", ["remote", "random"]))
+        table = RemoteTable(f"{srv.url}/{code}", frames=1)
+        room = srv.server.rooms[code]
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and (table.view is None or not table.view.table.legal):
+            showbase.taskMgr.step()
+        sent = table.view.table
+        showbase.messenger.send("t")
+        while time.monotonic() < deadline and table.hinted is None:
+            showbase.taskMgr.step()
+        assert table.hinted in sent.legal
+        words = sent.words[sent.legal.index(table.hinted)]
+        assert table.hud.message.getText().startswith(f"Hint: {words} ")
+        path = [p for step in table._wire_paths()[sent.legal.index(table.hinted)]
+                for p in (sorted(step) if isinstance(step, frozenset) else (step,)) if p in table._spatial()]
+        assert path and all(table.stage.targets.get(p) == table.stage.targets.get(path[0]) for p in path)
+        hinted, ply = table.hinted, sent.ply
+        showbase.messenger.send("enter")
+        while time.monotonic() < deadline and len(room.match.plies) <= ply:
+            showbase.taskMgr.step()
+        assert room.match.plies[ply].text == hinted
+        while time.monotonic() < deadline and (table.view.table.to_move == table.seat or table.view.table.ply <= ply):
+            showbase.taskMgr.step()
+        if table.view.table.to_move != table.seat:
+            table.ask_hint()
+            assert table.hud.message.getText() == "A hint is for your own turn."
+        sentences = []
+        table.conn.send = lambda message: sentences.append(message)
+        showbase.messenger.send("z")
+        assert isinstance(sentences[-1], P.Undo)
+    finally:
+        if table is not None:
+            table.close()
+        srv.stop()

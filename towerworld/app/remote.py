@@ -45,10 +45,12 @@ KEYS = ("Mouse: left-drag orbits, right-drag pans, the wheel zooms toward the po
         "Backspace: take back the last pick; Esc: all of them",
         "R or the wheel: turn what the pointer previews (a tile's way)",
         "M: list the legal moves as buttons, or back to the table",
-        "U: ask to take back your last move; Y or N: answer such a request",
+        "T: a hint, searched on the server from what your seat knows (Enter plays it)",
+        "Z or U: ask to take back your last move; Y or N: answer such a request",
         "Q: leave the table",
         "H or F1 closes this help")
 AGENT_PAUSE = 0.4     # seconds an agent playing the window waits before its click, so that each move is seen
+HINT_AGENT = "greedy"  # the agent the server asks for a person's hint (T): quick, and it sees only the seat
 
 
 def _frozen(value):
@@ -202,6 +204,10 @@ class RemoteTable:
         self.events.accept("h", self.toggle_help)
         self.events.accept("f1", self.toggle_help)
         self.events.accept("u", lambda: self.conn.send(P.Undo()))
+        self.events.accept("z", lambda: self.conn.send(P.Undo()))
+        self.events.accept("t", self.ask_hint)
+        self.hinted: str | None = None        # the move a hint suggests at this ply (Enter plays it)
+        self.hint_ply = -1                    # the ply a hint was asked at
         self.events.accept("y", self._answer, [True])
         self.events.accept("n", self._answer, [False])
         self.events.accept("q", self.quit)
@@ -225,6 +231,7 @@ class RemoteTable:
                 if self.view is None or msg.table.ply != self.view.table.ply:
                     self.picks, self.confirming = [], None      # picks were for the position before
                     self.hover, self.hover_options = None, []
+                    self.hinted = None
                 self.view = msg
                 self.told = events_of(msg) if isinstance(msg, P.Played) else []
                 told = [e.text for e in msg.events] + [e.text for step in msg.then for e in step.events] \
@@ -234,6 +241,8 @@ class RemoteTable:
             elif isinstance(msg, P.Suggested):
                 if self.agent is not None and msg.ply == self.chosen_ply:
                     self.choice = msg.text
+                elif self.agent is None:
+                    self._hint_came(msg)
             elif isinstance(msg, (P.Refused, P.Notice, P.UndoDone)):
                 self.said = msg.text
                 if isinstance(msg, P.Refused) and msg.of == "move":
@@ -397,6 +406,13 @@ class RemoteTable:
         in yellow, and the words a move needs as buttons, as the local table does."""
         table = self.view.table
         targets: dict[str, tuple] = {p: HIGHLIGHT_PICKED for p in self.picks}
+        if self.hinted is not None and not self.picks and self.hinted in table.legal:
+            # the hint's picks in yellow, as the local table lights them
+            spatial = self._spatial()
+            for step in self._wire_paths()[table.legal.index(self.hinted)]:
+                for pick in (sorted(step) if isinstance(step, frozenset) else (step,)):
+                    if pick in spatial:
+                        targets[pick] = HIGHLIGHT_PICKED
         buttons: list = []
         if self.confirming is not None:
             buttons = [("Confirm", self.commit_exact), ("Cancel", self.clear_picks)]
@@ -539,12 +555,37 @@ class RemoteTable:
         self.picks, self.confirming = [], None
         self.play(text)
 
+    def ask_hint(self) -> None:
+        """T: ask the server which move HINT_AGENT would make for this seat now (it searches from what the seat may
+        know); the answer lights the move's picks (`_hint_came`)."""
+        if self.view is None or self.agent is not None:
+            return
+        table = self.view.table
+        if table.to_move != self.seat or not table.legal:
+            self.said = "A hint is for your own turn."
+        else:
+            self.hint_ply, self.hinted = table.ply, None
+            self.conn.send(P.Suggest(HINT_AGENT, table.ply))
+            self.said = "Looking for a hint\u2026"
+        self.hud.say(self.said)
+
+    def _hint_came(self, msg: P.Suggested) -> None:
+        table = self.view.table if self.view is not None else None
+        if table is None or msg.ply != self.hint_ply or msg.ply != table.ply or msg.text not in table.legal:
+            return          # (asked at a position that has gone)
+        self.picks, self.confirming, self.hinted = [], None, msg.text
+        words = table.words[table.legal.index(msg.text)] if len(table.words) == len(table.legal) else msg.text
+        self.said = f"Hint: {words} (click it, or Enter to play it; Esc clears)."
+
     def commit_exact(self) -> None:
-        """Enter: send the move waiting to be confirmed, or the complete move the picks make."""
+        """Enter: send the move waiting to be confirmed, the complete move the picks make, or the hint."""
         if not self._clickable():
             return
         if self.confirming is not None:
             self.submit(self.confirming)
+            return
+        if self.hinted is not None and not self.picks:
+            self.submit(self.hinted)
             return
         exact = [text for text, progress in self._candidates(self.picks) if progress.done]
         if exact:
@@ -555,7 +596,7 @@ class RemoteTable:
         self.refresh()
 
     def clear_picks(self) -> None:
-        self.picks, self.confirming = [], None
+        self.picks, self.confirming, self.hinted = [], None, None
         self.refresh()
 
     def toggle_help(self) -> None:
