@@ -91,6 +91,7 @@ def test_an_agent_plays_the_window_through_its_clicks_and_the_words_a_move_needs
     never a move's notation."""
     monkeypatch.setenv("HOME", str(tmp_path))
     from towerworld.app.remote import RemoteTable
+    from towerworld.engine.words import with_names
     srv = ServerThread()
     table = None
     try:
@@ -124,6 +125,7 @@ def test_an_agent_plays_the_window_through_the_list_of_moves(showbase, tmp_path,
     first), to the end of a Carcassonne game."""
     monkeypatch.setenv("HOME", str(tmp_path))
     from towerworld.app.remote import RemoteTable
+    from towerworld.engine.words import with_names
     srv = ServerThread()
     table = None
     try:
@@ -149,7 +151,10 @@ def test_an_agent_plays_the_window_through_the_list_of_moves(showbase, tmp_path,
         views = table.hud.panel_views
         assert [v.title for v in views] == [p.name for p in match.players]
         assert [v.score for v in views] == [p.score for p in game.panels(match.state, table.seat)]
-        assert table.hud.instruction.getText() == "The game is over."
+        # the end says the result once, in the players' names, and how to leave ("The game is over." said neither)
+        result = with_names(match.result_text(), [p.name for p in match.players])
+        assert table.hud.instruction.getText() == f"Game over. {result} Q leaves the table."
+        assert result not in table.hud.status.textNode.getText()
         assert any(t.startswith("More (") for t in pressed), "no move needed a second page of buttons"
     finally:
         if table is not None:
@@ -455,6 +460,8 @@ def test_the_windows_status_speaks_of_the_room_in_one_line_as_the_local_table_do
     assert window._room_lines(bare, room)[1] == "Ann  AI 2, greedy  Bob (away)"
     window.seat = SPECTATOR
     assert ": watching   |   " in window._room_lines(drawn, room)[0]
+    # whom the window waits for: an AI's name says it is one ("Waiting for AI 2, greedy (AI)..." said it twice)
+    assert window._instruction(P.Table(1, 1, [], [], [], hud), room) == "Waiting for AI 2, greedy\u2026"
 
 
 def test_t_asks_the_server_for_a_hint_that_lights_the_move_and_enter_plays_it(showbase, tmp_path, monkeypatch):

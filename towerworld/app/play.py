@@ -13,14 +13,14 @@ import time
 from towerworld.ai import make_agent
 from towerworld.app import saves
 from towerworld.app.picks import next_picks, path_progress, take_pick
-from towerworld.app.table import Table, names_an_ai
+from towerworld.app.table import Table
 from towerworld.app.thinker import WorkerRunner
 from towerworld.engine.agent import View
 from towerworld.engine.driver import AGENT, CHANCE_DRAW, PERSON, AgentFailed, Driver, live_chance
 from towerworld.engine.game import OMNISCIENT, SPECTATOR, TowerworldError
 from towerworld.engine.match import Match
 from towerworld.engine.record import load_match, save_match
-from towerworld.engine.words import played_again, taken_back
+from towerworld.engine.words import names_an_ai, played_again, taken_back
 from towerworld.scene.stage import HIGHLIGHT_COSTLY, HIGHLIGHT_PICKED, HIGHLIGHT_TARGET
 
 __all__ = ["PlayTable", "Table", "run_play"]

@@ -28,7 +28,7 @@ from towerworld.app.window import open_base, run_loop
 from towerworld.engine.game import SPECTATOR, TERMINAL, Event, EventKind, TowerworldError
 from towerworld.engine.layout import Cell, Layout, Pose
 from towerworld.engine.registry import get_game
-from towerworld.engine.words import counted, table_parts, with_names
+from towerworld.engine.words import counted, names_an_ai, table_parts, with_names
 from towerworld.net import client as net
 from towerworld.net import protocol as P
 from towerworld.scene.camera import framing, label_drops, label_scales
@@ -342,8 +342,6 @@ class RemoteTable:
         if room.clock is not None:
             limit = f" of {room.clock.limit:g}" if room.clock.limit else ""
             lines.append(f"{room.seats[room.clock.seat].name} has thought {room.clock.elapsed:.0f} s{limit}")
-        if table.to_move == TERMINAL:
-            lines.append(table.result)
         self.hud.set_status(lines)
         self.hud.say(self.said)
         if self._clickable():
@@ -645,13 +643,13 @@ class RemoteTable:
         """What to do now, as the local table says it: this seat is told what to click; otherwise whom the table
         waits for."""
         if table.to_move == TERMINAL:
-            return "The game is over."
+            return f"Game over. {self._with_names(table.result, room)} Q leaves the table."
         if table.to_move == self.seat and table.prompt:
             prompt = self._with_names(table.prompt, room)
             return "Your turn: " + (prompt[:1].lower() + prompt[1:] if prompt[1:2].islower() else prompt)
         if 0 <= table.to_move < len(room.seats):
             seat = room.seats[table.to_move]
-            return f"Waiting for {seat.name}{' (AI)' if seat.kind == 'ai' and '(' not in seat.name else ''}\u2026"
+            return f"Waiting for {seat.name}{' (AI)' if seat.kind == 'ai' and not names_an_ai(seat.name) else ''}\u2026"
         return ""
 
     def _panel(self, panel: P.WirePanel, room: P.Room) -> PanelView:

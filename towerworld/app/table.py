@@ -12,17 +12,12 @@ from towerworld.app.view import CameraView
 from towerworld.app.window import open_base, run_loop
 from towerworld.engine.game import CHANCE, OMNISCIENT, SPECTATOR
 from towerworld.engine.match import Match
-from towerworld.engine.words import status_part, table_parts, with_names
+from towerworld.engine.words import names_an_ai, status_part, table_parts, with_names
 from towerworld.scene.camera import framing, label_drops, label_scales
 from towerworld.scene.hud import Hud
 from towerworld.scene.picking import Picker
 from towerworld.scene.setup import add_table, dress, fit_scene, undress
 from towerworld.scene.stage import Stage, last_move
-
-
-def names_an_ai(name: str) -> bool:
-    """Whether a player's name already says the seat is an AI's ("AI 2, random")."""
-    return "AI" in name.replace(",", " ").split()
 
 
 class Table:

@@ -13,6 +13,11 @@ def counted(n: int, word: str, plural: str | None = None) -> str:
 AI_NAME = re.compile(r"(AI \d+), ")      # how the app names an AI's seat: "AI 2, greedy"
 
 
+def names_an_ai(name: str) -> bool:
+    """Whether a player's name already says the seat is an AI's ("AI 2, random"): no " (AI)" goes after it."""
+    return "AI" in name.replace(",", " ").split()
+
+
 def with_names(text: str, names: list[str]) -> str:
     """Games speak of "Player 2": `text` with each seat's name (`names`, seat by seat) in its place, where the seat
     has a name of its own (the highest seat first, so that "Player 1" never eats the start of "Player 12"). Before
