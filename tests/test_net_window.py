@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 import time
 
+import pytest
+
 from towerworld.engine.game import TERMINAL
 from towerworld.net import client as C
 from towerworld.net.local import ServerThread
@@ -21,6 +23,36 @@ def watch_buttons(table) -> list[str]:
                     vertical)
     table.hud.set_buttons = watched
     return pressed
+
+
+def joined(showbase, srv, game: str, seats: list[str], until, limit: float = 60.0):
+    """A window at a new room of `game` on `srv`, its tasks run until `until(window)` holds (or `limit` seconds):
+    (the window, the server's room)."""
+    from towerworld.app.remote import RemoteTable
+    code = srv.call(C.create_room(srv.url, game, seats))
+    table = RemoteTable(f"{srv.url}/{code}", frames=1)
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline and not until(table):
+        showbase.taskMgr.step()
+    return table, srv.server.rooms[code]
+
+
+@pytest.fixture
+def window_at(showbase, tmp_path, monkeypatch):
+    """`window_at(game, seats, until)`: a window at a new room on a local server (see `joined`); the window is
+    closed and the server stopped after the test."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    srv = ServerThread()
+    opened = []
+
+    def open_window(game: str, seats: list[str], until):
+        table, room = joined(showbase, srv, game, seats, until)
+        opened.append(table)
+        return table, room
+    yield open_window
+    for table in opened:
+        table.close()
+    srv.stop()
 
 
 def test_the_window_joins_as_its_seat_and_plays_a_whole_game(showbase, tmp_path, monkeypatch):
@@ -91,7 +123,6 @@ def test_an_agent_plays_the_window_through_its_clicks_and_the_words_a_move_needs
     never a move's notation."""
     monkeypatch.setenv("HOME", str(tmp_path))
     from towerworld.app.remote import RemoteTable
-    from towerworld.engine.words import with_names
     srv = ServerThread()
     table = None
     try:
@@ -300,60 +331,48 @@ def test_a_click_on_a_lit_place_picks_it_a_wrong_pick_is_told_and_a_cheat_is_ask
         srv.stop()
 
 
-def test_the_pointer_shows_the_tile_where_it_rests_r_turns_it_and_a_click_lays_it_so(showbase, tmp_path, monkeypatch):
+def test_the_pointer_shows_the_tile_where_it_rests_r_turns_it_and_a_click_lays_it_so(showbase, window_at):
     """Carcassonne at the network window, as at the local table ("click a glowing place for the tile; the R key
     turns it"): the drawn tile's ghost shows on the place under the pointer, R turns it to its next legal way, and a
     click there lays the tile that way."""
-    monkeypatch.setenv("HOME", str(tmp_path))
     from panda3d.core import Point2, Point3
 
-    from towerworld.app.remote import RemoteTable
     from towerworld.scene.components import shapes
     shapes._TEXTS.clear()                     # the words of every label drawn from here on
-    srv = ServerThread()
-    table = None
-    try:
-        code = srv.call(C.create_room(srv.url, "carcassonne", ["remote", "random"]))
-        table = RemoteTable(f"{srv.url}/{code}", frames=1)
-        room = srv.server.rooms[code]
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and (table.view is None or not table.view.table.previews):
-            showbase.taskMgr.step()
-        sent = table.view.table
-        assert table.hud.closeup is not None and table.hud.closeup.active, "the tile to place is not shown enlarged"
-        # the score plaques name the players as the panels do ("AI 2, random: 0"; they said "Player 2: 0")
-        drawn = [key[0] for key in shapes._TEXTS]
-        ai = room.match.players[1].name
-        assert any(w.startswith(f"{ai}: ") for w in drawn) and not any(w.startswith("Player 2") for w in drawn), drawn
-        ways: dict[str, list[str]] = {}
-        for key in sent.previews:
-            place, way = key.split(" ", 1)
-            ways.setdefault(place, []).append(way)
-        place = max(ways, key=lambda p: len(ways[p]))        # a place where the tile may lie more than one way
-        assert len(ways[place]) >= 2, ways
-        table.preview_at(place)
-        first = {n.getPos() for n in table.stage.ghosts_root.getChildren()}
-        assert first and table.stage.ghost_poses, "no ghost where the pointer rests"
-        table.turn_preview(1)
-        assert table.hover_choice == 1 and table.stage.ghost_poses != {}
-        turned = {pid: pose.heading for pid, pose in table.stage.ghost_poses.items()}
-        want = sent.previews[f"{place} {ways[place][1]}"]
-        assert turned == {p.id: p.heading for p in want}
-        # a click on that place lays the tile as the ghost shows it
-        cell = next(c for c in sent.cells if c.id == place)
-        seen = table.base.cam.getRelativePoint(table.base.render, Point3(cell.x, cell.y, cell.z))
-        film = Point2()
-        assert table.base.camLens.project(seen, film)
-        ply = sent.ply
-        table.on_click((film.x, film.y))
-        while time.monotonic() < deadline and len(room.match.plies) <= ply:
-            showbase.taskMgr.step()
-        made = sent.legal[[P_path[:2] for P_path in sent.paths].index([place, ways[place][1]])]
-        assert room.match.plies[ply].text == made
-    finally:
-        if table is not None:
-            table.close()
-        srv.stop()
+    table, room = window_at("carcassonne", ["remote", "random"],
+                            lambda t: t.view is not None and bool(t.view.table.previews))
+    deadline = time.monotonic() + 60
+    sent = table.view.table
+    assert table.hud.closeup is not None and table.hud.closeup.active, "the tile to place is not shown enlarged"
+    # the score plaques name the players as the panels do ("AI 2, random: 0"; they said "Player 2: 0")
+    drawn = [key[0] for key in shapes._TEXTS]
+    ai = room.match.players[1].name
+    assert any(w.startswith(f"{ai}: ") for w in drawn) and not any(w.startswith("Player 2") for w in drawn), drawn
+    ways: dict[str, list[str]] = {}
+    for key in sent.previews:
+        place, way = key.split(" ", 1)
+        ways.setdefault(place, []).append(way)
+    place = max(ways, key=lambda p: len(ways[p]))        # a place where the tile may lie more than one way
+    assert len(ways[place]) >= 2, ways
+    table.preview_at(place)
+    first = {n.getPos() for n in table.stage.ghosts_root.getChildren()}
+    assert first and table.stage.ghost_poses, "no ghost where the pointer rests"
+    table.turn_preview(1)
+    assert table.hover_choice == 1 and table.stage.ghost_poses != {}
+    turned = {pid: pose.heading for pid, pose in table.stage.ghost_poses.items()}
+    want = sent.previews[f"{place} {ways[place][1]}"]
+    assert turned == {p.id: p.heading for p in want}
+    # a click on that place lays the tile as the ghost shows it
+    cell = next(c for c in sent.cells if c.id == place)
+    seen = table.base.cam.getRelativePoint(table.base.render, Point3(cell.x, cell.y, cell.z))
+    film = Point2()
+    assert table.base.camLens.project(seen, film)
+    ply = sent.ply
+    table.on_click((film.x, film.y))
+    while time.monotonic() < deadline and len(room.match.plies) <= ply:
+        showbase.taskMgr.step()
+    made = sent.legal[[P_path[:2] for P_path in sent.paths].index([place, ways[place][1]])]
+    assert room.match.plies[ply].text == made
 
 
 def test_the_window_rebuilds_the_close_up_and_the_close_view_the_server_sends():
@@ -398,7 +417,6 @@ def test_the_window_moves_its_camera_as_the_local_table_does_and_follows_the_lan
     import random
 
     monkeypatch.setenv("HOME", str(tmp_path))
-    from towerworld.app.remote import RemoteTable
     from towerworld.engine.registry import get_game
     game = get_game("carcassonne")
     engine = showbase.graphicsEngine
@@ -406,11 +424,7 @@ def test_the_window_moves_its_camera_as_the_local_table_does_and_follows_the_lan
     srv = ServerThread()
     table = None
     try:
-        code = srv.call(C.create_room(srv.url, "carcassonne", ["remote", "random"]))
-        table = RemoteTable(f"{srv.url}/{code}", frames=1)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and table.camera is None:
-            showbase.taskMgr.step()
+        table, _room = joined(showbase, srv, "carcassonne", ["remote", "random"], lambda t: t.camera is not None)
         camera = table.camera
         assert camera is not None and camera.orbit == camera.home
         showbase.messenger.send("arrow_left")
@@ -464,47 +478,34 @@ def test_the_windows_status_speaks_of_the_room_in_one_line_as_the_local_table_do
     assert window._instruction(P.Table(1, 1, [], [], [], hud), room) == "Waiting for AI 2, greedy\u2026"
 
 
-def test_t_asks_the_server_for_a_hint_that_lights_the_move_and_enter_plays_it(showbase, tmp_path, monkeypatch):
+def test_t_asks_the_server_for_a_hint_that_lights_the_move_and_enter_plays_it(showbase, window_at):
     """At the local table T suggests a move and Enter plays it; the network window had no hint. T asks the server
     (`suggest`, searched from what this seat may know): the move is named, its picks light up, Enter plays it, and
     a hint asked out of turn is refused in a sentence. Z takes back, as at the local table (U too)."""
-    monkeypatch.setenv("HOME", str(tmp_path))
-    from towerworld.app.remote import RemoteTable
     from towerworld.net import protocol as P
-    srv = ServerThread()
-    table = None
-    try:
-        code = srv.call(C.create_room(srv.url, "kdak", ["remote", "random"]))
-        table = RemoteTable(f"{srv.url}/{code}", frames=1)
-        room = srv.server.rooms[code]
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and (table.view is None or not table.view.table.legal):
-            showbase.taskMgr.step()
-        sent = table.view.table
-        showbase.messenger.send("t")
-        while time.monotonic() < deadline and table.hinted is None:
-            showbase.taskMgr.step()
-        assert table.hinted in sent.legal
-        words = sent.words[sent.legal.index(table.hinted)]
-        assert table.hud.message.getText().startswith(f"Hint: {words} ")
-        path = [p for step in table._wire_paths()[sent.legal.index(table.hinted)]
-                for p in (sorted(step) if isinstance(step, frozenset) else (step,)) if p in table._spatial()]
-        assert path and all(table.stage.targets.get(p) == table.stage.targets.get(path[0]) for p in path)
-        hinted, ply = table.hinted, sent.ply
-        showbase.messenger.send("enter")
-        while time.monotonic() < deadline and len(room.match.plies) <= ply:
-            showbase.taskMgr.step()
-        assert room.match.plies[ply].text == hinted
-        while time.monotonic() < deadline and (table.view.table.to_move == table.seat or table.view.table.ply <= ply):
-            showbase.taskMgr.step()
-        if table.view.table.to_move != table.seat:
-            table.ask_hint()
-            assert table.hud.message.getText() == "A hint is for your own turn."
-        sentences = []
-        table.conn.send = lambda message: sentences.append(message)
-        showbase.messenger.send("z")
-        assert isinstance(sentences[-1], P.Undo)
-    finally:
-        if table is not None:
-            table.close()
-        srv.stop()
+    table, room = window_at("kdak", ["remote", "random"], lambda t: t.view is not None and bool(t.view.table.legal))
+    deadline = time.monotonic() + 60
+    sent = table.view.table
+    showbase.messenger.send("t")
+    while time.monotonic() < deadline and table.hinted is None:
+        showbase.taskMgr.step()
+    assert table.hinted in sent.legal
+    words = sent.words[sent.legal.index(table.hinted)]
+    assert table.hud.message.getText().startswith(f"Hint: {words} ")
+    path = [p for step in table._wire_paths()[sent.legal.index(table.hinted)]
+            for p in (sorted(step) if isinstance(step, frozenset) else (step,)) if p in table._spatial()]
+    assert path and all(table.stage.targets.get(p) == table.stage.targets.get(path[0]) for p in path)
+    hinted, ply = table.hinted, sent.ply
+    showbase.messenger.send("enter")
+    while time.monotonic() < deadline and len(room.match.plies) <= ply:
+        showbase.taskMgr.step()
+    assert room.match.plies[ply].text == hinted
+    while time.monotonic() < deadline and (table.view.table.to_move == table.seat or table.view.table.ply <= ply):
+        showbase.taskMgr.step()
+    if table.view.table.to_move != table.seat:
+        table.ask_hint()
+        assert table.hud.message.getText() == "A hint is for your own turn."
+    sentences = []
+    table.conn.send = lambda message: sentences.append(message)
+    showbase.messenger.send("z")
+    assert isinstance(sentences[-1], P.Undo)
