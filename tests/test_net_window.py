@@ -509,3 +509,27 @@ def test_t_asks_the_server_for_a_hint_that_lights_the_move_and_enter_plays_it(sh
     table.conn.send = lambda message: sentences.append(message)
     showbase.messenger.send("z")
     assert isinstance(sentences[-1], P.Undo)
+
+
+def test_esc_drops_the_picks_or_opens_the_menu_as_at_the_local_table(showbase, window_at):
+    """Esc at the network window only dropped the picks: with none it did nothing, and the way out was Q alone. As
+    at the local table, Esc drops the picks if there are any, else opens the menu (Resume, Rules and keys, Leave the
+    table), which takes no clicks on the table while it is open."""
+    table, _room = window_at("ziggurat", ["remote"],
+                             lambda t: t.view is not None and bool(t.view.table.legal) and t._clickable())
+    lit = next(pid for pid in table.stage.targets if pid in table.stage.nodes)     # a domino in hand: no move yet
+    table.choose(lit)
+    assert table.picks == [lit]
+    showbase.messenger.send("escape")
+    assert table.picks == [] and not table.menu
+    showbase.messenger.send("escape")
+    buttons = [w["text"] for w in table.menu[1:]]
+    assert buttons == ["Resume", "Rules and keys", "Leave the table"]
+    assert not table._clickable(), "a click on the table went through the open menu"
+    table.menu[2]["command"]()                                 # Rules and keys
+    assert not table.menu and not table.hud.help.isHidden()
+    table.toggle_help()
+    showbase.messenger.send("escape")
+    assert table.menu
+    showbase.messenger.send("escape")
+    assert not table.menu and table._clickable()

@@ -24,7 +24,7 @@ from direct.showbase.DirectObject import DirectObject
 
 from towerworld.app.picks import next_picks, path_progress, take_pick
 from towerworld.app.view import CameraView
-from towerworld.app.window import open_base, run_loop
+from towerworld.app.window import esc_menu, open_base, run_loop
 from towerworld.engine.game import SPECTATOR, TERMINAL, Event, EventKind, TowerworldError
 from towerworld.engine.layout import Cell, Layout, Pose
 from towerworld.engine.registry import get_game
@@ -42,7 +42,7 @@ KEYS = ("Mouse: left-drag orbits, right-drag pans, the wheel zooms toward the po
         "Arrows orbit, + and - zoom, W A S D pan, R or Home resets the view",
         "Click a lit piece or place: pick it (the words a move needs are buttons)",
         "Enter: play the move the picks make, or confirm",
-        "Backspace: take back the last pick; Esc: all of them",
+        "Backspace: take back the last pick; Esc: all of them, or with none the menu",
         "R or the wheel: turn what the pointer previews (a tile's way)",
         "M: list the legal moves as buttons, or back to the table",
         "T: a hint, searched on the server from what your seat knows (Enter plays it)",
@@ -199,7 +199,8 @@ class RemoteTable:
         self.hover_choice = 0
         self.events.accept("enter", self.commit_exact)
         self.events.accept("backspace", self.back_pick)
-        self.events.accept("escape", self.clear_picks)
+        self.events.accept("escape", self.escape)
+        self.menu: list = []                  # the Esc menu's widgets while it is open
         self.events.accept("m", self.toggle_list)
         self.events.accept("h", self.toggle_help)
         self.events.accept("f1", self.toggle_help)
@@ -364,7 +365,7 @@ class RemoteTable:
     # ---- the move made by clicks, as at the local table -------------------------------------------------------------
     def _clickable(self) -> bool:
         """This seat is to move, the server sent the clicks of its moves, and the list of moves is not asked for."""
-        if self.view is None or self.listing:
+        if self.view is None or self.listing or self.menu:
             return False
         table = self.view.table
         return table.to_move == self.seat and bool(table.legal) and len(table.paths) == len(table.legal)
@@ -467,6 +468,24 @@ class RemoteTable:
         self.table_bounds = fit_scene(self.scene, layout, self.table_bounds)
         assert self.camera is not None
         self.camera.follow(self._home_view(layout))
+
+    def escape(self) -> None:
+        """Esc, as at the local table: drop the picks (and a hint or a question waiting) if there are any, else open
+        or close the menu (resume, the rules and keys, leave the table)."""
+        if self.picks or self.confirming is not None or self.hinted is not None:
+            self.clear_picks()
+        elif self.menu:
+            self.close_menu()
+        else:
+            title = self.view.room.title if self.view is not None else "towerworld"
+            entries = [("Resume", self.close_menu), ("Rules and keys", self.toggle_help),
+                       ("Leave the table", self.quit)]
+            self.menu = esc_menu(title, entries, self.close_menu)
+
+    def close_menu(self) -> None:
+        for widget in reversed(self.menu):
+            widget.destroy()
+        self.menu = []
 
     def on_click(self, at: tuple[float, float] | None = None) -> None:
         """A click on the table (under the pointer, or at the film point `at`, -1..1): the legal next pick there, the
@@ -681,6 +700,7 @@ class RemoteTable:
         self.base.userExit()
 
     def close(self) -> None:
+        self.close_menu()
         if self.anim is not None:
             self.anim.finish()
         self.base.taskMgr.remove(self.task)

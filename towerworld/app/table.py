@@ -9,7 +9,7 @@ from direct.showbase.DirectObject import DirectObject
 
 from towerworld.app.saves import remember_window_size
 from towerworld.app.view import CameraView
-from towerworld.app.window import open_base, run_loop
+from towerworld.app.window import esc_menu, open_base, run_loop
 from towerworld.engine.game import CHANCE, OMNISCIENT, SPECTATOR
 from towerworld.engine.match import Match
 from towerworld.engine.words import names_an_ai, status_part, table_parts, with_names
@@ -157,24 +157,7 @@ class Table:
         if self.menu:
             self.close_menu()
             return
-        from direct.gui.DirectGui import DirectButton, DirectFrame
-        from direct.gui.OnscreenText import OnscreenText
-        entries = self.menu_entries()
-        panel = DirectFrame(frameColor=(0.08, 0.1, 0.16, 0.92), sortOrder=5)
-        self.menu = [panel]
-        # the game's name over the buttons, in the gold of the start screen's titles (two lines where it is long);
-        # the card as tall as its title and buttons
-        title = OnscreenText(text=self.game.title, parent=panel, pos=(0, 0.5), scale=0.055, fg=(1, 0.92, 0.7, 1),
-                             wordwrap=15)
-        top = 0.5 - 0.066 * title.textNode.getNumRows() - 0.1
-        for i, (label, command) in enumerate(entries):
-            def act(command=command):
-                self.close_menu()
-                command()
-            self.menu.append(DirectButton(parent=panel, text=label, scale=0.06, pos=(0, 0, top - 0.15 * i),
-                                          command=act, frameColor=(0.95, 0.9, 0.75, 1), pad=(0.5, 0.2),
-                                          frameSize=(-5, 5, -0.6, 1.1)))
-        panel["frameSize"] = (-0.48, 0.48, top - 0.15 * (len(entries) - 1) - 0.12, 0.62)
+        self.menu = esc_menu(self.game.title, self.menu_entries(), self.close_menu)
 
     def close_menu(self):
         for w in reversed(self.menu):
