@@ -139,7 +139,8 @@ def test_an_unfinished_games_label_names_an_ai_seat_whole(tmp_path, monkeypatch)
 
 def test_a_saves_count_of_moves_played_is_believed_only_within_its_moves(tmp_path, monkeypatch):
     """The label's count of the players' moves comes from the file: a count that is not a whole number between 0
-    and the moves listed is not shown; the moves listed are counted instead (a chance draw among them)."""
+    and the moves listed is not shown, nor is one a record does not have: the label then says how many plies the
+    record lists ("move 2", the chance draw among them)."""
     import json
 
     from towerworld.app import saves
@@ -152,10 +153,12 @@ def test_a_saves_count_of_moves_played_is_believed_only_within_its_moves(tmp_pat
     path = saves.autosave_path("carcassonne")
     save_match(match, path)
     assert [p.mover for p in match.plies] == [CHANCE, 0]          # the first tile drawn, then laid
-    for said, shown in ((1, "1 move played"), (10 ** 9, "2 moves played"), ("1", "2 moves played"),
-                        (-1, "2 moves played"), (True, "2 moves played"), (0, "no move yet")):
+    for said, shown in ((1, "1 move played"), (10 ** 9, "move 2"), ("1", "move 2"), (-1, "move 2"),
+                        (True, "move 2"), (0, "no move yet"), (None, "move 2")):
         data = json.loads(open(path, encoding="utf-8").read())
         data["result"]["played"] = said
+        if said is None:                      # a record that does not count its players' moves
+            del data["result"]["played"]
         with open(path, "w", encoding="utf-8") as f:
             json.dump(data, f)
         (info,) = saves.unfinished("carcassonne")

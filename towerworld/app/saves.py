@@ -74,7 +74,7 @@ class SaveInfo:
     finished: bool
     mtime: float
     autosave: bool
-    played: int = 0         # the players' moves (chance draws left out)
+    played: int | None = None   # the players' moves (chance draws left out); None: the record does not say
 
     @property
     def label(self) -> str:
@@ -82,8 +82,12 @@ class SaveInfo:
         (the list is already that game's), and only the players are shortened, so the date is never cut."""
         when = time.strftime("%d %b %H:%M", time.localtime(self.mtime))
         kind = "autosave" if self.autosave else "save"
-        state = "finished" if self.finished else counted(self.played, "move") + " played" if self.played else \
-            "no move yet"
+        if self.finished:
+            state = "finished"
+        elif self.played is None:       # (a record that does not count its players' moves: its plies, chance's too)
+            state = f"move {self.plies}"
+        else:
+            state = counted(self.played, "move") + " played" if self.played else "no move yet"
         return f"{shown_text(self.players, LABEL_PLAYERS)}: {state}, {when} ({kind})"
 
 
@@ -95,7 +99,7 @@ def _peek(path: str, mtime: float) -> SaveInfo | None:
         players = ", ".join(str(p.get("name", "?"))[:32] for p in data.get("players", [])[:6])
         result = data.get("result")
         plies = len(data.get("moves", []))
-        played = plies
+        played = None
         if isinstance(result, dict):       # format v2: {text, scores, finished}, and since v3 `played`
             finished = bool(result.get("finished"))
             said = result.get("played")
