@@ -23,7 +23,7 @@ import time
 from direct.showbase.DirectObject import DirectObject
 
 from towerworld.app.picks import next_picks, path_progress, take_pick
-from towerworld.app.view import CameraView
+from towerworld.app.view import CameraView, home_orbit
 from towerworld.app.window import esc_menu, open_base, run_loop
 from towerworld.engine.game import SPECTATOR, TERMINAL, Event, EventKind, TowerworldError
 from towerworld.engine.layout import Cell, Layout, Pose
@@ -31,7 +31,6 @@ from towerworld.engine.registry import get_game
 from towerworld.engine.words import counted, names_an_ai, table_parts, with_names
 from towerworld.net import client as net
 from towerworld.net import protocol as P
-from towerworld.scene.camera import framing, label_drops, label_scales
 from towerworld.scene.hud import SWATCHES, Hud, PanelView, help_text
 from towerworld.scene.picking import Picker
 from towerworld.scene.setup import add_table, dress, fit_scene, undress
@@ -440,15 +439,7 @@ class RemoteTable:
         """The default view of `layout`: the whole table (or the part its focus names) below the HUD's top band,
         its labels grown where the view shows them small and staggered where they would touch, as at the local
         table."""
-        top, clear = self.hud.status_band(6), self.hud.keep_clear()
-        orbit = framing(layout, aspect=self.aspect, top=top, keep_clear=clear)
-        win = self.base.win
-        scales = label_scales(layout, orbit, 40.0, self.aspect, win.getYSize() if win is not None else 800)
-        if clear and any(v != 1.0 for v in scales.values()):
-            orbit = framing(layout, aspect=self.aspect, top=top, keep_clear=clear, label_scales=scales)
-        self.stage.set_label_scales(scales, label_drops(layout, orbit, 40.0, self.aspect, scales,
-                                                        self.stage.label_words, clear))
-        return orbit
+        return home_orbit(self.base, self.stage, layout, self.aspect, self.hud.status_band(6), self.hud.keep_clear())
 
     def _make_camera(self, home) -> None:
         def add_task(function, name):

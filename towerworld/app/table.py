@@ -4,16 +4,14 @@ ShowBase outlives every table).
 """
 from __future__ import annotations
 
-
 from direct.showbase.DirectObject import DirectObject
 
 from towerworld.app.saves import remember_window_size
-from towerworld.app.view import CameraView
+from towerworld.app.view import CameraView, home_orbit
 from towerworld.app.window import esc_menu, open_base, run_loop
 from towerworld.engine.game import CHANCE, OMNISCIENT, SPECTATOR
 from towerworld.engine.match import Match
 from towerworld.engine.words import names_an_ai, status_part, table_parts, with_names
-from towerworld.scene.camera import framing, label_drops, label_scales
 from towerworld.scene.hud import Hud
 from towerworld.scene.picking import Picker
 from towerworld.scene.setup import add_table, dress, fit_scene, undress
@@ -88,18 +86,8 @@ class Table:
         self.hud.set_instruction(self.instruction(state), arrange=False)
         self.hud.arrange()
         self.status_rows = max(self.status_rows, len(self.info_lines(state)) + self.status_extra)
-        top, clear = self.hud.status_band(self.status_rows), self.hud.keep_clear()
-        orbit = framing(layout, aspect=aspect, top=top, keep_clear=clear)
-        # labels grow where the view shows them small (a wide table seen from afar), and the view keeps them clear
-        # of the HUD as drawn
-        win = self.base.win
-        scales = label_scales(layout, orbit, 40.0, aspect, win.getYSize() if win is not None else 800)
-        if clear and any(v != 1.0 for v in scales.values()):
-            orbit = framing(layout, aspect=aspect, top=top, keep_clear=clear, label_scales=scales)
-        # labels that would touch on the screen from this view stagger
-        self.stage.set_label_scales(scales, label_drops(layout, orbit, 40.0, aspect, scales, self.stage.label_words,
-                                                        clear))
-        return orbit
+        return home_orbit(self.base, self.stage, layout, aspect, self.hud.status_band(self.status_rows),
+                          self.hud.keep_clear())
 
     def refit(self, layout) -> None:
         """A layout that grows (a landscape of tiles): the key light's shadow frustum fits it, the table top grows

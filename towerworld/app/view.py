@@ -12,7 +12,20 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Callable
 
-from towerworld.scene.camera import Orbit
+from towerworld.scene.camera import Orbit, framing, label_drops, label_scales
+
+
+def home_orbit(base, stage, layout, aspect: float, top: float, keep_clear: list) -> Orbit:
+    """The home view of `layout` below a top band of `top` (a share of the window's height) and clear of the HUD's
+    `keep_clear` boxes; the stage's labels grow where that view shows them small (a wide table seen from afar), the
+    view keeps them clear of the HUD as drawn, and labels that would touch on the screen from it stagger."""
+    orbit = framing(layout, aspect=aspect, top=top, keep_clear=keep_clear)
+    win = base.win
+    scales = label_scales(layout, orbit, 40.0, aspect, win.getYSize() if win is not None else 800)
+    if keep_clear and any(v != 1.0 for v in scales.values()):
+        orbit = framing(layout, aspect=aspect, top=top, keep_clear=keep_clear, label_scales=scales)
+    stage.set_label_scales(scales, label_drops(layout, orbit, 40.0, aspect, scales, stage.label_words, keep_clear))
+    return orbit
 
 
 class CameraView:
