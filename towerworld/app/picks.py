@@ -46,6 +46,11 @@ def path_progress(path: Sequence, picks: Sequence[str]) -> Progress | None:
     return Progress(tuple(path), len(path), frozenset()) if i == len(picks) else None
 
 
+def each_pick(path: Sequence) -> list[str]:
+    """Every pick of a path, in an order a person may make them (a set step's picks sorted)."""
+    return [pick for step in path for pick in (sorted(step) if isinstance(step, frozenset) else (step,))]
+
+
 def next_picks(progresses: Iterable[Progress]) -> list[str]:
     """Every pick that carries some path on, once each, in a stable order."""
     seen: dict[str, None] = {}

@@ -12,7 +12,7 @@ import time
 
 from towerworld.ai import make_agent
 from towerworld.app import saves
-from towerworld.app.picks import next_picks, path_progress, take_pick
+from towerworld.app.picks import each_pick, next_picks, path_progress, take_pick
 from towerworld.app.table import Table
 from towerworld.app.thinker import WorkerRunner
 from towerworld.engine.agent import View
@@ -463,9 +463,7 @@ class PlayTable(Table):
         state = self.match.state
         self.picks = []
         self.refresh()
-        lit = [p for step in self.game.picks(state, move) for p in (sorted(step) if isinstance(step, frozenset)
-                                                                    else [step])]
-        self.stage.highlight({p: HIGHLIGHT_PICKED for p in lit})
+        self.stage.highlight({p: HIGHLIGHT_PICKED for p in each_pick(self.game.picks(state, move))})
         self.hinted = move
         self.ask("Hint: " + self.game.describe_move(state, move) + " (click it, or Enter to play it; Esc clears).")
 

@@ -22,7 +22,7 @@ import time
 
 from direct.showbase.DirectObject import DirectObject
 
-from towerworld.app.picks import next_picks, path_progress, take_pick
+from towerworld.app.picks import each_pick, next_picks, path_progress, take_pick
 from towerworld.app.view import CameraView, home_orbit
 from towerworld.app.window import esc_menu, open_base, run_loop
 from towerworld.engine.game import SPECTATOR, TERMINAL, Event, EventKind, TowerworldError
@@ -287,15 +287,13 @@ class RemoteTable:
         if self._clickable():
             self.clear_picks()
             spatial = self._spatial()
-            for step in self._wire_paths()[table.legal.index(text)]:
-                for pick in (sorted(step) if isinstance(step, frozenset) else (step,)):
-                    said = self._pick_words(pick)
-                    button = None if pick in spatial else next(
-                        (b for b in self.hud.buttons if b["text"] == said), None)
-                    if button is not None:
-                        button["command"]()         # a word the move needs: its button, as a person presses it
-                    else:
-                        self.choose(pick)           # a piece or place: as a click on it
+            for pick in each_pick(self._wire_paths()[table.legal.index(text)]):
+                said = self._pick_words(pick)
+                button = None if pick in spatial else next((b for b in self.hud.buttons if b["text"] == said), None)
+                if button is not None:
+                    button["command"]()         # a word the move needs: its button, as a person presses it
+                else:
+                    self.choose(pick)           # a piece or place: as a click on it
             if self.picks or self.confirming is not None:
                 self.commit_exact()         # a move the table asks about, or one whose clicks also begin others
             self.choice = None
@@ -407,10 +405,8 @@ class RemoteTable:
         if self.hinted is not None and not self.picks and self.hinted in table.legal:
             # the hint's picks in yellow, as the local table lights them
             spatial = self._spatial()
-            for step in self._wire_paths()[table.legal.index(self.hinted)]:
-                for pick in (sorted(step) if isinstance(step, frozenset) else (step,)):
-                    if pick in spatial:
-                        targets[pick] = HIGHLIGHT_PICKED
+            hinted = each_pick(self._wire_paths()[table.legal.index(self.hinted)])
+            targets.update((pick, HIGHLIGHT_PICKED) for pick in hinted if pick in spatial)
         buttons: list = []
         if self.confirming is not None:
             buttons = [("Confirm", self.commit_exact), ("Cancel", self.clear_picks)]
