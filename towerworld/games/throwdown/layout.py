@@ -55,6 +55,12 @@ def radii(n: int) -> tuple[float, float]:
     return tower, tower + 125.0
 
 
+def hand_radius(n: int, own: bool) -> float:
+    """How far from the centre a hand lies: the viewer's own, fanned and leaning towards them, OWN_HAND_OUT further
+    out than a hand lying flat."""
+    return radii(n)[1] + (OWN_HAND_OUT if own else 0.0)
+
+
 def front_seat(viewer: int, n: int) -> int:
     """The seat drawn nearest the camera: the viewer's own (so their hand is the large one in front), else player 1."""
     return viewer if 0 <= viewer < n else 0
@@ -127,7 +133,7 @@ def hand_poses(seat: int, n: int, cards: list, shown: bool, own: bool, front: in
     that every rank, suit and name reads; the others lie flat, close together."""
     ox, oy, heading = seat_frame(seat, n, front)
     rx, ry = -oy, ox
-    hand_r = radii(n)[1] + (OWN_HAND_OUT if own else 0.0)
+    hand_r = hand_radius(n, own)
     poses = []
     for j, card in enumerate(cards):
         off = j - (len(cards) - 1) / 2
@@ -176,7 +182,7 @@ def build_layout(state, viewer: int) -> Layout:
     n = state.n
     front = front_seat(viewer, n)
     _, _, reading = seat_frame(front, n, front)         # public cards read upright for the seat in front
-    tower_r, hand_r = radii(n)
+    tower_r, _ = radii(n)
     for seat in range(n):
         _, _, heading = seat_frame(seat, n, front)
         for t, tower in enumerate(state.towers[seat]):
@@ -203,7 +209,7 @@ def build_layout(state, viewer: int) -> Layout:
         # where the hand lies, even while it is empty (the camera frames the table with it from the first deal)
         wide = 2 * OWN_FAN_RADIUS * math.sin(math.radians(2 * OWN_FAN_TURN)) + CARD.w
         ox, oy, _ = seat_frame(seat, n, front)
-        hx, hy = _at(seat, n, hand_r + (OWN_HAND_OUT if own else 0.0), 0.0, front)
+        hx, hy = _at(seat, n, hand_radius(n, own), 0.0, front)
         rx, ry = -oy, ox
         lay.cells[f"hand:{seat}"] = shared_cell(hx, hy, 0.0, abs(rx) * wide + abs(ox) * CARD.d,
                                                 abs(ry) * wide + abs(oy) * CARD.d, f"Player {seat + 1}'s hand")
